@@ -1,0 +1,64 @@
+/* Bump allocation for everything a context owns: objects die together. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct dlti_arena_chunk {
+    dlti_arena_chunk *next;
+    size_t size;
+    max_align_t align[]; /* keeps the payload maximally aligned */
+};
+
+#define DLTI_CHUNK_MIN ((size_t)64 * 1024)
+#define DLTI_ALIGN ((size_t)16)
+
+void *dlti_arena_alloc(dlti_arena *arena, size_t size)
+{
+    size = (size + DLTI_ALIGN - 1) & ~(DLTI_ALIGN - 1);
+    if (size == 0)
+        size = DLTI_ALIGN;
+    if ((size_t)(arena->end - arena->cur) < size || !arena->cur) {
+        /* Large requests get a chunk of their own so the current one keeps its space. */
+        size_t payload = size > DLTI_CHUNK_MIN / 4 ? size : DLTI_CHUNK_MIN;
+        if (payload > SIZE_MAX - sizeof(dlti_arena_chunk))
+            return NULL;
+        dlti_arena_chunk *c = malloc(sizeof(dlti_arena_chunk) + payload);
+        if (!c)
+            return NULL;
+        c->size = payload;
+        char *base = (char *)c->align;
+        if (payload != DLTI_CHUNK_MIN && arena->head) {
+            c->next = arena->head->next;
+            arena->head->next = c;
+            return base;
+        }
+        c->next = arena->head;
+        arena->head = c;
+        arena->cur = base;
+        arena->end = base + payload;
+    }
+    void *p = arena->cur;
+    arena->cur += size;
+    return p;
+}
+
+void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size)
+{
+    void *p = dlti_arena_alloc(arena, size);
+    if (p && size)
+        memcpy(p, src, size);
+    return p;
+}
+
+void dlti_arena_release(dlti_arena *arena)
+{
+    dlti_arena_chunk *c = arena->head;
+    while (c) {
+        dlti_arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    arena->head = NULL;
+    arena->cur = arena->end = NULL;
+}

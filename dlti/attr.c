@@ -1,0 +1,607 @@
+/* Attribute construction and accessors. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const dlti_attr *dlti_attr_alloc(dlti_context *ctx, dlti_attr_kind kind)
+{
+    dlti_attr *a = dlti_arena_alloc(&ctx->arena, sizeof(*a));
+    if (a) {
+        memset(a, 0, sizeof(*a));
+        a->kind = kind;
+    }
+    return a;
+}
+
+bool dlti_attr_is_container(dlti_attr_kind kind)
+{
+    return kind == DLTI_ATTR_MAP || kind == DLTI_ATTR_DL_SPEC || kind == DLTI_ATTR_DEVICE_SPEC ||
+           kind == DLTI_ATTR_SYSTEM_SPEC;
+}
+
+dlti_attr_kind dlti_attr_get_kind(const dlti_attr *attr)
+{
+    return attr->kind;
+}
+
+const char *dlti_attr_kind_name(dlti_attr_kind kind)
+{
+    static const char *const names[] = {
+        "integer", "float", "bool", "string", "unit", "type", "array", "dense_array", "dense",
+        "dictionary", "opaque", "map", "dl_spec", "target_device_spec", "target_system_spec",
+        "dl_entry"};
+    return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
+}
+
+bool dlti_attr_is_queryable(const dlti_attr *attr)
+{
+    return attr && dlti_attr_is_container(attr->kind);
+}
+
+const dlti_type *dlti_attr_type(const dlti_attr *attr)
+{
+    return attr->type;
+}
+
+size_t dlti_attr_size(const dlti_attr *attr)
+{
+    switch (attr->kind) {
+    case DLTI_ATTR_ARRAY:
+    case DLTI_ATTR_DENSE_ARRAY:
+    case DLTI_ATTR_DENSE:
+    case DLTI_ATTR_DICTIONARY:
+    case DLTI_ATTR_MAP:
+    case DLTI_ATTR_DL_SPEC:
+    case DLTI_ATTR_DEVICE_SPEC:
+    case DLTI_ATTR_SYSTEM_SPEC:
+    case DLTI_ATTR_ENTRY:
+        return attr->n;
+    default:
+        return 0;
+    }
+}
+
+static bool has_entries(const dlti_attr *a)
+{
+    return dlti_attr_is_container(a->kind) || a->kind == DLTI_ATTR_DICTIONARY ||
+           a->kind == DLTI_ATTR_ENTRY;
+}
+
+dlti_key dlti_attr_entry_key(const dlti_attr *attr, size_t i)
+{
+    return has_entries(attr) && i < attr->n ? attr->u.c.entries[i].key : NULL;
+}
+
+const dlti_attr *dlti_attr_entry_value(const dlti_attr *attr, size_t i)
+{
+    return has_entries(attr) && i < attr->n ? attr->u.c.entries[i].value : NULL;
+}
+
+const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
+{
+    return (attr->kind == DLTI_ATTR_ARRAY && i < attr->n) ? attr->u.elems[i] : NULL;
+}
+
+/* ---- containers ---- */
+
+static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n, uint32_t *mask)
+{
+    size_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    uint32_t *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(uint32_t));
+    if (!slots)
+        return NULL;
+    memset(slots, 0, cap * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        size_t j = e[i].key->hash & (cap - 1);
+        while (slots[j])
+            j = (j + 1) & (cap - 1);
+        slots[j] = (uint32_t)(i + 1);
+    }
+    *mask = (uint32_t)(cap - 1);
+    return slots;
+}
+
+const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
+                                     const dlti_entry_rec *entries, size_t n)
+{
+    if (n >= UINT32_MAX / 4)
+        return NULL;
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, kind);
+    if (!a)
+        return NULL;
+    a->n = n;
+    a->u.c.entries = dlti_arena_memdup(&ctx->arena, entries, n * sizeof(*entries));
+    if (n && !a->u.c.entries)
+        return NULL;
+    if (n > DLTI_INDEX_THRESHOLD && kind != DLTI_ATTR_DICTIONARY) {
+        a->u.c.index = build_index(ctx, a->u.c.entries, n, &a->u.c.index_mask);
+        if (!a->u.c.index)
+            return NULL;
+    }
+    return a;
+}
+
+static void print_key_text(char *out, size_t size, dlti_key key)
+{
+    if (key->type)
+        snprintf(out, size, "%s", key->str);
+    else {
+        dlti_buf b = {0};
+        dlti_print_string(&b, key->str, key->len);
+        snprintf(out, size, "%s", b.data ? b.data : "\"\"");
+        free(b.data);
+    }
+}
+
+int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *e, size_t n,
+                         dlti_error_t *err, size_t *bad)
+{
+    size_t dummy;
+    if (!bad)
+        bad = &dummy;
+    *bad = SIZE_MAX;
+    if (n == 0 && (kind == DLTI_ATTR_DEVICE_SPEC || kind == DLTI_ATTR_SYSTEM_SPEC)) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "no DLTI entries provided");
+        return -1;
+    }
+    char text[512];
+    for (size_t i = 0; i < n; i++) {
+        dlti_key k = e[i].key;
+        *bad = i;
+        if (kind == DLTI_ATTR_DEVICE_SPEC && k->type) {
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "invalid kind of attribute specified");
+            return -1;
+        }
+        if (!k->type && k->len == 0) {
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "empty string as DLTI key is not allowed");
+            return -1;
+        }
+        if (kind == DLTI_ATTR_SYSTEM_SPEC && e[i].value->kind != DLTI_ATTR_DEVICE_SPEC) {
+            print_key_text(text, sizeof(text), k);
+            dlti_error_set(err, DLTI_ERROR_VERIFY,
+                           "value associated with key %s is not a DLTI device spec", text);
+            return -1;
+        }
+    }
+    /* Duplicates: keys are interned, so compare handles; hash for big containers. */
+    if (n > 1) {
+        size_t cap = 16;
+        while (cap < n * 2)
+            cap *= 2;
+        dlti_key small[32];
+        dlti_key *seen = cap <= 32 ? small : calloc(cap, sizeof(dlti_key));
+        if (!seen) {
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            return -1;
+        }
+        memset(seen, 0, cap * sizeof(dlti_key));
+        int rc = 0;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            size_t j = e[i].key->hash & (cap - 1);
+            while (seen[j] && seen[j] != e[i].key)
+                j = (j + 1) & (cap - 1);
+            if (seen[j]) {
+                *bad = i;
+                print_key_text(text, sizeof(text), e[i].key);
+                if (kind == DLTI_ATTR_SYSTEM_SPEC)
+                    dlti_error_set(err, DLTI_ERROR_VERIFY,
+                                   "repeated device ID in dlti.target_system_spec: %s", text);
+                else
+                    dlti_error_set(err, DLTI_ERROR_VERIFY, "repeated DLTI key: %s", text);
+                rc = -1;
+            }
+            seen[j] = e[i].key;
+        }
+        if (seen != small)
+            free(seen);
+        return rc;
+    }
+    return 0;
+}
+
+const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
+                                    const dlti_entry *entries, size_t n, dlti_error_t *err)
+{
+    if (!dlti_attr_is_container(kind)) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "not a DLTI container kind: %s",
+                       dlti_attr_kind_name(kind));
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!entries[i].key || !entries[i].value) {
+            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "entry %zu has no key or no value", i);
+            return NULL;
+        }
+    }
+    /* dlti_entry and dlti_entry_rec have the same layout by construction. */
+    const dlti_entry_rec *recs = (const dlti_entry_rec *)entries;
+    if (dlti_container_check(kind, recs, n, err, NULL) != 0)
+        return NULL;
+    const dlti_attr *a = dlti_container_make(ctx, kind, recs, n);
+    if (!a)
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    if (a && kind == DLTI_ATTR_DL_SPEC && dlti_dl_spec_check(a, err) != 0)
+        return NULL;
+    return a;
+}
+
+const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *c, dlti_key key,
+                                    const dlti_attr *value, dlti_error_t *err)
+{
+    if (!c || !dlti_attr_is_container(c->kind) || !key) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "dlti_container_set needs a container and a key");
+        return NULL;
+    }
+    size_t n = c->n;
+    dlti_entry *e = malloc((n + 1) * sizeof(*e));
+    if (!e) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    size_t m = 0;
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        if (c->u.c.entries[i].key == key) {
+            found = true;
+            if (!value)
+                continue;
+            e[m].key = key;
+            e[m++].value = value;
+        } else {
+            e[m].key = c->u.c.entries[i].key;
+            e[m++].value = c->u.c.entries[i].value;
+        }
+    }
+    if (!found && value) {
+        e[m].key = key;
+        e[m++].value = value;
+    }
+    const dlti_attr *r = dlti_container_new(ctx, c->kind, e, m, err);
+    free(e);
+    return r;
+}
+
+const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *c,
+                                         const dlti_key *keys, size_t n, const dlti_attr *value,
+                                         dlti_error_t *err)
+{
+    if (n == 0) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no keys provided");
+        return NULL;
+    }
+    if (!c || !dlti_attr_is_container(c->kind)) {
+        dlti_error_set(err, DLTI_ERROR_TYPE, "cannot set a key inside a non-DLTI attribute");
+        return NULL;
+    }
+    if (n == 1)
+        return dlti_container_set(ctx, c, keys[0], value, err);
+    const dlti_attr *child = dlti_attr_lookup(c, keys[0]);
+    if (!child) {
+        if (!value)
+            return c; /* removing below a missing level changes nothing */
+        child = dlti_container_make(ctx, DLTI_ATTR_MAP, NULL, 0);
+        if (!child) {
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            return NULL;
+        }
+    }
+    const dlti_attr *inner = dlti_container_set_path(ctx, child, keys + 1, n - 1, value, err);
+    if (!inner)
+        return NULL;
+    return dlti_container_set(ctx, c, keys[0], inner, err);
+}
+
+/* ---- scalars ---- */
+
+static size_t words_for(unsigned width)
+{
+    return width <= 64 ? 1 : ((size_t)width + 63) / 64;
+}
+
+static unsigned type_width(const dlti_type *t)
+{
+    return t->kind == DLTI_TYPE_INDEX ? 64 : t->width;
+}
+
+const dlti_attr *dlti_int_from_words(dlti_context *ctx, const dlti_type *type,
+                                     const uint64_t *words, size_t nwords)
+{
+    if (type->kind == DLTI_TYPE_INTEGER && type->width == 1 && type->sign == DLTI_SIGNLESS)
+        return (words[0] & 1) ? ctx->true_attr : ctx->false_attr;
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_INTEGER);
+    if (!a)
+        return NULL;
+    a->type = type;
+    a->n = nwords;
+    a->u.i.small = words[0];
+    a->u.i.words = &a->u.i.small;
+    if (nwords > 1) {
+        a->u.i.words = dlti_arena_memdup(&ctx->arena, words, nwords * sizeof(uint64_t));
+        if (!a->u.i.words)
+            return NULL;
+    }
+    return a;
+}
+
+const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t value,
+                              dlti_error_t *err)
+{
+    if (!type || (type->kind != DLTI_TYPE_INTEGER && type->kind != DLTI_TYPE_INDEX)) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "integer attributes need an integer or index type");
+        return NULL;
+    }
+    unsigned w = type_width(type);
+    bool fits;
+    if (w >= 64)
+        fits = type->sign != DLTI_UNSIGNED || value >= 0;
+    else if (type->sign == DLTI_UNSIGNED)
+        fits = value >= 0 && (uint64_t)value < ((uint64_t)1 << w);
+    else if (type->sign == DLTI_SIGNED)
+        fits = w > 0 && value >= -((int64_t)1 << (w - 1)) && value < ((int64_t)1 << (w - 1));
+    else /* signless: either reading fits, as MLIR's parser accepts */
+        fits = w > 0 && value >= -((int64_t)1 << (w - 1)) && value < ((int64_t)1 << w);
+    if (!fits) {
+        dlti_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
+        return NULL;
+    }
+    size_t nw = words_for(w);
+    uint64_t stack[4];
+    uint64_t *words = nw <= 4 ? stack : calloc(nw, sizeof(uint64_t));
+    if (!words) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < nw; i++)
+        words[i] = i == 0 ? (uint64_t)value : (value < 0 ? UINT64_MAX : 0);
+    if (w < 64)
+        words[0] &= ((uint64_t)1 << w) - 1;
+    else if (w % 64)
+        words[nw - 1] &= ((uint64_t)1 << (w % 64)) - 1;
+    const dlti_attr *a = dlti_int_from_words(ctx, type, words, nw);
+    if (words != stack)
+        free(words);
+    if (!a)
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    return a;
+}
+
+const dlti_attr *dlti_i64_new(dlti_context *ctx, int64_t value)
+{
+    const dlti_type *t = dlti_type_integer(ctx, 64, DLTI_SIGNLESS);
+    return t ? dlti_int_new(ctx, t, value, NULL) : NULL;
+}
+
+const dlti_attr *dlti_float_new(dlti_context *ctx, const dlti_type *type, double value,
+                                dlti_error_t *err)
+{
+    if (!type || type->kind != DLTI_TYPE_FLOAT) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "float attributes need a float type");
+        return NULL;
+    }
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_FLOAT);
+    if (!a) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    a->type = type;
+    a->u.f = dlti_float_from_double((dlti_float_kind)type->float_kind, value);
+    return a;
+}
+
+const dlti_attr *dlti_bool_new(dlti_context *ctx, bool value)
+{
+    return value ? ctx->true_attr : ctx->false_attr;
+}
+
+const dlti_attr *dlti_unit_new(dlti_context *ctx)
+{
+    return ctx->unit;
+}
+
+const dlti_attr *dlti_string_new(dlti_context *ctx, const char *s, size_t len)
+{
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_STRING);
+    char *copy = dlti_arena_alloc(&ctx->arena, len + 1);
+    if (!a || !copy)
+        return NULL;
+    if (len)
+        memcpy(copy, s, len);
+    copy[len] = '\0';
+    a->u.str.s = copy;
+    a->u.str.len = len;
+    return a;
+}
+
+const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type)
+{
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_TYPE);
+    if (a)
+        a->type = type;
+    return a;
+}
+
+const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n)
+{
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_ARRAY);
+    if (!a)
+        return NULL;
+    a->n = n;
+    a->u.elems = dlti_arena_memdup(&ctx->arena, elems, n * sizeof(*elems));
+    return (n && !a->u.elems) ? NULL : a;
+}
+
+const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
+                                      const int64_t *values, size_t n, dlti_error_t *err)
+{
+    if (!elem || elem->kind != DLTI_TYPE_INTEGER || elem->width > 64) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "dense arrays need an integer type of at most 64 bits");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!dlti_int_new(ctx, elem, values[i], err))
+            return NULL;
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_DENSE_ARRAY);
+    if (!a)
+        return NULL;
+    a->type = elem;
+    a->n = n;
+    a->u.ints = dlti_arena_memdup(&ctx->arena, values, n * sizeof(int64_t));
+    return (n && !a->u.ints) ? NULL : a;
+}
+
+/* ---- typed reads ---- */
+
+static int type_error(dlti_error_t *err, const dlti_attr *a, const char *want)
+{
+    dlti_error_set(err, DLTI_ERROR_TYPE, "expected %s value, got %s", want,
+                   dlti_attr_kind_name(a->kind));
+    return -1;
+}
+
+/* Reads the integer as a signed 64-bit value when it fits. */
+static int int_value(const dlti_attr *a, bool *negative, uint64_t *mag, bool *fits)
+{
+    const dlti_type *t = a->type;
+    unsigned w = type_width(t);
+    bool is_signed = t->sign != DLTI_UNSIGNED;
+    const uint64_t *words = a->u.i.words;
+    size_t nw = a->n;
+    bool neg = false;
+    if (is_signed && w > 0)
+        neg = (words[(w - 1) / 64] >> ((w - 1) % 64)) & 1;
+    /* Every word above the first must be pure sign extension. */
+    uint64_t ext = neg ? UINT64_MAX : 0;
+    *fits = true;
+    for (size_t i = 1; i < nw; i++) {
+        uint64_t wv = words[i];
+        unsigned top = (unsigned)(w - 64 * i);
+        if (top < 64 && neg)
+            wv |= ~(((uint64_t)1 << top) - 1);
+        if (wv != ext)
+            *fits = false;
+    }
+    uint64_t v = words[0];
+    if (neg && w < 64)
+        v |= ~(((uint64_t)1 << w) - 1);
+    *negative = neg;
+    *mag = v;
+    return 0;
+}
+
+int dlti_attr_get_int64(const dlti_attr *a, int64_t *out, dlti_error_t *err)
+{
+    if (a->kind == DLTI_ATTR_BOOL) {
+        *out = a->u.b;
+        return 0;
+    }
+    if (a->kind != DLTI_ATTR_INTEGER)
+        return type_error(err, a, "an integer");
+    bool neg, fits;
+    uint64_t v;
+    int_value(a, &neg, &v, &fits);
+    if (!fits || (!neg && v > INT64_MAX) || (neg && (int64_t)v >= 0)) {
+        dlti_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in int64_t");
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+int dlti_attr_get_uint64(const dlti_attr *a, uint64_t *out, dlti_error_t *err)
+{
+    if (a->kind == DLTI_ATTR_BOOL) {
+        *out = a->u.b;
+        return 0;
+    }
+    if (a->kind != DLTI_ATTR_INTEGER)
+        return type_error(err, a, "an integer");
+    bool neg, fits;
+    uint64_t v;
+    int_value(a, &neg, &v, &fits);
+    if (!fits || neg) {
+        dlti_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in uint64_t");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int dlti_attr_get_double(const dlti_attr *a, double *out, dlti_error_t *err)
+{
+    if (a->kind == DLTI_ATTR_FLOAT) {
+        *out = dlti_float_to_double((dlti_float_kind)a->type->float_kind, a->u.f);
+        return 0;
+    }
+    if (a->kind == DLTI_ATTR_INTEGER) {
+        bool neg, fits;
+        uint64_t v;
+        int_value(a, &neg, &v, &fits);
+        if (!fits) {
+            dlti_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in a double");
+            return -1;
+        }
+        *out = neg ? (double)(int64_t)v : (double)v;
+        return 0;
+    }
+    return type_error(err, a, "a float");
+}
+
+int dlti_attr_get_bool(const dlti_attr *a, bool *out, dlti_error_t *err)
+{
+    if (a->kind != DLTI_ATTR_BOOL)
+        return type_error(err, a, "a bool");
+    *out = a->u.b;
+    return 0;
+}
+
+int dlti_attr_get_string(const dlti_attr *a, const char **out, size_t *len, dlti_error_t *err)
+{
+    if (a->kind != DLTI_ATTR_STRING)
+        return type_error(err, a, "a string");
+    *out = a->u.str.s;
+    if (len)
+        *len = a->u.str.len;
+    return 0;
+}
+
+int dlti_attr_dense_int64(const dlti_attr *a, size_t i, int64_t *out, dlti_error_t *err)
+{
+    if (a->kind == DLTI_ATTR_DENSE_ARRAY && a->type->kind == DLTI_TYPE_INTEGER) {
+        if (i >= a->n) {
+            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+            return -1;
+        }
+        *out = a->u.ints[i];
+        return 0;
+    }
+    if (a->kind == DLTI_ATTR_DENSE) {
+        if (a->n == 1 && i < dlti_dense_num_elements(a->type))
+            i = 0; /* a splat */
+        if (i >= a->n) {
+            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+            return -1;
+        }
+        return dlti_attr_get_int64(a->u.elems[i], out, err);
+    }
+    return type_error(err, a, "a dense integer");
+}
+
+bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b)
+        return false;
+    size_t la, lb;
+    char *pa = dlti_attr_print(a, &la);
+    char *pb = dlti_attr_print(b, &lb);
+    bool eq = pa && pb && la == lb && memcmp(pa, pb, la) == 0;
+    free(pa);
+    free(pb);
+    return eq;
+}

@@ -1,0 +1,75 @@
+/* Growable output buffer: printers append, the caller takes the result. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool buf_reserve(dlti_buf *b, size_t extra)
+{
+    if (b->failed)
+        return false;
+    if (b->len + extra + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1) {
+        if (cap > SIZE_MAX / 2) {
+            b->failed = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    char *d = realloc(b->data, cap);
+    if (!d) {
+        b->failed = true;
+        return false;
+    }
+    b->data = d;
+    b->cap = cap;
+    return true;
+}
+
+void dlti_buf_put(dlti_buf *b, const char *s, size_t n)
+{
+    if (!buf_reserve(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void dlti_buf_puts(dlti_buf *b, const char *s)
+{
+    dlti_buf_put(b, s, strlen(s));
+}
+
+void dlti_buf_putc(dlti_buf *b, char c)
+{
+    if (!buf_reserve(b, 1))
+        return;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
+
+void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
+{
+    char small[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->failed = true;
+        return;
+    }
+    if ((size_t)n < sizeof(small)) {
+        dlti_buf_put(b, small, (size_t)n);
+        return;
+    }
+    if (!buf_reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}

@@ -1,0 +1,226 @@
+/* The context: arena, interned keys and uniqued types. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t dlti_hash_bytes(const void *data, size_t len)
+{
+    /* FNV-1a, then a final avalanche so low bits are usable as a table index. */
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+static const dlti_limits default_limits = {
+    .max_depth = DLTI_DEFAULT_MAX_DEPTH,
+    .max_input_bytes = (size_t)1 << 30,
+    .max_string_bytes = (size_t)16 << 20,
+    .max_entries = (size_t)16 << 20,
+};
+
+dlti_context *dlti_context_new(void)
+{
+    dlti_context *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx)
+        return NULL;
+    ctx->limits = default_limits;
+    dlti_attr *u = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_UNIT);
+    dlti_attr *t = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_BOOL);
+    dlti_attr *f = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_BOOL);
+    if (!u || !t || !f) {
+        dlti_context_free(ctx);
+        return NULL;
+    }
+    t->u.b = true;
+    f->u.b = false;
+    ctx->unit = u;
+    ctx->true_attr = t;
+    ctx->false_attr = f;
+    return ctx;
+}
+
+void dlti_context_free(dlti_context *ctx)
+{
+    if (!ctx)
+        return;
+    free(ctx->strings.slots);
+    free(ctx->types.slots);
+    dlti_arena_release(&ctx->arena);
+    free(ctx);
+}
+
+void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits)
+{
+    dlti_limits l = default_limits;
+    if (limits) {
+        if (limits->max_depth)
+            l.max_depth = limits->max_depth;
+        if (limits->max_input_bytes)
+            l.max_input_bytes = limits->max_input_bytes;
+        if (limits->max_string_bytes)
+            l.max_string_bytes = limits->max_string_bytes;
+        if (limits->max_entries)
+            l.max_entries = limits->max_entries;
+    }
+    ctx->limits = l;
+}
+
+dlti_limits dlti_context_get_limits(const dlti_context *ctx)
+{
+    return ctx->limits;
+}
+
+/* ---- open-addressing tables keyed by (hash, bytes) ---- */
+
+typedef uint64_t (*slot_hash_fn)(const void *slot);
+
+static int table_grow(dlti_table *t, slot_hash_fn hash_of)
+{
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    void **slots = calloc(cap, sizeof(void *));
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i])
+            continue;
+        size_t j = hash_of(t->slots[i]) & (cap - 1);
+        while (slots[j])
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return 0;
+}
+
+static uint64_t key_hash_of(const void *slot)
+{
+    return ((const struct dlti_key_node *)slot)->hash;
+}
+
+static uint64_t type_hash_of(const void *slot)
+{
+    return ((const dlti_type *)slot)->hash;
+}
+
+/* Index of the slot holding (hash, s, len) or of the empty slot where it goes. */
+static size_t key_slot(const dlti_table *t, uint64_t hash, const char *s, size_t len)
+{
+    size_t j = hash & (t->cap - 1);
+    for (;;) {
+        const struct dlti_key_node *k = t->slots[j];
+        if (!k || (k->hash == hash && k->len == len && memcmp(k->str, s, len) == 0))
+            return j;
+        j = (j + 1) & (t->cap - 1);
+    }
+}
+
+static size_t type_slot(const dlti_table *t, uint64_t hash, const char *s, size_t len)
+{
+    size_t j = hash & (t->cap - 1);
+    for (;;) {
+        const dlti_type *k = t->slots[j];
+        if (!k || (k->hash == hash && k->text_len == len && memcmp(k->text, s, len) == 0))
+            return j;
+        j = (j + 1) & (t->cap - 1);
+    }
+}
+
+dlti_key dlti_key_find(const dlti_context *ctx, const char *s, size_t len)
+{
+    if (!ctx->strings.cap)
+        return NULL;
+    size_t j = key_slot(&ctx->strings, dlti_hash_bytes(s, len), s, len);
+    return ctx->strings.slots[j];
+}
+
+dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len)
+{
+    dlti_table *t = &ctx->strings;
+    if ((t->count + 1) * 2 > t->cap && table_grow(t, key_hash_of) != 0)
+        return NULL;
+    uint64_t hash = dlti_hash_bytes(s, len);
+    size_t j = key_slot(t, hash, s, len);
+    if (t->slots[j])
+        return t->slots[j];
+    struct dlti_key_node *k = dlti_arena_alloc(&ctx->arena, sizeof(*k));
+    char *copy = dlti_arena_alloc(&ctx->arena, len + 1);
+    if (!k || !copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    k->type = NULL;
+    k->hash = hash;
+    k->len = len;
+    k->str = copy;
+    t->slots[j] = k;
+    t->count++;
+    return k;
+}
+
+dlti_key dlti_key_type(dlti_context *ctx, const dlti_type *type)
+{
+    (void)ctx;
+    return type ? &type->key : NULL;
+}
+
+const char *dlti_key_str(dlti_key key, size_t *len)
+{
+    if (!key || key->type)
+        return NULL;
+    if (len)
+        *len = key->len;
+    return key->str;
+}
+
+const dlti_type *dlti_key_get_type(dlti_key key)
+{
+    return key ? key->type : NULL;
+}
+
+const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
+                                  const char *text, size_t len)
+{
+    dlti_table *t = &ctx->types;
+    if ((t->count + 1) * 2 > t->cap && table_grow(t, type_hash_of) != 0)
+        return NULL;
+    uint64_t hash = dlti_hash_bytes(text, len);
+    size_t j = type_slot(t, hash, text, len);
+    if (t->slots[j])
+        return t->slots[j];
+    dlti_type *ty = dlti_arena_alloc(&ctx->arena, sizeof(*ty));
+    char *copy = dlti_arena_alloc(&ctx->arena, len + 1);
+    if (!ty || !copy)
+        return NULL;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    *ty = *proto;
+    if (proto->rank > 0 && proto->dims) {
+        size_t r = (size_t)proto->rank;
+        ty->dims = dlti_arena_memdup(&ctx->arena, proto->dims, r * sizeof(int64_t));
+        ty->scalable = proto->scalable
+                           ? dlti_arena_memdup(&ctx->arena, proto->scalable, r * sizeof(bool))
+                           : NULL;
+        if (!ty->dims || (proto->scalable && !ty->scalable))
+            return NULL;
+    }
+    ty->hash = hash;
+    ty->text = copy;
+    ty->text_len = len;
+    ty->key.type = ty;
+    ty->key.hash = hash;
+    ty->key.len = len;
+    ty->key.str = copy;
+    t->slots[j] = ty;
+    t->count++;
+    return ty;
+}

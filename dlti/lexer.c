@@ -1,0 +1,126 @@
+/* Cursor movement, blanks and comments, identifiers and errors for the parsers. */
+#include "parser.h"
+
+#include <stdio.h>
+
+void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,
+                      const char *source, dlti_error_t *err)
+{
+    p->ctx = ctx;
+    p->text = text;
+    p->len = len;
+    p->pos = 0;
+    p->source = source ? source : "<input>";
+    p->err = err;
+    p->depth = 0;
+    p->failed = false;
+}
+
+void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, const char *fmt, ...)
+{
+    if (p->failed)
+        return NULL;
+    p->failed = true;
+    if (p->err) {
+        va_list ap;
+        va_start(ap, fmt);
+        dlti_error_vset(p->err, code, fmt, ap);
+        va_end(ap);
+        dlti_error_locate(p->err, p->source, p->text, p->len, offset);
+    }
+    return NULL;
+}
+
+void dlti_skip_ws(dlti_parser *p)
+{
+    while (p->pos < p->len) {
+        char c = p->text[p->pos];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            p->pos++;
+        } else if (c == '/' && p->pos + 1 < p->len && p->text[p->pos + 1] == '/') {
+            while (p->pos < p->len && p->text[p->pos] != '\n')
+                p->pos++;
+        } else {
+            break;
+        }
+    }
+}
+
+int dlti_peek(dlti_parser *p)
+{
+    dlti_skip_ws(p);
+    if (p->pos >= p->len)
+        return 0;
+    unsigned char c = (unsigned char)p->text[p->pos];
+    if (c == 0) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
+        return 0;
+    }
+    return c;
+}
+
+bool dlti_accept(dlti_parser *p, char c)
+{
+    if (dlti_peek(p) == (unsigned char)c) {
+        p->pos++;
+        return true;
+    }
+    return false;
+}
+
+bool dlti_accept_str(dlti_parser *p, const char *s)
+{
+    dlti_skip_ws(p);
+    size_t i = 0;
+    while (s[i]) {
+        if (p->pos + i >= p->len || p->text[p->pos + i] != s[i])
+            return false;
+        i++;
+    }
+    p->pos += i;
+    return true;
+}
+
+int dlti_expect(dlti_parser *p, char c)
+{
+    if (dlti_accept(p, c))
+        return 0;
+    dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '%c'", c);
+    return -1;
+}
+
+bool dlti_is_id_start(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+bool dlti_is_id_char(int c)
+{
+    return dlti_is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
+}
+
+size_t dlti_bare_id(dlti_parser *p, size_t *start)
+{
+    dlti_skip_ws(p);
+    if (p->pos >= p->len || !dlti_is_id_start((unsigned char)p->text[p->pos]))
+        return 0;
+    *start = p->pos;
+    while (p->pos < p->len && dlti_is_id_char((unsigned char)p->text[p->pos]))
+        p->pos++;
+    return p->pos - *start;
+}
+
+bool dlti_enter(dlti_parser *p)
+{
+    if (++p->depth > p->ctx->limits.max_depth) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT, "nesting deeper than the limit of %u",
+                         p->ctx->limits.max_depth);
+        return false;
+    }
+    return true;
+}
+
+void dlti_leave(dlti_parser *p)
+{
+    p->depth--;
+}

@@ -1,0 +1,998 @@
+/* Attribute values in MLIR syntax, verified as they are built. */
+#include "literal.h"
+#include "parser.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DLTI_MAX_INT_DIGITS 10000
+
+/* ---- growable temporary arrays (malloc, copied to the arena when done) ---- */
+
+typedef struct vec {
+    void *data;
+    size_t n, cap, elem;
+} vec;
+
+static void *vec_push(dlti_parser *p, vec *v)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 8;
+        if (cap > p->ctx->limits.max_entries + 1)
+            cap = p->ctx->limits.max_entries + 1;
+        if (v->n >= cap) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT,
+                             "more than %zu entries in one attribute (the limit)",
+                             p->ctx->limits.max_entries);
+            return NULL;
+        }
+        void *d = realloc(v->data, cap * v->elem);
+        if (!d) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+            return NULL;
+        }
+        v->data = d;
+        v->cap = cap;
+    }
+    return (char *)v->data + v->elem * v->n++;
+}
+
+/* ---- strings ---- */
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Length of the UTF-8 sequence at s (n bytes available), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    unsigned cp = c & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
+{
+    size_t start = p->pos;
+    p->pos++; /* opening quote */
+    /* Escapes only shrink the text, so the raw length bounds the result. */
+    size_t end = p->pos;
+    while (end < p->len && p->text[end] != '"' && p->text[end] != '\n') {
+        if (p->text[end] == '\\' && end + 1 < p->len)
+            end++;
+        end++;
+    }
+    if (end >= p->len || p->text[end] != '"')
+        return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected '\"' in string literal");
+    if (end - p->pos > p->ctx->limits.max_string_bytes)
+        return dlti_parser_fail(p, start, DLTI_ERROR_LIMIT,
+                                "string literal longer than the limit of %zu bytes",
+                                p->ctx->limits.max_string_bytes);
+    char *out = dlti_arena_alloc(&p->ctx->arena, end - p->pos + 1);
+    if (!out)
+        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+    size_t n = 0;
+    while (p->pos < end) {
+        unsigned char c = (unsigned char)p->text[p->pos];
+        if (c == '\\') {
+            char e = p->text[p->pos + 1];
+            if (e == '"' || e == '\\') {
+                out[n++] = e;
+                p->pos += 2;
+            } else if (e == 'n') {
+                out[n++] = '\n';
+                p->pos += 2;
+            } else if (e == 't') {
+                out[n++] = '\t';
+                p->pos += 2;
+            } else if (p->pos + 2 < end && hexval(e) >= 0 && hexval(p->text[p->pos + 2]) >= 0) {
+                out[n++] = (char)(hexval(e) * 16 + hexval(p->text[p->pos + 2]));
+                p->pos += 3;
+            } else {
+                return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
+                                        "unknown escape in string literal");
+            }
+        } else if (c == 0) {
+            return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
+                                    "NUL byte in string literal (write it as \\00)");
+        } else if (c >= 0x80) {
+            size_t l = utf8_len((const unsigned char *)p->text + p->pos, end - p->pos);
+            if (l == 0)
+                return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
+                                        "invalid UTF-8 in string literal");
+            memcpy(out + n, p->text + p->pos, l);
+            n += l;
+            p->pos += l;
+        } else {
+            out[n++] = (char)c;
+            p->pos++;
+        }
+    }
+    p->pos = end + 1;
+    out[n] = '\0';
+    *out_len = n;
+    return out;
+}
+
+/* ---- numbers ---- */
+
+typedef struct number {
+    size_t at;        /* offset of the literal (after any '-') */
+    const char *s;
+    size_t n;
+    bool negative, hex, is_float;
+} number;
+
+static bool lex_number(dlti_parser *p, number *num)
+{
+    num->negative = false;
+    if (dlti_peek(p) == '-') {
+        p->pos++;
+        num->negative = true;
+    }
+    int c = dlti_peek(p);
+    if (c < '0' || c > '9') {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected integer or floating point literal");
+        return false;
+    }
+    size_t start = p->pos;
+    num->at = start;
+    num->hex = false;
+    num->is_float = false;
+    const char *t = p->text;
+    if (t[p->pos] == '0' && p->pos + 2 < p->len + 1 && p->pos + 1 < p->len &&
+        t[p->pos + 1] == 'x' && p->pos + 2 < p->len && hexval(t[p->pos + 2]) >= 0) {
+        p->pos += 2;
+        while (p->pos < p->len && hexval(t[p->pos]) >= 0)
+            p->pos++;
+        num->hex = true;
+    } else {
+        while (p->pos < p->len && t[p->pos] >= '0' && t[p->pos] <= '9')
+            p->pos++;
+        if (p->pos < p->len && t[p->pos] == '.') {
+            num->is_float = true;
+            p->pos++;
+            while (p->pos < p->len && t[p->pos] >= '0' && t[p->pos] <= '9')
+                p->pos++;
+            if (p->pos < p->len && (t[p->pos] == 'e' || t[p->pos] == 'E')) {
+                size_t q = p->pos + 1;
+                if (q < p->len && (t[q] == '+' || t[q] == '-'))
+                    q++;
+                if (q < p->len && t[q] >= '0' && t[q] <= '9') {
+                    while (q < p->len && t[q] >= '0' && t[q] <= '9')
+                        q++;
+                    p->pos = q;
+                }
+            }
+        }
+    }
+    num->s = t + start;
+    num->n = p->pos - start;
+    return true;
+}
+
+static const dlti_type *default_type(dlti_parser *p, const char *name)
+{
+    const dlti_type *t = dlti_type_parse(p->ctx, name, strlen(name), NULL);
+    if (!t)
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+    return t;
+}
+
+/* Builds an integer of `type` from a lexed literal (MLIR's rules and messages). */
+static const dlti_attr *make_int(dlti_parser *p, const number *num, const dlti_type *type)
+{
+    if (type->kind == DLTI_TYPE_INTEGER && type->sign == DLTI_UNSIGNED && num->negative)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_VERIFY,
+                                "negative integer literal not valid for unsigned integer type");
+    size_t digits = num->n;
+    if (digits > DLTI_MAX_INT_DIGITS)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_LIMIT,
+                                "integer literal longer than the limit of %d digits",
+                                DLTI_MAX_INT_DIGITS);
+    unsigned width = type->kind == DLTI_TYPE_INDEX ? 64 : type->width;
+    bool is_signed = type->kind == DLTI_TYPE_INDEX || type->sign == DLTI_SIGNED;
+    uint64_t *words;
+    size_t nw;
+    int rc = dlti_int_literal(num->s, num->n, num->negative, width, is_signed, &words, &nw);
+    if (rc == DLTI_LIT_NOMEM)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+    if (rc != DLTI_LIT_OK)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_VERIFY,
+                                "integer constant out of range for attribute");
+    const dlti_attr *a = dlti_int_from_words(p->ctx, type, words, nw);
+    free(words);
+    if (!a)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+    return a;
+}
+
+static const dlti_attr *make_float(dlti_parser *p, const number *num, const dlti_type *type)
+{
+    dlti_float_kind fk = (dlti_float_kind)type->float_kind;
+    dlti_float_bits bits;
+    if (num->hex) {
+        if (num->negative)
+            return dlti_parser_fail(p, num->at, DLTI_ERROR_SYNTAX,
+                                    "hexadecimal float literal should not have a leading minus");
+        uint64_t *words;
+        size_t nw;
+        if (num->n - 2 > 32 ||
+            dlti_int_literal(num->s, num->n, false, 128, false, &words, &nw) != DLTI_LIT_OK)
+            return dlti_parser_fail(p, num->at, DLTI_ERROR_VERIFY,
+                                    "hexadecimal float constant out of range for type");
+        bits.lo = words[0];
+        bits.hi = nw > 1 ? words[1] : 0;
+        free(words);
+        if (!dlti_float_bits_fit(fk, bits))
+            return dlti_parser_fail(p, num->at, DLTI_ERROR_VERIFY,
+                                    "hexadecimal float constant out of range for type");
+    } else {
+        /* The sign is part of the value: parse "-" + literal together. */
+        char small[128];
+        char *buf = num->n + 2 <= sizeof(small) ? small : malloc(num->n + 2);
+        if (!buf)
+            return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+        size_t k = 0;
+        if (num->negative)
+            buf[k++] = '-';
+        memcpy(buf + k, num->s, num->n);
+        k += num->n;
+        int rc = dlti_float_parse(fk, buf, k, &bits);
+        if (buf != small)
+            free(buf);
+        if (rc != 0)
+            return dlti_parser_fail(p, num->at, DLTI_ERROR_SYNTAX, "invalid floating point literal");
+    }
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_FLOAT);
+    if (!a)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+    a->type = type;
+    a->u.f = bits;
+    return a;
+}
+
+/* A number with an optional ": type" (integers default to i64, floats to f64). */
+static const dlti_attr *parse_number(dlti_parser *p)
+{
+    number num;
+    if (!lex_number(p, &num))
+        return NULL;
+    const dlti_type *type = NULL;
+    size_t type_at = 0;
+    if (dlti_peek(p) == ':') {
+        p->pos++;
+        type_at = p->pos;
+        type = dlti_parse_type(p);
+        if (!type)
+            return NULL;
+    }
+    if (num.is_float) {
+        if (!type)
+            type = default_type(p, "f64");
+        if (!type)
+            return NULL;
+        if (type->kind != DLTI_TYPE_FLOAT)
+            return dlti_parser_fail(p, p->pos, DLTI_ERROR_VERIFY,
+                                    "floating point value not valid for specified type");
+        return make_float(p, &num, type);
+    }
+    if (!type)
+        type = default_type(p, "i64");
+    if (!type)
+        return NULL;
+    if (type->kind == DLTI_TYPE_FLOAT) {
+        if (!num.hex)
+            return dlti_parser_fail(p, num.at, DLTI_ERROR_SYNTAX,
+                                    "unexpected decimal integer literal for a floating point value");
+        return make_float(p, &num, type);
+    }
+    if (type->kind != DLTI_TYPE_INTEGER && type->kind != DLTI_TYPE_INDEX)
+        return dlti_parser_fail(p, type_at, DLTI_ERROR_VERIFY,
+                                "integer literal not valid for specified type");
+    return make_int(p, &num, type);
+}
+
+/* ---- compound attributes ---- */
+
+static const dlti_attr *parse_array(dlti_parser *p)
+{
+    p->pos++; /* '[' */
+    vec v = {.elem = sizeof(const dlti_attr *)};
+    const dlti_attr *result = NULL;
+    if (!dlti_accept(p, ']')) {
+        do {
+            const dlti_attr *e = dlti_parse_attr(p);
+            const dlti_attr **slot = e ? vec_push(p, &v) : NULL;
+            if (!slot)
+                goto out;
+            *slot = e;
+        } while (dlti_accept(p, ','));
+        if (dlti_expect(p, ']') != 0)
+            goto out;
+    }
+    result = dlti_array_new(p->ctx, v.data, v.n);
+    if (!result)
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+out:
+    free(v.data);
+    return result;
+}
+
+static int cmp_entry_name(const void *a, const void *b)
+{
+    const dlti_entry_rec *x = a, *y = b;
+    size_t n = x->key->len < y->key->len ? x->key->len : y->key->len;
+    int c = memcmp(x->key->str, y->key->str, n);
+    if (c)
+        return c;
+    return x->key->len < y->key->len ? -1 : x->key->len > y->key->len;
+}
+
+/* A name in a dictionary: bare identifier or string. */
+static dlti_key parse_dict_name(dlti_parser *p, size_t *at)
+{
+    int c = dlti_peek(p);
+    *at = p->pos;
+    const char *s;
+    size_t n;
+    if (c == '"') {
+        s = dlti_parse_string(p, &n);
+        if (!s)
+            return NULL;
+    } else {
+        size_t start;
+        n = dlti_bare_id(p, &start);
+        if (n == 0) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected attribute name");
+            return NULL;
+        }
+        s = p->text + start;
+    }
+    dlti_key k = dlti_key_string(p->ctx, s, n);
+    if (!k)
+        dlti_parser_fail(p, *at, DLTI_ERROR_NOMEM, "out of memory");
+    return k;
+}
+
+static const dlti_attr *parse_dictionary(dlti_parser *p)
+{
+    p->pos++; /* '{' */
+    vec v = {.elem = sizeof(dlti_entry_rec)};
+    vec at = {.elem = sizeof(size_t)};
+    const dlti_attr *result = NULL;
+    if (!dlti_accept(p, '}')) {
+        do {
+            size_t name_at;
+            dlti_key k = parse_dict_name(p, &name_at);
+            if (!k)
+                goto out;
+            const dlti_attr *val = p->ctx->unit;
+            if (dlti_accept(p, '=')) {
+                val = dlti_parse_attr(p);
+                if (!val)
+                    goto out;
+            }
+            dlti_entry_rec *e = vec_push(p, &v);
+            size_t *a = e ? vec_push(p, &at) : NULL;
+            if (!a)
+                goto out;
+            e->key = k;
+            e->value = val;
+            *a = name_at;
+        } while (dlti_accept(p, ','));
+        if (dlti_expect(p, '}') != 0)
+            goto out;
+    }
+    dlti_entry_rec *e = v.data;
+    for (size_t i = 0; i < v.n; i++)
+        for (size_t j = 0; j < i && v.n <= 64; j++)
+            if (e[i].key == e[j].key) {
+                dlti_parser_fail(p, ((size_t *)at.data)[i], DLTI_ERROR_VERIFY,
+                                 "duplicate key '%s' in dictionary attribute", e[i].key->str);
+                goto out;
+            }
+    if (v.n > 1)
+        qsort(e, v.n, sizeof(*e), cmp_entry_name);
+    for (size_t i = 1; i < v.n; i++)
+        if (e[i].key == e[i - 1].key) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_VERIFY,
+                             "duplicate key '%s' in dictionary attribute", e[i].key->str);
+            goto out;
+        }
+    result = dlti_container_make(p->ctx, DLTI_ATTR_DICTIONARY, e, v.n);
+    if (!result)
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+out:
+    free(v.data);
+    free(at.data);
+    return result;
+}
+
+/* array<i32: 1, 2> and array<f32: 1.5> */
+static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
+{
+    if (dlti_expect(p, '<') != 0)
+        return NULL;
+    const dlti_type *t = dlti_parse_type(p);
+    if (!t)
+        return NULL;
+    bool is_int = t->kind == DLTI_TYPE_INTEGER && t->width <= 64;
+    if (!is_int && t->kind != DLTI_TYPE_FLOAT)
+        return dlti_parser_fail(p, start, DLTI_ERROR_VERIFY,
+                                "expected integer or float type, got: %s", t->text);
+    vec v = {.elem = is_int ? sizeof(int64_t) : sizeof(dlti_float_bits)};
+    const dlti_attr *result = NULL;
+    if (dlti_accept(p, ':')) {
+        do {
+            const dlti_attr *e;
+            int c = dlti_peek(p);
+            if (is_int && t->width == 1 && (c == 't' || c == 'f')) {
+                size_t s;
+                size_t n = dlti_bare_id(p, &s);
+                bool tr = n == 4 && memcmp(p->text + s, "true", 4) == 0;
+                if (!tr && !(n == 5 && memcmp(p->text + s, "false", 5) == 0)) {
+                    dlti_parser_fail(p, s, DLTI_ERROR_SYNTAX, "expected integer literal");
+                    goto out;
+                }
+                e = tr ? p->ctx->true_attr : p->ctx->false_attr;
+            } else {
+                number num;
+                if (!lex_number(p, &num))
+                    goto out;
+                if (is_int && num.is_float) {
+                    dlti_parser_fail(p, num.at, DLTI_ERROR_SYNTAX, "expected integer literal");
+                    goto out;
+                }
+                e = is_int ? make_int(p, &num, t) : make_float(p, &num, t);
+                if (!is_int && !num.is_float && !num.hex) {
+                    dlti_parser_fail(p, num.at, DLTI_ERROR_SYNTAX, "expected float literal");
+                    goto out;
+                }
+            }
+            if (!e)
+                goto out;
+            void *slot = vec_push(p, &v);
+            if (!slot)
+                goto out;
+            if (is_int) {
+                int64_t x;
+                if (e->kind == DLTI_ATTR_BOOL) {
+                    x = e->u.b;
+                } else if (t->sign == DLTI_UNSIGNED) {
+                    x = (int64_t)e->u.i.small;
+                } else {
+                    /* store sign-extended so printing needs no width */
+                    uint64_t u = e->u.i.small;
+                    if (t->width < 64 && t->width > 0 && ((u >> (t->width - 1)) & 1))
+                        u |= ~(((uint64_t)1 << t->width) - 1);
+                    x = (int64_t)u;
+                }
+                *(int64_t *)slot = x;
+            } else {
+                *(dlti_float_bits *)slot = e->u.f;
+            }
+        } while (dlti_accept(p, ','));
+    }
+    if (dlti_expect(p, '>') != 0)
+        goto out;
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_DENSE_ARRAY);
+    void *copy = v.n ? dlti_arena_memdup(&p->ctx->arena, v.data, v.n * v.elem) : NULL;
+    if (!a || (v.n && !copy)) {
+        dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        goto out;
+    }
+    a->type = t;
+    a->n = v.n;
+    if (is_int)
+        a->u.ints = copy;
+    else
+        a->u.floats = copy;
+    result = a;
+out:
+    free(v.data);
+    return result;
+}
+
+size_t dlti_dense_num_elements(const dlti_type *t)
+{
+    if (t->rank < 0)
+        return 0;
+    size_t n = 1;
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0)
+            return 0;
+        if (t->dims[i] && n > SIZE_MAX / (size_t)t->dims[i])
+            return 0;
+        n *= (size_t)t->dims[i];
+    }
+    return n;
+}
+
+/* One element of a dense literal, kept as text until the type is known. */
+typedef struct dense_elem {
+    number num;
+    int boolean; /* -1: a number, 0/1: false/true */
+} dense_elem;
+
+static int parse_dense_elems(dlti_parser *p, vec *v, vec *shape, unsigned level)
+{
+    if (!dlti_enter(p))
+        return -1;
+    int rc = -1;
+    if (dlti_accept(p, '[')) {
+        size_t count = 0;
+        if (!dlti_accept(p, ']')) {
+            do {
+                if (parse_dense_elems(p, v, shape, level + 1) != 0)
+                    goto out;
+                count++;
+            } while (dlti_accept(p, ','));
+            if (dlti_expect(p, ']') != 0)
+                goto out;
+        }
+        while (shape->n <= level) {
+            int64_t *s = vec_push(p, shape);
+            if (!s)
+                goto out;
+            *s = -1;
+        }
+        int64_t *dims = shape->data;
+        if (dims[level] >= 0 && dims[level] != (int64_t)count) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "tensor literal is invalid; ranks are not consistent between elements");
+            goto out;
+        }
+        dims[level] = (int64_t)count;
+        rc = 0;
+        goto out;
+    }
+    dense_elem *e = vec_push(p, v);
+    if (!e)
+        goto out;
+    e->boolean = -1;
+    int c = dlti_peek(p);
+    if (c == 't' || c == 'f') {
+        size_t s;
+        size_t n = dlti_bare_id(p, &s);
+        if (n == 4 && memcmp(p->text + s, "true", 4) == 0)
+            e->boolean = 1;
+        else if (n == 5 && memcmp(p->text + s, "false", 5) == 0)
+            e->boolean = 0;
+        else {
+            dlti_parser_fail(p, s, DLTI_ERROR_SYNTAX, "expected element literal of primitive type");
+            goto out;
+        }
+        e->num.at = s;
+        rc = 0;
+        goto out;
+    }
+    rc = lex_number(p, &e->num) ? 0 : -1;
+out:
+    dlti_leave(p);
+    return rc;
+}
+
+static const dlti_attr *dense_elem_attr(dlti_parser *p, const dense_elem *e, const dlti_type *et)
+{
+    if (e->boolean >= 0) {
+        if (!(et->kind == DLTI_TYPE_INTEGER && et->width == 1))
+            return dlti_parser_fail(p, e->num.at, DLTI_ERROR_VERIFY,
+                                    "expected i1 type for 'true' or 'false' values");
+        return e->boolean ? p->ctx->true_attr : p->ctx->false_attr;
+    }
+    if (et->kind == DLTI_TYPE_FLOAT) {
+        if (!e->num.is_float && !e->num.hex) {
+            /* MLIR accepts integer literals for float elements: convert exactly. */
+            char tmp[96];
+            if (e->num.n + 4 > sizeof(tmp))
+                return dlti_parser_fail(p, e->num.at, DLTI_ERROR_LIMIT, "literal too long");
+            number n2 = e->num;
+            memcpy(tmp, e->num.s, e->num.n);
+            memcpy(tmp + e->num.n, ".0", 2);
+            n2.s = tmp;
+            n2.n = e->num.n + 2;
+            n2.is_float = true;
+            return make_float(p, &n2, et);
+        }
+        return make_float(p, &e->num, et);
+    }
+    if (e->num.is_float)
+        return dlti_parser_fail(p, e->num.at, DLTI_ERROR_VERIFY,
+                                "expected integer elements, but parsed floating-point");
+    return make_int(p, &e->num, et);
+}
+
+static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
+{
+    if (dlti_expect(p, '<') != 0)
+        return NULL;
+    vec v = {.elem = sizeof(dense_elem)};
+    vec shape = {.elem = sizeof(int64_t)};
+    const dlti_attr **elems = NULL;
+    const dlti_attr *result = NULL;
+    bool empty = dlti_peek(p) == '>';
+    if (!empty && parse_dense_elems(p, &v, &shape, 0) != 0)
+        goto out;
+    if (dlti_expect(p, '>') != 0 || dlti_expect(p, ':') != 0)
+        goto out;
+    size_t type_at = p->pos;
+    const dlti_type *t = dlti_parse_type(p);
+    if (!t)
+        goto out;
+    if ((t->kind != DLTI_TYPE_VECTOR && t->kind != DLTI_TYPE_TENSOR) || !t->elem ||
+        (t->elem->kind != DLTI_TYPE_INTEGER && t->elem->kind != DLTI_TYPE_INDEX &&
+         t->elem->kind != DLTI_TYPE_FLOAT) ||
+        (t->kind == DLTI_TYPE_TENSOR && dlti_dense_num_elements(t) == 0 && t->rank != 1 &&
+         t->rank != 0)) {
+        dlti_parser_fail(p, type_at, DLTI_ERROR_VERIFY,
+                         "elements literal type must have static shape and int/index/float elements");
+        goto out;
+    }
+    size_t want = dlti_dense_num_elements(t);
+    bool shape_ok;
+    if (empty)
+        shape_ok = want == 0;
+    else if (shape.n == 0)
+        shape_ok = v.n == 1; /* a splat */
+    else {
+        shape_ok = (int)shape.n == t->rank;
+        for (size_t i = 0; shape_ok && i < shape.n; i++)
+            shape_ok = ((int64_t *)shape.data)[i] == t->dims[i];
+    }
+    if (!shape_ok || (t->rank >= 0 && want == 0 && v.n > 0 && shape.n != 0)) {
+        dlti_parser_fail(p, type_at, DLTI_ERROR_VERIFY,
+                         "inferred shape of elements literal does not match type %s", t->text);
+        goto out;
+    }
+    elems = malloc((v.n ? v.n : 1) * sizeof(*elems));
+    if (!elems) {
+        dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        goto out;
+    }
+    bool all_same = v.n > 1;
+    for (size_t i = 0; i < v.n; i++) {
+        elems[i] = dense_elem_attr(p, (dense_elem *)v.data + i, t->elem);
+        if (!elems[i])
+            goto out;
+    }
+    for (size_t i = 1; i < v.n && all_same; i++)
+        all_same = dlti_attr_equal(elems[i], elems[0]);
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_DENSE);
+    size_t keep = all_same ? 1 : v.n; /* MLIR stores a uniform literal as a splat */
+    const dlti_attr **copy = keep ? dlti_arena_memdup(&p->ctx->arena, elems, keep * sizeof(*elems)) : NULL;
+    if (!a || (keep && !copy)) {
+        dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        goto out;
+    }
+    a->type = t;
+    a->n = keep;
+    a->u.elems = copy;
+    result = a;
+out:
+    free(v.data);
+    free(shape.data);
+    free(elems);
+    return result;
+}
+
+/* ---- DLTI containers ---- */
+
+static dlti_key parse_key(dlti_parser *p, size_t *at)
+{
+    int c = dlti_peek(p);
+    *at = p->pos;
+    if (c == '"') {
+        size_t n;
+        const char *s = dlti_parse_string(p, &n);
+        if (!s)
+            return NULL;
+        dlti_key k = dlti_key_string(p->ctx, s, n);
+        if (!k)
+            dlti_parser_fail(p, *at, DLTI_ERROR_NOMEM, "out of memory");
+        return k;
+    }
+    const dlti_type *t = dlti_parse_type(p);
+    return t ? &t->key : NULL;
+}
+
+static bool is_word(dlti_parser *p, size_t start, size_t n, const char *w)
+{
+    return strlen(w) == n && memcmp(p->text + start, w, n) == 0;
+}
+
+/* #dlti.dl_entry<key, value>, after the mnemonic. */
+static int parse_entry_body(dlti_parser *p, dlti_entry_rec *e, size_t *key_at)
+{
+    if (dlti_expect(p, '<') != 0)
+        return -1;
+    e->key = parse_key(p, key_at);
+    if (!e->key || dlti_expect(p, ',') != 0)
+        return -1;
+    e->value = dlti_parse_attr(p);
+    if (!e->value || dlti_expect(p, '>') != 0)
+        return -1;
+    return 0;
+}
+
+static const dlti_attr *parse_container(dlti_parser *p, dlti_attr_kind kind, size_t mnemonic_at)
+{
+    if (dlti_expect(p, '<') != 0)
+        return NULL;
+    vec v = {.elem = sizeof(dlti_entry_rec)};
+    vec at = {.elem = sizeof(size_t)};
+    const dlti_attr *result = NULL;
+    if (!dlti_accept(p, '>')) {
+        do {
+            dlti_entry_rec e;
+            size_t key_at = p->pos;
+            if (dlti_accept_str(p, "#dlti.dl_entry")) {
+                if (parse_entry_body(p, &e, &key_at) != 0)
+                    goto out;
+            } else {
+                e.key = parse_key(p, &key_at);
+                if (!e.key)
+                    goto out;
+                if (kind == DLTI_ATTR_DEVICE_SPEC && e.key->type) {
+                    dlti_parser_fail(p, key_at, DLTI_ERROR_VERIFY,
+                                     "invalid kind of attribute specified");
+                    goto out;
+                }
+                /* The 2024 colon form "CPU" : #dlti.target_device_spec<...> still reads. */
+                if (!(kind == DLTI_ATTR_SYSTEM_SPEC && dlti_accept(p, ':')) &&
+                    dlti_expect(p, '=') != 0)
+                    goto out;
+                e.value = dlti_parse_attr(p);
+                if (!e.value)
+                    goto out;
+            }
+            dlti_entry_rec *slot = vec_push(p, &v);
+            size_t *a = slot ? vec_push(p, &at) : NULL;
+            if (!a)
+                goto out;
+            *slot = e;
+            *a = key_at;
+        } while (dlti_accept(p, ','));
+        if (dlti_expect(p, '>') != 0)
+            goto out;
+    }
+    dlti_error_t local;
+    size_t bad;
+    if (dlti_container_check(kind, v.data, v.n, &local, &bad) != 0) {
+        size_t where = mnemonic_at;
+        if (kind == DLTI_ATTR_DEVICE_SPEC && bad != SIZE_MAX &&
+            ((dlti_entry_rec *)v.data)[bad].key->type)
+            where = ((size_t *)at.data)[bad];
+        dlti_parser_fail(p, where, local.code, "%s", local.text);
+        goto out;
+    }
+    result = dlti_container_make(p->ctx, kind, v.data, v.n);
+    if (!result)
+        dlti_parser_fail(p, mnemonic_at, DLTI_ERROR_NOMEM, "out of memory");
+out:
+    free(v.data);
+    free(at.data);
+    return result;
+}
+
+/* #name...: DLTI attributes, or any other dialect attribute kept verbatim. */
+static const dlti_attr *parse_hash(dlti_parser *p)
+{
+    size_t start = p->pos;
+    p->pos++; /* '#' */
+    size_t id;
+    size_t n = dlti_bare_id(p, &id);
+    if (n == 0 || id != start + 1)
+        return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected attribute name after '#'");
+    if (n > 5 && memcmp(p->text + id, "dlti.", 5) == 0) {
+        size_t m = id + 5, mn = n - 5;
+        if (is_word(p, m, mn, "map"))
+            return parse_container(p, DLTI_ATTR_MAP, m);
+        if (is_word(p, m, mn, "dl_spec"))
+            return parse_container(p, DLTI_ATTR_DL_SPEC, m);
+        if (is_word(p, m, mn, "target_device_spec"))
+            return parse_container(p, DLTI_ATTR_DEVICE_SPEC, m);
+        if (is_word(p, m, mn, "target_system_spec"))
+            return parse_container(p, DLTI_ATTR_SYSTEM_SPEC, m);
+        if (is_word(p, m, mn, "dl_entry")) {
+            dlti_entry_rec e;
+            size_t key_at;
+            if (parse_entry_body(p, &e, &key_at) != 0)
+                return NULL;
+            const dlti_attr *a = dlti_container_make(p->ctx, DLTI_ATTR_ENTRY, &e, 1);
+            if (!a)
+                dlti_parser_fail(p, m, DLTI_ERROR_NOMEM, "out of memory");
+            return a;
+        }
+    }
+    if (n <= 5 && memchr(p->text + id, '.', n) == NULL && !(p->pos < p->len && p->text[p->pos] == '<'))
+        return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
+                                "attribute aliases (#%.*s) are not supported", (int)n, p->text + id);
+    if (p->pos < p->len && p->text[p->pos] == '<') {
+        /* Balanced body, strings respected. */
+        int depth = 0;
+        while (p->pos < p->len) {
+            char c = p->text[p->pos];
+            if (c == '"') {
+                size_t sl;
+                if (!dlti_parse_string(p, &sl))
+                    return NULL;
+                continue;
+            }
+            if (c == '\0')
+                return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
+            if (c == '-' && p->pos + 1 < p->len && p->text[p->pos + 1] == '>') {
+                p->pos += 2;
+                continue;
+            }
+            if (c == '<' || c == '(' || c == '[' || c == '{') {
+                if (++depth > (int)p->ctx->limits.max_depth)
+                    return dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT,
+                                            "nesting deeper than the limit of %u",
+                                            p->ctx->limits.max_depth);
+            } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+                if (--depth == 0) {
+                    p->pos++;
+                    break;
+                }
+            }
+            p->pos++;
+        }
+        if (depth != 0)
+            return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "unbalanced '<' in dialect attribute");
+    }
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
+    const char *text = dlti_arena_memdup(&p->ctx->arena, p->text + start, p->pos - start + 1);
+    if (!a || !text)
+        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+    ((char *)text)[p->pos - start] = '\0';
+    a->u.str.s = text;
+    a->u.str.len = p->pos - start;
+    return a;
+}
+
+static const dlti_attr *parse_attr_inner(dlti_parser *p)
+{
+    int c = dlti_peek(p);
+    if (p->failed)
+        return NULL;
+    switch (c) {
+    case 0:
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
+                                "unexpected end of input: expected attribute value");
+    case '"': {
+        size_t n;
+        const char *s = dlti_parse_string(p, &n);
+        if (!s)
+            return NULL;
+        dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_STRING);
+        if (!a)
+            return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        a->u.str.s = s;
+        a->u.str.len = n;
+        if (dlti_peek(p) == ':')
+            return dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
+                                    "typed string attributes are not supported");
+        return a;
+    }
+    case '[':
+        return parse_array(p);
+    case '{':
+        return parse_dictionary(p);
+    case '#':
+        return parse_hash(p);
+    case '!':
+    case '(': {
+        const dlti_type *t = dlti_parse_type(p);
+        return t ? dlti_type_attr_new(p->ctx, t) : NULL;
+    }
+    case '@': {
+        size_t start = p->pos;
+        p->pos++;
+        if (dlti_peek(p) == '"') {
+            size_t n;
+            if (!dlti_parse_string(p, &n))
+                return NULL;
+        } else {
+            size_t s;
+            if (dlti_bare_id(p, &s) == 0 || s != start + 1)
+                return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected symbol name");
+        }
+        dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
+        char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);
+        if (!a || !text)
+            return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        memcpy(text, p->text + start, p->pos - start);
+        text[p->pos - start] = '\0';
+        a->u.str.s = text;
+        a->u.str.len = p->pos - start;
+        return a;
+    }
+    default:
+        break;
+    }
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return parse_number(p);
+    size_t save = p->pos;
+    size_t start;
+    size_t n = dlti_bare_id(p, &start);
+    if (n == 0)
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected attribute value");
+    if (is_word(p, start, n, "true"))
+        return p->ctx->true_attr;
+    if (is_word(p, start, n, "false"))
+        return p->ctx->false_attr;
+    if (is_word(p, start, n, "unit"))
+        return p->ctx->unit;
+    if (is_word(p, start, n, "dense"))
+        return parse_dense(p, start);
+    if (is_word(p, start, n, "array"))
+        return parse_dense_array(p, start);
+    if (dlti_is_type_keyword(p->text + start, n)) {
+        p->pos = save;
+        const dlti_type *t = dlti_parse_type(p);
+        return t ? dlti_type_attr_new(p->ctx, t) : NULL;
+    }
+    return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
+                            "unsupported attribute '%.*s'", (int)(n > 60 ? 60 : n), p->text + start);
+}
+
+const dlti_attr *dlti_parse_attr(dlti_parser *p)
+{
+    if (!dlti_enter(p))
+        return NULL;
+    const dlti_attr *a = parse_attr_inner(p);
+    dlti_leave(p);
+    if (!a && !p->failed)
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+    return a;
+}
+
+const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
+                                 const char *source, dlti_error_t *err)
+{
+    dlti_parser p;
+    dlti_parser_init(&p, ctx, text, len, source, err);
+    if (len > ctx->limits.max_input_bytes)
+        return dlti_parser_fail(&p, 0, DLTI_ERROR_LIMIT, "input larger than the limit of %zu bytes",
+                                ctx->limits.max_input_bytes);
+    const dlti_attr *a = dlti_parse_attr(&p);
+    if (a && dlti_peek(&p) != 0)
+        return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
+    if (a && a->kind == DLTI_ATTR_DL_SPEC && dlti_dl_spec_check(a, err) != 0) {
+        dlti_error_locate(err, p.source, text, len, 0);
+        return NULL;
+    }
+    return p.failed ? NULL : a;
+}

@@ -1,0 +1,438 @@
+/* MLIR files: one bare attribute, or `module` ops nesting into scopes. */
+#include "parser.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_named(const void *a, const void *b)
+{
+    const dlti_named_attr *x = a, *y = b;
+    size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+    int c = memcmp(x->name, y->name, n);
+    if (c)
+        return c;
+    return x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
+}
+
+/* What MLIR's DLTI dialect checks on attributes attached to an op. */
+static int verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
+{
+    if (!memchr(a->name, '.', a->name_len)) {
+        dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY,
+                         "'builtin.module' op can only contain attributes with dialect-prefixed "
+                         "names, found: '%.*s'",
+                         (int)a->name_len, a->name);
+        return -1;
+    }
+    if (a->name_len < 5 || memcmp(a->name, "dlti.", 5) != 0)
+        return 0;
+    static const struct {
+        const char *name;
+        dlti_attr_kind kind;
+    } known[] = {{"dlti.dl_spec", DLTI_ATTR_DL_SPEC},
+                 {"dlti.target_system_spec", DLTI_ATTR_SYSTEM_SPEC},
+                 {"dlti.map", DLTI_ATTR_MAP}};
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        if (strlen(known[i].name) != a->name_len || memcmp(known[i].name, a->name, a->name_len))
+            continue;
+        if (a->value->kind != known[i].kind) {
+            dlti_parser_fail(p, a->offset, DLTI_ERROR_VERIFY, "'%s' is expected to be a #%s attribute",
+                             known[i].name, known[i].name);
+            return -1;
+        }
+        if (known[i].kind == DLTI_ATTR_DL_SPEC) {
+            dlti_error_t local;
+            if (dlti_dl_spec_check(a->value, &local) != 0) {
+                dlti_parser_fail(p, a->offset, local.code, "%s", local.text);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    dlti_parser_fail(p, a->offset, DLTI_ERROR_VERIFY, "attribute '%.*s' not supported by dialect",
+                     (int)a->name_len, a->name);
+    return -1;
+}
+
+/* attributes {name = value, ...} */
+static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op_at)
+{
+    size_t cap = 0, n = 0;
+    dlti_named_attr *v = NULL;
+    if (dlti_expect(p, '{') != 0)
+        return NULL;
+    if (!dlti_accept(p, '}')) {
+        do {
+            size_t at = (dlti_skip_ws(p), p->pos);
+            const char *name;
+            size_t len;
+            if (dlti_peek(p) == '"') {
+                name = dlti_parse_string(p, &len);
+            } else {
+                size_t s;
+                len = dlti_bare_id(p, &s);
+                name = len ? p->text + s : NULL;
+                if (!len)
+                    dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected attribute name");
+            }
+            if (!name)
+                goto fail;
+            const dlti_attr *val = p->ctx->unit;
+            if (dlti_accept(p, '=')) {
+                val = dlti_parse_attr(p);
+                if (!val)
+                    goto fail;
+            }
+            if (n == cap) {
+                cap = cap ? cap * 2 : 8;
+                dlti_named_attr *nv = realloc(v, cap * sizeof(*v));
+                if (!nv) {
+                    dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                    goto fail;
+                }
+                v = nv;
+            }
+            char *copy = dlti_arena_memdup(&p->ctx->arena, name, len + 1);
+            if (!copy) {
+                dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                goto fail;
+            }
+            copy[len] = '\0';
+            for (size_t i = 0; i < n; i++)
+                if (v[i].name_len == len && memcmp(v[i].name, copy, len) == 0) {
+                    dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
+                                     "duplicate key '%s' in dictionary attribute", copy);
+                    goto fail;
+                }
+            v[n++] = (dlti_named_attr){copy, len, val, at};
+        } while (dlti_accept(p, ','));
+        if (!dlti_accept(p, '}')) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '}' in attribute dictionary");
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (verify_named(p, &v[i], op_at) != 0)
+            goto fail;
+    if (n > 1)
+        qsort(v, n, sizeof(*v), cmp_named);
+    *count = n;
+    return v;
+fail:
+    free(v);
+    return NULL;
+}
+
+static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent);
+
+/* The body { module ... } of a module. */
+static int parse_body(dlti_parser *p, dlti_scope *s)
+{
+    if (dlti_expect(p, '{') != 0)
+        return -1;
+    size_t cap = 0, n = 0;
+    dlti_scope **kids = NULL;
+    while (!dlti_accept(p, '}')) {
+        if (dlti_peek(p) == 0) {
+            if (!p->failed)
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '}' to end the module body");
+            free(kids);
+            return -1;
+        }
+        dlti_scope *k = parse_module_op(p, s);
+        if (!k) {
+            free(kids);
+            return -1;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 4;
+            dlti_scope **nk = realloc(kids, cap * sizeof(*kids));
+            if (!nk) {
+                free(kids);
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+                return -1;
+            }
+            kids = nk;
+        }
+        kids[n++] = k;
+    }
+    s->num_children = n;
+    s->children = n ? dlti_arena_memdup(&p->ctx->arena, kids, n * sizeof(*kids)) : NULL;
+    free(kids);
+    if (n && !s->children) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
+{
+    dlti_skip_ws(p);
+    size_t op_at = p->pos;
+    size_t s;
+    size_t n = dlti_bare_id(p, &s);
+    bool is_module = (n == 6 && memcmp(p->text + s, "module", 6) == 0) ||
+                     (n == 14 && memcmp(p->text + s, "builtin.module", 14) == 0);
+    if (!is_module) {
+        int len = n ? (int)(n > 60 ? 60 : n) : 1;
+        const char *what = n ? p->text + s : p->text + op_at;
+        return dlti_parser_fail(p, op_at, DLTI_ERROR_UNSUPPORTED,
+                                "operation '%.*s' is not supported: sysdesc reads 'module' ops "
+                                "and their attributes only",
+                                len, what);
+    }
+    if (!dlti_enter(p))
+        return NULL;
+    dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
+    if (!scope) {
+        dlti_leave(p);
+        return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+    }
+    memset(scope, 0, sizeof(*scope));
+    scope->ctx = p->ctx;
+    scope->parent = parent;
+    if (dlti_accept(p, '@')) {
+        const char *name;
+        size_t len;
+        if (p->pos < p->len && p->text[p->pos] == '"') {
+            name = dlti_parse_string(p, &len);
+        } else {
+            size_t st;
+            len = dlti_bare_id(p, &st);
+            name = len ? p->text + st : NULL;
+            if (!len)
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected symbol name");
+        }
+        char *copy = name ? dlti_arena_alloc(&p->ctx->arena, len + 1) : NULL;
+        if (!copy) {
+            dlti_leave(p);
+            return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+        }
+        memcpy(copy, name, len);
+        copy[len] = '\0';
+        scope->name = copy;
+    }
+    size_t save = p->pos;
+    size_t an = dlti_bare_id(p, &s);
+    if (an == 10 && memcmp(p->text + s, "attributes", 10) == 0) {
+        size_t count = 0;
+        dlti_named_attr *attrs = parse_attr_dict(p, &count, op_at);
+        if (!attrs && p->failed) {
+            dlti_leave(p);
+            return NULL;
+        }
+        scope->num_attrs = count;
+        scope->attrs = count ? dlti_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
+        free(attrs);
+        if (count && !scope->attrs) {
+            dlti_leave(p);
+            return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+        }
+    } else {
+        p->pos = save;
+    }
+    int rc = parse_body(p, scope);
+    dlti_leave(p);
+    return rc == 0 ? scope : NULL;
+}
+
+static const char *bare_attr_name(dlti_attr_kind kind)
+{
+    switch (kind) {
+    case DLTI_ATTR_DL_SPEC:
+        return "dlti.dl_spec";
+    case DLTI_ATTR_SYSTEM_SPEC:
+        return "dlti.target_system_spec";
+    default:
+        return "dlti.map";
+    }
+}
+
+const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
+                             dlti_error_t *err)
+{
+    dlti_parser p;
+    dlti_parser_init(&p, ctx, text, len, source, err);
+    if (len > ctx->limits.max_input_bytes)
+        return dlti_parser_fail(&p, 0, DLTI_ERROR_LIMIT, "input larger than the limit of %zu bytes",
+                                ctx->limits.max_input_bytes);
+    /* A UTF-8 byte-order mark is skipped, as editors on some systems write one. */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        p.pos = 3;
+    int c = dlti_peek(&p);
+    if (p.failed)
+        return NULL;
+    dlti_scope *root;
+    if (c == 0)
+        return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "empty input: expected a module or an attribute");
+    size_t save = p.pos, id;
+    size_t idn = dlti_bare_id(&p, &id);
+    bool is_module = (idn == 6 && memcmp(text + id, "module", 6) == 0) ||
+                     (idn == 14 && memcmp(text + id, "builtin.module", 14) == 0);
+    p.pos = save;
+    if (is_module) {
+        root = parse_module_op(&p, NULL);
+        if (!root)
+            return NULL;
+        if (dlti_peek(&p) != 0)
+            return dlti_parser_fail(&p, p.pos, DLTI_ERROR_UNSUPPORTED,
+                                    "only one top-level 'module' is supported");
+    } else {
+        size_t at = p.pos;
+        const dlti_attr *a = dlti_parse_attr(&p);
+        if (!a)
+            return NULL;
+        if (dlti_peek(&p) != 0)
+            return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
+        if (a->kind == DLTI_ATTR_DL_SPEC) {
+            dlti_error_t local;
+            if (dlti_dl_spec_check(a, &local) != 0)
+                return dlti_parser_fail(&p, at, local.code, "%s", local.text);
+        }
+        root = dlti_arena_alloc(&ctx->arena, sizeof(*root));
+        dlti_named_attr *na = dlti_arena_alloc(&ctx->arena, sizeof(*na));
+        if (!root || !na)
+            return dlti_parser_fail(&p, 0, DLTI_ERROR_NOMEM, "out of memory");
+        memset(root, 0, sizeof(*root));
+        root->ctx = ctx;
+        na->name = bare_attr_name(a->kind);
+        na->name_len = strlen(na->name);
+        na->value = a;
+        na->offset = at;
+        root->bare = true;
+        root->num_attrs = 1;
+        root->attrs = na;
+    }
+    return root;
+}
+
+const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        dlti_error_set(err, DLTI_ERROR_IO, "cannot open file: %s", strerror(errno));
+        if (err)
+            snprintf(err->source, sizeof(err->source), "%s", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *data = malloc(cap);
+    int io_errno = 0;
+    while (data) {
+        if (len == cap) {
+            if (cap > ctx->limits.max_input_bytes)
+                break;
+            char *nd = realloc(data, cap * 2);
+            if (!nd) {
+                free(data);
+                data = NULL;
+                break;
+            }
+            data = nd;
+            cap *= 2;
+        }
+        size_t got = fread(data + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f))
+                io_errno = errno ? errno : EIO;
+            break;
+        }
+    }
+    if (f != stdin)
+        fclose(f);
+    if (!data || io_errno) {
+        free(data);
+        dlti_error_set(err, data ? DLTI_ERROR_IO : DLTI_ERROR_NOMEM, "cannot read file: %s",
+                       data ? strerror(io_errno) : "out of memory");
+        if (err)
+            snprintf(err->source, sizeof(err->source), "%s", path);
+        return NULL;
+    }
+    const dlti_scope *s = dlti_parse(ctx, data, len, path, err);
+    free(data);
+    return s;
+}
+
+/* ---- accessors ---- */
+
+bool dlti_scope_is_bare(const dlti_scope *s)
+{
+    return s->bare;
+}
+
+const char *dlti_scope_name(const dlti_scope *s)
+{
+    return s->name;
+}
+
+const dlti_scope *dlti_scope_parent(const dlti_scope *s)
+{
+    return s->parent;
+}
+
+size_t dlti_scope_num_children(const dlti_scope *s)
+{
+    return s->num_children;
+}
+
+const dlti_scope *dlti_scope_child(const dlti_scope *s, size_t i)
+{
+    return i < s->num_children ? s->children[i] : NULL;
+}
+
+size_t dlti_scope_num_attrs(const dlti_scope *s)
+{
+    return s->num_attrs;
+}
+
+const char *dlti_scope_attr_name(const dlti_scope *s, size_t i)
+{
+    return i < s->num_attrs ? s->attrs[i].name : NULL;
+}
+
+const dlti_attr *dlti_scope_attr_value(const dlti_scope *s, size_t i)
+{
+    return i < s->num_attrs ? s->attrs[i].value : NULL;
+}
+
+const dlti_attr *dlti_scope_get_attr(const dlti_scope *s, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < s->num_attrs; i++)
+        if (s->attrs[i].name_len == n && memcmp(s->attrs[i].name, name, n) == 0)
+            return s->attrs[i].value;
+    return NULL;
+}
+
+const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlti_error_t *err)
+{
+    const dlti_scope *cur = scope;
+    const char *p = path;
+    while (*p) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        const dlti_scope *found = NULL;
+        for (size_t i = 0; i < cur->num_children; i++) {
+            const char *nm = cur->children[i]->name;
+            if (nm && strlen(nm) == n && memcmp(nm, p, n) == 0) {
+                if (found) {
+                    dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "scope name '%.*s' is ambiguous",
+                                   (int)n, p);
+                    return NULL;
+                }
+                found = cur->children[i];
+            }
+        }
+        if (!found) {
+            dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no module named '@%.*s' in scope '%s'",
+                           (int)n, p, cur->name ? cur->name : "(top)");
+            return NULL;
+        }
+        cur = found;
+        p = slash ? slash + 1 : p + n;
+    }
+    return cur;
+}

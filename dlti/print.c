@@ -1,0 +1,320 @@
+/* Canonical printing, byte for byte as mlir-opt-22 prints. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dlti_print_string(dlti_buf *b, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    dlti_buf_putc(b, '"');
+    size_t run = 0; /* copy printable runs in one go */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
+            continue;
+        dlti_buf_put(b, s + run, i - run);
+        char esc[3] = {'\\', hex[c >> 4], hex[c & 15]};
+        dlti_buf_put(b, esc, 3);
+        run = i + 1;
+    }
+    dlti_buf_put(b, s + run, len - run);
+    dlti_buf_putc(b, '"');
+}
+
+static bool is_bare_identifier(const char *s, size_t n)
+{
+    if (n == 0 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '$' || c == '.'))
+            return false;
+    }
+    return true;
+}
+
+/* Attribute names in dictionaries print bare when they are identifiers. */
+static void print_name(dlti_buf *b, const char *s, size_t n)
+{
+    if (is_bare_identifier(s, n))
+        dlti_buf_put(b, s, n);
+    else
+        dlti_print_string(b, s, n);
+}
+
+void dlti_print_key(dlti_buf *b, dlti_key key)
+{
+    if (key->type)
+        dlti_buf_put(b, key->str, key->len);
+    else
+        dlti_print_string(b, key->str, key->len);
+}
+
+static void print_type(dlti_buf *b, const dlti_type *t)
+{
+    dlti_buf_put(b, t->text, t->text_len);
+}
+
+static void print_float_value(dlti_buf *b, const dlti_type *t, dlti_float_bits bits)
+{
+    char tmp[256];
+    size_t n = dlti_float_print((dlti_float_kind)t->float_kind, bits, tmp, sizeof(tmp));
+    dlti_buf_put(b, tmp, n < sizeof(tmp) ? n : sizeof(tmp) - 1);
+}
+
+static void print_int_value(dlti_buf *b, const dlti_attr *a)
+{
+    const dlti_type *t = a->type;
+    unsigned w = t->kind == DLTI_TYPE_INDEX ? 64 : t->width;
+    bool is_signed = !(t->kind == DLTI_TYPE_INTEGER && t->sign == DLTI_UNSIGNED);
+    dlti_print_words(b, a->u.i.words, a->n, w, is_signed);
+}
+
+/* An element inside dense<...>: the value without its type. */
+static void print_element(dlti_buf *b, const dlti_attr *e)
+{
+    if (e->kind == DLTI_ATTR_BOOL)
+        dlti_buf_puts(b, e->u.b ? "true" : "false");
+    else if (e->kind == DLTI_ATTR_FLOAT)
+        print_float_value(b, e->type, e->u.f);
+    else
+        print_int_value(b, e);
+}
+
+static void print_dense_level(dlti_buf *b, const dlti_attr *a, int level, size_t *next)
+{
+    const dlti_type *t = a->type;
+    if (level == t->rank) {
+        print_element(b, a->u.elems[(*next)++]);
+        return;
+    }
+    dlti_buf_putc(b, '[');
+    for (int64_t i = 0; i < t->dims[level]; i++) {
+        if (i)
+            dlti_buf_puts(b, ", ");
+        print_dense_level(b, a, level + 1, next);
+    }
+    dlti_buf_putc(b, ']');
+}
+
+static void print_dense(dlti_buf *b, const dlti_attr *a)
+{
+    dlti_buf_puts(b, "dense<");
+    size_t total = dlti_dense_num_elements(a->type);
+    if (total == 0) {
+        /* nothing between the brackets */
+    } else if (a->n == 1 && total >= 1 && (total > 1 || a->type->rank == 0)) {
+        print_element(b, a->u.elems[0]);
+    } else if (a->type->rank == 0) {
+        print_element(b, a->u.elems[0]);
+    } else {
+        size_t next = 0;
+        print_dense_level(b, a, 0, &next);
+    }
+    dlti_buf_puts(b, "> : ");
+    print_type(b, a->type);
+}
+
+static void print_dense_array(dlti_buf *b, const dlti_attr *a)
+{
+    dlti_buf_puts(b, "array<");
+    print_type(b, a->type);
+    for (size_t i = 0; i < a->n; i++) {
+        dlti_buf_puts(b, i ? ", " : ": ");
+        if (a->type->kind == DLTI_TYPE_FLOAT) {
+            print_float_value(b, a->type, a->u.floats[i]);
+        } else if (a->type->width == 1) {
+            dlti_buf_puts(b, a->u.ints[i] ? "true" : "false");
+        } else if (a->type->sign == DLTI_UNSIGNED) {
+            dlti_buf_printf(b, "%llu", (unsigned long long)a->u.ints[i]);
+        } else {
+            dlti_buf_printf(b, "%lld", (long long)a->u.ints[i]);
+        }
+    }
+    dlti_buf_putc(b, '>');
+}
+
+static void print_entries(dlti_buf *b, const dlti_attr *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        if (i)
+            dlti_buf_puts(b, ", ");
+        dlti_print_key(b, a->u.c.entries[i].key);
+        dlti_buf_puts(b, " = ");
+        dlti_print_attr(b, a->u.c.entries[i].value, false);
+    }
+}
+
+void dlti_print_attr(dlti_buf *b, const dlti_attr *a, bool elide)
+{
+    switch (a->kind) {
+    case DLTI_ATTR_INTEGER:
+        print_int_value(b, a);
+        if (elide && a->type->kind == DLTI_TYPE_INTEGER && a->type->width == 64 &&
+            a->type->sign == DLTI_SIGNLESS)
+            return;
+        dlti_buf_puts(b, " : ");
+        print_type(b, a->type);
+        return;
+    case DLTI_ATTR_FLOAT:
+        print_float_value(b, a->type, a->u.f);
+        if (elide && a->type->float_kind == DLTI_FLOAT_F64)
+            return;
+        dlti_buf_puts(b, " : ");
+        print_type(b, a->type);
+        return;
+    case DLTI_ATTR_BOOL:
+        dlti_buf_puts(b, a->u.b ? "true" : "false");
+        return;
+    case DLTI_ATTR_STRING:
+        dlti_print_string(b, a->u.str.s, a->u.str.len);
+        return;
+    case DLTI_ATTR_UNIT:
+        dlti_buf_puts(b, "unit");
+        return;
+    case DLTI_ATTR_TYPE:
+        print_type(b, a->type);
+        return;
+    case DLTI_ATTR_ARRAY:
+        dlti_buf_putc(b, '[');
+        for (size_t i = 0; i < a->n; i++) {
+            if (i)
+                dlti_buf_puts(b, ", ");
+            dlti_print_attr(b, a->u.elems[i], true);
+        }
+        dlti_buf_putc(b, ']');
+        return;
+    case DLTI_ATTR_DENSE_ARRAY:
+        print_dense_array(b, a);
+        return;
+    case DLTI_ATTR_DENSE:
+        print_dense(b, a);
+        return;
+    case DLTI_ATTR_DICTIONARY:
+        dlti_buf_putc(b, '{');
+        for (size_t i = 0; i < a->n; i++) {
+            const dlti_entry_rec *e = &a->u.c.entries[i];
+            if (i)
+                dlti_buf_puts(b, ", ");
+            print_name(b, e->key->str, e->key->len);
+            if (e->value->kind != DLTI_ATTR_UNIT) {
+                dlti_buf_puts(b, " = ");
+                dlti_print_attr(b, e->value, false);
+            }
+        }
+        dlti_buf_putc(b, '}');
+        return;
+    case DLTI_ATTR_OPAQUE:
+        dlti_buf_put(b, a->u.str.s, a->u.str.len);
+        return;
+    case DLTI_ATTR_MAP:
+        dlti_buf_puts(b, "#dlti.map<");
+        break;
+    case DLTI_ATTR_DL_SPEC:
+        dlti_buf_puts(b, "#dlti.dl_spec<");
+        break;
+    case DLTI_ATTR_DEVICE_SPEC:
+        dlti_buf_puts(b, "#dlti.target_device_spec<");
+        break;
+    case DLTI_ATTR_SYSTEM_SPEC:
+        dlti_buf_puts(b, "#dlti.target_system_spec<");
+        break;
+    case DLTI_ATTR_ENTRY:
+        dlti_buf_puts(b, "#dlti.dl_entry<");
+        dlti_print_key(b, a->u.c.entries[0].key);
+        dlti_buf_puts(b, ", ");
+        dlti_print_attr(b, a->u.c.entries[0].value, false);
+        dlti_buf_putc(b, '>');
+        return;
+    }
+    print_entries(b, a);
+    dlti_buf_putc(b, '>');
+}
+
+char *dlti_attr_print(const dlti_attr *attr, size_t *len)
+{
+    dlti_buf b = {0};
+    dlti_print_attr(&b, attr, false);
+    if (b.failed || !b.data) {
+        free(b.data);
+        return NULL;
+    }
+    if (len)
+        *len = b.len;
+    return b.data;
+}
+
+int dlti_attr_fprint(const dlti_attr *attr, FILE *out)
+{
+    size_t len;
+    char *s = dlti_attr_print(attr, &len);
+    if (!s)
+        return -1;
+    int rc = fwrite(s, 1, len, out) == len ? 0 : -1;
+    free(s);
+    return rc;
+}
+
+/* ---- scopes ---- */
+
+static void print_scope(dlti_buf *b, const dlti_scope *s, int indent)
+{
+    for (int i = 0; i < indent; i++)
+        dlti_buf_puts(b, "  ");
+    dlti_buf_puts(b, "module");
+    if (s->name) {
+        dlti_buf_puts(b, " @");
+        print_name(b, s->name, strlen(s->name));
+    }
+    if (s->num_attrs) {
+        dlti_buf_puts(b, " attributes {");
+        for (size_t i = 0; i < s->num_attrs; i++) {
+            if (i)
+                dlti_buf_puts(b, ", ");
+            print_name(b, s->attrs[i].name, s->attrs[i].name_len);
+            if (s->attrs[i].value->kind != DLTI_ATTR_UNIT) {
+                dlti_buf_puts(b, " = ");
+                dlti_print_attr(b, s->attrs[i].value, false);
+            }
+        }
+        dlti_buf_putc(b, '}');
+    }
+    dlti_buf_puts(b, " {\n");
+    for (size_t i = 0; i < s->num_children; i++)
+        print_scope(b, s->children[i], indent + 1);
+    for (int i = 0; i < indent; i++)
+        dlti_buf_puts(b, "  ");
+    dlti_buf_puts(b, "}\n");
+}
+
+char *dlti_scope_print(const dlti_scope *scope, size_t *len)
+{
+    dlti_buf b = {0};
+    if (scope->bare) {
+        dlti_print_attr(&b, scope->attrs[0].value, false);
+        dlti_buf_putc(&b, '\n');
+    } else {
+        print_scope(&b, scope, 0);
+        dlti_buf_putc(&b, '\n'); /* mlir-opt ends its output with a blank line */
+    }
+    if (b.failed || !b.data) {
+        free(b.data);
+        return NULL;
+    }
+    if (len)
+        *len = b.len;
+    return b.data;
+}
+
+int dlti_scope_fprint(const dlti_scope *scope, FILE *out)
+{
+    size_t len;
+    char *s = dlti_scope_print(scope, &len);
+    if (!s)
+        return -1;
+    int rc = fwrite(s, 1, len, out) == len ? 0 : -1;
+    free(s);
+    return rc;
+}

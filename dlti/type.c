@@ -1,0 +1,586 @@
+/* Builtin and dialect types: parsing into uniqued objects, and accessors. */
+#include "parser.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DLTI_MAX_INT_WIDTH 16777215u
+
+static const dlti_type *finish(dlti_parser *p, dlti_type *proto, dlti_buf *text)
+{
+    if (text->failed) {
+        free(text->data);
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+    }
+    const dlti_type *t = dlti_type_intern(p->ctx, proto, text->data, text->len);
+    free(text->data);
+    if (!t)
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+    return t;
+}
+
+static void proto_init(dlti_type *proto, dlti_type_kind kind)
+{
+    memset(proto, 0, sizeof(*proto));
+    proto->kind = kind;
+    proto->float_kind = -1;
+}
+
+static bool parse_width(const char *s, size_t n, unsigned *width)
+{
+    if (n == 0 || n > 9)
+        return false;
+    unsigned w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        w = w * 10 + (unsigned)(s[i] - '0');
+    }
+    *width = w;
+    return true;
+}
+
+/* Recognises iN / siN / uiN; returns false for other identifiers. */
+static bool int_type_name(const char *s, size_t n, dlti_signedness *sign, size_t *digits)
+{
+    if (n >= 2 && s[0] == 'i') {
+        *sign = DLTI_SIGNLESS;
+        *digits = 1;
+    } else if (n >= 3 && s[0] == 's' && s[1] == 'i') {
+        *sign = DLTI_SIGNED;
+        *digits = 2;
+    } else if (n >= 3 && s[0] == 'u' && s[1] == 'i') {
+        *sign = DLTI_UNSIGNED;
+        *digits = 2;
+    } else {
+        return false;
+    }
+    for (size_t i = *digits; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+bool dlti_is_type_keyword(const char *s, size_t n)
+{
+    dlti_signedness sign;
+    size_t d;
+    if (int_type_name(s, n, &sign, &d))
+        return true;
+    if (dlti_float_kind_lookup(s, n) >= 0)
+        return true;
+    static const char *const words[] = {"index", "none", "vector", "complex", "tensor",
+                                        "memref", "tuple"};
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0)
+            return true;
+    return false;
+}
+
+/* Copies balanced text up to the closing '>' of an already opened '<'
+ * (strings, and nested brackets of every kind, respected). */
+static int scan_balanced(dlti_parser *p, size_t *end)
+{
+    int depth = 1;
+    char stack[256];
+    stack[0] = '>';
+    while (p->pos < p->len) {
+        char c = p->text[p->pos];
+        if (c == '\0') {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
+            return -1;
+        }
+        if (c == '"') {
+            p->pos++;
+            while (p->pos < p->len && p->text[p->pos] != '"') {
+                if (p->text[p->pos] == '\\')
+                    p->pos++;
+                p->pos++;
+            }
+            p->pos++;
+            continue;
+        }
+        if (c == '-' && p->pos + 1 < p->len && p->text[p->pos + 1] == '>') {
+            p->pos += 2; /* an arrow is not a closing bracket */
+            continue;
+        }
+        char close = c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : 0;
+        if (close) {
+            if (depth >= (int)sizeof(stack) || depth >= (int)p->ctx->limits.max_depth) {
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT, "nesting deeper than the limit of %u",
+                                 p->ctx->limits.max_depth);
+                return -1;
+            }
+            stack[depth++] = close;
+        } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+            if (c != stack[depth - 1]) {
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unbalanced '%c'", c);
+                return -1;
+            }
+            if (--depth == 0) {
+                *end = p->pos;
+                p->pos++;
+                return 0;
+            }
+        }
+        p->pos++;
+    }
+    dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected end of input: expected '>'");
+    return -1;
+}
+
+/* !dialect.name<...>: kept as written, except the LLVM pointer whose
+ * canonical form drops address space 0. */
+static const dlti_type *parse_dialect_type(dlti_parser *p)
+{
+    size_t start = p->pos;
+    p->pos++; /* '!' */
+    size_t id;
+    size_t n = dlti_bare_id(p, &id);
+    if (n == 0 || id != start + 1)
+        return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected dialect type name");
+    dlti_type proto;
+    proto_init(&proto, DLTI_TYPE_DIALECT);
+    dlti_buf text = {0};
+    bool is_ptr = n == 8 && memcmp(p->text + id, "llvm.ptr", 8) == 0;
+    if (p->pos < p->len && p->text[p->pos] == '<') {
+        p->pos++;
+        size_t body = p->pos, end;
+        if (scan_balanced(p, &end) != 0)
+            return NULL;
+        if (is_ptr) {
+            /* Normalise the address space: digits only, blanks dropped. */
+            size_t a = body, b = end;
+            while (a < b && (p->text[a] == ' ' || p->text[a] == '\t'))
+                a++;
+            while (b > a && (p->text[b - 1] == ' ' || p->text[b - 1] == '\t'))
+                b--;
+            unsigned as;
+            if (!parse_width(p->text + a, b - a, &as))
+                return dlti_parser_fail(p, body, DLTI_ERROR_SYNTAX,
+                                        "expected an address space in !llvm.ptr<...>");
+            dlti_buf_puts(&text, "!llvm.ptr");
+            if (as != 0)
+                dlti_buf_printf(&text, "<%u>", as);
+            proto.width = as;
+            return finish(p, &proto, &text);
+        }
+    }
+    dlti_buf_put(&text, p->text + start, p->pos - start);
+    return finish(p, &proto, &text);
+}
+
+/* Dimensions of a shaped type up to the element type: "4x?x", "[4]x8x", "*x". */
+static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool allow_dynamic,
+                      bool allow_scalable, int64_t **dims, bool **scalable)
+{
+    size_t cap = 0;
+    proto->rank = 0;
+    dlti_skip_ws(p);
+    if (allow_dynamic && p->pos < p->len && p->text[p->pos] == '*') {
+        p->pos++;
+        dlti_skip_ws(p);
+        if (p->pos >= p->len || p->text[p->pos] != 'x') {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected 'x' in dimension list");
+            return -1;
+        }
+        p->pos++;
+        proto->rank = -1;
+        dlti_buf_puts(text, "*x");
+        return 0;
+    }
+    for (;;) {
+        dlti_skip_ws(p);
+        size_t at = p->pos;
+        bool sc = false;
+        int64_t dim;
+        if (allow_scalable && at < p->len && p->text[at] == '[') {
+            sc = true;
+            p->pos++;
+        }
+        if (p->pos < p->len && p->text[p->pos] == '?' && allow_dynamic) {
+            p->pos++;
+            dim = -1;
+        } else if (p->pos < p->len && p->text[p->pos] >= '0' && p->text[p->pos] <= '9') {
+            uint64_t v = 0;
+            while (p->pos < p->len && p->text[p->pos] >= '0' && p->text[p->pos] <= '9') {
+                if (v > (uint64_t)(INT64_MAX - 9) / 10) {
+                    dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "invalid dimension");
+                    return -1;
+                }
+                v = v * 10 + (uint64_t)(p->text[p->pos++] - '0');
+            }
+            dim = (int64_t)v;
+            /* "0x..." would lex as hex in MLIR; a literal like 4x is fine. */
+        } else {
+            if (sc) {
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected dimension size");
+                return -1;
+            }
+            p->pos = at;
+            return 0; /* element type follows */
+        }
+        if (sc) {
+            if (p->pos >= p->len || p->text[p->pos] != ']') {
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "missing ']' closing scalable dimension");
+                return -1;
+            }
+            p->pos++;
+        }
+        dlti_skip_ws(p);
+        if (p->pos >= p->len || p->text[p->pos] != 'x') {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected 'x' in dimension list");
+            return -1;
+        }
+        p->pos++;
+        if ((size_t)proto->rank == cap) {
+            cap = cap ? cap * 2 : 4;
+            if (cap > 1u << 20) {
+                dlti_parser_fail(p, at, DLTI_ERROR_LIMIT, "too many dimensions");
+                return -1;
+            }
+            int64_t *nd = realloc(*dims, cap * sizeof(int64_t));
+            bool *ns = realloc(*scalable, cap * sizeof(bool));
+            if (nd)
+                *dims = nd;
+            if (ns)
+                *scalable = ns;
+            if (!nd || !ns) {
+                dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                return -1;
+            }
+        }
+        (*dims)[proto->rank] = dim;
+        (*scalable)[proto->rank] = sc;
+        proto->rank++;
+        if (sc)
+            dlti_buf_printf(text, "[%lld]x", (long long)dim);
+        else if (dim < 0)
+            dlti_buf_puts(text, "?x");
+        else
+            dlti_buf_printf(text, "%lldx", (long long)dim);
+        if (dim == 0 && !allow_dynamic) {
+            dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX,
+                             "vector types must have positive constant sizes but got 0");
+            return -1;
+        }
+    }
+}
+
+/* The rest of a shaped type after its element: ", layout, space>" verbatim. */
+static int parse_shaped_tail(dlti_parser *p, dlti_buf *text)
+{
+    dlti_skip_ws(p);
+    if (p->pos < p->len && p->text[p->pos] == ',') {
+        p->pos++;
+        size_t start = p->pos, end;
+        if (scan_balanced(p, &end) != 0)
+            return -1;
+        while (start < end && (p->text[start] == ' ' || p->text[start] == '\t' ||
+                               p->text[start] == '\n'))
+            start++;
+        size_t e = end;
+        while (e > start && (p->text[e - 1] == ' ' || p->text[e - 1] == '\n'))
+            e--;
+        dlti_buf_puts(text, ", ");
+        dlti_buf_put(text, p->text + start, e - start);
+        dlti_buf_putc(text, '>');
+        return 0;
+    }
+    if (dlti_expect(p, '>') != 0)
+        return -1;
+    dlti_buf_putc(text, '>');
+    return 0;
+}
+
+static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const char *name)
+{
+    size_t start = p->pos;
+    if (dlti_expect(p, '<') != 0)
+        return NULL;
+    dlti_type proto;
+    proto_init(&proto, kind);
+    dlti_buf text = {0};
+    dlti_buf_printf(&text, "%s<", name);
+    int64_t *dims = NULL;
+    bool *scalable = NULL;
+    const dlti_type *result = NULL;
+    bool is_vector = kind == DLTI_TYPE_VECTOR;
+    if (parse_dims(p, &proto, &text, !is_vector, is_vector, &dims, &scalable) != 0)
+        goto out;
+    const dlti_type *elem = dlti_parse_type(p);
+    if (!elem)
+        goto out;
+    if (is_vector && elem->kind != DLTI_TYPE_INTEGER && elem->kind != DLTI_TYPE_INDEX &&
+        elem->kind != DLTI_TYPE_FLOAT) {
+        dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX,
+                         "vector elements must be int/index/float type but got '%s'", elem->text);
+        goto out;
+    }
+    proto.elem = elem;
+    proto.dims = dims;
+    proto.scalable = scalable;
+    dlti_buf_put(&text, elem->text, elem->text_len);
+    if (is_vector) {
+        if (dlti_expect(p, '>') != 0)
+            goto out;
+        dlti_buf_putc(&text, '>');
+    } else if (parse_shaped_tail(p, &text) != 0) {
+        goto out;
+    }
+    result = finish(p, &proto, &text);
+    text.data = NULL;
+out:
+    free(text.data);
+    free(dims);
+    free(scalable);
+    return result;
+}
+
+/* "(a, b) -> c" or "-> (c, d)" and tuple<...>: kept as the list of parsed types. */
+static int parse_type_list(dlti_parser *p, dlti_buf *text, char close)
+{
+    if (dlti_accept(p, close)) {
+        dlti_buf_putc(text, close);
+        return 0;
+    }
+    for (;;) {
+        const dlti_type *t = dlti_parse_type(p);
+        if (!t)
+            return -1;
+        dlti_buf_put(text, t->text, t->text_len);
+        if (dlti_accept(p, ',')) {
+            dlti_buf_puts(text, ", ");
+            continue;
+        }
+        if (dlti_expect(p, close) != 0)
+            return -1;
+        dlti_buf_putc(text, close);
+        return 0;
+    }
+}
+
+static const dlti_type *parse_function(dlti_parser *p)
+{
+    dlti_type proto;
+    proto_init(&proto, DLTI_TYPE_FUNCTION);
+    dlti_buf text = {0};
+    p->pos++; /* '(' */
+    dlti_buf_putc(&text, '(');
+    if (parse_type_list(p, &text, ')') != 0 || !dlti_accept_str(p, "->")) {
+        free(text.data);
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '->' in function type");
+    }
+    dlti_buf_puts(&text, " -> ");
+    if (dlti_accept(p, '(')) {
+        dlti_buf_putc(&text, '(');
+        /* A single non-function result prints without parentheses. */
+        size_t mark = text.len;
+        if (parse_type_list(p, &text, ')') != 0) {
+            free(text.data);
+            return NULL;
+        }
+        const char *inner = text.data + mark;
+        size_t inner_len = text.len - mark - 1;
+        bool single = inner_len > 0 && memchr(inner, ',', inner_len) == NULL && inner[0] != '(';
+        if (single) {
+            memmove(text.data + mark - 1, inner, inner_len);
+            text.len = mark - 1 + inner_len;
+            text.data[text.len] = '\0';
+        }
+    } else {
+        const dlti_type *r = dlti_parse_type(p);
+        if (!r) {
+            free(text.data);
+            return NULL;
+        }
+        dlti_buf_put(&text, r->text, r->text_len);
+    }
+    return finish(p, &proto, &text);
+}
+
+const dlti_type *dlti_parse_type(dlti_parser *p)
+{
+    int c = dlti_peek(p);
+    if (c == '!') {
+        return parse_dialect_type(p);
+    }
+    if (c == '(') {
+        if (!dlti_enter(p))
+            return NULL;
+        const dlti_type *t = parse_function(p);
+        dlti_leave(p);
+        return t;
+    }
+    size_t start;
+    size_t n = dlti_bare_id(p, &start);
+    if (n == 0)
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected non-function type");
+    const char *s = p->text + start;
+    dlti_type proto;
+    dlti_signedness sign;
+    size_t digits;
+    if (int_type_name(s, n, &sign, &digits)) {
+        unsigned width;
+        if (!parse_width(s + digits, n - digits, &width) || width > DLTI_MAX_INT_WIDTH)
+            return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX,
+                                    "integer bitwidth is limited to 16777215 bits");
+        proto_init(&proto, DLTI_TYPE_INTEGER);
+        proto.sign = sign;
+        proto.width = width;
+        dlti_buf text = {0};
+        dlti_buf_put(&text, s, n);
+        return finish(p, &proto, &text);
+    }
+    int fk = dlti_float_kind_lookup(s, n);
+    if (fk >= 0) {
+        proto_init(&proto, DLTI_TYPE_FLOAT);
+        proto.float_kind = fk;
+        proto.width = dlti_float_bit_width((dlti_float_kind)fk);
+        dlti_buf text = {0};
+        dlti_buf_put(&text, s, n);
+        return finish(p, &proto, &text);
+    }
+#define IS(word) (n == sizeof(word) - 1 && memcmp(s, word, n) == 0)
+    if (IS("index") || IS("none")) {
+        proto_init(&proto, IS("index") ? DLTI_TYPE_INDEX : DLTI_TYPE_NONE);
+        dlti_buf text = {0};
+        dlti_buf_put(&text, s, n);
+        return finish(p, &proto, &text);
+    }
+    dlti_type_kind kind;
+    if (IS("vector"))
+        kind = DLTI_TYPE_VECTOR;
+    else if (IS("tensor"))
+        kind = DLTI_TYPE_TENSOR;
+    else if (IS("memref"))
+        kind = DLTI_TYPE_MEMREF;
+    else if (IS("complex"))
+        kind = DLTI_TYPE_COMPLEX;
+    else if (IS("tuple"))
+        kind = DLTI_TYPE_TUPLE;
+    else
+        return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected non-function type");
+#undef IS
+    if (!dlti_enter(p))
+        return NULL;
+    const dlti_type *t;
+    if (kind == DLTI_TYPE_COMPLEX || kind == DLTI_TYPE_TUPLE) {
+        proto_init(&proto, kind);
+        dlti_buf text = {0};
+        dlti_buf_put(&text, s, n);
+        dlti_buf_putc(&text, '<');
+        t = NULL;
+        if (dlti_expect(p, '<') == 0) {
+            if (kind == DLTI_TYPE_COMPLEX) {
+                const dlti_type *e = dlti_parse_type(p);
+                if (e && (e->kind == DLTI_TYPE_INTEGER || e->kind == DLTI_TYPE_FLOAT) &&
+                    dlti_expect(p, '>') == 0) {
+                    proto.elem = e;
+                    dlti_buf_put(&text, e->text, e->text_len);
+                    dlti_buf_putc(&text, '>');
+                    t = finish(p, &proto, &text);
+                    text.data = NULL;
+                } else if (e) {
+                    dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX,
+                                     "invalid element type for complex");
+                }
+            } else if (parse_type_list(p, &text, '>') == 0) {
+                t = finish(p, &proto, &text);
+                text.data = NULL;
+            }
+        }
+        free(text.data);
+    } else {
+        t = parse_shaped(p, kind, kind == DLTI_TYPE_VECTOR   ? "vector"
+                                  : kind == DLTI_TYPE_TENSOR ? "tensor"
+                                                             : "memref");
+    }
+    dlti_leave(p);
+    return t;
+}
+
+const dlti_type *dlti_type_parse(dlti_context *ctx, const char *text, size_t len,
+                                 dlti_error_t *err)
+{
+    dlti_parser p;
+    dlti_parser_init(&p, ctx, text, len, "<type>", err);
+    const dlti_type *t = dlti_parse_type(&p);
+    if (t && dlti_peek(&p) != 0)
+        return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after type");
+    return p.failed ? NULL : t;
+}
+
+static const dlti_type *simple_type(dlti_context *ctx, const char *text)
+{
+    return dlti_type_parse(ctx, text, strlen(text), NULL);
+}
+
+const dlti_type *dlti_type_integer(dlti_context *ctx, unsigned width, dlti_signedness s)
+{
+    char name[24];
+    snprintf(name, sizeof(name), "%s%u", s == DLTI_SIGNED ? "si" : s == DLTI_UNSIGNED ? "ui" : "i",
+             width);
+    return simple_type(ctx, name);
+}
+
+const dlti_type *dlti_type_index(dlti_context *ctx)
+{
+    return simple_type(ctx, "index");
+}
+
+const dlti_type *dlti_type_f64(dlti_context *ctx)
+{
+    return simple_type(ctx, "f64");
+}
+
+const char *dlti_type_str(const dlti_type *type)
+{
+    return type->text;
+}
+
+dlti_type_kind dlti_type_get_kind(const dlti_type *type)
+{
+    return type->kind;
+}
+
+unsigned dlti_type_int_width(const dlti_type *type)
+{
+    return type->kind == DLTI_TYPE_INTEGER ? type->width : 0;
+}
+
+dlti_signedness dlti_type_int_signedness(const dlti_type *type)
+{
+    return type->sign;
+}
+
+int dlti_type_float_format(const dlti_type *type)
+{
+    return type->kind == DLTI_TYPE_FLOAT ? type->float_kind : -1;
+}
+
+unsigned dlti_type_float_width(const dlti_type *type)
+{
+    return type->kind == DLTI_TYPE_FLOAT ? type->width : 0;
+}
+
+const dlti_type *dlti_type_element(const dlti_type *type)
+{
+    return type->elem;
+}
+
+int dlti_type_rank(const dlti_type *type)
+{
+    return type->rank;
+}
+
+int64_t dlti_type_dim(const dlti_type *type, int i)
+{
+    return (i >= 0 && i < type->rank) ? type->dims[i] : 0;
+}
+
+bool dlti_type_dim_scalable(const dlti_type *type, int i)
+{
+    return i >= 0 && i < type->rank && type->scalable && type->scalable[i];
+}

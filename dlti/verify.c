@@ -1,0 +1,127 @@
+/* Data layout spec entries, checked as MLIR's data layout interfaces check them. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_ids[] = {
+    "dlti.endianness",          "dlti.default_memory_space", "dlti.alloca_memory_space",
+    "dlti.program_memory_space", "dlti.global_memory_space", "dlti.stack_alignment",
+    "dlti.mangling_mode",       "dlti.function_pointer_alignment", "dlti.legal_int_widths",
+};
+
+static bool key_is(dlti_key k, const char *s)
+{
+    return !k->type && k->len == strlen(s) && memcmp(k->str, s, k->len) == 0;
+}
+
+/* "#dlti.dl_entry<key, value>" as MLIR's messages print an entry. */
+static char *entry_text(const dlti_entry_rec *e)
+{
+    dlti_buf b = {0};
+    dlti_buf_puts(&b, "#dlti.dl_entry<");
+    dlti_print_key(&b, e->key);
+    dlti_buf_puts(&b, ", ");
+    dlti_print_attr(&b, e->value, false);
+    dlti_buf_putc(&b, '>');
+    return b.data;
+}
+
+static int fail_entry(dlti_error_t *err, const char *fmt, const dlti_entry_rec *e)
+{
+    char *t = entry_text(e);
+    dlti_error_set(err, DLTI_ERROR_VERIFY, fmt, t ? t : "#dlti.dl_entry<...>");
+    free(t);
+    return -1;
+}
+
+/* Integer and float entries: dense<[abi(, preferred)]> : vector<Nxi64>. */
+static int check_int_float_entry(const dlti_entry_rec *e, dlti_error_t *err)
+{
+    const dlti_attr *v = e->value;
+    const dlti_type *t = v->type;
+    if (v->kind != DLTI_ATTR_DENSE || !t->elem || t->elem->kind != DLTI_TYPE_INTEGER ||
+        t->elem->width != 64 || t->elem->sign != DLTI_SIGNLESS)
+        return fail_entry(err, "expected a dense i64 elements attribute in the data layout entry %s", e);
+    size_t n = dlti_dense_num_elements(t);
+    if (n != 1 && n != 2)
+        return fail_entry(err, "expected 1 or 2 elements in the data layout entry %s", e);
+    int64_t abi, pref;
+    if (dlti_attr_dense_int64(v, 0, &abi, NULL) != 0 ||
+        dlti_attr_dense_int64(v, n - 1, &pref, NULL) != 0)
+        return fail_entry(err, "expected a dense i64 elements attribute in the data layout entry %s", e);
+    if (pref < abi)
+        return fail_entry(err,
+                          "preferred alignment is expected to be greater than or equal to the abi "
+                          "alignment in data layout entry %s",
+                          e);
+    return 0;
+}
+
+static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
+{
+    const dlti_type *t = e->key->type;
+    switch (t->kind) {
+    case DLTI_TYPE_INDEX:
+        if (e->value->kind != DLTI_ATTR_INTEGER) {
+            dlti_error_set(err, DLTI_ERROR_VERIFY,
+                           "expected integer attribute in the data layout entry for 'index'");
+            return -1;
+        }
+        return 0;
+    case DLTI_TYPE_INTEGER:
+    case DLTI_TYPE_FLOAT:
+        return check_int_float_entry(e, err);
+    case DLTI_TYPE_DIALECT:
+        if (strncmp(t->text, "!llvm.ptr", 9) == 0) {
+            const dlti_attr *v = e->value;
+            size_t n = v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
+            if (v->kind != DLTI_ATTR_DENSE || v->type->elem->kind != DLTI_TYPE_INTEGER ||
+                (n != 3 && n != 4)) {
+                dlti_error_set(err, DLTI_ERROR_VERIFY,
+                               "expected layout attribute for '%s' to be a dense integer elements "
+                               "attribute with 3 or 4 elements",
+                               t->text);
+                return -1;
+            }
+        }
+        return 0; /* other dialects verify their own types */
+    default:
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "unexpected data layout for a built-in type");
+        return -1;
+    }
+}
+
+int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err)
+{
+    for (size_t i = 0; i < spec->n; i++) {
+        const dlti_entry_rec *e = &spec->u.c.entries[i];
+        if (e->key->type) {
+            if (check_type_entry(e, err) != 0)
+                return -1;
+            continue;
+        }
+        if (e->key->len < 5 || memcmp(e->key->str, "dlti.", 5) != 0)
+            continue; /* other identifiers belong to other dialects */
+        bool known = false;
+        for (size_t k = 0; k < sizeof(known_ids) / sizeof(known_ids[0]); k++)
+            known = known || key_is(e->key, known_ids[k]);
+        if (!known) {
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown data layout entry name: %s", e->key->str);
+            return -1;
+        }
+        if (key_is(e->key, "dlti.endianness")) {
+            const dlti_attr *v = e->value;
+            bool ok = v->kind == DLTI_ATTR_STRING &&
+                      ((v->u.str.len == 3 && memcmp(v->u.str.s, "big", 3) == 0) ||
+                       (v->u.str.len == 6 && memcmp(v->u.str.s, "little", 6) == 0));
+            if (!ok) {
+                dlti_error_set(err, DLTI_ERROR_VERIFY,
+                               "'dlti.endianness' data layout entry is expected to be either "
+                               "'big' or 'little'");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,406 @@
+/*
+ * sysdesc/dlti.h - MLIR DLTI attributes in C: model, parser, printer,
+ * verifier and queries.
+ *
+ * Everything here depends on libc only.  Objects (types, attributes, scopes)
+ * are immutable once built and owned by a dlti_context: there is no
+ * per-object free, dlti_context_free() releases them all.
+ *
+ * Threads: building (parsing, dlti_key_*, dlti_*_new, the builder) writes to
+ * the context and needs exclusive access.  Once built, any number of threads
+ * may print and query concurrently: those functions only read.
+ *
+ * Errors: functions that can fail take a `dlti_error_t *` (may be NULL) and
+ * return NULL or a negative value; the error says what and where, as
+ * jansson's json_error_t does.  Nothing in the library prints or aborts.
+ */
+#ifndef SYSDESC_DLTI_H
+#define SYSDESC_DLTI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                             */
+/* ------------------------------------------------------------------ */
+
+#define DLTI_ERROR_TEXT_LENGTH 1024
+#define DLTI_ERROR_SOURCE_LENGTH 256
+
+/** What kind of failure an error describes; also the CLI's exit code class. */
+typedef enum dlti_error_code {
+    DLTI_OK = 0,
+    DLTI_ERROR_SYNTAX,      /**< malformed text (parser) */
+    DLTI_ERROR_VERIFY,      /**< well-formed but rejected by a DLTI rule */
+    DLTI_ERROR_LIMIT,       /**< a documented limit was exceeded (depth, size) */
+    DLTI_ERROR_NOT_FOUND,   /**< a query found no value */
+    DLTI_ERROR_TYPE,        /**< a typed accessor met another kind of value */
+    DLTI_ERROR_RANGE,       /**< a value does not fit the requested C type */
+    DLTI_ERROR_UNSUPPORTED, /**< valid MLIR that sysdesc does not model */
+    DLTI_ERROR_ARGUMENT,    /**< the caller passed something invalid */
+    DLTI_ERROR_NOMEM,       /**< allocation failed */
+    DLTI_ERROR_IO           /**< a file could not be read or written */
+} dlti_error_code;
+
+/**
+ * Where and why something failed.  `line` and `column` are 1-based (column
+ * counts bytes); both are 0 when the error has no position (a query, an
+ * allocation).  `position` is the byte offset from the start of the input.
+ * `text` holds the message alone, without the location; it is truncated
+ * (ending in "...") when longer than DLTI_ERROR_TEXT_LENGTH - 1.
+ */
+typedef struct dlti_error_t {
+    dlti_error_code code;
+    int line;
+    int column;
+    size_t position;
+    char source[DLTI_ERROR_SOURCE_LENGTH];
+    char text[DLTI_ERROR_TEXT_LENGTH];
+} dlti_error_t;
+
+/**
+ * Formats `err` as "SOURCE:LINE:COL: error: TEXT" (or "SOURCE: error: TEXT"
+ * without a position, "error: TEXT" without a source) into `buf`.  Returns the
+ * length that the full text needs, as snprintf does.
+ */
+int dlti_error_format(const dlti_error_t *err, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Context                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct dlti_context dlti_context;
+
+/** A new empty context, or NULL when out of memory. Free with dlti_context_free(). */
+dlti_context *dlti_context_new(void);
+/** Releases the context and every object built in it. NULL is a no-op. */
+void dlti_context_free(dlti_context *ctx);
+
+/** Limits applied by the parsers (and the builder, for depth). 0 keeps the default. */
+typedef struct dlti_limits {
+    unsigned max_depth;       /**< nesting of attributes/types/scopes; default 1000 */
+    size_t max_input_bytes;   /**< default 1 GiB */
+    size_t max_string_bytes;  /**< one string literal; default 16 MiB */
+    size_t max_entries;       /**< entries of one container; default 16 Mi */
+} dlti_limits;
+
+#define DLTI_DEFAULT_MAX_DEPTH 1000u
+
+/** Replaces the context's limits (fields left 0 keep the defaults). */
+void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits);
+/** The limits in force. */
+dlti_limits dlti_context_get_limits(const dlti_context *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Types                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct dlti_type dlti_type;
+
+typedef enum dlti_type_kind {
+    DLTI_TYPE_INTEGER,  /**< iN, siN, uiN */
+    DLTI_TYPE_INDEX,
+    DLTI_TYPE_FLOAT,    /**< f16, bf16, f32, f64, f80, f128, tf32, f8..., f6..., f4... */
+    DLTI_TYPE_VECTOR,
+    DLTI_TYPE_COMPLEX,
+    DLTI_TYPE_TENSOR,
+    DLTI_TYPE_MEMREF,
+    DLTI_TYPE_TUPLE,
+    DLTI_TYPE_FUNCTION,
+    DLTI_TYPE_NONE,
+    DLTI_TYPE_DIALECT   /**< !dialect.name<...>, kept verbatim (!llvm.ptr<0> is !llvm.ptr) */
+} dlti_type_kind;
+
+typedef enum dlti_signedness {
+    DLTI_SIGNLESS, DLTI_SIGNED, DLTI_UNSIGNED
+} dlti_signedness;
+
+/**
+ * Parses one builtin or dialect type ("i32", "vector<[4]x8xf32>",
+ * "!llvm.ptr<270>").  Types are uniqued: equal types are the same pointer.
+ * Returns NULL and fills `err` on malformed text.  The whole text must be one
+ * type (surrounding blanks allowed).
+ */
+const dlti_type *dlti_type_parse(dlti_context *ctx, const char *text, size_t len,
+                                 dlti_error_t *err);
+/** The canonical text MLIR prints for the type; owned by the context, NUL-terminated. */
+const char *dlti_type_str(const dlti_type *type);
+dlti_type_kind dlti_type_get_kind(const dlti_type *type);
+/** Integer width in bits; 0 for non-integers. */
+unsigned dlti_type_int_width(const dlti_type *type);
+dlti_signedness dlti_type_int_signedness(const dlti_type *type);
+/** Float format index (see dlti_float_kind in the sources); -1 for non-floats. */
+int dlti_type_float_format(const dlti_type *type);
+/** Storage width of a float type in bits (f80: 80, tf32: 19); 0 otherwise. */
+unsigned dlti_type_float_width(const dlti_type *type);
+/** Element type of vector/complex/tensor/memref; NULL otherwise or unranked-less. */
+const dlti_type *dlti_type_element(const dlti_type *type);
+/** Rank of vector/tensor/memref (-1 for unranked tensor/memref); 0 for others. */
+int dlti_type_rank(const dlti_type *type);
+/** Dimension `i`; -1 for a dynamic `?` dimension. */
+int64_t dlti_type_dim(const dlti_type *type, int i);
+/** Whether vector dimension `i` is scalable (`[4]`). */
+bool dlti_type_dim_scalable(const dlti_type *type, int i);
+
+/* Common types, uniqued in the context; NULL only when out of memory. */
+const dlti_type *dlti_type_integer(dlti_context *ctx, unsigned width, dlti_signedness s);
+const dlti_type *dlti_type_index(dlti_context *ctx);
+const dlti_type *dlti_type_f64(dlti_context *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Attributes                                                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct dlti_attr dlti_attr;
+
+typedef enum dlti_attr_kind {
+    DLTI_ATTR_INTEGER,      /**< 42 : i32 (any width; wider than 64 bits keeps every digit) */
+    DLTI_ATTR_FLOAT,        /**< 1.5 : f32 */
+    DLTI_ATTR_BOOL,         /**< true / false */
+    DLTI_ATTR_STRING,       /**< "text" (may hold any bytes, NUL included) */
+    DLTI_ATTR_UNIT,         /**< unit */
+    DLTI_ATTR_TYPE,         /**< a type used as a value: vector<4xf32> */
+    DLTI_ATTR_ARRAY,        /**< [a, b, ...] */
+    DLTI_ATTR_DENSE_ARRAY,  /**< array<i32: 1, 2> */
+    DLTI_ATTR_DENSE,        /**< dense<[1, 2]> : vector<2xi64> */
+    DLTI_ATTR_DICTIONARY,   /**< {a = 1, b} (sorted by name, as MLIR keeps it) */
+    DLTI_ATTR_OPAQUE,       /**< any other dialect attribute #foo.bar<...>, verbatim */
+    DLTI_ATTR_MAP,          /**< #dlti.map<...> */
+    DLTI_ATTR_DL_SPEC,      /**< #dlti.dl_spec<...> */
+    DLTI_ATTR_DEVICE_SPEC,  /**< #dlti.target_device_spec<...> */
+    DLTI_ATTR_SYSTEM_SPEC,  /**< #dlti.target_system_spec<...> */
+    DLTI_ATTR_ENTRY         /**< #dlti.dl_entry<key, value> (a bare entry) */
+} dlti_attr_kind;
+
+/**
+ * A key of a DLTI entry or a query: a string or a type.  Handles are
+ * interned in the context: two handles for the same key are equal pointers,
+ * so a lookup compares one word per entry (or hashes it, for big maps).
+ */
+typedef const struct dlti_key_node *dlti_key;
+
+/** The handle for string key `s` (`len` bytes), interning it. NULL when out of memory. Writes. */
+dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len);
+/** The handle for type key `type`. Writes. */
+dlti_key dlti_key_type(dlti_context *ctx, const dlti_type *type);
+/** The handle for string `s` if it is known to the context, else NULL. Only reads. */
+dlti_key dlti_key_find(const dlti_context *ctx, const char *s, size_t len);
+/** The key's string (NUL-terminated, `*len` set when non-NULL), or NULL for a type key. */
+const char *dlti_key_str(dlti_key key, size_t *len);
+/** The key's type, or NULL for a string key. */
+const dlti_type *dlti_key_get_type(dlti_key key);
+
+dlti_attr_kind dlti_attr_get_kind(const dlti_attr *attr);
+/** Kind name for messages: "integer", "map", "target_device_spec"... */
+const char *dlti_attr_kind_name(dlti_attr_kind kind);
+/** True for the attributes a query can descend into: map, dl_spec, device and system specs. */
+bool dlti_attr_is_queryable(const dlti_attr *attr);
+/** The type of an integer, float, dense or dense-array attribute (its element type for
+ *  dense arrays) or of a type attribute's value; NULL otherwise. */
+const dlti_type *dlti_attr_type(const dlti_attr *attr);
+
+/**
+ * Number of entries (map, specs, dictionary), elements (array, dense array,
+ * dense) or 0 for scalars.
+ */
+size_t dlti_attr_size(const dlti_attr *attr);
+/** Key of entry `i` of a map/spec/dictionary/entry attribute (dictionary names are string keys). */
+dlti_key dlti_attr_entry_key(const dlti_attr *attr, size_t i);
+/** Value of entry `i` of a map/spec/dictionary/entry attribute (for a unit
+ *  dictionary entry, the unit attribute). */
+const dlti_attr *dlti_attr_entry_value(const dlti_attr *attr, size_t i);
+/** Element `i` of an array attribute. */
+const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i);
+
+/**
+ * Typed reads.  Each returns 0 on success; on a value of another kind
+ * -1 with DLTI_ERROR_TYPE, on a value that does not fit -1 with
+ * DLTI_ERROR_RANGE.  `err` may be NULL.
+ *   int64: integer attributes of any type (i32, ui32, index, i128 when it fits);
+ *   uint64: non-negative integers;
+ *   double: float attributes (rounded to nearest for wider formats) and integers;
+ *   bool: bool attributes;
+ *   string: string attributes (not NUL-terminated only if the string holds NUL;
+ *           the bytes are always followed by a NUL).
+ * Dense arrays and dense elements: element `i` through dlti_attr_dense_int64().
+ */
+int dlti_attr_get_int64(const dlti_attr *attr, int64_t *out, dlti_error_t *err);
+int dlti_attr_get_uint64(const dlti_attr *attr, uint64_t *out, dlti_error_t *err);
+int dlti_attr_get_double(const dlti_attr *attr, double *out, dlti_error_t *err);
+int dlti_attr_get_bool(const dlti_attr *attr, bool *out, dlti_error_t *err);
+int dlti_attr_get_string(const dlti_attr *attr, const char **out, size_t *len,
+                         dlti_error_t *err);
+int dlti_attr_dense_int64(const dlti_attr *attr, size_t i, int64_t *out, dlti_error_t *err);
+
+/* ---- building ---- (all write to the context; NULL only when out of memory
+ * or, where an error is taken, on invalid input) */
+
+/** Integer of type `type` (an integer or index type). Fails with RANGE if `value` does not fit. */
+const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t value,
+                              dlti_error_t *err);
+/** i64 integer: what MLIR makes of a bare literal. */
+const dlti_attr *dlti_i64_new(dlti_context *ctx, int64_t value);
+/** Float of float type `type`, rounded to nearest-even. */
+const dlti_attr *dlti_float_new(dlti_context *ctx, const dlti_type *type, double value,
+                                dlti_error_t *err);
+const dlti_attr *dlti_bool_new(dlti_context *ctx, bool value);
+const dlti_attr *dlti_string_new(dlti_context *ctx, const char *s, size_t len);
+const dlti_attr *dlti_unit_new(dlti_context *ctx);
+const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type);
+/** Array of `n` attributes (copied). */
+const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
+/** array<TYPE: v...> of an integer type; values must fit (RANGE error otherwise). */
+const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
+                                      const int64_t *values, size_t n, dlti_error_t *err);
+
+/** One key/value pair for the container constructors. */
+typedef struct dlti_entry {
+    dlti_key key;
+    const dlti_attr *value;
+} dlti_entry;
+
+/**
+ * A DLTI container of kind DLTI_ATTR_MAP, _DL_SPEC, _DEVICE_SPEC or
+ * _SYSTEM_SPEC from `n` entries (copied, order kept), verified as the parser
+ * verifies (duplicate keys, empty keys, type keys in device specs, device
+ * values in system specs, empty device/system specs).  The error has no
+ * position.
+ */
+const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
+                                    const dlti_entry *entries, size_t n, dlti_error_t *err);
+
+/**
+ * MLIR's setDlti on a map (or any container): returns a new container equal
+ * to `container` with `key` set to `value`: an existing key keeps its
+ * position, a new key is appended, a NULL value removes the key.  The input
+ * is not changed (attributes are immutable).
+ */
+const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *container,
+                                    dlti_key key, const dlti_attr *value, dlti_error_t *err);
+
+/**
+ * Sets the value at a path of keys, creating #dlti.map levels that are
+ * missing: set_path(spec, ["cache","L1","size_in_bytes"], v).  Every level
+ * on the path must be a container.  Returns the new root.
+ */
+const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *container,
+                                         const dlti_key *keys, size_t n,
+                                         const dlti_attr *value, dlti_error_t *err);
+
+/* ---- parsing ---- */
+
+/**
+ * Parses one attribute in MLIR syntax (`#dlti.target_system_spec<...>`,
+ * `42 : i32`, ...), verified.  `source` names the input in errors (may be
+ * NULL).  Returns NULL and fills `err` on failure; nothing is partially
+ * returned.
+ */
+const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
+                                 const char *source, dlti_error_t *err);
+
+/* ---- printing ---- */
+
+/**
+ * Prints `attr` as mlir-opt-22 prints it.  The string is malloc'ed,
+ * NUL-terminated, owned by the caller (free()); `*len` gets its length when
+ * `len` is non-NULL.  NULL when out of memory.
+ */
+char *dlti_attr_print(const dlti_attr *attr, size_t *len);
+/** Prints `attr` to `out`; returns 0, or -1 on a write error. */
+int dlti_attr_fprint(const dlti_attr *attr, FILE *out);
+/** True when both attributes print the same (structural equality). */
+bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b);
+
+/* ------------------------------------------------------------------ */
+/* Scopes: modules with attributes                                    */
+/* ------------------------------------------------------------------ */
+
+/**
+ * A scope is a `module [@name] attributes {...} {...}`: a set of named
+ * attributes (sorted by name, as MLIR keeps them) and nested scopes.  Parsing
+ * a file that holds a bare attribute yields a root scope with that one
+ * attribute, named by its kind (dlti.target_system_spec, dlti.dl_spec or
+ * dlti.map), and printing that root prints the bare attribute again.
+ */
+typedef struct dlti_scope dlti_scope;
+
+/**
+ * Parses MLIR text: either one attribute or one `module` holding nested
+ * modules.  Any other operation is an error (DLTI_ERROR_UNSUPPORTED) naming it.
+ * Returns the root scope, or NULL with `err` filled.
+ */
+const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len,
+                             const char *source, dlti_error_t *err);
+/** Reads and parses a file ("-" is stdin). */
+const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err);
+
+/** Whether the root came from a bare attribute. */
+bool dlti_scope_is_bare(const dlti_scope *scope);
+/** The scope's symbol name without '@', or NULL when unnamed. */
+const char *dlti_scope_name(const dlti_scope *scope);
+const dlti_scope *dlti_scope_parent(const dlti_scope *scope);
+size_t dlti_scope_num_children(const dlti_scope *scope);
+const dlti_scope *dlti_scope_child(const dlti_scope *scope, size_t i);
+/**
+ * The scope reached from `scope` by a path of child names separated by '/'
+ * ("outer/inner"); NULL with DLTI_ERROR_NOT_FOUND when a name is missing or
+ * ambiguous.  An empty path returns `scope`.
+ */
+const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlti_error_t *err);
+size_t dlti_scope_num_attrs(const dlti_scope *scope);
+/** Name (e.g. "dlti.dl_spec") and value of attribute `i`. */
+const char *dlti_scope_attr_name(const dlti_scope *scope, size_t i);
+const dlti_attr *dlti_scope_attr_value(const dlti_scope *scope, size_t i);
+/** The attribute named `name`, or NULL. */
+const dlti_attr *dlti_scope_get_attr(const dlti_scope *scope, const char *name);
+
+/** Prints the scope tree as mlir-opt-22 prints the module (or the bare attribute). Caller frees. */
+char *dlti_scope_print(const dlti_scope *scope, size_t *len);
+int dlti_scope_fprint(const dlti_scope *scope, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Queries                                                            */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Looks up `key` in one queryable attribute (map, dl_spec, device spec:
+ * entry by key; system spec: device by id).  Returns the value or NULL.
+ * Cost does not grow with the number of entries.  Only reads.
+ */
+const dlti_attr *dlti_attr_lookup(const dlti_attr *attr, dlti_key key);
+
+/**
+ * Resolves a path of keys starting at `attr` (MLIR's query on one
+ * attribute).  On failure returns NULL with DLTI_ERROR_NOT_FOUND and MLIR's
+ * note text (`key "X" has no DLTI-mapping per attr: ...`).
+ */
+const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, size_t n,
+                                 dlti_error_t *err);
+
+/**
+ * Scoped query.  The first key is tried on each queryable attribute of
+ * `scope` (in name order), then on those of the enclosing scopes, outward,
+ * until one holds it; the remaining keys are resolved on the value found.
+ * (MLIR 22 instead asks only the first queryable attribute of the nearest
+ * scope that has one; see docs/queries.md.)  Only reads.
+ */
+const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_t n,
+                            dlti_error_t *err);
+
+/**
+ * The same with string keys ("type:" prefix not interpreted: all are string
+ * keys).  Keys unknown to the context fail without writing to it.  Only reads.
+ */
+const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *keys, size_t n,
+                                    dlti_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_DLTI_H */

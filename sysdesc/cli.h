@@ -1,0 +1,39 @@
+/* Shared pieces of the sysdesc command-line tool. */
+#ifndef SYSDESC_CLI_H
+#define SYSDESC_CLI_H
+
+#include "sysdesc/dlti.h"
+
+/* Exit codes (documented in the README and `sysdesc --help`). */
+enum {
+    SYSDESC_EXIT_OK = 0,
+    SYSDESC_EXIT_NOT_FOUND = 1,
+    SYSDESC_EXIT_BAD_INPUT = 2,   /* malformed input or bad usage */
+    SYSDESC_EXIT_ENVIRONMENT = 3  /* unreadable files, failed writes, no memory */
+};
+
+typedef struct sysdesc_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} sysdesc_command;
+
+/* Prints "sysdesc: error: MESSAGE" and returns `code`. */
+int cli_fail(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
+int cli_report(const dlti_error_t *err);
+/* The exit code for an error code. */
+int cli_exit_code(dlti_error_code code);
+/* True when argv[i] is -h or --help. */
+int cli_is_help(const char *arg);
+/* Writes `len` bytes and flushes stdout; reports closed pipes and full disks. */
+int cli_write_stdout(const char *data, size_t len);
+
+int cmd_fmt(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+
+#endif

@@ -1,0 +1,106 @@
+/* sysdesc query: answer a key path from a file, as transform.dlti.query does. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc query [--scope NAME/NAME] FILE KEY...\n"
+    "\n"
+    "Looks up the path KEY... (e.g. CPU cache L1 size_in_bytes) in the DLTI\n"
+    "attributes of FILE (\"-\" for standard input) and prints the value in\n"
+    "canonical MLIR.  A KEY is a string key; type:T makes it a type key\n"
+    "(type:i32, type:!llvm.ptr).  --scope picks a nested named module (default:\n"
+    "the top).  The first key is looked up in the scope's DLTI attributes, then\n"
+    "in those of the enclosing scopes, outward; the rest in the value found.\n"
+    "\n"
+    "Exit status: 0 found; 1 not found (MLIR's reason on stderr); 2 bad input\n"
+    "or usage; 3 the file could not be read.\n";
+
+int cmd_query(int argc, char **argv)
+{
+    const char *scope_path = "";
+    int i = 1;
+    for (; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return SYSDESC_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--scope") == 0) {
+            if (++i >= argc)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: --scope needs a value");
+            scope_path = argv[i];
+        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
+            scope_path = argv[i] + 8;
+        } else if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: unknown option '%s' (see sysdesc query --help)", argv[i]);
+        } else {
+            break;
+        }
+    }
+    if (i >= argc)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");
+    const char *path = argv[i++];
+    int nkeys = argc - i;
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    dlti_error_t err;
+    int rc = SYSDESC_EXIT_OK;
+    dlti_key *keys = calloc((size_t)(nkeys ? nkeys : 1), sizeof(dlti_key));
+    const dlti_scope *root = keys ? dlti_parse_file(ctx, path, &err) : NULL;
+    if (!keys) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto out;
+    }
+    if (!root) {
+        rc = cli_report(&err);
+        goto out;
+    }
+    const dlti_scope *scope = dlti_scope_find(root, scope_path, &err);
+    if (!scope) {
+        rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
+        goto out;
+    }
+    for (int k = 0; k < nkeys; k++) {
+        const char *arg = argv[i + k];
+        if (strncmp(arg, "type:", 5) == 0) {
+            const dlti_type *t = dlti_type_parse(ctx, arg + 5, strlen(arg + 5), &err);
+            if (!t) {
+                rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "invalid type key '%s': %s", arg, err.text);
+                goto out;
+            }
+            keys[k] = dlti_key_type(ctx, t);
+        } else {
+            keys[k] = dlti_key_string(ctx, arg, strlen(arg));
+        }
+        if (!keys[k]) {
+            rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+            goto out;
+        }
+    }
+    const dlti_attr *value = dlti_query(scope, keys, (size_t)nkeys, &err);
+    if (!value) {
+        rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
+        goto out;
+    }
+    size_t len;
+    char *text = dlti_attr_print(value, &len);
+    if (!text) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto out;
+    }
+    text[len] = '\0';
+    rc = cli_write_stdout(text, len);
+    if (rc == SYSDESC_EXIT_OK)
+        rc = cli_write_stdout("\n", 1);
+    free(text);
+out:
+    free(keys);
+    dlti_context_free(ctx);
+    return rc;
+}

@@ -1,0 +1,48 @@
+/* sysdesc: describe heterogeneous computers as MLIR DLTI target system specs. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef SYSDESC_VERSION
+#define SYSDESC_VERSION "unknown"
+#endif
+
+static const sysdesc_command commands[] = {
+    {"fmt", "parse, verify and print canonical MLIR", cmd_fmt},
+    {"query", "answer a key path (CPU cache L1 size_in_bytes) from a file", cmd_query},
+};
+
+static void print_usage(FILE *out)
+{
+    fputs("usage: sysdesc COMMAND [OPTIONS] [ARGS]\n"
+          "       sysdesc --help | --version\n\ncommands:\n",
+          out);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n'sysdesc COMMAND --help' describes one command.\n"
+          "Exit status: 0 ok, 1 not found, 2 bad input or usage, 3 environment\n"
+          "(unreadable file, failed write, out of memory).\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return SYSDESC_EXIT_BAD_INPUT;
+    }
+    if (cli_is_help(argv[1])) {
+        print_usage(stdout);
+        return fflush(stdout) == 0 ? SYSDESC_EXIT_OK : SYSDESC_EXIT_ENVIRONMENT;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("sysdesc %s\n", SYSDESC_VERSION);
+        return fflush(stdout) == 0 ? SYSDESC_EXIT_OK : SYSDESC_EXIT_ENVIRONMENT;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "sysdesc: error: unknown command '%s' (see sysdesc --help)\n", argv[1]);
+    return SYSDESC_EXIT_BAD_INPUT;
+}

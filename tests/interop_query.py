@@ -1,0 +1,148 @@
+"""Compares `sysdesc query` with MLIR's transform.dlti.query.
+
+Each tests/data/query/NAME.queries goes with NAME.mlir, a module named @top
+(nested modules named too).  A line of a .queries file is
+
+    SCOPE: KEY, KEY, ...        # both must agree (value or failure note)
+    SCOPE: KEY, ... => VALUE    # sysdesc must print VALUE; MLIR 22 differs
+                                # (documented in docs/queries.md)
+
+SCOPE is a module name (top, inner, ...); KEYs are in MLIR syntax ("CPU", i32).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SYSDESC = os.environ["SYSDESC"]
+SRCDIR = os.environ["SRCDIR"]
+MLIR_OPT = os.environ.get("MLIR_OPT", "mlir-opt-22")
+
+
+def scope_path(text, name):
+    """Path of module names from @top to @name, for --scope."""
+    stack, path = [], {}
+    for m in re.finditer(r'module\s+@("[^"]*"|[\w$.]+)|([{}])', text):
+        if m.group(1):
+            stack.append(("mod", m.group(1).strip('"')))
+        elif m.group(2) == "{":
+            # the body brace of a module follows its attribute dict brace; track depth only
+            stack.append(("brace", None))
+        else:
+            stack.pop()
+        names = [s[1] for s in stack if s[0] == "mod"]
+        if names:
+            path.setdefault(names[-1], names[1:])
+    return "/".join(path.get(name, []))
+
+
+def split_keys(keys):
+    out, cur, depth, in_str = [], "", 0, False
+    for ch in keys:
+        if in_str:
+            cur += ch
+            if ch == '"' and not cur.endswith('\\"'):
+                in_str = False
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def cli_key(k):
+    return k[1:-1] if k.startswith('"') else "type:" + k
+
+
+def mlir_answer(spec, scope, keys, tmp):
+    body = spec.rstrip()
+    prog = (
+        "module attributes {transform.with_named_sequence} {\n" + body + "\n"
+        "  transform.named_sequence @__transform_main(%arg: !transform.any_op) {\n"
+        '    %s = transform.structured.match ops{["builtin.module"]} attributes {sym_name = "'
+        + scope + '"} in %arg : (!transform.any_op) -> !transform.any_op\n'
+        "    %p = transform.dlti.query [" + ", ".join(keys) + "] at %s : (!transform.any_op) -> !transform.any_param\n"
+        "    transform.debug.emit_param_as_remark %p : !transform.any_param\n"
+        "    transform.yield\n  }\n}\n")
+    path = os.path.join(tmp, "q.mlir")
+    with open(path, "w") as f:
+        f.write(prog)
+    r = subprocess.run([MLIR_OPT, "--transform-interpreter", path], capture_output=True, text=True)
+    for line in r.stderr.splitlines():
+        m = re.match(r".*: remark: (.*)$", line)
+        if m:
+            return ("ok", m.group(1))
+    for line in r.stderr.splitlines():
+        m = re.match(r".*: note: (key .*|got non-DLTI.*|no DLTI.*)$", line)
+        if m:
+            return ("fail", m.group(1))
+    return ("fail", "mlir-opt: " + r.stderr.strip().splitlines()[0] if r.stderr.strip() else "?")
+
+
+def sysdesc_answer(path, scope_arg, keys):
+    cmd = [SYSDESC, "query"]
+    if scope_arg:
+        cmd += ["--scope", scope_arg]
+    cmd += [path] + [cli_key(k) for k in keys]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode == 0:
+        return ("ok", r.stdout.rstrip("\n"))
+    if r.returncode != 1:
+        return ("error", "exit %d: %s" % (r.returncode, r.stderr.strip()))
+    return ("fail", re.sub(r"^sysdesc: error: ", "", r.stderr.strip()))
+
+
+def main():
+    if not shutil.which(MLIR_OPT):
+        print("SKIP: %s not found (apt-get install mlir-22-tools)" % MLIR_OPT)
+        return 77
+    qdir = os.path.join(SRCDIR, "tests", "data", "query")
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for qf in sorted(os.listdir(qdir)):
+            if not qf.endswith(".queries"):
+                continue
+            spec_path = os.path.join(qdir, qf[:-8] + ".mlir")
+            spec = open(spec_path).read()
+            for n, line in enumerate(open(os.path.join(qdir, qf)), 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                scope, rest = line.split(":", 1)
+                expect = None
+                if "=>" in rest:
+                    rest, expect = rest.split("=>", 1)
+                    expect = expect.strip()
+                keys = split_keys(rest.strip())
+                ours = sysdesc_answer(spec_path, scope_path(spec, scope.strip()), keys)
+                if expect is not None:
+                    ok = ours == ("ok", expect)
+                    want = ("ok", expect)
+                else:
+                    want = mlir_answer(spec, scope.strip(), keys, tmp)
+                    ok = ours == want
+                if ok:
+                    passed += 1
+                else:
+                    failed += 1
+                    print("FAIL %s:%d: %s" % (qf, n, line))
+                    print("  sysdesc: %s" % (ours,))
+                    print("  wanted:  %s" % (want,))
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
