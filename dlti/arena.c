@@ -23,9 +23,15 @@ void *dlti_arena_alloc(dlti_arena *arena, size_t size)
         size_t payload = size > DLTI_CHUNK_MIN / 4 ? size : DLTI_CHUNK_MIN;
         if (payload > SIZE_MAX - sizeof(dlti_arena_chunk))
             return NULL;
-        dlti_arena_chunk *c = malloc(sizeof(dlti_arena_chunk) + payload);
-        if (!c)
-            return NULL;
+        dlti_arena_chunk *c;
+        if (payload == DLTI_CHUNK_MIN && arena->spare) {
+            c = arena->spare;
+            arena->spare = c->next;
+        } else {
+            c = malloc(sizeof(dlti_arena_chunk) + payload);
+            if (!c)
+                return NULL;
+        }
         c->size = payload;
         char *base = (char *)c->align;
         if (payload != DLTI_CHUNK_MIN && arena->head) {
@@ -51,12 +57,34 @@ void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size)
     return p;
 }
 
+static void free_chain(dlti_arena_chunk *c)
+{
+    while (c) {
+        dlti_arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+}
+
 void dlti_arena_release(dlti_arena *arena)
+{
+    free_chain(arena->head);
+    free_chain(arena->spare);
+    arena->head = arena->spare = NULL;
+    arena->cur = arena->end = NULL;
+}
+
+void dlti_arena_reset(dlti_arena *arena)
 {
     dlti_arena_chunk *c = arena->head;
     while (c) {
         dlti_arena_chunk *next = c->next;
-        free(c);
+        if (c->size == DLTI_CHUNK_MIN) {
+            c->next = arena->spare;
+            arena->spare = c;
+        } else {
+            free(c);
+        }
         c = next;
     }
     arena->head = NULL;

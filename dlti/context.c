@@ -26,25 +26,46 @@ static const dlti_limits default_limits = {
     .max_entries = (size_t)16 << 20,
 };
 
+/* The objects every context starts with. */
+static int context_init(dlti_context *ctx)
+{
+    dlti_attr *u = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_UNIT);
+    dlti_attr *t = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_BOOL);
+    dlti_attr *f = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_BOOL);
+    if (!u || !t || !f)
+        return -1;
+    t->u.b = true;
+    f->u.b = false;
+    ctx->unit = u;
+    ctx->true_attr = t;
+    ctx->false_attr = f;
+    ctx->i64 = dlti_type_integer(ctx, 64, DLTI_SIGNLESS);
+    ctx->f64 = dlti_type_f64(ctx);
+    return ctx->i64 && ctx->f64 ? 0 : -1;
+}
+
 dlti_context *dlti_context_new(void)
 {
     dlti_context *ctx = calloc(1, sizeof(*ctx));
     if (!ctx)
         return NULL;
     ctx->limits = default_limits;
-    dlti_attr *u = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_UNIT);
-    dlti_attr *t = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_BOOL);
-    dlti_attr *f = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_BOOL);
-    if (!u || !t || !f) {
+    if (context_init(ctx) != 0) {
         dlti_context_free(ctx);
         return NULL;
     }
-    t->u.b = true;
-    f->u.b = false;
-    ctx->unit = u;
-    ctx->true_attr = t;
-    ctx->false_attr = f;
     return ctx;
+}
+
+int dlti_context_reset(dlti_context *ctx)
+{
+    dlti_arena_reset(&ctx->arena);
+    if (ctx->strings.slots)
+        memset(ctx->strings.slots, 0, ctx->strings.cap * sizeof(void *));
+    if (ctx->types.slots)
+        memset(ctx->types.slots, 0, ctx->types.cap * sizeof(void *));
+    ctx->strings.count = ctx->types.count = 0;
+    return context_init(ctx);
 }
 
 void dlti_context_free(dlti_context *ctx)

@@ -14,11 +14,14 @@ typedef struct dlti_arena {
     dlti_arena_chunk *head;
     char *cur;   /* bump pointer inside head */
     char *end;
+    dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
 } dlti_arena;
 
 void *dlti_arena_alloc(dlti_arena *arena, size_t size);
 void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size);
 void dlti_arena_release(dlti_arena *arena);
+/* Frees every object but keeps standard-size chunks for the next allocations. */
+void dlti_arena_reset(dlti_arena *arena);
 
 /* ---- interning ---- */
 
@@ -60,6 +63,7 @@ struct dlti_context {
     dlti_table types;    /* struct dlti_type * */
     dlti_limits limits;
     const dlti_attr *unit, *true_attr, *false_attr;
+    const dlti_type *i64, *f64; /* the types of untyped literals */
 };
 
 /* Uniques a type by its canonical text; `proto` is copied when new. */

@@ -203,14 +203,6 @@ static bool lex_number(dlti_parser *p, number *num)
     return true;
 }
 
-static const dlti_type *default_type(dlti_parser *p, const char *name)
-{
-    const dlti_type *t = dlti_type_parse(p->ctx, name, strlen(name), NULL);
-    if (!t)
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
-    return t;
-}
-
 /* Builds an integer of `type` from a lexed literal (MLIR's rules and messages). */
 static const dlti_attr *make_int(dlti_parser *p, const number *num, const dlti_type *type)
 {
@@ -301,7 +293,7 @@ static const dlti_attr *parse_number(dlti_parser *p)
     }
     if (num.is_float) {
         if (!type)
-            type = default_type(p, "f64");
+            type = p->ctx->f64;
         if (!type)
             return NULL;
         if (type->kind != DLTI_TYPE_FLOAT)
@@ -310,7 +302,7 @@ static const dlti_attr *parse_number(dlti_parser *p)
         return make_float(p, &num, type);
     }
     if (!type)
-        type = default_type(p, "i64");
+        type = p->ctx->i64;
     if (!type)
         return NULL;
     if (type->kind == DLTI_TYPE_FLOAT) {

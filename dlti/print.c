@@ -14,8 +14,12 @@ void dlti_print_string(dlti_buf *b, const char *s, size_t len)
         if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
             continue;
         dlti_buf_put(b, s + run, i - run);
+        /* llvm::printEscapedString: a backslash doubles, the rest are \XX. */
         char esc[3] = {'\\', hex[c >> 4], hex[c & 15]};
-        dlti_buf_put(b, esc, 3);
+        if (c == '\\')
+            dlti_buf_put(b, "\\\\", 2);
+        else
+            dlti_buf_put(b, esc, 3);
         run = i + 1;
     }
     dlti_buf_put(b, s + run, len - run);
@@ -105,9 +109,9 @@ static void print_dense(dlti_buf *b, const dlti_attr *a)
     size_t total = dlti_dense_num_elements(a->type);
     if (total == 0) {
         /* nothing between the brackets */
-    } else if (a->n == 1 && total >= 1 && (total > 1 || a->type->rank == 0)) {
-        print_element(b, a->u.elems[0]);
-    } else if (a->type->rank == 0) {
+    } else if (a->n == 1) {
+        /* One stored element is a splat; MLIR also treats any one-element
+         * literal (dense<[[1]]> : tensor<1x1xi32>) as a splat. */
         print_element(b, a->u.elems[0]);
     } else {
         size_t next = 0;

@@ -20,6 +20,15 @@ static const dlti_type *finish(dlti_parser *p, dlti_type *proto, dlti_buf *text)
     return t;
 }
 
+/* Simple types are spelled canonically already: intern the source bytes. */
+static const dlti_type *finish_slice(dlti_parser *p, dlti_type *proto, const char *s, size_t n)
+{
+    const dlti_type *t = dlti_type_intern(p->ctx, proto, s, n);
+    if (!t)
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+    return t;
+}
+
 static void proto_init(dlti_type *proto, dlti_type_kind kind)
 {
     memset(proto, 0, sizeof(*proto));
@@ -429,25 +438,19 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
         proto_init(&proto, DLTI_TYPE_INTEGER);
         proto.sign = sign;
         proto.width = width;
-        dlti_buf text = {0};
-        dlti_buf_put(&text, s, n);
-        return finish(p, &proto, &text);
+        return finish_slice(p, &proto, s, n);
     }
     int fk = dlti_float_kind_lookup(s, n);
     if (fk >= 0) {
         proto_init(&proto, DLTI_TYPE_FLOAT);
         proto.float_kind = fk;
         proto.width = dlti_float_bit_width((dlti_float_kind)fk);
-        dlti_buf text = {0};
-        dlti_buf_put(&text, s, n);
-        return finish(p, &proto, &text);
+        return finish_slice(p, &proto, s, n);
     }
 #define IS(word) (n == sizeof(word) - 1 && memcmp(s, word, n) == 0)
     if (IS("index") || IS("none")) {
         proto_init(&proto, IS("index") ? DLTI_TYPE_INDEX : DLTI_TYPE_NONE);
-        dlti_buf text = {0};
-        dlti_buf_put(&text, s, n);
-        return finish(p, &proto, &text);
+        return finish_slice(p, &proto, s, n);
     }
     dlti_type_kind kind;
     if (IS("vector"))

@@ -81,6 +81,14 @@ typedef struct dlti_context dlti_context;
 dlti_context *dlti_context_new(void);
 /** Releases the context and every object built in it. NULL is a no-op. */
 void dlti_context_free(dlti_context *ctx);
+/**
+ * Releases every object built in the context (pointers to them become
+ * invalid) but keeps its memory for what is built next: a process that
+ * re-reads specs avoids returning memory to the system and faulting it in
+ * again.  The limits are kept.  Returns 0, or -1 when out of memory (the
+ * context is then only fit for dlti_context_free()).
+ */
+int dlti_context_reset(dlti_context *ctx);
 
 /** Limits applied by the parsers (and the builder, for depth). 0 keeps the default. */
 typedef struct dlti_limits {
