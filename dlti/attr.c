@@ -16,12 +16,6 @@ const dlti_attr *dlti_attr_alloc(dlti_context *ctx, dlti_attr_kind kind)
     return a;
 }
 
-bool dlti_attr_is_container(dlti_attr_kind kind)
-{
-    return kind == DLTI_ATTR_MAP || kind == DLTI_ATTR_DL_SPEC || kind == DLTI_ATTR_DEVICE_SPEC ||
-           kind == DLTI_ATTR_SYSTEM_SPEC;
-}
-
 dlti_attr_kind dlti_attr_get_kind(const dlti_attr *attr)
 {
     return attr->kind;
@@ -87,20 +81,21 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
 
 /* ---- containers ---- */
 
-static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n, uint32_t *mask)
+static dlti_entry_rec *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
+                                   uint32_t *mask)
 {
     size_t cap = 16;
     while (cap < n * 2)
         cap *= 2;
-    uint32_t *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(uint32_t));
+    dlti_entry_rec *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
-    memset(slots, 0, cap * sizeof(uint32_t));
+    memset(slots, 0, cap * sizeof(*slots));
     for (size_t i = 0; i < n; i++) {
         size_t j = e[i].key->hash & (cap - 1);
-        while (slots[j])
+        while (slots[j].key)
             j = (j + 1) & (cap - 1);
-        slots[j] = (uint32_t)(i + 1);
+        slots[j] = e[i];
     }
     *mask = (uint32_t)(cap - 1);
     return slots;

@@ -6,16 +6,25 @@
 
 uint64_t dlti_hash_bytes(const void *data, size_t len)
 {
-    /* FNV-1a, then a final avalanche so low bits are usable as a table index. */
+    /* Eight bytes per step with a multiply-xorshift mix: keys are short, and
+     * a byte-at-a-time hash showed in profiles of string-key queries. */
     const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xff51afd7ed558ccdull);
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+        p += 8;
+        len -= 8;
     }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
+    uint64_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w |= (uint64_t)p[i] << (8 * i);
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
     return h;
 }
 
@@ -39,8 +48,11 @@ static int context_init(dlti_context *ctx)
     ctx->unit = u;
     ctx->true_attr = t;
     ctx->false_attr = f;
-    ctx->i64 = dlti_type_integer(ctx, 64, DLTI_SIGNLESS);
-    ctx->f64 = dlti_type_f64(ctx);
+    dlti_type proto = {.kind = DLTI_TYPE_INTEGER, .width = 64, .float_kind = -1};
+    ctx->i64 = dlti_type_intern(ctx, &proto, "i64", 3);
+    proto.kind = DLTI_TYPE_FLOAT;
+    proto.float_kind = DLTI_FLOAT_F64;
+    ctx->f64 = dlti_type_intern(ctx, &proto, "f64", 3);
     return ctx->i64 && ctx->f64 ? 0 : -1;
 }
 
@@ -74,6 +86,7 @@ void dlti_context_free(dlti_context *ctx)
         return;
     free(ctx->strings.slots);
     free(ctx->types.slots);
+    free(ctx->scratch);
     dlti_arena_release(&ctx->arena);
     free(ctx);
 }

@@ -64,6 +64,11 @@ struct dlti_context {
     dlti_limits limits;
     const dlti_attr *unit, *true_attr, *false_attr;
     const dlti_type *i64, *f64; /* the types of untyped literals */
+    /* Scratch stack for entries of containers being parsed: nested containers
+     * finish before their parent grows, so one stack serves all levels and
+     * its memory is reused from parse to parse. */
+    char *scratch;
+    size_t scratch_len, scratch_cap;
 };
 
 /* Uniques a type by its canonical text; `proto` is copied when new. */
@@ -77,7 +82,8 @@ typedef struct dlti_entry_rec {
     const dlti_attr *value;
 } dlti_entry_rec;
 
-/* Maps bigger than this get an open-addressing index of entry positions. */
+/* Maps bigger than this get an open-addressing index: slots hold copies of
+ * the entries (key NULL when empty), so a probe is one load, not two. */
 #define DLTI_INDEX_THRESHOLD 8
 
 struct dlti_attr {
@@ -97,7 +103,7 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const uint32_t *index;  /* NULL or 2*pow2 slots of entry+1 */
+            const dlti_entry_rec *index;  /* NULL, or index_mask + 1 slots */
             uint32_t index_mask;
         } c;
     } u;
@@ -110,7 +116,11 @@ const dlti_attr *dlti_attr_alloc(dlti_context *ctx, dlti_attr_kind kind);
 /* Integer from two's-complement words of the type's width (copied). */
 const dlti_attr *dlti_int_from_words(dlti_context *ctx, const dlti_type *type,
                                      const uint64_t *words, size_t nwords);
-bool dlti_attr_is_container(dlti_attr_kind kind);
+/* The four DLTI containers are consecutive in dlti_attr_kind. */
+static inline bool dlti_attr_is_container(dlti_attr_kind kind)
+{
+    return (unsigned)kind - DLTI_ATTR_MAP <= (unsigned)(DLTI_ATTR_SYSTEM_SPEC - DLTI_ATTR_MAP);
+}
 /* Verifies container entries; returns 0 or -1 with err->text set (no position). */
 /* `bad` (may be NULL) gets the index of the offending entry, SIZE_MAX when
  * the container as a whole is at fault. */

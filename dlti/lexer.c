@@ -81,22 +81,43 @@ bool dlti_accept_str(dlti_parser *p, const char *s)
     return true;
 }
 
+/* Where MLIR's emitWrongTokenError points for the token at the cursor: just
+ * after the previous token, backing over blanks, line ends and `//` comments
+ * (at the end of input, from its last character). */
+size_t dlti_wrong_token_at(dlti_parser *p)
+{
+    dlti_skip_ws(p);
+    const char *t = p->text;
+    size_t loc = p->pos;
+    if (loc >= p->len)
+        loc = p->len ? p->len - 1 : 0;
+    size_t end = loc;
+    for (;;) {
+        while (end > 0 && (t[end - 1] == ' ' || t[end - 1] == '\t'))
+            end--;
+        if (end == 0)
+            return loc;
+        if (t[end - 1] != '\n' && t[end - 1] != '\r')
+            return end;
+        end--;
+        /* A `//` on the previous line starts a comment: back up before it. */
+        size_t ls = end;
+        while (ls > 0 && t[ls - 1] != '\n' && t[ls - 1] != '\r')
+            ls--;
+        for (size_t i = ls; i + 1 < end; i++)
+            if (t[i] == '/' && t[i + 1] == '/') {
+                end = i;
+                break;
+            }
+    }
+}
+
 int dlti_expect(dlti_parser *p, char c)
 {
     if (dlti_accept(p, c))
         return 0;
-    dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '%c'", c);
+    dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '%c'", c);
     return -1;
-}
-
-bool dlti_is_id_start(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-bool dlti_is_id_char(int c)
-{
-    return dlti_is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
 }
 
 size_t dlti_bare_id(dlti_parser *p, size_t *start)

@@ -57,6 +57,41 @@ static void negate(uint64_t *w, size_t n)
     }
 }
 
+/* Decimal literals of up to 19 digits fit a uint64_t: no bignum needed. */
+static bool small_decimal(const char *s, size_t n, uint64_t *v)
+{
+    if (n > 19 || (n > 1 && s[1] == 'x'))
+        return false;
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++)
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    *v = x;
+    return true;
+}
+
+int dlti_int_literal_small(const char *s, size_t n, bool negative, unsigned width, bool is_signed,
+                           uint64_t *out)
+{
+    uint64_t mag;
+    if (width == 0 || width > 64 || !small_decimal(s, n, &mag))
+        return DLTI_LIT_NOMEM; /* not handled here: use dlti_int_literal */
+    uint64_t mask = width == 64 ? UINT64_MAX : (((uint64_t)1 << width) - 1);
+    if (mag & ~mask)
+        return DLTI_LIT_RANGE;
+    uint64_t sign = (uint64_t)1 << (width - 1);
+    if (negative) {
+        uint64_t v = (0 - mag) & mask;
+        if (!(v & sign)) /* MLIR: the negated value must have its sign bit set */
+            return DLTI_LIT_RANGE;
+        *out = v;
+    } else {
+        if (is_signed && (mag & sign))
+            return DLTI_LIT_RANGE;
+        *out = mag;
+    }
+    return DLTI_LIT_OK;
+}
+
 int dlti_int_literal(const char *s, size_t n, bool negative, unsigned width, bool is_signed,
                      uint64_t **out, size_t *out_words)
 {

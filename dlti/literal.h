@@ -13,4 +13,9 @@ enum { DLTI_LIT_OK = 0, DLTI_LIT_RANGE = -1, DLTI_LIT_NOMEM = -2 };
 int dlti_int_literal(const char *s, size_t n, bool negative, unsigned width, bool is_signed,
                      uint64_t **out, size_t *out_words);
 
+/* The same for decimal literals of at most 19 digits and widths 1..64,
+ * without allocating; returns DLTI_LIT_NOMEM for inputs it does not handle. */
+int dlti_int_literal_small(const char *s, size_t n, bool negative, unsigned width, bool is_signed,
+                           uint64_t *out);
+
 #endif

@@ -7,7 +7,58 @@
 
 #define DLTI_MAX_INT_DIGITS 10000
 
-/* ---- growable temporary arrays (malloc, copied to the arena when done) ---- */
+/* ---- growable temporary arrays (malloc, copied to the arena when done) ----
+ * `vec` is for arrays that grow side by side (dense literals); `stack_vec`
+ * lives on the context's scratch stack and serves containers, arrays and
+ * dictionaries, whose children complete before the parent grows again. */
+
+typedef struct stack_vec {
+    size_t base, n, elem;
+} stack_vec;
+
+static void sv_open(dlti_parser *p, stack_vec *v, size_t elem)
+{
+    /* keep entries aligned for any element type */
+    p->ctx->scratch_len = (p->ctx->scratch_len + 15) & ~(size_t)15;
+    v->base = p->ctx->scratch_len;
+    v->n = 0;
+    v->elem = elem;
+}
+
+static void *sv_push(dlti_parser *p, stack_vec *v)
+{
+    dlti_context *c = p->ctx;
+    if (v->n >= c->limits.max_entries) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT,
+                         "more than %zu entries in one attribute (the limit)", c->limits.max_entries);
+        return NULL;
+    }
+    size_t need = v->base + (v->n + 1) * v->elem;
+    if (need > c->scratch_cap) {
+        size_t cap = c->scratch_cap ? c->scratch_cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        char *d = realloc(c->scratch, cap);
+        if (!d) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+            return NULL;
+        }
+        c->scratch = d;
+        c->scratch_cap = cap;
+    }
+    c->scratch_len = need;
+    return c->scratch + v->base + v->n++ * v->elem;
+}
+
+static void *sv_data(dlti_parser *p, const stack_vec *v)
+{
+    return p->ctx->scratch + v->base;
+}
+
+static void sv_close(dlti_parser *p, const stack_vec *v)
+{
+    p->ctx->scratch_len = v->base;
+}
 
 typedef struct vec {
     void *data;
@@ -89,13 +140,15 @@ const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
     p->pos++; /* opening quote */
     /* Escapes only shrink the text, so the raw length bounds the result. */
     size_t end = p->pos;
-    while (end < p->len && p->text[end] != '"' && p->text[end] != '\n') {
+    while (end < p->len && p->text[end] != '"' && p->text[end] != '\n' &&
+           p->text[end] != '\v' && p->text[end] != '\f') {
         if (p->text[end] == '\\' && end + 1 < p->len)
             end++;
         end++;
     }
+    /* MLIR's lexer points at the line end (or the end of input) it ran into. */
     if (end >= p->len || p->text[end] != '"')
-        return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected '\"' in string literal");
+        return dlti_parser_fail(p, end, DLTI_ERROR_SYNTAX, "expected '\"' in string literal");
     if (end - p->pos > p->ctx->limits.max_string_bytes)
         return dlti_parser_fail(p, start, DLTI_ERROR_LIMIT,
                                 "string literal longer than the limit of %zu bytes",
@@ -216,9 +269,18 @@ static const dlti_attr *make_int(dlti_parser *p, const number *num, const dlti_t
                                 DLTI_MAX_INT_DIGITS);
     unsigned width = type->kind == DLTI_TYPE_INDEX ? 64 : type->width;
     bool is_signed = type->kind == DLTI_TYPE_INDEX || type->sign == DLTI_SIGNED;
+    uint64_t small;
+    int rc = dlti_int_literal_small(num->s, num->n, num->negative, width, is_signed, &small);
+    if (rc == DLTI_LIT_OK) {
+        const dlti_attr *a = dlti_int_from_words(p->ctx, type, &small, 1);
+        return a ? a : dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+    }
+    if (rc == DLTI_LIT_RANGE)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_VERIFY,
+                                "integer constant out of range for attribute");
     uint64_t *words;
     size_t nw;
-    int rc = dlti_int_literal(num->s, num->n, num->negative, width, is_signed, &words, &nw);
+    rc = dlti_int_literal(num->s, num->n, num->negative, width, is_signed, &words, &nw);
     if (rc == DLTI_LIT_NOMEM)
         return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
     if (rc != DLTI_LIT_OK)
@@ -322,24 +384,27 @@ static const dlti_attr *parse_number(dlti_parser *p)
 static const dlti_attr *parse_array(dlti_parser *p)
 {
     p->pos++; /* '[' */
-    vec v = {.elem = sizeof(const dlti_attr *)};
+    stack_vec v;
+    sv_open(p, &v, sizeof(const dlti_attr *));
     const dlti_attr *result = NULL;
     if (!dlti_accept(p, ']')) {
         do {
             const dlti_attr *e = dlti_parse_attr(p);
-            const dlti_attr **slot = e ? vec_push(p, &v) : NULL;
+            const dlti_attr **slot = e ? sv_push(p, &v) : NULL;
             if (!slot)
                 goto out;
             *slot = e;
         } while (dlti_accept(p, ','));
-        if (dlti_expect(p, ']') != 0)
+        if (!dlti_accept(p, ']')) {
+            dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected ',' or ']'");
             goto out;
+        }
     }
-    result = dlti_array_new(p->ctx, v.data, v.n);
+    result = dlti_array_new(p->ctx, sv_data(p, &v), v.n);
     if (!result)
         dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
 out:
-    free(v.data);
+    sv_close(p, &v);
     return result;
 }
 
@@ -379,12 +444,24 @@ static dlti_key parse_dict_name(dlti_parser *p, size_t *at)
     return k;
 }
 
+/* An entry being parsed, with where its key starts for messages. */
+typedef struct located_entry {
+    dlti_entry_rec e;
+    size_t at;
+} located_entry;
+
+static int cmp_located_name(const void *a, const void *b)
+{
+    return cmp_entry_name(&((const located_entry *)a)->e, &((const located_entry *)b)->e);
+}
+
 static const dlti_attr *parse_dictionary(dlti_parser *p)
 {
     p->pos++; /* '{' */
-    vec v = {.elem = sizeof(dlti_entry_rec)};
-    vec at = {.elem = sizeof(size_t)};
+    stack_vec v;
+    sv_open(p, &v, sizeof(located_entry));
     const dlti_attr *result = NULL;
+    dlti_entry_rec *recs = NULL;
     if (!dlti_accept(p, '}')) {
         do {
             size_t name_at;
@@ -397,40 +474,68 @@ static const dlti_attr *parse_dictionary(dlti_parser *p)
                 if (!val)
                     goto out;
             }
-            dlti_entry_rec *e = vec_push(p, &v);
-            size_t *a = e ? vec_push(p, &at) : NULL;
-            if (!a)
+            located_entry *le = sv_push(p, &v);
+            if (!le)
                 goto out;
-            e->key = k;
-            e->value = val;
-            *a = name_at;
+            le->e.key = k;
+            le->e.value = val;
+            le->at = name_at;
         } while (dlti_accept(p, ','));
-        if (dlti_expect(p, '}') != 0)
+        if (!dlti_accept(p, '}')) {
+            dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                             "expected '}' in attribute dictionary");
             goto out;
+        }
     }
-    dlti_entry_rec *e = v.data;
-    for (size_t i = 0; i < v.n; i++)
-        for (size_t j = 0; j < i && v.n <= 64; j++)
-            if (e[i].key == e[j].key) {
-                dlti_parser_fail(p, ((size_t *)at.data)[i], DLTI_ERROR_VERIFY,
-                                 "duplicate key '%s' in dictionary attribute", e[i].key->str);
+    located_entry *le = sv_data(p, &v);
+    /* MLIR reports the first repeated name in source order. */
+    for (size_t i = 0; i < v.n && v.n <= 64; i++)
+        for (size_t j = 0; j < i; j++)
+            if (le[i].e.key == le[j].e.key) {
+                dlti_parser_fail(p, le[i].at, DLTI_ERROR_VERIFY,
+                                 "duplicate key '%s' in dictionary attribute", le[i].e.key->str);
                 goto out;
             }
     if (v.n > 1)
-        qsort(e, v.n, sizeof(*e), cmp_entry_name);
+        qsort(le, v.n, sizeof(*le), cmp_located_name);
     for (size_t i = 1; i < v.n; i++)
-        if (e[i].key == e[i - 1].key) {
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_VERIFY,
-                             "duplicate key '%s' in dictionary attribute", e[i].key->str);
+        if (le[i].e.key == le[i - 1].e.key) {
+            dlti_parser_fail(p, le[i].at, DLTI_ERROR_VERIFY,
+                             "duplicate key '%s' in dictionary attribute", le[i].e.key->str);
             goto out;
         }
-    result = dlti_container_make(p->ctx, DLTI_ATTR_DICTIONARY, e, v.n);
+    recs = malloc((v.n ? v.n : 1) * sizeof(*recs));
+    if (!recs) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < v.n; i++)
+        recs[i] = le[i].e;
+    result = dlti_container_make(p->ctx, DLTI_ATTR_DICTIONARY, recs, v.n);
     if (!result)
         dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
 out:
-    free(v.data);
-    free(at.data);
+    free(recs);
+    sv_close(p, &v);
     return result;
+}
+
+/* An element of array<iN: ...>: MLIR's message differs from other integers'. */
+static const dlti_attr *dense_array_int(dlti_parser *p, const number *num, const dlti_type *t,
+                                        size_t after)
+{
+    uint64_t *words;
+    size_t nw;
+    int rc = dlti_int_literal(num->s, num->n, num->negative, t->width, t->sign == DLTI_SIGNED,
+                              &words, &nw);
+    if (rc == DLTI_LIT_NOMEM)
+        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+    if (rc != DLTI_LIT_OK)
+        return dlti_parser_fail(p, after, DLTI_ERROR_VERIFY, "integer constant out of range");
+    /* Unlike `-1 : ui8`, MLIR takes `array<ui8: -1>` (as 255). */
+    const dlti_attr *a = dlti_int_from_words(p->ctx, t, words, nw);
+    free(words);
+    return a ? a : dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
 }
 
 /* array<i32: 1, 2> and array<f32: 1.5> */
@@ -438,13 +543,17 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
 {
     if (dlti_expect(p, '<') != 0)
         return NULL;
+    size_t type_at = (dlti_skip_ws(p), p->pos);
     const dlti_type *t = dlti_parse_type(p);
     if (!t)
         return NULL;
     bool is_int = t->kind == DLTI_TYPE_INTEGER && t->width <= 64;
+    if (t->kind == DLTI_TYPE_INTEGER && !is_int)
+        return dlti_parser_fail(p, type_at, DLTI_ERROR_UNSUPPORTED,
+                                "dense arrays of integers wider than 64 bits are not supported");
     if (!is_int && t->kind != DLTI_TYPE_FLOAT)
-        return dlti_parser_fail(p, start, DLTI_ERROR_VERIFY,
-                                "expected integer or float type, got: %s", t->text);
+        return dlti_parser_fail(p, type_at, DLTI_ERROR_VERIFY,
+                                "expected integer or float type, got: '%s'", t->text);
     vec v = {.elem = is_int ? sizeof(int64_t) : sizeof(dlti_float_bits)};
     const dlti_attr *result = NULL;
     if (dlti_accept(p, ':')) {
@@ -462,17 +571,26 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
                 e = tr ? p->ctx->true_attr : p->ctx->false_attr;
             } else {
                 number num;
+                if (c != '-' && !(c >= '0' && c <= '9')) {
+                    dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                                     is_int ? "expected integer literal"
+                                            : "expected floating point literal");
+                    goto out;
+                }
                 if (!lex_number(p, &num))
                     goto out;
                 if (is_int && num.is_float) {
                     dlti_parser_fail(p, num.at, DLTI_ERROR_SYNTAX, "expected integer literal");
                     goto out;
                 }
-                e = is_int ? make_int(p, &num, t) : make_float(p, &num, t);
                 if (!is_int && !num.is_float && !num.hex) {
-                    dlti_parser_fail(p, num.at, DLTI_ERROR_SYNTAX, "expected float literal");
+                    dlti_parser_fail(p, num.at, DLTI_ERROR_SYNTAX,
+                                     "unexpected decimal integer literal for a floating point value");
                     goto out;
                 }
+                /* MLIR checks the range after the literal, at the next token. */
+                size_t after = (dlti_skip_ws(p), p->pos);
+                e = is_int ? dense_array_int(p, &num, t, after) : make_float(p, &num, t);
             }
             if (!e)
                 goto out;
@@ -701,10 +819,33 @@ out:
 
 /* ---- DLTI containers ---- */
 
+/* A string without escapes, non-ASCII bytes or NULs: its bytes are the key. */
+static size_t plain_string_end(const dlti_parser *p)
+{
+    size_t i = p->pos + 1;
+    while (i < p->len) {
+        unsigned char c = (unsigned char)p->text[i];
+        if (c == '"')
+            return i;
+        if (c == '\\' || c == '\n' || c == 0 || c >= 0x80)
+            return 0;
+        i++;
+    }
+    return 0;
+}
+
 static dlti_key parse_key(dlti_parser *p, size_t *at)
 {
     int c = dlti_peek(p);
     *at = p->pos;
+    size_t end;
+    if (c == '"' && (end = plain_string_end(p)) != 0) {
+        dlti_key k = dlti_key_string(p->ctx, p->text + p->pos + 1, end - p->pos - 1);
+        if (!k)
+            return dlti_parser_fail(p, *at, DLTI_ERROR_NOMEM, "out of memory");
+        p->pos = end + 1;
+        return k;
+    }
     if (c == '"') {
         size_t n;
         const char *s = dlti_parse_string(p, &n);
@@ -742,14 +883,14 @@ static const dlti_attr *parse_container(dlti_parser *p, dlti_attr_kind kind, siz
 {
     if (dlti_expect(p, '<') != 0)
         return NULL;
-    vec v = {.elem = sizeof(dlti_entry_rec)};
-    vec at = {.elem = sizeof(size_t)};
+    stack_vec v;
+    sv_open(p, &v, sizeof(located_entry));
     const dlti_attr *result = NULL;
     if (!dlti_accept(p, '>')) {
         do {
             dlti_entry_rec e;
-            size_t key_at = p->pos;
-            if (dlti_accept_str(p, "#dlti.dl_entry")) {
+            size_t key_at = (dlti_skip_ws(p), p->pos);
+            if (p->pos < p->len && p->text[p->pos] == '#' && dlti_accept_str(p, "#dlti.dl_entry")) {
                 if (parse_entry_body(p, &e, &key_at) != 0)
                     goto out;
             } else {
@@ -769,32 +910,31 @@ static const dlti_attr *parse_container(dlti_parser *p, dlti_attr_kind kind, siz
                 if (!e.value)
                     goto out;
             }
-            dlti_entry_rec *slot = vec_push(p, &v);
-            size_t *a = slot ? vec_push(p, &at) : NULL;
-            if (!a)
+            located_entry *slot = sv_push(p, &v);
+            if (!slot)
                 goto out;
-            *slot = e;
-            *a = key_at;
+            slot->e = e;
+            slot->at = key_at;
         } while (dlti_accept(p, ','));
         if (dlti_expect(p, '>') != 0)
             goto out;
     }
+    /* Compact the entries in place: the key offsets were only for messages,
+     * and type keys in device specs were reported while parsing. */
+    located_entry *le = sv_data(p, &v);
+    dlti_entry_rec *recs = (dlti_entry_rec *)(void *)le;
+    for (size_t i = 0; i < v.n; i++)
+        memmove(&recs[i], &le[i].e, sizeof(dlti_entry_rec));
     dlti_error_t local;
-    size_t bad;
-    if (dlti_container_check(kind, v.data, v.n, &local, &bad) != 0) {
-        size_t where = mnemonic_at;
-        if (kind == DLTI_ATTR_DEVICE_SPEC && bad != SIZE_MAX &&
-            ((dlti_entry_rec *)v.data)[bad].key->type)
-            where = ((size_t *)at.data)[bad];
-        dlti_parser_fail(p, where, local.code, "%s", local.text);
+    if (dlti_container_check(kind, recs, v.n, &local, NULL) != 0) {
+        dlti_parser_fail(p, mnemonic_at, local.code, "%s", local.text);
         goto out;
     }
-    result = dlti_container_make(p->ctx, kind, v.data, v.n);
+    result = dlti_container_make(p->ctx, kind, recs, v.n);
     if (!result)
         dlti_parser_fail(p, mnemonic_at, DLTI_ERROR_NOMEM, "out of memory");
 out:
-    free(v.data);
-    free(at.data);
+    sv_close(p, &v);
     return result;
 }
 

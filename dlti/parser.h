@@ -32,10 +32,20 @@ int dlti_peek(dlti_parser *p);
 bool dlti_accept(dlti_parser *p, char c);
 bool dlti_accept_str(dlti_parser *p, const char *s);
 int dlti_expect(dlti_parser *p, char c);
+/* The offset MLIR reports an unexpected token at (see lexer.c). */
+size_t dlti_wrong_token_at(dlti_parser *p);
 /* A bare identifier [A-Za-z_][A-Za-z0-9_$.]* after blanks; 0 if none. */
 size_t dlti_bare_id(dlti_parser *p, size_t *start);
-bool dlti_is_id_start(int c);
-bool dlti_is_id_char(int c);
+/* Character classes of MLIR identifiers, inline: the lexer's hottest test. */
+static inline bool dlti_is_id_start(int c)
+{
+    return (unsigned)((c | 0x20) - 'a') < 26u || c == '_';
+}
+
+static inline bool dlti_is_id_char(int c)
+{
+    return dlti_is_id_start(c) || (unsigned)(c - '0') < 10u || c == '$' || c == '.';
+}
 bool dlti_enter(dlti_parser *p);
 void dlti_leave(dlti_parser *p);
 

@@ -4,48 +4,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-const dlti_attr *dlti_attr_lookup(const dlti_attr *a, dlti_key key)
+/* Lookup in a container known to be one; the hot step of every query. */
+static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
 {
-    if (!a || !key || !dlti_attr_is_container(a->kind))
-        return NULL;
     const dlti_entry_rec *e = a->u.c.entries;
     if (!a->u.c.index) {
-        for (size_t i = 0; i < a->n; i++)
+        for (size_t i = 0, n = a->n; i < n; i++)
             if (e[i].key == key)
                 return e[i].value;
         return NULL;
     }
-    const uint32_t *slots = a->u.c.index;
+    const dlti_entry_rec *slots = a->u.c.index;
     uint32_t mask = a->u.c.index_mask;
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
-        uint32_t s = slots[j];
-        if (!s)
+        if (slots[j].key == key)
+            return slots[j].value;
+        if (!slots[j].key)
             return NULL;
-        if (e[s - 1].key == key)
-            return e[s - 1].value;
     }
 }
 
-static void key_text(dlti_buf *b, dlti_key key)
+const dlti_attr *dlti_attr_lookup(const dlti_attr *a, dlti_key key)
 {
-    dlti_print_key(b, key);
+    if (!a || !key || !dlti_attr_is_container(a->kind))
+        return NULL;
+    return lookup_handle(a, key);
+}
+
+/* Keys arrive as handles (dlti_query) or as C strings (dlti_query_strings);
+ * messages print either kind the same way. */
+typedef struct key_list {
+    const dlti_key *handles;
+    const char *const *strings;
+} key_list;
+
+static void print_list_key(dlti_buf *b, key_list keys, size_t i)
+{
+    if (keys.handles)
+        dlti_print_key(b, keys.handles[i]);
+    else
+        dlti_print_string(b, keys.strings[i], strlen(keys.strings[i]));
 }
 
 /* MLIR's notes, with the attribute printed as MLIR prints it. */
-static void fail_no_mapping(dlti_error_t *err, dlti_key key, const dlti_attr *attr)
+static void fail_no_mapping(dlti_error_t *err, key_list keys, size_t i, const dlti_attr *attr)
 {
     if (!err)
         return;
     dlti_buf b = {0};
     dlti_buf_puts(&b, "key ");
-    key_text(&b, key);
+    print_list_key(&b, keys, i);
     dlti_buf_puts(&b, " has no DLTI-mapping per attr: ");
     dlti_print_attr(&b, attr, false);
     dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "%s", b.failed ? "key has no DLTI-mapping" : b.data);
     free(b.data);
 }
 
-static void fail_not_queryable(dlti_error_t *err, const dlti_key *keys, size_t upto)
+static void fail_not_queryable(dlti_error_t *err, key_list keys, size_t upto)
 {
     if (!err)
         return;
@@ -54,11 +69,24 @@ static void fail_not_queryable(dlti_error_t *err, const dlti_key *keys, size_t u
     for (size_t i = 0; i < upto; i++) {
         if (i)
             dlti_buf_putc(&b, ',');
-        key_text(&b, keys[i]);
+        print_list_key(&b, keys, i);
     }
     dlti_buf_puts(&b, "] at op");
     dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "%s", b.failed ? "non-DLTI-queryable" : b.data);
     free(b.data);
+}
+
+static bool no_keys(size_t n, dlti_error_t *err)
+{
+    if (n == 0)
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no keys provided to attempt query with");
+    return n == 0;
+}
+
+static void fail_no_queryable_attrs(dlti_error_t *err)
+{
+    dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+                   "no DLTI-queryable attrs on target op or any of its ancestors");
 }
 
 static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys, size_t n,
@@ -66,12 +94,12 @@ static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys,
 {
     for (size_t i = from; i < n; i++) {
         if (!dlti_attr_is_container(cur->kind)) {
-            fail_not_queryable(err, keys, i);
+            fail_not_queryable(err, (key_list){keys, NULL}, i);
             return NULL;
         }
-        const dlti_attr *next = dlti_attr_lookup(cur, keys[i]);
+        const dlti_attr *next = lookup_handle(cur, keys[i]);
         if (!next) {
-            fail_no_mapping(err, keys[i], cur);
+            fail_no_mapping(err, (key_list){keys, NULL}, i, cur);
             return NULL;
         }
         cur = next;
@@ -82,13 +110,10 @@ static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys,
 const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, size_t n,
                                  dlti_error_t *err)
 {
-    if (n == 0) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no keys provided to attempt query with");
+    if (no_keys(n, err))
         return NULL;
-    }
     if (!attr || !dlti_attr_is_container(attr->kind)) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "no DLTI-queryable attrs on target op or any of its ancestors");
+        fail_no_queryable_attrs(err);
         return NULL;
     }
     return resolve_rest(attr, keys, n, 0, err);
@@ -97,10 +122,8 @@ const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, si
 const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_t n,
                             dlti_error_t *err)
 {
-    if (n == 0) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no keys provided to attempt query with");
+    if (no_keys(n, err))
         return NULL;
-    }
     const dlti_attr *nearest = NULL; /* the attribute whose miss MLIR would report */
     for (const dlti_scope *s = scope; s; s = s->parent) {
         for (size_t i = 0; i < s->num_attrs; i++) {
@@ -109,56 +132,86 @@ const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_
                 continue;
             if (!nearest)
                 nearest = a;
-            const dlti_attr *first = dlti_attr_lookup(a, keys[0]);
+            const dlti_attr *first = lookup_handle(a, keys[0]);
             if (first)
                 return resolve_rest(first, keys, n, 1, err);
         }
     }
-    if (!nearest) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "no DLTI-queryable attrs on target op or any of its ancestors");
+    if (!nearest)
+        fail_no_queryable_attrs(err);
+    else
+        fail_no_mapping(err, (key_list){keys, NULL}, 0, nearest);
+    return NULL;
+}
+
+/* Whether string key `k` spells the C string `s`: one pass, no strlen. */
+static inline bool key_is_cstring(dlti_key k, const char *s)
+{
+    size_t i = 0;
+    while (i < k->len && s[i] != '\0' && s[i] == k->str[i])
+        i++;
+    return i == k->len && s[i] == '\0' && !k->type;
+}
+
+/* Lookup by the key's bytes: no interning, so it only reads; small maps
+ * compare bytes instead of hashing. */
+static const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
+{
+    const dlti_entry_rec *e = a->u.c.entries;
+    if (!a->u.c.index) {
+        for (size_t i = 0, n = a->n; i < n; i++)
+            if (key_is_cstring(e[i].key, s))
+                return e[i].value;
         return NULL;
     }
-    fail_no_mapping(err, keys[0], nearest);
-    return NULL;
+    size_t len = strlen(s);
+    uint64_t hash = dlti_hash_bytes(s, len);
+    const dlti_entry_rec *slots = a->u.c.index;
+    uint32_t mask = a->u.c.index_mask;
+    for (size_t j = hash & mask;; j = (j + 1) & mask) {
+        dlti_key k = slots[j].key;
+        if (!k)
+            return NULL;
+        if (k->hash == hash && k->len == len && !k->type && memcmp(k->str, s, len) == 0)
+            return slots[j].value;
+    }
 }
 
 const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *keys, size_t n,
                                     dlti_error_t *err)
 {
-    if (n == 0) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no keys provided to attempt query with");
+    if (no_keys(n, err))
         return NULL;
-    }
-    /* A key the context has never interned cannot be in any of its attributes. */
-    dlti_key small[16];
-    dlti_key *handles = n <= 16 ? small : malloc(n * sizeof(dlti_key));
-    if (!handles) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
-        return NULL;
-    }
-    /* Unknown keys get a private node so the failure message can name them. */
-    struct dlti_key_node unknown_small[16];
-    struct dlti_key_node *unknown = n <= 16 ? unknown_small : malloc(n * sizeof(*unknown));
-    if (!unknown) {
-        if (handles != small)
-            free(handles);
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
-        return NULL;
-    }
-    const dlti_context *ctx = scope->ctx;
-    for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(keys[i]);
-        handles[i] = dlti_key_find(ctx, keys[i], len);
-        if (!handles[i]) {
-            unknown[i] = (struct dlti_key_node){NULL, dlti_hash_bytes(keys[i], len), len, keys[i]};
-            handles[i] = &unknown[i];
+    key_list list = {NULL, keys};
+    const dlti_attr *nearest = NULL, *cur = NULL;
+    for (const dlti_scope *s = scope; s && !cur; s = s->parent) {
+        for (size_t i = 0; i < s->num_attrs && !cur; i++) {
+            const dlti_attr *a = s->attrs[i].value;
+            if (!dlti_attr_is_container(a->kind))
+                continue;
+            if (!nearest)
+                nearest = a;
+            cur = lookup_string(a, keys[0]);
         }
     }
-    const dlti_attr *r = dlti_query(scope, handles, n, err);
-    if (handles != small)
-        free(handles);
-    if (unknown != unknown_small)
-        free(unknown);
-    return r;
+    if (!cur) {
+        if (!nearest)
+            fail_no_queryable_attrs(err);
+        else
+            fail_no_mapping(err, list, 0, nearest);
+        return NULL;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if (!dlti_attr_is_container(cur->kind)) {
+            fail_not_queryable(err, list, i);
+            return NULL;
+        }
+        const dlti_attr *next = lookup_string(cur, keys[i]);
+        if (!next) {
+            fail_no_mapping(err, list, i, cur);
+            return NULL;
+        }
+        cur = next;
+    }
+    return cur;
 }
