@@ -155,7 +155,7 @@ static inline bool key_is_cstring(dlti_key k, const char *s)
 
 /* Lookup by the key's bytes: no interning, so it only reads; small maps
  * compare bytes instead of hashing. */
-static const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
+static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
 {
     const dlti_entry_rec *e = a->u.c.entries;
     if (!a->u.c.index) {
