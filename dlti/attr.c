@@ -445,8 +445,20 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
         return NULL;
     a->type = elem;
     a->n = n;
-    a->u.ints = dlti_arena_memdup(&ctx->arena, values, n * sizeof(int64_t));
-    return (n && !a->u.ints) ? NULL : a;
+    int64_t *ints = n ? dlti_arena_memdup(&ctx->arena, values, n * sizeof(int64_t)) : NULL;
+    if (n && !ints)
+        return NULL;
+    /* Store as the parser does, so that printing needs no width: i1 as 0/1,
+     * unsigned masked, signless and signed sign-extended (i8 128 is -128). */
+    unsigned w = elem->width;
+    for (size_t i = 0; i < n && w < 64; i++) {
+        uint64_t u = (uint64_t)ints[i] & (((uint64_t)1 << w) - 1);
+        if (w > 1 && elem->sign != DLTI_UNSIGNED && ((u >> (w - 1)) & 1))
+            u |= ~(((uint64_t)1 << w) - 1);
+        ints[i] = (int64_t)u;
+    }
+    a->u.ints = ints;
+    return a;
 }
 
 /* ---- typed reads ---- */

@@ -3,7 +3,7 @@
 #define DLTI_INTERNAL_H
 
 #include "sysdesc/dlti.h"
-#include "float.h"
+#include "apfloat.h"
 
 #include <stdarg.h>
 

@@ -2,6 +2,7 @@
 #include "literal.h"
 #include "parser.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,10 +346,8 @@ static const dlti_attr *parse_number(dlti_parser *p)
     if (!lex_number(p, &num))
         return NULL;
     const dlti_type *type = NULL;
-    size_t type_at = 0;
     if (dlti_peek(p) == ':') {
         p->pos++;
-        type_at = p->pos;
         type = dlti_parse_type(p);
         if (!type)
             return NULL;
@@ -374,7 +373,7 @@ static const dlti_attr *parse_number(dlti_parser *p)
         return make_float(p, &num, type);
     }
     if (type->kind != DLTI_TYPE_INTEGER && type->kind != DLTI_TYPE_INDEX)
-        return dlti_parser_fail(p, type_at, DLTI_ERROR_VERIFY,
+        return dlti_parser_fail(p, num.at, DLTI_ERROR_VERIFY,
                                 "integer literal not valid for specified type");
     return make_int(p, &num, type);
 }
@@ -723,25 +722,40 @@ static const dlti_attr *dense_elem_attr(dlti_parser *p, const dense_elem *e, con
         return e->boolean ? p->ctx->true_attr : p->ctx->false_attr;
     }
     if (et->kind == DLTI_TYPE_FLOAT) {
-        if (!e->num.is_float && !e->num.hex) {
-            /* MLIR accepts integer literals for float elements: convert exactly. */
-            char tmp[96];
-            if (e->num.n + 4 > sizeof(tmp))
-                return dlti_parser_fail(p, e->num.at, DLTI_ERROR_LIMIT, "literal too long");
-            number n2 = e->num;
-            memcpy(tmp, e->num.s, e->num.n);
-            memcpy(tmp + e->num.n, ".0", 2);
-            n2.s = tmp;
-            n2.n = e->num.n + 2;
-            n2.is_float = true;
-            return make_float(p, &n2, et);
-        }
+        if (!e->num.is_float && !e->num.hex)
+            return dlti_parser_fail(p, e->num.at, DLTI_ERROR_SYNTAX,
+                                    "unexpected decimal integer literal for a floating point value");
         return make_float(p, &e->num, et);
     }
     if (e->num.is_float)
         return dlti_parser_fail(p, e->num.at, DLTI_ERROR_VERIFY,
                                 "expected integer elements, but parsed floating-point");
-    return make_int(p, &e->num, et);
+    if (e->num.negative && et->kind == DLTI_TYPE_INTEGER && et->sign == DLTI_UNSIGNED)
+        return dlti_parser_fail(p, e->num.at, DLTI_ERROR_VERIFY,
+                                "expected unsigned integer elements, but parsed negative value");
+    const dlti_attr *a = make_int(p, &e->num, et);
+    /* MLIR words a dense element's range error differently. */
+    static const char attr_msg[] = "integer constant out of range for attribute";
+    if (!a && p->err && strcmp(p->err->text, attr_msg) == 0)
+        snprintf(p->err->text, sizeof(p->err->text), "integer constant out of range for type");
+    return a;
+}
+
+/* "inferred shape of elements literal ([2]) does not match type ([3])" */
+static void fail_shape_mismatch(dlti_parser *p, size_t at, const int64_t *shape, size_t rank,
+                                const dlti_type *t)
+{
+    dlti_buf b = {0};
+    dlti_buf_puts(&b, "inferred shape of elements literal ([");
+    for (size_t i = 0; i < rank; i++)
+        dlti_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    dlti_buf_puts(&b, "]) does not match type ([");
+    for (int i = 0; i < t->rank; i++)
+        dlti_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
+    dlti_buf_puts(&b, "])");
+    dlti_parser_fail(p, at, b.failed ? DLTI_ERROR_NOMEM : DLTI_ERROR_VERIFY, "%s",
+                     b.failed ? "out of memory" : b.data);
+    free(b.data);
 }
 
 static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
@@ -761,16 +775,30 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
     const dlti_type *t = dlti_parse_type(p);
     if (!t)
         goto out;
-    if ((t->kind != DLTI_TYPE_VECTOR && t->kind != DLTI_TYPE_TENSOR) || !t->elem ||
-        (t->elem->kind != DLTI_TYPE_INTEGER && t->elem->kind != DLTI_TYPE_INDEX &&
-         t->elem->kind != DLTI_TYPE_FLOAT) ||
-        (t->kind == DLTI_TYPE_TENSOR && dlti_dense_num_elements(t) == 0 && t->rank != 1 &&
-         t->rank != 0)) {
-        dlti_parser_fail(p, type_at, DLTI_ERROR_VERIFY,
-                         "elements literal type must have static shape and int/index/float elements");
+    /* MLIR's messages, all at the `dense` keyword. */
+    if (t->kind != DLTI_TYPE_VECTOR && t->kind != DLTI_TYPE_TENSOR && t->kind != DLTI_TYPE_MEMREF) {
+        dlti_parser_fail(p, start, DLTI_ERROR_VERIFY, "elements literal must be a shaped type");
+        goto out;
+    }
+    bool is_static = t->rank >= 0;
+    for (int i = 0; is_static && i < t->rank; i++)
+        is_static = t->dims[i] >= 0;
+    if (!is_static) {
+        dlti_parser_fail(p, start, DLTI_ERROR_VERIFY, "elements literal type must have static shape");
+        goto out;
+    }
+    if (!t->elem || (t->elem->kind != DLTI_TYPE_INTEGER && t->elem->kind != DLTI_TYPE_INDEX &&
+                     t->elem->kind != DLTI_TYPE_FLOAT)) {
+        dlti_parser_fail(p, type_at, DLTI_ERROR_UNSUPPORTED,
+                         "dense elements of type %s are not supported", t->text);
         goto out;
     }
     size_t want = dlti_dense_num_elements(t);
+    if (empty && want != 0) {
+        dlti_parser_fail(p, start, DLTI_ERROR_VERIFY,
+                         "parsed zero elements, but type ('%s') expected at least 1", t->text);
+        goto out;
+    }
     bool shape_ok;
     if (empty)
         shape_ok = want == 0;
@@ -782,8 +810,7 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
             shape_ok = ((int64_t *)shape.data)[i] == t->dims[i];
     }
     if (!shape_ok || (t->rank >= 0 && want == 0 && v.n > 0 && shape.n != 0)) {
-        dlti_parser_fail(p, type_at, DLTI_ERROR_VERIFY,
-                         "inferred shape of elements literal does not match type %s", t->text);
+        fail_shape_mismatch(p, start, shape.data, shape.n, t);
         goto out;
     }
     elems = malloc((v.n ? v.n : 1) * sizeof(*elems));
@@ -834,6 +861,18 @@ static size_t plain_string_end(const dlti_parser *p)
     return 0;
 }
 
+/* Whether a type starts at the cursor (after blanks). */
+static bool starts_type(dlti_parser *p)
+{
+    int c = dlti_peek(p);
+    if (c == '!' || c == '(')
+        return true;
+    size_t save = p->pos, start;
+    size_t n = dlti_bare_id(p, &start);
+    p->pos = save;
+    return n && dlti_is_type_keyword(p->text + start, n);
+}
+
 static dlti_key parse_key(dlti_parser *p, size_t *at)
 {
     int c = dlti_peek(p);
@@ -855,6 +894,12 @@ static dlti_key parse_key(dlti_parser *p, size_t *at)
         if (!k)
             dlti_parser_fail(p, *at, DLTI_ERROR_NOMEM, "out of memory");
         return k;
+    }
+    if (!starts_type(p)) {
+        /* MLIR parses any attribute here, then rejects what is not a string or type. */
+        if (dlti_parse_attr(p))
+            dlti_parser_fail(p, *at, DLTI_ERROR_VERIFY, "invalid kind of attribute specified");
+        return NULL;
     }
     const dlti_type *t = dlti_parse_type(p);
     return t ? &t->key : NULL;
@@ -939,6 +984,117 @@ out:
 }
 
 /* #name...: DLTI attributes, or any other dialect attribute kept verbatim. */
+/* The end of the string literal at `at` (its closing quote), checked as
+ * MLIR's lexer checks it; 0 after an error.  The bytes are not copied. */
+static size_t skip_string(dlti_parser *p, size_t at)
+{
+    static const char bad[] = "\n\v\f";
+    size_t i = at + 1;
+    for (; i < p->len && p->text[i] != '"'; i++) {
+        char c = p->text[i];
+        if (memchr(bad, c, 3) && c)
+            break;
+        if (c != '\\')
+            continue;
+        char e = i + 1 < p->len ? p->text[i + 1] : 0;
+        if (e == '"' || e == '\\' || e == 'n' || e == 't') {
+            i++;
+        } else if (i + 2 < p->len && hexval(e) >= 0 && hexval(p->text[i + 2]) >= 0) {
+            i += 2;
+        } else {
+            dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "unknown escape in string literal");
+            return 0;
+        }
+    }
+    if (i >= p->len || p->text[i] != '"') {
+        dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "expected '\"' in string literal");
+        return 0;
+    }
+    return i;
+}
+
+/* MLIR first finds the end of a dialect attribute's `<...>` body by
+ * balancing brackets (strings skipped), and reports an unbalanced body
+ * before anything inside it, at the last string token seen (or the '<').
+ * Sets *end past the closing '>'; returns 0, or -1 with the error set. */
+static int scan_pretty_body(dlti_parser *p, size_t lt, size_t *end)
+{
+    char small[256];
+    char *stack = small;
+    size_t cap = sizeof(small), depth = 0, tok = lt;
+    int rc = -1;
+    size_t i = lt;
+    do {
+        if (i >= p->len) {
+            dlti_parser_fail(p, tok, DLTI_ERROR_SYNTAX,
+                             "unbalanced '%c' character in pretty dialect name", stack[depth - 1]);
+            goto out;
+        }
+        char c = p->text[i++];
+        switch (c) {
+        case '\0':
+            dlti_parser_fail(p, i - 1, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
+            goto out;
+        case '<':
+        case '[':
+        case '(':
+        case '{':
+            if (depth >= p->ctx->limits.max_depth) {
+                dlti_parser_fail(p, i - 1, DLTI_ERROR_LIMIT, "nesting deeper than the limit of %u",
+                                 p->ctx->limits.max_depth);
+                goto out;
+            }
+            if (depth == cap) {
+                char *ns = malloc(cap * 2);
+                if (!ns) {
+                    dlti_parser_fail(p, i - 1, DLTI_ERROR_NOMEM, "out of memory");
+                    goto out;
+                }
+                memcpy(ns, stack, depth);
+                if (stack != small)
+                    free(stack);
+                stack = ns;
+                cap *= 2;
+            }
+            stack[depth++] = c;
+            break;
+        case '-':
+            if (i < p->len && p->text[i] == '>')
+                i++; /* `->` is one token */
+            break;
+        case '>':
+        case ']':
+        case ')':
+        case '}': {
+            char open = c == '>' ? '<' : c == ']' ? '[' : c == ')' ? '(' : '{';
+            if (stack[depth - 1] != open) {
+                dlti_parser_fail(p, tok, DLTI_ERROR_SYNTAX,
+                                 "unbalanced '%c' character in pretty dialect name",
+                                 stack[depth - 1]);
+                goto out;
+            }
+            depth--;
+            break;
+        }
+        case '"':
+            tok = i - 1;
+            i = skip_string(p, tok);
+            if (i == 0)
+                goto out;
+            i++;
+            break;
+        default:
+            break;
+        }
+    } while (depth > 0);
+    *end = i;
+    rc = 0;
+out:
+    if (stack != small)
+        free(stack);
+    return rc;
+}
+
 static const dlti_attr *parse_hash(dlti_parser *p)
 {
     size_t start = p->pos;
@@ -947,6 +1103,9 @@ static const dlti_attr *parse_hash(dlti_parser *p)
     size_t n = dlti_bare_id(p, &id);
     if (n == 0 || id != start + 1)
         return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected attribute name after '#'");
+    size_t body_end = p->pos;
+    if (p->pos < p->len && p->text[p->pos] == '<' && scan_pretty_body(p, p->pos, &body_end) != 0)
+        return NULL;
     if (n > 5 && memcmp(p->text + id, "dlti.", 5) == 0) {
         size_t m = id + 5, mn = n - 5;
         if (is_word(p, m, mn, "map"))
@@ -971,44 +1130,14 @@ static const dlti_attr *parse_hash(dlti_parser *p)
     if (n <= 5 && memchr(p->text + id, '.', n) == NULL && !(p->pos < p->len && p->text[p->pos] == '<'))
         return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
                                 "attribute aliases (#%.*s) are not supported", (int)n, p->text + id);
-    if (p->pos < p->len && p->text[p->pos] == '<') {
-        /* Balanced body, strings respected. */
-        int depth = 0;
-        while (p->pos < p->len) {
-            char c = p->text[p->pos];
-            if (c == '"') {
-                size_t sl;
-                if (!dlti_parse_string(p, &sl))
-                    return NULL;
-                continue;
-            }
-            if (c == '\0')
-                return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
-            if (c == '-' && p->pos + 1 < p->len && p->text[p->pos + 1] == '>') {
-                p->pos += 2;
-                continue;
-            }
-            if (c == '<' || c == '(' || c == '[' || c == '{') {
-                if (++depth > (int)p->ctx->limits.max_depth)
-                    return dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT,
-                                            "nesting deeper than the limit of %u",
-                                            p->ctx->limits.max_depth);
-            } else if (c == '>' || c == ')' || c == ']' || c == '}') {
-                if (--depth == 0) {
-                    p->pos++;
-                    break;
-                }
-            }
-            p->pos++;
-        }
-        if (depth != 0)
-            return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "unbalanced '<' in dialect attribute");
-    }
+    p->pos = body_end; /* an opaque attribute is kept as written */
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
-    const char *text = dlti_arena_memdup(&p->ctx->arena, p->text + start, p->pos - start + 1);
+    /* the attribute may end the input: copy its bytes, then terminate */
+    char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);
     if (!a || !text)
         return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
-    ((char *)text)[p->pos - start] = '\0';
+    memcpy(text, p->text + start, p->pos - start);
+    text[p->pos - start] = '\0';
     a->u.str.s = text;
     a->u.str.len = p->pos - start;
     return a;
@@ -1021,8 +1150,8 @@ static const dlti_attr *parse_attr_inner(dlti_parser *p)
         return NULL;
     switch (c) {
     case 0:
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
-                                "unexpected end of input: expected attribute value");
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                                "expected attribute value");
     case '"': {
         size_t n;
         const char *s = dlti_parse_string(p, &n);
@@ -1080,7 +1209,8 @@ static const dlti_attr *parse_attr_inner(dlti_parser *p)
     size_t start;
     size_t n = dlti_bare_id(p, &start);
     if (n == 0)
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected attribute value");
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                                "expected attribute value");
     if (is_word(p, start, n, "true"))
         return p->ctx->true_attr;
     if (is_word(p, start, n, "false"))
@@ -1096,8 +1226,15 @@ static const dlti_attr *parse_attr_inner(dlti_parser *p)
         const dlti_type *t = dlti_parse_type(p);
         return t ? dlti_type_attr_new(p->ctx, t) : NULL;
     }
-    return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
-                            "unsupported attribute '%.*s'", (int)(n > 60 ? 60 : n), p->text + start);
+    /* Valid MLIR that sysdesc does not model, or (like MLIR) no attribute at all. */
+    static const char *const unsupported[] = {"affine_map", "affine_set", "dense_resource",
+                                              "sparse", "strided", "distinct", "loc"};
+    for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+        if (is_word(p, start, n, unsupported[i]))
+            return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
+                                    "unsupported attribute '%s'", unsupported[i]);
+    p->pos = save;
+    return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected attribute value");
 }
 
 const dlti_attr *dlti_parse_attr(dlti_parser *p)

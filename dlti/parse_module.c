@@ -15,16 +15,10 @@ static int cmp_named(const void *a, const void *b)
     return x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
 }
 
-/* What MLIR's DLTI dialect checks on attributes attached to an op. */
+/* What MLIR's DLTI dialect checks on attributes attached to an op.  MLIR
+ * reports these at the op, as the module verifier's own checks below. */
 static int verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
 {
-    if (!memchr(a->name, '.', a->name_len)) {
-        dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY,
-                         "'builtin.module' op can only contain attributes with dialect-prefixed "
-                         "names, found: '%.*s'",
-                         (int)a->name_len, a->name);
-        return -1;
-    }
     if (a->name_len < 5 || memcmp(a->name, "dlti.", 5) != 0)
         return 0;
     static const struct {
@@ -37,22 +31,45 @@ static int verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
         if (strlen(known[i].name) != a->name_len || memcmp(known[i].name, a->name, a->name_len))
             continue;
         if (a->value->kind != known[i].kind) {
-            dlti_parser_fail(p, a->offset, DLTI_ERROR_VERIFY, "'%s' is expected to be a #%s attribute",
+            dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY, "'%s' is expected to be a #%s attribute",
                              known[i].name, known[i].name);
             return -1;
         }
         if (known[i].kind == DLTI_ATTR_DL_SPEC) {
             dlti_error_t local;
             if (dlti_dl_spec_check(a->value, &local) != 0) {
-                dlti_parser_fail(p, a->offset, local.code, "%s", local.text);
+                dlti_parser_fail(p, op_at, local.code, "%s", local.text);
                 return -1;
             }
         }
         return 0;
     }
-    dlti_parser_fail(p, a->offset, DLTI_ERROR_VERIFY, "attribute '%.*s' not supported by dialect",
+    dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY, "attribute '%.*s' not supported by dialect",
                      (int)a->name_len, a->name);
     return -1;
+}
+
+/* ModuleOp::verify, after the dialects' checks: dialect-prefixed names only,
+ * and at most one data layout spec. */
+static int verify_module(dlti_parser *p, const dlti_named_attr *v, size_t n, size_t op_at)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!memchr(v[i].name, '.', v[i].name_len)) {
+            dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY,
+                             "'builtin.module' op can only contain attributes with "
+                             "dialect-prefixed names, found: '%.*s'",
+                             (int)v[i].name_len, v[i].name);
+            return -1;
+        }
+    size_t specs = 0;
+    for (size_t i = 0; i < n; i++)
+        specs += v[i].value->kind == DLTI_ATTR_DL_SPEC;
+    if (specs > 1) {
+        dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY,
+                         "'builtin.module' op expects at most one data layout attribute");
+        return -1;
+    }
+    return 0;
 }
 
 /* attributes {name = value, ...} */
@@ -93,7 +110,10 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                 }
                 v = nv;
             }
-            char *copy = dlti_arena_memdup(&p->ctx->arena, name, len + 1);
+            /* name may end the input: copy len bytes, then terminate */
+            char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
+            if (copy)
+                memcpy(copy, name, len);
             if (!copy) {
                 dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
                 goto fail;
@@ -108,15 +128,19 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
             v[n++] = (dlti_named_attr){copy, len, val, at};
         } while (dlti_accept(p, ','));
         if (!dlti_accept(p, '}')) {
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '}' in attribute dictionary");
+            dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                             "expected '}' in attribute dictionary");
             goto fail;
         }
     }
+    /* MLIR verifies in name order: sort first. */
+    if (n > 1)
+        qsort(v, n, sizeof(*v), cmp_named);
     for (size_t i = 0; i < n; i++)
         if (verify_named(p, &v[i], op_at) != 0)
             goto fail;
-    if (n > 1)
-        qsort(v, n, sizeof(*v), cmp_named);
+    if (verify_module(p, v, n, op_at) != 0)
+        goto fail;
     *count = n;
     return v;
 fail:
@@ -129,14 +153,19 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent);
 /* The body { module ... } of a module. */
 static int parse_body(dlti_parser *p, dlti_scope *s)
 {
-    if (dlti_expect(p, '{') != 0)
+    if (!dlti_accept(p, '{')) {
+        dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                         "expected '{' to begin a region");
         return -1;
+    }
     size_t cap = 0, n = 0;
     dlti_scope **kids = NULL;
     while (!dlti_accept(p, '}')) {
         if (dlti_peek(p) == 0) {
+            /* MLIR's words for a region cut short: it wanted another op. */
             if (!p->failed)
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '}' to end the module body");
+                dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                                 "expected operation name in quotes");
             free(kids);
             return -1;
         }
@@ -203,7 +232,8 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
             len = dlti_bare_id(p, &st);
             name = len ? p->text + st : NULL;
             if (!len)
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected symbol name");
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
+                                 "@ identifier expected to start with letter or '_'");
         }
         char *copy = name ? dlti_arena_alloc(&p->ctx->arena, len + 1) : NULL;
         if (!copy) {

@@ -101,13 +101,11 @@ static int scan_balanced(dlti_parser *p, size_t *end)
             return -1;
         }
         if (c == '"') {
-            p->pos++;
-            while (p->pos < p->len && p->text[p->pos] != '"') {
-                if (p->text[p->pos] == '\\')
-                    p->pos++;
-                p->pos++;
-            }
-            p->pos++;
+            /* Strings are checked as everywhere else (escapes, NUL, UTF-8),
+             * and their brackets do not count. */
+            size_t slen;
+            if (!dlti_parse_string(p, &slen))
+                return -1;
             continue;
         }
         if (c == '-' && p->pos + 1 < p->len && p->text[p->pos + 1] == '>') {
@@ -269,11 +267,6 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
             dlti_buf_puts(text, "?x");
         else
             dlti_buf_printf(text, "%lldx", (long long)dim);
-        if (dim == 0 && !allow_dynamic) {
-            dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX,
-                             "vector types must have positive constant sizes but got 0");
-            return -1;
-        }
     }
 }
 
@@ -292,6 +285,14 @@ static int parse_shaped_tail(dlti_parser *p, dlti_buf *text)
         size_t e = end;
         while (e > start && (p->text[e - 1] == ' ' || p->text[e - 1] == '\n'))
             e--;
+        /* In MLIR a '-' starts a negative number or an arrow; anything else
+         * would change meaning once the blanks are trimmed ("2,- >"). */
+        for (size_t i = start; i < e; i++)
+            if (p->text[i] == '-' && !(i + 1 < e && ((p->text[i + 1] >= '0' && p->text[i + 1] <= '9') ||
+                                                    p->text[i + 1] == '>'))) {
+                dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "unexpected '-' in type parameters");
+                return -1;
+            }
         dlti_buf_puts(text, ", ");
         dlti_buf_put(text, p->text + start, e - start);
         dlti_buf_putc(text, '>');
@@ -305,7 +306,7 @@ static int parse_shaped_tail(dlti_parser *p, dlti_buf *text)
 
 static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const char *name)
 {
-    size_t start = p->pos;
+    size_t start = p->pos - strlen(name); /* MLIR's verifier points at the keyword */
     if (dlti_expect(p, '<') != 0)
         return NULL;
     dlti_type proto;
@@ -324,9 +325,15 @@ static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const 
     if (is_vector && elem->kind != DLTI_TYPE_INTEGER && elem->kind != DLTI_TYPE_INDEX &&
         elem->kind != DLTI_TYPE_FLOAT) {
         dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX,
-                         "vector elements must be int/index/float type but got '%s'", elem->text);
+                         "failed to verify 'elementType': VectorElementTypeInterface instance");
         goto out;
     }
+    for (int i = 0; is_vector && i < proto.rank; i++)
+        if (dims[i] == 0) {
+            dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX,
+                             "vector types must have positive constant sizes but got 0");
+            goto out;
+        }
     proto.elem = elem;
     proto.dims = dims;
     proto.scalable = scalable;
@@ -425,7 +432,8 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
     size_t start;
     size_t n = dlti_bare_id(p, &start);
     if (n == 0)
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected non-function type");
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                                "expected non-function type");
     const char *s = p->text + start;
     dlti_type proto;
     dlti_signedness sign;
@@ -477,6 +485,7 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
         t = NULL;
         if (dlti_expect(p, '<') == 0) {
             if (kind == DLTI_TYPE_COMPLEX) {
+                size_t elem_at = (dlti_skip_ws(p), p->pos);
                 const dlti_type *e = dlti_parse_type(p);
                 if (e && (e->kind == DLTI_TYPE_INTEGER || e->kind == DLTI_TYPE_FLOAT) &&
                     dlti_expect(p, '>') == 0) {
@@ -486,7 +495,7 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
                     t = finish(p, &proto, &text);
                     text.data = NULL;
                 } else if (e) {
-                    dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX,
+                    dlti_parser_fail(p, elem_at, DLTI_ERROR_SYNTAX,
                                      "invalid element type for complex");
                 }
             } else if (parse_type_list(p, &text, '>') == 0) {

@@ -84,6 +84,19 @@ static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
                                t->text);
                 return -1;
             }
+            /* LLVMPointerType::verifyEntries, in its order. */
+            if (v->type->elem->width != 64) {
+                dlti_error_set(err, DLTI_ERROR_VERIFY, "expected i64 parameters for '%s'", t->text);
+                return -1;
+            }
+            int64_t abi, pref;
+            if (dlti_attr_dense_int64(v, 1, &abi, NULL) == 0 &&
+                dlti_attr_dense_int64(v, 2, &pref, NULL) == 0 && (uint64_t)abi > (uint64_t)pref) {
+                dlti_error_set(err, DLTI_ERROR_VERIFY,
+                               "preferred alignment is expected to be at least as large as ABI "
+                               "alignment");
+                return -1;
+            }
         }
         return 0; /* other dialects verify their own types */
     default:
@@ -100,6 +113,14 @@ int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err)
             if (check_type_entry(e, err) != 0)
                 return -1;
             continue;
+        }
+        if (e->key->len > 8 && memcmp(e->key->str, "builtin.", 8) == 0) {
+            /* Always loaded, and without DataLayoutDialectInterface.  Other
+             * dialects answer the same only when a file loads them (mlir-opt
+             * loads `test` for test ops): not modeled. */
+            dlti_error_set(err, DLTI_ERROR_VERIFY,
+                           "the 'builtin' dialect does not support identifier data layout entries");
+            return -1;
         }
         if (e->key->len < 5 || memcmp(e->key->str, "dlti.", 5) != 0)
             continue; /* other identifiers belong to other dialects */

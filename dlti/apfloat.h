@@ -16,8 +16,8 @@ typedef enum dlti_float_kind {
 /* A float value as its bit pattern (APFloat::bitcastToAPInt): bits 0..63 in lo, 64..127 in hi. */
 typedef struct dlti_float_bits { uint64_t lo, hi; } dlti_float_bits;
 
-/* Longest text dlti_float_print can produce, including the terminating NUL
- * (the real maximum is 46: "-d.<35 digits>E-4951" for f80/f128). */
+/* A buffer size dlti_float_print never needs more than (the longest text is 44 bytes
+ * plus the NUL: a negative f128 in APFloat's default form, "-d.<35 digits>E-dddd"). */
 #define DLTI_FLOAT_PRINT_MAX 64
 
 /* MLIR type name ("f16", "bf16", "f8E4M3FN", ...) <-> kind. name returns NULL for an
@@ -36,7 +36,11 @@ unsigned dlti_float_bit_width(dlti_float_kind kind);
  * converted to `kind` with round-to-nearest-even (APFloat::convert): so for f16/bf16/f32/...
  * a decimal can round twice (16777217.000000001 : f32 gives 16777216, as MLIR does), and
  * f80/f128 literals carry only f64 precision. Overflow gives +-inf, NaN (FN/FNUZ kinds) or
- * the largest finite value (f6/f4 kinds), as APFloat does.
+ * the largest finite value (f6/f4 kinds), as APFloat does. The result is the pattern MLIR's
+ * bitcast gives, also where MLIR's in-memory value has none: an f64 infinity in the f6/f4
+ * kinds (MLIR prints "0x0"/"0x20", the pattern reads back as +-0) and a negative
+ * f8E8M0FNU value (the sign lands in bit 7: -1.0 gives 0xFF, a NaN; MLIR prints
+ * "-1.000000e+00").
  * Returns 0 on success, -1 if the text is not such a literal (or for an invalid kind). */
 int dlti_float_parse(dlti_float_kind kind, const char *text, size_t len, dlti_float_bits *out);
 
@@ -56,9 +60,10 @@ size_t dlti_float_print(dlti_float_kind kind, dlti_float_bits bits, char *buf, s
 
 /* Conversions for typed accessors and builders (FloatAttr::getValueAsDouble and
  * FloatAttr::get(type, double)). to_double is exact where the value is representable in
- * f64, else rounded to nearest-even (f80/f128 overflow to +-inf); every NaN gives a NaN.
+ * f64, else rounded to nearest-even (f80/f128 overflow to +-inf); every NaN gives a NaN
+ * (APFloat would turn the f8E8M0FNU NaN into +inf).
  * from_double rounds to nearest-even into the kind, with APFloat::convert's overflow rules
- * (f8E8M0FNU has no sign bit: like APFloat, a negative value sets bit 7, i.e. NaN). */
+ * (f8E8M0FNU has no sign bit: like APFloat, a negative value sets bit 7; -1.0 gives 0xFF). */
 double dlti_float_to_double(dlti_float_kind kind, dlti_float_bits bits);
 dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value);
 

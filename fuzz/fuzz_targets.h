@@ -1,0 +1,22 @@
+/* Fuzz targets: each takes arbitrary bytes and must never crash, leak or
+ * hang.  They are built two ways: with libFuzzer (fuzz/meson.build, clang,
+ * -Dfuzzing=true) and into the replay test that runs every committed input
+ * under the normal test suite (tests/test_fuzz_replay.c). */
+#ifndef SYSDESC_FUZZ_TARGETS_H
+#define SYSDESC_FUZZ_TARGETS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* MLIR text: parse; when it parses, print, re-parse the print and require
+ * the second print to equal the first. */
+int sysdesc_fuzz_mlir(const uint8_t *data, size_t size);
+/* One type: parse, print, re-parse: the same uniqued type. */
+int sysdesc_fuzz_type(const uint8_t *data, size_t size);
+/* A spec and a path: the input is "SPEC\0KEY\0KEY...", queried by strings
+ * and by handles: both must give the same answer. */
+int sysdesc_fuzz_query(const uint8_t *data, size_t size);
+
+/* Reports a broken invariant the way a crash would, so the fuzzer keeps the input. */
+void sysdesc_fuzz_fail(const char *what);
+
+#endif

@@ -1,0 +1,1 @@
+module attributes {x.a = complex<vector<2xf32>>} {}

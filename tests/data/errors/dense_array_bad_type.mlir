@@ -1,0 +1,1 @@
+module attributes {x.a = array<vector<2xi32>: 1>} {}

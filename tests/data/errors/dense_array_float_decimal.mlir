@@ -1,0 +1,1 @@
+module attributes {x.a = array<f32: 1, 2>} {}

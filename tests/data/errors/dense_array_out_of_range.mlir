@@ -1,0 +1,1 @@
+module attributes {x.a = array<i8: 1, 300, 2>} {}

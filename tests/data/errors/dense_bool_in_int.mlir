@@ -1,0 +1,1 @@
+module attributes {x.a = dense<true> : vector<2xi32>} {}

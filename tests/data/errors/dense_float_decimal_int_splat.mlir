@@ -1,0 +1,1 @@
+module attributes {x.a = dense<-3> : tensor<f64>} {}

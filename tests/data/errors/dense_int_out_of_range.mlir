@@ -1,0 +1,1 @@
+module attributes {x.a = dense<[1, 256]> : vector<2xi8>} {}

@@ -1,0 +1,1 @@
+module attributes {x.a = dense<> : tensor<2xi32>} {}

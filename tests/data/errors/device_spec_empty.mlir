@@ -1,0 +1,1 @@
+module attributes {x.a = #dlti.target_device_spec<>} {}

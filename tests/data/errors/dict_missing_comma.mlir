@@ -1,0 +1,1 @@
+module attributes {x.a = {a = 1 b = 2}} {}

@@ -1,0 +1,1 @@
+module attributes {x.a = #dlti.dl_entry<"a" 1>} {}

@@ -1,0 +1,1 @@
+module attributes {dlti.map = #dlti.map<"" = 1>} {}

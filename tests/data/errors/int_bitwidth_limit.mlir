@@ -1,0 +1,1 @@
+module attributes {x.a = i16777216} {}

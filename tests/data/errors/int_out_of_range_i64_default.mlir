@@ -1,0 +1,1 @@
+module attributes {x.a = 18446744073709551616} {}

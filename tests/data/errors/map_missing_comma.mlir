@@ -1,0 +1,1 @@
+module attributes {x.a = #dlti.map<"a" = 1 "b" = 2>} {}

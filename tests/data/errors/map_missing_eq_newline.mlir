@@ -1,0 +1,3 @@
+module attributes {x.a = #dlti.map<"a"
+  // c
+  1>} {}

@@ -1,0 +1,1 @@
+module attributes {dlti.map = #dlti.dl_spec<"a" = 1>} {}

@@ -1,0 +1,3 @@
+module attributes {x.a = #dlti.map<"a" = 1,
+   // comment
+   > } {}

@@ -1,0 +1,1 @@
+module attributes {dlti.map = #dlti.map<"a" = 1, "a" = 2>} {}

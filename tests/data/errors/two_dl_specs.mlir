@@ -1,0 +1,1 @@
+module attributes {x.a = #dlti.dl_spec<>, dlti.dl_spec = #dlti.dl_spec<>} {}

@@ -1,0 +1,1 @@
+module attributes {x.a = #foo.bar<1, (2>} {}

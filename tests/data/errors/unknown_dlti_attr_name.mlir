@@ -1,0 +1,1 @@
+module attributes {dlti.unknown = 1} {}

@@ -1,0 +1,1 @@
+module attributes {x.a = #dlti.map<"a = 1>} {}

@@ -1,0 +1,241 @@
+/* Queries: key paths, type keys, scopes, MLIR's failure notes, handles vs
+ * strings, and lookups in big maps (the hash index). */
+#include "test_util.h"
+
+#include <stdio.h>
+
+static const char spec[] =
+    "module @top attributes {dlti.target_system_spec = #dlti.target_system_spec<\n"
+    "  \"CPU\" = #dlti.target_device_spec<\"cache\" = #dlti.map<\"L1\" = #dlti.map<\"size\" = 32768>>,\n"
+    "    \"isa\" = [\"avx2\"], \"CPU::cache::L1::size\" = 1, \"n\" = 16 : ui32>,\n"
+    "  \"GPU\" = #dlti.target_device_spec<\"mma\" = #dlti.map<i32 = 8, !llvm.ptr<1> = 2>, \"w\" = 32>>} {\n"
+    "  module @mid {\n"
+    "    module @inner attributes {dlti.map = #dlti.map<\"CPU\" = #dlti.map<\"n\" = 4>>,\n"
+    "        x.other = 1} {\n"
+    "    }\n"
+    "  }\n"
+    "  module @empty {}\n"
+    "}\n";
+
+static const dlti_scope *root(dlti_context *ctx)
+{
+    dlti_error_t err;
+    const dlti_scope *s = dlti_parse(ctx, spec, strlen(spec), "spec", &err);
+    if (!s)
+        print_error("%d:%d: %s\n", err.line, err.column, err.text);
+    assert_non_null(s);
+    return s;
+}
+
+static const dlti_attr *q(const dlti_scope *s, dlti_error_t *err, size_t n, ...)
+{
+    const char *keys[8];
+    va_list ap;
+    va_start(ap, n);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = va_arg(ap, const char *);
+    va_end(ap);
+    return dlti_query_strings(s, keys, n, err);
+}
+
+static void string_paths(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_scope *s = root(ctx);
+    dlti_error_t err;
+    assert_attr_prints(q(s, &err, 4, "CPU", "cache", "L1", "size"), "32768 : i64");
+    assert_attr_prints(q(s, &err, 2, "CPU", "n"), "16 : ui32");
+    assert_attr_prints(q(s, &err, 2, "CPU", "isa"), "[\"avx2\"]");
+    assert_int_equal(dlti_attr_get_kind(q(s, &err, 1, "GPU")), DLTI_ATTR_DEVICE_SPEC);
+    /* A flat key is one literal key, never split. */
+    assert_attr_prints(q(s, &err, 2, "CPU", "CPU::cache::L1::size"), "1 : i64");
+    assert_null(q(s, &err, 1, "CPU::cache::L1::size"));
+}
+
+static void failure_notes(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_scope *s = root(ctx);
+    dlti_error_t err;
+    assert_null(q(s, &err, 0));
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    assert_string_equal(err.text, "no keys provided to attempt query with");
+    assert_null(q(s, &err, 3, "CPU", "cache", "L3"));
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    assert_int_equal(err.line, 0);
+    assert_string_equal(err.text, "key \"L3\" has no DLTI-mapping per attr: "
+                                  "#dlti.map<\"L1\" = #dlti.map<\"size\" = 32768 : i64>>");
+    assert_null(q(s, &err, 3, "CPU", "isa", "x"));
+    assert_string_equal(err.text,
+                        "got non-DLTI-queryable attribute upon looking up keys [\"CPU\",\"isa\"] at op");
+    assert_null(q(s, &err, 1, "TPU"));
+    assert_true(strncmp(err.text, "key \"TPU\" has no DLTI-mapping per attr: #dlti.target_system_spec<",
+                        65) == 0);
+    /* Key text is escaped as MLIR prints strings. */
+    assert_null(q(s, &err, 2, "CPU", "a\"b"));
+    assert_true(strncmp(err.text, "key \"a\\22b\" has", 15) == 0);
+    /* A scope chain without queryable attributes. */
+    const char *bare = "module attributes {x.a = 1} {}";
+    const dlti_scope *b = dlti_parse(ctx, bare, strlen(bare), "b", &err);
+    assert_null(q(b, &err, 1, "CPU"));
+    assert_string_equal(err.text, "no DLTI-queryable attrs on target op or any of its ancestors");
+}
+
+static void type_keys(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_scope *s = root(ctx);
+    dlti_error_t err;
+    dlti_key keys[3] = {skey(ctx, "GPU"), skey(ctx, "mma"), tkey(ctx, "i32")};
+    assert_attr_prints(dlti_query(s, keys, 3, &err), "8 : i64");
+    keys[2] = tkey(ctx, "!llvm.ptr<1>");
+    assert_attr_prints(dlti_query(s, keys, 3, &err), "2 : i64");
+    /* Type identity only: no interpolation between widths or address spaces. */
+    keys[2] = tkey(ctx, "i64");
+    assert_null(dlti_query(s, keys, 3, &err));
+    assert_string_equal(err.text, "key i64 has no DLTI-mapping per attr: "
+                                  "#dlti.map<i32 = 8 : i64, !llvm.ptr<1> = 2 : i64>");
+    keys[2] = tkey(ctx, "!llvm.ptr");
+    assert_null(dlti_query(s, keys, 3, &err));
+    keys[2] = tkey(ctx, "si32");
+    assert_null(dlti_query(s, keys, 3, &err));
+    /* A string key "i32" is not the type key i32. */
+    keys[2] = skey(ctx, "i32");
+    assert_null(dlti_query(s, keys, 3, &err));
+    assert_true(strncmp(err.text, "key \"i32\" has", 13) == 0);
+}
+
+static void scopes(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_scope *s = root(ctx);
+    dlti_error_t err;
+    const dlti_scope *inner = dlti_scope_find(s, "mid/inner", &err);
+    assert_non_null(inner);
+    /* The inner map answers "CPU": later keys resolve on its value only. */
+    assert_attr_prints(q(inner, &err, 2, "CPU", "n"), "4 : i64");
+    assert_null(q(inner, &err, 2, "CPU", "isa"));
+    assert_string_equal(err.text, "key \"isa\" has no DLTI-mapping per attr: #dlti.map<\"n\" = 4 : i64>");
+    /* "GPU" is not in the inner scope: the walk goes outward (MLIR 22 stops). */
+    assert_attr_prints(q(inner, &err, 2, "GPU", "w"), "32 : i64");
+    /* A scope without attributes asks its ancestors. */
+    const dlti_scope *mid = dlti_scope_find(s, "mid", &err);
+    assert_attr_prints(q(mid, &err, 2, "CPU", "n"), "16 : ui32");
+    assert_attr_prints(q(dlti_scope_find(s, "empty", &err), &err, 2, "CPU", "n"), "16 : ui32");
+    /* A miss everywhere reports the nearest queryable attribute, as MLIR does. */
+    assert_null(q(inner, &err, 1, "TPU"));
+    assert_string_equal(err.text, "key \"TPU\" has no DLTI-mapping per attr: "
+                                  "#dlti.map<\"CPU\" = #dlti.map<\"n\" = 4 : i64>>");
+}
+
+static void handles_and_strings(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_scope *s = root(ctx);
+    dlti_error_t err;
+    /* Handles are interned: the same pointer for the same key. */
+    assert_ptr_equal(skey(ctx, "CPU"), skey(ctx, "CPU"));
+    assert_ptr_equal(dlti_key_find(ctx, "CPU", 3), skey(ctx, "CPU"));
+    size_t len;
+    assert_string_equal(dlti_key_str(skey(ctx, "CPU"), &len), "CPU");
+    assert_int_equal(len, 3);
+    assert_null(dlti_key_get_type(skey(ctx, "CPU")));
+    /* Keys with NUL bytes are distinct keys. */
+    assert_ptr_not_equal(dlti_key_string(ctx, "a\0b", 3), dlti_key_string(ctx, "a", 1));
+    /* The same answers through handles and strings. */
+    dlti_key keys[2] = {skey(ctx, "CPU"), skey(ctx, "n")};
+    assert_ptr_equal(dlti_query(s, keys, 2, &err), q(s, &err, 2, "CPU", "n"));
+    /* A string the context never saw fails without being interned. */
+    assert_null(dlti_key_find(ctx, "never-seen", 10));
+    assert_null(q(s, &err, 2, "CPU", "never-seen"));
+    assert_string_equal(err.text, "key \"never-seen\" has no DLTI-mapping per attr: "
+                                  "#dlti.target_device_spec<\"cache\" = #dlti.map<\"L1\" = #dlti.map<"
+                                  "\"size\" = 32768 : i64>>, \"isa\" = [\"avx2\"], "
+                                  "\"CPU::cache::L1::size\" = 1 : i64, \"n\" = 16 : ui32>");
+    assert_null(dlti_key_find(ctx, "never-seen", 10));
+    /* More keys than the fast path's stack arrays. */
+    const char *many[20];
+    for (int i = 0; i < 20; i++)
+        many[i] = i == 0 ? "CPU" : "x";
+    assert_null(dlti_query_strings(s, many, 20, &err));
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    /* NULL err. */
+    assert_null(dlti_query_strings(s, many, 20, NULL));
+}
+
+static void one_attribute(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_attr *a = attr_of(ctx, "#dlti.target_system_spec<\"A\" = #dlti.target_device_spec<"
+                                      "\"k\" = #dlti.map<\"x\" = 1>>>");
+    dlti_error_t err;
+    dlti_key k[3] = {skey(ctx, "A"), skey(ctx, "k"), skey(ctx, "x")};
+    assert_attr_prints(dlti_attr_query(a, k, 3, &err), "1 : i64");
+    assert_null(dlti_attr_query(a, k, 0, &err));
+    assert_string_equal(err.text, "no keys provided to attempt query with");
+    assert_null(dlti_attr_query(attr_of(ctx, "1"), k, 1, &err));
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    assert_int_equal(dlti_attr_get_kind(dlti_attr_lookup(a, k[0])), DLTI_ATTR_DEVICE_SPEC);
+    assert_null(dlti_attr_lookup(a, k[1]));
+    assert_null(dlti_attr_lookup(attr_of(ctx, "[1]"), k[0]));
+    assert_null(dlti_attr_lookup(a, NULL));
+    assert_null(dlti_attr_lookup(NULL, k[0]));
+    /* The bare root scope of a parsed attribute is queried the same way. */
+    const char *text = "#dlti.map<\"x\" = 2>";
+    const dlti_scope *s = dlti_parse(ctx, text, strlen(text), "t", &err);
+    assert_attr_prints(q(s, &err, 1, "x"), "2 : i64");
+}
+
+/* Maps over 8 entries use a hash index: every key, type keys, misses. */
+static void big_maps(void **state)
+{
+    dlti_context *ctx = *state;
+    for (int n = 7; n <= 200; n += 31) {
+        static char text[16384];
+        strcpy(text, "#dlti.map<");
+        for (int i = 0; i < n; i++) {
+            char one[40];
+            snprintf(one, sizeof(one), "%s\"key%d\" = %d", i ? ", " : "", i, i);
+            strcat(text, one);
+        }
+        strcat(text, ", i32 = -1, !llvm.ptr<3> = -2, vector<4xf32> = -3>");
+        const dlti_attr *m = attr_of(ctx, text);
+        assert_int_equal(dlti_attr_size(m), (size_t)n + 3);
+        for (int i = 0; i < n; i++) {
+            char key[32];
+            sprintf(key, "key%d", i);
+            int64_t v = -100;
+            const dlti_attr *val = dlti_attr_lookup(m, skey(ctx, key));
+            assert_non_null(val);
+            assert_int_equal(dlti_attr_get_int64(val, &v, NULL), 0);
+            assert_int_equal(v, i);
+        }
+        int64_t v;
+        assert_int_equal(dlti_attr_get_int64(dlti_attr_lookup(m, tkey(ctx, "i32")), &v, NULL), 0);
+        assert_int_equal(v, -1);
+        assert_int_equal(dlti_attr_get_int64(dlti_attr_lookup(m, tkey(ctx, "!llvm.ptr<3>")), &v, NULL), 0);
+        assert_int_equal(v, -2);
+        assert_int_equal(dlti_attr_get_int64(dlti_attr_lookup(m, tkey(ctx, "vector<4xf32>")), &v, NULL), 0);
+        assert_int_equal(v, -3);
+        assert_null(dlti_attr_lookup(m, tkey(ctx, "i64")));
+        assert_null(dlti_attr_lookup(m, skey(ctx, "key-1")));
+        assert_null(dlti_attr_lookup(m, skey(ctx, "i32")));
+        char miss[32];
+        sprintf(miss, "key%d", n);
+        assert_null(dlti_attr_lookup(m, skey(ctx, miss)));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(string_paths, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(failure_notes, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(type_keys, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(scopes, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(handles_and_strings, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(one_attribute, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(big_maps, setup_ctx, teardown_ctx),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
