@@ -35,5 +35,8 @@ int cli_write_stdout(const char *data, size_t len);
 
 int cmd_fmt(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_layout(int argc, char **argv);
+int cmd_dl_import(int argc, char **argv);
+int cmd_dl_export(int argc, char **argv);
 
 #endif

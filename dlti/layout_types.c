@@ -1,0 +1,225 @@
+/* Size and alignment of builtin types, as mlir::detail::getDefault* and
+ * LLVMPointerType compute them in MLIR 22, with overflow reported instead of
+ * wrapping. */
+#include "layout_internal.h"
+
+#include <string.h>
+
+static int overflow(const dlti_type *t, dlti_error_t *err)
+{
+    dlti_error_set(err, DLTI_ERROR_RANGE, "the size of %s does not fit in 64 bits", t->text);
+    return -1;
+}
+
+static bool mul_ok(uint64_t a, uint64_t b, uint64_t *r)
+{
+    if (a && b > UINT64_MAX / a)
+        return false;
+    *r = a * b;
+    return true;
+}
+
+/* llvm::PowerOf2Ceil (0 stays 0); false when the result needs 65 bits. */
+static bool pow2ceil(uint64_t x, uint64_t *r)
+{
+    if (x > (UINT64_C(1) << 63))
+        return false;
+    uint64_t p = 1;
+    while (p < x)
+        p <<= 1;
+    *r = x ? p : 0;
+    return true;
+}
+
+static uint64_t bytes_of(uint64_t bits)
+{
+    return bits / 8 + (bits % 8 != 0);
+}
+
+static void int_layout(const dlti_layout *L, uint64_t w, dlti_type_layout *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->bitsize = w;
+    out->size = bytes_of(w);
+    if (L->num_ints == 0) {
+        uint64_t p2 = 0;
+        pow2ceil(out->size, &p2); /* size <= 2^61: fits */
+        out->abi_alignment = w < 64 ? p2 : 4;
+        out->preferred_alignment = p2;
+        return;
+    }
+    /* findEntryForIntegerType: the narrowest entry at least as wide, else the widest. */
+    size_t lo = 0, hi = L->num_ints;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->ints[mid].width < w)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const dlti_int_entry *e = &L->ints[lo < L->num_ints ? lo : L->num_ints - 1];
+    out->abi_alignment = e->abi / 8;
+    out->preferred_alignment = e->pref / 8;
+}
+
+static void float_layout(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->bitsize = t->width;
+    out->size = bytes_of(t->width);
+    const dlti_attr *e = t->float_kind >= 0 && t->float_kind < DLTI_FLOAT_KIND_COUNT
+                             ? L->floats[t->float_kind]
+                             : NULL;
+    uint64_t abi, pref;
+    if (e && dlti_dense_u64(e, 0, &abi) && dlti_dense_u64(e, dlti_dense_len(e) - 1, &pref)) {
+        out->abi_alignment = abi / 8;
+        out->preferred_alignment = pref / 8;
+        return;
+    }
+    out->abi_alignment = 0;
+    pow2ceil(out->size, &out->abi_alignment);
+    out->preferred_alignment = out->abi_alignment;
+}
+
+static void ptr_layout(const dlti_layout *L, uint64_t as, dlti_type_layout *out)
+{
+    memset(out, 0, sizeof(*out));
+    const dlti_ptr_entry *e = NULL;
+    for (size_t i = 0; i < L->num_ptrs && !e; i++)
+        if (L->ptrs[i].as == as)
+            e = &L->ptrs[i];
+    if (!e && as != 0) {
+        /* Other spaces without an entry take the default space's layout. */
+        ptr_layout(L, 0, out);
+        return;
+    }
+    out->bitsize = e ? e->size : 64;
+    out->size = bytes_of(out->bitsize);
+    out->abi_alignment = e ? e->abi / 8 : 8;
+    out->preferred_alignment = e ? e->pref / 8 : 8;
+    out->index_bitwidth = e ? e->idx : 64;
+}
+
+static int vector_layout(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out,
+                         dlti_error_t *err)
+{
+    if (t->rank <= 0) {
+        /* shape().back() of a 0-d vector: mlir-opt-22 crashes. */
+        dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+                       "0-d vector %s has no data layout (its innermost dimension is undefined)",
+                       t->text);
+        return -1;
+    }
+    dlti_type_layout elem;
+    if (dlti_layout_query(L, t->elem, &elem, err) != 0)
+        return -1;
+    uint64_t outer = 1, inner = (uint64_t)t->dims[t->rank - 1], inner2, bits;
+    bool scalable = false;
+    for (int i = 0; i < t->rank; i++) {
+        scalable = scalable || (t->scalable && t->scalable[i]);
+        if (i + 1 < t->rank && !mul_ok(outer, (uint64_t)t->dims[i], &outer))
+            return overflow(t, err);
+    }
+    /* getNumElements() is an int64_t product in MLIR. */
+    uint64_t num;
+    if (!mul_ok(outer, inner, &num) || num > (uint64_t)INT64_MAX)
+        return overflow(t, err);
+    if (!pow2ceil(inner, &inner2) || !mul_ok(outer, inner2, &bits) ||
+        !mul_ok(bits, elem.size, &bits) || !mul_ok(bits, 8, &bits))
+        return overflow(t, err);
+    memset(out, 0, sizeof(*out));
+    out->bitsize = bits;
+    out->size = bytes_of(bits);
+    out->scalable = scalable;
+    if (!pow2ceil(out->size, &out->abi_alignment))
+        return overflow(t, err);
+    out->preferred_alignment = out->abi_alignment;
+    return 0;
+}
+
+/* getDefault* called with the complex type's (empty) entry list: integers
+ * and the ABI alignment of floats ignore the spec, everything else asks the
+ * layout. */
+static int noparams_layout(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out,
+                           dlti_error_t *err)
+{
+    switch (t->kind) {
+    case DLTI_TYPE_INTEGER: {
+        memset(out, 0, sizeof(*out));
+        out->bitsize = t->width;
+        out->size = bytes_of(t->width);
+        uint64_t p2 = 0;
+        pow2ceil(out->size, &p2);
+        out->abi_alignment = t->width < 64 ? p2 : 4;
+        out->preferred_alignment = p2;
+        return 0;
+    }
+    case DLTI_TYPE_FLOAT: {
+        dlti_type_layout full;
+        float_layout(L, t, &full);
+        memset(out, 0, sizeof(*out));
+        out->bitsize = t->width;
+        out->size = bytes_of(t->width);
+        out->abi_alignment = 0;
+    pow2ceil(out->size, &out->abi_alignment);
+        out->preferred_alignment = full.abi_alignment;
+        return 0;
+    }
+    case DLTI_TYPE_INDEX:
+        int_layout(L, 64, out);
+        return 0;
+    case DLTI_TYPE_COMPLEX: {
+        dlti_type_layout e;
+        if (noparams_layout(L, t->elem, &e, err) != 0)
+            return -1;
+        uint64_t align = e.preferred_alignment * 8, bits = e.bitsize;
+        if (align > 1 && bits % align)
+            bits += align - bits % align;
+        if (bits > UINT64_MAX - e.bitsize)
+            return overflow(t, err);
+        memset(out, 0, sizeof(*out));
+        out->bitsize = bits + e.bitsize;
+        out->size = bytes_of(out->bitsize);
+        out->abi_alignment = e.abi_alignment;
+        out->preferred_alignment = e.preferred_alignment;
+        return 0;
+    }
+    default:
+        return dlti_layout_query(L, t, out, err);
+    }
+}
+
+int dlti_layout_compute(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out,
+                        dlti_error_t *err)
+{
+    uint64_t as;
+    switch (t->kind) {
+    case DLTI_TYPE_INTEGER:
+        int_layout(L, t->width, out);
+        return 0;
+    case DLTI_TYPE_INDEX:
+        int_layout(L, L->index_bits, out);
+        out->index_bitwidth = L->index_bits;
+        return 0;
+    case DLTI_TYPE_FLOAT:
+        float_layout(L, t, out);
+        return 0;
+    case DLTI_TYPE_VECTOR:
+        return vector_layout(L, t, out, err);
+    case DLTI_TYPE_COMPLEX:
+        return noparams_layout(L, t, out, err);
+    case DLTI_TYPE_DIALECT:
+        if (dlti_llvm_ptr_space(t, &as)) {
+            ptr_layout(L, as, out);
+            return 0;
+        }
+        break;
+    default:
+        break;
+    }
+    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+                   "neither the scoping op nor the type class provide data layout information "
+                   "for %s",
+                   t->text);
+    return -1;
+}

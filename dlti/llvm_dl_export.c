@@ -1,0 +1,172 @@
+/* #dlti.dl_spec -> LLVM data layout string, the inverse of llvm_dl_import.c:
+ * every entry the importer can produce maps back to the token it came from,
+ * so import(export(import(s))) == import(s). */
+#include "layout_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool key_is(dlti_key k, const char *s)
+{
+    return !k->type && k->len == strlen(s) && memcmp(k->str, s, k->len) == 0;
+}
+
+static int unsupported(const dlti_entry_rec *e, const char *why, dlti_error_t *err)
+{
+    dlti_buf b = {0};
+    dlti_print_key(&b, e->key);
+    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+                   "data layout entry for %s cannot be written as an LLVM data layout token: %s",
+                   b.data ? b.data : "?", why);
+    free(b.data);
+    return -1;
+}
+
+static int uint_value(const dlti_attr *v, uint64_t *out)
+{
+    int64_t x;
+    if (!v || v->kind != DLTI_ATTR_INTEGER || dlti_attr_get_int64(v, &x, NULL) != 0 || x < 0)
+        return -1;
+    *out = (uint64_t)x;
+    return 0;
+}
+
+static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
+{
+    const dlti_attr *v = e->value;
+    uint64_t n;
+    if (key_is(e->key, "dlti.endianness")) {
+        bool big = v->kind == DLTI_ATTR_STRING && v->u.str.len == 3 && !memcmp(v->u.str.s, "big", 3);
+        bool little = v->kind == DLTI_ATTR_STRING && v->u.str.len == 6 &&
+                      !memcmp(v->u.str.s, "little", 6);
+        if (!big && !little)
+            return unsupported(e, "expected \"big\" or \"little\"", err);
+        dlti_buf_puts(b, big ? "E" : "e");
+        return 0;
+    }
+    if (key_is(e->key, "dlti.mangling_mode")) {
+        if (v->kind != DLTI_ATTR_STRING || v->u.str.len != 1 || !strchr("elowmxa", v->u.str.s[0]))
+            return unsupported(e, "expected one of \"e\", \"l\", \"o\", \"w\", \"m\", \"x\", \"a\"", err);
+        dlti_buf_printf(b, "m:%c", v->u.str.s[0]);
+        return 0;
+    }
+    static const struct {
+        const char *key;
+        char c;
+    } spaces[] = {{"dlti.program_memory_space", 'P'},
+                  {"dlti.global_memory_space", 'G'},
+                  {"dlti.alloca_memory_space", 'A'},
+                  {"dlti.stack_alignment", 'S'}};
+    for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++) {
+        if (!key_is(e->key, spaces[i].key))
+            continue;
+        if (uint_value(v, &n) != 0)
+            return unsupported(e, "expected a non-negative integer", err);
+        if (n == 0 && spaces[i].c == 'S')
+            return 0; /* 0 means unspecified, and LLVM rejects S0 */
+        dlti_buf_printf(b, "%c%llu", spaces[i].c, (unsigned long long)n);
+        return 0;
+    }
+    if (key_is(e->key, "dlti.legal_int_widths")) {
+        if (v->kind != DLTI_ATTR_DENSE_ARRAY || v->n == 0 || !v->u.ints)
+            return unsupported(e, "expected a non-empty array<i32: ...>", err);
+        dlti_buf_putc(b, 'n');
+        for (size_t i = 0; i < v->n; i++)
+            dlti_buf_printf(b, "%s%lld", i ? ":" : "", (long long)v->u.ints[i]);
+        return 0;
+    }
+    if (key_is(e->key, "dlti.function_pointer_alignment")) {
+        /* #dlti.function_pointer_alignment<N, function_dependent = B> */
+        char *text = dlti_attr_print(v, NULL);
+        unsigned long long a;
+        char dep[8] = "";
+        int ok = text && sscanf(text, "#dlti.function_pointer_alignment<%llu, function_dependent = %5[a-z]>",
+                                &a, dep) == 2;
+        free(text);
+        if (!ok)
+            return unsupported(e, "expected #dlti.function_pointer_alignment<N, function_dependent = B>", err);
+        dlti_buf_printf(b, "F%c%llu", strcmp(dep, "true") == 0 ? 'n' : 'i', a);
+        return 0;
+    }
+    return unsupported(e, "no LLVM token sets it", err);
+}
+
+static int type_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
+{
+    const dlti_type *t = e->key->type;
+    const dlti_attr *v = e->value;
+    size_t len = dlti_dense_len(v);
+    uint64_t x[4], as;
+    for (size_t i = 0; i < len && i < 4; i++)
+        if (!dlti_dense_u64(v, i, &x[i]))
+            return unsupported(e, "expected a dense i64 elements value", err);
+    if (t->kind == DLTI_TYPE_INTEGER || t->kind == DLTI_TYPE_FLOAT) {
+        if (t->kind == DLTI_TYPE_INTEGER && t->sign != DLTI_SIGNLESS)
+            return unsupported(e, "LLVM integers are signless", err);
+        if (t->kind == DLTI_TYPE_FLOAT && t->float_kind != DLTI_FLOAT_F16 &&
+            t->float_kind != DLTI_FLOAT_F32 && t->float_kind != DLTI_FLOAT_F64 &&
+            t->float_kind != DLTI_FLOAT_F80 && t->float_kind != DLTI_FLOAT_F128)
+            return unsupported(e, "LLVM names floats by width: only f16, f32, f64, f80, f128", err);
+        if (len != 1 && len != 2)
+            return unsupported(e, "expected 1 or 2 alignments", err);
+        dlti_buf_printf(b, "%c%u:%llu", t->kind == DLTI_TYPE_INTEGER ? 'i' : 'f', t->width,
+                        (unsigned long long)x[0]);
+        if (x[len - 1] != x[0])
+            dlti_buf_printf(b, ":%llu", (unsigned long long)x[len - 1]);
+        return 0;
+    }
+    if (dlti_llvm_ptr_space(t, &as)) {
+        if (len != 3 && len != 4)
+            return unsupported(e, "expected 3 or 4 values", err);
+        uint64_t idx = len == 4 ? x[3] : x[0];
+        dlti_buf_putc(b, 'p');
+        if (as)
+            dlti_buf_printf(b, "%llu", (unsigned long long)as);
+        dlti_buf_printf(b, ":%llu:%llu", (unsigned long long)x[0], (unsigned long long)x[1]);
+        if (x[2] != x[1] || idx != x[0])
+            dlti_buf_printf(b, ":%llu", (unsigned long long)x[2]);
+        if (idx != x[0])
+            dlti_buf_printf(b, ":%llu", (unsigned long long)idx);
+        return 0;
+    }
+    return unsupported(e, "LLVM data layout strings only describe integers, floats and pointers", err);
+}
+
+char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
+{
+    if (!spec || spec->kind != DLTI_ATTR_DL_SPEC) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "expected a #dlti.dl_spec attribute");
+        return NULL;
+    }
+    dlti_buf b = {0};
+    /* Identifiers first (endianness leads LLVM strings by convention), then
+     * types: the importer keeps each group's order, so this round-trips. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < spec->n; i++) {
+            const dlti_entry_rec *e = &spec->u.c.entries[i];
+            if ((pass == 0) != (e->key->type == NULL))
+                continue;
+            size_t before = b.len;
+            if (b.len)
+                dlti_buf_putc(&b, '-');
+            size_t start = b.len;
+            int rc = pass == 0 ? id_token(&b, e, err) : type_token(&b, e, err);
+            if (rc != 0) {
+                free(b.data);
+                return NULL;
+            }
+            if (b.len == start && b.data) /* nothing written (S0): drop the dash */
+                b.data[b.len = before] = '\0';
+        }
+    }
+    if (!b.data)
+        dlti_buf_puts(&b, "");
+    if (b.failed || !b.data) {
+        free(b.data);
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    b.data[b.len] = '\0';
+    return b.data;
+}

@@ -1,0 +1,128 @@
+/* sysdesc dl-import / dl-export: LLVM data layout strings <-> #dlti.dl_spec. */
+#include "cli.h"
+#include "sysdesc/layout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char import_usage[] =
+    "usage: sysdesc dl-import STRING\n"
+    "       sysdesc dl-import --triple TRIPLE\n"
+    "       sysdesc dl-import --list\n"
+    "\n"
+    "Prints the #dlti.dl_spec that mlir-translate-22 --import-llvm attaches for\n"
+    "the LLVM data layout STRING (LLVM's defaults included).  --triple takes the\n"
+    "string from sysdesc's table of targets (exact triple, else the same\n"
+    "architecture); --list prints the table as TRIPLE<TAB>STRING<TAB>SOURCE.\n"
+    "\n"
+    "Exit status: 0 ok; 1 unknown triple; 2 malformed string or usage.\n";
+
+static const char export_usage[] =
+    "usage: sysdesc dl-export [--scope NAME/NAME] FILE\n"
+    "\n"
+    "Prints the LLVM data layout string of the #dlti.dl_spec of FILE (a bare\n"
+    "spec, or the spec attached to the top module or to --scope's module).\n"
+    "\n"
+    "Exit status: 0 ok; 1 no spec found; 2 bad input, usage or entries that an\n"
+    "LLVM string cannot express; 3 the file could not be read.\n";
+
+static int print_spec(const char *str)
+{
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    dlti_error_t err;
+    int rc;
+    const dlti_attr *spec = dlti_llvm_dl_import(ctx, str, strlen(str), &err);
+    if (!spec) {
+        rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
+    } else {
+        size_t len;
+        char *text = dlti_attr_print(spec, &len);
+        rc = text ? cli_write_stdout(text, len) : cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        if (rc == SYSDESC_EXIT_OK)
+            rc = cli_write_stdout("\n", 1);
+        free(text);
+    }
+    dlti_context_free(ctx);
+    return rc;
+}
+
+int cmd_dl_import(int argc, char **argv)
+{
+    if (argc == 2 && cli_is_help(argv[1])) {
+        fputs(import_usage, stdout);
+        return SYSDESC_EXIT_OK;
+    }
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (size_t i = 0; i < dlti_target_dl_count(); i++) {
+            const dlti_target_dl *t = dlti_target_dl_get(i);
+            printf("%s\t%s\t%s\n", t->triple, t->layout, t->source);
+        }
+        return cli_write_stdout("", 0);
+    }
+    if (argc == 3 && strcmp(argv[1], "--triple") == 0) {
+        dlti_error_t err;
+        const dlti_target_dl *t = dlti_target_dl_find(argv[2], &err);
+        if (!t)
+            return cli_fail(cli_exit_code(err.code), "%s", err.text);
+        return print_spec(t->layout);
+    }
+    if (argc == 3 && strcmp(argv[1], "--") == 0)
+        return print_spec(argv[2]);
+    if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0' && argv[1][1] != '-'))
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-import: expected one STRING or --triple TRIPLE "
+                                                "(see sysdesc dl-import --help)");
+    return print_spec(argv[1]);
+}
+
+int cmd_dl_export(int argc, char **argv)
+{
+    const char *scope_path = "";
+    int i = 1;
+    for (; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(export_usage, stdout);
+            return SYSDESC_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--scope") == 0 && i + 1 < argc)
+            scope_path = argv[++i];
+        else if (strncmp(argv[i], "--scope=", 8) == 0)
+            scope_path = argv[i] + 8;
+        else
+            break;
+    }
+    if (i + 1 != argc)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: expected one FILE (see sysdesc dl-export --help)");
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    dlti_error_t err;
+    int rc = SYSDESC_EXIT_OK;
+    const dlti_scope *root = dlti_parse_file(ctx, argv[i], &err);
+    const dlti_scope *scope = root ? dlti_scope_find(root, scope_path, &err) : NULL;
+    if (!root) {
+        rc = cli_report(&err);
+    } else if (!scope) {
+        rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
+    } else {
+        const dlti_attr *spec = NULL;
+        for (size_t k = 0; k < dlti_scope_num_attrs(scope) && !spec; k++)
+            if (dlti_attr_get_kind(dlti_scope_attr_value(scope, k)) == DLTI_ATTR_DL_SPEC)
+                spec = dlti_scope_attr_value(scope, k);
+        char *s = spec ? dlti_llvm_dl_export(spec, &err) : NULL;
+        if (!spec)
+            rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "no #dlti.dl_spec in the scope");
+        else if (!s)
+            rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
+        else {
+            rc = cli_write_stdout(s, strlen(s));
+            if (rc == SYSDESC_EXIT_OK)
+                rc = cli_write_stdout("\n", 1);
+        }
+        free(s);
+    }
+    dlti_context_free(ctx);
+    return rc;
+}

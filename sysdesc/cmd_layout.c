@@ -1,0 +1,155 @@
+/* sysdesc layout: data layout queries, as mlir-opt's --test-data-layout-query. */
+#include "cli.h"
+#include "sysdesc/layout.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc layout [--scope NAME/NAME] FILE [TYPE...]\n"
+    "\n"
+    "Answers data layout queries in the scope of FILE (\"-\" for standard input;\n"
+    "--scope picks a nested named module).  The scope's #dlti.dl_spec is combined\n"
+    "with those of the enclosing modules, as MLIR does.  For each TYPE prints\n"
+    "  TYPE: size = S, bitsize = B, alignment = A, preferred = P, index = I\n"
+    "(bytes, bits, ABI and preferred alignment in bytes, index bitwidth or 0),\n"
+    "with \"vscale x N\" sizes for scalable vectors.  Without TYPEs, prints the\n"
+    "scope-wide properties (endianness, memory spaces, stack alignment, ...) one\n"
+    "per line as `name = value` in canonical MLIR.\n"
+    "\n"
+    "Exit status: 0 ok; 1 a value out of range; 2 bad input, usage, or a type\n"
+    "without a data layout; 3 the file could not be read.\n";
+
+/* The CLI keeps the text so that layout errors can carry lines and columns. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+        char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    if (f != stdin)
+        fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int print_type(const dlti_layout *L, dlti_context *ctx, const char *arg)
+{
+    dlti_error_t err;
+    const dlti_type *t = dlti_type_parse(ctx, arg, strlen(arg), &err);
+    if (!t)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "invalid type '%s': %s", arg, err.text);
+    dlti_type_layout r;
+    if (dlti_layout_query(L, t, &r, &err) != 0)
+        return cli_fail(cli_exit_code(err.code), "%s", err.text);
+    const char *v = r.scalable ? "vscale x " : "";
+    /* Write errors surface in the final flush (cli_write_stdout). */
+    printf("%s: size = %s%llu, bitsize = %s%llu, alignment = %llu, preferred = %llu, index = %llu\n",
+           dlti_type_str(t), v, (unsigned long long)r.size, v, (unsigned long long)r.bitsize,
+           (unsigned long long)r.abi_alignment, (unsigned long long)r.preferred_alignment,
+           (unsigned long long)r.index_bitwidth);
+    return SYSDESC_EXIT_OK;
+}
+
+static int print_props(const dlti_layout *L)
+{
+    for (int p = 0; p < DLTI_LAYOUT_NUM_PROPS; p++) {
+        dlti_error_t err;
+        char *v = dlti_layout_prop_print(L, (dlti_layout_prop)p, &err);
+        if (!v)
+            return cli_fail(cli_exit_code(err.code), "%s", err.text);
+        printf("%s = %s\n", dlti_layout_prop_name((dlti_layout_prop)p), v);
+        free(v);
+    }
+    return SYSDESC_EXIT_OK;
+}
+
+int cmd_layout(int argc, char **argv)
+{
+    const char *scope_path = "";
+    int i = 1;
+    for (; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return SYSDESC_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--scope") == 0) {
+            if (++i >= argc)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: --scope needs a value");
+            scope_path = argv[i];
+        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
+            scope_path = argv[i] + 8;
+        } else if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                            "layout: unknown option '%s' (see sysdesc layout --help)", argv[i]);
+        } else {
+            break;
+        }
+    }
+    if (i >= argc)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: missing FILE (see sysdesc layout --help)");
+    const char *path = argv[i++];
+    size_t len = 0;
+    errno = 0;
+    char *text = slurp(path, &len);
+    if (!text)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "%s: cannot read file: %s", path,
+                        errno ? strerror(errno) : "out of memory");
+    dlti_context *ctx = dlti_context_new();
+    dlti_layout *L = NULL;
+    dlti_error_t err;
+    int rc = SYSDESC_EXIT_OK;
+    if (!ctx) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto out;
+    }
+    const char *source = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const dlti_scope *root = dlti_parse(ctx, text, len, source, &err);
+    if (!root || dlti_layout_verify_tree(root, source, text, len, &err) != 0) {
+        rc = cli_report(&err);
+        goto out;
+    }
+    const dlti_scope *scope = dlti_scope_find(root, scope_path, &err);
+    if (!scope) {
+        rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
+        goto out;
+    }
+    L = dlti_layout_new(scope, &err);
+    if (!L) {
+        rc = cli_report(&err);
+        goto out;
+    }
+    if (i >= argc)
+        rc = print_props(L);
+    for (; i < argc && rc == SYSDESC_EXIT_OK; i++)
+        rc = print_type(L, ctx, argv[i]);
+    if (rc == SYSDESC_EXIT_OK)
+        rc = cli_write_stdout("", 0);
+out:
+    dlti_layout_free(L);
+    dlti_context_free(ctx);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Compares `sysdesc dl-import` with mlir-translate-22 --import-llvm.
+
+For every row of sysdesc's triple table and every string of
+tests/data/layout/dl_strings.txt: the #dlti.dl_spec must be byte for byte
+MLIR's, malformed strings must be refused by both, and the round trip
+import(export(import(s))) == import(s) must hold.  When opt-22 is installed,
+each table row is also checked against the layout LLVM computes for the
+triple.  Exits 77 when mlir-translate-22 is missing.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SYSDESC = os.environ.get("SYSDESC", "sysdesc")
+SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+TRANSLATE = os.environ.get("MLIR_TRANSLATE", "mlir-translate-22")
+OPT = os.environ.get("LLVM_OPT", "opt-22")
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def extract_spec(text):
+    i = text.find("#dlti.dl_spec<")
+    if i < 0:
+        return None
+    depth = 0
+    for j in range(i + len("#dlti.dl_spec"), len(text)):
+        if text[j] == "<":
+            depth += 1
+        elif text[j] == ">":
+            depth -= 1
+            if depth == 0:
+                return text[i:j + 1]
+    return None
+
+
+def mlir_import(tmp, s):
+    path = os.path.join(tmp, "a.ll")
+    with open(path, "w") as f:
+        f.write('target datalayout = "%s"\n' % s)
+    r = run([TRANSLATE, "--import-llvm", path])
+    if r.returncode != 0 or "error" in r.stderr:
+        return None
+    return extract_spec(r.stdout)
+
+
+def main():
+    if not shutil.which(TRANSLATE):
+        print("SKIP: %s not found" % TRANSLATE)
+        return 77
+    if not shutil.which(OPT) and os.path.exists("/usr/lib/llvm-22/bin/opt"):
+        globals()["OPT"] = "/usr/lib/llvm-22/bin/opt"
+    cases = []
+    table = run([SYSDESC, "dl-import", "--list"]).stdout.splitlines()
+    for row in table:
+        triple, layout, source = row.split("\t")
+        cases.append((layout, False, triple))
+    with open(os.path.join(SRCDIR, "tests", "data", "layout", "dl_strings.txt")) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            bad = line.startswith("bad:")
+            s = line[4:] if bad else line
+            cases.append(("" if s == "<empty>" else s, bad, None))
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for s, bad, triple in cases:
+            label = triple or repr(s)
+            theirs = mlir_import(tmp, s)
+            ours = run([SYSDESC, "dl-import", "--", s])
+            if bad or theirs is None:
+                ok = theirs is None and ours.returncode == 2 and "offset" in ours.stderr
+                if not ok:
+                    print("FAIL %s: mlir %s, sysdesc rc %d %s" %
+                          (label, "refuses" if theirs is None else theirs, ours.returncode,
+                           ours.stderr.strip()))
+                passed += ok
+                failed += not ok
+                continue
+            got = ours.stdout.strip()
+            if got != theirs:
+                print("FAIL %s:\n  mlir    %s\n  sysdesc %s %s" % (label, theirs, got, ours.stderr.strip()))
+                failed += 1
+                continue
+            passed += 1
+            # Round trip through dl-export.
+            spec_path = os.path.join(tmp, "spec.mlir")
+            with open(spec_path, "w") as f:
+                f.write(got + "\n")
+            exp = run([SYSDESC, "dl-export", spec_path])
+            again = run([SYSDESC, "dl-import", "--", exp.stdout.strip()])
+            if exp.returncode == 0 and again.stdout.strip() == got:
+                passed += 1
+            else:
+                print("FAIL %s: round trip: %s -> %s" % (label, exp.stdout.strip() or exp.stderr.strip(),
+                                                         again.stdout.strip() or again.stderr.strip()))
+                failed += 1
+            # The exported string must also be one MLIR imports the same way.
+            if mlir_import(tmp, exp.stdout.strip()) == got:
+                passed += 1
+            else:
+                print("FAIL %s: MLIR imports the exported string differently" % label)
+                failed += 1
+            if triple and shutil.which(OPT):
+                path = os.path.join(tmp, "t.ll")
+                with open(path, "w") as f:
+                    f.write('target triple = "%s"\n' % triple)
+                r = run([OPT, "-S", path])
+                want = [l for l in r.stdout.splitlines() if l.startswith("target datalayout")]
+                if want and want[0] == 'target datalayout = "%s"' % s:
+                    passed += 1
+                else:
+                    print("FAIL %s: table row differs from %s: %s" % (triple, OPT, want))
+                    failed += 1
+        # --triple picks the same string as the table.
+        r = run([SYSDESC, "dl-import", "--triple", "x86_64-unknown-linux-gnu"])
+        ok = r.returncode == 0 and r.stdout.startswith("#dlti.dl_spec<!llvm.ptr<270>")
+        passed += ok
+        failed += not ok
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
