@@ -35,8 +35,14 @@ int cli_write_stdout(const char *data, size_t len);
 
 int cmd_fmt(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_dl_import(int argc, char **argv);
 int cmd_dl_export(int argc, char **argv);
+
+#include "sysdesc/probe.h"
+/* Probes this host (nxml == 0) or the XML files; warnings on stderr unless quiet. */
+const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
+                           sysdesc_probe_io io, bool quiet, dlti_error_t *err);
 
 #endif

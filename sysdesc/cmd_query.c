@@ -7,6 +7,7 @@
 
 static const char usage[] =
     "usage: sysdesc query [--scope NAME/NAME] FILE KEY...\n"
+    "       sysdesc query --host KEY...\n"
     "\n"
     "Looks up the path KEY... (e.g. CPU cache L1 size_in_bytes) in the DLTI\n"
     "attributes of FILE (\"-\" for standard input) and prints the value in\n"
@@ -14,6 +15,8 @@ static const char usage[] =
     "(type:i32, type:!llvm.ptr).  --scope picks a nested named module (default:\n"
     "the top).  The first key is looked up in the scope's DLTI attributes, then\n"
     "in those of the enclosing scopes, outward; the rest in the value found.\n"
+    "--host takes no FILE: the spec is probed from this machine as `sysdesc\n"
+    "probe` makes it (sanity warnings on stderr).\n"
     "\n"
     "Exit status: 0 found; 1 not found (MLIR's reason on stderr); 2 bad input\n"
     "or usage; 3 the file could not be read.\n";
@@ -21,6 +24,7 @@ static const char usage[] =
 int cmd_query(int argc, char **argv)
 {
     const char *scope_path = "";
+    int host = 0;
     int i = 1;
     for (; i < argc; i++) {
         if (cli_is_help(argv[i])) {
@@ -33,6 +37,8 @@ int cmd_query(int argc, char **argv)
             scope_path = argv[i];
         } else if (strncmp(argv[i], "--scope=", 8) == 0) {
             scope_path = argv[i] + 8;
+        } else if (strcmp(argv[i], "--host") == 0) {
+            host = 1;
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
@@ -42,9 +48,9 @@ int cmd_query(int argc, char **argv)
             break;
         }
     }
-    if (i >= argc)
+    if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");
-    const char *path = argv[i++];
+    const char *path = host ? NULL : argv[i++];
     int nkeys = argc - i;
     dlti_context *ctx = dlti_context_new();
     if (!ctx)
@@ -52,17 +58,23 @@ int cmd_query(int argc, char **argv)
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
     dlti_key *keys = calloc((size_t)(nkeys ? nkeys : 1), sizeof(dlti_key));
-    const dlti_scope *root = keys ? dlti_parse_file(ctx, path, &err) : NULL;
+    const dlti_attr *host_spec = NULL;
+    const dlti_scope *root = NULL;
+    if (keys && host)
+        host_spec = cli_probe(ctx, NULL, 0, SYSDESC_PROBE_IO_AUTO, false, &err);
+    else if (keys)
+        root = dlti_parse_file(ctx, path, &err);
     if (!keys) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto out;
     }
-    if (!root) {
-        rc = cli_report(&err);
+    if (!root && !host_spec) {
+        rc = host ? cli_fail(SYSDESC_EXIT_ENVIRONMENT, "query --host: %s", err.text)
+                  : cli_report(&err);
         goto out;
     }
-    const dlti_scope *scope = dlti_scope_find(root, scope_path, &err);
-    if (!scope) {
+    const dlti_scope *scope = host ? NULL : dlti_scope_find(root, scope_path, &err);
+    if (!scope && !host) {
         rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
         goto out;
     }
@@ -83,7 +95,9 @@ int cmd_query(int argc, char **argv)
             goto out;
         }
     }
-    const dlti_attr *value = dlti_query(scope, keys, (size_t)nkeys, &err);
+    /* The probed spec is the only attribute of an implicit top scope. */
+    const dlti_attr *value = host ? dlti_attr_query(host_spec, keys, (size_t)nkeys, &err)
+                                  : dlti_query(scope, keys, (size_t)nkeys, &err);
     if (!value) {
         rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
         goto out;

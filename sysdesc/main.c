@@ -11,6 +11,7 @@
 static const sysdesc_command commands[] = {
     {"fmt", "parse, verify and print canonical MLIR", cmd_fmt},
     {"query", "answer a key path (CPU cache L1 size_in_bytes) from a file", cmd_query},
+    {"probe", "describe this host (or hwloc XML topologies) as a target system spec", cmd_probe},
     {"layout", "type sizes and alignments in a scope (as mlir-opt --test-data-layout-query)", cmd_layout},
     {"dl-import", "LLVM data layout string or target triple -> #dlti.dl_spec", cmd_dl_import},
     {"dl-export", "#dlti.dl_spec of a file -> LLVM data layout string", cmd_dl_export},

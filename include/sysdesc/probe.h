@@ -1,0 +1,136 @@
+/*
+ * sysdesc/probe.h - describe a machine as a #dlti.target_system_spec.
+ *
+ * The probe reads a hardware topology with hwloc (this host, or an XML file
+ * exported on another machine with `lstopo-no-graphics --of xml`), adds what
+ * hwloc does not know (ISA features from CPUID/XGETBV on x86 or hwcaps on
+ * aarch64, /proc/meminfo, cgroup memory limits) and builds the spec through
+ * the dlti.h builder API.  docs/keys.md lists every key, its type, unit and
+ * source: it is the contract.
+ *
+ * Ownership: every attribute returned is owned by the dlti_context passed in
+ * and lives until dlti_context_free(); nothing here has to be freed apart
+ * from the context.
+ *
+ * Errors: functions that can fail take a `dlti_error_t *` (may be NULL) and
+ * return NULL or -1 with the error filled: DLTI_ERROR_IO when hwloc cannot
+ * load the topology or read the XML file, DLTI_ERROR_ARGUMENT for invalid
+ * arguments, DLTI_ERROR_NOMEM when out of memory.  Warnings (values that fail
+ * a sanity check) are not errors: they go to the options' warning callback,
+ * or to stderr as "sysdesc: warning: ..." when none is set.
+ *
+ * Threads: the probe writes to the context (see dlti.h).  Distinct contexts
+ * may be probed from distinct threads.
+ */
+#ifndef SYSDESC_PROBE_H
+#define SYSDESC_PROBE_H
+
+#include "sysdesc/dlti.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What the probe knows about one PCI device that becomes a GPU device. */
+typedef struct sysdesc_pci_info {
+    unsigned domain, bus, dev, func;
+    unsigned vendor_id;        /**< PCI vendor id (0x10de NVIDIA, 0x1002 AMD, 0x8086 Intel...) */
+    unsigned device_id;
+    unsigned subvendor_id;
+    unsigned subdevice_id;
+    unsigned class_id;         /**< class << 8 | subclass (0x0300 VGA, 0x0302 3D, 0x1200 accel) */
+    char bus_id[16];           /**< "0000:01:00.0" */
+    const char *device_id_str; /**< the device id of the spec: "GPU0" (or "node1.GPU0") */
+} sysdesc_pci_info;
+
+/**
+ * Hook called for every GPU device the probe finds on the PCI bus, after the
+ * probe has built its device spec.  It may replace `*device_spec` with a new
+ * #dlti.target_device_spec built in `ctx` (for instance the probe's spec
+ * merged with a systems/ description whose PCI ids match), or leave it alone.
+ * Returns 0, or -1 with `err` filled to abort the probe (the error is passed
+ * through to the caller).  `user` is the options' pci_match_user.
+ */
+typedef int (*sysdesc_pci_match_fn)(void *user, dlti_context *ctx, const sysdesc_pci_info *pci,
+                                    const dlti_attr **device_spec, dlti_error_t *err);
+
+/** Receives one warning line (no trailing newline, no "warning:" prefix). */
+typedef void (*sysdesc_warning_fn)(void *user, const char *message);
+
+/** I/O (PCI, GPU) discovery. */
+typedef enum sysdesc_probe_io {
+    SYSDESC_PROBE_IO_AUTO = 0, /**< off for this host (it costs ~4x the load time), on for XML */
+    SYSDESC_PROBE_IO_ON,
+    SYSDESC_PROBE_IO_OFF
+} sysdesc_probe_io;
+
+/**
+ * Options of a probe.  Initialise with sysdesc_probe_options_init() (or zero
+ * the struct: all-zero means the defaults); new fields are only appended.
+ */
+typedef struct sysdesc_probe_options {
+    /** NULL: probe this host.  Else the path of an hwloc XML topology. */
+    const char *xml_path;
+    /** Prepended to every device id ("node0." gives "node0.CPU"); NULL for none. */
+    const char *device_prefix;
+    sysdesc_probe_io io;
+    /** Optional hook that fills GPU devices from a database (see sysdesc_pci_match_fn). */
+    sysdesc_pci_match_fn pci_match;
+    void *pci_match_user;
+    /** Optional warning sink; NULL prints "sysdesc: warning: ..." on stderr. */
+    sysdesc_warning_fn warning;
+    void *warning_user;
+    /** Do not report warnings at all (they are still recorded under "suspect"). */
+    bool quiet;
+} sysdesc_probe_options;
+
+/** Fills `opts` with the defaults (this host, automatic I/O, warnings on stderr). */
+void sysdesc_probe_options_init(sysdesc_probe_options *opts);
+
+/**
+ * Probes one machine, this host or `opts->xml_path`, and returns its
+ * #dlti.target_system_spec: a "CPU" device (always) and "GPU0", "GPU1", ...
+ * when I/O discovery is on and finds accelerators, all ids prefixed with
+ * `opts->device_prefix`.  `opts` may be NULL (defaults).  Returns NULL with
+ * `err` filled when the topology cannot be loaded (DLTI_ERROR_IO), the hook
+ * fails (its error) or memory runs out (DLTI_ERROR_NOMEM).
+ */
+const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
+                                    dlti_error_t *err);
+
+/**
+ * Probes `n` XML files (a cluster gathered by Slurm or MPI jobs) into one
+ * system spec: file i gives the devices "node<i>.CPU", "node<i>.GPU0", ...
+ * With n == 1 the ids carry no prefix.  `opts` supplies the other options
+ * (its xml_path and device_prefix are ignored).  Errors as
+ * sysdesc_probe_host(); the error source names the failing file.
+ */
+const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,
+                                         const sysdesc_probe_options *opts, dlti_error_t *err);
+
+/**
+ * Applies one override "PATH=VALUE" to a system spec and returns the new
+ * spec (the input is unchanged).  PATH is a device id followed by keys, all
+ * separated by '.': "CPU.cache.L3.size_in_bytes".  A device id that holds
+ * dots ("node0.CPU") is matched as the longest existing device id prefix; a
+ * device that does not exist is created.  VALUE is MLIR attribute syntax,
+ * parsed with dlti_attr_parse(): 33554432 (an i64), "\"Zen 5\"", [1, 2].
+ * Missing map levels are created.  The override is recorded in the
+ * device's "source" map as PATH-without-device = "override", the path is
+ * dropped from the device's "suspect" list, and overriding
+ * cache.L<k>.size_in_bytes (k = 1, 2, 3) also sets the flat key
+ * L<k>_cache_size_in_bytes (and the reverse).  `spec` may be NULL: a new spec
+ * is made.  Errors: DLTI_ERROR_ARGUMENT (no '=', empty path), the parser's
+ * error for VALUE, DLTI_ERROR_VERIFY/TYPE when the path crosses a non-map
+ * value.
+ */
+const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
+                                       const char *assignment, dlti_error_t *err);
+
+/** The hwloc version the library runs with, "2.9.0". */
+const char *sysdesc_probe_hwloc_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_PROBE_H */

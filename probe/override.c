@@ -1,0 +1,199 @@
+/* --set PATH=VALUE overrides of a probed system spec. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fail(dlti_error_t *err, dlti_error_code code, const char *fmt, const char *arg)
+{
+    if (!err)
+        return;
+    memset(err, 0, sizeof(*err));
+    err->code = code;
+    snprintf(err->text, sizeof(err->text), fmt, arg);
+}
+
+static dlti_key skey(dlti_context *ctx, const char *s)
+{
+    return dlti_key_string(ctx, s, strlen(s));
+}
+
+/* Sets `keys` (n >= 1) in device spec `dev` (may be NULL: a new device). */
+static const dlti_attr *dev_set(dlti_context *ctx, const dlti_attr *dev, const dlti_key *keys,
+                                size_t n, const dlti_attr *value, dlti_error_t *err)
+{
+    if (dev)
+        return dlti_container_set_path(ctx, dev, keys, n, value, err);
+    const dlti_attr *v = value;
+    for (size_t i = n; i-- > 1;) {
+        dlti_entry e = {keys[i], v};
+        v = dlti_container_new(ctx, DLTI_ATTR_MAP, &e, 1, err);
+        if (!v)
+            return NULL;
+    }
+    dlti_entry e = {keys[0], v};
+    return dlti_container_new(ctx, DLTI_ATTR_DEVICE_SPEC, &e, 1, err);
+}
+
+/* Records "path" = "override" in the device's source map and drops path from "suspect". */
+static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, const char *path,
+                                      dlti_error_t *err)
+{
+    dlti_key ksrc = skey(ctx, "source");
+    const dlti_attr *src = dlti_attr_lookup(dev, ksrc);
+    const dlti_attr *ov = dlti_string_new(ctx, "override", 8);
+    dlti_key kp = skey(ctx, path);
+    if (!ov || !kp || !ksrc) {
+        fail(err, DLTI_ERROR_NOMEM, "%s", "out of memory");
+        return NULL;
+    }
+    if (src && dlti_attr_get_kind(src) == DLTI_ATTR_MAP)
+        src = dlti_container_set(ctx, src, kp, ov, err);
+    else {
+        dlti_entry e = {kp, ov};
+        src = dlti_container_new(ctx, DLTI_ATTR_MAP, &e, 1, err);
+    }
+    if (!src || !(dev = dlti_container_set(ctx, dev, ksrc, src, err)))
+        return NULL;
+    dlti_key ksus = skey(ctx, "suspect");
+    const dlti_attr *sus = dlti_attr_lookup(dev, ksus);
+    if (sus && dlti_attr_get_kind(sus) == DLTI_ATTR_ARRAY) {
+        size_t n = dlti_attr_size(sus), m = 0;
+        const dlti_attr **keep = calloc(n ? n : 1, sizeof(*keep));
+        if (!keep) {
+            fail(err, DLTI_ERROR_NOMEM, "%s", "out of memory");
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const dlti_attr *e = dlti_attr_element(sus, i);
+            const char *s;
+            size_t len;
+            if (dlti_attr_get_string(e, &s, &len, NULL) == 0 && strcmp(s, path) == 0)
+                continue;
+            keep[m++] = e;
+        }
+        if (m != n) {
+            const dlti_attr *a = m ? dlti_array_new(ctx, keep, m) : NULL;
+            dev = dlti_container_set(ctx, dev, ksus, a, err);
+        }
+        free(keep);
+    }
+    return dev;
+}
+
+const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
+                                       const char *assignment, dlti_error_t *err)
+{
+    if (!ctx || !assignment) {
+        fail(err, DLTI_ERROR_ARGUMENT, "%s", "no override given");
+        return NULL;
+    }
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment) {
+        fail(err, DLTI_ERROR_ARGUMENT, "override '%s' is not PATH=VALUE", assignment);
+        return NULL;
+    }
+    if (spec && dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC) {
+        fail(err, DLTI_ERROR_ARGUMENT, "%s", "overrides apply to a target_system_spec");
+        return NULL;
+    }
+    size_t plen = (size_t)(eq - assignment);
+    char *path = malloc(plen + 1);
+    dlti_key *keys = calloc(plen + 2, sizeof(*keys));
+    const dlti_attr *result = NULL;
+    if (!path || !keys) {
+        fail(err, DLTI_ERROR_NOMEM, "%s", "out of memory");
+        goto out;
+    }
+    memcpy(path, assignment, plen);
+    path[plen] = '\0';
+    const char *vtext = eq + 1;
+    const dlti_attr *value = dlti_attr_parse(ctx, vtext, strlen(vtext), "--set value", err);
+    if (!value)
+        goto out;
+
+    /* The device id: the longest existing id that prefixes the path at a '.'. */
+    size_t idlen = 0;
+    const dlti_attr *dev = NULL;
+    for (size_t i = 0; spec && i < dlti_attr_size(spec); i++) {
+        size_t klen;
+        const char *k = dlti_key_str(dlti_attr_entry_key(spec, i), &klen);
+        if (k && klen > idlen && klen <= plen && strncmp(path, k, klen) == 0 &&
+            (path[klen] == '.' || path[klen] == '\0')) {
+            idlen = klen;
+            dev = dlti_attr_entry_value(spec, i);
+        }
+    }
+    if (!dev) {
+        const char *dot = strchr(path, '.');
+        idlen = dot ? (size_t)(dot - path) : plen;
+    }
+    if (idlen == 0) {
+        fail(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id", assignment);
+        goto out;
+    }
+    dlti_key devkey = dlti_key_string(ctx, path, idlen);
+    const char *rest = path[idlen] == '.' ? path + idlen + 1 : path + idlen;
+    size_t n = 0;
+    for (const char *s = rest; *rest;) {
+        const char *dot = strchr(s, '.');
+        size_t len = dot ? (size_t)(dot - s) : strlen(s);
+        if (len == 0) {
+            fail(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty key", assignment);
+            goto out;
+        }
+        keys[n++] = dlti_key_string(ctx, s, len);
+        if (!dot)
+            break;
+        s = dot + 1;
+    }
+    if (n == 0) { /* the whole device */
+        if (dlti_attr_get_kind(value) != DLTI_ATTR_DEVICE_SPEC) {
+            fail(err, DLTI_ERROR_TYPE, "override of device '%s' needs a #dlti.target_device_spec",
+                 path);
+            goto out;
+        }
+        dev = value;
+    } else {
+        dev = dev_set(ctx, dev, keys, n, value, err);
+        if (!dev)
+            goto out;
+        dev = note_override(ctx, dev, rest, err);
+        /* Keep cache.L<k>.size_in_bytes and L<k>_cache_size_in_bytes in step. */
+        char flat[64], nested[64];
+        int k = 0;
+        if (n == 3 && sscanf(rest, "cache.L%d.size_in_bytes", &k) == 1 && k >= 1 && k <= 3 &&
+            strlen(rest) == strlen("cache.L1.size_in_bytes")) {
+            snprintf(flat, sizeof(flat), "L%d_cache_size_in_bytes", k);
+            dlti_key fk = skey(ctx, flat);
+            if (dev)
+                dev = dlti_container_set_path(ctx, dev, &fk, 1, value, err);
+            if (dev)
+                dev = note_override(ctx, dev, flat, err);
+        } else if (n == 1 && sscanf(rest, "L%d_cache_size_in_bytes", &k) == 1 && k >= 1 &&
+                   k <= 3 && strlen(rest) == strlen("L1_cache_size_in_bytes")) {
+            snprintf(nested, sizeof(nested), "cache.L%d.size_in_bytes", k);
+            char lvl[8];
+            snprintf(lvl, sizeof(lvl), "L%d", k);
+            dlti_key nk[3] = {skey(ctx, "cache"), skey(ctx, lvl), skey(ctx, "size_in_bytes")};
+            if (dev)
+                dev = dlti_container_set_path(ctx, dev, nk, 3, value, err);
+            if (dev)
+                dev = note_override(ctx, dev, nested, err);
+        }
+        if (!dev)
+            goto out;
+    }
+    if (spec) {
+        result = dlti_container_set(ctx, spec, devkey, dev, err);
+    } else {
+        dlti_entry e = {devkey, dev};
+        result = dlti_container_new(ctx, DLTI_ATTR_SYSTEM_SPEC, &e, 1, err);
+    }
+out:
+    free(path);
+    free(keys);
+    return result;
+}

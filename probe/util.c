@@ -1,0 +1,262 @@
+/* Builder helpers, warnings and host file readers of the probe. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void pb_init(pb_map *m)
+{
+    m->e = NULL;
+    m->n = m->cap = 0;
+    m->failed = false;
+}
+
+void pb_free(pb_map *m)
+{
+    free(m->e);
+    pb_init(m);
+}
+
+void pb_add(dlti_context *ctx, pb_map *m, const char *key, const dlti_attr *v)
+{
+    if (m->failed)
+        return;
+    dlti_key k = dlti_key_string(ctx, key, strlen(key));
+    if (!k || !v) {
+        m->failed = true;
+        return;
+    }
+    /* Replace an existing key (keeps the first position). */
+    for (size_t i = 0; i < m->n; i++)
+        if (m->e[i].key == k) {
+            m->e[i].value = v;
+            return;
+        }
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        dlti_entry *e = realloc(m->e, cap * sizeof(*e));
+        if (!e) {
+            m->failed = true;
+            return;
+        }
+        m->e = e;
+        m->cap = cap;
+    }
+    m->e[m->n].key = k;
+    m->e[m->n].value = v;
+    m->n++;
+}
+
+void pb_i64(dlti_context *ctx, pb_map *m, const char *key, int64_t v)
+{
+    pb_add(ctx, m, key, dlti_i64_new(ctx, v));
+}
+
+void pb_bool(dlti_context *ctx, pb_map *m, const char *key, bool v)
+{
+    pb_add(ctx, m, key, dlti_bool_new(ctx, v));
+}
+
+void pb_str(dlti_context *ctx, pb_map *m, const char *key, const char *s)
+{
+    if (!s)
+        return;
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    size_t len = strlen(s);
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (!len)
+        return;
+    pb_add(ctx, m, key, dlti_string_new(ctx, s, len));
+}
+
+const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dlti_error_t *err)
+{
+    const dlti_attr *a = NULL;
+    if (m->failed) {
+        if (err) {
+            memset(err, 0, sizeof(*err));
+            err->code = DLTI_ERROR_NOMEM;
+            snprintf(err->text, sizeof(err->text), "out of memory");
+        }
+    } else {
+        a = dlti_container_new(ctx, kind, m->e, m->n, err);
+    }
+    pb_free(m);
+    return a;
+}
+
+const dlti_attr *pb_i64_array(dlti_context *ctx, const int64_t *v, size_t n)
+{
+    const dlti_type *t = dlti_type_integer(ctx, 64, DLTI_SIGNLESS);
+    return t ? dlti_dense_array_new(ctx, t, v, n, NULL) : NULL;
+}
+
+const dlti_attr *pb_str_array(dlti_context *ctx, const char *const *v, size_t n)
+{
+    const dlti_attr **e = calloc(n ? n : 1, sizeof(*e));
+    if (!e)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!(e[i] = dlti_string_new(ctx, v[i], strlen(v[i])))) {
+            free(e);
+            return NULL;
+        }
+    const dlti_attr *a = dlti_array_new(ctx, e, n);
+    free(e);
+    return a;
+}
+
+void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (path) {
+        for (size_t i = 0; i < w->nsuspect; i++)
+            if (strcmp(w->suspect[i], path) == 0)
+                goto report;
+        if (w->nsuspect == w->capsuspect) {
+            size_t cap = w->capsuspect ? w->capsuspect * 2 : 8;
+            char **s = realloc(w->suspect, cap * sizeof(*s));
+            if (!s)
+                goto report;
+            w->suspect = s;
+            w->capsuspect = cap;
+        }
+        char *copy = strdup(path);
+        if (copy)
+            w->suspect[w->nsuspect++] = copy;
+    }
+report:
+    if (w->opts && w->opts->quiet)
+        return;
+    char line[1024];
+    snprintf(line, sizeof(line), "%s%s%s%s", path ? w->prefix : "", path ? "CPU." : "",
+             path ? path : "", path ? ": " : "");
+    size_t l = strlen(line);
+    snprintf(line + l, sizeof(line) - l, "%s", msg);
+    if (w->opts && w->opts->warning)
+        w->opts->warning(w->opts->warning_user, line);
+    else
+        fprintf(stderr, "sysdesc: warning: %s\n", line);
+}
+
+void pb_warn_free(pb_warn *w)
+{
+    for (size_t i = 0; i < w->nsuspect; i++)
+        free(w->suspect[i]);
+    free(w->suspect);
+    w->suspect = NULL;
+    w->nsuspect = w->capsuspect = 0;
+}
+
+int pb_read_file(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t got = 0;
+    while (got + 1 < size) {
+        ssize_t r = read(fd, buf + got, size - 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = '\0';
+    return 0;
+}
+
+int64_t pb_meminfo_total(void)
+{
+    char buf[512];
+    /* MemTotal is the first line of /proc/meminfo. */
+    if (pb_read_file("/proc/meminfo", buf, sizeof(buf)) != 0)
+        return -1;
+    const char *p = strstr(buf, "MemTotal:");
+    if (!p)
+        return -1;
+    char *end;
+    long long kib = strtoll(p + 9, &end, 10);
+    if (end == p + 9 || kib <= 0)
+        return -1;
+    return (int64_t)kib * 1024;
+}
+
+/* Reads a limit file: a number, or "max"/huge for none. */
+static int64_t read_limit(const char *path)
+{
+    char buf[64];
+    if (pb_read_file(path, buf, sizeof(buf)) != 0 || !isdigit((unsigned char)buf[0]))
+        return -1;
+    unsigned long long v = strtoull(buf, NULL, 10);
+    /* cgroup v1 reports "unlimited" as a page-rounded LONG_MAX. */
+    if (v == 0 || v >= (1ULL << 62))
+        return -1;
+    return (int64_t)v;
+}
+
+int64_t pb_cgroup_memory_limit(char *source, size_t size)
+{
+    char buf[4096];
+    if (pb_read_file("/proc/self/cgroup", buf, sizeof(buf)) != 0)
+        return -1;
+    int64_t best = -1;
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        /* "0::/path" (v2) or "4:memory:/path" (v1) */
+        char *c1 = strchr(line, ':');
+        char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2)
+            continue;
+        const char *controllers = c1 + 1;
+        size_t clen = (size_t)(c2 - controllers);
+        const char *cpath = c2 + 1;
+        const char *mnt, *file;
+        if (clen == 0 && line[0] == '0') {
+            mnt = "/sys/fs/cgroup";
+            file = "memory.max";
+        } else if (clen == 6 && strncmp(controllers, "memory", 6) == 0) {
+            mnt = "/sys/fs/cgroup/memory";
+            file = "memory.limit_in_bytes";
+        } else {
+            continue;
+        }
+        /* Walk from the process's cgroup up to the root: the smallest limit
+         * applies.  In a cgroup namespace the path may not exist under the
+         * mount; the root of the mount is then our cgroup. */
+        char dir[1024];
+        snprintf(dir, sizeof(dir), "%s", cpath);
+        for (;;) {
+            char path[1200];
+            snprintf(path, sizeof(path), "%s%s/%s", mnt, strcmp(dir, "/") == 0 ? "" : dir, file);
+            int64_t v = read_limit(path);
+            if (v > 0 && (best < 0 || v < best)) {
+                best = v;
+                if (source)
+                    snprintf(source, size, "%s", path);
+            }
+            char *slash = strrchr(dir, '/');
+            if (!slash || slash == dir) {
+                if (strcmp(dir, "/") == 0)
+                    break;
+                snprintf(dir, sizeof(dir), "/");
+                continue;
+            }
+            *slash = '\0';
+        }
+    }
+    return best;
+}

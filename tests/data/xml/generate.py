@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Regenerates the probe's XML fixtures: synthetic topologies made by
+`lstopo-no-graphics --input DESC --of xml`, then small documented edits that
+synthetic descriptions cannot express (CPU identity infos, cache
+associativity, restricted cpusets, CPU kinds, PCI/OS devices).  The outputs
+are committed as data; run this only to change them:
+    cd tests/data/xml && ./generate.py
+"""
+import re
+import subprocess
+
+def synth(desc, out):
+    subprocess.run(["lstopo-no-graphics", "--input", desc, "--of", "xml", "--force", out],
+                   check=True)
+    with open(out) as f:
+        return f.read()
+
+def save(name, text):
+    with open(name, "w") as f:
+        f.write(text)
+
+def set_attr_all(text, objtype, attr, value):
+    def fix(m):
+        tag = m.group(0)
+        return re.sub(r'%s="[^"]*"' % attr, '%s="%s"' % (attr, value), tag)
+    return re.sub(r'<object type="%s"[^>]*>' % objtype, fix, text)
+
+def add_infos_after_open(text, objtype, infos, indent):
+    """Adds <info> children to the first object of objtype."""
+    m = re.search(r'<object type="%s"[^>]*?(/?)>' % objtype, text)
+    tag = m.group(0)
+    if tag.endswith("/>"):
+        raise SystemExit("cannot add infos to an empty element")
+    lines = "".join('\n%s<info name="%s" value="%s"/>' % (indent, k, v) for k, v in infos)
+    return text[:m.end()] + lines + text[m.end():]
+
+def add_machine_infos(text, infos):
+    return add_infos_after_open(text, "Machine", infos, "    ")
+
+# 1 socket, SMT 2, L1i present, identity infos with trailing blanks (trimmed),
+# associativity: L1 8 ways, L2 16, L3 fully associative (-1), L3 inclusive.
+t = synth("pack:1 numa:1 l3:1 l2:8 l1d:1 l1i:1 core:1 pu:2", "one_socket.xml")
+t = add_machine_infos(t, [("Architecture", "x86_64"), ("HostName", "node-a")])
+t = add_infos_after_open(t, "Package", [("CPUVendor", "GenuineIntel"),
+                                        ("CPUFamilyNumber", "6"), ("CPUModelNumber", "143"),
+                                        ("CPUModel", "  Intel(R) Xeon(R) Fixture CPU   "),
+                                        ("CPUStepping", "8")], "      ")
+t = re.sub(r'(<object type="L1Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="8"', t)
+t = re.sub(r'(<object type="L2Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="16"', t)
+t = re.sub(r'(<object type="L3Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="-1"', t)
+t = add_infos_after_open(t, "L3Cache", [("Inclusive", "1")], "        ")
+save("one_socket.xml", t)
+
+# 2 sockets, one NUMA node each (the issue's example).
+t = synth("pack:2 numa:1 l3:1 l2:4 l1d:1 core:1 pu:2", "two_socket_numa.xml")
+t = add_machine_infos(t, [("Architecture", "aarch64"), ("HostName", "node-b")])
+save("two_socket_numa.xml", t)
+
+# The same machine seen from a cgroup/Slurm job: PUs 0-3 and 8-11 (4 cores of
+# each package... 2 cores each) and NUMA node 0 only are allowed.
+t = synth("pack:2 numa:1 l3:1 l2:4 l1d:1 core:1 pu:2", "restricted.xml")
+t = re.sub(r'(<object type="Machine"[^>]*?)allowed_cpuset="[^"]*"', r'\1allowed_cpuset="0x00000f0f"', t)
+t = re.sub(r'(<object type="Machine"[^>]*?)allowed_nodeset="[^"]*"', r'\1allowed_nodeset="0x00000001"', t)
+save("restricted.xml", t)
+
+# SMT off: one PU per core; and an implausible 600 MiB L3 and a zero L2 line
+# size, which the probe must keep (or leave out) and flag.
+t = synth("pack:1 numa:1 l3:1 l2:4 l1d:1 core:1 pu:1", "smt_off.xml")
+t = set_attr_all(t, "L3Cache", "cache_size", str(600 * 1024 * 1024))
+t = set_attr_all(t, "L2Cache", "cache_linesize", "0")
+save("smt_off.xml", t)
+
+# Hybrid: 8 single-thread cores, L2 shared by pairs; PUs 4-7 are efficiency
+# cores (IntelAtom) with a 2 MiB L2, PUs 0-3 performance cores with 4 MiB.
+t = synth("pack:1 numa:1 l3:1 l2:4 l1d:2 core:1 pu:1", "hybrid.xml")
+t = re.sub(r'(<object type="L2Cache" cpuset="0x000000(30|c0)"[^>]*?)cache_size="\d+"',
+           r'\1cache_size="2097152"', t)
+kinds = '''  <cpukind cpuset="0x000000f0" forced_efficiency="0">
+    <info name="FrequencyMaxMHz" value="3800"/>
+    <info name="FrequencyBaseMHz" value="1800"/>
+    <info name="CoreType" value="IntelAtom"/>
+  </cpukind>
+  <cpukind cpuset="0x0000000f" forced_efficiency="1">
+    <info name="FrequencyMaxMHz" value="5400"/>
+    <info name="FrequencyBaseMHz" value="2400"/>
+    <info name="CoreType" value="IntelCore"/>
+  </cpukind>
+'''
+t = t.replace("</topology>", kinds + "</topology>")
+save("hybrid.xml", t)
+
+# GPUs: a host bridge with an NVIDIA 3D controller carrying CUDA and OpenCL
+# OS devices, a plain VGA device, and an Ethernet device (not a GPU).
+t = synth("pack:1 numa:1 l3:1 l2:2 l1d:1 core:1 pu:2", "gpu.xml")
+io = '''    <object type="Bridge" gp_index="100" bridge_type="0-1" depth="0" bridge_pci="0000:[00-02]">
+      <object type="PCIDev" gp_index="101" pci_busid="0000:00:02.0" pci_type="0300 [1234:1111] [1af4:1100] 02" pci_link_speed="0.000000"/>
+      <object type="PCIDev" gp_index="102" pci_busid="0000:00:03.0" pci_type="0200 [8086:10d3] [8086:a01f] 00" pci_link_speed="0.000000"/>
+      <object type="Bridge" gp_index="103" bridge_type="1-1" depth="1" bridge_pci="0000:[01-01]" pci_busid="0000:00:01.0" pci_type="0604 [8086:7191] [0000:0000] 01" pci_link_speed="0.000000">
+        <object type="PCIDev" gp_index="104" pci_busid="0000:01:00.0" pci_type="0302 [10de:2330] [10de:16c1] a1" pci_link_speed="31.507692">
+          <object type="OSDev" gp_index="105" name="cuda0" subtype="CUDA" osdev_type="5">
+            <info name="Backend" value="CUDA"/>
+            <info name="GPUVendor" value="NVIDIA Corporation"/>
+            <info name="GPUModel" value="NVIDIA H100 80GB HBM3"/>
+            <info name="CUDAGlobalMemorySize" value="83295872"/>
+            <info name="CUDAL2CacheSize" value="51200"/>
+            <info name="CUDAMultiProcessors" value="132"/>
+            <info name="CUDACoresPerMP" value="128"/>
+            <info name="CUDASharedMemorySizePerMP" value="48"/>
+          </object>
+          <object type="OSDev" gp_index="106" name="opencl0d0" subtype="OpenCL" osdev_type="5">
+            <info name="Backend" value="OpenCL"/>
+            <info name="OpenCLDeviceType" value="GPU"/>
+            <info name="GPUVendor" value="NVIDIA Corporation"/>
+            <info name="GPUModel" value="NVIDIA H100 80GB HBM3"/>
+            <info name="OpenCLPlatformIndex" value="0"/>
+            <info name="OpenCLPlatformName" value="NVIDIA CUDA"/>
+            <info name="OpenCLPlatformDeviceIndex" value="0"/>
+            <info name="OpenCLComputeUnits" value="132"/>
+            <info name="OpenCLGlobalMemorySize" value="83295872"/>
+          </object>
+        </object>
+      </object>
+    </object>
+'''
+idx = t.rindex("  </object>\n  <support")
+t = t[:idx] + io + t[idx:]
+save("gpu.xml", t)
+
+# Not a topology: the probe must refuse it as bad input.
+save("malformed.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"\n")

@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""Checks every value `sysdesc probe --xml F` prints against the XML fixture
+itself: an independent reading of the hwloc XML (ElementTree) computes the
+whole expected CPU and GPU devices, rules of docs/keys.md included, and the
+parsed spec must equal it exactly (keys, values, and the documented order of
+the cache map).  Also covers several files (node ids), --set, -o, errors."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+SYSDESC = os.environ["SYSDESC"]
+SRCDIR = os.environ["SRCDIR"]
+XMLDIR = os.path.join(SRCDIR, "tests", "data", "xml")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+# ---- a parser for the MLIR attributes sysdesc prints ----
+class P:
+    def __init__(self, s):
+        self.s, self.i = s, 0
+
+    def ws(self):
+        while self.i < len(self.s) and self.s[self.i] in " \n\t":
+            self.i += 1
+
+    def eat(self, t):
+        self.ws()
+        if not self.s.startswith(t, self.i):
+            raise ValueError("expected %r at %d: %r" % (t, self.i, self.s[self.i:self.i + 40]))
+        self.i += len(t)
+
+    def peek(self, t):
+        self.ws()
+        return self.s.startswith(t, self.i)
+
+    def string(self):
+        self.eat('"')
+        out = bytearray()
+        while self.s[self.i] != '"':
+            if self.s[self.i] == "\\":
+                out.append(int(self.s[self.i + 1:self.i + 3], 16))
+                self.i += 3
+            else:
+                out += self.s[self.i].encode()
+                self.i += 1
+        self.i += 1
+        return out.decode()
+
+    def value(self):
+        self.ws()
+        for kind in ("#dlti.target_system_spec<", "#dlti.target_device_spec<", "#dlti.map<"):
+            if self.peek(kind):
+                self.eat(kind)
+                d = {}
+                while not self.peek(">"):
+                    k = self.string()
+                    self.eat("=")
+                    d[k] = self.value()
+                    if self.peek(","):
+                        self.eat(",")
+                self.eat(">")
+                return d
+        if self.peek('"'):
+            return self.string()
+        if self.peek("["):
+            self.eat("[")
+            a = []
+            while not self.peek("]"):
+                a.append(self.value())
+                if self.peek(","):
+                    self.eat(",")
+            self.eat("]")
+            return a
+        if self.peek("array<i64"):
+            self.eat("array<i64")
+            a = []
+            if self.peek(":"):
+                self.eat(":")
+                while True:
+                    m = re.compile(r"\s*(-?\d+)").match(self.s, self.i)
+                    a.append(int(m.group(1)))
+                    self.i = m.end()
+                    if not self.peek(","):
+                        break
+                    self.eat(",")
+            self.eat(">")
+            return ("array", a)
+        for b in ("true", "false"):
+            if self.peek(b):
+                self.eat(b)
+                return b == "true"
+        m = re.compile(r"\s*(-?\d+)( : i64)?").match(self.s, self.i)
+        if not m:
+            raise ValueError("bad value at %d: %r" % (self.i, self.s[self.i:self.i + 40]))
+        self.i = m.end()
+        return int(m.group(1)) if m.group(2) else ("untyped", int(m.group(1)))
+
+
+def parse(text):
+    p = P(text.strip())
+    v = p.value()
+    p.ws()
+    assert p.i == len(p.s), "trailing text"
+    return v
+
+
+def probe(*args, rc=0):
+    r = subprocess.run([SYSDESC, "probe", "--format", "attr"] + list(args), capture_output=True,
+                       text=True, cwd=XMLDIR)
+    check(r.returncode == rc, "probe %s: exit %d, expected %d: %s" % (args, r.returncode, rc,
+                                                                      r.stderr.strip()))
+    return r
+
+
+# ---- the expected spec from the XML ----
+def bits(s):
+    if s is None:
+        return None
+    return int("".join(p.replace("0x", "") for p in s.split(",")), 16)
+
+
+def objects(root):
+    out = []
+
+    def walk(e, ancestors):
+        if e.tag == "object":
+            out.append((e, ancestors))
+            ancestors = ancestors + [e]
+        for c in e:
+            walk(c, ancestors)
+    walk(root, [])
+    return out
+
+
+def infos(e):
+    return {i.get("name"): i.get("value") for i in e.findall("info")}
+
+
+CACHE_ORDER = [("L1", "L1Cache", 1, False), ("L1i", "L1iCache", 1, True), ("L2", "L2Cache", 2, False),
+               ("L2i", "L2iCache", 2, True), ("L3", "L3Cache", 3, False), ("L3i", "L3iCache", 3, True),
+               ("L4", "L4Cache", 4, False), ("L5", "L5Cache", 5, False)]
+CTYPE = {"0": "unified", "1": "data", "2": "instruction"}
+MiB = 1024 * 1024
+
+
+def popcount(x):
+    return bin(x).count("1")
+
+
+def expected(path, prefix=""):
+    tree = ET.parse(os.path.join(XMLDIR, path))
+    top = tree.getroot()
+    objs = objects(top)
+    machine = objs[0][0]
+    allowed = bits(machine.get("allowed_cpuset")) or bits(machine.get("complete_cpuset"))
+    allowed_nodes = bits(machine.get("allowed_nodeset")) or bits(machine.get("complete_nodeset"))
+    bytype = {}
+    for e, anc in objs:
+        bytype.setdefault(e.get("type"), []).append((e, anc))
+
+    def usable(e):
+        cs = bits(e.get("cpuset"))
+        return cs is not None and cs & allowed != 0
+
+    cpu = {}
+    mi = infos(machine)
+    pkgs = [e for e, _ in bytype.get("Package", []) if usable(e)]
+    pinfo = infos(pkgs[0]) if pkgs else {}
+
+    def ident(name):
+        return pinfo.get(name, mi.get(name))
+    for key, name in (("vendor", "CPUVendor"), ("model", "CPUModel")):
+        if ident(name) and ident(name).strip():
+            cpu[key] = ident(name).strip()
+    if mi.get("Architecture"):
+        cpu["arch"] = mi["Architecture"]
+    for key, name in (("cpu_family", "CPUFamilyNumber"), ("cpu_model_number", "CPUModelNumber"),
+                      ("cpu_stepping", "CPUStepping")):
+        if ident(name):
+            cpu[key] = int(ident(name), 0)
+    if mi.get("HostName"):
+        cpu["hostname"] = mi["HostName"]
+    for t, key in (("Package", "num_packages"), ("Core", "num_cores"), ("PU", "num_threads")):
+        allobjs = [e for e, _ in bytype.get(t, [])]
+        if not allobjs:
+            continue
+        n = sum(1 for e in allobjs if usable(e))
+        cpu[key] = n
+        if n != len(allobjs):
+            cpu["total_" + key] = len(allobjs)
+    numa = [e for e, _ in bytype.get("NUMANode", [])]
+    numa_ok = [e for e in numa if allowed_nodes >> int(e.get("os_index")) & 1]
+    if numa:
+        cpu["num_numa_nodes"] = len(numa_ok)
+        if len(numa_ok) != len(numa):
+            cpu["total_num_numa_nodes"] = len(numa)
+    mem_total = sum(int(e.get("local_memory", "0")) for e in numa_ok)
+
+    first_pu = min(i for i in range(allowed.bit_length()) if allowed >> i & 1)
+    suspect = []
+    cache = {}
+    prev = None
+    flat = {}
+    for name, xtype, level, icache in CACHE_ORDER:
+        inst = [e for e, _ in bytype.get(xtype, []) if usable(e)]
+        if not inst:
+            continue
+        rep = next((e for e in inst if bits(e.get("cpuset")) >> first_pu & 1), inst[0])
+        size = int(rep.get("cache_size"))
+        line = int(rep.get("cache_linesize"))
+        assoc = int(rep.get("cache_associativity"))
+        c = {}
+        if size > 0:
+            c["size_in_bytes"] = size
+        else:
+            suspect.append("cache.%s.size_in_bytes" % name)
+        if line > 0:
+            c["line_size_in_bytes"] = line
+        if assoc != 0:
+            c["associativity"] = -1 if assoc < 0 else assoc
+        c["num_instances"] = len(inst)
+        c["threads_per_instance"] = popcount(bits(rep.get("cpuset")))
+        inc = infos(rep).get("Inclusive")
+        if inc is not None:
+            c["inclusive"] = inc == "1"
+        c["type"] = CTYPE[rep.get("cache_type")]
+        sizes = [int(e.get("cache_size")) for e in inst]
+        if min(sizes) != max(sizes):
+            c["min_size_in_bytes"] = min(sizes)
+            c["max_size_in_bytes"] = max(sizes)
+        if size > 0 and size > 256 * MiB:
+            suspect.append("cache.%s.size_in_bytes" % name)
+        if size > 0 and mem_total and size > mem_total:
+            suspect.append("cache.%s.size_in_bytes" % name)
+        if size > 0 and not icache and prev and size < prev:
+            suspect.append("cache.%s.size_in_bytes" % name)
+        if line <= 0:
+            suspect.append("cache.%s.line_size_in_bytes" % name)
+        if not icache:
+            prev = size
+        if not icache and level <= 3 and size > 0:
+            flat["L%d_cache_size_in_bytes" % level] = size
+        cache[name] = c
+    cpu.update(flat)
+    if cache:
+        cpu["cache"] = cache
+    memory = {}
+    if mem_total:
+        memory["total_in_bytes"] = mem_total
+        memory["numa_node_size_in_bytes"] = ("array", [int(e.get("local_memory")) for e in numa_ok])
+    pt = numa_ok[0].findall("page_type") if numa_ok else []
+    sizes = [int(p.get("size")) for p in pt if int(p.get("size")) > 0]
+    if sizes:
+        memory["page_size_in_bytes"] = min(sizes)
+        memory["page_sizes_in_bytes"] = ("array", sizes)
+    if memory:
+        cpu["memory"] = memory
+    kinds = sorted(top.findall("cpukind"), key=lambda k: int(k.get("forced_efficiency", "-1")))
+    source = {}
+    backends = [i.get("value") for i in machine.findall("info") if i.get("name") == "Backend"]
+    source["topology"] = "hwloc XML %s" % path + (" (backend %s)" % ",".join(backends) if backends else "")
+    source["cache"] = "hwloc"
+    source["memory"] = "hwloc"
+    if kinds:
+        km = {}
+        for idx, k in enumerate(kinds):
+            cs = bits(k.get("cpuset")) & allowed
+            ki = infos(k)
+            d = {}
+            if k.get("forced_efficiency") is not None:
+                d["efficiency_rank"] = int(k.get("forced_efficiency"))
+            d["num_cores"] = sum(1 for e, _ in bytype.get("Core", []) if bits(e.get("cpuset")) & cs)
+            d["num_threads"] = popcount(cs)
+            for key, iname, num in (("core_type", "CoreType", False), ("max_frequency_mhz", "FrequencyMaxMHz", True),
+                                    ("base_frequency_mhz", "FrequencyBaseMHz", True),
+                                    ("linux_capacity", "LinuxCapacity", True)):
+                if iname in ki:
+                    d[key] = int(ki[iname]) if num else ki[iname]
+            km[str(idx)] = d
+        cpu["num_cpu_kinds"] = len(kinds)
+        cpu["cpu_kinds"] = km
+        source["cpu_kinds"] = "hwloc cpukinds"
+    cpu["source"] = source
+    if suspect:
+        seen = []
+        for s in suspect:
+            if s not in seen:
+                seen.append(s)
+        cpu["suspect"] = seen
+    spec = {prefix + "CPU": cpu}
+
+    # GPUs: PCI display (0x03xx) / processing accelerators (0x12xx) or with a GPU/COPROC OS device.
+    gi = 0
+    for e, _ in bytype.get("PCIDev", []):
+        m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
+                     e.get("pci_type"))
+        cls, ven, dev, sven, sdev = (int(x, 16) for x in m.groups())
+        osd = [o for o in e.findall("object") if o.get("type") == "OSDev" and o.get("osdev_type") in ("1", "5")]
+        if cls >> 8 not in (0x03, 0x12) and not osd:
+            continue
+        g = {}
+        oi = [infos(o) for o in osd]
+        for key, iname in (("vendor", "GPUVendor"), ("model", "GPUModel")):
+            v = next((i[iname] for i in oi if iname in i), None)
+            if v:
+                g[key] = v
+        for iname, key, scale in (("CUDAGlobalMemorySize", "memory_size_in_bytes", 1024),
+                                  ("CUDAL2CacheSize", "L2_cache_size_in_bytes", 1024),
+                                  ("CUDAMultiProcessors", "num_multiprocessors", 1),
+                                  ("CUDACoresPerMP", "cores_per_multiprocessor", 1),
+                                  ("CUDASharedMemorySizePerMP", "max_shared_memory_per_block_in_bytes", 1024),
+                                  ("OpenCLComputeUnits", "num_compute_units", 1),
+                                  ("OpenCLGlobalMemorySize", "memory_size_in_bytes", 1024)):
+            v = next((i[iname] for i in oi if iname in i), None)
+            if v:
+                g[key] = int(v) * scale
+        for iname, key in (("OpenCLDeviceType", "opencl_device_type"), ("OpenCLPlatformName", "opencl_platform_name")):
+            v = next((i[iname] for i in oi if iname in i), None)
+            if v:
+                g[key] = v
+        vendors = {0x10de: "NVIDIA", 0x1002: "AMD", 0x8086: "Intel"}
+        if "vendor" not in g and (infos(e).get("PCIVendor") or ven in vendors):
+            g["vendor"] = infos(e).get("PCIVendor") or vendors[ven]
+        if "model" not in g and infos(e).get("PCIDevice"):
+            g["model"] = infos(e)["PCIDevice"]
+        g.update({"pci_vendor_id": ven, "pci_device_id": dev, "pci_subvendor_id": sven,
+                  "pci_subdevice_id": sdev, "pci_class_id": cls, "pci_bus_id": e.get("pci_busid")})
+        src = {"pci": "hwloc PCI discovery"}
+        if osd:
+            g["os_devices"] = [o.get("name") for o in osd]
+            g["hwloc_info"] = {o.get("name"): infos(o) for o in osd}
+            src["os_devices"] = "hwloc OS devices: " + ",".join(o.get("subtype") or o.get("name") for o in osd)
+        g["source"] = src
+        spec["%sGPU%d" % (prefix, gi)] = g
+        gi += 1
+    return spec
+
+
+def same(a, b, where=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        ok = True
+        for k in set(a) | set(b):
+            if k not in a or k not in b:
+                print("  %s%s: got %r expected %r" % (where, k, a.get(k, "<absent>"), b.get(k, "<absent>")))
+                ok = False
+            elif not same(a[k], b[k], where + k + "."):
+                ok = False
+        return ok
+    if a != b:
+        print("  %s: got %r expected %r" % (where.rstrip("."), a, b))
+        return False
+    return True
+
+
+FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml"]
+for f in FIXTURES:
+    r = probe("--xml", f)
+    got = parse(r.stdout)
+    exp = expected(f)
+    check(same(got, exp), "%s: spec differs from the fixture" % f)
+    cache = got["CPU"].get("cache", {})
+    order = [n for n, _, _, _ in CACHE_ORDER if n in cache]
+    check(list(cache) == order, "%s: cache map order %s" % (f, list(cache)))
+    for lvl in cache.values():
+        keys = [k for k in ["size_in_bytes", "line_size_in_bytes", "associativity", "num_instances",
+                            "threads_per_instance", "inclusive", "type", "min_size_in_bytes",
+                            "max_size_in_bytes"] if k in lvl]
+        check(list(lvl) == keys, "%s: cache level key order %s" % (f, list(lvl)))
+    # Every suspect value is also announced on stderr, naming the key.
+    for s in got["CPU"].get("suspect", []):
+        check("CPU." + s in r.stderr, "%s: no warning for %s" % (f, s))
+    # The documented sanity warnings were raised where the fixture is wrong.
+    if f == "smt_off.xml":
+        check(got["CPU"]["suspect"] == ["cache.L2.line_size_in_bytes", "cache.L3.size_in_bytes"],
+              "smt_off: suspect list")
+    # The required L1 path works.
+    q = subprocess.run([SYSDESC, "query", "-", "CPU", "cache", "L1", "size_in_bytes"], input=r.stdout,
+                       capture_output=True, text=True)
+    check(q.returncode == 0 and q.stdout.strip().endswith(": i64"), "%s: L1 query" % f)
+
+# --no-io drops the GPUs of an XML file; --quiet silences warnings.
+got = parse(probe("--xml", "gpu.xml", "--no-io").stdout)
+check(list(got) == ["CPU"], "--no-io keeps only the CPU")
+r = probe("--xml", "smt_off.xml", "--quiet")
+check(r.stderr == "", "--quiet prints nothing")
+
+# Several files: node<i>. prefixes, each node equal to its own file.
+r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml")
+got = parse(r.stdout)
+exp = {}
+exp.update(expected("one_socket.xml", "node0."))
+exp.update(expected("gpu.xml", "node1."))
+check(same(got, exp), "cluster spec differs")
+check(list(got) == ["node0.CPU", "node1.CPU", "node1.GPU0", "node1.GPU1"], "cluster ids %s" % list(got))
+
+# Overrides.
+r = probe("--xml", "smt_off.xml", "-q", "--set", "CPU.cache.L3.size_in_bytes=33554432",
+          "--set", 'CPU.vendor="Acme"', "--set", "CPU.cache.L2.line_size_in_bytes=128")
+got = parse(r.stdout)["CPU"]
+check(got["cache"]["L3"]["size_in_bytes"] == 33554432, "--set L3")
+check(got["L3_cache_size_in_bytes"] == 33554432, "--set L3 updates the flat key")
+check(got["vendor"] == "Acme", "--set vendor")
+check(got["cache"]["L2"]["line_size_in_bytes"] == 128, "--set L2 line")
+check("suspect" not in got, "overridden keys leave suspect: %r" % got.get("suspect"))
+check(got["source"]["cache.L3.size_in_bytes"] == "override", "override recorded in source")
+r = probe("--xml", "one_socket.xml", "--set", "node9.CPU.x=1", "--set", "GPU7.memory_size_in_bytes=8")
+got = parse(r.stdout)
+# No device id prefixes "node9.CPU.x": the first component is the new device's id.
+check(got["node9"]["CPU"]["x"] == 1, "--set with an unknown dotted device id")
+check(got["GPU7"]["memory_size_in_bytes"] == 8, "--set creates a device")
+r = probe("--xml", "one_socket.xml", "--set", "CPU.cache.L1=1", "--set", "CPU.cache.L1.size_in_bytes=2", rc=2)
+probe("--xml", "one_socket.xml", "--set", "CPU.vendor", rc=2)
+probe("--xml", "one_socket.xml", "--set", "CPU.vendor=\"unterminated", rc=2)
+
+# Errors: unreadable file 3, malformed XML 2, yaml/json refused for now 2.
+probe("--xml", "does-not-exist.xml", rc=3)
+r = probe("--xml", "malformed.xml", rc=2)
+check("malformed.xml" in r.stderr, "malformed XML error names the file")
+r = probe("--xml", "one_socket.xml", "--format", "yaml", rc=2)
+check("YAML" in r.stderr, "yaml refusal says why")
+probe("--xml", "one_socket.xml", "--format", "json", rc=2)
+probe("--bogus", rc=2)
+
+# -o FILE: atomic; a failed probe keeps the old file.
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "spec.mlir")
+    r = subprocess.run([SYSDESC, "probe", "--xml", os.path.join(XMLDIR, "one_socket.xml"), "-o", out],
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and r.stdout == "", "-o writes nothing on stdout")
+    text = open(out).read()
+    check(text.startswith("module attributes {dlti.target_system_spec = #dlti.target_system_spec<")
+          and text.endswith("} {\n}\n\n"), "-o content is the mlir form")
+    r = subprocess.run([SYSDESC, "probe", "--xml", os.path.join(XMLDIR, "malformed.xml"), "-o", out],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and open(out).read() == text, "failed probe keeps the old file")
+    check(os.listdir(d) == ["spec.mlir"], "no temporary file left: %s" % os.listdir(d))
+    r = subprocess.run([SYSDESC, "probe", "--xml", os.path.join(XMLDIR, "one_socket.xml"), "-o",
+                        os.path.join(d, "no-such-dir", "x.mlir")], capture_output=True, text=True)
+    check(r.returncode == 3, "-o into a missing directory fails with 3")
+
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+print("all probe XML checks passed (%d fixtures)" % len(FIXTURES))

@@ -1,0 +1,346 @@
+/* Unit tests of the probe's public API (include/sysdesc/probe.h) on the XML
+ * fixtures of tests/data/xml (SRCDIR is set by meson). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysdesc/dlti.h"
+#include "sysdesc/probe.h"
+
+static char fixture_buf[4096];
+
+static const char *fixture(const char *name)
+{
+    const char *src = getenv("SRCDIR");
+    snprintf(fixture_buf, sizeof(fixture_buf), "%s/tests/data/xml/%s", src ? src : ".", name);
+    return fixture_buf;
+}
+
+/* Query a path given as "CPU/cache/L1/size_in_bytes". */
+static const dlti_attr *q(dlti_context *ctx, const dlti_attr *spec, const char *path)
+{
+    dlti_key keys[16];
+    size_t n = 0;
+    const char *s = path;
+    while (*s && n < 16) {
+        const char *e = strchr(s, '/');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        keys[n++] = dlti_key_string(ctx, s, len);
+        s = e ? e + 1 : s + len;
+    }
+    return dlti_attr_query(spec, keys, n, NULL);
+}
+
+static int64_t qi(dlti_context *ctx, const dlti_attr *spec, const char *path)
+{
+    const dlti_attr *a = q(ctx, spec, path);
+    int64_t v = -12345;
+    if (!a || dlti_attr_get_int64(a, &v, NULL) != 0)
+        fail_msg("no integer at %s", path);
+    return v;
+}
+
+static const char *qs(dlti_context *ctx, const dlti_attr *spec, const char *path)
+{
+    const dlti_attr *a = q(ctx, spec, path);
+    const char *s = NULL;
+    size_t len;
+    if (!a || dlti_attr_get_string(a, &s, &len, NULL) != 0)
+        fail_msg("no string at %s", path);
+    return s;
+}
+
+static const dlti_attr *probe_xml(dlti_context *ctx, const char *name, sysdesc_probe_options *o)
+{
+    sysdesc_probe_options def;
+    if (!o) {
+        sysdesc_probe_options_init(&def);
+        def.quiet = true;
+        o = &def;
+    }
+    o->xml_path = fixture(name);
+    dlti_error_t err;
+    const dlti_attr *spec = sysdesc_probe_host(ctx, o, &err);
+    if (!spec)
+        fail_msg("probe of %s failed: %s", name, err.text);
+    return spec;
+}
+
+static void two_socket(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "two_socket_numa.xml", NULL);
+    assert_int_equal(dlti_attr_get_kind(s), DLTI_ATTR_SYSTEM_SPEC);
+    assert_int_equal(qi(ctx, s, "CPU/num_packages"), 2);
+    assert_int_equal(qi(ctx, s, "CPU/num_cores"), 8);
+    assert_int_equal(qi(ctx, s, "CPU/num_threads"), 16);
+    assert_int_equal(qi(ctx, s, "CPU/num_numa_nodes"), 2);
+    assert_int_equal(qi(ctx, s, "CPU/cache/L1/size_in_bytes"), 32768);
+    assert_int_equal(qi(ctx, s, "CPU/cache/L3/num_instances"), 2);
+    assert_int_equal(qi(ctx, s, "CPU/cache/L3/threads_per_instance"), 8);
+    assert_int_equal(qi(ctx, s, "CPU/L2_cache_size_in_bytes"), 4194304);
+    assert_int_equal(qi(ctx, s, "CPU/memory/total_in_bytes"), 2147483648ll);
+    assert_string_equal(qs(ctx, s, "CPU/arch"), "aarch64");
+    /* An XML file carries no ISA: never invented. */
+    assert_null(q(ctx, s, "CPU/features"));
+    assert_null(q(ctx, s, "CPU/max_vector_op_width"));
+    assert_null(q(ctx, s, "CPU/cache/L1/associativity")); /* 0 = unknown in the XML */
+    assert_null(q(ctx, s, "CPU/total_num_threads"));     /* no restriction */
+    dlti_context_free(ctx);
+}
+
+static void restricted(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "restricted.xml", NULL);
+    assert_int_equal(qi(ctx, s, "CPU/num_threads"), 8);
+    assert_int_equal(qi(ctx, s, "CPU/total_num_threads"), 16);
+    assert_int_equal(qi(ctx, s, "CPU/num_cores"), 4);
+    assert_int_equal(qi(ctx, s, "CPU/total_num_cores"), 8);
+    assert_int_equal(qi(ctx, s, "CPU/num_numa_nodes"), 1);
+    assert_int_equal(qi(ctx, s, "CPU/total_num_numa_nodes"), 2);
+    assert_int_equal(qi(ctx, s, "CPU/memory/total_in_bytes"), 1073741824);
+    dlti_context_free(ctx);
+}
+
+static void identity_and_encodings(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "one_socket.xml", NULL);
+    assert_string_equal(qs(ctx, s, "CPU/model"), "Intel(R) Xeon(R) Fixture CPU"); /* trimmed */
+    assert_string_equal(qs(ctx, s, "CPU/vendor"), "GenuineIntel");
+    assert_int_equal(qi(ctx, s, "CPU/cpu_model_number"), 143);
+    assert_int_equal(qi(ctx, s, "CPU/cache/L3/associativity"), -1); /* fully associative */
+    assert_int_equal(qi(ctx, s, "CPU/cache/L2/associativity"), 16);
+    assert_int_equal(qi(ctx, s, "CPU/cache/L1i/size_in_bytes"), 32768);
+    bool inc = false;
+    assert_int_equal(dlti_attr_get_bool(q(ctx, s, "CPU/cache/L3/inclusive"), &inc, NULL), 0);
+    assert_true(inc);
+    assert_string_equal(qs(ctx, s, "CPU/cache/L1i/type"), "instruction");
+    dlti_context_free(ctx);
+}
+
+static void hybrid(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "hybrid.xml", NULL);
+    assert_int_equal(qi(ctx, s, "CPU/num_cpu_kinds"), 2);
+    assert_string_equal(qs(ctx, s, "CPU/cpu_kinds/0/core_type"), "IntelAtom");
+    assert_int_equal(qi(ctx, s, "CPU/cpu_kinds/0/efficiency_rank"), 0);
+    assert_int_equal(qi(ctx, s, "CPU/cpu_kinds/1/max_frequency_mhz"), 5400);
+    assert_int_equal(qi(ctx, s, "CPU/cpu_kinds/1/num_cores"), 4);
+    assert_int_equal(qi(ctx, s, "CPU/cache/L2/size_in_bytes"), 4194304);
+    assert_int_equal(qi(ctx, s, "CPU/cache/L2/min_size_in_bytes"), 2097152);
+    dlti_context_free(ctx);
+}
+
+/* ---- warnings ---- */
+
+typedef struct {
+    int n;
+    char last[1024];
+} warn_log;
+
+static void on_warning(void *user, const char *msg)
+{
+    warn_log *w = user;
+    w->n++;
+    snprintf(w->last, sizeof(w->last), "%s", msg);
+}
+
+static void warnings(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    warn_log log = {0, ""};
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.warning = on_warning;
+    o.warning_user = &log;
+    const dlti_attr *s = probe_xml(ctx, "smt_off.xml", &o);
+    assert_int_equal(log.n, 2);
+    assert_non_null(strstr(log.last, "CPU.cache.L3.size_in_bytes"));
+    /* The measured value is kept, flagged, and the zero line size left out. */
+    assert_int_equal(qi(ctx, s, "CPU/cache/L3/size_in_bytes"), 600ll * 1024 * 1024);
+    assert_null(q(ctx, s, "CPU/cache/L2/line_size_in_bytes"));
+    assert_int_equal(dlti_attr_size(q(ctx, s, "CPU/suspect")), 2);
+    o.quiet = true;
+    log.n = 0;
+    probe_xml(ctx, "smt_off.xml", &o);
+    assert_int_equal(log.n, 0);
+    dlti_context_free(ctx);
+}
+
+/* ---- GPUs and the PCI hook ---- */
+
+typedef struct {
+    int calls;
+    unsigned vendor[4], device[4];
+    char bus[4][16];
+    int fail;
+} hook_log;
+
+static int hook(void *user, dlti_context *ctx, const sysdesc_pci_info *pci,
+                const dlti_attr **spec, dlti_error_t *err)
+{
+    hook_log *h = user;
+    if (h->calls < 4) {
+        h->vendor[h->calls] = pci->vendor_id;
+        h->device[h->calls] = pci->device_id;
+        snprintf(h->bus[h->calls], 16, "%s", pci->bus_id);
+    }
+    h->calls++;
+    if (h->fail) {
+        memset(err, 0, sizeof(*err));
+        err->code = DLTI_ERROR_VERIFY;
+        snprintf(err->text, sizeof(err->text), "hook says no");
+        return -1;
+    }
+    if (pci->vendor_id == 0x10de) { /* what the systems/ database will do */
+        dlti_key k = dlti_key_string(ctx, "arch", 4);
+        *spec = dlti_container_set(ctx, *spec, k, dlti_string_new(ctx, "sm_90", 5), err);
+    }
+    return 0;
+}
+
+static void gpus(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    hook_log h;
+    memset(&h, 0, sizeof(h));
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.quiet = true;
+    o.pci_match = hook;
+    o.pci_match_user = &h;
+    const dlti_attr *s = probe_xml(ctx, "gpu.xml", &o);
+    assert_int_equal(h.calls, 2);
+    assert_int_equal(h.vendor[1], 0x10de);
+    assert_int_equal(h.device[1], 0x2330);
+    assert_string_equal(h.bus[1], "0000:01:00.0");
+    assert_int_equal(dlti_attr_size(s), 3); /* CPU, GPU0 (VGA), GPU1 (H100); no NIC */
+    assert_string_equal(qs(ctx, s, "GPU1/arch"), "sm_90");
+    assert_string_equal(qs(ctx, s, "GPU1/vendor"), "NVIDIA Corporation");
+    assert_int_equal(qi(ctx, s, "GPU1/pci_vendor_id"), 0x10de);
+    assert_int_equal(qi(ctx, s, "GPU1/num_multiprocessors"), 132);
+    assert_int_equal(qi(ctx, s, "GPU1/memory_size_in_bytes"), 83295872ll * 1024);
+    assert_string_equal(qs(ctx, s, "GPU0/pci_bus_id"), "0000:00:02.0");
+    assert_null(q(ctx, s, "GPU0/vendor")); /* unknown vendor id: not invented */
+    /* The hook can fail the probe. */
+    h.fail = 1;
+    o.xml_path = fixture("gpu.xml");
+    dlti_error_t err;
+    assert_null(sysdesc_probe_host(ctx, &o, &err));
+    assert_int_equal(err.code, DLTI_ERROR_VERIFY);
+    assert_string_equal(err.text, "hook says no");
+    /* I/O off: no GPU. */
+    o.pci_match = NULL;
+    o.io = SYSDESC_PROBE_IO_OFF;
+    s = sysdesc_probe_host(ctx, &o, &err);
+    assert_non_null(s);
+    assert_int_equal(dlti_attr_size(s), 1);
+    dlti_context_free(ctx);
+}
+
+static void cluster_and_errors(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.quiet = true;
+    char a[4096], b[4096];
+    snprintf(a, sizeof(a), "%s", fixture("one_socket.xml"));
+    snprintf(b, sizeof(b), "%s", fixture("two_socket_numa.xml"));
+    const char *paths[] = {a, b};
+    dlti_error_t err;
+    const dlti_attr *s = sysdesc_probe_xml_files(ctx, paths, 2, &o, &err);
+    assert_non_null(s);
+    assert_int_equal(qi(ctx, s, "node0.CPU/num_threads"), 16);
+    assert_int_equal(qi(ctx, s, "node1.CPU/num_packages"), 2);
+    s = sysdesc_probe_xml_files(ctx, paths, 1, &o, &err);
+    assert_int_equal(qi(ctx, s, "CPU/num_threads"), 16);
+    assert_null(sysdesc_probe_xml_files(ctx, paths, 0, &o, &err));
+    assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    o.xml_path = fixture("missing.xml");
+    assert_null(sysdesc_probe_host(ctx, &o, &err));
+    assert_int_equal(err.code, DLTI_ERROR_IO);
+    o.xml_path = fixture("malformed.xml");
+    assert_null(sysdesc_probe_host(ctx, &o, &err));
+    assert_int_equal(err.code, DLTI_ERROR_SYNTAX);
+    assert_null(sysdesc_probe_host(NULL, &o, &err));
+    assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    dlti_context_free(ctx);
+}
+
+static void overrides(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "smt_off.xml", NULL);
+    dlti_error_t err;
+    const dlti_attr *t = sysdesc_spec_override(ctx, s, "CPU.L3_cache_size_in_bytes=33554432", &err);
+    assert_non_null(t);
+    assert_int_equal(qi(ctx, t, "CPU/cache/L3/size_in_bytes"), 33554432);
+    assert_int_equal(qi(ctx, t, "CPU/L3_cache_size_in_bytes"), 33554432);
+    assert_string_equal(qs(ctx, t, "CPU/source/cache.L3.size_in_bytes"), "override");
+    assert_int_equal(dlti_attr_size(q(ctx, t, "CPU/suspect")), 1);
+    /* the input is unchanged */
+    assert_int_equal(qi(ctx, s, "CPU/cache/L3/size_in_bytes"), 600ll * 1024 * 1024);
+    t = sysdesc_spec_override(ctx, t, "CPU.name=\"Zen 5\"", &err);
+    assert_string_equal(qs(ctx, t, "CPU/name"), "Zen 5");
+    assert_null(sysdesc_spec_override(ctx, t, "CPU.name", &err));
+    assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    assert_null(sysdesc_spec_override(ctx, t, "CPU..x=1", &err));
+    assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    assert_null(sysdesc_spec_override(ctx, t, "CPU.x=[1", &err));
+    assert_int_equal(err.code, DLTI_ERROR_SYNTAX);
+    assert_null(sysdesc_spec_override(ctx, t, "CPU.name.x=1", &err)); /* through a string */
+    assert_null(sysdesc_spec_override(ctx, t, "CPU=1", &err));
+    /* a NULL spec starts a new one */
+    t = sysdesc_spec_override(ctx, NULL, "GPU0.arch=\"gfx942\"", &err);
+    assert_non_null(t);
+    assert_string_equal(qs(ctx, t, "GPU0/arch"), "gfx942");
+    dlti_context_free(ctx);
+}
+
+static void this_host(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.quiet = true;
+    dlti_error_t err;
+    const dlti_attr *s = sysdesc_probe_host(ctx, &o, &err);
+    assert_non_null(s);
+    assert_true(qi(ctx, s, "CPU/num_threads") >= 1);
+    assert_non_null(q(ctx, s, "CPU/source/topology"));
+    s = sysdesc_probe_host(ctx, NULL, &err); /* default options (warnings on stderr) */
+    assert_non_null(s);
+    assert_non_null(sysdesc_probe_hwloc_version());
+    dlti_context_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(two_socket),  cmocka_unit_test(restricted),
+        cmocka_unit_test(identity_and_encodings), cmocka_unit_test(hybrid),
+        cmocka_unit_test(warnings),    cmocka_unit_test(gpus),
+        cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
+        cmocka_unit_test(this_host),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
