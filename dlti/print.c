@@ -162,13 +162,19 @@ void dlti_print_attr(dlti_buf *b, const dlti_attr *a, bool elide)
         dlti_buf_puts(b, " : ");
         print_type(b, a->type);
         return;
-    case DLTI_ATTR_FLOAT:
+    case DLTI_ATTR_FLOAT: {
+        size_t start = b->len;
         print_float_value(b, a->type, a->u.f);
-        if (elide && a->type->float_kind == DLTI_FLOAT_F64)
+        /* In arrays MLIR elides ": f64", but not after a value printed as
+         * hex bits (NaN, Inf), which would read back as an i64. */
+        bool hex = !b->failed && b->len > start + 2 &&
+                   memchr(b->data + start, 'x', b->len - start) != NULL;
+        if (elide && a->type->float_kind == DLTI_FLOAT_F64 && !hex)
             return;
         dlti_buf_puts(b, " : ");
         print_type(b, a->type);
         return;
+    }
     case DLTI_ATTR_BOOL:
         dlti_buf_puts(b, a->u.b ? "true" : "false");
         return;
