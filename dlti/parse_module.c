@@ -1,5 +1,6 @@
 /* MLIR files: one bare attribute, or `module` ops nesting into scopes. */
 #include "parser.h"
+#include "sysdesc/layout.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -309,6 +310,10 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
         if (dlti_peek(&p) != 0)
             return dlti_parser_fail(&p, p.pos, DLTI_ERROR_UNSUPPORTED,
                                     "only one top-level 'module' is supported");
+        /* MLIR's verifier rejects nested data layout specs that do not
+         * combine; so does the parser, with MLIR's message and notes. */
+        if (dlti_layout_verify_tree(root, p.source, text, len, err) != 0)
+            return NULL;
     } else {
         size_t at = p.pos;
         const dlti_attr *a = dlti_parse_attr(&p);

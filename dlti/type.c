@@ -322,8 +322,10 @@ static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const 
     const dlti_type *elem = dlti_parse_type(p);
     if (!elem)
         goto out;
+    /* The LLVM pointer implements VectorElementTypeInterface in MLIR 22. */
+    bool llvm_ptr = elem->kind == DLTI_TYPE_DIALECT && strncmp(elem->text, "!llvm.ptr", 9) == 0;
     if (is_vector && elem->kind != DLTI_TYPE_INTEGER && elem->kind != DLTI_TYPE_INDEX &&
-        elem->kind != DLTI_TYPE_FLOAT) {
+        elem->kind != DLTI_TYPE_FLOAT && !llvm_ptr) {
         dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX,
                          "failed to verify 'elementType': VectorElementTypeInterface instance");
         goto out;

@@ -1,0 +1,3 @@
+module attributes {dlti.dl_spec = #dlti.dl_spec<"dlti.endianness" = "big">} {
+  module attributes {dlti.dl_spec = #dlti.dl_spec<"dlti.endianness" = "little">} {}
+}
