@@ -16,6 +16,11 @@ int sysdesc_fuzz_type(const uint8_t *data, size_t size);
  * and by handles: both must give the same answer. */
 int sysdesc_fuzz_query(const uint8_t *data, size_t size);
 
+/* An LLVM data layout string: import, export, import: equal specs. */
+int sysdesc_fuzz_dl(const uint8_t *data, size_t size);
+/* "SPEC\0TYPE\0TYPE...": layouts of the types, cached and uncached agree. */
+int sysdesc_fuzz_layout(const uint8_t *data, size_t size);
+
 /* Reports a broken invariant the way a crash would, so the fuzzer keeps the input. */
 void sysdesc_fuzz_fail(const char *what);
 

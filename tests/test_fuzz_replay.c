@@ -74,12 +74,26 @@ static void replay_query(void **state)
     replay("query", sysdesc_fuzz_query);
 }
 
+static void replay_dl(void **state)
+{
+    (void)state;
+    replay("dl", sysdesc_fuzz_dl);
+}
+
+static void replay_layout(void **state)
+{
+    (void)state;
+    replay("layout", sysdesc_fuzz_layout);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replay_mlir),
         cmocka_unit_test(replay_type),
         cmocka_unit_test(replay_query),
+        cmocka_unit_test(replay_dl),
+        cmocka_unit_test(replay_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
