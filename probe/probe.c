@@ -603,9 +603,14 @@ static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
         /* hwloc 2.x: sizes in KiB as bare numbers */
         {"CUDAGlobalMemorySize", "memory_size_in_bytes", 1024},
         {"CUDAL2CacheSize", "L2_cache_size_in_bytes", 1024},
-        {"CUDAMultiProcessors", "num_multiprocessors", 1},
-        {"CUDACoresPerMP", "cores_per_multiprocessor", 1},
-        {"CUDASharedMemorySizePerMP", "max_shared_memory_per_block_in_bytes", 1024},
+        /* Keys of the catalog schema (docs/keys.md, sysdesc_device_check),
+         * so that a probed GPU filled from its catalog entry has one key per
+         * meaning: hwloc's CUDASharedMemorySizePerMP is cudaDeviceProp's
+         * sharedMemPerBlock (the default per-block limit, not the opt-in
+         * maximum nor a per-SM figure). */
+        {"CUDAMultiProcessors", "num_compute_units", 1},
+        {"CUDACoresPerMP", "cores_per_compute_unit", 1},
+        {"CUDASharedMemorySizePerMP", "shared_memory_per_block_in_bytes", 1024},
         {"OpenCLComputeUnits", "num_compute_units", 1},
         {"OpenCLGlobalMemorySize", "memory_size_in_bytes", 1024},
     };

@@ -39,6 +39,18 @@ int cmd_probe(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_dl_import(int argc, char **argv);
 int cmd_dl_export(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_compose(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+
+#include "sysdesc/yaml.h"
+/* Output formats of convert/compose/show (and probe's --format). */
+enum { CLI_FORMAT_MLIR, CLI_FORMAT_ATTR, CLI_FORMAT_YAML, CLI_FORMAT_JSON };
+/* The CLI_FORMAT_ of "mlir", "attr", "yaml", "json"; -1 for anything else. */
+int cli_format_parse(const char *name);
+/* Prints `sys` in `format` to stdout, or atomically to `out_path` when non-NULL. */
+int cli_output_system(const sysdesc_system *sys, int format, bool typed, const char *out_path);
 
 #include "sysdesc/probe.h"
 /* Probes this host (nxml == 0) or the XML files; warnings on stderr unless quiet. */

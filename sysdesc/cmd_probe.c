@@ -21,8 +21,9 @@ static const char usage[] =
     "  --io, --no-io   PCI/GPU discovery (default: off for this host, where it\n"
     "                  costs ~4x the load time; on for XML files)\n"
     "  --format F      mlir (default): module attributes {dlti.target_system_spec\n"
-    "                  = ...} {}; attr: the bare attribute; yaml and json come\n"
-    "                  with the YAML issue and are refused for now\n"
+    "                  = ...} {}; attr: the bare attribute; yaml: a YAML system\n"
+    "                  (docs/yaml.md) that `sysdesc convert` and base: read back;\n"
+    "                  json: the same as JSON\n"
     "  --set P=V       override a key: P is DEVICE.KEY.KEY... (CPU.cache.L3.\n"
     "                  size_in_bytes), V an MLIR attribute (33554432, '\"text\"');\n"
     "                  repeatable, applied in order; YAML override files come\n"
@@ -121,22 +122,14 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
         goto done;
     }
-    bool bare;
-    if (strcmp(format, "mlir") == 0) {
-        bare = false;
-    } else if (strcmp(format, "attr") == 0) {
-        bare = true;
-    } else if (strcmp(format, "yaml") == 0 || strcmp(format, "json") == 0) {
-        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                      "probe: --format %s is not available yet (it lands with the YAML/JSON "
-                      "issue); use mlir or attr",
-                      format);
-        goto done;
-    } else {
+    bool bare = false;
+    int fmt = cli_format_parse(format);
+    if (fmt < 0) {
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
                       "probe: unknown format '%s' (mlir, attr, yaml, json)", format);
         goto done;
     }
+    bare = fmt == CLI_FORMAT_ATTR;
     ctx = dlti_context_new();
     if (!ctx) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
@@ -159,6 +152,11 @@ int cmd_probe(int argc, char **argv)
                           "probe: --set %s: %s", sets[k], err.text);
             goto done;
         }
+    }
+    if (fmt == CLI_FORMAT_YAML || fmt == CLI_FORMAT_JSON) {
+        sysdesc_system sys = {.spec = spec};
+        rc = cli_output_system(&sys, fmt, false, out && strcmp(out, "-") != 0 ? out : NULL);
+        goto done;
     }
     size_t len;
     char *attr = dlti_attr_print(spec, &len);

@@ -15,6 +15,10 @@ static const sysdesc_command commands[] = {
     {"layout", "type sizes and alignments in a scope (as mlir-opt --test-data-layout-query)", cmd_layout},
     {"dl-import", "LLVM data layout string or target triple -> #dlti.dl_spec", cmd_dl_import},
     {"dl-export", "#dlti.dl_spec of a file -> LLVM data layout string", cmd_dl_export},
+    {"convert", "print a YAML or MLIR description as mlir, attr, yaml or json", cmd_convert},
+    {"compose", "compose descriptions (and the probed host) into one system", cmd_compose},
+    {"list", "list the systems/ catalog (name, vendor, model)", cmd_list},
+    {"show", "print one catalog entry", cmd_show},
 };
 
 static void print_usage(FILE *out)

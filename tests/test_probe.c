@@ -233,7 +233,11 @@ static void gpus(void **state)
     assert_string_equal(qs(ctx, s, "GPU1/arch"), "sm_90");
     assert_string_equal(qs(ctx, s, "GPU1/vendor"), "NVIDIA Corporation");
     assert_int_equal(qi(ctx, s, "GPU1/pci_vendor_id"), 0x10de);
-    assert_int_equal(qi(ctx, s, "GPU1/num_multiprocessors"), 132);
+    /* Catalog-schema keys (docs/keys.md): one key per meaning. */
+    assert_int_equal(qi(ctx, s, "GPU1/num_compute_units"), 132);
+    assert_int_equal(qi(ctx, s, "GPU1/shared_memory_per_block_in_bytes"), 48 * 1024);
+    assert_null(q(ctx, s, "GPU1/num_multiprocessors"));
+    assert_null(q(ctx, s, "GPU1/max_shared_memory_per_block_in_bytes"));
     assert_int_equal(qi(ctx, s, "GPU1/memory_size_in_bytes"), 83295872ll * 1024);
     assert_string_equal(qs(ctx, s, "GPU0/pci_bus_id"), "0000:00:02.0");
     assert_null(q(ctx, s, "GPU0/vendor")); /* unknown vendor id: not invented */

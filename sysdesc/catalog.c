@@ -1,0 +1,345 @@
+/* The systems/ catalog: search path, lookup by name, listing, PCI matching. */
+#define _DEFAULT_SOURCE
+#include "sysdesc/catalog.h"
+#include "yaml_internal.h"
+#include "sysdesc_paths.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* True when the running program lies in this project's build tree, so that
+ * the source tree's systems/ is the catalog that belongs to it. */
+static bool running_from_build_tree(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = '\0';
+    char *root = realpath(SYSDESC_BUILD_ROOT, NULL);
+    if (!root)
+        return false;
+    size_t len = strlen(root);
+    bool inside = strncmp(exe, root, len) == 0 && exe[len] == '/';
+    free(root);
+    return inside;
+}
+
+char *sysdesc_catalog_path(void)
+{
+    sd_buf b = {0};
+    const char *env = getenv("SYSDESC_PATH");
+    if (env && *env) {
+        sd_buf_puts(&b, env);
+        sd_buf_puts(&b, ":");
+    }
+    sd_buf_puts(&b, SYSDESC_CATALOG_DIR);
+    if (running_from_build_tree()) {
+        sd_buf_puts(&b, ":");
+        sd_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
+    }
+    return sd_buf_finish(&b, NULL);
+}
+
+/* Calls fn(dir, user) for each non-empty directory of a ':' path; stops at a non-zero return. */
+static int each_dir(const char *path, int (*fn)(const char *dir, void *user), void *user)
+{
+    const char *p = path;
+    while (*p) {
+        const char *colon = strchr(p, ':');
+        size_t len = colon ? (size_t)(colon - p) : strlen(p);
+        if (len) {
+            char *dir = strndup(p, len);
+            if (!dir)
+                return -1;
+            int r = fn(dir, user);
+            free(dir);
+            if (r)
+                return r;
+        }
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    return 0;
+}
+
+typedef struct find_state {
+    const char *name;
+    char *found;
+} find_state;
+
+static int find_in(const char *dir, void *user)
+{
+    find_state *s = user;
+    size_t len = strlen(dir) + strlen(s->name) + 8;
+    char *p = malloc(len);
+    if (!p)
+        return -1;
+    size_t nlen = strlen(s->name);
+    bool has_suffix = nlen > 5 && strcmp(s->name + nlen - 5, ".yaml") == 0;
+    snprintf(p, len, "%s/%s%s", dir, s->name, has_suffix ? "" : ".yaml");
+    if (is_file(p)) {
+        s->found = p;
+        return 1;
+    }
+    free(p);
+    return 0;
+}
+
+char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error_t *err)
+{
+    if (!name || !*name || strstr(name, "..") || name[0] == '/') {
+        sd_error(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "'%s' is not a catalog name",
+                 name ? name : "(null)");
+        return NULL;
+    }
+    char *owned = NULL;
+    if (!search_path) {
+        owned = sysdesc_catalog_path();
+        if (!owned) {
+            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            return NULL;
+        }
+        search_path = owned;
+    }
+    find_state s = {name, NULL};
+    int r = each_dir(search_path, find_in, &s);
+    if (r < 0)
+        sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+    else if (!s.found)
+        sd_error(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
+                 "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)", name,
+                 search_path);
+    free(owned);
+    return s.found;
+}
+
+/* ---- listing ---- */
+
+typedef struct list_state {
+    sysdesc_catalog_entry *e;
+    size_t n, cap;
+    bool failed;
+} list_state;
+
+static bool listed(const list_state *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->e[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Paths longer than the buffers are skipped: no catalog name is that long. */
+static void walk(list_state *s, const char *root, const char *rel)
+{
+    char dirpath[4096 + 2048 + 2];
+    snprintf(dirpath, sizeof(dirpath), "%s%s%s", root, *rel ? "/" : "", rel);
+    DIR *d = opendir(dirpath);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) && !s->failed) {
+        if (de->d_name[0] == '.')
+            continue;
+        char relname[2048], full[4096 + 2048 + 2];
+        if (snprintf(relname, sizeof(relname), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >=
+            (int)sizeof(relname))
+            continue;
+        snprintf(full, sizeof(full), "%s/%s", root, relname);
+        if (is_dir(full)) {
+            walk(s, root, relname);
+            continue;
+        }
+        size_t len = strlen(relname);
+        if (len <= 5 || strcmp(relname + len - 5, ".yaml") != 0)
+            continue;
+        relname[len - 5] = '\0';
+        if (listed(s, relname))
+            continue;
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 32;
+            sysdesc_catalog_entry *e = realloc(s->e, cap * sizeof(*e));
+            if (!e) {
+                s->failed = true;
+                break;
+            }
+            s->e = e;
+            s->cap = cap;
+        }
+        sysdesc_catalog_entry *e = &s->e[s->n];
+        memset(e, 0, sizeof(*e));
+        e->name = strdup(relname);
+        e->path = strdup(full);
+        s->n++;
+        if (!e->name || !e->path)
+            s->failed = true;
+    }
+    closedir(d);
+}
+
+static int list_in(const char *dir, void *user)
+{
+    walk(user, dir, "");
+    return ((list_state *)user)->failed ? -1 : 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return strcmp(((const sysdesc_catalog_entry *)a)->name,
+                  ((const sysdesc_catalog_entry *)b)->name);
+}
+
+static char *string_key(const dlti_attr *device, const char *key)
+{
+    for (size_t i = 0; i < dlti_attr_size(device); i++) {
+        const char *k = dlti_key_str(dlti_attr_entry_key(device, i), NULL);
+        const char *v;
+        if (k && strcmp(k, key) == 0 &&
+            dlti_attr_get_string(dlti_attr_entry_value(device, i), &v, NULL, NULL) == 0)
+            return strdup(v);
+    }
+    return strdup("");
+}
+
+int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entries, size_t *n,
+                         dlti_error_t *err)
+{
+    char *owned = NULL;
+    if (!search_path) {
+        owned = sysdesc_catalog_path();
+        if (!owned) {
+            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            return -1;
+        }
+        search_path = owned;
+    }
+    list_state s = {0};
+    int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
+    free(owned);
+    if (rc < 0) {
+        sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        sysdesc_catalog_list_free(s.e, s.n);
+        return -1;
+    }
+    qsort(s.e, s.n, sizeof(*s.e), cmp_entry);
+    sysdesc_yaml_options opts = {0};
+    opts.search_path = search_path == owned ? NULL : search_path;
+    for (size_t i = 0; i < s.n && rc == 0; i++) {
+        dlti_context *ctx = dlti_context_new();
+        sysdesc_system sys;
+        if (!ctx) {
+            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            rc = -1;
+        } else if (sysdesc_yaml_load_file(ctx, s.e[i].path, &opts, &sys, err) < 0) {
+            rc = -1;
+        } else if (dlti_attr_size(sys.spec) == 1) {
+            const dlti_attr *dev = dlti_attr_entry_value(sys.spec, 0);
+            s.e[i].vendor = string_key(dev, "vendor");
+            s.e[i].model = string_key(dev, "model");
+        } else {
+            char text[64];
+            snprintf(text, sizeof(text), "system of %zu devices", dlti_attr_size(sys.spec));
+            s.e[i].vendor = string_key(dlti_attr_entry_value(sys.spec, 0), "system_vendor");
+            s.e[i].model = strdup(text);
+        }
+        dlti_context_free(ctx);
+        if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {
+            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            rc = -1;
+        }
+    }
+    if (rc < 0) {
+        sysdesc_catalog_list_free(s.e, s.n);
+        return -1;
+    }
+    *entries = s.e;
+    *n = s.n;
+    return 0;
+}
+
+void sysdesc_catalog_list_free(sysdesc_catalog_entry *entries, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(entries[i].name);
+        free(entries[i].path);
+        free(entries[i].vendor);
+        free(entries[i].model);
+    }
+    free(entries);
+}
+
+/* ---- PCI matching ---- */
+
+static const dlti_attr *lookup(const dlti_attr *dev, const char *key)
+{
+    for (size_t i = 0; i < dlti_attr_size(dev); i++) {
+        const char *k = dlti_key_str(dlti_attr_entry_key(dev, i), NULL);
+        if (k && strcmp(k, key) == 0)
+            return dlti_attr_entry_value(dev, i);
+    }
+    return NULL;
+}
+
+static bool pci_matches(const dlti_attr *dev, unsigned vendor_id, unsigned device_id)
+{
+    int64_t v;
+    const dlti_attr *vendor = lookup(dev, "pci_vendor_id"), *ids = lookup(dev, "pci_device_ids");
+    if (!vendor || !ids || dlti_attr_get_int64(vendor, &v, NULL) < 0 || v != (int64_t)vendor_id ||
+        dlti_attr_get_kind(ids) != DLTI_ATTR_ARRAY)
+        return false;
+    for (size_t i = 0; i < dlti_attr_size(ids); i++)
+        if (dlti_attr_get_int64(dlti_attr_element(ids, i), &v, NULL) == 0 && v == (int64_t)device_id)
+            return true;
+    return false;
+}
+
+const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
+                                           unsigned device_id, const char *search_path,
+                                           char **name, dlti_error_t *err)
+{
+    sysdesc_catalog_entry *entries;
+    size_t n;
+    if (sysdesc_catalog_list(search_path, &entries, &n, err) < 0)
+        return NULL;
+    sysdesc_yaml_options opts = {0};
+    opts.search_path = search_path;
+    const dlti_attr *found = NULL;
+    for (size_t i = 0; i < n && !found; i++) {
+        sysdesc_system sys;
+        if (sysdesc_yaml_load_file(ctx, entries[i].path, &opts, &sys, err) < 0) {
+            sysdesc_catalog_list_free(entries, n);
+            return NULL;
+        }
+        if (dlti_attr_size(sys.spec) != 1)
+            continue;
+        const dlti_attr *dev = dlti_attr_entry_value(sys.spec, 0);
+        if (pci_matches(dev, vendor_id, device_id)) {
+            found = dev;
+            if (name)
+                *name = strdup(entries[i].name);
+        }
+    }
+    sysdesc_catalog_list_free(entries, n);
+    if (!found)
+        sd_error(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
+                 "no catalog entry for PCI device %04x:%04x", vendor_id, device_id);
+    return found;
+}

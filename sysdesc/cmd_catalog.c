@@ -1,0 +1,93 @@
+/* sysdesc list / show: the systems/ catalog. */
+#include "cli.h"
+#include "sysdesc/catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char list_usage[] =
+    "usage: sysdesc list\n"
+    "\n"
+    "Lists the catalog: name, vendor and model of every description found\n"
+    "along SYSDESC_PATH, the installed catalog and (from a build tree) the\n"
+    "source tree's systems/.  The first directory that has a name wins.\n";
+
+static const char show_usage[] =
+    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] NAME\n"
+    "\n"
+    "Prints catalog entry NAME (e.g. nvidia/h100-sxm) with its bases resolved;\n"
+    "YAML by default.\n";
+
+int cmd_list(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(list_usage, stdout);
+            return SYSDESC_EXIT_OK;
+        }
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "list: unexpected argument '%s'", argv[i]);
+    }
+    sysdesc_catalog_entry *e;
+    size_t n;
+    dlti_error_t err;
+    if (sysdesc_catalog_list(NULL, &e, &n, &err) < 0)
+        return cli_report(&err);
+    int wname = 4, wvendor = 6;
+    for (size_t i = 0; i < n; i++) {
+        if ((int)strlen(e[i].name) > wname)
+            wname = (int)strlen(e[i].name);
+        if ((int)strlen(e[i].vendor) > wvendor)
+            wvendor = (int)strlen(e[i].vendor);
+    }
+    printf("%-*s  %-*s  %s\n", wname, "NAME", wvendor, "VENDOR", "MODEL");
+    for (size_t i = 0; i < n; i++)
+        printf("%-*s  %-*s  %s\n", wname, e[i].name, wvendor, e[i].vendor, e[i].model);
+    sysdesc_catalog_list_free(e, n);
+    return cli_write_stdout("", 0);
+}
+
+int cmd_show(int argc, char **argv)
+{
+    const char *name = NULL;
+    int format = CLI_FORMAT_YAML;
+    bool typed = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(show_usage, stdout);
+            return SYSDESC_EXIT_OK;
+        }
+        if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
+            if ((format = cli_format_parse(v)) < 0)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: unknown format '%s'", v);
+        } else if (strcmp(a, "--typed") == 0) {
+            typed = true;
+        } else if (a[0] == '-') {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: unknown option '%s'", a);
+        } else if (name) {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: expected one NAME");
+        } else {
+            name = a;
+        }
+    }
+    if (!name)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: missing NAME (see sysdesc list)");
+    dlti_error_t err;
+    char *path = sysdesc_catalog_find(name, NULL, &err);
+    if (!path)
+        return cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    int rc;
+    if (!ctx)
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    else if (sysdesc_yaml_load_file(ctx, path, NULL, &sys, &err) < 0)
+        rc = cli_report(&err);
+    else
+        rc = cli_output_system(&sys, format, typed, NULL);
+    dlti_context_free(ctx);
+    free(path);
+    return rc;
+}

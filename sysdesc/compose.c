@@ -1,0 +1,155 @@
+/* Composing descriptions into one system: ids, counts, data layouts. */
+#include "sysdesc/catalog.h"
+#include "yaml_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sysdesc_compose {
+    dlti_context *ctx;
+    dlti_entry *devices;
+    size_t n, cap;
+    const dlti_attr *dl_spec;
+    const char *data_layout;
+};
+
+sysdesc_compose *sysdesc_compose_new(dlti_context *ctx)
+{
+    sysdesc_compose *c = calloc(1, sizeof(*c));
+    if (c)
+        c->ctx = ctx;
+    return c;
+}
+
+void sysdesc_compose_free(sysdesc_compose *c)
+{
+    if (c)
+        free(c->devices);
+    free(c);
+}
+
+static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti_attr *dev,
+                      dlti_error_t *err)
+{
+    dlti_key key = dlti_key_string(c->ctx, id, len);
+    if (!key) {
+        sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < c->n; i++)
+        if (c->devices[i].key == key) {
+            sd_error(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
+                     "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
+            return -1;
+        }
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 16;
+        dlti_entry *d = realloc(c->devices, cap * sizeof(*d));
+        if (!d) {
+            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            return -1;
+        }
+        c->devices = d;
+        c->cap = cap;
+    }
+    c->devices[c->n].key = key;
+    c->devices[c->n].value = dev;
+    c->n++;
+    return 0;
+}
+
+static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_t *err)
+{
+    if (!sys->dl_spec && !sys->data_layout)
+        return 0;
+    bool same = (c->dl_spec && sys->dl_spec && dlti_attr_equal(c->dl_spec, sys->dl_spec)) ||
+                (!c->dl_spec && !sys->dl_spec && c->data_layout && sys->data_layout &&
+                 strcmp(c->data_layout, sys->data_layout) == 0);
+    if ((c->dl_spec || c->data_layout) && !same) {
+        sd_error(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
+                 "two items name different data layouts: a system has one");
+        return -1;
+    }
+    c->dl_spec = sys->dl_spec;
+    c->data_layout = sys->data_layout;
+    return 0;
+}
+
+int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
+                        unsigned count, dlti_error_t *err)
+{
+    size_t ndev = dlti_attr_size(sys->spec);
+    if (count > 1 && ndev != 1) {
+        sd_error(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0,
+                 "a count needs a single-device item; this one has %zu devices", ndev);
+        return -1;
+    }
+    if (add_layout(c, sys, err) < 0)
+        return -1;
+    for (size_t i = 0; i < ndev; i++) {
+        size_t olen;
+        const char *own = dlti_key_str(dlti_attr_entry_key(sys->spec, i), &olen);
+        const dlti_attr *dev = dlti_attr_entry_value(sys->spec, i);
+        sd_buf name = {0};
+        if (id && ndev == 1)
+            sd_buf_puts(&name, id);
+        else if (id)
+            sd_buf_printf(&name, "%s.%.*s", id, (int)olen, own);
+        else
+            sd_buf_put(&name, own, olen);
+        char *base = sd_buf_finish(&name, NULL);
+        if (!base) {
+            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            return -1;
+        }
+        int rc = 0;
+        if (count > 1) {
+            for (unsigned k = 0; k < count && rc == 0; k++) {
+                char numbered[DLTI_ERROR_SOURCE_LENGTH + 16];
+                int len = snprintf(numbered, sizeof(numbered), "%s%u", base, k);
+                rc = add_device(c, numbered, (size_t)len, dev, err);
+            }
+        } else {
+            rc = add_device(c, base, strlen(base), dev, err);
+        }
+        free(base);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
+{
+    if (c->n == 0) {
+        sd_error(err, DLTI_ERROR_VERIFY, NULL, 0, 0, "nothing to compose: no devices");
+        return -1;
+    }
+    const dlti_attr *spec = dlti_container_new(c->ctx, DLTI_ATTR_SYSTEM_SPEC, c->devices, c->n, err);
+    if (!spec)
+        return -1;
+    out->spec = spec;
+    out->dl_spec = c->dl_spec;
+    out->data_layout = c->data_layout;
+    return 0;
+}
+
+const dlti_attr *sysdesc_device_fill(dlti_context *ctx, const dlti_attr *device,
+                                     const dlti_attr *catalog_device, dlti_error_t *err)
+{
+    const dlti_attr *result = device;
+    for (size_t i = 0; i < dlti_attr_size(catalog_device) && result; i++) {
+        dlti_key k = dlti_attr_entry_key(catalog_device, i);
+        const dlti_attr *cv = dlti_attr_entry_value(catalog_device, i);
+        const dlti_attr *mine = dlti_attr_lookup(result, k);
+        if (!mine) {
+            result = dlti_container_set(ctx, result, k, cv, err);
+        } else if (dlti_attr_get_kind(mine) == DLTI_ATTR_MAP &&
+                   dlti_attr_get_kind(cv) == DLTI_ATTR_MAP) {
+            const dlti_attr *merged = sysdesc_device_fill(ctx, mine, cv, err);
+            result = merged ? dlti_container_set(ctx, result, k, merged, err) : NULL;
+        }
+    }
+    return result;
+}

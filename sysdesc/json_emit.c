@@ -1,0 +1,209 @@
+/* DLTI systems -> JSON for jq and friends (docs/yaml.md, "JSON output"). */
+#include "yaml_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put_json_string(sd_buf *b, const char *s, size_t len)
+{
+    sd_buf_put(b, "\"", 1);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            sd_buf_put(b, esc, 2);
+        } else if (c == '\n') {
+            sd_buf_puts(b, "\\n");
+        } else if (c == '\t') {
+            sd_buf_puts(b, "\\t");
+        } else if (c < 0x20 || c == 0x7f) {
+            sd_buf_printf(b, "\\u%04X", c);
+        } else {
+            sd_buf_put(b, s + i, 1);
+        }
+    }
+    sd_buf_put(b, "\"", 1);
+}
+
+static void put_json_text(sd_buf *b, const char *s)
+{
+    put_json_string(b, s, strlen(s));
+}
+
+static void put_indent(sd_buf *b, int indent)
+{
+    sd_buf_puts(b, "\n");
+    for (int i = 0; i < indent; i++)
+        sd_buf_puts(b, " ");
+}
+
+static void put_mlir_text(sd_buf *b, const dlti_attr *a)
+{
+    size_t len;
+    char *text = dlti_attr_print(a, &len);
+    if (!text) {
+        b->failed = true;
+        return;
+    }
+    put_json_string(b, text, len);
+    free(text);
+}
+
+static void put_typed(sd_buf *b, const char *type, const dlti_attr *a, const char *number)
+{
+    sd_buf_puts(b, "{\"type\": ");
+    put_json_text(b, type);
+    sd_buf_puts(b, ", \"value\": ");
+    if (number)
+        sd_buf_puts(b, number);
+    else
+        put_mlir_text(b, a);
+    sd_buf_puts(b, "}");
+}
+
+/* The value's digits: the printer's text up to " : TYPE". */
+static char *int_digits(const dlti_attr *a)
+{
+    char *text = dlti_attr_print(a, NULL);
+    if (text) {
+        char *colon = strstr(text, " : ");
+        if (colon)
+            *colon = '\0';
+    }
+    return text;
+}
+
+static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent);
+
+static void put_object(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
+{
+    if (dlti_attr_size(a) == 0) {
+        sd_buf_puts(b, "{}");
+        return;
+    }
+    sd_buf_puts(b, "{");
+    for (size_t i = 0; i < dlti_attr_size(a); i++) {
+        if (i)
+            sd_buf_puts(b, ",");
+        put_indent(b, indent + 2);
+        dlti_key k = dlti_attr_entry_key(a, i);
+        size_t len;
+        const char *s = dlti_key_str(k, &len);
+        if (s)
+            put_json_string(b, s, len);
+        else
+            put_json_text(b, dlti_type_str(dlti_key_get_type(k)));
+        sd_buf_puts(b, ": ");
+        put_json(b, dlti_attr_entry_value(a, i), flags, indent + 2);
+    }
+    put_indent(b, indent);
+    sd_buf_puts(b, "}");
+}
+
+static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
+{
+    bool typed = flags & SYSDESC_JSON_TYPED;
+    const dlti_type *t = dlti_attr_type(a);
+    switch (dlti_attr_get_kind(a)) {
+    case DLTI_ATTR_MAP:
+    case DLTI_ATTR_DL_SPEC:
+    case DLTI_ATTR_DEVICE_SPEC:
+    case DLTI_ATTR_SYSTEM_SPEC:
+        put_object(b, a, flags, indent);
+        return;
+    case DLTI_ATTR_ARRAY:
+        sd_buf_puts(b, "[");
+        for (size_t i = 0; i < dlti_attr_size(a); i++) {
+            if (i)
+                sd_buf_puts(b, ", ");
+            put_json(b, dlti_attr_element(a, i), flags, indent);
+        }
+        sd_buf_puts(b, "]");
+        return;
+    case DLTI_ATTR_INTEGER: {
+        char *digits = int_digits(a);
+        if (!digits) {
+            b->failed = true;
+            return;
+        }
+        if (typed && strcmp(dlti_type_str(t), "i64") != 0)
+            put_typed(b, dlti_type_str(t), a, digits);
+        else
+            sd_buf_puts(b, digits);
+        free(digits);
+        return;
+    }
+    case DLTI_ATTR_FLOAT: {
+        double v = 0;
+        char text[64] = "null";
+        if (dlti_attr_get_double(a, &v, NULL) == 0 && isfinite(v)) {
+            sd_format_double(text, sizeof(text), v);
+            if (!strpbrk(text, ".e"))
+                strcat(text, ".0");
+        }
+        if (typed && strcmp(dlti_type_str(t), "f64") != 0)
+            put_typed(b, dlti_type_str(t), a, text);
+        else
+            sd_buf_puts(b, text);
+        return;
+    }
+    case DLTI_ATTR_BOOL: {
+        bool v = false;
+        dlti_attr_get_bool(a, &v, NULL);
+        sd_buf_puts(b, v ? "true" : "false");
+        return;
+    }
+    case DLTI_ATTR_STRING: {
+        const char *s;
+        size_t len;
+        dlti_attr_get_string(a, &s, &len, NULL);
+        put_json_string(b, s, len);
+        return;
+    }
+    case DLTI_ATTR_TYPE:
+        if (typed) {
+            sd_buf_puts(b, "{\"type\": \"type\", \"value\": ");
+            put_json_text(b, dlti_type_str(t));
+            sd_buf_puts(b, "}");
+        } else {
+            put_json_text(b, dlti_type_str(t));
+        }
+        return;
+    default:
+        if (typed)
+            put_typed(b, "mlir", a, NULL);
+        else
+            put_mlir_text(b, a);
+        return;
+    }
+}
+
+char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
+{
+    sd_buf b = {0};
+    sd_buf_puts(&b, "{");
+    bool first = true;
+    if (sys->data_layout || sys->dl_spec) {
+        put_indent(&b, 2);
+        sd_buf_puts(&b, "\"data_layout\": ");
+        if (sys->data_layout)
+            put_json_text(&b, sys->data_layout);
+        else
+            put_json(&b, sys->dl_spec, flags, 2);
+        first = false;
+    }
+    for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
+        if (!first)
+            sd_buf_puts(&b, ",");
+        first = false;
+        put_indent(&b, 2);
+        size_t klen;
+        const char *id = dlti_key_str(dlti_attr_entry_key(sys->spec, i), &klen);
+        put_json_string(&b, id, klen);
+        sd_buf_puts(&b, ": ");
+        put_json(&b, dlti_attr_entry_value(sys->spec, i), flags, 2);
+    }
+    sd_buf_puts(&b, "\n}\n");
+    return sd_buf_finish(&b, len);
+}

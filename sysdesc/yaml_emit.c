@@ -1,0 +1,333 @@
+/* DLTI attributes -> YAML that loads back to the same attributes.
+ *
+ * The loader's rules decide every choice here: a value keeps its MLIR type
+ * through a tag unless its plain reading already gives that type (i64, f64,
+ * bool, string), and a string is quoted whenever its plain reading would be
+ * something else. */
+#include "yaml_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Plain style is used only for a conservative character set that means the
+ * same in block and flow context. */
+static bool plain_safe(const char *s, size_t len)
+{
+    if (len == 0 || !(is_alnum(s[0]) || s[0] == '_') || s[len - 1] == ' ')
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (!(is_alnum(c) || c == '_' || c == '-' || c == '.' || c == '/' || c == '+' ||
+              c == '(' || c == ')' || c == ' ' || c == '@'))
+            return false;
+    }
+    return sd_plain_classify(s, len) == SD_PLAIN_STRING;
+}
+
+static bool valid_utf8(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned c = p[i];
+        size_t n;
+        if (c < 0x80)
+            n = 0;
+        else if (c >= 0xC2 && c <= 0xDF)
+            n = 1;
+        else if ((c >> 4) == 0xE)
+            n = 2;
+        else if (c >= 0xF0 && c <= 0xF4)
+            n = 3;
+        else
+            return false;
+        if (len - i <= n)
+            return false;
+        for (size_t k = 1; k <= n; k++)
+            if ((p[i + k] & 0xC0) != 0x80)
+                return false;
+        i += n + 1;
+    }
+    return true;
+}
+
+static void put_single_quoted(sd_buf *b, const char *s, size_t len)
+{
+    sd_buf_put(b, "'", 1);
+    size_t start = 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\'') {
+            sd_buf_put(b, s + start, i - start + 1);
+            sd_buf_put(b, "'", 1);
+            start = i + 1;
+        }
+    sd_buf_put(b, s + start, len - start);
+    sd_buf_put(b, "'", 1);
+}
+
+static void put_mlir(sd_buf *b, const dlti_attr *a)
+{
+    size_t len;
+    char *text = dlti_attr_print(a, &len);
+    if (!text) {
+        b->failed = true;
+        return;
+    }
+    sd_buf_puts(b, "!mlir ");
+    put_single_quoted(b, text, len);
+    free(text);
+}
+
+static void put_double_quoted(sd_buf *b, const char *s, size_t len)
+{
+    sd_buf_put(b, "\"", 1);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            sd_buf_put(b, esc, 2);
+        } else if (c == '\n') {
+            sd_buf_puts(b, "\\n");
+        } else if (c == '\t') {
+            sd_buf_puts(b, "\\t");
+        } else if (c < 0x20 || c == 0x7f) {
+            sd_buf_printf(b, "\\x%02X", c);
+        } else {
+            sd_buf_put(b, s + i, 1);
+        }
+    }
+    sd_buf_put(b, "\"", 1);
+}
+
+/* Writes a string scalar; false when YAML cannot hold it (invalid UTF-8). */
+static bool put_string(sd_buf *b, const char *s, size_t len)
+{
+    if (!valid_utf8(s, len))
+        return false;
+    if (plain_safe(s, len))
+        sd_buf_put(b, s, len);
+    else
+        put_double_quoted(b, s, len);
+    return true;
+}
+
+static void put_type_text(sd_buf *b, const dlti_type *t)
+{
+    const char *s = dlti_type_str(t);
+    size_t len = strlen(s);
+    bool plain = len && is_alnum(s[0]);
+    for (size_t i = 0; i < len && plain; i++)
+        plain = is_alnum(s[i]) || s[i] == '_' || s[i] == '<' || s[i] == '>' || s[i] == '.' ||
+                s[i] == '?';
+    if (plain)
+        sd_buf_put(b, s, len);
+    else
+        put_double_quoted(b, s, len);
+}
+
+/* The value's digits: the printer's text up to " : TYPE". */
+static void put_int_digits(sd_buf *b, const dlti_attr *a)
+{
+    size_t len;
+    char *text = dlti_attr_print(a, &len);
+    if (!text) {
+        b->failed = true;
+        return;
+    }
+    char *colon = strstr(text, " : ");
+    sd_buf_put(b, text, colon ? (size_t)(colon - text) : len);
+    free(text);
+}
+
+static void put_float(sd_buf *b, const dlti_attr *a)
+{
+    const dlti_type *t = dlti_attr_type(a);
+    double v;
+    bool f64 = strcmp(dlti_type_str(t), "f64") == 0;
+    /* Formats wider than double, and NaN payloads, only survive as MLIR text. */
+    if (dlti_type_float_width(t) > 64 || dlti_attr_get_double(a, &v, NULL) < 0 || isnan(v)) {
+        put_mlir(b, a);
+        return;
+    }
+    if (!f64)
+        sd_buf_printf(b, "!%s ", dlti_type_str(t));
+    if (isinf(v)) {
+        sd_buf_puts(b, v < 0 ? "-.inf" : ".inf");
+        return;
+    }
+    char text[64];
+    sd_format_double(text, sizeof(text), v);
+    sd_buf_puts(b, text);
+    if (!strpbrk(text, ".e"))
+        sd_buf_puts(b, ".0");
+}
+
+static bool is_scalar(const dlti_attr *a)
+{
+    switch (dlti_attr_get_kind(a)) {
+    case DLTI_ATTR_MAP:
+    case DLTI_ATTR_DL_SPEC:
+    case DLTI_ATTR_ARRAY:
+        return false;
+    default:
+        return true;
+    }
+}
+
+static void put_scalar(sd_buf *b, const dlti_attr *a)
+{
+    switch (dlti_attr_get_kind(a)) {
+    case DLTI_ATTR_INTEGER: {
+        const dlti_type *t = dlti_attr_type(a);
+        int64_t v;
+        if (strcmp(dlti_type_str(t), "i64") == 0 && dlti_attr_get_int64(a, &v, NULL) == 0) {
+            sd_buf_printf(b, "%lld", (long long)v);
+        } else {
+            sd_buf_printf(b, "!%s ", dlti_type_str(t));
+            put_int_digits(b, a);
+        }
+        return;
+    }
+    case DLTI_ATTR_FLOAT:
+        put_float(b, a);
+        return;
+    case DLTI_ATTR_BOOL: {
+        bool v = false;
+        dlti_attr_get_bool(a, &v, NULL);
+        sd_buf_puts(b, v ? "true" : "false");
+        return;
+    }
+    case DLTI_ATTR_STRING: {
+        const char *s;
+        size_t len;
+        dlti_attr_get_string(a, &s, &len, NULL);
+        if (!put_string(b, s, len))
+            put_mlir(b, a);
+        return;
+    }
+    case DLTI_ATTR_TYPE:
+        sd_buf_puts(b, "!type ");
+        put_type_text(b, dlti_attr_type(a));
+        return;
+    default:
+        put_mlir(b, a);
+        return;
+    }
+}
+
+static void put_indent(sd_buf *b, int indent)
+{
+    static const char spaces[] = "                                                                ";
+    while (indent > 0) {
+        int n = indent > 64 ? 64 : indent;
+        sd_buf_put(b, spaces, (size_t)n);
+        indent -= n;
+    }
+}
+
+static void put_key(sd_buf *b, dlti_key key)
+{
+    size_t len;
+    const char *s = dlti_key_str(key, &len);
+    if (!s) {
+        sd_buf_puts(b, "!type ");
+        put_type_text(b, dlti_key_get_type(key));
+        return;
+    }
+    /* Reserved words are keys of the format only when written plain. */
+    if (!valid_utf8(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0)
+        put_double_quoted(b, s, len);
+    else if (!put_string(b, s, len))
+        put_double_quoted(b, s, len);
+}
+
+static void put_value(sd_buf *b, const dlti_attr *a, int indent);
+
+static void put_entries(sd_buf *b, const dlti_attr *a, int indent)
+{
+    for (size_t i = 0; i < dlti_attr_size(a); i++) {
+        put_indent(b, indent);
+        put_key(b, dlti_attr_entry_key(a, i));
+        sd_buf_puts(b, ":");
+        put_value(b, dlti_attr_entry_value(a, i), indent + 2);
+    }
+}
+
+/* Flow style for arrays of scalars: short and readable ([32, 64]). */
+static bool flow_array(const dlti_attr *a)
+{
+    for (size_t i = 0; i < dlti_attr_size(a); i++)
+        if (!is_scalar(dlti_attr_element(a, i)))
+            return false;
+    return true;
+}
+
+static void put_array_inline(sd_buf *b, const dlti_attr *a)
+{
+    sd_buf_puts(b, "[");
+    for (size_t i = 0; i < dlti_attr_size(a); i++) {
+        if (i)
+            sd_buf_puts(b, ", ");
+        put_scalar(b, dlti_attr_element(a, i));
+    }
+    sd_buf_puts(b, "]");
+}
+
+/* Writes " value\n" after a "key:" or "-", or a nested block at `indent`. */
+static void put_value(sd_buf *b, const dlti_attr *a, int indent)
+{
+    dlti_attr_kind k = dlti_attr_get_kind(a);
+    if (k == DLTI_ATTR_MAP || k == DLTI_ATTR_DL_SPEC) {
+        const char *tag = k == DLTI_ATTR_DL_SPEC ? " !dl_spec" : "";
+        if (dlti_attr_size(a) == 0) {
+            sd_buf_printf(b, "%s {}\n", tag);
+            return;
+        }
+        sd_buf_printf(b, "%s\n", tag);
+        put_entries(b, a, indent);
+        return;
+    }
+    if (k == DLTI_ATTR_ARRAY) {
+        if (flow_array(a)) {
+            sd_buf_puts(b, " ");
+            put_array_inline(b, a);
+            sd_buf_puts(b, "\n");
+            return;
+        }
+        sd_buf_puts(b, "\n");
+        for (size_t i = 0; i < dlti_attr_size(a); i++) {
+            put_indent(b, indent);
+            sd_buf_puts(b, "-");
+            put_value(b, dlti_attr_element(a, i), indent + 2);
+        }
+        return;
+    }
+    sd_buf_puts(b, " ");
+    put_scalar(b, a);
+    sd_buf_puts(b, "\n");
+}
+
+char *sysdesc_yaml_print(const sysdesc_system *sys, size_t *len)
+{
+    sd_buf b = {0};
+    if (sys->data_layout) {
+        sd_buf_puts(&b, "data_layout: ");
+        if (!put_string(&b, sys->data_layout, strlen(sys->data_layout)))
+            put_double_quoted(&b, sys->data_layout, strlen(sys->data_layout));
+        sd_buf_puts(&b, "\n");
+    } else if (sys->dl_spec) {
+        sd_buf_puts(&b, "data_layout:");
+        put_value(&b, sys->dl_spec, 2);
+    }
+    for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
+        put_key(&b, dlti_attr_entry_key(sys->spec, i));
+        sd_buf_puts(&b, ":\n");
+        put_entries(&b, dlti_attr_entry_value(sys->spec, i), 2);
+    }
+    return sd_buf_finish(&b, len);
+}

@@ -1,0 +1,139 @@
+/* Private pieces of the YAML layer shared by its files.  Not installed. */
+#ifndef SYSDESC_YAML_INTERNAL_H
+#define SYSDESC_YAML_INTERNAL_H
+
+#include "sysdesc/yaml.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+
+/* ---- a bump allocator for one load's tree (freed as a whole) ---- */
+
+typedef struct sd_arena_chunk sd_arena_chunk;
+typedef struct sd_arena {
+    sd_arena_chunk *head;
+    char *cur, *end;
+} sd_arena;
+
+void *sd_arena_alloc(sd_arena *a, size_t size);
+void sd_arena_free(sd_arena *a);
+
+/* ---- the document tree ---- */
+
+typedef enum sd_node_kind { SD_SCALAR, SD_SEQUENCE, SD_MAPPING } sd_node_kind;
+
+/* One YAML node.  Aliases are not nodes: an alias is the anchored node
+ * itself, shared, so the tree is a DAG. */
+typedef struct sd_node {
+    uint8_t kind;
+    bool plain;              /* scalar written without quotes (resolution applies) */
+    int line, column;        /* 1-based */
+    const char *tag;         /* full tag ("!i32", "tag:yaml.org,2002:str") or NULL */
+    size_t len;              /* scalar bytes, or number of children */
+    union {
+        const char *text;            /* scalar, NUL-terminated */
+        struct sd_node **items;      /* sequence items; mapping keys and values interleaved */
+    } u;
+    size_t weight;           /* nodes in the expanded subtree, aliases expanded */
+} sd_node;
+
+typedef struct sd_doc {
+    sd_arena arena;
+    sd_node *root;           /* NULL for an empty document */
+} sd_doc;
+
+/* Parses `text` into `doc` under the limits; 0 or -1 with err located. */
+int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
+                 const sysdesc_yaml_options *opts, dlti_error_t *err);
+void sd_doc_free(sd_doc *doc);
+
+/* ---- the fast path (yaml_stream.c) ---- */
+
+#define SD_STREAM_FALLBACK 1
+/* Loads `text` straight from parser events when it needs no tree and has no
+ * error: 0 with `out` set, or SD_STREAM_FALLBACK (nothing set, no error
+ * reported) when the tree path must load it.  `opts` has its defaults
+ * filled; the input size limit is the caller's. */
+/* Tests only (tests/test_yaml.c): true makes sysdesc_yaml_load() skip the
+ * fast path, so that both paths can be compared on the same input. */
+extern bool sd_yaml_force_tree;
+
+int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                   const sysdesc_yaml_options *opts, sysdesc_system *out);
+
+/* ---- scalars ---- */
+
+/* Types one load keeps asking for ("i64" of every plain integer, "f64", the
+ * type of a tag like !i32): the core parses and interns the name on each
+ * request, so a load remembers the answers.  Only successes are kept; the
+ * pointers are the context's interned types, valid while it lives (one
+ * load: a dlti_context_reset() invalidates them).  Zero-initialise. */
+typedef struct sd_types {
+    const dlti_type *i64, *f64;
+    struct {
+        char text[40];
+        size_t len;
+        const dlti_type *type;
+    } slot[16];
+    unsigned next;
+} sd_types;
+
+/* dlti_type_parse() through the cache (`tc` may be NULL: no cache). */
+const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text, size_t len,
+                               dlti_error_t *err);
+
+/* What a scalar means. `*is_null` is set for a null (no attribute).  `tc`
+ * may be NULL. */
+const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, bool *is_null, dlti_error_t *err);
+/* How a plain scalar resolves, used by the printer to decide on quotes. */
+typedef enum sd_plain_kind { SD_PLAIN_STRING, SD_PLAIN_NULL, SD_PLAIN_BOOL, SD_PLAIN_INT,
+                             SD_PLAIN_FLOAT } sd_plain_kind;
+sd_plain_kind sd_plain_classify(const char *s, size_t len);
+
+#define SD_TAG_STR "tag:yaml.org,2002:str"
+#define SD_TAG_INT "tag:yaml.org,2002:int"
+#define SD_TAG_FLOAT "tag:yaml.org,2002:float"
+#define SD_TAG_BOOL "tag:yaml.org,2002:bool"
+#define SD_TAG_NULL "tag:yaml.org,2002:null"
+#define SD_TAG_MAP "tag:yaml.org,2002:map"
+#define SD_TAG_SEQ "tag:yaml.org,2002:seq"
+
+/* ---- errors ---- */
+
+void sd_error(dlti_error_t *err, dlti_error_code code, const char *source, int line, int column,
+              const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+/* Re-locates an error from the core (no position) at a node. */
+void sd_error_at(dlti_error_t *err, const char *source, const sd_node *n);
+
+/* ---- files ---- */
+
+/* Reads a whole file ("-": stdin) up to `max` bytes; malloc'ed, NUL-terminated. */
+char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
+
+/* ---- growable text for printers ---- */
+
+typedef struct sd_buf {
+    char *data;
+    size_t len, cap;
+    bool failed;
+} sd_buf;
+
+void sd_buf_put(sd_buf *b, const char *s, size_t n);
+void sd_buf_puts(sd_buf *b, const char *s);
+void sd_buf_printf(sd_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
+char *sd_buf_finish(sd_buf *b, size_t *len);
+
+/* Shortest "%.*g" text of `v` that reads back to the same double. */
+void sd_format_double(char *out, size_t size, double v);
+
+#endif

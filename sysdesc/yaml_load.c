@@ -1,0 +1,636 @@
+/* The YAML document tree -> a #dlti.target_system_spec, with `base:` reuse.
+ *
+ * Everything is built with the dlti.h builder; the result is handed out only
+ * when the whole file (and every base it names) converted, so a bad file
+ * never yields a partial spec. */
+#define _DEFAULT_SOURCE
+#include "yaml_internal.h"
+#include "yaml_layout.h"
+#include "sysdesc/catalog.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct base_file {
+    char *path;                /* realpath */
+    const dlti_attr *device;
+    struct base_file *next;
+} base_file;
+
+typedef struct chain {
+    const char *path;          /* realpath of a file being loaded */
+    const struct chain *up;
+} chain;
+
+typedef struct loader {
+    dlti_context *ctx;
+    sysdesc_yaml_options opts;
+    char *default_path;        /* sysdesc_catalog_path(), computed on first need */
+    base_file *bases;          /* files loaded as bases, by path, loaded once */
+    dlti_error_t *err;
+} loader;
+
+typedef struct file {
+    loader *L;
+    const char *source;
+    const chain *chain;
+    unsigned depth;            /* of the base chain */
+} file;
+
+static int nomem(const file *f)
+{
+    sd_error(f->L->err, DLTI_ERROR_NOMEM, f->source, 0, 0, "out of memory");
+    return -1;
+}
+
+static bool is_plain_word(const sd_node *n, const char *word)
+{
+    return n->kind == SD_SCALAR && n->plain && !n->tag && strcmp(n->u.text, word) == 0;
+}
+
+static bool tag_is(const sd_node *n, const char *tag)
+{
+    return n->tag && strcmp(n->tag, tag) == 0;
+}
+
+static int load_system(file *f, const sd_node *root, sysdesc_system *out);
+
+/* ---- keys ---- */
+
+static dlti_key make_key(const file *f, const sd_node *k, bool device_level)
+{
+    dlti_context *ctx = f->L->ctx;
+    if (k->kind != SD_SCALAR) {
+        sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+                 "a key must be a scalar, not a %s", k->kind == SD_MAPPING ? "mapping" : "sequence");
+        return NULL;
+    }
+    if (tag_is(k, "!type")) {
+        if (device_level) {
+            sd_error(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
+                     "type as DLTI key is not allowed (in a device)");
+            return NULL;
+        }
+        dlti_error_t inner;
+        const dlti_type *t = dlti_type_parse(ctx, k->u.text, k->len, &inner);
+        if (!t) {
+            sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+                     "'%s' is not an MLIR type for !type: %s", k->u.text, inner.text);
+            return NULL;
+        }
+        dlti_key key = dlti_key_type(ctx, t);
+        if (!key)
+            nomem(f);
+        return key;
+    }
+    if (k->tag && !tag_is(k, SD_TAG_STR)) {
+        sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+                 "a key is a string or '!type TYPE'; tag '%s' is not allowed here", k->tag);
+        return NULL;
+    }
+    if (k->len == 0) {
+        sd_error(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
+                 "empty string as DLTI key is not allowed");
+        return NULL;
+    }
+    dlti_key key = dlti_key_string(ctx, k->u.text, k->len);
+    if (!key)
+        nomem(f);
+    return key;
+}
+
+/* Reports the first key of `keys` that repeats an earlier one. */
+static int check_duplicates(const file *f, const sd_node *map, const dlti_key *keys, size_t n)
+{
+    size_t dup = SIZE_MAX, first = 0;
+    if (n <= 16) {
+        for (size_t i = 1; i < n && dup == SIZE_MAX; i++)
+            for (size_t j = 0; j < i; j++)
+                if (keys[i] == keys[j]) {
+                    dup = i;
+                    first = j;
+                    break;
+                }
+    } else {
+        size_t cap = 32;
+        while (cap < n * 2)
+            cap *= 2;
+        size_t *slots = malloc(cap * sizeof(size_t));
+        if (!slots)
+            return nomem(f);
+        memset(slots, 0xff, cap * sizeof(size_t));
+        for (size_t i = 0; i < n && dup == SIZE_MAX; i++) {
+            uintptr_t h = (uintptr_t)keys[i];
+            h ^= h >> 17;
+            h *= 0x9E3779B97F4A7C15ull;
+            for (size_t s = (h >> 20) & (cap - 1);; s = (s + 1) & (cap - 1)) {
+                if (slots[s] == SIZE_MAX) {
+                    slots[s] = i;
+                    break;
+                }
+                if (keys[slots[s]] == keys[i]) {
+                    dup = i;
+                    first = slots[s];
+                    break;
+                }
+            }
+        }
+        free(slots);
+    }
+    if (dup == SIZE_MAX)
+        return 0;
+    const sd_node *k = map->u.items[2 * dup], *k0 = map->u.items[2 * first];
+    sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+             "duplicate key '%s' (first at line %d, column %d)", k->u.text, k0->line, k0->column);
+    return -1;
+}
+
+/* ---- values ---- */
+
+static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind kind,
+                                  const dlti_attr *base, bool device_level);
+
+static dlti_attr_kind map_kind(const file *f, const sd_node *n, dlti_attr_kind dflt, bool *ok)
+{
+    *ok = true;
+    if (!n->tag || tag_is(n, SD_TAG_MAP))
+        return dflt;
+    if (tag_is(n, "!map"))
+        return DLTI_ATTR_MAP;
+    if (tag_is(n, "!dl_spec"))
+        return DLTI_ATTR_DL_SPEC;
+    *ok = false;
+    sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
+             "unknown tag '%s' on a mapping (known: !map, !dl_spec)", n->tag);
+    return dflt;
+}
+
+/* The attribute of a value node; *is_null for a null scalar. */
+static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *base, bool *is_null)
+{
+    *is_null = false;
+    dlti_context *ctx = f->L->ctx;
+    if (n->kind == SD_SCALAR)
+        return sd_scalar_attr(ctx, NULL, n, f->source, is_null, f->L->err);
+    if (n->kind == SD_MAPPING) {
+        bool ok;
+        dlti_attr_kind base_kind = base && (dlti_attr_get_kind(base) == DLTI_ATTR_MAP ||
+                                            dlti_attr_get_kind(base) == DLTI_ATTR_DL_SPEC)
+                                       ? dlti_attr_get_kind(base) : DLTI_ATTR_MAP;
+        dlti_attr_kind kind = map_kind(f, n, base_kind, &ok);
+        if (!ok)
+            return NULL;
+        /* Deep merge: an untagged mapping over an inherited mapping of the
+         * same kind overrides its keys one by one; a tagged one (!map) or
+         * any other value replaces it. */
+        const dlti_attr *merge = base && !n->tag && dlti_attr_get_kind(base) == kind ? base : NULL;
+        return build_map(f, n, kind, merge, false);
+    }
+    if (n->tag && !tag_is(n, SD_TAG_SEQ)) {
+        sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
+                 "unknown tag '%s' on a sequence", n->tag);
+        return NULL;
+    }
+    const dlti_attr **elems = malloc((n->len ? n->len : 1) * sizeof(*elems));
+    if (!elems) {
+        nomem(f);
+        return NULL;
+    }
+    const dlti_attr *result = NULL;
+    size_t i = 0;
+    for (; i < n->len; i++) {
+        bool null;
+        elems[i] = build_value(f, n->u.items[i], NULL, &null);
+        if (null) {
+            const sd_node *e = n->u.items[i];
+            sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, e->line, e->column,
+                     "null in a sequence: an array element needs a value");
+            break;
+        }
+        if (!elems[i])
+            break;
+    }
+    if (i == n->len) {
+        result = dlti_array_new(ctx, elems, n->len);
+        if (!result)
+            nomem(f);
+    }
+    free(elems);
+    return result;
+}
+
+static const dlti_attr *resolve_base(file *f, const sd_node *n);
+
+static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind kind,
+                                  const dlti_attr *base, bool device_level)
+{
+    dlti_context *ctx = f->L->ctx;
+    size_t npairs = node->len;
+    const sd_node *base_node = NULL;
+    if (device_level)
+        for (size_t i = 0; i < npairs; i++)
+            if (is_plain_word(node->u.items[2 * i], "base"))
+                base_node = node->u.items[2 * i + 1];
+    if (base_node) {
+        base = resolve_base(f, base_node);
+        if (!base)
+            return NULL;
+    }
+    size_t nbase = base ? dlti_attr_size(base) : 0;
+    dlti_entry *entries = malloc((nbase + npairs + 1) * sizeof(*entries));
+    dlti_key *keys = calloc(npairs + 1, sizeof(*keys));
+    const dlti_attr *result = NULL;
+    if (!entries || !keys) {
+        nomem(f);
+        goto out;
+    }
+    for (size_t i = 0; i < nbase; i++) {
+        entries[i].key = dlti_attr_entry_key(base, i);
+        entries[i].value = dlti_attr_entry_value(base, i);
+    }
+    size_t n = nbase;
+    for (size_t i = 0; i < npairs; i++) {
+        const sd_node *k = node->u.items[2 * i];
+        if (is_plain_word(k, "<<")) {
+            sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+                     "YAML merge keys ('<<') are not supported: use 'base:' (docs/yaml.md)");
+            goto out;
+        }
+        keys[i] = make_key(f, k, device_level);
+        if (!keys[i])
+            goto out;
+    }
+    if (check_duplicates(f, node, keys, npairs) < 0)
+        goto out;
+    for (size_t i = 0; i < npairs; i++) {
+        const sd_node *v = node->u.items[2 * i + 1];
+        if (device_level && v == base_node && is_plain_word(node->u.items[2 * i], "base"))
+            continue;
+        size_t at = SIZE_MAX;
+        for (size_t j = 0; j < nbase; j++)
+            if (entries[j].key == keys[i]) {
+                at = j;
+                break;
+            }
+        bool null;
+        const dlti_attr *value = build_value(f, v, at != SIZE_MAX ? entries[at].value : NULL, &null);
+        if (null) {
+            /* null removes an inherited key; without one it adds nothing. */
+            if (at != SIZE_MAX)
+                entries[at].value = NULL;
+            continue;
+        }
+        if (!value)
+            goto out;
+        if (at != SIZE_MAX) {
+            entries[at].value = value;
+        } else {
+            entries[n].key = keys[i];
+            entries[n].value = value;
+            n++;
+        }
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (entries[i].value)
+            entries[kept++] = entries[i];
+    dlti_error_t inner;
+    result = dlti_container_new(ctx, kind, entries, kept, &inner);
+    if (!result) {
+        if (f->L->err) {
+            *f->L->err = inner;
+            sd_error_at(f->L->err, f->source, node);
+        }
+    }
+out:
+    free(entries);
+    free(keys);
+    return result;
+}
+
+/* ---- bases ---- */
+
+static bool looks_like_path(const char *s)
+{
+    size_t len = strlen(s);
+    return s[0] == '/' || strncmp(s, "./", 2) == 0 || strncmp(s, "../", 3) == 0 ||
+           (len > 5 && strcmp(s + len - 5, ".yaml") == 0) ||
+           (len > 4 && strcmp(s + len - 4, ".yml") == 0);
+}
+
+/* The file a `base:` names: a path relative to the naming file, or a catalog entry. */
+static char *base_path(file *f, const sd_node *n)
+{
+    const char *name = n->u.text;
+    if (looks_like_path(name)) {
+        if (name[0] == '/')
+            return strdup(name);
+        const char *slash = strrchr(f->source, '/');
+        size_t dir = slash ? (size_t)(slash - f->source) + 1 : 0;
+        char *p = malloc(dir + strlen(name) + 1);
+        if (p) {
+            memcpy(p, f->source, dir);
+            strcpy(p + dir, name);
+        }
+        return p;
+    }
+    if (!f->L->opts.search_path && !f->L->default_path) {
+        f->L->default_path = sysdesc_catalog_path();
+        if (!f->L->default_path)
+            return NULL;
+    }
+    dlti_error_t inner;
+    char *p = sysdesc_catalog_find(name, f->L->opts.search_path ? f->L->opts.search_path
+                                                                 : f->L->default_path, &inner);
+    if (!p)
+        sd_error(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s", name,
+                 inner.text);
+    return p;
+}
+
+static const dlti_attr *resolve_base(file *f, const sd_node *n)
+{
+    loader *L = f->L;
+    if (n->kind != SD_SCALAR || n->tag || n->len == 0) {
+        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
+                 "base: needs a catalog name or a file path");
+        return NULL;
+    }
+    char *path = base_path(f, n);
+    if (!path) {
+        if (L->err && L->err->code == DLTI_OK)
+            nomem(f);
+        return NULL;
+    }
+    char *real = realpath(path, NULL);
+    if (!real) {
+        sd_error(L->err, DLTI_ERROR_NOT_FOUND, f->source, n->line, n->column,
+                 "base '%s': no such file %s", n->u.text, path);
+        free(path);
+        return NULL;
+    }
+    const dlti_attr *device = NULL;
+    for (const chain *c = f->chain; c; c = c->up)
+        if (strcmp(c->path, real) == 0) {
+            sd_error(L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+                     "base '%s' forms a cycle: %s is already being loaded", n->u.text, real);
+            goto out;
+        }
+    for (base_file *b = L->bases; b; b = b->next)
+        if (strcmp(b->path, real) == 0) {
+            device = b->device;
+            goto out;
+        }
+    if (f->depth + 1 > L->opts.max_base_depth) {
+        sd_error(L->err, DLTI_ERROR_LIMIT, f->source, n->line, n->column,
+                 "base chain longer than the limit of %u files", L->opts.max_base_depth);
+        goto out;
+    }
+    size_t len;
+    char *text = sd_read_file(path, L->opts.max_input_bytes, &len, L->err);
+    if (!text)
+        goto out;
+    sd_doc doc;
+    chain link = {real, f->chain};
+    file sub = {L, path, &link, f->depth + 1};
+    sysdesc_system sys;
+    if (sd_doc_parse(&doc, text, len, path, &L->opts, L->err) == 0) {
+        if (load_system(&sub, doc.root, &sys) == 0) {
+            if (dlti_attr_size(sys.spec) != 1) {
+                sd_error(L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+                         "base '%s' is a system of %zu devices: a base describes one device",
+                         n->u.text, dlti_attr_size(sys.spec));
+            } else {
+                device = dlti_attr_entry_value(sys.spec, 0);
+            }
+        }
+        sd_doc_free(&doc);
+    }
+    free(text);
+    if (device) {
+        base_file *b = malloc(sizeof(*b));
+        if (!b) {
+            device = NULL;
+            nomem(f);
+            goto out;
+        }
+        b->path = real;
+        real = NULL;
+        b->device = device;
+        b->next = L->bases;
+        L->bases = b;
+    }
+out:
+    free(real);
+    free(path);
+    return device;
+}
+
+/* ---- the system ---- */
+
+static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
+{
+    loader *L = f->L;
+    if (v->kind == SD_MAPPING) {
+        bool ok;
+        map_kind(f, v, DLTI_ATTR_DL_SPEC, &ok);
+        if (!ok)
+            return -1;
+        out->dl_spec = build_map(f, v, DLTI_ATTR_DL_SPEC, NULL, false);
+        return out->dl_spec ? 0 : -1;
+    }
+    if (v->kind == SD_SCALAR && tag_is(v, "!mlir")) {
+        bool null;
+        const dlti_attr *a = sd_scalar_attr(L->ctx, NULL, v, f->source, &null, L->err);
+        if (!a)
+            return -1;
+        if (dlti_attr_get_kind(a) != DLTI_ATTR_DL_SPEC) {
+            sd_error(L->err, DLTI_ERROR_VERIFY, f->source, v->line, v->column,
+                     "data_layout: !mlir needs a #dlti.dl_spec, not a %s",
+                     dlti_attr_kind_name(dlti_attr_get_kind(a)));
+            return -1;
+        }
+        out->dl_spec = a;
+        return 0;
+    }
+    if (v->kind != SD_SCALAR || (v->tag && !tag_is(v, SD_TAG_STR)) || v->len == 0) {
+        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
+                 "data_layout: needs an LLVM data layout string, a target triple, "
+                 "a !dl_spec mapping or !mlir '#dlti.dl_spec<...>'");
+        return -1;
+    }
+    const dlti_attr *s = dlti_string_new(L->ctx, v->u.text, v->len);
+    if (!s)
+        return nomem(f);
+    dlti_attr_get_string(s, &out->data_layout, NULL, NULL);
+    dlti_error_t inner;
+    if (sd_import_data_layout(L->ctx, v->u.text, &out->dl_spec, &inner) < 0) {
+        if (L->err) {
+            *L->err = inner;
+            sd_error_at(L->err, f->source, v);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+static int load_system(file *f, const sd_node *root, sysdesc_system *out)
+{
+    loader *L = f->L;
+    memset(out, 0, sizeof(*out));
+    if (!root) {
+        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, 1, 1,
+                 "empty document: a system is a mapping from device id to device properties");
+        return -1;
+    }
+    if (root->kind != SD_MAPPING || (root->tag && !tag_is(root, SD_TAG_MAP))) {
+        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, root->line, root->column,
+                 "a system is a mapping from device id to device properties");
+        return -1;
+    }
+    size_t npairs = root->len;
+    dlti_entry *devices = malloc((npairs + 1) * sizeof(*devices));
+    dlti_key *keys = calloc(npairs + 1, sizeof(*keys));
+    int rc = -1;
+    size_t n = 0;
+    if (!devices || !keys) {
+        nomem(f);
+        goto out;
+    }
+    for (size_t i = 0; i < npairs; i++) {
+        const sd_node *k = root->u.items[2 * i];
+        if (k->kind == SD_SCALAR && k->tag && !tag_is(k, SD_TAG_STR)) {
+            sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+                     "a device id is a string; tag '%s' is not allowed here", k->tag);
+            goto out;
+        }
+        keys[i] = make_key(f, k, false);
+        if (!keys[i])
+            goto out;
+    }
+    if (check_duplicates(f, root, keys, npairs) < 0)
+        goto out;
+    for (size_t i = 0; i < npairs; i++) {
+        const sd_node *k = root->u.items[2 * i], *v = root->u.items[2 * i + 1];
+        if (is_plain_word(k, "data_layout")) {
+            if (load_data_layout(f, v, out) < 0)
+                goto out;
+            continue;
+        }
+        if (v->kind != SD_MAPPING || (v->tag && !tag_is(v, SD_TAG_MAP))) {
+            sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
+                     "device '%s' must be a mapping of properties", k->u.text);
+            goto out;
+        }
+        const dlti_attr *dev = build_map(f, v, DLTI_ATTR_DEVICE_SPEC, NULL, true);
+        if (!dev)
+            goto out;
+        devices[n].key = keys[i];
+        devices[n].value = dev;
+        n++;
+    }
+    if (n == 0) {
+        sd_error(L->err, DLTI_ERROR_VERIFY, f->source, root->line, root->column,
+                 "a system needs at least one device");
+        goto out;
+    }
+    dlti_error_t inner;
+    out->spec = dlti_container_new(L->ctx, DLTI_ATTR_SYSTEM_SPEC, devices, n, &inner);
+    if (!out->spec) {
+        if (L->err) {
+            *L->err = inner;
+            sd_error_at(L->err, f->source, root);
+        }
+        goto out;
+    }
+    rc = 0;
+out:
+    free(devices);
+    free(keys);
+    return rc;
+}
+
+static void loader_init(loader *L, dlti_context *ctx, const sysdesc_yaml_options *opts,
+                        dlti_error_t *err)
+{
+    memset(L, 0, sizeof(*L));
+    L->ctx = ctx;
+    L->err = err;
+    if (opts)
+        L->opts = *opts;
+    if (!L->opts.max_depth)
+        L->opts.max_depth = SYSDESC_YAML_DEFAULT_MAX_DEPTH;
+    if (!L->opts.max_alias_nodes)
+        L->opts.max_alias_nodes = SYSDESC_YAML_DEFAULT_MAX_ALIAS_NODES;
+    if (!L->opts.max_input_bytes)
+        L->opts.max_input_bytes = SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
+    if (!L->opts.max_base_depth)
+        L->opts.max_base_depth = SYSDESC_YAML_DEFAULT_MAX_BASE_DEPTH;
+}
+
+static void loader_free(loader *L)
+{
+    while (L->bases) {
+        base_file *next = L->bases->next;
+        free(L->bases->path);
+        free(L->bases);
+        L->bases = next;
+    }
+    free(L->default_path);
+}
+
+bool sd_yaml_force_tree = false;
+
+int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                      const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
+{
+    if (err)
+        err->code = DLTI_OK;
+    if (!ctx || (!text && len) || !out) {
+        sd_error(err, DLTI_ERROR_ARGUMENT, source, 0, 0, "sysdesc_yaml_load: NULL argument");
+        return -1;
+    }
+    if (!source)
+        source = "<input>";
+    loader L;
+    loader_init(&L, ctx, opts, err);
+    /* Most files need no tree: the fast path builds them from the parser's
+     * events.  Anything else (aliases, `base:`, any error) falls back to the
+     * tree below, which is the reference for results and errors. */
+    if (!sd_yaml_force_tree && len <= L.opts.max_input_bytes &&
+        sd_stream_load(ctx, text ? text : "", len, source, &L.opts, out) == 0) {
+        loader_free(&L);
+        return 0;
+    }
+    /* The file itself joins the chain so that a base naming it is a cycle. */
+    char *real = strcmp(source, "-") && strcmp(source, "<input>") ? realpath(source, NULL) : NULL;
+    chain self = {real, NULL};
+    file f = {&L, source, real ? &self : NULL, 0};
+    sd_doc doc;
+    sysdesc_system sys;
+    int rc = sd_doc_parse(&doc, text ? text : "", len, source, &L.opts, err);
+    if (rc == 0) {
+        rc = load_system(&f, doc.root, &sys);
+        sd_doc_free(&doc);
+    }
+    if (rc == 0)
+        *out = sys;
+    free(real);
+    loader_free(&L);
+    return rc;
+}
+
+int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                           sysdesc_system *out, dlti_error_t *err)
+{
+    size_t max = opts && opts->max_input_bytes ? opts->max_input_bytes
+                                               : SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
+    size_t len;
+    char *text = sd_read_file(path, max, &len, err);
+    if (!text)
+        return -1;
+    int rc = sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,379 @@
+/* What a YAML scalar means: plain-scalar resolution (YAML 1.2 core schema)
+ * and the local tags that pick an MLIR type.  docs/yaml.md is the contract. */
+#include "yaml_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static bool all_of(const char *s, size_t len, const char *set)
+{
+    if (!len)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!strchr(set, s[i]) || s[i] == '\0')
+            return false;
+    return true;
+}
+
+static bool equals(const char *s, size_t len, const char *lit)
+{
+    return strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+static bool is_null_text(const char *s, size_t len)
+{
+    return len == 0 || equals(s, len, "~") || equals(s, len, "null") || equals(s, len, "Null") ||
+           equals(s, len, "NULL");
+}
+
+static int bool_text(const char *s, size_t len)
+{
+    if (equals(s, len, "true") || equals(s, len, "True") || equals(s, len, "TRUE"))
+        return 1;
+    if (equals(s, len, "false") || equals(s, len, "False") || equals(s, len, "FALSE"))
+        return 0;
+    return -1;
+}
+
+/* [-+]?[0-9]+ | 0x[0-9a-fA-F]+ | 0o[0-7]+ */
+static bool is_int_text(const char *s, size_t len)
+{
+    if (len > 2 && s[0] == '0' && s[1] == 'x')
+        return all_of(s + 2, len - 2, "0123456789abcdefABCDEF");
+    if (len > 2 && s[0] == '0' && s[1] == 'o')
+        return all_of(s + 2, len - 2, "01234567");
+    if (len && (s[0] == '-' || s[0] == '+'))
+        s++, len--;
+    return all_of(s, len, "0123456789");
+}
+
+/* [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?  (not an integer) */
+static bool is_float_number(const char *s, size_t len)
+{
+    size_t i = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        i++;
+    size_t int_digits = 0, frac_digits = 0;
+    while (i < len && is_digit(s[i]))
+        i++, int_digits++;
+    bool dot = false;
+    if (i < len && s[i] == '.') {
+        dot = true;
+        i++;
+        while (i < len && is_digit(s[i]))
+            i++, frac_digits++;
+    }
+    if (int_digits == 0 && frac_digits == 0)
+        return false;
+    bool exp = false;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '-' || s[i] == '+'))
+            i++;
+        size_t d = 0;
+        while (i < len && is_digit(s[i]))
+            i++, d++;
+        if (!d)
+            return false;
+        exp = true;
+    }
+    return i == len && (dot || exp);
+}
+
+/* .inf, -.inf, .nan in their three spellings; returns 1/-1 for infinities, 2 for NaN. */
+static int special_float(const char *s, size_t len)
+{
+    if (equals(s, len, ".nan") || equals(s, len, ".NaN") || equals(s, len, ".NAN"))
+        return 2;
+    int sign = 1;
+    if (len && (s[0] == '-' || s[0] == '+')) {
+        sign = s[0] == '-' ? -1 : 1;
+        s++, len--;
+    }
+    if (equals(s, len, ".inf") || equals(s, len, ".Inf") || equals(s, len, ".INF"))
+        return sign;
+    return 0;
+}
+
+sd_plain_kind sd_plain_classify(const char *s, size_t len)
+{
+    if (is_null_text(s, len))
+        return SD_PLAIN_NULL;
+    if (bool_text(s, len) >= 0)
+        return SD_PLAIN_BOOL;
+    if (is_int_text(s, len))
+        return SD_PLAIN_INT;
+    if (is_float_number(s, len) || special_float(s, len))
+        return SD_PLAIN_FLOAT;
+    return SD_PLAIN_STRING;
+}
+
+/* ---- numbers ---- */
+
+/* Parses an integer in any of the accepted spellings into sign and
+ * magnitude; false when it does not fit 64 bits of magnitude. */
+static bool parse_magnitude(const char *s, size_t len, bool *negative, uint64_t *mag)
+{
+    *negative = false;
+    int base = 10;
+    if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o')) {
+        base = s[1] == 'x' ? 16 : 8;
+        s += 2, len -= 2;
+    } else if (len && (s[0] == '-' || s[0] == '+')) {
+        *negative = s[0] == '-';
+        s++, len--;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        unsigned d = is_digit(c) ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+        if (v > (UINT64_MAX - d) / (uint64_t)base)
+            return false;
+        v = v * (uint64_t)base + d;
+    }
+    *mag = v;
+    return true;
+}
+
+static const char *type_name(const dlti_type *t) { return dlti_type_str(t); }
+
+const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text, size_t len,
+                               dlti_error_t *err)
+{
+    if (!tc || len >= sizeof(tc->slot[0].text))
+        return dlti_type_parse(ctx, text, len, err);
+    for (size_t i = 0; i < sizeof(tc->slot) / sizeof(tc->slot[0]); i++)
+        if (tc->slot[i].type && tc->slot[i].len == len && memcmp(tc->slot[i].text, text, len) == 0)
+            return tc->slot[i].type;
+    const dlti_type *t = dlti_type_parse(ctx, text, len, err);
+    if (t) {
+        unsigned i = tc->next++ % (unsigned)(sizeof(tc->slot) / sizeof(tc->slot[0]));
+        memcpy(tc->slot[i].text, text, len);
+        tc->slot[i].len = len;
+        tc->slot[i].type = t;
+    }
+    return t;
+}
+
+static const dlti_type *type_f64(dlti_context *ctx, sd_types *tc)
+{
+    if (!tc)
+        return dlti_type_f64(ctx);
+    if (!tc->f64)
+        tc->f64 = dlti_type_f64(ctx);
+    return tc->f64;
+}
+
+/* dlti_i64_new() with the i64 type looked up once. */
+static const dlti_attr *make_i64(dlti_context *ctx, sd_types *tc, int64_t v)
+{
+    if (!tc)
+        return dlti_i64_new(ctx, v);
+    if (!tc->i64)
+        tc->i64 = dlti_type_integer(ctx, 64, DLTI_SIGNLESS);
+    return tc->i64 ? dlti_int_new(ctx, tc->i64, v, NULL) : NULL;
+}
+
+/* An integer attribute of type `t` from text already known to be an integer. */
+static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd_node *n,
+                                 const char *source, dlti_error_t *err)
+{
+    bool neg;
+    uint64_t mag;
+    bool fits64 = parse_magnitude(n->u.text, n->len, &neg, &mag);
+    if (fits64 && (neg ? mag <= (uint64_t)INT64_MAX + 1 : mag <= (uint64_t)INT64_MAX)) {
+        int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+        const dlti_attr *a = dlti_int_new(ctx, t, v, err);
+        if (!a && err && err->code == DLTI_ERROR_RANGE)
+            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                     "value %s does not fit !%s", n->u.text, type_name(t));
+        else if (!a)
+            sd_error_at(err, source, n);
+        return a;
+    }
+    /* Wider than int64: the builder takes int64 only, so the core's literal
+     * parser converts the (validated) digits. */
+    char dec[64];
+    const char *digits = n->u.text;
+    if (fits64) {
+        snprintf(dec, sizeof(dec), "%s%llu", neg ? "-" : "", (unsigned long long)mag);
+        digits = dec;
+    } else if (n->len > 2 && n->u.text[0] == '0' && (n->u.text[1] == 'x' || n->u.text[1] == 'o')) {
+        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                 "hex and octal values wider than 64 bits are not supported; write %s in decimal",
+                 n->u.text);
+        return NULL;
+    }
+    if (digits[0] == '+')
+        digits++;
+    sd_buf b = {0};
+    sd_buf_printf(&b, "%s : %s", digits, type_name(t));
+    char *text = sd_buf_finish(&b, NULL);
+    if (!text) {
+        sd_error(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+        return NULL;
+    }
+    const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, NULL);
+    free(text);
+    if (!a)
+        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                 "value %s does not fit !%s", n->u.text, type_name(t));
+    return a;
+}
+
+static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const sd_node *n,
+                                   const char *source, dlti_error_t *err)
+{
+    const char *s = n->u.text;
+    double v;
+    int special = special_float(s, n->len);
+    if (special == 2) {
+        v = NAN;
+    } else if (special) {
+        v = special * INFINITY;
+    } else if (is_float_number(s, n->len) || (is_int_text(s, n->len) && !(n->len > 1 && s[1] == 'o') &&
+                                            !(n->len > 1 && s[1] == 'x'))) {
+        errno = 0;
+        v = strtod(s, NULL);
+        if (isinf(v)) {
+            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                     "value %s does not fit !%s", s, type_name(t));
+            return NULL;
+        }
+    } else {
+        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                 "'%s' is not a number for !%s", s, type_name(t));
+        return NULL;
+    }
+    const dlti_attr *a = dlti_float_new(ctx, t, v, err);
+    if (!a) {
+        sd_error_at(err, source, n);
+        return NULL;
+    }
+    double back;
+    if (isfinite(v) && dlti_attr_get_double(a, &back, NULL) == 0 && isinf(back)) {
+        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                 "value %s does not fit !%s (it overflows to infinity)", s, type_name(t));
+        return NULL;
+    }
+    return a;
+}
+
+/* ---- tags ---- */
+
+static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                      const char *source, bool *is_null, dlti_error_t *err)
+{
+    switch (sd_plain_classify(n->u.text, n->len)) {
+    case SD_PLAIN_NULL:
+        *is_null = true;
+        return NULL;
+    case SD_PLAIN_BOOL:
+        return dlti_bool_new(ctx, bool_text(n->u.text, n->len) == 1);
+    case SD_PLAIN_INT: {
+        bool neg;
+        uint64_t mag;
+        if (!parse_magnitude(n->u.text, n->len, &neg, &mag) ||
+            (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)) {
+            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                     "integer %s does not fit i64: tag it (!ui64, !i128) or quote it", n->u.text);
+            return NULL;
+        }
+        return make_i64(ctx, tc, neg ? (int64_t)(0 - mag) : (int64_t)mag);
+    }
+    case SD_PLAIN_FLOAT:
+        return make_float(ctx, type_f64(ctx, tc), n, source, err);
+    case SD_PLAIN_STRING:
+        break;
+    }
+    return dlti_string_new(ctx, n->u.text, n->len);
+}
+
+static const dlti_attr *parse_mlir(dlti_context *ctx, const sd_node *n, const char *source,
+                                   dlti_error_t *err)
+{
+    dlti_error_t inner;
+    const dlti_attr *a = dlti_attr_parse(ctx, n->u.text, n->len, source, &inner);
+    if (!a)
+        sd_error(err, inner.code, source, n->line, n->column,
+                 "in !mlir value (column %d of the value): %s", inner.column, inner.text);
+    return a;
+}
+
+const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, bool *is_null, dlti_error_t *err)
+{
+    *is_null = false;
+    const char *tag = n->tag;
+    if (!tag)
+        return n->plain ? resolve_plain(ctx, tc, n, source, is_null, err)
+                        : dlti_string_new(ctx, n->u.text, n->len);
+    if (strcmp(tag, SD_TAG_STR) == 0)
+        return dlti_string_new(ctx, n->u.text, n->len);
+    if (strcmp(tag, SD_TAG_NULL) == 0) {
+        if (!is_null_text(n->u.text, n->len)) {
+            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                     "'%s' is not a null for !!null", n->u.text);
+            return NULL;
+        }
+        *is_null = true;
+        return NULL;
+    }
+    if (strcmp(tag, SD_TAG_BOOL) == 0) {
+        int v = bool_text(n->u.text, n->len);
+        if (v < 0) {
+            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                     "'%s' is not a boolean for !!bool (true or false)", n->u.text);
+            return NULL;
+        }
+        return dlti_bool_new(ctx, v == 1);
+    }
+    if (strcmp(tag, SD_TAG_INT) == 0) {
+        if (!is_int_text(n->u.text, n->len)) {
+            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                     "'%s' is not an integer for !!int", n->u.text);
+            return NULL;
+        }
+        sd_node plain = *n;
+        plain.tag = NULL;
+        plain.plain = true;
+        return resolve_plain(ctx, tc, &plain, source, is_null, err);
+    }
+    if (strcmp(tag, SD_TAG_FLOAT) == 0)
+        return make_float(ctx, type_f64(ctx, tc), n, source, err);
+    if (strcmp(tag, "!mlir") == 0)
+        return parse_mlir(ctx, n, source, err);
+    if (strcmp(tag, "!type") == 0) {
+        dlti_error_t inner;
+        const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
+        if (!t) {
+            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                     "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
+            return NULL;
+        }
+        return dlti_type_attr_new(ctx, t);
+    }
+    if (tag[0] == '!' && tag[1] != '\0' && tag[1] != '!') {
+        /* A local tag that names an integer, index or float type. */
+        const dlti_type *t = sd_type_parse(ctx, tc, tag + 1, strlen(tag + 1), NULL);
+        dlti_type_kind k = t ? dlti_type_get_kind(t) : DLTI_TYPE_NONE;
+        if (t && (k == DLTI_TYPE_INTEGER || k == DLTI_TYPE_INDEX)) {
+            if (!is_int_text(n->u.text, n->len)) {
+                sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                         "'%s' is not an integer for %s", n->u.text, tag);
+                return NULL;
+            }
+            return make_int(ctx, t, n, source, err);
+        }
+        if (t && k == DLTI_TYPE_FLOAT)
+            return make_float(ctx, t, n, source, err);
+    }
+    sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+             "unknown tag '%s' (see docs/yaml.md for the tags sysdesc knows)", tag);
+    return NULL;
+}

@@ -1,0 +1,389 @@
+/* The YAML loader: every tag and YAML corner, every error with its position,
+ * limits, and exact round trips YAML -> MLIR -> YAML. */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysdesc/yaml.h"
+
+/* Every load of this file runs twice: through sysdesc_yaml_load()'s fast
+ * path (parser events straight to attributes) and, in a context of its own,
+ * through the document tree it falls back to (sysdesc/yaml_stream.c); both
+ * must give the same spec, data layout and error, field for field. */
+extern bool sd_yaml_force_tree;
+
+static char *print_or_null(const dlti_attr *a)
+{
+    return a ? dlti_attr_print(a, NULL) : NULL;
+}
+
+static void same_text(const char *what, char *a, char *b, const char *yaml)
+{
+    if ((a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0))
+        fail_msg("fast and tree paths differ in %s:\nfast: %s\ntree: %s\n%s", what,
+                 a ? a : "(null)", b ? b : "(null)", yaml);
+    free(a);
+    free(b);
+}
+
+static int both_paths_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                           const sysdesc_yaml_options *opts, sysdesc_system *out,
+                           dlti_error_t *err)
+{
+    dlti_error_t e1, e2;
+    memset(&e1, 0, sizeof(e1));
+    memset(&e2, 0, sizeof(e2));
+    sysdesc_system s1 = {0}, s2 = {0};
+    int rc = sysdesc_yaml_load(ctx, text, len, source, opts, &s1, &e1);
+    dlti_context *tree_ctx = dlti_context_new();
+    sd_yaml_force_tree = true;
+    int rc2 = sysdesc_yaml_load(tree_ctx, text, len, source, opts, &s2, &e2);
+    sd_yaml_force_tree = false;
+    if (rc != rc2)
+        fail_msg("fast path %d, tree path %d (%s / %s):\n%.*s", rc, rc2, e1.text, e2.text,
+                 (int)len, text);
+    if (rc != 0) {
+        if (e1.code != e2.code || e1.line != e2.line || e1.column != e2.column ||
+            strcmp(e1.source, e2.source) != 0 || strcmp(e1.text, e2.text) != 0)
+            fail_msg("errors differ: fast %d:%d code %d '%s', tree %d:%d code %d '%s'\n%.*s",
+                     e1.line, e1.column, e1.code, e1.text, e2.line, e2.column, e2.code, e2.text,
+                     (int)len, text);
+    } else {
+        same_text("spec", print_or_null(s1.spec), print_or_null(s2.spec), text);
+        same_text("dl_spec", print_or_null(s1.dl_spec), print_or_null(s2.dl_spec), text);
+        if ((s1.data_layout == NULL) != (s2.data_layout == NULL) ||
+            (s1.data_layout && strcmp(s1.data_layout, s2.data_layout) != 0))
+            fail_msg("data_layout differs:\n%.*s", (int)len, text);
+        *out = s1;
+    }
+    dlti_context_free(tree_ctx);
+    if (err)
+        *err = e1;
+    return rc;
+}
+#define sysdesc_yaml_load both_paths_load
+
+/* Loads `yaml`, prints the system spec and compares with `mlir`. */
+static void expect_spec(const char *yaml, const char *mlir)
+{
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    dlti_error_t err;
+    int rc = sysdesc_yaml_load(ctx, yaml, strlen(yaml), "t.yaml", NULL, &sys, &err);
+    if (rc != 0)
+        fail_msg("load failed: %d:%d: %s\n%s", err.line, err.column, err.text, yaml);
+    char *text = dlti_attr_print(sys.spec, NULL);
+    if (strcmp(text, mlir) != 0)
+        fail_msg("got:  %s\nwant: %s", text, mlir);
+    free(text);
+    dlti_context_free(ctx);
+}
+
+/* The value of key "k" of device "D" printed. */
+static void value_is(const char *yaml_value, const char *mlir_value)
+{
+    char yaml[512], mlir[512];
+    snprintf(yaml, sizeof(yaml), "D:\n  k: %s\n", yaml_value);
+    snprintf(mlir, sizeof(mlir),
+             "#dlti.target_system_spec<\"D\" = #dlti.target_device_spec<\"k\" = %s>>", mlir_value);
+    expect_spec(yaml, mlir);
+}
+
+static void expect_error(const char *yaml, int line, int column, dlti_error_code code,
+                         const char *fragment)
+{
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys = {0};
+    dlti_error_t err;
+    int rc = sysdesc_yaml_load(ctx, yaml, strlen(yaml), "bad.yaml", NULL, &sys, &err);
+    if (rc == 0)
+        fail_msg("expected an error for:\n%s", yaml);
+    assert_null(sys.spec);
+    if (err.line != line || err.column != column || err.code != code ||
+        !strstr(err.text, fragment))
+        fail_msg("got %d:%d code %d '%s'\nwant %d:%d code %d '...%s...'\n%s", err.line,
+                 err.column, err.code, err.text, line, column, code, fragment, yaml);
+    assert_string_equal(err.source, "bad.yaml");
+    dlti_context_free(ctx);
+}
+
+static void plain_scalars(void **state)
+{
+    (void)state;
+    value_is("42", "42 : i64");
+    value_is("-7", "-7 : i64");
+    value_is("+7", "7 : i64");
+    value_is("1.5", "1.500000e+00 : f64");
+    value_is("true", "true");
+    value_is("False", "false");
+    value_is("hello world", "\"hello world\"");
+    value_is("\"42\"", "\"42\"");
+    value_is("'true'", "\"true\"");
+    value_is("9223372036854775807", "9223372036854775807 : i64");
+    value_is("-9223372036854775808", "-9223372036854775808 : i64");
+    value_is(".inf", "0x7FF0000000000000 : f64");
+    value_is("-.Inf", "0xFFF0000000000000 : f64");
+    value_is(".nan", "0x7FF8000000000000 : f64");
+}
+
+/* YAML 1.1 spellings that YAML 1.2 (and sysdesc) read differently; docs/yaml.md. */
+static void yaml11_surprises(void **state)
+{
+    (void)state;
+    value_is("no", "\"no\"");
+    value_is("yes", "\"yes\"");
+    value_is("on", "\"on\"");
+    value_is("off", "\"off\"");
+    value_is("y", "\"y\"");
+    value_is("0x1F", "31 : i64");
+    value_is("0o17", "15 : i64");
+    value_is("010", "10 : i64");
+    value_is("1e3", "1.000000e+03 : f64");
+    value_is("1_000", "\"1_000\"");
+    value_is("0b101", "\"0b101\"");
+    value_is("1:30", "\"1:30\"");
+    value_is("2024-01-01", "\"2024-01-01\"");
+    value_is("!!str 42", "\"42\"");
+    value_is("!!int 0x10", "16 : i64");
+    value_is("!!float 2", "2.000000e+00 : f64");
+    value_is("!!bool true", "true");
+}
+
+static void tags(void **state)
+{
+    (void)state;
+    value_is("!i32 32", "32 : i32");
+    value_is("!ui32 4096", "4096 : ui32");
+    value_is("!si8 -128", "-128 : si8");
+    value_is("!i8 0x7f", "127 : i8");
+    value_is("!i1 1", "true");
+    value_is("!index 64", "64 : index");
+    value_is("!f32 1.5", "1.500000e+00 : f32");
+    value_is("!f16 2", "2.000000e+00 : f16");
+    value_is("!bf16 0.5", "5.000000e-01 : bf16");
+    value_is("!ui64 18446744073709551615", "18446744073709551615 : ui64");
+    value_is("!i128 -123456789012345678901234567890", "-123456789012345678901234567890 : i128");
+    value_is("!type vector<4xf32>", "vector<4xf32>");
+    value_is("!type '!llvm.ptr<270>'", "!llvm.ptr<270>");
+    value_is("!mlir 'dense<[1, 2]> : vector<2xi64>'", "dense<[1, 2]> : vector<2xi64>");
+    value_is("!mlir 'array<i32: 1, 2>'", "array<i32: 1, 2>");
+    value_is("!mlir unit", "unit");
+    value_is("!mlir '\"x\"'", "\"x\"");
+    value_is("[1, !i32 2, x, [true]]", "[1, 2 : i32, \"x\", [true]]");
+    value_is("[]", "[]");
+    value_is("{}", "#dlti.map<>");
+    value_is("{a: 1, !type i32: 2}", "#dlti.map<\"a\" = 1 : i64, i32 = 2 : i64>");
+    value_is("!dl_spec {!type i32: !mlir 'dense<32> : vector<2xi64>'}",
+                 "#dlti.dl_spec<i32 = dense<32> : vector<2xi64>>");
+    value_is("!map {a: 1}", "#dlti.map<\"a\" = 1 : i64>");
+}
+
+static void structure(void **state)
+{
+    (void)state;
+    expect_spec("CPU:\n  cache:\n    L1: {size_in_bytes: 32768}\nGPU: {n: 1}\n",
+                "#dlti.target_system_spec<\"CPU\" = #dlti.target_device_spec<\"cache\" = "
+                "#dlti.map<\"L1\" = #dlti.map<\"size_in_bytes\" = 32768 : i64>>>, "
+                "\"GPU\" = #dlti.target_device_spec<\"n\" = 1 : i64>>");
+    /* anchors and aliases share a value; a null leaves a key out */
+    expect_spec("D:\n  a: &x [1, 2]\n  b: *x\n  c: ~\n  d:\n",
+                "#dlti.target_system_spec<\"D\" = #dlti.target_device_spec<"
+                "\"a\" = [1, 2], \"b\" = [1, 2]>>");
+    /* quoted reserved words are ordinary keys */
+    expect_spec("\"data_layout\":\n  \"base\": 1\n",
+                "#dlti.target_system_spec<\"data_layout\" = #dlti.target_device_spec<"
+                "\"base\" = 1 : i64>>");
+    /* escapes in double-quoted strings */
+    value_is("\"a\\\"b\\n\\x01\"", "\"a\\22b\\0A\\01\"");
+    value_is("\"\\u00e9\"", "\"\\C3\\A9\"");
+}
+
+static void data_layout(void **state)
+{
+    (void)state;
+    const char *y = "data_layout: !dl_spec {\"dlti.endianness\": big}\nD: {a: 1}\n";
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    dlti_error_t err;
+    assert_int_equal(sysdesc_yaml_load(ctx, y, strlen(y), "t", NULL, &sys, &err), 0);
+    assert_non_null(sys.dl_spec);
+    assert_null(sys.data_layout);
+    char *t = dlti_attr_print(sys.dl_spec, NULL);
+    assert_string_equal(t, "#dlti.dl_spec<\"dlti.endianness\" = \"big\">");
+    free(t);
+    const char *y2 = "data_layout: \"e-m:e-i64:64-n8:16:32:64-S128\"\nD: {a: 1}\n";
+    assert_int_equal(sysdesc_yaml_load(ctx, y2, strlen(y2), "t", NULL, &sys, &err), 0);
+    assert_string_equal(sys.data_layout, "e-m:e-i64:64-n8:16:32:64-S128");
+    dlti_context_free(ctx);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    expect_error("D:\n  a: [1, 2\n", 3, 1, DLTI_ERROR_SYNTAX, "did not find expected");
+    expect_error("D:\n  a: 1\n  a: 2\n", 3, 3, DLTI_ERROR_SYNTAX, "duplicate key 'a' (first at line 2, column 3)");
+    expect_error("D: {a: 1}\nD: {b: 2}\n", 2, 1, DLTI_ERROR_SYNTAX, "duplicate key 'D'");
+    expect_error("D:\n  a: !foo 1\n", 2, 6, DLTI_ERROR_SYNTAX, "unknown tag '!foo'");
+    expect_error("D:\n  a: !i8 300\n", 2, 6, DLTI_ERROR_SYNTAX, "300 does not fit !i8");
+    expect_error("D:\n  a: !ui8 -1\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit !ui8");
+    expect_error("D:\n  a: !i32 1.5\n", 2, 6, DLTI_ERROR_SYNTAX, "not an integer");
+    expect_error("D:\n  a: !f16 1e6\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit !f16");
+    expect_error("D:\n  a: !f32 abc\n", 2, 6, DLTI_ERROR_SYNTAX, "not a number");
+    expect_error("D:\n  a: 99999999999999999999\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit i64");
+    expect_error("D:\n  a: 1e999\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit");
+    expect_error("D:\n  a: !type vector<0xf32>\n", 2, 6, DLTI_ERROR_SYNTAX, "not an MLIR type");
+    expect_error("D:\n  a: !mlir '#dlti.map<'\n", 2, 6, DLTI_ERROR_SYNTAX, "in !mlir value");
+    expect_error("D:\n  a: *nope\n", 2, 6, DLTI_ERROR_SYNTAX, "undefined alias '*nope'");
+    expect_error("D: &a {b: *a}\n", 1, 11, DLTI_ERROR_SYNTAX, "contains it");
+    expect_error("D:\n  a: [1, ~]\n", 2, 10, DLTI_ERROR_SYNTAX, "null in a sequence");
+    expect_error("D:\n  ? [1]\n  : 2\n", 2, 5, DLTI_ERROR_SYNTAX, "a key must be a scalar");
+    expect_error("D:\n  !type i32: 1\n", 2, 3, DLTI_ERROR_VERIFY, "type as DLTI key");
+    expect_error("D:\n  \"\": 1\n", 2, 3, DLTI_ERROR_VERIFY, "empty string as DLTI key");
+    expect_error("D: {}\n", 1, 4, DLTI_ERROR_VERIFY, "no DLTI entries provided");
+    expect_error("D: 1\n", 1, 4, DLTI_ERROR_SYNTAX, "must be a mapping");
+    expect_error("[1, 2]\n", 1, 1, DLTI_ERROR_SYNTAX, "a system is a mapping");
+    expect_error("", 1, 1, DLTI_ERROR_SYNTAX, "empty document");
+    expect_error("# only a comment\n", 1, 1, DLTI_ERROR_SYNTAX, "empty document");
+    expect_error("D: {a: 1}\n---\nE: {a: 1}\n", 2, 1, DLTI_ERROR_SYNTAX, "second YAML document");
+    expect_error("D:\n  <<: {a: 1}\n", 2, 3, DLTI_ERROR_SYNTAX, "merge keys");
+    expect_error("D:\n  a: !map [1]\n", 2, 6, DLTI_ERROR_SYNTAX, "unknown tag '!map' on a sequence");
+    expect_error("D:\n  a: !foo {b: 1}\n", 2, 6, DLTI_ERROR_SYNTAX, "unknown tag '!foo' on a mapping");
+    expect_error("data_layout: [1]\nD: {a: 1}\n", 1, 14, DLTI_ERROR_SYNTAX, "data_layout: needs");
+    expect_error("data_layout: \"e-i64:abc\"\nD: {a: 1}\n", 1, 14, DLTI_ERROR_SYNTAX, "");
+    expect_error("D:\n  base: nvidia/does-not-exist\n", 2, 9, DLTI_ERROR_NOT_FOUND, "no catalog entry");
+    expect_error("D:\n  base: ./missing.yaml\n", 2, 9, DLTI_ERROR_NOT_FOUND, "no such file");
+    expect_error("D:\n\ta: 1\n", 2, 1, DLTI_ERROR_SYNTAX, "cannot start any token");
+}
+
+static void limits(void **state)
+{
+    (void)state;
+    /* billion laughs: 9 levels of 10 aliases */
+    char lol[4096];
+    size_t n = (size_t)snprintf(lol, sizeof(lol), "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for (int i = 1; i < 9; i++)
+        n += (size_t)snprintf(lol + n, sizeof(lol) - n,
+                              "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n",
+                              i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    dlti_error_t err;
+    assert_int_equal(sysdesc_yaml_load(ctx, lol, n, "lol.yaml", NULL, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    assert_non_null(strstr(err.text, "aliases expand to more than"));
+    assert_int_equal(err.line, 6);
+
+    /* nesting */
+    char deep[1024] = "D:\n  a: ";
+    for (int i = 0; i < 100; i++)
+        strcat(deep, "[");
+    for (int i = 0; i < 100; i++)
+        strcat(deep, "]");
+    strcat(deep, "\n");
+    assert_int_equal(sysdesc_yaml_load(ctx, deep, strlen(deep), "deep.yaml", NULL, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 6 + 62);
+    sysdesc_yaml_options opts = {0};
+    opts.max_depth = 200;
+    assert_int_equal(sysdesc_yaml_load(ctx, deep, strlen(deep), "deep.yaml", &opts, &sys, &err), 0);
+
+    /* input size */
+    opts.max_input_bytes = 8;
+    const char *y = "D: {a: 1}\n";
+    assert_int_equal(sysdesc_yaml_load(ctx, y, strlen(y), "big.yaml", &opts, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+
+    /* small alias limit */
+    opts.max_input_bytes = 0;
+    opts.max_alias_nodes = 3;
+    const char *al = "D:\n  a: &x [1, 2, 3]\n  b: *x\n";
+    assert_int_equal(sysdesc_yaml_load(ctx, al, strlen(al), "al.yaml", &opts, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.column, 6);
+    opts.max_alias_nodes = 4;
+    assert_int_equal(sysdesc_yaml_load(ctx, al, strlen(al), "al.yaml", &opts, &sys, &err), 0);
+    dlti_context_free(ctx);
+}
+
+/* YAML -> spec -> YAML -> spec: the spec is identical; -> MLIR -> spec too. */
+static void round_trip_text(const char *yaml)
+{
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system a, b;
+    dlti_error_t err;
+    if (sysdesc_yaml_load(ctx, yaml, strlen(yaml), "rt.yaml", NULL, &a, &err) != 0)
+        fail_msg("load: %d:%d: %s", err.line, err.column, err.text);
+    size_t len;
+    char *out = sysdesc_yaml_print(&a, &len);
+    assert_non_null(out);
+    if (sysdesc_yaml_load(ctx, out, len, "printed.yaml", NULL, &b, &err) != 0)
+        fail_msg("reload: %d:%d: %s\n%s", err.line, err.column, err.text, out);
+    if (!dlti_attr_equal(a.spec, b.spec))
+        fail_msg("round trip differs:\n%s", out);
+    assert_true((a.dl_spec == NULL) == (b.dl_spec == NULL));
+    if (a.dl_spec)
+        assert_true(dlti_attr_equal(a.dl_spec, b.dl_spec));
+    /* through MLIR text */
+    char *mlir = sysdesc_mlir_print(&a, true, NULL);
+    const dlti_attr *parsed = dlti_attr_parse(ctx, mlir, strlen(mlir), "m", &err);
+    assert_non_null(parsed);
+    sysdesc_system c = {parsed, NULL, NULL};
+    char *again = sysdesc_yaml_print(&c, NULL);
+    sysdesc_system d;
+    assert_int_equal(sysdesc_yaml_load(ctx, again, strlen(again), "again.yaml", NULL, &d, &err), 0);
+    assert_true(dlti_attr_equal(a.spec, d.spec));
+    free(again);
+    free(mlir);
+    free(out);
+    dlti_context_free(ctx);
+}
+
+static void round_trips(void **state)
+{
+    (void)state;
+    round_trip_text(
+        "CPU:\n"
+        "  s: [\"42\", \"true\", \"~\", \"\", \" pad \", \"a: b\", \"#x\", \"- y\", \"no\", \"0x1F\", \"1e3\"]\n"
+        "  q: \"quote\\\" back\\\\ nl\\n tab\\t nul\\0 del\\x7f é\"\n"
+        "  i: [0, -1, 9223372036854775807, !i32 -5, !ui16 65535, !index 8, !si64 -3, !i128 1]\n"
+        "  f: [0.1, -0.0, 1.0e300, 5e-324, !f32 0.1, !f16 65504, !bf16 3.0, !f80 1.5, !f32 .inf]\n"
+        "  inf: .inf\n"
+        "  ninf: -.inf\n"
+        "  n: .nan\n"
+        "  b: [true, false]\n"
+        "  t: [!type i32, !type 'vector<[4]x8xf32>', !type '!llvm.ptr<270>', !type 'tuple<i32, f32>']\n"
+        "  m: {!type i32: 1, \"sp ace\": {deep: {deeper: []}}, e: {}}\n"
+        "  x: !mlir 'dense<[1, 2]> : vector<2xi64>'\n"
+        "  u: !mlir unit\n"
+        "  d: !mlir '{a = 1 : i64, b}'\n"
+        "  o: !mlir '#llvm.foo<bar>'\n"
+        "  da: !mlir 'array<i16: 1, 2>'\n"
+        "  bad_utf8: !mlir '\"\\FF\\FE\"'\n"
+        "  base_is_a_key_here: {\"base\": 1, \"data_layout\": 2, \"<<\": 3}\n"
+        "  nested: [[1, [2]], {a: 1}, []]\n"
+        "\"data_layout\": {x: 1}\n"
+        "\"with space\": {k: v}\n");
+    round_trip_text("data_layout: !dl_spec {!type i64: !mlir 'dense<64> : vector<2xi64>', "
+                    "\"dlti.endianness\": little}\nD: {a: 1}\n");
+    round_trip_text("data_layout: \"e-m:e-i64:64-n8:16:32:64-S128\"\nD: {a: 1}\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plain_scalars), cmocka_unit_test(yaml11_surprises),
+        cmocka_unit_test(tags),          cmocka_unit_test(structure),
+        cmocka_unit_test(data_layout),   cmocka_unit_test(errors),
+        cmocka_unit_test(limits),        cmocka_unit_test(round_trips),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
