@@ -21,6 +21,9 @@ int sysdesc_fuzz_dl(const uint8_t *data, size_t size);
 /* "SPEC\0TYPE\0TYPE...": layouts of the types, cached and uncached agree. */
 int sysdesc_fuzz_layout(const uint8_t *data, size_t size);
 
+/* YAML: load, print YAML, load again: an equal spec. */
+int sysdesc_fuzz_yaml(const uint8_t *data, size_t size);
+
 /* Reports a broken invariant the way a crash would, so the fuzzer keeps the input. */
 void sysdesc_fuzz_fail(const char *what);
 

@@ -86,6 +86,12 @@ static void replay_layout(void **state)
     replay("layout", sysdesc_fuzz_layout);
 }
 
+static void replay_yaml(void **state)
+{
+    (void)state;
+    replay("yaml", sysdesc_fuzz_yaml);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -94,6 +100,7 @@ int main(void)
         cmocka_unit_test(replay_query),
         cmocka_unit_test(replay_dl),
         cmocka_unit_test(replay_layout),
+        cmocka_unit_test(replay_yaml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

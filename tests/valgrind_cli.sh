@@ -1,0 +1,41 @@
+#!/bin/sh
+# Runs each sysdesc command once under valgrind memcheck on the bundled
+# inputs: no invalid access, no uninitialised use, no definite or indirect
+# leak, or this fails.  (The unit tests run under valgrind in scripts/test-all.)
+set -u
+: "${SYSDESC:?}" "${SRCDIR:?}"
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "SKIP: valgrind not found (apt-get install valgrind)"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { # DESCRIPTION EXPECTED_STATUS ARGS...
+    what=$1 want=$2
+    shift 2
+    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --show-leak-kinds=definite,indirect "$SYSDESC" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq "$want" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $what: exit $rc, expected $want"
+        head -n 30 "$tmp/err"
+    fi
+}
+ex="$SRCDIR/examples/two-devices.mlir"
+check "fmt" 0 fmt "$ex"
+check "query" 0 query "$ex" CPU cache L1 size_in_bytes
+check "query not found" 1 query "$ex" CPU cache L9
+check "fmt bad input" 2 fmt "$SRCDIR/tests/data/errors/$(ls "$SRCDIR/tests/data/errors" | head -n 1)"
+check "probe" 0 probe --quiet
+check "probe xml" 0 probe --xml "$SRCDIR/tests/data/xml/two_socket_numa.xml" --format yaml
+check "layout" 0 layout "$ex" i32 'vector<3xf32>' index
+check "dl-import" 0 dl-import --triple x86_64-unknown-linux-gnu
+check "show" 0 show --format json nvidia/h100-sxm
+check "compose" 0 compose --format mlir nvidia/dgx-h100 GPU=nvidia/h100-pcie
+check "convert" 0 convert --to yaml "$ex"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
