@@ -7,23 +7,7 @@
 
 static void put_json_string(sd_buf *b, const char *s, size_t len)
 {
-    sd_buf_put(b, "\"", 1);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            sd_buf_put(b, esc, 2);
-        } else if (c == '\n') {
-            sd_buf_puts(b, "\\n");
-        } else if (c == '\t') {
-            sd_buf_puts(b, "\\t");
-        } else if (c < 0x20 || c == 0x7f) {
-            sd_buf_printf(b, "\\u%04X", c);
-        } else {
-            sd_buf_put(b, s + i, 1);
-        }
-    }
-    sd_buf_put(b, "\"", 1);
+    sd_buf_put_quoted(b, s, len, "\\u%04X");
 }
 
 static void put_json_text(sd_buf *b, const char *s)

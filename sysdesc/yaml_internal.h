@@ -3,6 +3,7 @@
 #define SYSDESC_YAML_INTERNAL_H
 
 #include "sysdesc/yaml.h"
+#include "internal.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -115,21 +116,15 @@ void sd_error_at(dlti_error_t *err, const char *source, const sd_node *n);
 /* Reads a whole file ("-": stdin) up to `max` bytes; malloc'ed, NUL-terminated. */
 char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
 
-/* ---- growable text for printers ---- */
+/* ---- growable text for printers: the core's buffer ---- */
 
-typedef struct sd_buf {
-    char *data;
-    size_t len, cap;
-    bool failed;
-} sd_buf;
-
-void sd_buf_put(sd_buf *b, const char *s, size_t n);
-void sd_buf_puts(sd_buf *b, const char *s);
-void sd_buf_printf(sd_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+typedef dlti_buf sd_buf;
+#define sd_buf_put dlti_buf_put
+#define sd_buf_puts dlti_buf_puts
+#define sd_buf_printf dlti_buf_printf
+/* Appends `len` bytes as a double-quoted string: \" \\ \n \t escaped,
+ * other control bytes as `control_fmt` (JSON "\\u%04X", YAML "\\x%02X"). */
+void sd_buf_put_quoted(sd_buf *b, const char *s, size_t len, const char *control_fmt);
 /* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
 char *sd_buf_finish(sd_buf *b, size_t *len);
 

@@ -130,57 +130,25 @@ char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
     return data;
 }
 
-void sd_buf_put(sd_buf *b, const char *s, size_t n)
+void sd_buf_put_quoted(sd_buf *b, const char *s, size_t len, const char *control_fmt)
 {
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *d = realloc(b->data, cap);
-        if (!d) {
-            b->failed = true;
-            return;
+    sd_buf_put(b, "\"", 1);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            sd_buf_put(b, esc, 2);
+        } else if (c == '\n') {
+            sd_buf_puts(b, "\\n");
+        } else if (c == '\t') {
+            sd_buf_puts(b, "\\t");
+        } else if (c < 0x20 || c == 0x7f) {
+            sd_buf_printf(b, control_fmt, c);
+        } else {
+            sd_buf_put(b, s + i, 1);
         }
-        b->data = d;
-        b->cap = cap;
     }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void sd_buf_puts(sd_buf *b, const char *s)
-{
-    sd_buf_put(b, s, strlen(s));
-}
-
-void sd_buf_printf(sd_buf *b, const char *fmt, ...)
-{
-    char small[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof(small), fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->failed = true;
-        return;
-    }
-    if ((size_t)n < sizeof(small)) {
-        sd_buf_put(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->failed = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sd_buf_put(b, big, (size_t)n);
-    free(big);
+    sd_buf_put(b, "\"", 1);
 }
 
 char *sd_buf_finish(sd_buf *b, size_t *len)
