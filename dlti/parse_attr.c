@@ -1104,8 +1104,13 @@ static const dlti_attr *parse_hash(dlti_parser *p)
     if (n == 0 || id != start + 1)
         return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected attribute name after '#'");
     size_t body_end = p->pos;
-    if (p->pos < p->len && p->text[p->pos] == '<' && scan_pretty_body(p, p->pos, &body_end) != 0)
-        return NULL;
+    /* Only the outermost body is scanned: a body inside a balanced one is
+     * balanced too, and rescanning every level would cost O(size x depth). */
+    if (p->pos < p->len && p->text[p->pos] == '<' && p->pos >= p->balanced_end) {
+        if (scan_pretty_body(p, p->pos, &body_end) != 0)
+            return NULL;
+        p->balanced_end = body_end;
+    }
     if (n > 5 && memcmp(p->text + id, "dlti.", 5) == 0) {
         size_t m = id + 5, mn = n - 5;
         if (is_word(p, m, mn, "map"))
@@ -1130,7 +1135,12 @@ static const dlti_attr *parse_hash(dlti_parser *p)
     if (n <= 5 && memchr(p->text + id, '.', n) == NULL && !(p->pos < p->len && p->text[p->pos] == '<'))
         return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
                                 "attribute aliases (#%.*s) are not supported", (int)n, p->text + id);
-    p->pos = body_end; /* an opaque attribute is kept as written */
+    /* An opaque attribute is kept as written: find its end if the body was
+     * not scanned above (it sits inside an already balanced one). */
+    if (body_end == p->pos && p->pos < p->len && p->text[p->pos] == '<' &&
+        scan_pretty_body(p, p->pos, &body_end) != 0)
+        return NULL;
+    p->pos = body_end;
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
     /* the attribute may end the input: copy its bytes, then terminate */
     char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);

@@ -15,6 +15,9 @@ typedef struct dlti_parser {
     dlti_error_t *err;
     unsigned depth;
     bool failed;
+    /* End of the outermost dialect attribute body already checked for
+     * balance: bodies nested in it need no second scan. */
+    size_t balanced_end;
 } dlti_parser;
 
 void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,
