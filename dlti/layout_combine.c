@@ -334,7 +334,8 @@ int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti
         if (!layout->entries) {
             rc = -1;
         } else {
-            memcpy(layout->entries, c.ids, c.num_ids * sizeof(*c.ids));
+            if (c.num_ids) /* c.ids is NULL when empty: memcpy(d, NULL, 0) is undefined */
+                memcpy(layout->entries, c.ids, c.num_ids * sizeof(*c.ids));
             layout->n = c.num_ids;
             for (size_t i = 0; i < c.num_classes; i++) {
                 memcpy(layout->entries + layout->n, c.classes[i].entries,

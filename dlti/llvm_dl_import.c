@@ -75,7 +75,7 @@ static int split_fields(const char *s, size_t len, uint64_t *v, bool *empty)
 
 static bool pow2_bytes(uint64_t bits)
 {
-    return bits >= 8 && bits % 8 == 0 && ((bits / 8) & (bits / 8 - 1)) == 0;
+    return bits >= 8 && bits <= 0xFFFF && bits % 8 == 0 && ((bits / 8) & (bits / 8 - 1)) == 0;
 }
 
 static bool has_type(importer *im, const char *key)

@@ -310,6 +310,8 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
         if (dlti_peek(&p) != 0)
             return dlti_parser_fail(&p, p.pos, DLTI_ERROR_UNSUPPORTED,
                                     "only one top-level 'module' is supported");
+        if (p.failed) /* a NUL byte after the module */
+            return NULL;
         /* MLIR's verifier rejects nested data layout specs that do not
          * combine; so does the parser, with MLIR's message and notes. */
         if (dlti_layout_verify_tree(root, p.source, text, len, err) != 0)
@@ -321,6 +323,8 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
             return NULL;
         if (dlti_peek(&p) != 0)
             return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
+        if (p.failed) /* a NUL byte after the attribute */
+            return NULL;
         if (a->kind == DLTI_ATTR_DL_SPEC) {
             dlti_error_t local;
             if (dlti_dl_spec_check(a, &local) != 0)

@@ -11,11 +11,70 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Writes all of `data` to `fd`; 0, or -1 with errno set. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+/* A target that is not a regular file (/dev/null, /dev/full, /dev/stdout, a
+ * FIFO) is written in place: renaming over it would replace the device node
+ * or the pipe with a regular file. */
+static int write_in_place(const char *path, const char *data, size_t len, char *msg,
+                          size_t msgsize)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(msg, msgsize, "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (write_all(fd, data, len) != 0) {
+        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize)
 {
-    char *dcopy = strdup(path), *bcopy = strdup(path);
+    char *dcopy = NULL, *bcopy = NULL, *real = NULL;
     char *tmp = NULL;
     int fd = -1, rc = -1;
+    struct stat st;
+    if (path[0] == '\0') {
+        snprintf(msg, msgsize, "cannot write '': empty file name");
+        return -1;
+    }
+    int exists = stat(path, &st) == 0; /* follows symbolic links */
+    if (exists && S_ISDIR(st.st_mode)) {
+        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(EISDIR));
+        return -1;
+    }
+    if (exists && !S_ISREG(st.st_mode))
+        return write_in_place(path, data, len, msg, msgsize);
+    /* A symbolic link to a regular file: replace the file, keep the link. */
+    struct stat lst;
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && (real = realpath(path, NULL)))
+        path = real;
+    dcopy = strdup(path);
+    bcopy = strdup(path);
     if (!dcopy || !bcopy) {
         snprintf(msg, msgsize, "out of memory");
         goto out;
@@ -36,26 +95,17 @@ int atomic_write_file(const char *path, const char *data, size_t len, char *msg,
         tmp = NULL;
         goto out;
     }
-    struct stat st;
     mode_t mode;
-    if (stat(path, &st) == 0) {
+    if (exists) {
         mode = st.st_mode & 07777;
     } else {
         mode_t um = umask(0);
         umask(um);
         mode = 0666 & ~um;
     }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, data + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            snprintf(msg, msgsize, "cannot write '%s': %s", path,
-                     w < 0 ? strerror(errno) : "short write");
-            goto out;
-        }
-        done += (size_t)w;
+    if (write_all(fd, data, len) != 0) {
+        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+        goto out;
     }
     if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
         snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
@@ -89,5 +139,6 @@ out:
     }
     free(dcopy);
     free(bcopy);
+    free(real);
     return rc;
 }

@@ -11,6 +11,11 @@
  * 0666 & ~umask; an existing file keeps its mode.  On failure the temporary
  * file is removed, the old file is left as it was, and -1 is returned with a
  * message in `msg` (`msgsize` bytes).  Returns 0 on success.
+ *
+ * A symbolic link to a regular file stays a link: the file it points to is
+ * replaced.  A target that exists and is not a regular file (/dev/null,
+ * /dev/full, /dev/stdout, a FIFO) is opened and written in place, never
+ * renamed over; a directory is an error (EISDIR).
  */
 int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize);
 

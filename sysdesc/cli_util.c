@@ -49,8 +49,9 @@ int cli_is_help(const char *arg)
 
 int cli_write_stdout(const char *data, size_t len)
 {
+    /* ferror: an earlier printf (layout, list) may have failed already. */
     errno = 0;
-    if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+    if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "cannot write to standard output: %s",
                         errno ? strerror(errno) : "write error");
     return SYSDESC_EXIT_OK;

@@ -11,20 +11,25 @@ static const char list_usage[] =
     "\n"
     "Lists the catalog: name, vendor and model of every description found\n"
     "along SYSDESC_PATH, the installed catalog and (from a build tree) the\n"
-    "source tree's systems/.  The first directory that has a name wins.\n";
+    "source tree's systems/.  The first directory that has a name wins.\n"
+    "\n"
+    "Exit status: 0 ok; 2 usage or a malformed catalog; 3 an unreadable\n"
+    "catalog directory or a failed write.\n";
 
 static const char show_usage[] =
     "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] NAME\n"
     "\n"
     "Prints catalog entry NAME (e.g. nvidia/h100-sxm) with its bases resolved;\n"
-    "YAML by default.\n";
+    "YAML by default.\n"
+    "\n"
+    "Exit status: 0 ok; 1 no such catalog entry; 2 bad entry or usage;\n"
+    "3 unreadable file or failed write.\n";
 
 int cmd_list(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(list_usage, stdout);
-            return SYSDESC_EXIT_OK;
+            return cli_write_stdout(list_usage, sizeof(list_usage) - 1);
         }
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "list: unexpected argument '%s'", argv[i]);
     }
@@ -55,8 +60,7 @@ int cmd_show(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(show_usage, stdout);
-            return SYSDESC_EXIT_OK;
+            return cli_write_stdout(show_usage, sizeof(show_usage) - 1);
         }
         if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");

@@ -100,9 +100,8 @@ int cmd_compose(int argc, char **argv)
     for (int i = 1; i < argc && rc == SYSDESC_EXIT_OK; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
             free(items);
-            return SYSDESC_EXIT_OK;
+            return cli_write_stdout(usage, sizeof(usage) - 1);
         }
         if (strcmp(a, "--host") == 0) {
             host = true;

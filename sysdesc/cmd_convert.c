@@ -17,7 +17,8 @@ static const char usage[] =
     "  attr  the bare #dlti.target_system_spec attribute\n"
     "  yaml  YAML that reads back to the identical spec (docs/yaml.md)\n"
     "  json  plain JSON; --typed keeps MLIR types as {\"type\", \"value\"}\n"
-    "  -o FILE  write to FILE atomically (temporary file + rename)\n"
+    "  -o FILE  write to FILE atomically (temporary file + rename; \"-\" is\n"
+    "           standard output; a device or FIFO is written in place)\n"
     "\n"
     "Exit status: 0 ok; 2 bad input or usage (FILE:LINE:COL: error: ...);\n"
     "3 unreadable file or failed write.\n";
@@ -49,7 +50,7 @@ int cli_output_system(const sysdesc_system *sys, int format, bool typed, const c
     if (!text)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     int rc;
-    if (out_path) {
+    if (out_path && strcmp(out_path, "-") != 0) { /* "-o -": standard output, as probe */
         char msg[512];
         rc = atomic_write_file(out_path, text, len, msg, sizeof(msg)) == 0
                  ? SYSDESC_EXIT_OK
@@ -69,8 +70,7 @@ int cmd_convert(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
-            return SYSDESC_EXIT_OK;
+            return cli_write_stdout(usage, sizeof(usage) - 1);
         }
         if (strcmp(a, "--to") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)

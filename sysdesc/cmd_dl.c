@@ -52,8 +52,7 @@ static int print_spec(const char *str)
 int cmd_dl_import(int argc, char **argv)
 {
     if (argc == 2 && cli_is_help(argv[1])) {
-        fputs(import_usage, stdout);
-        return SYSDESC_EXIT_OK;
+        return cli_write_stdout(import_usage, sizeof(import_usage) - 1);
     }
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         for (size_t i = 0; i < dlti_target_dl_count(); i++) {
@@ -71,7 +70,11 @@ int cmd_dl_import(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "--") == 0)
         return print_spec(argv[2]);
-    if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0' && argv[1][1] != '-'))
+    if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != '\0' && strcmp(argv[1], "--") != 0 &&
+        strcmp(argv[1], "--triple") != 0 && strcmp(argv[1], "--list") != 0)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                        "dl-import: unknown option '%s' (see sysdesc dl-import --help)", argv[1]);
+    if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0'))
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-import: expected one STRING or --triple TRIPLE "
                                                 "(see sysdesc dl-import --help)");
     return print_spec(argv[1]);
@@ -83,15 +86,23 @@ int cmd_dl_export(int argc, char **argv)
     int i = 1;
     for (; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(export_usage, stdout);
-            return SYSDESC_EXIT_OK;
+            return cli_write_stdout(export_usage, sizeof(export_usage) - 1);
         }
-        if (strcmp(argv[i], "--scope") == 0 && i + 1 < argc)
-            scope_path = argv[++i];
-        else if (strncmp(argv[i], "--scope=", 8) == 0)
+        if (strcmp(argv[i], "--scope") == 0) {
+            if (++i >= argc)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: --scope needs a value");
+            scope_path = argv[i];
+        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
             scope_path = argv[i] + 8;
-        else
+        } else if (strcmp(argv[i], "--") == 0) {
+            i++;
             break;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                            "dl-export: unknown option '%s' (see sysdesc dl-export --help)", argv[i]);
+        } else {
+            break;
+        }
     }
     if (i + 1 != argc)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: expected one FILE (see sysdesc dl-export --help)");

@@ -21,8 +21,7 @@ int cmd_fmt(int argc, char **argv)
     int files = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return SYSDESC_EXIT_OK;
+            return cli_write_stdout(usage, sizeof(usage) - 1);
         }
         if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: unknown option '%s' (see sysdesc fmt --help)", argv[i]);

@@ -28,8 +28,7 @@ int cmd_query(int argc, char **argv)
     int i = 1;
     for (; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return SYSDESC_EXIT_OK;
+            return cli_write_stdout(usage, sizeof(usage) - 1);
         }
         if (strcmp(argv[i], "--scope") == 0) {
             if (++i >= argc)

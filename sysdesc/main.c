@@ -37,16 +37,18 @@ static void print_usage(FILE *out)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
+        fputs("sysdesc: error: missing COMMAND\n", stderr);
         print_usage(stderr);
         return SYSDESC_EXIT_BAD_INPUT;
     }
+    /* cli_write_stdout flushes and reports a closed or full stdout (exit 3). */
     if (cli_is_help(argv[1])) {
         print_usage(stdout);
-        return fflush(stdout) == 0 ? SYSDESC_EXIT_OK : SYSDESC_EXIT_ENVIRONMENT;
+        return cli_write_stdout("", 0);
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("sysdesc %s\n", SYSDESC_VERSION);
-        return fflush(stdout) == 0 ? SYSDESC_EXIT_OK : SYSDESC_EXIT_ENVIRONMENT;
+        static const char version[] = "sysdesc " SYSDESC_VERSION "\n";
+        return cli_write_stdout(version, sizeof(version) - 1);
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(argv[1], commands[i].name) == 0)

@@ -151,7 +151,7 @@ static void modules(void **state)
     const dlti_scope *bare = dlti_parse(ctx, "#dlti.dl_spec<>", 15, "b", &err);
     assert_true(dlti_scope_is_bare(bare));
     assert_string_equal(dlti_scope_attr_name(bare, 0), "dlti.dl_spec");
-    bare = dlti_parse(ctx, "#dlti.target_system_spec<\"a\" = #dlti.target_device_spec<\"b\" = 1>>", 66, "b", &err);
+    bare = dlti_parse(ctx, "#dlti.target_system_spec<\"a\" = #dlti.target_device_spec<\"b\" = 1>>", 65, "b", &err);
     assert_non_null(bare);
     assert_string_equal(dlti_scope_attr_name(bare, 0), "dlti.target_system_spec");
 }

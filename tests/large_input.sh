@@ -1,0 +1,144 @@
+#!/bin/sh
+# Large inputs (docs/reliability.md): `sysdesc fmt` of a 100 MB spec (one
+# #dlti.map with ~4.5 million entries and one entry nested 990 deep) takes
+# linear time (the 100 MB run within 15x the 10 MB run) and bounded memory
+# (max RSS below 12x the input, when /usr/bin/time is there); bulk deep
+# nesting (990 levels, under the limit of 1000) is linear in the input size.
+# Environment: SYSDESC, SRCDIR; SYSDESC_LARGE_MB (default 100) scales the
+# large input (the small one is a tenth of it).
+set -u
+: "${SYSDESC:?}" "${SRCDIR:?}"
+MB=${SYSDESC_LARGE_MB:-100}
+T=$(mktemp -d "${TMPDIR:-/tmp}/sysdesc-large.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; head -c 600 "$T/err" 2>/dev/null; }
+note() { echo "note: $*"; }
+
+# Milliseconds since the epoch (GNU date), else seconds * 1000.
+now_ms() {
+    n=$(date +%s%N 2>/dev/null)
+    case $n in
+    *[!0-9]* | "") echo $(($(date +%s) * 1000)) ;;
+    *) echo $((n / 1000000)) ;;
+    esac
+}
+
+TIME=
+if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o "$T/probe" true 2>/dev/null; then
+    TIME=/usr/bin/time
+else
+    note "no GNU /usr/bin/time: memory checks skipped"
+fi
+SANITIZED=0
+if grep -aq __asan_init "$SYSDESC" 2>/dev/null; then
+    SANITIZED=1
+    note "AddressSanitizer build: shadow memory inflates RSS, memory checks skipped"
+fi
+
+# run_fmt FILE: sysdesc fmt FILE >$T/out; sets rc, ms (elapsed) and kb (max RSS or 0).
+run_fmt() {
+    t0=$(now_ms)
+    if [ -n "$TIME" ]; then
+        $TIME -f %M -o "$T/rss" "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
+        rc=$?
+        kb=$(tail -n 1 "$T/rss")
+    else
+        "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
+        rc=$?
+        kb=0
+    fi
+    ms=$(($(now_ms) - t0))
+}
+
+# gen_map BYTES FILE: a module whose dlti.map holds "keyN" = N : i64 entries up
+# to BYTES, one entry nested 990 deep, and a last entry "last".
+gen_map() {
+    awk -v target="$1" 'BEGIN {
+        printf "module attributes {dlti.map = #dlti.map<\"deep\" = "
+        for (i = 0; i < 990; i++) printf "#dlti.map<\"a\" = "
+        printf "1"
+        for (i = 0; i < 990; i++) printf ">"
+        n = 0
+        for (i = 0; n < target; i++) {
+            s = sprintf(", \"key%d\" = %d : i64", i, i)
+            n += length(s)
+            printf "%s", s
+        }
+        printf ", \"last\" = 0 : i64>} {\n}\n"
+    }' >"$2"
+}
+
+# gen_deep BYTES OPEN CORE CLOSE FILE: a module whose x.a is an array of
+# 990-deep OPEN...CORE...CLOSE nests, BYTES in all.
+gen_deep() {
+    awk -v target="$1" -v open="$2" -v core="$3" -v cl="$4" 'BEGIN {
+        one = ""
+        for (i = 0; i < 990; i++) one = one open
+        one = one core
+        for (i = 0; i < 990; i++) one = one cl
+        printf "module attributes {x.a = [%s", one
+        for (n = length(one); n < target; n += length(one) + 2) printf ", %s", one
+        printf "]} {\n}\n"
+    }' >"$5"
+}
+
+# linear NAME SMALL LARGE: fmt both files; the large one must take at most
+# 15x the time of the small one (10x the bytes, plus noise); sets big_kb.
+linear() {
+    name=$1
+    run_fmt "$2"
+    small_rc=$rc small_ms=$ms
+    run_fmt "$3"
+    big_rc=$rc big_ms=$ms big_kb=$kb
+    if [ "$small_rc" -ne 0 ] || [ "$big_rc" -ne 0 ]; then
+        bad "$name: exit $small_rc / $big_rc"
+        return
+    fi
+    ok
+    base=$small_ms
+    [ "$base" -ge 50 ] || base=50
+    in_small=$(wc -c <"$2")
+    in_big=$(wc -c <"$3")
+    echo "$name: $in_small bytes in ${small_ms} ms, $in_big bytes in ${big_ms} ms (ratio $((big_ms / base)), max RSS ${big_kb} KB)"
+    if [ "$big_ms" -le $((base * 15)) ]; then ok; else
+        bad "$name: $in_big bytes took ${big_ms} ms, more than 15x the ${small_ms} ms of $in_small bytes"
+    fi
+}
+
+# ---- one huge #dlti.map (~4.5 million entries at 100 MB) ----
+gen_map $((MB * 1048576 / 10)) "$T/small.mlir"
+gen_map $((MB * 1048576)) "$T/big.mlir"
+linear "huge #dlti.map" "$T/small.mlir" "$T/big.mlir"
+insize=$(wc -c <"$T/big.mlir")
+outsize=$(wc -c <"$T/out")
+if [ "$outsize" -ge $((insize * 9 / 10)) ] && tail -c 40 "$T/out" | grep -q '"last" = 0 : i64>} {'; then ok; else
+    bad "huge #dlti.map: printed $outsize bytes of a $insize-byte input, or the end is missing"
+fi
+if [ -n "$TIME" ] && [ "$SANITIZED" = 0 ]; then
+    if [ "$big_kb" -le $((insize / 1024 * 12)) ]; then ok; else
+        bad "huge #dlti.map: max RSS ${big_kb} KB, more than 12x the $insize-byte input"
+    fi
+fi
+rm -f "$T/small.mlir" "$T/big.mlir" "$T/out"
+
+# ---- bulk nesting 990 deep (the limit is 1000) ----
+gen_deep $((MB * 1048576 / 100)) '{a = ' '1' '}' "$T/small.mlir"
+gen_deep $((MB * 1048576 / 10)) '{a = ' '1' '}' "$T/big.mlir"
+linear "990-deep dictionaries" "$T/small.mlir" "$T/big.mlir"
+gen_deep $((MB * 1048576 / 100)) '[' '1' ']' "$T/small.mlir"
+gen_deep $((MB * 1048576 / 10)) '[' '1' ']' "$T/big.mlir"
+linear "990-deep arrays" "$T/small.mlir" "$T/big.mlir"
+# #dlti.map bodies are pre-scanned for bracket balance at every level (as
+# MLIR does), so deep maps cost O(bytes x depth): linear in the bytes at a
+# fixed depth, ~1 s/MB at depth 990 (docs/reliability.md); kept small here.
+gen_deep $((MB * 1048576 / 200)) '#dlti.map<"a" = ' '1' '>' "$T/small.mlir"
+gen_deep $((MB * 1048576 / 20)) '#dlti.map<"a" = ' '1' '>' "$T/big.mlir"
+linear "990-deep #dlti.maps" "$T/small.mlir" "$T/big.mlir"
+rm -f "$T/small.mlir" "$T/big.mlir" "$T/out"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
