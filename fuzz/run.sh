@@ -18,6 +18,10 @@ dict=""
 [ -f "fuzz/$target.dict" ] && dict="-dict=fuzz/$target.dict"
 [ "$target" = type ] && dict="-dict=fuzz/mlir.dict"
 [ "$target" = query ] && dict="-dict=fuzz/mlir.dict"
+[ "$target" = layout ] && dict="-dict=fuzz/mlir.dict"
 "$build/fuzz/fuzz_$target" $dict -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/crash-$target-" \
-    "$work" "fuzz/corpus/$target" 2>&1 | tail -n 25
+    "$work" "fuzz/corpus/$target" >"$build/fuzz-$target.log" 2>&1 || true
+# The last status line (executions, edge coverage, features) and the stats.
+grep -E '^#[0-9]+' "$build/fuzz-$target.log" | tail -n 1
+grep -E '^stat::|^(==[0-9]+==)?ERROR|^SUMMARY|artifact' "$build/fuzz-$target.log" || true
