@@ -4,6 +4,8 @@
 
 #include "sysdesc/dlti.h"
 
+#include <stdbool.h>
+
 /* Exit codes (documented in the README and `sysdesc --help`). */
 enum {
     SYSDESC_EXIT_OK = 0,
@@ -32,6 +34,14 @@ int cli_exit_code(dlti_error_code code);
 int cli_is_help(const char *arg);
 /* Writes `len` bytes and flushes stdout; reports closed pipes and full disks. */
 int cli_write_stdout(const char *data, size_t len);
+
+/* The leading options of commands that read one scope of a file:
+ * -h/--help, --scope NAME/NAME, --scope=NAME/NAME, --host when `host` is
+ * non-NULL, and "--".  `*first` gets the index of the first operand.
+ * Returns -1 to go on, else the exit code to return at once (help printed,
+ * or a usage error reported for command `cmd`). */
+int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int argc,
+                      char **argv, const char **scope, bool *host, int *first);
 
 int cmd_fmt(int argc, char **argv);
 int cmd_query(int argc, char **argv);

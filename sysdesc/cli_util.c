@@ -56,3 +56,35 @@ int cli_write_stdout(const char *data, size_t len)
                         errno ? strerror(errno) : "write error");
     return SYSDESC_EXIT_OK;
 }
+
+int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int argc,
+                      char **argv, const char **scope, bool *host, int *first)
+{
+    *scope = "";
+    if (host)
+        *host = false;
+    int i = 1;
+    for (; i < argc; i++) {
+        if (cli_is_help(argv[i]))
+            return cli_write_stdout(usage, usage_len);
+        if (strcmp(argv[i], "--scope") == 0) {
+            if (++i >= argc)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: --scope needs a value", cmd);
+            *scope = argv[i];
+        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
+            *scope = argv[i] + 8;
+        } else if (host && strcmp(argv[i], "--host") == 0) {
+            *host = true;
+        } else if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: unknown option '%s' (see sysdesc %s --help)",
+                            cmd, argv[i], cmd);
+        } else {
+            break;
+        }
+    }
+    *first = i;
+    return -1;
+}

@@ -82,28 +82,12 @@ int cmd_dl_import(int argc, char **argv)
 
 int cmd_dl_export(int argc, char **argv)
 {
-    const char *scope_path = "";
-    int i = 1;
-    for (; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            return cli_write_stdout(export_usage, sizeof(export_usage) - 1);
-        }
-        if (strcmp(argv[i], "--scope") == 0) {
-            if (++i >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: --scope needs a value");
-            scope_path = argv[i];
-        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
-            scope_path = argv[i] + 8;
-        } else if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "dl-export: unknown option '%s' (see sysdesc dl-export --help)", argv[i]);
-        } else {
-            break;
-        }
-    }
+    const char *scope_path;
+    int i;
+    int done = cli_scope_options("dl-export", export_usage, sizeof(export_usage) - 1, argc, argv, &scope_path,
+                                 NULL, &i);
+    if (done >= 0)
+        return done;
     if (i + 1 != argc)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: expected one FILE (see sysdesc dl-export --help)");
     dlti_context *ctx = dlti_context_new();

@@ -85,28 +85,12 @@ static int print_props(const dlti_layout *L)
 
 int cmd_layout(int argc, char **argv)
 {
-    const char *scope_path = "";
-    int i = 1;
-    for (; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        }
-        if (strcmp(argv[i], "--scope") == 0) {
-            if (++i >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: --scope needs a value");
-            scope_path = argv[i];
-        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
-            scope_path = argv[i] + 8;
-        } else if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "layout: unknown option '%s' (see sysdesc layout --help)", argv[i]);
-        } else {
-            break;
-        }
-    }
+    const char *scope_path;
+    int i;
+    int done = cli_scope_options("layout", usage, sizeof(usage) - 1, argc, argv, &scope_path,
+                                 NULL, &i);
+    if (done >= 0)
+        return done;
     if (i >= argc)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: missing FILE (see sysdesc layout --help)");
     const char *path = argv[i++];

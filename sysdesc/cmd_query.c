@@ -23,30 +23,13 @@ static const char usage[] =
 
 int cmd_query(int argc, char **argv)
 {
-    const char *scope_path = "";
-    int host = 0;
-    int i = 1;
-    for (; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        }
-        if (strcmp(argv[i], "--scope") == 0) {
-            if (++i >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: --scope needs a value");
-            scope_path = argv[i];
-        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
-            scope_path = argv[i] + 8;
-        } else if (strcmp(argv[i], "--host") == 0) {
-            host = 1;
-        } else if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: unknown option '%s' (see sysdesc query --help)", argv[i]);
-        } else {
-            break;
-        }
-    }
+    const char *scope_path;
+    bool host;
+    int i;
+    int done = cli_scope_options("query", usage, sizeof(usage) - 1, argc, argv, &scope_path,
+                                 &host, &i);
+    if (done >= 0)
+        return done;
     if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");
     const char *path = host ? NULL : argv[i++];
