@@ -4,11 +4,13 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <hwloc.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MiB ((int64_t)1024 * 1024)
@@ -783,6 +785,22 @@ static void topology_source(probe *p)
     add_source(p, "topology", b);
 }
 
+/* True (err set, DLTI_ERROR_IO) when the XML file cannot be read: missing,
+ * unreadable or a directory.  hwloc would report these as malformed XML (a
+ * directory gets EISDIR from its parser), but they are the environment's
+ * fault: exit 3, as for every other command (docs/reliability.md). */
+static bool xml_unreadable(const char *path, dlti_error_t *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (fd >= 0)
+        close(fd);
+    if (e)
+        set_error(err, DLTI_ERROR_IO, path, "cannot read the hwloc XML topology: %s", strerror(e));
+    return e != 0;
+}
+
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
                                     dlti_error_t *err)
 {
@@ -813,11 +831,8 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
         set_error(err, DLTI_ERROR_NOMEM, NULL, "hwloc_topology_init failed");
         return NULL;
     }
-    if (!p.host && access(opts->xml_path, R_OK) != 0) {
-        set_error(err, DLTI_ERROR_IO, opts->xml_path, "cannot read the hwloc XML topology: %s",
-                  strerror(errno));
+    if (!p.host && xml_unreadable(opts->xml_path, err))
         goto out;
-    }
     if (!p.host && hwloc_topology_set_xml(p.topo, opts->xml_path) != 0) {
         set_error(err, DLTI_ERROR_SYNTAX, opts->xml_path,
                   "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)", strerror(errno));

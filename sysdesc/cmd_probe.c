@@ -83,8 +83,7 @@ int cmd_probe(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
-            rc = fflush(stdout) == 0 ? SYSDESC_EXIT_OK : SYSDESC_EXIT_ENVIRONMENT;
+            rc = cli_write_stdout(usage, sizeof(usage) - 1);
             goto done;
         } else if (is_opt(a, "--xml")) {
             if (!(v = opt_value(argc, argv, &i, "--xml")))

@@ -87,6 +87,12 @@ const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text
  * may be NULL. */
 const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *n,
                                 const char *source, bool *is_null, dlti_error_t *err);
+/* 0 when the text of scalar `n` (a string value or key) fits the core's
+ * string limit (dlti_context_get_limits().max_string_bytes) as the MLIR
+ * string literal it prints as, escapes included, so that what a YAML file
+ * loads always prints as MLIR the parser reads back; else -1 with a
+ * DLTI_ERROR_LIMIT error at the node. */
+int sd_string_check(dlti_context *ctx, const sd_node *n, const char *source, dlti_error_t *err);
 /* How a plain scalar resolves, used by the printer to decide on quotes. */
 typedef enum sd_plain_kind { SD_PLAIN_STRING, SD_PLAIN_NULL, SD_PLAIN_BOOL, SD_PLAIN_INT,
                              SD_PLAIN_FLOAT } sd_plain_kind;

@@ -94,6 +94,8 @@ static dlti_key make_key(const file *f, const sd_node *k, bool device_level)
                  "empty string as DLTI key is not allowed");
         return NULL;
     }
+    if (sd_string_check(ctx, k, f->source, f->L->err) < 0)
+        return NULL;
     dlti_key key = dlti_key_string(ctx, k->u.text, k->len);
     if (!key)
         nomem(f);
@@ -328,6 +330,13 @@ static char *base_path(file *f, const sd_node *n)
             return strdup(name);
         const char *slash = strrchr(f->source, '/');
         size_t dir = slash ? (size_t)(slash - f->source) + 1 : 0;
+        /* "DIR/" + "./NAME" is "DIR/NAME": without this a chain of `base:
+         * ./f.yaml` files names its n-th file "DIR/././.../f.yaml" in errors. */
+        while (dir && name[0] == '.' && name[1] == '/') {
+            name += 2;
+            while (*name == '/')
+                name++;
+        }
         char *p = malloc(dir + strlen(name) + 1);
         if (p) {
             memcpy(p, f->source, dir);

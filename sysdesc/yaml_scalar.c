@@ -264,6 +264,34 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
     return a;
 }
 
+/* ---- strings ---- */
+
+int sd_string_check(dlti_context *ctx, const sd_node *n, const char *source, dlti_error_t *err)
+{
+    size_t max = dlti_context_get_limits(ctx).max_string_bytes, len = n->len;
+    /* dlti_print_string(): printable ASCII as is, a backslash doubled, any
+     * other byte as \XX; at most 3 bytes each, so short texts need no scan. */
+    if (len > max / 3)
+        for (size_t i = 0; i < n->len && len <= max; i++) {
+            unsigned char c = (unsigned char)n->u.text[i];
+            len += c == '\\' ? 1 : c < 0x20 || c >= 0x7F ? 2 : 0;
+        }
+    if (len <= max)
+        return 0;
+    sd_error(err, DLTI_ERROR_LIMIT, source, n->line, n->column,
+             "string longer than the limit of %zu bytes (as an MLIR string literal, escapes "
+             "included)", max);
+    return -1;
+}
+
+static const dlti_attr *string_attr(dlti_context *ctx, const sd_node *n, const char *source,
+                                    dlti_error_t *err)
+{
+    if (sd_string_check(ctx, n, source, err) < 0)
+        return NULL;
+    return dlti_string_new(ctx, n->u.text, n->len);
+}
+
 /* ---- tags ---- */
 
 static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_node *n,
@@ -291,7 +319,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
     case SD_PLAIN_STRING:
         break;
     }
-    return dlti_string_new(ctx, n->u.text, n->len);
+    return string_attr(ctx, n, source, err);
 }
 
 static const dlti_attr *parse_mlir(dlti_context *ctx, const sd_node *n, const char *source,
@@ -312,9 +340,9 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     const char *tag = n->tag;
     if (!tag)
         return n->plain ? resolve_plain(ctx, tc, n, source, is_null, err)
-                        : dlti_string_new(ctx, n->u.text, n->len);
+                        : string_attr(ctx, n, source, err);
     if (strcmp(tag, SD_TAG_STR) == 0)
-        return dlti_string_new(ctx, n->u.text, n->len);
+        return string_attr(ctx, n, source, err);
     if (strcmp(tag, SD_TAG_NULL) == 0) {
         if (!is_null_text(n->u.text, n->len)) {
             sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,

@@ -197,7 +197,7 @@ static int on_key(stream *s, sframe *p, const sd_node *k)
         }
     }
     if (!key) {
-        if (k->len == 0)
+        if (k->len == 0 || sd_string_check(ctx, k, s->source, &s->scratch) < 0)
             return FALLBACK;
         key = dlti_key_string(ctx, k->u.text, k->len);
         if (!key)

@@ -24,6 +24,8 @@ typedef struct anchor_slot {
 
 typedef struct builder {
     sd_doc *doc;
+    const char *text;      /* the input, to place reader errors */
+    size_t len;
     const char *source;
     dlti_error_t *err;
     sysdesc_yaml_options opts;
@@ -240,6 +242,29 @@ static int on_alias(builder *b, const yaml_event_t *ev)
     return push_child(b, s->node);
 }
 
+/* The reader (bad UTF-8, control characters) has no mark, only the byte
+ * offset of the bad character: count lines and columns up to it as libyaml's
+ * marks do (1-based; columns in characters; \n, \r\n and \r end a line; a
+ * byte-order mark is not a column). */
+static void reader_position(const char *text, size_t len, size_t offset, int *line, int *column)
+{
+    size_t i = 0;
+    *line = *column = 1;
+    if (offset > len)
+        offset = len;
+    if (offset >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    for (; i < offset; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n' || (c == '\r' && !(i + 1 < len && text[i + 1] == '\n'))) {
+            ++*line;
+            *column = 1;
+        } else if (c != '\r' && (c & 0xC0) != 0x80) {
+            ++*column;
+        }
+    }
+}
+
 static void syntax_error(builder *b, const yaml_parser_t *p)
 {
     if (p->error == YAML_MEMORY_ERROR) {
@@ -248,9 +273,12 @@ static void syntax_error(builder *b, const yaml_parser_t *p)
     }
     const char *problem = p->problem ? p->problem : "invalid YAML";
     int line = (int)p->problem_mark.line + 1, column = (int)p->problem_mark.column + 1;
-    if (p->error == YAML_READER_ERROR) {
-        /* The reader has no mark: only a byte offset. */
+    if (p->error == YAML_READER_ERROR && !p->problem_mark.line && !p->problem_mark.column &&
+        !p->problem_mark.index) {
+        /* UTF-16 input: the offset does not count UTF-8 bytes; no position. */
         line = column = 0;
+        if (p->encoding != YAML_UTF16LE_ENCODING && p->encoding != YAML_UTF16BE_ENCODING)
+            reader_position(b->text, b->len, p->problem_offset, &line, &column);
     }
     if (p->context)
         sd_error(b->err, DLTI_ERROR_SYNTAX, b->source, line, column, "%s %s", problem, p->context);
@@ -262,7 +290,7 @@ int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, dlti_error_t *err)
 {
     memset(doc, 0, sizeof(*doc));
-    builder b = {.doc = doc, .source = source, .err = err};
+    builder b = {.doc = doc, .text = text, .len = len, .source = source, .err = err};
     if (opts)
         b.opts = *opts;
     if (!b.opts.max_depth)

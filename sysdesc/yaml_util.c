@@ -88,6 +88,7 @@ char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
+    int read_errno = 0;
     char *data = malloc(cap);
     while (data) {
         if (n + 1 >= cap) {
@@ -100,7 +101,11 @@ char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
             data = grown;
             cap *= 2;
         }
+        errno = 0;
         size_t got = fread(data + n, 1, cap - n - 1, f);
+        /* Keep the OS's reason (a directory opens, then reads EISDIR). */
+        if (got < cap - n - 1 && ferror(f) && !read_errno)
+            read_errno = errno;
         n += got;
         if (n > max) {
             sd_error(err, DLTI_ERROR_LIMIT, path, 0, 0,
@@ -121,7 +126,8 @@ char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
         return NULL;
     }
     if (failed) {
-        sd_error(err, DLTI_ERROR_IO, path, 0, 0, "read error");
+        sd_error(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s",
+                 read_errno ? strerror(read_errno) : "read error");
         free(data);
         return NULL;
     }

@@ -43,6 +43,10 @@ static int both_paths_load(dlti_context *ctx, const char *text, size_t len, cons
     sysdesc_system s1 = {0}, s2 = {0};
     int rc = sysdesc_yaml_load(ctx, text, len, source, opts, &s1, &e1);
     dlti_context *tree_ctx = dlti_context_new();
+    if (tree_ctx) {
+        dlti_limits limits = dlti_context_get_limits(ctx);
+        dlti_context_set_limits(tree_ctx, &limits);
+    }
     sd_yaml_force_tree = true;
     int rc2 = sysdesc_yaml_load(tree_ctx, text, len, source, opts, &s2, &e2);
     sd_yaml_force_tree = false;
@@ -260,6 +264,10 @@ static void errors(void **state)
     expect_error("D:\n  base: nvidia/does-not-exist\n", 2, 9, DLTI_ERROR_NOT_FOUND, "no catalog entry");
     expect_error("D:\n  base: ./missing.yaml\n", 2, 9, DLTI_ERROR_NOT_FOUND, "no such file");
     expect_error("D:\n\ta: 1\n", 2, 1, DLTI_ERROR_SYNTAX, "cannot start any token");
+    /* libyaml's reader errors: a byte offset, no mark */
+    expect_error("D:\n  a: \"x\001y\"\n", 2, 8, DLTI_ERROR_SYNTAX, "control characters");
+    expect_error("D:\r\n  \xc3\xa9: \"\xff\"\r\n", 2, 7, DLTI_ERROR_SYNTAX, "invalid leading UTF-8");
+    expect_error("\xef\xbb\xbf" "D: {a: \001}\n", 1, 8, DLTI_ERROR_SYNTAX, "control characters");
 }
 
 static void limits(void **state)
@@ -311,6 +319,48 @@ static void limits(void **state)
     assert_int_equal(err.column, 6);
     opts.max_alias_nodes = 4;
     assert_int_equal(sysdesc_yaml_load(ctx, al, strlen(al), "al.yaml", &opts, &sys, &err), 0);
+    dlti_context_free(ctx);
+
+    /* the core's string limit, counted as the MLIR literal prints (a
+     * backslash doubles, other bytes outside printable ASCII are \XX) */
+    static const struct {
+        const char *yaml;
+        int line, column;   /* 0: loads */
+    } strings[] = {
+        {"D:\n  a: abcdefgh\n", 0, 0},
+        {"D:\n  a: abcdefghi\n", 2, 6},
+        {"D:\n  a: 'abcdefghi'\n", 2, 6},
+        {"D:\n  a: !!str abcdefghi\n", 2, 6},
+        {"D:\n  a: \"abc\\\\def\"\n", 0, 0},      /* 8 bytes as abc\\def */
+        {"D:\n  a: \"abc\\\\defg\"\n", 2, 6},
+        {"D:\n  a: \"ab\\ncde\"\n", 0, 0},          /* ab\0Acde */
+        {"D:\n  a: \"ab\\ncdef\"\n", 2, 6},
+        {"D:\n  a: \"\xc3\xa9\"\n", 0, 0},          /* \C3\A9: 6 bytes */
+        {"D:\n  a: \"\xc3\xa9\xc3\xa9\"\n", 2, 6},
+        {"D:\n  a: [x, abcdefghi]\n", 2, 10},
+        {"D:\n  abcdefgh: 1\n", 0, 0},
+        {"D:\n  abcdefghi: 1\n", 2, 3},               /* keys too */
+        {"abcdefghi:\n  a: 1\n", 1, 1},               /* and device ids */
+        {"D:\n  a: {abcdefghi: 1}\n", 2, 7},
+    };
+    ctx = dlti_context_new();
+    dlti_limits lim = {0};
+    lim.max_string_bytes = 8;
+    dlti_context_set_limits(ctx, &lim);
+    for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+        const char *y = strings[i].yaml;
+        int rc = sysdesc_yaml_load(ctx, y, strlen(y), "s.yaml", NULL, &sys, &err);
+        if (strings[i].line == 0 && rc != 0)
+            fail_msg("load failed: %d:%d: %s\n%s", err.line, err.column, err.text, y);
+        if (strings[i].line == 0)
+            continue;
+        if (rc == 0 || err.code != DLTI_ERROR_LIMIT || err.line != strings[i].line ||
+            err.column != strings[i].column ||
+            !strstr(err.text, "string longer than the limit of 8 bytes"))
+            fail_msg("got rc %d, %d:%d code %d '%s'\nwant %d:%d, the string limit\n%s", rc,
+                     err.line, err.column, err.code, err.text, strings[i].line,
+                     strings[i].column, y);
+    }
     dlti_context_free(ctx);
 }
 
