@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "usage: sysdesc probe [--xml FILE]... [--io|--no-io] [--format mlir|attr|yaml|json]\n"
-    "                     [--set PATH=VALUE]... [--quiet] [-o FILE]\n"
+    "                     [--override FILE]... [--set PATH=VALUE]... [--quiet] [-o FILE]\n"
     "\n"
     "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
     "and prints a #dlti.target_system_spec with a \"CPU\" device and, with I/O\n"
@@ -24,10 +24,11 @@ static const char usage[] =
     "                  = ...} {}; attr: the bare attribute; yaml: a YAML system\n"
     "                  (docs/yaml.md) that `sysdesc convert` and base: read back;\n"
     "                  json: the same as JSON\n"
+    "  --override FILE values from a YAML or MLIR system file replace the\n"
+    "                  probed ones, key by key (applied before --set)\n"
     "  --set P=V       override a key: P is DEVICE.KEY.KEY... (CPU.cache.L3.\n"
     "                  size_in_bytes), V an MLIR attribute (33554432, '\"text\"');\n"
-    "                  repeatable, applied in order; YAML override files come\n"
-    "                  with the YAML issue\n"
+    "                  repeatable, applied in order\n"
     "  --quiet, -q     do not print sanity warnings (still listed in \"suspect\")\n"
     "  -o FILE         write to FILE atomically (temporary file + rename)\n"
     "\n"
@@ -65,18 +66,115 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
     return sysdesc_probe_host(ctx, &opts, err);
 }
 
+static void fail_with(dlti_error_t *err, dlti_error_code code, const char *text)
+{
+    memset(err, 0, sizeof(*err));
+    err->code = code;
+    snprintf(err->text, sizeof(err->text), "%s", text);
+}
+
+/* Applies every leaf of `value` (a device spec or map) at `path` as a --set
+ * would, so overrides from a file get the same bookkeeping (source map,
+ * suspect list, flat cache keys). */
+static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec, char **path,
+                                        size_t *cap, size_t len, const dlti_attr *value,
+                                        dlti_error_t *err)
+{
+    dlti_attr_kind kind = dlti_attr_get_kind(value);
+    if (kind != DLTI_ATTR_MAP && kind != DLTI_ATTR_DEVICE_SPEC) {
+        size_t vlen;
+        char *v = dlti_attr_print(value, &vlen);
+        if (!v || len + vlen + 2 > *cap) {
+            char *np = v ? realloc(*path, len + vlen + 2) : NULL;
+            if (!np) {
+                free(v);
+                fail_with(err, DLTI_ERROR_NOMEM, "out of memory");
+                return NULL;
+            }
+            *path = np;
+            *cap = len + vlen + 2;
+        }
+        (*path)[len] = '=';
+        memcpy(*path + len + 1, v, vlen + 1);
+        free(v);
+        return sysdesc_spec_override(ctx, spec, *path, err);
+    }
+    for (size_t i = 0; i < dlti_attr_size(value) && spec; i++) {
+        size_t klen;
+        const char *key = dlti_key_str(dlti_attr_entry_key(value, i), &klen);
+        if (!key) {
+            fail_with(err, DLTI_ERROR_VERIFY, "type keys cannot be overridden");
+            return NULL;
+        }
+        if (len + klen + 2 > *cap) {
+            char *np = realloc(*path, (len + klen + 2) * 2);
+            if (!np) {
+                fail_with(err, DLTI_ERROR_NOMEM, "out of memory");
+                return NULL;
+            }
+            *path = np;
+            *cap = (len + klen + 2) * 2;
+        }
+        (*path)[len] = '.';
+        memcpy(*path + len + 1, key, klen);
+        (*path)[len + 1 + klen] = '\0';
+        spec = override_leaves(ctx, spec, path, cap, len + 1 + klen,
+                               dlti_attr_entry_value(value, i), err);
+    }
+    return spec;
+}
+
+/* --override FILE: a YAML or MLIR system (docs/yaml.md) whose values
+ * replace the probed ones, leaf by leaf; devices it names that the probe did
+ * not find are added. */
+static const dlti_attr *apply_override_file(dlti_context *ctx, const dlti_attr *spec,
+                                            const char *file, dlti_error_t *err)
+{
+    sysdesc_system sys;
+    if (sysdesc_system_load(ctx, file, NULL, &sys, err) != 0)
+        return NULL;
+    size_t cap = 256;
+    char *path = malloc(cap);
+    if (!path) {
+        fail_with(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t d = 0; d < dlti_attr_size(sys.spec) && spec; d++) {
+        size_t idlen;
+        const char *id = dlti_key_str(dlti_attr_entry_key(sys.spec, d), &idlen);
+        if (idlen + 1 > cap) {
+            char *np = realloc(path, idlen + 256);
+            if (!np) {
+                fail_with(err, DLTI_ERROR_NOMEM, "out of memory");
+                spec = NULL;
+                break;
+            }
+            path = np;
+            cap = idlen + 256;
+        }
+        memcpy(path, id, idlen + 1);
+        spec = override_leaves(ctx, spec, &path, &cap, idlen, dlti_attr_entry_value(sys.spec, d),
+                               err);
+    }
+    free(path);
+    if (!spec && err)
+        snprintf(err->source, sizeof(err->source), "%s", file);
+    return spec;
+}
+
 int cmd_probe(int argc, char **argv)
 {
     const char **xmls = calloc((size_t)argc, sizeof(char *));
     const char **sets = calloc((size_t)argc, sizeof(char *));
-    size_t nxml = 0, nset = 0;
+    const char **overrides = calloc((size_t)argc, sizeof(char *));
+    size_t nxml = 0, nset = 0, noverride = 0;
     const char *format = "mlir", *out = NULL;
     sysdesc_probe_io io = SYSDESC_PROBE_IO_AUTO;
     bool quiet = false;
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
     char *text = NULL;
-    if (!xmls || !sets) {
+    if (!xmls || !sets || !overrides) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
@@ -93,6 +191,10 @@ int cmd_probe(int argc, char **argv)
             if (!(v = opt_value(argc, argv, &i, "--set")))
                 goto missing;
             sets[nset++] = v;
+        } else if (is_opt(a, "--override")) {
+            if (!(v = opt_value(argc, argv, &i, "--override")))
+                goto missing;
+            overrides[noverride++] = v;
         } else if (is_opt(a, "--format")) {
             if (!(v = opt_value(argc, argv, &i, "--format")))
                 goto missing;
@@ -141,6 +243,13 @@ int cmd_probe(int argc, char **argv)
         if (err.code == DLTI_ERROR_IO)
             rc = SYSDESC_EXIT_ENVIRONMENT;
         goto done;
+    }
+    for (size_t k = 0; k < noverride; k++) {
+        spec = apply_override_file(ctx, spec, overrides[k], &err);
+        if (!spec) {
+            rc = cli_report(&err);
+            goto done;
+        }
     }
     for (size_t k = 0; k < nset; k++) {
         spec = sysdesc_spec_override(ctx, spec, sets[k], &err);
@@ -199,6 +308,7 @@ done:
     free(text);
     free(xmls);
     free(sets);
+    free(overrides);
     dlti_context_free(ctx);
     return rc;
 }

@@ -424,6 +424,21 @@ r = probe("--xml", "one_socket.xml", "--set", "CPU.cache.L1=1", "--set", "CPU.ca
 probe("--xml", "one_socket.xml", "--set", "CPU.vendor", rc=2)
 probe("--xml", "one_socket.xml", "--set", "CPU.vendor=\"unterminated", rc=2)
 
+# --override FILE: a YAML system's leaves replace probed values, then --set wins.
+with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+    f.write("CPU:\n  vendor: Site\n  cache:\n    L3:\n      size_in_bytes: 33554432\n"
+            "GPU5:\n  memory_size_in_bytes: 16\n")
+    site = f.name
+r = probe("--xml", "smt_off.xml", "-q", "--override", site, "--set", 'CPU.vendor="Cli"')
+got = parse(r.stdout)
+check(got["CPU"]["cache"]["L3"]["size_in_bytes"] == 33554432, "--override L3")
+check(got["CPU"]["L3_cache_size_in_bytes"] == 33554432, "--override L3 updates the flat key")
+check(got["CPU"]["source"]["cache.L3.size_in_bytes"] == "override", "--override recorded in source")
+check(got["CPU"]["vendor"] == "Cli", "--set applies after --override")
+check(got["GPU5"]["memory_size_in_bytes"] == 16, "--override adds a device")
+probe("--xml", "one_socket.xml", "--override", site + ".missing", rc=3)
+os.unlink(site)
+
 # --format yaml loads back (sysdesc convert) to the very spec --format attr
 # prints; --format json is JSON with the same devices and keys.
 for args in (["one_socket.xml"], ["gpu.xml"], ["one_socket.xml", "gpu.xml"]):
