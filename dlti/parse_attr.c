@@ -1095,6 +1095,21 @@ out:
     return rc;
 }
 
+/* An attribute kept as written: the source bytes from `start` to the cursor.
+ * It may end the input, so the bytes are copied and then terminated. */
+static const dlti_attr *make_opaque(dlti_parser *p, size_t start)
+{
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
+    char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);
+    if (!a || !text)
+        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+    memcpy(text, p->text + start, p->pos - start);
+    text[p->pos - start] = '\0';
+    a->u.str.s = text;
+    a->u.str.len = p->pos - start;
+    return a;
+}
+
 static const dlti_attr *parse_hash(dlti_parser *p)
 {
     size_t start = p->pos;
@@ -1141,16 +1156,7 @@ static const dlti_attr *parse_hash(dlti_parser *p)
         scan_pretty_body(p, p->pos, &body_end) != 0)
         return NULL;
     p->pos = body_end;
-    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
-    /* the attribute may end the input: copy its bytes, then terminate */
-    char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);
-    if (!a || !text)
-        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
-    memcpy(text, p->text + start, p->pos - start);
-    text[p->pos - start] = '\0';
-    a->u.str.s = text;
-    a->u.str.len = p->pos - start;
-    return a;
+    return make_opaque(p, start);
 }
 
 static const dlti_attr *parse_attr_inner(dlti_parser *p)
@@ -1200,15 +1206,7 @@ static const dlti_attr *parse_attr_inner(dlti_parser *p)
             if (dlti_bare_id(p, &s) == 0 || s != start + 1)
                 return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected symbol name");
         }
-        dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
-        char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);
-        if (!a || !text)
-            return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
-        memcpy(text, p->text + start, p->pos - start);
-        text[p->pos - start] = '\0';
-        a->u.str.s = text;
-        a->u.str.len = p->pos - start;
-        return a;
+        return make_opaque(p, start);
     }
     default:
         break;
