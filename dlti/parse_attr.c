@@ -53,7 +53,8 @@ static void *sv_push(dlti_parser *p, stack_vec *v)
 
 static void *sv_data(dlti_parser *p, const stack_vec *v)
 {
-    return p->ctx->scratch + v->base;
+    /* Nothing was ever pushed in this context: no buffer to point into. */
+    return p->ctx->scratch ? p->ctx->scratch + v->base : NULL;
 }
 
 static void sv_close(dlti_parser *p, const stack_vec *v)

@@ -19,7 +19,9 @@ dict=""
 [ "$target" = type ] && dict="-dict=fuzz/mlir.dict"
 [ "$target" = query ] && dict="-dict=fuzz/mlir.dict"
 [ "$target" = layout ] && dict="-dict=fuzz/mlir.dict"
-"$build/fuzz/fuzz_$target" $dict -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+# Undefined behaviour is a crash too, not a report to scroll past.
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$build/fuzz/fuzz_$target" $dict -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/crash-$target-" \
     "$work" "fuzz/corpus/$target" >"$build/fuzz-$target.log" 2>&1 || true
 # The last status line (executions, edge coverage, features) and the stats.
