@@ -993,7 +993,11 @@ static size_t skip_string(dlti_parser *p, size_t at)
     size_t i = at + 1;
     for (; i < p->len && p->text[i] != '"'; i++) {
         char c = p->text[i];
-        if (memchr(bad, c, 3) && c)
+        if (c == '\0') {
+            dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "NUL byte in string literal (write it as \\00)");
+            return 0;
+        }
+        if (memchr(bad, c, 3))
             break;
         if (c != '\\')
             continue;
@@ -1147,6 +1151,11 @@ static const dlti_attr *parse_hash(dlti_parser *p)
                 dlti_parser_fail(p, m, DLTI_ERROR_NOMEM, "out of memory");
             return a;
         }
+        /* MLIR's DLTI dialect knows these attributes and no others. */
+        if (!is_word(p, m, mn, "function_pointer_alignment"))
+            return dlti_parser_fail(p, m, DLTI_ERROR_SYNTAX,
+                                    "unknown attribute `%.*s` in dialect `dlti`",
+                                    (int)(mn > 60 ? 60 : mn), p->text + m);
     }
     if (n <= 5 && memchr(p->text + id, '.', n) == NULL && !(p->pos < p->len && p->text[p->pos] == '<'))
         return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,

@@ -116,6 +116,8 @@ static bool tag_is(const char *tag, const char *want)
 static bool has_duplicates(stream *s, size_t start)
 {
     size_t n = s->nentries - start;
+    if (n < 2)
+        return false; /* also: no entries array yet to point into */
     const dlti_entry *e = s->entries + start;
     if (n <= 16) {
         for (size_t i = 1; i < n; i++)

@@ -1,0 +1,1 @@
+module attributes {test.a = #dlti.foo<1>} {}
