@@ -336,10 +336,14 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
         fits = type->sign != DLTI_UNSIGNED || value >= 0;
     else if (type->sign == DLTI_UNSIGNED)
         fits = value >= 0 && (uint64_t)value < ((uint64_t)1 << w);
-    else if (type->sign == DLTI_SIGNED)
-        fits = w > 0 && value >= -((int64_t)1 << (w - 1)) && value < ((int64_t)1 << (w - 1));
-    else /* signless: either reading fits, as MLIR's parser accepts */
-        fits = w > 0 && value >= -((int64_t)1 << (w - 1)) && value < ((int64_t)1 << w);
+    else {
+        /* Bounds in uint64_t: 1 << 63 does not fit an int64_t (w = 63). */
+        uint64_t half = (uint64_t)1 << (w > 0 ? w - 1 : 0);
+        bool above_min = value >= 0 || (uint64_t)(-(value + 1)) < half;
+        uint64_t limit = type->sign == DLTI_SIGNED ? half : (uint64_t)1 << w;
+        /* signless: either reading fits, as MLIR's parser accepts */
+        fits = w > 0 && above_min && (value < 0 || (uint64_t)value < limit);
+    }
     if (!fits) {
         dlti_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
         return NULL;

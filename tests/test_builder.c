@@ -173,6 +173,15 @@ static void scalars(void **state)
     assert_attr_prints(dlti_int_new(ctx, ty(ctx, "i1"), 1, &err), "true");
     assert_attr_prints(dlti_int_new(ctx, ty(ctx, "index"), -5, &err), "-5 : index");
     assert_attr_prints(dlti_int_new(ctx, ty(ctx, "i128"), -2, &err), "-2 : i128");
+    /* 63-bit bounds (found by fuzz_yaml: 1 << 63 overflowed an int64_t). */
+    assert_attr_prints(dlti_int_new(ctx, ty(ctx, "i63"), INT64_MAX, &err), "-1 : i63");
+    assert_attr_prints(dlti_int_new(ctx, ty(ctx, "i63"), -(INT64_C(1) << 62), &err),
+                       "-4611686018427387904 : i63");
+    assert_null(dlti_int_new(ctx, ty(ctx, "i63"), -(INT64_C(1) << 62) - 1, &err));
+    assert_attr_prints(dlti_int_new(ctx, ty(ctx, "si63"), (INT64_C(1) << 62) - 1, &err),
+                       "4611686018427387903 : si63");
+    assert_null(dlti_int_new(ctx, ty(ctx, "si63"), INT64_C(1) << 62, &err));
+    assert_int_equal(err.code, DLTI_ERROR_RANGE);
     assert_attr_prints(dlti_int_new(ctx, ty(ctx, "ui128"), 7, &err), "7 : ui128");
     assert_null(dlti_int_new(ctx, ty(ctx, "i8"), 256, &err));
     assert_int_equal(err.code, DLTI_ERROR_RANGE);
