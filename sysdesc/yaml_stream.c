@@ -311,7 +311,8 @@ static int on_end(stream *s)
     sframe f = s->frames[--s->nframes];
     const dlti_attr *a;
     if (f.role == R_SEQ) {
-        a = dlti_array_new(s->ctx, s->elems + f.start, s->nelems - f.start);
+        /* an empty sequence may come before any element: no array yet */
+        a = dlti_array_new(s->ctx, s->elems ? s->elems + f.start : NULL, s->nelems - f.start);
         s->nelems = f.start;
     } else {
         if (has_duplicates(s, f.start))
@@ -322,8 +323,8 @@ static int on_end(stream *s)
                 s->entries[kept++] = s->entries[i];
         if (f.role == R_SYSTEM && kept == f.start)
             return FALLBACK;   /* no device */
-        a = dlti_container_new(s->ctx, f.kind, s->entries + f.start, kept - f.start,
-                               &s->scratch);
+        a = dlti_container_new(s->ctx, f.kind, s->entries ? s->entries + f.start : NULL,
+                               kept - f.start, &s->scratch);
         s->nentries = f.start;
     }
     if (!a)
