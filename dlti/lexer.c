@@ -14,7 +14,7 @@ void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_
     p->err = err;
     p->depth = 0;
     p->failed = false;
-    p->balanced_end = 0;
+    p->pretty_depth = 0;
 }
 
 void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, const char *fmt, ...)
@@ -47,7 +47,7 @@ void dlti_skip_ws(dlti_parser *p)
     }
 }
 
-int dlti_peek(dlti_parser *p)
+int dlti_peek_slow(dlti_parser *p)
 {
     dlti_skip_ws(p);
     if (p->pos >= p->len)

@@ -989,7 +989,6 @@ out:
  * MLIR's lexer checks it; 0 after an error.  The bytes are not copied. */
 static size_t skip_string(dlti_parser *p, size_t at)
 {
-    static const char bad[] = "\n\v\f";
     size_t i = at + 1;
     for (; i < p->len && p->text[i] != '"'; i++) {
         char c = p->text[i];
@@ -997,7 +996,7 @@ static size_t skip_string(dlti_parser *p, size_t at)
             dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "NUL byte in string literal (write it as \\00)");
             return 0;
         }
-        if (memchr(bad, c, 3))
+        if (c == '\n' || c == '\v' || c == '\f')
             break;
         if (c != '\\')
             continue;
@@ -1115,6 +1114,37 @@ static const dlti_attr *make_opaque(dlti_parser *p, size_t start)
     return a;
 }
 
+/* #dlti.dl_entry<key, value> as a bare attribute, after the mnemonic at `m`. */
+static const dlti_attr *parse_dl_entry(dlti_parser *p, size_t m)
+{
+    dlti_entry_rec e;
+    size_t key_at;
+    if (parse_entry_body(p, &e, &key_at) != 0)
+        return NULL;
+    const dlti_attr *a = dlti_container_make(p->ctx, DLTI_ATTR_ENTRY, &e, 1);
+    if (!a)
+        dlti_parser_fail(p, m, DLTI_ERROR_NOMEM, "out of memory");
+    return a;
+}
+
+/* MLIR checks that a pretty body's brackets balance before it parses
+ * inside, so an unbalanced body is reported first.  Scanning every body up
+ * front costs a second pass over the input; instead, once parsing the
+ * outermost body has failed, this scan decides which error MLIR would give. */
+static void prefer_balance_error(dlti_parser *p, size_t lt)
+{
+    if (p->err == NULL) {
+        return; /* no text to choose between: the failure stands */
+    }
+    dlti_error_t parse_error = *p->err;
+    p->failed = false;
+    size_t end;
+    if (scan_pretty_body(p, lt, &end) == 0) {
+        *p->err = parse_error; /* balanced: the parse error is MLIR's too */
+        p->failed = true;
+    }
+}
+
 static const dlti_attr *parse_hash(dlti_parser *p)
 {
     size_t start = p->pos;
@@ -1123,47 +1153,43 @@ static const dlti_attr *parse_hash(dlti_parser *p)
     size_t n = dlti_bare_id(p, &id);
     if (n == 0 || id != start + 1)
         return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected attribute name after '#'");
-    size_t body_end = p->pos;
-    /* Only the outermost body is scanned: a body inside a balanced one is
-     * balanced too, and rescanning every level would cost O(size x depth). */
-    if (p->pos < p->len && p->text[p->pos] == '<' && p->pos >= p->balanced_end) {
-        if (scan_pretty_body(p, p->pos, &body_end) != 0)
-            return NULL;
-        p->balanced_end = body_end;
-    }
+    bool has_body = p->pos < p->len && p->text[p->pos] == '<';
+    size_t lt = p->pos;
     if (n > 5 && memcmp(p->text + id, "dlti.", 5) == 0) {
         size_t m = id + 5, mn = n - 5;
+        bool outermost = has_body && p->pretty_depth == 0;
+        const dlti_attr *a = NULL;
+        p->pretty_depth++;
         if (is_word(p, m, mn, "map"))
-            return parse_container(p, DLTI_ATTR_MAP, m);
-        if (is_word(p, m, mn, "dl_spec"))
-            return parse_container(p, DLTI_ATTR_DL_SPEC, m);
-        if (is_word(p, m, mn, "target_device_spec"))
-            return parse_container(p, DLTI_ATTR_DEVICE_SPEC, m);
-        if (is_word(p, m, mn, "target_system_spec"))
-            return parse_container(p, DLTI_ATTR_SYSTEM_SPEC, m);
-        if (is_word(p, m, mn, "dl_entry")) {
-            dlti_entry_rec e;
-            size_t key_at;
-            if (parse_entry_body(p, &e, &key_at) != 0)
-                return NULL;
-            const dlti_attr *a = dlti_container_make(p->ctx, DLTI_ATTR_ENTRY, &e, 1);
-            if (!a)
-                dlti_parser_fail(p, m, DLTI_ERROR_NOMEM, "out of memory");
+            a = parse_container(p, DLTI_ATTR_MAP, m);
+        else if (is_word(p, m, mn, "dl_spec"))
+            a = parse_container(p, DLTI_ATTR_DL_SPEC, m);
+        else if (is_word(p, m, mn, "target_device_spec"))
+            a = parse_container(p, DLTI_ATTR_DEVICE_SPEC, m);
+        else if (is_word(p, m, mn, "target_system_spec"))
+            a = parse_container(p, DLTI_ATTR_SYSTEM_SPEC, m);
+        else if (is_word(p, m, mn, "dl_entry"))
+            a = parse_dl_entry(p, m);
+        else if (!is_word(p, m, mn, "function_pointer_alignment"))
+            /* MLIR's DLTI dialect knows these attributes and no others. */
+            dlti_parser_fail(p, m, DLTI_ERROR_SYNTAX, "unknown attribute `%.*s` in dialect `dlti`",
+                             (int)(mn > 60 ? 60 : mn), p->text + m);
+        p->pretty_depth--;
+        if (a)
             return a;
+        if (p->failed) {
+            if (outermost)
+                prefer_balance_error(p, lt);
+            return NULL;
         }
-        /* MLIR's DLTI dialect knows these attributes and no others. */
-        if (!is_word(p, m, mn, "function_pointer_alignment"))
-            return dlti_parser_fail(p, m, DLTI_ERROR_SYNTAX,
-                                    "unknown attribute `%.*s` in dialect `dlti`",
-                                    (int)(mn > 60 ? 60 : mn), p->text + m);
+        /* function_pointer_alignment: kept as written, below */
     }
     if (n <= 5 && memchr(p->text + id, '.', n) == NULL && !(p->pos < p->len && p->text[p->pos] == '<'))
         return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
                                 "attribute aliases (#%.*s) are not supported", (int)n, p->text + id);
-    /* An opaque attribute is kept as written: find its end if the body was
-     * not scanned above (it sits inside an already balanced one). */
-    if (body_end == p->pos && p->pos < p->len && p->text[p->pos] == '<' &&
-        scan_pretty_body(p, p->pos, &body_end) != 0)
+    /* An opaque attribute is kept as written, up to the end of its body. */
+    size_t body_end = p->pos;
+    if (has_body && scan_pretty_body(p, lt, &body_end) != 0)
         return NULL;
     p->pos = body_end;
     return make_opaque(p, start);

@@ -15,9 +15,9 @@ typedef struct dlti_parser {
     dlti_error_t *err;
     unsigned depth;
     bool failed;
-    /* End of the outermost dialect attribute body already checked for
-     * balance: bodies nested in it need no second scan. */
-    size_t balanced_end;
+    /* DLTI container bodies being parsed: only the outermost one is checked
+     * for balance, and only when parsing it failed (see parse_hash). */
+    unsigned pretty_depth;
 } dlti_parser;
 
 void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,
@@ -31,7 +31,17 @@ void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, cons
 /* Skips blanks and // comments. */
 void dlti_skip_ws(dlti_parser *p);
 /* The next character after blanks, or 0 at the end (a NUL byte is an error). */
-int dlti_peek(dlti_parser *p);
+int dlti_peek_slow(dlti_parser *p);
+static inline int dlti_peek(dlti_parser *p)
+{
+    /* Most tokens follow one another directly: no blank, comment or NUL. */
+    if (p->pos < p->len) {
+        unsigned char c = (unsigned char)p->text[p->pos];
+        if (c > ' ' && c != '/')
+            return c;
+    }
+    return dlti_peek_slow(p);
+}
 bool dlti_accept(dlti_parser *p, char c);
 bool dlti_accept_str(dlti_parser *p, const char *s);
 int dlti_expect(dlti_parser *p, char c);
