@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "sysdesc/layout.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,36 +20,6 @@ static const char usage[] =
     "\n"
     "Exit status: 0 ok; 1 a value out of range; 2 bad input, usage, or a type\n"
     "without a data layout; 3 the file could not be read.\n";
-
-/* The CLI keeps the text so that layout errors can carry lines and columns. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    if (f != stdin)
-        fclose(f);
-    *len = n;
-    return buf;
-}
 
 static int print_type(const dlti_layout *L, dlti_context *ctx, const char *arg)
 {
@@ -94,23 +63,16 @@ int cmd_layout(int argc, char **argv)
     if (i >= argc)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: missing FILE (see sysdesc layout --help)");
     const char *path = argv[i++];
-    size_t len = 0;
-    errno = 0;
-    char *text = slurp(path, &len);
-    if (!text)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "%s: cannot read file: %s", path,
-                        errno ? strerror(errno) : "out of memory");
     dlti_context *ctx = dlti_context_new();
     dlti_layout *L = NULL;
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
-    if (!ctx) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
-        goto out;
-    }
-    const char *source = strcmp(path, "-") == 0 ? "<stdin>" : path;
-    const dlti_scope *root = dlti_parse(ctx, text, len, source, &err);
-    if (!root || dlti_layout_verify_tree(root, source, text, len, &err) != 0) {
+    if (!ctx)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    /* The parser already rejects nested specs that do not combine, with
+     * MLIR's message and notes at the right lines. */
+    const dlti_scope *root = dlti_parse_file(ctx, path, &err);
+    if (!root) {
         rc = cli_report(&err);
         goto out;
     }
@@ -133,6 +95,5 @@ int cmd_layout(int argc, char **argv)
 out:
     dlti_layout_free(L);
     dlti_context_free(ctx);
-    free(text);
     return rc;
 }
