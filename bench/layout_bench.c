@@ -2,7 +2,7 @@
  * computation alone), in ns per query, over a mix of builtin types in the
  * x86_64 layout.  Usage: sysdesc-layout-bench [ITERATIONS] */
 #define _POSIX_C_SOURCE 199309L
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  *   sysdesc-yaml-bench [N] --only libyaml|cold|warm [--runs R]   (for perf)
  */
 #define _POSIX_C_SOURCE 200809L
-#include "sysdesc/yaml.h"
+#include "sysdesc/sysdesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

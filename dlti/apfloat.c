@@ -7,7 +7,7 @@
  * infinities) only make sense in it. Decimal -> binary conversion is exact, using a small
  * bignum of 32-bit limbs; APFloat's own algorithm is correctly rounded too, so the two
  * agree on every value. */
-#include "apfloat.h"
+#include "dlti_private.h"
 
 #include <limits.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* Attribute construction and accessors. */
-#include "internal.h"
+#include "dlti_private.h"
 
 #include <math.h>
 #include <stdio.h>

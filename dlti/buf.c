@@ -1,5 +1,5 @@
 /* Growable output buffer: printers append, the caller takes the result. */
-#include "internal.h"
+#include "dlti_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

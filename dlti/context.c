@@ -1,5 +1,5 @@
 /* The context: arena, interned keys and uniqued types. */
-#include "internal.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,28 +1,50 @@
-/* Error values: message, kind and position, never printed by the library. */
-#include "internal.h"
+/* Error values: message, kind and position, never printed by the library.
+ * The one way every layer fills a dlti_error_t (dlti_private.h). */
+#include "dlti_private.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void dlti_error_vset(dlti_error_t *err, dlti_error_code code, const char *fmt, va_list ap)
+void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
+                        int column, const char *fmt, va_list ap)
 {
     if (!err)
         return;
     err->code = code;
-    err->line = 0;
-    err->column = 0;
+    err->line = line;
+    err->column = column;
     err->position = 0;
+    snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
     int n = vsnprintf(err->text, sizeof(err->text), fmt, ap);
-    if (n >= (int)sizeof(err->text))
+    if (n >= (int)sizeof(err->text)) /* truncated: say so (dlti.h) */
         memcpy(err->text + sizeof(err->text) - 4, "...", 4);
+}
+
+void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
+                       int column, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    dlti_error_vset_at(err, code, source, line, column, fmt, ap);
+    va_end(ap);
 }
 
 void dlti_error_set(dlti_error_t *err, dlti_error_code code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    dlti_error_vset(err, code, fmt, ap);
+    dlti_error_vset_at(err, code, NULL, 0, 0, fmt, ap);
     va_end(ap);
+}
+
+void dlti_error_place(dlti_error_t *err, const char *source, int line, int column)
+{
+    if (!err)
+        return;
+    err->line = line;
+    err->column = column;
+    err->position = 0;
+    snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
 }
 
 void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, size_t len,
@@ -40,10 +62,8 @@ void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, 
             line_start = i + 1;
         }
     }
-    err->line = line;
-    err->column = (int)(offset - line_start) + 1;
+    dlti_error_place(err, source, line, (int)(offset - line_start) + 1);
     err->position = offset;
-    snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
 }
 
 int dlti_error_format(const dlti_error_t *err, char *buf, size_t size)

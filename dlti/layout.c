@@ -1,5 +1,5 @@
 /* dlti_layout: creation, cached type queries, scope-wide properties. */
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

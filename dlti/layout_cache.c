@@ -1,5 +1,5 @@
 /* The per-layout result cache: lock-free reads, serialized inserts. */
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* Combining the data layout specs of nested scopes, as MLIR's
  * DataLayoutSpecAttr::combineWith does, with compatibility rules for the
  * builtin types where MLIR 22 has none (it crashes; see docs/layout.md). */
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Size and alignment of builtin types, as mlir::detail::getDefault* and
  * LLVMPointerType compute them in MLIR 22, with overflow reported instead of
  * wrapping. */
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Cursor movement, blanks and comments, identifiers and errors for the parsers. */
-#include "parser.h"
+#include "dlti_private.h"
 
 #include <stdio.h>
 
@@ -25,7 +25,7 @@ void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, cons
     if (p->err) {
         va_list ap;
         va_start(ap, fmt);
-        dlti_error_vset(p->err, code, fmt, ap);
+        dlti_error_vset_at(p->err, code, NULL, 0, 0, fmt, ap);
         va_end(ap);
         dlti_error_locate(p->err, p->source, p->text, p->len, offset);
     }

@@ -1,6 +1,5 @@
 /* Integer literals of any width: MLIR's buildAttributeAPInt, and decimal printing. */
-#include "internal.h"
-#include "literal.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* #dlti.dl_spec -> LLVM data layout string, the inverse of llvm_dl_import.c:
  * every entry the importer can produce maps back to the token it came from,
  * so import(export(import(s))) == import(s). */
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

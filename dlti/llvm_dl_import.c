@@ -2,7 +2,7 @@
  * --import-llvm does it (mlir/lib/Target/LLVMIR/DataLayoutImporter.cpp),
  * after the checks LLVM's own parser (llvm/lib/IR/DataLayout.cpp) applies
  * before MLIR ever sees the string. */
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,5 @@
 /* Attribute values in MLIR syntax, verified as they are built. */
-#include "literal.h"
-#include "parser.h"
+#include "dlti_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* MLIR files: one bare attribute, or `module` ops nesting into scopes. */
-#include "parser.h"
+#include "dlti_private.h"
 #include "sysdesc/layout.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* Canonical printing, byte for byte as mlir-opt-22 prints. */
-#include "internal.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Queries: one attribute, a path of keys, and scopes searched outward. */
-#include "internal.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 #include <string.h>

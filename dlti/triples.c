@@ -6,7 +6,7 @@
  * were taken from `opt-22 -S` on a module holding only the triple, which
  * fills the layout from that function.  tests/interop_llvm_dl.sh re-derives
  * every row from opt-22 when it is installed, so the table cannot drift. */
-#include "layout_internal.h"
+#include "dlti_private.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Builtin and dialect types: parsing into uniqued objects, and accessors. */
-#include "parser.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Data layout spec entries, checked as MLIR's data layout interfaces check them. */
-#include "internal.h"
+#include "dlti_private.h"
 
 #include <stdlib.h>
 #include <string.h>

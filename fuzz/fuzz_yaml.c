@@ -3,7 +3,7 @@
 #include "fuzz_targets.h"
 
 #include "sysdesc/dlti.h"
-#include "sysdesc/yaml.h"
+#include "sysdesc/sysdesc.h"
 
 #include <stdlib.h>
 #include <string.h>

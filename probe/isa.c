@@ -2,7 +2,7 @@
  * nothing elsewhere.  Feature names are LLVM's target feature names (what
  * -mattr=+NAME takes), see docs/keys.md. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "probe_private.h"
 
 #include <string.h>
 

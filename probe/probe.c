@@ -1,7 +1,7 @@
 /* The host probe: hwloc topology (+ ISA, /proc, cgroup facts) -> DLTI spec.
  * docs/keys.md is the contract for every key written here. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "probe_private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,28 +28,6 @@ typedef struct probe {
     int64_t mem_total; /* bytes of the allowed NUMA nodes, -1 unknown */
     char prefix[256];
 } probe;
-
-static void set_error(dlti_error_t *err, dlti_error_code code, const char *source, const char *fmt,
-                      ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void set_error(dlti_error_t *err, dlti_error_code code, const char *source, const char *fmt,
-                      ...)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof(*err));
-    err->code = code;
-    if (source)
-        snprintf(err->source, sizeof(err->source), "%s", source);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->text, sizeof(err->text), fmt, ap);
-    va_end(ap);
-}
 
 void sysdesc_probe_options_init(sysdesc_probe_options *opts)
 {
@@ -735,7 +713,7 @@ static int add_gpu(probe *p, pb_map *sys, int index, hwloc_obj_t pci, hwloc_obj_
         if (p->opts->pci_match(p->opts->pci_match_user, ctx, &pi, &spec, err) != 0)
             return -1;
         if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
-            set_error(err, DLTI_ERROR_ARGUMENT, NULL,
+            dlti_error_set(err, DLTI_ERROR_ARGUMENT,
                       "the PCI match hook returned no target_device_spec for %s", id);
             return -1;
         }
@@ -797,7 +775,7 @@ static bool xml_unreadable(const char *path, dlti_error_t *err)
     if (fd >= 0)
         close(fd);
     if (e)
-        set_error(err, DLTI_ERROR_IO, path, "cannot read the hwloc XML topology: %s", strerror(e));
+        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read the hwloc XML topology: %s", strerror(e));
     return e != 0;
 }
 
@@ -810,7 +788,7 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
         opts = &defaults;
     }
     if (!ctx) {
-        set_error(err, DLTI_ERROR_ARGUMENT, NULL, "no context");
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no context");
         return NULL;
     }
     if (err)
@@ -828,13 +806,13 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     const char *what = p.host ? "this host" : opts->xml_path;
 
     if (hwloc_topology_init(&p.topo) != 0) {
-        set_error(err, DLTI_ERROR_NOMEM, NULL, "hwloc_topology_init failed");
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
     }
     if (!p.host && xml_unreadable(opts->xml_path, err))
         goto out;
     if (!p.host && hwloc_topology_set_xml(p.topo, opts->xml_path) != 0) {
-        set_error(err, DLTI_ERROR_SYNTAX, opts->xml_path,
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, opts->xml_path, 0, 0,
                   "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)", strerror(errno));
         goto out;
     }
@@ -845,16 +823,16 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     hwloc_topology_set_flags(p.topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     if (hwloc_topology_load(p.topo) != 0) {
         if (p.host)
-            set_error(err, DLTI_ERROR_IO, NULL, "hwloc cannot load the topology of %s: %s", what,
+            dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0, "hwloc cannot load the topology of %s: %s", what,
                       errno ? strerror(errno) : "unknown error");
         else
-            set_error(err, DLTI_ERROR_SYNTAX, opts->xml_path,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, opts->xml_path, 0, 0,
                       "not a valid hwloc XML topology (hwloc_topology_load failed)");
         goto out;
     }
     p.allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(p.topo));
     if (!p.allowed) {
-        set_error(err, DLTI_ERROR_NOMEM, NULL, "out of memory");
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
     if (p.host) {
@@ -897,7 +875,7 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
                                          const sysdesc_probe_options *opts, dlti_error_t *err)
 {
     if (!ctx || !paths || n == 0) {
-        set_error(err, DLTI_ERROR_ARGUMENT, NULL, "no XML files given");
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no XML files given");
         return NULL;
     }
     sysdesc_probe_options o;

@@ -1,6 +1,6 @@
 /* Builder helpers, warnings and host file readers of the probe. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "probe_private.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -81,11 +81,7 @@ const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dl
 {
     const dlti_attr *a = NULL;
     if (m->failed) {
-        if (err) {
-            memset(err, 0, sizeof(*err));
-            err->code = DLTI_ERROR_NOMEM;
-            snprintf(err->text, sizeof(err->text), "out of memory");
-        }
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
     } else {
         a = dlti_container_new(ctx, kind, m->e, m->n, err);
     }

@@ -1,7 +1,6 @@
 /* The systems/ catalog: search path, lookup by name, listing, PCI matching. */
 #define _DEFAULT_SOURCE
-#include "sysdesc/catalog.h"
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 #include "sysdesc_paths.h"
 
 #include <dirent.h>
@@ -106,7 +105,7 @@ static int find_in(const char *dir, void *user)
 char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error_t *err)
 {
     if (!name || !*name || strstr(name, "..") || name[0] == '/') {
-        sd_error(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "'%s' is not a catalog name",
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "'%s' is not a catalog name",
                  name ? name : "(null)");
         return NULL;
     }
@@ -114,7 +113,7 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     if (!search_path) {
         owned = sysdesc_catalog_path();
         if (!owned) {
-            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
             return NULL;
         }
         search_path = owned;
@@ -122,9 +121,9 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     find_state s = {name, NULL};
     int r = each_dir(search_path, find_in, &s);
     if (r < 0)
-        sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
     else if (!s.found)
-        sd_error(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
+        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
                  "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)", name,
                  search_path);
     free(owned);
@@ -226,7 +225,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     if (!search_path) {
         owned = sysdesc_catalog_path();
         if (!owned) {
-            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
             return -1;
         }
         search_path = owned;
@@ -235,7 +234,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
     free(owned);
     if (rc < 0) {
-        sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
         sysdesc_catalog_list_free(s.e, s.n);
         return -1;
     }
@@ -246,7 +245,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         dlti_context *ctx = dlti_context_new();
         sysdesc_system sys;
         if (!ctx) {
-            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
             rc = -1;
         } else if (sysdesc_yaml_load_file(ctx, s.e[i].path, &opts, &sys, err) < 0) {
             rc = -1;
@@ -262,7 +261,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         }
         dlti_context_free(ctx);
         if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {
-            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
             rc = -1;
         }
     }
@@ -339,7 +338,7 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
     }
     sysdesc_catalog_list_free(entries, n);
     if (!found)
-        sd_error(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
+        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
                  "no catalog entry for PCI device %04x:%04x", vendor_id, device_id);
     return found;
 }

@@ -1,6 +1,5 @@
 /* The device key schema of docs/keys.md (GPU part), as a check. */
-#include "sysdesc/catalog.h"
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 
 #include <math.h>
 #include <string.h>
@@ -76,7 +75,7 @@ static const key_rule cpu_keys[] = {
 
 static int fail(dlti_error_t *err, const char *id, const char *fmt, const char *a, const char *b)
 {
-    sd_error(err, DLTI_ERROR_VERIFY, NULL, 0, 0, "device '%s': ", id);
+    dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0, "device '%s': ", id);
     if (err) {
         size_t used = strlen(err->text);
         snprintf(err->text + used, sizeof(err->text) - used, fmt, a, b);

@@ -1,6 +1,5 @@
 /* Composing descriptions into one system: ids, counts, data layouts. */
-#include "sysdesc/catalog.h"
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +33,12 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
 {
     dlti_key key = dlti_key_string(c->ctx, id, len);
     if (!key) {
-        sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < c->n; i++)
         if (c->devices[i].key == key) {
-            sd_error(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
+            dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
                      "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
             return -1;
         }
@@ -47,7 +46,7 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
         size_t cap = c->cap ? c->cap * 2 : 16;
         dlti_entry *d = realloc(c->devices, cap * sizeof(*d));
         if (!d) {
-            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
             return -1;
         }
         c->devices = d;
@@ -67,7 +66,7 @@ static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_
                 (!c->dl_spec && !sys->dl_spec && c->data_layout && sys->data_layout &&
                  strcmp(c->data_layout, sys->data_layout) == 0);
     if ((c->dl_spec || c->data_layout) && !same) {
-        sd_error(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
+        dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
                  "two items name different data layouts: a system has one");
         return -1;
     }
@@ -81,7 +80,7 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
 {
     size_t ndev = dlti_attr_size(sys->spec);
     if (count > 1 && ndev != 1) {
-        sd_error(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0,
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0,
                  "a count needs a single-device item; this one has %zu devices", ndev);
         return -1;
     }
@@ -100,7 +99,7 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
             sd_buf_put(&name, own, olen);
         char *base = sd_buf_finish(&name, NULL);
         if (!base) {
-            sd_error(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
             return -1;
         }
         int rc = 0;
@@ -123,7 +122,7 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
 int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
 {
     if (c->n == 0) {
-        sd_error(err, DLTI_ERROR_VERIFY, NULL, 0, 0, "nothing to compose: no devices");
+        dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0, "nothing to compose: no devices");
         return -1;
     }
     const dlti_attr *spec = dlti_container_new(c->ctx, DLTI_ATTR_SYSTEM_SPEC, c->devices, c->n, err);

@@ -1,5 +1,5 @@
 /* DLTI systems -> JSON for jq and friends (docs/yaml.md, "JSON output"). */
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -87,7 +87,7 @@ static void put_object(sd_buf *b, const dlti_attr *a, unsigned flags, int indent
 
 static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
 {
-    bool typed = flags & SYSDESC_JSON_TYPED;
+    bool typed = flags & SYSDESC_PRINT_TYPED;
     const dlti_type *t = dlti_attr_type(a);
     switch (dlti_attr_get_kind(a)) {
     case DLTI_ATTR_MAP:

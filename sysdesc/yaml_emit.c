@@ -4,7 +4,7 @@
  * through a tag unless its plain reading already gives that type (i64, f64,
  * bool, string), and a string is quoted whenever its plain reading would be
  * something else. */
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 
 #include <math.h>
 #include <stdlib.h>

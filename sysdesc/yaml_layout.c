@@ -1,5 +1,5 @@
 /* `data_layout:` -> #dlti.dl_spec, through the data layout importer. */
-#include "yaml_layout.h"
+#include "sysdesc_private.h"
 
 #include "sysdesc/layout.h"
 

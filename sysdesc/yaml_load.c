@@ -4,9 +4,7 @@
  * when the whole file (and every base it names) converted, so a bad file
  * never yields a partial spec. */
 #define _DEFAULT_SOURCE
-#include "yaml_internal.h"
-#include "yaml_layout.h"
-#include "sysdesc/catalog.h"
+#include "sysdesc_private.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -40,7 +38,7 @@ typedef struct file {
 
 static int nomem(const file *f)
 {
-    sd_error(f->L->err, DLTI_ERROR_NOMEM, f->source, 0, 0, "out of memory");
+    dlti_error_set_at(f->L->err, DLTI_ERROR_NOMEM, f->source, 0, 0, "out of memory");
     return -1;
 }
 
@@ -62,20 +60,20 @@ static dlti_key make_key(const file *f, const sd_node *k, bool device_level)
 {
     dlti_context *ctx = f->L->ctx;
     if (k->kind != SD_SCALAR) {
-        sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
                  "a key must be a scalar, not a %s", k->kind == SD_MAPPING ? "mapping" : "sequence");
         return NULL;
     }
     if (tag_is(k, "!type")) {
         if (device_level) {
-            sd_error(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
+            dlti_error_set_at(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
                      "type as DLTI key is not allowed (in a device)");
             return NULL;
         }
         dlti_error_t inner;
         const dlti_type *t = dlti_type_parse(ctx, k->u.text, k->len, &inner);
         if (!t) {
-            sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+            dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
                      "'%s' is not an MLIR type for !type: %s", k->u.text, inner.text);
             return NULL;
         }
@@ -85,12 +83,12 @@ static dlti_key make_key(const file *f, const sd_node *k, bool device_level)
         return key;
     }
     if (k->tag && !tag_is(k, SD_TAG_STR)) {
-        sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
                  "a key is a string or '!type TYPE'; tag '%s' is not allowed here", k->tag);
         return NULL;
     }
     if (k->len == 0) {
-        sd_error(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
+        dlti_error_set_at(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
                  "empty string as DLTI key is not allowed");
         return NULL;
     }
@@ -143,7 +141,7 @@ static int check_duplicates(const file *f, const sd_node *map, const dlti_key *k
     if (dup == SIZE_MAX)
         return 0;
     const sd_node *k = map->u.items[2 * dup], *k0 = map->u.items[2 * first];
-    sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+    dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
              "duplicate key '%s' (first at line %d, column %d)", k->u.text, k0->line, k0->column);
     return -1;
 }
@@ -163,7 +161,7 @@ static dlti_attr_kind map_kind(const file *f, const sd_node *n, dlti_attr_kind d
     if (tag_is(n, "!dl_spec"))
         return DLTI_ATTR_DL_SPEC;
     *ok = false;
-    sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
+    dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
              "unknown tag '%s' on a mapping (known: !map, !dl_spec)", n->tag);
     return dflt;
 }
@@ -190,7 +188,7 @@ static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *
         return build_map(f, n, kind, merge, false);
     }
     if (n->tag && !tag_is(n, SD_TAG_SEQ)) {
-        sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
+        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
                  "unknown tag '%s' on a sequence", n->tag);
         return NULL;
     }
@@ -206,7 +204,7 @@ static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *
         elems[i] = build_value(f, n->u.items[i], NULL, &null);
         if (null) {
             const sd_node *e = n->u.items[i];
-            sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, e->line, e->column,
+            dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, e->line, e->column,
                      "null in a sequence: an array element needs a value");
             break;
         }
@@ -255,7 +253,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     for (size_t i = 0; i < npairs; i++) {
         const sd_node *k = node->u.items[2 * i];
         if (is_plain_word(k, "<<")) {
-            sd_error(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+            dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
                      "YAML merge keys ('<<') are not supported: use 'base:' (docs/yaml.md)");
             goto out;
         }
@@ -302,7 +300,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     if (!result) {
         if (f->L->err) {
             *f->L->err = inner;
-            sd_error_at(f->L->err, f->source, node);
+            dlti_error_place(f->L->err, f->source, (node)->line, (node)->column);
         }
     }
 out:
@@ -353,7 +351,7 @@ static char *base_path(file *f, const sd_node *n)
     char *p = sysdesc_catalog_find(name, f->L->opts.search_path ? f->L->opts.search_path
                                                                  : f->L->default_path, &inner);
     if (!p)
-        sd_error(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s", name,
+        dlti_error_set_at(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s", name,
                  inner.text);
     return p;
 }
@@ -362,7 +360,7 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
 {
     loader *L = f->L;
     if (n->kind != SD_SCALAR || n->tag || n->len == 0) {
-        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
+        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
                  "base: needs a catalog name or a file path");
         return NULL;
     }
@@ -374,7 +372,7 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
     }
     char *real = realpath(path, NULL);
     if (!real) {
-        sd_error(L->err, DLTI_ERROR_NOT_FOUND, f->source, n->line, n->column,
+        dlti_error_set_at(L->err, DLTI_ERROR_NOT_FOUND, f->source, n->line, n->column,
                  "base '%s': no such file %s", n->u.text, path);
         free(path);
         return NULL;
@@ -382,7 +380,7 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
     const dlti_attr *device = NULL;
     for (const chain *c = f->chain; c; c = c->up)
         if (strcmp(c->path, real) == 0) {
-            sd_error(L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+            dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
                      "base '%s' forms a cycle: %s is already being loaded", n->u.text, real);
             goto out;
         }
@@ -392,7 +390,7 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
             goto out;
         }
     if (f->depth + 1 > L->opts.max_base_depth) {
-        sd_error(L->err, DLTI_ERROR_LIMIT, f->source, n->line, n->column,
+        dlti_error_set_at(L->err, DLTI_ERROR_LIMIT, f->source, n->line, n->column,
                  "base chain longer than the limit of %u files", L->opts.max_base_depth);
         goto out;
     }
@@ -407,7 +405,7 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
     if (sd_doc_parse(&doc, text, len, path, &L->opts, L->err) == 0) {
         if (load_system(&sub, doc.root, &sys) == 0) {
             if (dlti_attr_size(sys.spec) != 1) {
-                sd_error(L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+                dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
                          "base '%s' is a system of %zu devices: a base describes one device",
                          n->u.text, dlti_attr_size(sys.spec));
             } else {
@@ -455,7 +453,7 @@ static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
         if (!a)
             return -1;
         if (dlti_attr_get_kind(a) != DLTI_ATTR_DL_SPEC) {
-            sd_error(L->err, DLTI_ERROR_VERIFY, f->source, v->line, v->column,
+            dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, v->line, v->column,
                      "data_layout: !mlir needs a #dlti.dl_spec, not a %s",
                      dlti_attr_kind_name(dlti_attr_get_kind(a)));
             return -1;
@@ -464,7 +462,7 @@ static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
         return 0;
     }
     if (v->kind != SD_SCALAR || (v->tag && !tag_is(v, SD_TAG_STR)) || v->len == 0) {
-        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
+        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
                  "data_layout: needs an LLVM data layout string, a target triple, "
                  "a !dl_spec mapping or !mlir '#dlti.dl_spec<...>'");
         return -1;
@@ -477,7 +475,7 @@ static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
     if (sd_import_data_layout(L->ctx, v->u.text, &out->dl_spec, &inner) < 0) {
         if (L->err) {
             *L->err = inner;
-            sd_error_at(L->err, f->source, v);
+            dlti_error_place(L->err, f->source, (v)->line, (v)->column);
         }
         return -1;
     }
@@ -489,12 +487,12 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
     loader *L = f->L;
     memset(out, 0, sizeof(*out));
     if (!root) {
-        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, 1, 1,
+        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, 1, 1,
                  "empty document: a system is a mapping from device id to device properties");
         return -1;
     }
     if (root->kind != SD_MAPPING || (root->tag && !tag_is(root, SD_TAG_MAP))) {
-        sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, root->line, root->column,
+        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, root->line, root->column,
                  "a system is a mapping from device id to device properties");
         return -1;
     }
@@ -510,7 +508,7 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
     for (size_t i = 0; i < npairs; i++) {
         const sd_node *k = root->u.items[2 * i];
         if (k->kind == SD_SCALAR && k->tag && !tag_is(k, SD_TAG_STR)) {
-            sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+            dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
                      "a device id is a string; tag '%s' is not allowed here", k->tag);
             goto out;
         }
@@ -528,7 +526,7 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
             continue;
         }
         if (v->kind != SD_MAPPING || (v->tag && !tag_is(v, SD_TAG_MAP))) {
-            sd_error(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
+            dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
                      "device '%s' must be a mapping of properties", k->u.text);
             goto out;
         }
@@ -540,7 +538,7 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
         n++;
     }
     if (n == 0) {
-        sd_error(L->err, DLTI_ERROR_VERIFY, f->source, root->line, root->column,
+        dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, root->line, root->column,
                  "a system needs at least one device");
         goto out;
     }
@@ -549,7 +547,7 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
     if (!out->spec) {
         if (L->err) {
             *L->err = inner;
-            sd_error_at(L->err, f->source, root);
+            dlti_error_place(L->err, f->source, (root)->line, (root)->column);
         }
         goto out;
     }
@@ -597,7 +595,7 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     if (err)
         err->code = DLTI_OK;
     if (!ctx || (!text && len) || !out) {
-        sd_error(err, DLTI_ERROR_ARGUMENT, source, 0, 0, "sysdesc_yaml_load: NULL argument");
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0, "sysdesc_yaml_load: NULL argument");
         return -1;
     }
     if (!source)

@@ -1,6 +1,6 @@
 /* What a YAML scalar means: plain-scalar resolution (YAML 1.2 core schema)
  * and the local tags that pick an MLIR type.  docs/yaml.md is the contract. */
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 
 #include <errno.h>
 #include <math.h>
@@ -190,10 +190,10 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
         int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
         const dlti_attr *a = dlti_int_new(ctx, t, v, err);
         if (!a && err && err->code == DLTI_ERROR_RANGE)
-            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "value %s does not fit !%s", n->u.text, type_name(t));
         else if (!a)
-            sd_error_at(err, source, n);
+            dlti_error_place(err, source, (n)->line, (n)->column);
         return a;
     }
     /* Wider than int64: the builder takes int64 only, so the core's literal
@@ -204,7 +204,7 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
         snprintf(dec, sizeof(dec), "%s%llu", neg ? "-" : "", (unsigned long long)mag);
         digits = dec;
     } else if (n->len > 2 && n->u.text[0] == '0' && (n->u.text[1] == 'x' || n->u.text[1] == 'o')) {
-        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "hex and octal values wider than 64 bits are not supported; write %s in decimal",
                  n->u.text);
         return NULL;
@@ -215,13 +215,13 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
     sd_buf_printf(&b, "%s : %s", digits, type_name(t));
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
-        sd_error(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
         return NULL;
     }
     const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, NULL);
     free(text);
     if (!a)
-        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "value %s does not fit !%s", n->u.text, type_name(t));
     return a;
 }
@@ -241,23 +241,23 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
         errno = 0;
         v = strtod(s, NULL);
         if (isinf(v)) {
-            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "value %s does not fit !%s", s, type_name(t));
             return NULL;
         }
     } else {
-        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "'%s' is not a number for !%s", s, type_name(t));
         return NULL;
     }
     const dlti_attr *a = dlti_float_new(ctx, t, v, err);
     if (!a) {
-        sd_error_at(err, source, n);
+        dlti_error_place(err, source, (n)->line, (n)->column);
         return NULL;
     }
     double back;
     if (isfinite(v) && dlti_attr_get_double(a, &back, NULL) == 0 && isinf(back)) {
-        sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "value %s does not fit !%s (it overflows to infinity)", s, type_name(t));
         return NULL;
     }
@@ -278,7 +278,7 @@ int sd_string_check(dlti_context *ctx, const sd_node *n, const char *source, dlt
         }
     if (len <= max)
         return 0;
-    sd_error(err, DLTI_ERROR_LIMIT, source, n->line, n->column,
+    dlti_error_set_at(err, DLTI_ERROR_LIMIT, source, n->line, n->column,
              "string longer than the limit of %zu bytes (as an MLIR string literal, escapes "
              "included)", max);
     return -1;
@@ -308,7 +308,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
         uint64_t mag;
         if (!parse_magnitude(n->u.text, n->len, &neg, &mag) ||
             (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)) {
-            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "integer %s does not fit i64: tag it (!ui64, !i128) or quote it", n->u.text);
             return NULL;
         }
@@ -328,7 +328,7 @@ static const dlti_attr *parse_mlir(dlti_context *ctx, const sd_node *n, const ch
     dlti_error_t inner;
     const dlti_attr *a = dlti_attr_parse(ctx, n->u.text, n->len, source, &inner);
     if (!a)
-        sd_error(err, inner.code, source, n->line, n->column,
+        dlti_error_set_at(err, inner.code, source, n->line, n->column,
                  "in !mlir value (column %d of the value): %s", inner.column, inner.text);
     return a;
 }
@@ -345,7 +345,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         return string_attr(ctx, n, source, err);
     if (strcmp(tag, SD_TAG_NULL) == 0) {
         if (!is_null_text(n->u.text, n->len)) {
-            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "'%s' is not a null for !!null", n->u.text);
             return NULL;
         }
@@ -355,7 +355,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     if (strcmp(tag, SD_TAG_BOOL) == 0) {
         int v = bool_text(n->u.text, n->len);
         if (v < 0) {
-            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "'%s' is not a boolean for !!bool (true or false)", n->u.text);
             return NULL;
         }
@@ -363,7 +363,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     }
     if (strcmp(tag, SD_TAG_INT) == 0) {
         if (!is_int_text(n->u.text, n->len)) {
-            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "'%s' is not an integer for !!int", n->u.text);
             return NULL;
         }
@@ -380,7 +380,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         dlti_error_t inner;
         const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
         if (!t) {
-            sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
             return NULL;
         }
@@ -392,7 +392,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         dlti_type_kind k = t ? dlti_type_get_kind(t) : DLTI_TYPE_NONE;
         if (t && (k == DLTI_TYPE_INTEGER || k == DLTI_TYPE_INDEX)) {
             if (!is_int_text(n->u.text, n->len)) {
-                sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                          "'%s' is not an integer for %s", n->u.text, tag);
                 return NULL;
             }
@@ -401,7 +401,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         if (t && k == DLTI_TYPE_FLOAT)
             return make_float(ctx, t, n, source, err);
     }
-    sd_error(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+    dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
              "unknown tag '%s' (see docs/yaml.md for the tags sysdesc knows)", tag);
     return NULL;
 }

@@ -16,8 +16,7 @@
  * unreferenced, as after any failed load (include/sysdesc/yaml.h).
  *
  * Anchors without aliases change nothing and are ignored here. */
-#include "yaml_internal.h"
-#include "yaml_layout.h"
+#include "sysdesc_private.h"
 
 #include <stdlib.h>
 #include <string.h>

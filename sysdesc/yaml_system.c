@@ -1,6 +1,5 @@
 /* Loading a description in either syntax, and printing a system as MLIR. */
-#include "yaml_internal.h"
-#include "sysdesc/catalog.h"
+#include "sysdesc_private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +46,7 @@ static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char
             sys.dl_spec = a;
     }
     if (!sys.spec) {
-        sd_error(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
+        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
                  "no #dlti.target_system_spec on the top module");
         return -1;
     }
@@ -64,7 +63,7 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
         dlti_error_t inner;
         found = sysdesc_catalog_find(path, opts ? opts->search_path : NULL, &inner);
         if (!found) {
-            sd_error(err, DLTI_ERROR_IO, path, 0, 0, "no such file or catalog entry (%s)",
+            dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "no such file or catalog entry (%s)",
                      inner.text);
             return -1;
         }

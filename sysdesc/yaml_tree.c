@@ -5,7 +5,7 @@
  * arena block plus its text.  Aliases share the anchored node instead of
  * copying it; every node knows its expanded size (`weight`), so the cost an
  * alias adds is known in O(1) and the billion-laughs guard needs no walk. */
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +48,7 @@ static uint64_t hash_str(const char *s)
 
 static int nomem(builder *b)
 {
-    sd_error(b->err, DLTI_ERROR_NOMEM, b->source, 0, 0, "out of memory");
+    dlti_error_set_at(b->err, DLTI_ERROR_NOMEM, b->source, 0, 0, "out of memory");
     return -1;
 }
 
@@ -170,7 +170,7 @@ static int on_start(builder *b, const yaml_event_t *ev, sd_node_kind kind)
     const yaml_char_t *anchor = kind == SD_MAPPING ? ev->data.mapping_start.anchor
                                                    : ev->data.sequence_start.anchor;
     if (b->nframes >= b->opts.max_depth) {
-        sd_error(b->err, DLTI_ERROR_LIMIT, b->source, (int)ev->start_mark.line + 1,
+        dlti_error_set_at(b->err, DLTI_ERROR_LIMIT, b->source, (int)ev->start_mark.line + 1,
                  (int)ev->start_mark.column + 1,
                  "nesting deeper than the limit of %u levels", b->opts.max_depth);
         return -1;
@@ -225,17 +225,17 @@ static int on_alias(builder *b, const yaml_event_t *ev)
     if (!s || !s->name) {
         for (size_t i = 0; i < b->nframes; i++)
             if (b->frames[i].anchor && strcmp(b->frames[i].anchor, name) == 0) {
-                sd_error(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
+                dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
                          "alias '*%s' refers to a node that contains it", name);
                 return -1;
             }
-        sd_error(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
+        dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
                  "undefined alias '*%s'", name);
         return -1;
     }
     b->alias_nodes += s->node->weight;
     if (b->alias_nodes > b->opts.max_alias_nodes) {
-        sd_error(b->err, DLTI_ERROR_LIMIT, b->source, line, column,
+        dlti_error_set_at(b->err, DLTI_ERROR_LIMIT, b->source, line, column,
                  "aliases expand to more than the limit of %zu nodes", b->opts.max_alias_nodes);
         return -1;
     }
@@ -281,9 +281,9 @@ static void syntax_error(builder *b, const yaml_parser_t *p)
             reader_position(b->text, b->len, p->problem_offset, &line, &column);
     }
     if (p->context)
-        sd_error(b->err, DLTI_ERROR_SYNTAX, b->source, line, column, "%s %s", problem, p->context);
+        dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column, "%s %s", problem, p->context);
     else
-        sd_error(b->err, DLTI_ERROR_SYNTAX, b->source, line, column, "%s", problem);
+        dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column, "%s", problem);
 }
 
 int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
@@ -300,7 +300,7 @@ int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
     if (!b.opts.max_input_bytes)
         b.opts.max_input_bytes = SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
     if (len > b.opts.max_input_bytes) {
-        sd_error(err, DLTI_ERROR_LIMIT, source, 0, 0,
+        dlti_error_set_at(err, DLTI_ERROR_LIMIT, source, 0, 0,
                  "input is larger than the limit of %zu bytes", b.opts.max_input_bytes);
         return -1;
     }
@@ -320,7 +320,7 @@ int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
         switch (ev.type) {
         case YAML_DOCUMENT_START_EVENT:
             if (++documents > 1) {
-                sd_error(err, DLTI_ERROR_SYNTAX, source, (int)ev.start_mark.line + 1,
+                dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, (int)ev.start_mark.line + 1,
                          (int)ev.start_mark.column + 1,
                          "a second YAML document: a file holds one system");
                 r = -1;

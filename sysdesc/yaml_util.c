@@ -1,5 +1,5 @@
 /* Small helpers of the YAML layer: arena, errors, file reading, text buffers. */
-#include "yaml_internal.h"
+#include "sysdesc_private.h"
 
 #include <errno.h>
 #include <math.h>
@@ -51,40 +51,12 @@ void sd_arena_free(sd_arena *a)
     a->cur = a->end = NULL;
 }
 
-void sd_error(dlti_error_t *err, dlti_error_code code, const char *source, int line, int column,
-              const char *fmt, ...)
-{
-    if (!err)
-        return;
-    err->code = code;
-    err->line = line;
-    err->column = column;
-    err->position = 0;
-    snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(err->text, sizeof(err->text), fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof(err->text))
-        memcpy(err->text + sizeof(err->text) - 4, "...", 4);
-}
-
-void sd_error_at(dlti_error_t *err, const char *source, const sd_node *n)
-{
-    if (!err)
-        return;
-    err->line = n->line;
-    err->column = n->column;
-    err->position = 0;
-    snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
-}
-
 char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
-        sd_error(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -108,7 +80,7 @@ char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
             read_errno = errno;
         n += got;
         if (n > max) {
-            sd_error(err, DLTI_ERROR_LIMIT, path, 0, 0,
+            dlti_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
                      "file is larger than the limit of %zu bytes", max);
             free(data);
             if (!is_stdin)
@@ -122,11 +94,11 @@ char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
     if (!is_stdin)
         fclose(f);
     if (!data) {
-        sd_error(err, DLTI_ERROR_NOMEM, path, 0, 0, "out of memory");
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, path, 0, 0, "out of memory");
         return NULL;
     }
     if (failed) {
-        sd_error(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s",
+        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s",
                  read_errno ? strerror(read_errno) : "read error");
         free(data);
         return NULL;

@@ -99,6 +99,10 @@ class P:
             if self.peek(b):
                 self.eat(b)
                 return b == "true"
+        m = re.compile(r"\s*(-?\d+\.\d+(?:e[-+]\d+)?) : f64").match(self.s, self.i)
+        if m:  # catalog-filled GPUs carry f64 values (peaks)
+            self.i = m.end()
+            return float(m.group(1))
         m = re.compile(r"\s*(-?\d+)( : i64)?").match(self.s, self.i)
         if not m:
             raise ValueError("bad value at %d: %r" % (self.i, self.s[self.i:self.i + 40]))
@@ -366,7 +370,7 @@ def same(a, b, where=""):
 
 FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml"]
 for f in FIXTURES:
-    r = probe("--xml", f)
+    r = probe("--xml", f, "--no-catalog")
     got = parse(r.stdout)
     exp = expected(f)
     check(same(got, exp), "%s: spec differs from the fixture" % f)
@@ -390,6 +394,41 @@ for f in FIXTURES:
                        capture_output=True, text=True)
     check(q.returncode == 0 and q.stdout.strip().endswith(": i64"), "%s: L1 query" % f)
 
+# By default a probed GPU whose PCI ids match a catalog entry takes the
+# entry's keys it lacks, deeply; what the probe measured wins.  The expected
+# device is computed here from the two JSON documents.
+def probe_json(*args):
+    r = subprocess.run([SYSDESC, "probe", "--format", "json", "-q"] + list(args),
+                       capture_output=True, text=True, cwd=XMLDIR)
+    check(r.returncode == 0, "probe --format json %s: %s" % (args, r.stderr.strip()))
+    return json.loads(r.stdout)
+
+
+def fill(probed, entry):
+    out = dict(probed)
+    for k, v in entry.items():
+        if k not in out:
+            out[k] = v
+        elif isinstance(out[k], dict) and isinstance(v, dict):
+            out[k] = fill(out[k], v)
+    return out
+
+
+raw = probe_json("--xml", "gpu.xml", "--no-catalog")
+filled = probe_json("--xml", "gpu.xml")
+show = subprocess.run([SYSDESC, "show", "nvidia/h100-sxm", "--format", "json"], capture_output=True,
+                      text=True)
+entry = json.loads(show.stdout)
+entry = next(iter(entry.values()))
+check(raw["GPU1"]["pci_device_id"] == 0x2330 and 0x2330 in entry["pci_device_ids"],
+      "gpu.xml GPU1 is the catalog's H100 SXM by PCI id")
+check(same(filled["GPU1"], fill(raw["GPU1"], entry)), "GPU1 filled from nvidia/h100-sxm")
+check("num_compute_units" in filled["GPU1"] and "num_compute_units" in raw["GPU1"] and
+      filled["GPU1"]["num_compute_units"] == raw["GPU1"]["num_compute_units"],
+      "the measured SM count wins over the catalog's")
+check(filled["GPU0"] == raw["GPU0"] and filled["CPU"] == raw["CPU"],
+      "devices the catalog does not know are left alone")
+
 # --no-io drops the GPUs of an XML file; --quiet silences warnings.
 got = parse(probe("--xml", "gpu.xml", "--no-io").stdout)
 check(list(got) == ["CPU"], "--no-io keeps only the CPU")
@@ -397,7 +436,7 @@ r = probe("--xml", "smt_off.xml", "--quiet")
 check(r.stderr == "", "--quiet prints nothing")
 
 # Several files: node<i>. prefixes, each node equal to its own file.
-r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml")
+r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml", "--no-catalog")
 got = parse(r.stdout)
 exp = {}
 exp.update(expected("one_socket.xml", "node0."))

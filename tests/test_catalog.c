@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sysdesc/catalog.h"
+#include "sysdesc/sysdesc.h"
 
 #define CATALOG SRCDIR "/systems"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sysdesc/catalog.h"
+#include "sysdesc/sysdesc.h"
 
 #define CATALOG SRCDIR "/systems"
 

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "apfloat.h"
+#include "dlti_private.h"
 
 #define F(k) DLTI_FLOAT_##k
 

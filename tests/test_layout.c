@@ -11,7 +11,7 @@
 #include <string.h>
 #include <threads.h>
 
-#include "layout_internal.h"
+#include "dlti_private.h"
 #include "sysdesc/layout.h"
 
 static dlti_context *ctx;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sysdesc/dlti.h"
-#include "sysdesc/probe.h"
+#include "sysdesc/sysdesc.h"
 
 static char fixture_buf[4096];
 

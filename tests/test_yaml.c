@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sysdesc/yaml.h"
+#include "sysdesc/sysdesc.h"
 
 /* Every load of this file runs twice: through sysdesc_yaml_load()'s fast
  * path (parser events straight to attributes) and, in a context of its own,

@@ -17,6 +17,9 @@
 #ifndef SYSDESC_DLTI_H
 #define SYSDESC_DLTI_H
 
+#include "sysdesc/export.h"
+#include "sysdesc/version.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,7 +72,7 @@ typedef struct dlti_error_t {
  * without a position, "error: TEXT" without a source) into `buf`.  Returns the
  * length that the full text needs, as snprintf does.
  */
-int dlti_error_format(const dlti_error_t *err, char *buf, size_t size);
+SYSDESC_API int dlti_error_format(const dlti_error_t *err, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Context                                                            */
@@ -78,9 +81,9 @@ int dlti_error_format(const dlti_error_t *err, char *buf, size_t size);
 typedef struct dlti_context dlti_context;
 
 /** A new empty context, or NULL when out of memory. Free with dlti_context_free(). */
-dlti_context *dlti_context_new(void);
+SYSDESC_API dlti_context *dlti_context_new(void);
 /** Releases the context and every object built in it. NULL is a no-op. */
-void dlti_context_free(dlti_context *ctx);
+SYSDESC_API void dlti_context_free(dlti_context *ctx);
 /**
  * Releases every object built in the context (pointers to them become
  * invalid) but keeps its memory for what is built next: a process that
@@ -88,13 +91,13 @@ void dlti_context_free(dlti_context *ctx);
  * again.  The limits are kept.  Returns 0, or -1 when out of memory (the
  * context is then only fit for dlti_context_free()).
  */
-int dlti_context_reset(dlti_context *ctx);
+SYSDESC_API int dlti_context_reset(dlti_context *ctx);
 /**
  * Memory released by contexts (up to 32 MiB, in 64 KiB blocks) is kept for
  * the next context of the process, so that a fresh context does not fault
  * new memory in.  This returns that memory to the system.  Thread-safe.
  */
-void dlti_release_cached_memory(void);
+SYSDESC_API void dlti_release_cached_memory(void);
 
 /** Limits applied by the parsers (and the builder, for depth). 0 keeps the default. */
 typedef struct dlti_limits {
@@ -107,9 +110,9 @@ typedef struct dlti_limits {
 #define DLTI_DEFAULT_MAX_DEPTH 1000u
 
 /** Replaces the context's limits (fields left 0 keep the defaults). */
-void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits);
+SYSDESC_API void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits);
 /** The limits in force. */
-dlti_limits dlti_context_get_limits(const dlti_context *ctx);
+SYSDESC_API dlti_limits dlti_context_get_limits(const dlti_context *ctx);
 
 /* ------------------------------------------------------------------ */
 /* Types                                                              */
@@ -141,31 +144,31 @@ typedef enum dlti_signedness {
  * Returns NULL and fills `err` on malformed text.  The whole text must be one
  * type (surrounding blanks allowed).
  */
-const dlti_type *dlti_type_parse(dlti_context *ctx, const char *text, size_t len,
+SYSDESC_API const dlti_type *dlti_type_parse(dlti_context *ctx, const char *text, size_t len,
                                  dlti_error_t *err);
 /** The canonical text MLIR prints for the type; owned by the context, NUL-terminated. */
-const char *dlti_type_str(const dlti_type *type);
-dlti_type_kind dlti_type_get_kind(const dlti_type *type);
+SYSDESC_API const char *dlti_type_str(const dlti_type *type);
+SYSDESC_API dlti_type_kind dlti_type_get_kind(const dlti_type *type);
 /** Integer width in bits; 0 for non-integers. */
-unsigned dlti_type_int_width(const dlti_type *type);
-dlti_signedness dlti_type_int_signedness(const dlti_type *type);
+SYSDESC_API unsigned dlti_type_int_width(const dlti_type *type);
+SYSDESC_API dlti_signedness dlti_type_int_signedness(const dlti_type *type);
 /** Float format index (see dlti_float_kind in the sources); -1 for non-floats. */
-int dlti_type_float_format(const dlti_type *type);
+SYSDESC_API int dlti_type_float_format(const dlti_type *type);
 /** Storage width of a float type in bits (f80: 80, tf32: 19); 0 otherwise. */
-unsigned dlti_type_float_width(const dlti_type *type);
+SYSDESC_API unsigned dlti_type_float_width(const dlti_type *type);
 /** Element type of vector/complex/tensor/memref; NULL otherwise or unranked-less. */
-const dlti_type *dlti_type_element(const dlti_type *type);
+SYSDESC_API const dlti_type *dlti_type_element(const dlti_type *type);
 /** Rank of vector/tensor/memref (-1 for unranked tensor/memref); 0 for others. */
-int dlti_type_rank(const dlti_type *type);
+SYSDESC_API int dlti_type_rank(const dlti_type *type);
 /** Dimension `i`; -1 for a dynamic `?` dimension. */
-int64_t dlti_type_dim(const dlti_type *type, int i);
+SYSDESC_API int64_t dlti_type_dim(const dlti_type *type, int i);
 /** Whether vector dimension `i` is scalable (`[4]`). */
-bool dlti_type_dim_scalable(const dlti_type *type, int i);
+SYSDESC_API bool dlti_type_dim_scalable(const dlti_type *type, int i);
 
 /* Common types, uniqued in the context; NULL only when out of memory. */
-const dlti_type *dlti_type_integer(dlti_context *ctx, unsigned width, dlti_signedness s);
-const dlti_type *dlti_type_index(dlti_context *ctx);
-const dlti_type *dlti_type_f64(dlti_context *ctx);
+SYSDESC_API const dlti_type *dlti_type_integer(dlti_context *ctx, unsigned width, dlti_signedness s);
+SYSDESC_API const dlti_type *dlti_type_index(dlti_context *ctx);
+SYSDESC_API const dlti_type *dlti_type_f64(dlti_context *ctx);
 
 /* ------------------------------------------------------------------ */
 /* Attributes                                                         */
@@ -200,37 +203,37 @@ typedef enum dlti_attr_kind {
 typedef const struct dlti_key_node *dlti_key;
 
 /** The handle for string key `s` (`len` bytes), interning it. NULL when out of memory. Writes. */
-dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len);
+SYSDESC_API dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len);
 /** The handle for type key `type`. Writes. */
-dlti_key dlti_key_type(dlti_context *ctx, const dlti_type *type);
+SYSDESC_API dlti_key dlti_key_type(dlti_context *ctx, const dlti_type *type);
 /** The handle for string `s` if it is known to the context, else NULL. Only reads. */
-dlti_key dlti_key_find(const dlti_context *ctx, const char *s, size_t len);
+SYSDESC_API dlti_key dlti_key_find(const dlti_context *ctx, const char *s, size_t len);
 /** The key's string (NUL-terminated, `*len` set when non-NULL), or NULL for a type key. */
-const char *dlti_key_str(dlti_key key, size_t *len);
+SYSDESC_API const char *dlti_key_str(dlti_key key, size_t *len);
 /** The key's type, or NULL for a string key. */
-const dlti_type *dlti_key_get_type(dlti_key key);
+SYSDESC_API const dlti_type *dlti_key_get_type(dlti_key key);
 
-dlti_attr_kind dlti_attr_get_kind(const dlti_attr *attr);
+SYSDESC_API dlti_attr_kind dlti_attr_get_kind(const dlti_attr *attr);
 /** Kind name for messages: "integer", "map", "target_device_spec"... */
-const char *dlti_attr_kind_name(dlti_attr_kind kind);
+SYSDESC_API const char *dlti_attr_kind_name(dlti_attr_kind kind);
 /** True for the attributes a query can descend into: map, dl_spec, device and system specs. */
-bool dlti_attr_is_queryable(const dlti_attr *attr);
+SYSDESC_API bool dlti_attr_is_queryable(const dlti_attr *attr);
 /** The type of an integer, float, dense or dense-array attribute (its element type for
  *  dense arrays) or of a type attribute's value; NULL otherwise. */
-const dlti_type *dlti_attr_type(const dlti_attr *attr);
+SYSDESC_API const dlti_type *dlti_attr_type(const dlti_attr *attr);
 
 /**
  * Number of entries (map, specs, dictionary), elements (array, dense array,
  * dense) or 0 for scalars.
  */
-size_t dlti_attr_size(const dlti_attr *attr);
+SYSDESC_API size_t dlti_attr_size(const dlti_attr *attr);
 /** Key of entry `i` of a map/spec/dictionary/entry attribute (dictionary names are string keys). */
-dlti_key dlti_attr_entry_key(const dlti_attr *attr, size_t i);
+SYSDESC_API dlti_key dlti_attr_entry_key(const dlti_attr *attr, size_t i);
 /** Value of entry `i` of a map/spec/dictionary/entry attribute (for a unit
  *  dictionary entry, the unit attribute). */
-const dlti_attr *dlti_attr_entry_value(const dlti_attr *attr, size_t i);
+SYSDESC_API const dlti_attr *dlti_attr_entry_value(const dlti_attr *attr, size_t i);
 /** Element `i` of an array attribute. */
-const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i);
+SYSDESC_API const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i);
 
 /**
  * Typed reads.  Each returns 0 on success; on a value of another kind
@@ -244,33 +247,33 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i);
  *           the bytes are always followed by a NUL).
  * Dense arrays and dense elements: element `i` through dlti_attr_dense_int64().
  */
-int dlti_attr_get_int64(const dlti_attr *attr, int64_t *out, dlti_error_t *err);
-int dlti_attr_get_uint64(const dlti_attr *attr, uint64_t *out, dlti_error_t *err);
-int dlti_attr_get_double(const dlti_attr *attr, double *out, dlti_error_t *err);
-int dlti_attr_get_bool(const dlti_attr *attr, bool *out, dlti_error_t *err);
-int dlti_attr_get_string(const dlti_attr *attr, const char **out, size_t *len,
+SYSDESC_API int dlti_attr_get_int64(const dlti_attr *attr, int64_t *out, dlti_error_t *err);
+SYSDESC_API int dlti_attr_get_uint64(const dlti_attr *attr, uint64_t *out, dlti_error_t *err);
+SYSDESC_API int dlti_attr_get_double(const dlti_attr *attr, double *out, dlti_error_t *err);
+SYSDESC_API int dlti_attr_get_bool(const dlti_attr *attr, bool *out, dlti_error_t *err);
+SYSDESC_API int dlti_attr_get_string(const dlti_attr *attr, const char **out, size_t *len,
                          dlti_error_t *err);
-int dlti_attr_dense_int64(const dlti_attr *attr, size_t i, int64_t *out, dlti_error_t *err);
+SYSDESC_API int dlti_attr_dense_int64(const dlti_attr *attr, size_t i, int64_t *out, dlti_error_t *err);
 
 /* ---- building ---- (all write to the context; NULL only when out of memory
  * or, where an error is taken, on invalid input) */
 
 /** Integer of type `type` (an integer or index type). Fails with RANGE if `value` does not fit. */
-const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t value,
+SYSDESC_API const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t value,
                               dlti_error_t *err);
 /** i64 integer: what MLIR makes of a bare literal. */
-const dlti_attr *dlti_i64_new(dlti_context *ctx, int64_t value);
+SYSDESC_API const dlti_attr *dlti_i64_new(dlti_context *ctx, int64_t value);
 /** Float of float type `type`, rounded to nearest-even. */
-const dlti_attr *dlti_float_new(dlti_context *ctx, const dlti_type *type, double value,
+SYSDESC_API const dlti_attr *dlti_float_new(dlti_context *ctx, const dlti_type *type, double value,
                                 dlti_error_t *err);
-const dlti_attr *dlti_bool_new(dlti_context *ctx, bool value);
-const dlti_attr *dlti_string_new(dlti_context *ctx, const char *s, size_t len);
-const dlti_attr *dlti_unit_new(dlti_context *ctx);
-const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type);
+SYSDESC_API const dlti_attr *dlti_bool_new(dlti_context *ctx, bool value);
+SYSDESC_API const dlti_attr *dlti_string_new(dlti_context *ctx, const char *s, size_t len);
+SYSDESC_API const dlti_attr *dlti_unit_new(dlti_context *ctx);
+SYSDESC_API const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type);
 /** Array of `n` attributes (copied). */
-const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
+SYSDESC_API const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
 /** array<TYPE: v...> of an integer type; values must fit (RANGE error otherwise). */
-const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
+SYSDESC_API const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
                                       const int64_t *values, size_t n, dlti_error_t *err);
 
 /** One key/value pair for the container constructors. */
@@ -286,7 +289,7 @@ typedef struct dlti_entry {
  * values in system specs, empty device/system specs).  The error has no
  * position.
  */
-const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
+SYSDESC_API const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
                                     const dlti_entry *entries, size_t n, dlti_error_t *err);
 
 /**
@@ -295,7 +298,7 @@ const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
  * position, a new key is appended, a NULL value removes the key.  The input
  * is not changed (attributes are immutable).
  */
-const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *container,
+SYSDESC_API const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *container,
                                     dlti_key key, const dlti_attr *value, dlti_error_t *err);
 
 /**
@@ -303,7 +306,7 @@ const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *containe
  * missing: set_path(spec, ["cache","L1","size_in_bytes"], v).  Every level
  * on the path must be a container.  Returns the new root.
  */
-const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *container,
+SYSDESC_API const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *container,
                                          const dlti_key *keys, size_t n,
                                          const dlti_attr *value, dlti_error_t *err);
 
@@ -315,7 +318,7 @@ const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *con
  * NULL).  Returns NULL and fills `err` on failure; nothing is partially
  * returned.
  */
-const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
+SYSDESC_API const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
                                  const char *source, dlti_error_t *err);
 
 /* ---- printing ---- */
@@ -325,11 +328,11 @@ const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len
  * NUL-terminated, owned by the caller (free()); `*len` gets its length when
  * `len` is non-NULL.  NULL when out of memory.
  */
-char *dlti_attr_print(const dlti_attr *attr, size_t *len);
+SYSDESC_API char *dlti_attr_print(const dlti_attr *attr, size_t *len);
 /** Prints `attr` to `out`; returns 0, or -1 on a write error. */
-int dlti_attr_fprint(const dlti_attr *attr, FILE *out);
+SYSDESC_API int dlti_attr_fprint(const dlti_attr *attr, FILE *out);
 /** True when both attributes print the same (structural equality). */
-bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b);
+SYSDESC_API bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b);
 
 /* ------------------------------------------------------------------ */
 /* Scopes: modules with attributes                                    */
@@ -349,34 +352,34 @@ typedef struct dlti_scope dlti_scope;
  * modules.  Any other operation is an error (DLTI_ERROR_UNSUPPORTED) naming it.
  * Returns the root scope, or NULL with `err` filled.
  */
-const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len,
+SYSDESC_API const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len,
                              const char *source, dlti_error_t *err);
 /** Reads and parses a file ("-" is stdin). */
-const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err);
+SYSDESC_API const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err);
 
 /** Whether the root came from a bare attribute. */
-bool dlti_scope_is_bare(const dlti_scope *scope);
+SYSDESC_API bool dlti_scope_is_bare(const dlti_scope *scope);
 /** The scope's symbol name without '@', or NULL when unnamed. */
-const char *dlti_scope_name(const dlti_scope *scope);
-const dlti_scope *dlti_scope_parent(const dlti_scope *scope);
-size_t dlti_scope_num_children(const dlti_scope *scope);
-const dlti_scope *dlti_scope_child(const dlti_scope *scope, size_t i);
+SYSDESC_API const char *dlti_scope_name(const dlti_scope *scope);
+SYSDESC_API const dlti_scope *dlti_scope_parent(const dlti_scope *scope);
+SYSDESC_API size_t dlti_scope_num_children(const dlti_scope *scope);
+SYSDESC_API const dlti_scope *dlti_scope_child(const dlti_scope *scope, size_t i);
 /**
  * The scope reached from `scope` by a path of child names separated by '/'
  * ("outer/inner"); NULL with DLTI_ERROR_NOT_FOUND when a name is missing or
  * ambiguous.  An empty path returns `scope`.
  */
-const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlti_error_t *err);
-size_t dlti_scope_num_attrs(const dlti_scope *scope);
+SYSDESC_API const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlti_error_t *err);
+SYSDESC_API size_t dlti_scope_num_attrs(const dlti_scope *scope);
 /** Name (e.g. "dlti.dl_spec") and value of attribute `i`. */
-const char *dlti_scope_attr_name(const dlti_scope *scope, size_t i);
-const dlti_attr *dlti_scope_attr_value(const dlti_scope *scope, size_t i);
+SYSDESC_API const char *dlti_scope_attr_name(const dlti_scope *scope, size_t i);
+SYSDESC_API const dlti_attr *dlti_scope_attr_value(const dlti_scope *scope, size_t i);
 /** The attribute named `name`, or NULL. */
-const dlti_attr *dlti_scope_get_attr(const dlti_scope *scope, const char *name);
+SYSDESC_API const dlti_attr *dlti_scope_get_attr(const dlti_scope *scope, const char *name);
 
 /** Prints the scope tree as mlir-opt-22 prints the module (or the bare attribute). Caller frees. */
-char *dlti_scope_print(const dlti_scope *scope, size_t *len);
-int dlti_scope_fprint(const dlti_scope *scope, FILE *out);
+SYSDESC_API char *dlti_scope_print(const dlti_scope *scope, size_t *len);
+SYSDESC_API int dlti_scope_fprint(const dlti_scope *scope, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* Queries                                                            */
@@ -387,14 +390,14 @@ int dlti_scope_fprint(const dlti_scope *scope, FILE *out);
  * entry by key; system spec: device by id).  Returns the value or NULL.
  * Cost does not grow with the number of entries.  Only reads.
  */
-const dlti_attr *dlti_attr_lookup(const dlti_attr *attr, dlti_key key);
+SYSDESC_API const dlti_attr *dlti_attr_lookup(const dlti_attr *attr, dlti_key key);
 
 /**
  * Resolves a path of keys starting at `attr` (MLIR's query on one
  * attribute).  On failure returns NULL with DLTI_ERROR_NOT_FOUND and MLIR's
  * note text (`key "X" has no DLTI-mapping per attr: ...`).
  */
-const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, size_t n,
+SYSDESC_API const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, size_t n,
                                  dlti_error_t *err);
 
 /**
@@ -404,14 +407,14 @@ const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, si
  * (MLIR 22 instead asks only the first queryable attribute of the nearest
  * scope that has one; see docs/queries.md.)  Only reads.
  */
-const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_t n,
+SYSDESC_API const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_t n,
                             dlti_error_t *err);
 
 /**
  * The same with string keys ("type:" prefix not interpreted: all are string
  * keys).  Keys unknown to the context fail without writing to it.  Only reads.
  */
-const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *keys, size_t n,
+SYSDESC_API const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *keys, size_t n,
                                     dlti_error_t *err);
 
 #ifdef __cplusplus

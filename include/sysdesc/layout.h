@@ -48,17 +48,17 @@ typedef struct dlti_layout dlti_layout;
  * (dlti_layout_verify_tree() reports the same failure with lines and columns).
  * DLTI_ERROR_NOMEM when out of memory.  The result is owned by the caller.
  */
-dlti_layout *dlti_layout_new(const dlti_scope *scope, dlti_error_t *err);
+SYSDESC_API dlti_layout *dlti_layout_new(const dlti_scope *scope, dlti_error_t *err);
 
 /**
  * The layout described by one `#dlti.dl_spec` attribute alone (no enclosing
  * scopes); `spec` NULL gives the defaults.  DLTI_ERROR_ARGUMENT when `spec`
  * is not a dl_spec.  Owned by the caller.
  */
-dlti_layout *dlti_layout_from_spec(const dlti_attr *spec, dlti_error_t *err);
+SYSDESC_API dlti_layout *dlti_layout_from_spec(const dlti_attr *spec, dlti_error_t *err);
 
 /** Releases a layout.  NULL is a no-op. */
-void dlti_layout_free(dlti_layout *layout);
+SYSDESC_API void dlti_layout_free(dlti_layout *layout);
 
 /**
  * Checks, as MLIR's verifier does, that every scope of the tree under `root`
@@ -69,16 +69,16 @@ void dlti_layout_free(dlti_layout *layout);
  * MLIR's notes ("SOURCE:L:C: note: enclosing op with data layout") appended
  * to err->text, one per line.
  */
-int dlti_layout_verify_tree(const dlti_scope *root, const char *source, const char *text,
+SYSDESC_API int dlti_layout_verify_tree(const dlti_scope *root, const char *source, const char *text,
                             size_t len, dlti_error_t *err);
 
 /**
  * The combined spec's entries, in MLIR's order (identifier entries first,
  * then type entries grouped by type class).  `i` < dlti_layout_num_entries().
  */
-size_t dlti_layout_num_entries(const dlti_layout *layout);
-dlti_key dlti_layout_entry_key(const dlti_layout *layout, size_t i);
-const dlti_attr *dlti_layout_entry_value(const dlti_layout *layout, size_t i);
+SYSDESC_API size_t dlti_layout_num_entries(const dlti_layout *layout);
+SYSDESC_API dlti_key dlti_layout_entry_key(const dlti_layout *layout, size_t i);
+SYSDESC_API const dlti_attr *dlti_layout_entry_value(const dlti_layout *layout, size_t i);
 
 /* ------------------------------------------------------------------ */
 /* Type queries                                                       */
@@ -106,20 +106,20 @@ typedef struct dlti_type_layout {
  * DLTI_ERROR_VERIFY when an entry the query needs holds an unusable value.
  * Returns 0 or -1.  Only reads the layout (the cache is internally synchronized).
  */
-int dlti_layout_query(const dlti_layout *layout, const dlti_type *type, dlti_type_layout *out,
+SYSDESC_API int dlti_layout_query(const dlti_layout *layout, const dlti_type *type, dlti_type_layout *out,
                       dlti_error_t *err);
 
 /* Single properties, same rules as dlti_layout_query(); each returns 0 or -1. */
-int dlti_layout_type_size(const dlti_layout *layout, const dlti_type *type, uint64_t *bytes,
+SYSDESC_API int dlti_layout_type_size(const dlti_layout *layout, const dlti_type *type, uint64_t *bytes,
                           dlti_error_t *err);
-int dlti_layout_type_bitsize(const dlti_layout *layout, const dlti_type *type, uint64_t *bits,
+SYSDESC_API int dlti_layout_type_bitsize(const dlti_layout *layout, const dlti_type *type, uint64_t *bits,
                              dlti_error_t *err);
-int dlti_layout_abi_alignment(const dlti_layout *layout, const dlti_type *type, uint64_t *bytes,
+SYSDESC_API int dlti_layout_abi_alignment(const dlti_layout *layout, const dlti_type *type, uint64_t *bytes,
                               dlti_error_t *err);
-int dlti_layout_preferred_alignment(const dlti_layout *layout, const dlti_type *type,
+SYSDESC_API int dlti_layout_preferred_alignment(const dlti_layout *layout, const dlti_type *type,
                                     uint64_t *bytes, dlti_error_t *err);
 /** Index bitwidth; 0 for types that have none (MLIR: std::nullopt). */
-int dlti_layout_index_bitwidth(const dlti_layout *layout, const dlti_type *type, uint64_t *bits,
+SYSDESC_API int dlti_layout_index_bitwidth(const dlti_layout *layout, const dlti_type *type, uint64_t *bits,
                                dlti_error_t *err);
 
 /* ------------------------------------------------------------------ */
@@ -140,13 +140,13 @@ typedef enum dlti_layout_prop {
 } dlti_layout_prop;
 
 /** "endianness", "default_memory_space", ... as the MLIR test pass names them; NULL if out of range. */
-const char *dlti_layout_prop_name(dlti_layout_prop prop);
+SYSDESC_API const char *dlti_layout_prop_name(dlti_layout_prop prop);
 
 /** The `dlti.*` entry that sets `prop` ("dlti.endianness", ...); NULL if out of range. */
-const char *dlti_layout_prop_key(dlti_layout_prop prop);
+SYSDESC_API const char *dlti_layout_prop_key(dlti_layout_prop prop);
 
 /** The value of the entry that sets `prop`, or NULL when the default applies. */
-const dlti_attr *dlti_layout_prop_value(const dlti_layout *layout, dlti_layout_prop prop);
+SYSDESC_API const dlti_attr *dlti_layout_prop_value(const dlti_layout *layout, dlti_layout_prop prop);
 
 /**
  * The property in canonical MLIR as mlir-opt-22's test pass prints it, the
@@ -155,13 +155,13 @@ const dlti_attr *dlti_layout_prop_value(const dlti_layout *layout, dlti_layout_p
  * `array<i32>`.  Malloc'ed, owned by the caller; NULL with err set when out
  * of memory or when a stack alignment entry is not an integer (VERIFY).
  */
-char *dlti_layout_prop_print(const dlti_layout *layout, dlti_layout_prop prop, dlti_error_t *err);
+SYSDESC_API char *dlti_layout_prop_print(const dlti_layout *layout, dlti_layout_prop prop, dlti_error_t *err);
 
 /** Stack alignment in bits (0: unspecified).  -1 with DLTI_ERROR_VERIFY when the entry is not an integer. */
-int dlti_layout_stack_alignment(const dlti_layout *layout, uint64_t *bits, dlti_error_t *err);
+SYSDESC_API int dlti_layout_stack_alignment(const dlti_layout *layout, uint64_t *bits, dlti_error_t *err);
 
 /** True when `dlti.endianness` is "big"; false when "little" or unspecified. */
-bool dlti_layout_is_big_endian(const dlti_layout *layout);
+SYSDESC_API bool dlti_layout_is_big_endian(const dlti_layout *layout);
 
 /* ------------------------------------------------------------------ */
 /* LLVM data layout strings                                           */
@@ -177,7 +177,7 @@ bool dlti_layout_is_big_endian(const dlti_layout *layout);
  * byte offset in `str` (err->column = offset + 1, err->line = 1).  The
  * attribute is built in `ctx` (writes).
  */
-const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t len,
+SYSDESC_API const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t len,
                                      dlti_error_t *err);
 
 /**
@@ -188,7 +188,7 @@ const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t 
  * keys, non-integer values) naming the entry; DLTI_ERROR_ARGUMENT when `spec`
  * is not a dl_spec.
  */
-char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err);
+SYSDESC_API char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err);
 
 /** One row of the built-in table of target data layout strings. */
 typedef struct dlti_target_dl {
@@ -198,15 +198,15 @@ typedef struct dlti_target_dl {
 } dlti_target_dl;
 
 /** The number of rows of the table, and row `i` (NULL when out of range). */
-size_t dlti_target_dl_count(void);
-const dlti_target_dl *dlti_target_dl_get(size_t i);
+SYSDESC_API size_t dlti_target_dl_count(void);
+SYSDESC_API const dlti_target_dl *dlti_target_dl_get(size_t i);
 
 /**
  * The row for `triple`: an exact match first, else the row whose triple has
  * the same architecture (the part before the first '-').  NULL with
  * DLTI_ERROR_NOT_FOUND otherwise.
  */
-const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err);
+SYSDESC_API const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err);
 
 #ifdef __cplusplus
 }

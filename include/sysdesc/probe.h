@@ -74,7 +74,9 @@ typedef struct sysdesc_probe_options {
     /** Prepended to every device id ("node0." gives "node0.CPU"); NULL for none. */
     const char *device_prefix;
     sysdesc_probe_io io;
-    /** Optional hook that fills GPU devices from a database (see sysdesc_pci_match_fn). */
+    /** Optional hook that fills GPU devices from a database (see
+     *  sysdesc_pci_match_fn); sysdesc_catalog_pci_fill() (sysdesc/catalog.h)
+     *  fills them from the systems/ catalog, as the CLI does. */
     sysdesc_pci_match_fn pci_match;
     void *pci_match_user;
     /** Optional warning sink; NULL prints "sysdesc: warning: ..." on stderr. */
@@ -85,7 +87,7 @@ typedef struct sysdesc_probe_options {
 } sysdesc_probe_options;
 
 /** Fills `opts` with the defaults (this host, automatic I/O, warnings on stderr). */
-void sysdesc_probe_options_init(sysdesc_probe_options *opts);
+SYSDESC_API void sysdesc_probe_options_init(sysdesc_probe_options *opts);
 
 /**
  * Probes one machine, this host or `opts->xml_path`, and returns its
@@ -95,7 +97,7 @@ void sysdesc_probe_options_init(sysdesc_probe_options *opts);
  * `err` filled when the topology cannot be loaded (DLTI_ERROR_IO), the hook
  * fails (its error) or memory runs out (DLTI_ERROR_NOMEM).
  */
-const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
+SYSDESC_API const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
                                     dlti_error_t *err);
 
 /**
@@ -105,30 +107,11 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
  * (its xml_path and device_prefix are ignored).  Errors as
  * sysdesc_probe_host(); the error source names the failing file.
  */
-const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,
+SYSDESC_API const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,
                                          const sysdesc_probe_options *opts, dlti_error_t *err);
 
-/**
- * Applies one override "PATH=VALUE" to a system spec and returns the new
- * spec (the input is unchanged).  PATH is a device id followed by keys, all
- * separated by '.': "CPU.cache.L3.size_in_bytes".  A device id that holds
- * dots ("node0.CPU") is matched as the longest existing device id prefix; a
- * device that does not exist is created.  VALUE is MLIR attribute syntax,
- * parsed with dlti_attr_parse(): 33554432 (an i64), "\"Zen 5\"", [1, 2].
- * Missing map levels are created.  The override is recorded in the
- * device's "source" map as PATH-without-device = "override", the path is
- * dropped from the device's "suspect" list, and overriding
- * cache.L<k>.size_in_bytes (k = 1, 2, 3) also sets the flat key
- * L<k>_cache_size_in_bytes (and the reverse).  `spec` may be NULL: a new spec
- * is made.  Errors: DLTI_ERROR_ARGUMENT (no '=', empty path), the parser's
- * error for VALUE, DLTI_ERROR_VERIFY/TYPE when the path crosses a non-map
- * value.
- */
-const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
-                                       const char *assignment, dlti_error_t *err);
-
 /** The hwloc version the library runs with, "2.9.0". */
-const char *sysdesc_probe_hwloc_version(void);
+SYSDESC_API const char *sysdesc_probe_hwloc_version(void);
 
 #ifdef __cplusplus
 }

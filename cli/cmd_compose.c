@@ -1,8 +1,6 @@
 /* sysdesc compose: several descriptions (and the probed host) -> one system. */
 #define _DEFAULT_SOURCE
 #include "cli.h"
-#include "sysdesc/catalog.h"
-#include "sysdesc/probe.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -28,32 +26,11 @@ static const char usage[] =
     "Exit status: 0 ok; 2 bad input or usage; 3 unreadable file, failed probe\n"
     "or write.\n";
 
-/* Probe hook: a GPU whose PCI ids are in the catalog takes the keys it lacks. */
-static int match_catalog(void *user, dlti_context *ctx, const sysdesc_pci_info *pci,
-                         const dlti_attr **device_spec, dlti_error_t *err)
-{
-    (void)user;
-    dlti_error_t inner;
-    const dlti_attr *entry = sysdesc_catalog_match_pci(ctx, pci->vendor_id, pci->device_id, NULL,
-                                                       NULL, &inner);
-    if (!entry)
-        return inner.code == DLTI_ERROR_NOT_FOUND ? 0 : (*err = inner, -1);
-    const dlti_attr *filled = sysdesc_device_fill(ctx, *device_spec, entry, err);
-    if (!filled)
-        return -1;
-    *device_spec = filled;
-    return 0;
-}
-
 static int add_host(sysdesc_compose *c, dlti_context *ctx)
 {
-    sysdesc_probe_options opts;
-    sysdesc_probe_options_init(&opts);
-    opts.io = SYSDESC_PROBE_IO_ON;
-    opts.pci_match = match_catalog;
     dlti_error_t err;
     sysdesc_system host = {0};
-    host.spec = sysdesc_probe_host(ctx, &opts, &err);
+    host.spec = cli_probe(ctx, NULL, 0, SYSDESC_PROBE_IO_ON, false, true, &err);
     if (!host.spec || sysdesc_compose_add(c, &host, NULL, 1, &err) < 0)
         return cli_report(&err);
     return SYSDESC_EXIT_OK;
@@ -89,8 +66,9 @@ static int parse_item(char *arg, char **id, char **item, unsigned *count)
 
 int cmd_compose(int argc, char **argv)
 {
-    bool host = false, typed = false;
-    int format = CLI_FORMAT_MLIR;
+    bool host = false;
+    unsigned flags = 0;
+    sysdesc_format format = SYSDESC_FORMAT_MLIR;
     const char *out = NULL;
     int nitems = 0;
     char **items = calloc((size_t)argc, sizeof(char *));
@@ -106,18 +84,18 @@ int cmd_compose(int argc, char **argv)
         if (strcmp(a, "--host") == 0) {
             host = true;
         } else if (strcmp(a, "--typed") == 0) {
-            typed = true;
+            flags |= SYSDESC_PRINT_TYPED;
         } else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc) {
                 rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "compose: %s needs a value", a);
             } else if (strcmp(a, "-o") == 0) {
                 out = argv[++i];
-            } else if ((format = cli_format_parse(argv[++i])) < 0) {
-                rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "compose: unknown format '%s'", argv[i]);
+            } else if ((rc = cli_format_option("compose", argv[++i], &format)) < 0) {
+                rc = SYSDESC_EXIT_OK;
             }
         } else if (strncmp(a, "--format=", 9) == 0) {
-            if ((format = cli_format_parse(a + 9)) < 0)
-                rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "compose: unknown format '%s'", a + 9);
+            if ((rc = cli_format_option("compose", a + 9, &format)) < 0)
+                rc = SYSDESC_EXIT_OK;
         } else if (a[0] == '-' && a[1] != '\0') {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
                           "compose: unknown option '%s' (see sysdesc compose --help)", a);
@@ -161,7 +139,7 @@ int cmd_compose(int argc, char **argv)
         if (sysdesc_compose_finish(c, &result, &err) < 0)
             rc = cli_fail(cli_exit_code(err.code), "compose: %s", err.text);
         else
-            rc = cli_output_system(&result, format, typed, out);
+            rc = cli_output_system(&result, format, flags, out);
     }
     sysdesc_compose_free(c);
     dlti_context_free(ctx);

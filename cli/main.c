@@ -4,9 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef SYSDESC_VERSION
-#define SYSDESC_VERSION "unknown"
-#endif
 
 static const sysdesc_command commands[] = {
     {"fmt", "parse, verify and print canonical MLIR", cmd_fmt},
@@ -47,7 +44,7 @@ int main(int argc, char **argv)
         return cli_write_stdout("", 0);
     }
     if (strcmp(argv[1], "--version") == 0) {
-        static const char version[] = "sysdesc " SYSDESC_VERSION "\n";
+        static const char version[] = "sysdesc " SYSDESC_VERSION_STRING "\n";
         return cli_write_stdout(version, sizeof(version) - 1);
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -1,4 +1,4 @@
-/* Shared pieces of the sysdesc command-line tool. */
+/* cli.h - the one private header of the sysdesc command-line tool. */
 #ifndef SYSDESC_CLI_H
 #define SYSDESC_CLI_H
 
@@ -54,17 +54,38 @@ int cmd_compose(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 
-#include "sysdesc/yaml.h"
-/* Output formats of convert/compose/show (and probe's --format). */
-enum { CLI_FORMAT_MLIR, CLI_FORMAT_ATTR, CLI_FORMAT_YAML, CLI_FORMAT_JSON };
-/* The CLI_FORMAT_ of "mlir", "attr", "yaml", "json"; -1 for anything else. */
-int cli_format_parse(const char *name);
-/* Prints `sys` in `format` to stdout, or atomically to `out_path` when non-NULL. */
-int cli_output_system(const sysdesc_system *sys, int format, bool typed, const char *out_path);
+#include "sysdesc/sysdesc.h"
 
-#include "sysdesc/probe.h"
-/* Probes this host (nxml == 0) or the XML files; warnings on stderr unless quiet. */
+/* The format named `name` into `*format`: -1 to go on, else the exit code
+ * after reporting "CMD: unknown format 'NAME' (mlir, attr, yaml, json)". */
+int cli_format_option(const char *cmd, const char *name, sysdesc_format *format);
+/* Prints `sys` (sysdesc_system_print) to stdout, or atomically to
+ * `out_path` when it is neither NULL nor "-". */
+int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
+                      const char *out_path);
+/* Writes `len` bytes to stdout, or atomically to `out_path` when it is
+ * neither NULL nor "-"; reports failures (exit 3). */
+int cli_output(const char *text, size_t len, const char *out_path);
+
+/* Probes this host (nxml == 0) or the XML files; with `catalog`, probed GPUs
+ * are filled from the catalog (sysdesc_catalog_pci_fill); warnings on stderr
+ * unless quiet. */
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
-                           sysdesc_probe_io io, bool quiet, dlti_error_t *err);
+                           sysdesc_probe_io io, bool quiet, bool catalog, dlti_error_t *err);
+
+/*
+ * Writes `len` bytes to `path` atomically: a temporary file in the same
+ * directory is written, fsync'ed and renamed over `path`, so readers see the
+ * old file or the new one, never a truncated one.  A new file gets mode
+ * 0666 & ~umask; an existing file keeps its mode.  On failure the temporary
+ * file is removed, the old file is left as it was, and -1 is returned with a
+ * message in `msg` (`msgsize` bytes).  Returns 0 on success.
+ *
+ * A symbolic link to a regular file stays a link: the file it points to is
+ * replaced.  A target that exists and is not a regular file (/dev/null,
+ * /dev/full, /dev/stdout, a FIFO) is opened and written in place, never
+ * renamed over; a directory is an error (EISDIR).
+ */
+int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize);
 
 #endif

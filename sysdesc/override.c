@@ -1,19 +1,10 @@
-/* --set PATH=VALUE overrides of a probed system spec. */
+/* Overrides of a system spec: one PATH=VALUE, a whole spec, a file (sysdesc/override.h). */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "sysdesc_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void fail(dlti_error_t *err, dlti_error_code code, const char *fmt, const char *arg)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof(*err));
-    err->code = code;
-    snprintf(err->text, sizeof(err->text), fmt, arg);
-}
 
 static dlti_key skey(dlti_context *ctx, const char *s)
 {
@@ -46,7 +37,7 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
     const dlti_attr *ov = dlti_string_new(ctx, "override", 8);
     dlti_key kp = skey(ctx, path);
     if (!ov || !kp || !ksrc) {
-        fail(err, DLTI_ERROR_NOMEM, "%s", "out of memory");
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
         return NULL;
     }
     if (src && dlti_attr_get_kind(src) == DLTI_ATTR_MAP)
@@ -63,7 +54,7 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
         size_t n = dlti_attr_size(sus), m = 0;
         const dlti_attr **keep = calloc(n ? n : 1, sizeof(*keep));
         if (!keep) {
-            fail(err, DLTI_ERROR_NOMEM, "%s", "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             return NULL;
         }
         for (size_t i = 0; i < n; i++) {
@@ -87,16 +78,16 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
                                        const char *assignment, dlti_error_t *err)
 {
     if (!ctx || !assignment) {
-        fail(err, DLTI_ERROR_ARGUMENT, "%s", "no override given");
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no override given");
         return NULL;
     }
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment) {
-        fail(err, DLTI_ERROR_ARGUMENT, "override '%s' is not PATH=VALUE", assignment);
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' is not PATH=VALUE", assignment);
         return NULL;
     }
     if (spec && dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC) {
-        fail(err, DLTI_ERROR_ARGUMENT, "%s", "overrides apply to a target_system_spec");
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "overrides apply to a target_system_spec");
         return NULL;
     }
     size_t plen = (size_t)(eq - assignment);
@@ -104,7 +95,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     dlti_key *keys = calloc(plen + 2, sizeof(*keys));
     const dlti_attr *result = NULL;
     if (!path || !keys) {
-        fail(err, DLTI_ERROR_NOMEM, "%s", "out of memory");
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
         goto out;
     }
     memcpy(path, assignment, plen);
@@ -131,7 +122,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
         idlen = dot ? (size_t)(dot - path) : plen;
     }
     if (idlen == 0) {
-        fail(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id", assignment);
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id", assignment);
         goto out;
     }
     dlti_key devkey = dlti_key_string(ctx, path, idlen);
@@ -141,7 +132,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
         const char *dot = strchr(s, '.');
         size_t len = dot ? (size_t)(dot - s) : strlen(s);
         if (len == 0) {
-            fail(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty key", assignment);
+            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty key", assignment);
             goto out;
         }
         keys[n++] = dlti_key_string(ctx, s, len);
@@ -151,7 +142,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     }
     if (n == 0) { /* the whole device */
         if (dlti_attr_get_kind(value) != DLTI_ATTR_DEVICE_SPEC) {
-            fail(err, DLTI_ERROR_TYPE, "override of device '%s' needs a #dlti.target_device_spec",
+            dlti_error_set(err, DLTI_ERROR_TYPE, "override of device '%s' needs a #dlti.target_device_spec",
                  path);
             goto out;
         }
@@ -196,4 +187,100 @@ out:
     free(path);
     free(keys);
     return result;
+}
+
+/* Grows `*path` (capacity `*cap`) to hold `need` bytes. */
+static int path_reserve(char **path, size_t *cap, size_t need, dlti_error_t *err)
+{
+    if (need <= *cap)
+        return 0;
+    char *np = realloc(*path, need * 2);
+    if (!np) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    *path = np;
+    *cap = need * 2;
+    return 0;
+}
+
+/* Applies every leaf of `value` (a device spec or map) at `path` (`len`
+ * bytes used) as one sysdesc_spec_override() each, so overrides from a file
+ * get the same bookkeeping as --set (source map, suspect list, flat keys). */
+static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec, char **path,
+                                        size_t *cap, size_t len, const dlti_attr *value,
+                                        dlti_error_t *err)
+{
+    dlti_attr_kind kind = dlti_attr_get_kind(value);
+    if (kind != DLTI_ATTR_MAP && kind != DLTI_ATTR_DEVICE_SPEC) {
+        size_t vlen;
+        char *v = dlti_attr_print(value, &vlen);
+        if (!v) {
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            return NULL;
+        }
+        if (path_reserve(path, cap, len + vlen + 2, err) < 0) {
+            free(v);
+            return NULL;
+        }
+        (*path)[len] = '=';
+        memcpy(*path + len + 1, v, vlen + 1);
+        free(v);
+        return sysdesc_spec_override(ctx, spec, *path, err);
+    }
+    for (size_t i = 0; i < dlti_attr_size(value) && spec; i++) {
+        size_t klen;
+        const char *key = dlti_key_str(dlti_attr_entry_key(value, i), &klen);
+        if (!key) {
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "type keys cannot be overridden");
+            return NULL;
+        }
+        if (path_reserve(path, cap, len + klen + 2, err) < 0)
+            return NULL;
+        (*path)[len] = '.';
+        memcpy(*path + len + 1, key, klen);
+        (*path)[len + 1 + klen] = '\0';
+        spec = override_leaves(ctx, spec, path, cap, len + 1 + klen,
+                               dlti_attr_entry_value(value, i), err);
+    }
+    return spec;
+}
+
+const dlti_attr *sysdesc_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
+                                            const dlti_attr *overrides, dlti_error_t *err)
+{
+    if (!ctx || !overrides || dlti_attr_get_kind(overrides) != DLTI_ATTR_SYSTEM_SPEC) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "overrides must be a target_system_spec");
+        return NULL;
+    }
+    size_t cap = 0;
+    char *path = NULL;
+    for (size_t d = 0; d < dlti_attr_size(overrides); d++) {
+        size_t idlen;
+        const char *id = dlti_key_str(dlti_attr_entry_key(overrides, d), &idlen);
+        if (path_reserve(&path, &cap, idlen + 1, err) < 0) {
+            spec = NULL;
+            break;
+        }
+        memcpy(path, id, idlen + 1);
+        spec = override_leaves(ctx, spec, &path, &cap, idlen,
+                               dlti_attr_entry_value(overrides, d), err);
+        if (!spec)
+            break;
+    }
+    free(path);
+    return spec;
+}
+
+const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *spec,
+                                            const char *path, const sysdesc_yaml_options *opts,
+                                            dlti_error_t *err)
+{
+    sysdesc_system sys;
+    if (sysdesc_system_load(ctx, path, opts, &sys, err) != 0)
+        return NULL;
+    spec = sysdesc_spec_override_spec(ctx, spec, sys.spec, err);
+    if (!spec && err)
+        snprintf(err->source, sizeof(err->source), "%s", path);
+    return spec;
 }

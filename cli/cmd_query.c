@@ -43,7 +43,7 @@ int cmd_query(int argc, char **argv)
     const dlti_attr *host_spec = NULL;
     const dlti_scope *root = NULL;
     if (keys && host)
-        host_spec = cli_probe(ctx, NULL, 0, SYSDESC_PROBE_IO_AUTO, false, &err);
+        host_spec = cli_probe(ctx, NULL, 0, SYSDESC_PROBE_IO_AUTO, false, true, &err);
     else if (keys)
         root = dlti_parse_file(ctx, path, &err);
     if (!keys) {

@@ -1,9 +1,14 @@
-/* Private pieces of the YAML layer shared by its files.  Not installed. */
-#ifndef SYSDESC_YAML_INTERNAL_H
-#define SYSDESC_YAML_INTERNAL_H
+/*
+ * sysdesc_private.h - the one private header of the description layer
+ * (sysdesc/: YAML and JSON, the catalog, composition, overrides).  Not
+ * installed.  Its base (arena, buffer, errors, files) is the core's, from
+ * dlti_private.h.
+ */
+#ifndef SYSDESC_PRIVATE_H
+#define SYSDESC_PRIVATE_H
 
-#include "sysdesc/yaml.h"
-#include "internal.h"
+#include "sysdesc/sysdesc.h"
+#include "dlti_private.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -106,17 +111,6 @@ sd_plain_kind sd_plain_classify(const char *s, size_t len);
 #define SD_TAG_MAP "tag:yaml.org,2002:map"
 #define SD_TAG_SEQ "tag:yaml.org,2002:seq"
 
-/* ---- errors ---- */
-
-void sd_error(dlti_error_t *err, dlti_error_code code, const char *source, int line, int column,
-              const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-/* Re-locates an error from the core (no position) at a node. */
-void sd_error_at(dlti_error_t *err, const char *source, const sd_node *n);
-
 /* ---- files ---- */
 
 /* Reads a whole file ("-": stdin) up to `max` bytes; malloc'ed, NUL-terminated. */
@@ -137,4 +131,14 @@ char *sd_buf_finish(sd_buf *b, size_t *len);
 /* Shortest "%.*g" text of `v` that reads back to the same double. */
 void sd_format_double(char *out, size_t size, double v);
 
-#endif
+/* ---- data layouts ---- */
+
+/* The `data_layout:` key: an LLVM data layout string or a target triple
+ * becomes a #dlti.dl_spec through the layout importer (sysdesc/layout.h). */
+/* Sets *dl_spec from `text` (NUL-terminated): a triple of the built-in table
+ * (exact or same architecture) or else an LLVM data layout string.  Returns
+ * 0, or -1 with `err` filled (no position) when the string is malformed. */
+int sd_import_data_layout(dlti_context *ctx, const char *text, const dlti_attr **dl_spec,
+                          dlti_error_t *err);
+
+#endif /* SYSDESC_PRIVATE_H */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cli_fail(int code, const char *fmt, ...)
@@ -87,4 +88,48 @@ int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int 
     }
     *first = i;
     return -1;
+}
+
+int cli_format_option(const char *cmd, const char *name, sysdesc_format *format)
+{
+    if (sysdesc_format_parse(name, format) == 0)
+        return -1;
+    return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: unknown format '%s' (%s)", cmd, name,
+                    sysdesc_format_names());
+}
+
+int cli_output(const char *text, size_t len, const char *out_path)
+{
+    if (!out_path || strcmp(out_path, "-") == 0)
+        return cli_write_stdout(text, len);
+    char msg[512];
+    if (atomic_write_file(out_path, text, len, msg, sizeof(msg)) != 0)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "%s", msg);
+    return SYSDESC_EXIT_OK;
+}
+
+int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
+                      const char *out_path)
+{
+    size_t len = 0;
+    char *text = sysdesc_system_print(sys, format, flags, &len);
+    if (!text)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    int rc = cli_output(text, len, out_path);
+    free(text);
+    return rc;
+}
+
+const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
+                           sysdesc_probe_io io, bool quiet, bool catalog, dlti_error_t *err)
+{
+    sysdesc_probe_options opts;
+    sysdesc_probe_options_init(&opts);
+    opts.io = io;
+    opts.quiet = quiet;
+    if (catalog)
+        opts.pci_match = sysdesc_catalog_pci_fill;
+    if (nxml)
+        return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);
+    return sysdesc_probe_host(ctx, &opts, err);
 }

@@ -1,6 +1,6 @@
-/* Internals of the host probe (not installed). */
-#ifndef SYSDESC_PROBE_INTERNAL_H
-#define SYSDESC_PROBE_INTERNAL_H
+/* probe_private.h - the one private header of the host probe (not installed). */
+#ifndef SYSDESC_PROBE_PRIVATE_H
+#define SYSDESC_PROBE_PRIVATE_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -9,6 +9,7 @@
 
 #include "sysdesc/dlti.h"
 #include "sysdesc/probe.h"
+#include "dlti_private.h" /* the base: errors, buffers */
 
 /* An entry list that becomes a container: keys keep the order of the adds. */
 typedef struct pb_map {

@@ -1,6 +1,6 @@
 /* sysdesc list / show: the systems/ catalog. */
 #include "cli.h"
-#include "sysdesc/catalog.h"
+#include "sysdesc/sysdesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +55,8 @@ int cmd_list(int argc, char **argv)
 int cmd_show(int argc, char **argv)
 {
     const char *name = NULL;
-    int format = CLI_FORMAT_YAML;
-    bool typed = false;
+    sysdesc_format format = SYSDESC_FORMAT_YAML;
+    unsigned flags = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
@@ -64,10 +64,11 @@ int cmd_show(int argc, char **argv)
         }
         if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
-            if ((format = cli_format_parse(v)) < 0)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: unknown format '%s'", v);
+            int rc = cli_format_option("show", v, &format);
+            if (rc >= 0)
+                return rc;
         } else if (strcmp(a, "--typed") == 0) {
-            typed = true;
+            flags |= SYSDESC_PRINT_TYPED;
         } else if (a[0] == '-') {
             return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: unknown option '%s'", a);
         } else if (name) {
@@ -90,7 +91,7 @@ int cmd_show(int argc, char **argv)
     else if (sysdesc_yaml_load_file(ctx, path, NULL, &sys, &err) < 0)
         rc = cli_report(&err);
     else
-        rc = cli_output_system(&sys, format, typed, NULL);
+        rc = cli_output_system(&sys, format, flags, NULL);
     dlti_context_free(ctx);
     free(path);
     return rc;

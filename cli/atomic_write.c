@@ -1,6 +1,6 @@
 /* Atomic file output: temporary file in the same directory, fsync, rename. */
 #define _GNU_SOURCE
-#include "atomic_write.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

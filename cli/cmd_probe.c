@@ -1,0 +1,161 @@
+/* sysdesc probe: describe this host (or hwloc XML topologies) as a target system spec. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc probe [--xml FILE]... [--io|--no-io] [--format mlir|attr|yaml|json]\n"
+    "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
+    "                     [--quiet] [-o FILE]\n"
+    "\n"
+    "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
+    "and prints a #dlti.target_system_spec with a \"CPU\" device and, with I/O\n"
+    "discovery, \"GPU0\", \"GPU1\", ... (docs/keys.md lists every key).\n"
+    "\n"
+    "  --xml FILE      probe a topology exported on another machine with\n"
+    "                  `lstopo-no-graphics --of xml`; repeat for a cluster: file i\n"
+    "                  gives the devices \"node<i>.CPU\", \"node<i>.GPU0\", ...\n"
+    "  --io, --no-io   PCI/GPU discovery (default: off for this host, where it\n"
+    "                  costs ~4x the load time; on for XML files)\n"
+    "  --no-catalog    keep probed GPUs as found; by default a GPU whose PCI ids\n"
+    "                  match a systems/ entry takes the entry's keys it lacks\n"
+    "  --format F      mlir (default): module attributes {dlti.target_system_spec\n"
+    "                  = ...} {}; attr: the bare attribute; yaml: a YAML system\n"
+    "                  (docs/yaml.md) that `sysdesc convert` and base: read back;\n"
+    "                  json: the same as JSON\n"
+    "  --override FILE values from a YAML or MLIR system file replace the\n"
+    "                  probed ones, key by key (applied before --set)\n"
+    "  --set P=V       override a key: P is DEVICE.KEY.KEY... (CPU.cache.L3.\n"
+    "                  size_in_bytes), V an MLIR attribute (33554432, '\"text\"');\n"
+    "                  repeatable, applied in order\n"
+    "  --quiet, -q     do not print sanity warnings (still listed in \"suspect\")\n"
+    "  -o FILE         write to FILE atomically (temporary file + rename)\n"
+    "\n"
+    "Exit status: 0 ok; 2 bad usage, malformed XML or override; 3 unreadable\n"
+    "file, failed probe or write.\n";
+
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (strcmp(argv[*i], name) == 0) {
+        if (*i + 1 >= argc)
+            return NULL;
+        return argv[++*i];
+    }
+    return NULL;
+}
+
+static int is_opt(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    const char **xmls = calloc((size_t)argc, sizeof(char *));
+    const char **sets = calloc((size_t)argc, sizeof(char *));
+    const char **overrides = calloc((size_t)argc, sizeof(char *));
+    size_t nxml = 0, nset = 0, noverride = 0;
+    const char *out = NULL;
+    sysdesc_format format = SYSDESC_FORMAT_MLIR;
+    sysdesc_probe_io io = SYSDESC_PROBE_IO_AUTO;
+    bool quiet = false, catalog = true;
+    int rc = SYSDESC_EXIT_OK;
+    dlti_context *ctx = NULL;
+    if (!xmls || !sets || !overrides) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto done;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (cli_is_help(a)) {
+            rc = cli_write_stdout(usage, sizeof(usage) - 1);
+            goto done;
+        } else if (is_opt(a, "--xml")) {
+            if (!(v = opt_value(argc, argv, &i, "--xml")))
+                goto missing;
+            xmls[nxml++] = v;
+        } else if (is_opt(a, "--set")) {
+            if (!(v = opt_value(argc, argv, &i, "--set")))
+                goto missing;
+            sets[nset++] = v;
+        } else if (is_opt(a, "--override")) {
+            if (!(v = opt_value(argc, argv, &i, "--override")))
+                goto missing;
+            overrides[noverride++] = v;
+        } else if (is_opt(a, "--format")) {
+            if (!(v = opt_value(argc, argv, &i, "--format")))
+                goto missing;
+            if ((rc = cli_format_option("probe", v, &format)) >= 0)
+                goto done;
+            rc = SYSDESC_EXIT_OK;
+        } else if (strcmp(a, "-o") == 0 || is_opt(a, "--output")) {
+            if (strcmp(a, "-o") == 0) {
+                if (++i >= argc)
+                    goto missing;
+                out = argv[i];
+            } else if (!(out = opt_value(argc, argv, &i, "--output"))) {
+                goto missing;
+            }
+        } else if (strcmp(a, "--io") == 0) {
+            io = SYSDESC_PROBE_IO_ON;
+        } else if (strcmp(a, "--no-io") == 0) {
+            io = SYSDESC_PROBE_IO_OFF;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            quiet = true;
+        } else if (strcmp(a, "--no-catalog") == 0) {
+            catalog = false;
+        } else {
+            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                          "probe: unexpected argument '%s' (see sysdesc probe --help)", a);
+            goto done;
+        }
+        continue;
+    missing:
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
+        goto done;
+    }
+    ctx = dlti_context_new();
+    if (!ctx) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto done;
+    }
+    dlti_error_t err;
+    const dlti_attr *spec = cli_probe(ctx, xmls, nxml, io, quiet, catalog, &err);
+    if (!spec) {
+        rc = cli_report(&err);
+        if (err.code == DLTI_ERROR_IO)
+            rc = SYSDESC_EXIT_ENVIRONMENT;
+        goto done;
+    }
+    for (size_t k = 0; k < noverride; k++) {
+        spec = sysdesc_spec_override_file(ctx, spec, overrides[k], NULL, &err);
+        if (!spec) {
+            rc = cli_report(&err);
+            goto done;
+        }
+    }
+    for (size_t k = 0; k < nset; k++) {
+        spec = sysdesc_spec_override(ctx, spec, sets[k], &err);
+        if (!spec) {
+            rc = cli_fail(cli_exit_code(err.code) == SYSDESC_EXIT_ENVIRONMENT
+                              ? SYSDESC_EXIT_ENVIRONMENT
+                              : SYSDESC_EXIT_BAD_INPUT,
+                          "probe: --set %s: %s", sets[k], err.text);
+            goto done;
+        }
+    }
+    sysdesc_system sys = {.spec = spec};
+    rc = cli_output_system(&sys, format, 0, out);
+done:
+    free(xmls);
+    free(sets);
+    free(overrides);
+    dlti_context_free(ctx);
+    return rc;
+}

@@ -1,0 +1,454 @@
+/*
+ * dlti_private.h - the one private header of the DLTI core (not installed).
+ *
+ * The core's base (arena, growable buffer, error values, file reading) is
+ * also the base of the layers above it (probe/, sysdesc/): they include this
+ * header for those and nothing else of the core's insides.
+ */
+#ifndef DLTI_PRIVATE_H
+#define DLTI_PRIVATE_H
+
+#include "sysdesc/dlti.h"
+#include "sysdesc/layout.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ======== floats (a port of LLVM APFloat) ======== */
+
+/* Floating point values of MLIR's float types, parsed and printed byte-for-byte as
+ * MLIR 22 (LLVM APFloat) does. Depends on libc only; never prints, aborts or exits. */
+
+typedef enum dlti_float_kind {
+  DLTI_FLOAT_F16, DLTI_FLOAT_BF16, DLTI_FLOAT_F32, DLTI_FLOAT_F64, DLTI_FLOAT_F80, DLTI_FLOAT_F128,
+  DLTI_FLOAT_TF32, DLTI_FLOAT_F8E5M2, DLTI_FLOAT_F8E4M3, DLTI_FLOAT_F8E4M3FN, DLTI_FLOAT_F8E5M2FNUZ,
+  DLTI_FLOAT_F8E4M3FNUZ, DLTI_FLOAT_F8E4M3B11FNUZ, DLTI_FLOAT_F8E3M4, DLTI_FLOAT_F8E8M0FNU,
+  DLTI_FLOAT_F6E2M3FN, DLTI_FLOAT_F6E3M2FN, DLTI_FLOAT_F4E2M1FN,
+  DLTI_FLOAT_KIND_COUNT
+} dlti_float_kind;
+
+/* A float value as its bit pattern (APFloat::bitcastToAPInt): bits 0..63 in lo, 64..127 in hi. */
+typedef struct dlti_float_bits { uint64_t lo, hi; } dlti_float_bits;
+
+/* A buffer size dlti_float_print never needs more than (the longest text is 44 bytes
+ * plus the NUL: a negative f128 in APFloat's default form, "-d.<35 digits>E-dddd"). */
+#define DLTI_FLOAT_PRINT_MAX 64
+
+/* MLIR type name ("f16", "bf16", "f8E4M3FN", ...) <-> kind. name returns NULL for an
+ * invalid kind; lookup compares exactly `len` bytes and returns -1 if unknown. */
+const char *dlti_float_kind_name(dlti_float_kind kind);
+int dlti_float_kind_lookup(const char *name, size_t len);
+
+/* Storage width: 16, 16, 32, 64, 80, 128, 19 for tf32, 8 for f8*, 6 for f6*, 4 for f4*;
+ * 0 for an invalid kind. */
+unsigned dlti_float_bit_width(dlti_float_kind kind);
+
+/* Parses a decimal literal exactly as mlir-opt 22 turns `text : type` into a FloatAttr.
+ * Syntax (MLIR's lexer): optional '-', [0-9]+ '.' [0-9]* ([eE][+-]?[0-9]+)?, the whole
+ * of text[0..len). Like MLIR (Parser::parseFloatFromLiteral), the literal is first rounded
+ * to the nearest f64 (exactly, any number of digits; overflow gives inf), negated, and then
+ * converted to `kind` with round-to-nearest-even (APFloat::convert): so for f16/bf16/f32/...
+ * a decimal can round twice (16777217.000000001 : f32 gives 16777216, as MLIR does), and
+ * f80/f128 literals carry only f64 precision. Overflow gives +-inf, NaN (FN/FNUZ kinds) or
+ * the largest finite value (f6/f4 kinds), as APFloat does. The result is the pattern MLIR's
+ * bitcast gives, also where MLIR's in-memory value has none: an f64 infinity in the f6/f4
+ * kinds (MLIR prints "0x0"/"0x20", the pattern reads back as +-0) and a negative
+ * f8E8M0FNU value (the sign lands in bit 7: -1.0 gives 0xFF, a NaN; MLIR prints
+ * "-1.000000e+00").
+ * Returns 0 on success, -1 if the text is not such a literal (or for an invalid kind). */
+int dlti_float_parse(dlti_float_kind kind, const char *text, size_t len, dlti_float_bits *out);
+
+/* Same syntax, but rounded once, directly into `kind`, as APFloat::convertFromString does
+ * (this is what MLIR's printer uses to re-read its own output). Exact for any number of
+ * digits. Returns 0 on success, -1 on bad syntax, invalid kind or out of memory (only
+ * literals of thousands of digits for f80/f128 allocate). */
+int dlti_float_parse_exact(dlti_float_kind kind, const char *text, size_t len,
+                           dlti_float_bits *out);
+
+/* Writes what MLIR's printFloatValue prints for the value (without the " : type"
+ * suffix), NUL-terminated, into buf: "1.500000e+00", "0.123456789", "0x7FC00000", ...
+ * Bits beyond the kind's width are ignored. Like snprintf, it writes at most cap bytes
+ * (always NUL-terminated when cap > 0) and returns the full length; cap >=
+ * DLTI_FLOAT_PRINT_MAX is always enough. An invalid kind prints "". */
+size_t dlti_float_print(dlti_float_kind kind, dlti_float_bits bits, char *buf, size_t cap);
+
+/* Conversions for typed accessors and builders (FloatAttr::getValueAsDouble and
+ * FloatAttr::get(type, double)). to_double is exact where the value is representable in
+ * f64, else rounded to nearest-even (f80/f128 overflow to +-inf); every NaN gives a NaN
+ * (APFloat would turn the f8E8M0FNU NaN into +inf).
+ * from_double rounds to nearest-even into the kind, with APFloat::convert's overflow rules
+ * (f8E8M0FNU has no sign bit: like APFloat, a negative value sets bit 7; -1.0 gives 0xFF). */
+double dlti_float_to_double(dlti_float_kind kind, dlti_float_bits bits);
+dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value);
+
+/* 1 if `bits` has no bit set at or above the kind's width (a hex literal that fits the
+ * type), 0 if it has (MLIR: "hexadecimal float constant out of range for type") or the
+ * kind is invalid. */
+int dlti_float_bits_fit(dlti_float_kind kind, dlti_float_bits bits);
+
+/* ======== objects, interning, errors, printing ======== */
+
+/* Internal layout of the DLTI core.  Not installed. */
+
+/* ---- arena ---- */
+
+typedef struct dlti_arena_chunk dlti_arena_chunk;
+typedef struct dlti_arena {
+    dlti_arena_chunk *head;
+    char *cur;   /* bump pointer inside head */
+    char *end;
+    dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
+} dlti_arena;
+
+void *dlti_arena_alloc(dlti_arena *arena, size_t size);
+void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size);
+void dlti_arena_release(dlti_arena *arena);
+/* Frees every object but keeps standard-size chunks for the next allocations. */
+void dlti_arena_reset(dlti_arena *arena);
+
+/* ---- interning ---- */
+
+/* A key handle.  String keys and type keys are distinct nodes, so equal
+ * handles mean equal keys and a lookup compares pointers. */
+struct dlti_key_node {
+    const dlti_type *type; /* NULL for string keys */
+    uint64_t hash;         /* of the string, or of the type's text */
+    size_t len;
+    const char *str;       /* string bytes (NUL-terminated), or the type's text */
+};
+
+typedef struct dlti_table {
+    void **slots;
+    size_t cap;   /* power of two */
+    size_t count;
+} dlti_table;
+
+uint64_t dlti_hash_bytes(const void *data, size_t len);
+
+struct dlti_type {
+    dlti_type_kind kind;
+    dlti_signedness sign;
+    unsigned width;          /* integer bits */
+    int float_kind;          /* dlti_float_kind or -1 */
+    const dlti_type *elem;
+    int rank;                /* -1: unranked */
+    const int64_t *dims;     /* -1: dynamic */
+    const bool *scalable;
+    uint64_t hash;
+    size_t text_len;
+    const char *text;        /* canonical spelling, NUL-terminated */
+    struct dlti_key_node key;
+};
+
+struct dlti_context {
+    dlti_arena arena;
+    dlti_table strings;  /* struct dlti_key_node * (string keys) */
+    dlti_table types;    /* struct dlti_type * */
+    dlti_limits limits;
+    const dlti_attr *unit, *true_attr, *false_attr;
+    const dlti_type *i64, *f64; /* the types of untyped literals */
+    /* Scratch stack for entries of containers being parsed: nested containers
+     * finish before their parent grows, so one stack serves all levels and
+     * its memory is reused from parse to parse. */
+    char *scratch;
+    size_t scratch_len, scratch_cap;
+};
+
+/* Uniques a type by its canonical text; `proto` is copied when new. */
+const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
+                                  const char *text, size_t len);
+
+/* ---- attributes ---- */
+
+typedef struct dlti_entry_rec {
+    dlti_key key;
+    const dlti_attr *value;
+} dlti_entry_rec;
+
+/* Maps bigger than this get an open-addressing index: slots hold copies of
+ * the entries (key NULL when empty), so a probe is one load, not two. */
+#define DLTI_INDEX_THRESHOLD 8
+
+struct dlti_attr {
+    dlti_attr_kind kind;
+    const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
+    size_t n;                   /* entries / elements / words */
+    union {
+        struct {                /* value in two's complement, `n` 64-bit words */
+            uint64_t small;     /* words[0] when n == 1 */
+            const uint64_t *words;
+        } i;
+        dlti_float_bits f;
+        bool b;
+        struct { const char *s; size_t len; } str;   /* string; opaque text */
+        const dlti_attr *const *elems;               /* array; dense elements */
+        const int64_t *ints;                          /* dense array of integers */
+        const dlti_float_bits *floats;                /* dense array of floats */
+        struct {
+            const dlti_entry_rec *entries;
+            const dlti_entry_rec *index;  /* NULL, or index_mask + 1 slots */
+            uint32_t index_mask;
+        } c;
+    } u;
+};
+
+/* Builds a container without verification (the parser verifies itself). */
+const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
+                                     const dlti_entry_rec *entries, size_t n);
+const dlti_attr *dlti_attr_alloc(dlti_context *ctx, dlti_attr_kind kind);
+/* Integer from two's-complement words of the type's width (copied). */
+const dlti_attr *dlti_int_from_words(dlti_context *ctx, const dlti_type *type,
+                                     const uint64_t *words, size_t nwords);
+/* The four DLTI containers are consecutive in dlti_attr_kind. */
+static inline bool dlti_attr_is_container(dlti_attr_kind kind)
+{
+    return (unsigned)kind - DLTI_ATTR_MAP <= (unsigned)(DLTI_ATTR_SYSTEM_SPEC - DLTI_ATTR_MAP);
+}
+/* Verifies container entries; returns 0 or -1 with err->text set (no position). */
+/* `bad` (may be NULL) gets the index of the offending entry, SIZE_MAX when
+ * the container as a whole is at fault. */
+int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *entries, size_t n,
+                         dlti_error_t *err, size_t *bad);
+/* Number of elements of a statically shaped type (vector/tensor); 0 if dynamic. */
+size_t dlti_dense_num_elements(const dlti_type *shaped);
+/* Verifies a dl_spec's entries as MLIR's data layout interfaces do. */
+int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err);
+
+/* ---- scopes ---- */
+
+typedef struct dlti_named_attr {
+    const char *name;
+    size_t name_len;
+    const dlti_attr *value;
+    size_t offset;    /* where the name starts in the source */
+} dlti_named_attr;
+
+struct dlti_scope {
+    const dlti_context *ctx;
+    const dlti_scope *parent;
+    const char *name;         /* NULL when unnamed */
+    bool bare;
+    size_t num_attrs;
+    const dlti_named_attr *attrs;   /* sorted by name */
+    size_t num_children;
+    const dlti_scope *const *children;
+};
+
+/* ---- errors: the one way every layer fills a dlti_error_t ---- */
+
+#if defined(__GNUC__)
+#define DLTI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DLTI_PRINTF(f, a)
+#endif
+
+/* Code and message, no position (line 0, no source); a message longer than
+ * DLTI_ERROR_TEXT_LENGTH ends in "...".  `err` may be NULL. */
+void dlti_error_set(dlti_error_t *err, dlti_error_code code, const char *fmt, ...)
+    DLTI_PRINTF(3, 4);
+/* Code, message and position (`source` may be NULL; line 0: none). */
+void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
+                       int column, const char *fmt, ...) DLTI_PRINTF(6, 7);
+void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
+                        int column, const char *fmt, va_list ap);
+/* Moves an error (from a layer that knew no position) to source:line:column. */
+void dlti_error_place(dlti_error_t *err, const char *source, int line, int column);
+/* Places an error at a byte offset into `text` (line, column, position, source). */
+void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, size_t len,
+                       size_t offset);
+
+/* ---- growable string for printers ---- */
+
+typedef struct dlti_buf {
+    char *data;
+    size_t len, cap;
+    bool failed;
+} dlti_buf;
+
+void dlti_buf_put(dlti_buf *b, const char *s, size_t n);
+void dlti_buf_puts(dlti_buf *b, const char *s);
+void dlti_buf_putc(dlti_buf *b, char c);
+void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Appends the canonical printing of `attr`; elide says whether an i64/f64
+ * type may be left out (array elements). */
+void dlti_print_attr(dlti_buf *b, const dlti_attr *attr, bool elide);
+void dlti_print_key(dlti_buf *b, dlti_key key);
+void dlti_print_string(dlti_buf *b, const char *s, size_t len);
+/* Prints a two's-complement integer of `nwords` words, signed or not. */
+void dlti_print_words(dlti_buf *b, const uint64_t *words, size_t nwords, unsigned width,
+                      bool is_signed);
+
+/* ======== integer literals ======== */
+
+enum { DLTI_LIT_OK = 0, DLTI_LIT_RANGE = -1, DLTI_LIT_NOMEM = -2 };
+
+/* The value of the integer literal `s` (decimal digits or 0x-hex, no sign)
+ * negated when `negative`, as `width` two's-complement bits, checked the way
+ * MLIR checks it (signed: index and siN; signless: either reading).  On
+ * success *out is malloc'ed and holds *out_words words. */
+int dlti_int_literal(const char *s, size_t n, bool negative, unsigned width, bool is_signed,
+                     uint64_t **out, size_t *out_words);
+
+/* The same for decimal literals of at most 19 digits and widths 1..64,
+ * without allocating; returns DLTI_LIT_NOMEM for inputs it does not handle. */
+int dlti_int_literal_small(const char *s, size_t n, bool negative, unsigned width, bool is_signed,
+                           uint64_t *out);
+
+/* ======== the recursive-descent reader ======== */
+
+/* The hand-written recursive-descent reader shared by the type, attribute
+ * and module parsers.  It works on characters directly: MLIR's dimension
+ * lists (4x?xf32) do not tokenise cleanly anyway. */
+
+typedef struct dlti_parser {
+    dlti_context *ctx;
+    const char *text;
+    size_t len;
+    size_t pos;
+    const char *source;
+    dlti_error_t *err;
+    unsigned depth;
+    bool failed;
+    /* DLTI container bodies being parsed: only the outermost one is checked
+     * for balance, and only when parsing it failed (see parse_hash). */
+    unsigned pretty_depth;
+} dlti_parser;
+
+void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,
+                      const char *source, dlti_error_t *err);
+/* Records the first error only: later ones are consequences. Returns NULL. */
+void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Skips blanks and // comments. */
+void dlti_skip_ws(dlti_parser *p);
+/* The next character after blanks, or 0 at the end (a NUL byte is an error). */
+int dlti_peek_slow(dlti_parser *p);
+static inline int dlti_peek(dlti_parser *p)
+{
+    /* Most tokens follow one another directly: no blank, comment or NUL. */
+    if (p->pos < p->len) {
+        unsigned char c = (unsigned char)p->text[p->pos];
+        if (c > ' ' && c != '/')
+            return c;
+    }
+    return dlti_peek_slow(p);
+}
+bool dlti_accept(dlti_parser *p, char c);
+bool dlti_accept_str(dlti_parser *p, const char *s);
+int dlti_expect(dlti_parser *p, char c);
+/* The offset MLIR reports an unexpected token at (see lexer.c). */
+size_t dlti_wrong_token_at(dlti_parser *p);
+/* A bare identifier [A-Za-z_][A-Za-z0-9_$.]* after blanks; 0 if none. */
+size_t dlti_bare_id(dlti_parser *p, size_t *start);
+/* Character classes of MLIR identifiers, inline: the lexer's hottest test. */
+static inline bool dlti_is_id_start(int c)
+{
+    return (unsigned)((c | 0x20) - 'a') < 26u || c == '_';
+}
+
+static inline bool dlti_is_id_char(int c)
+{
+    return dlti_is_id_start(c) || (unsigned)(c - '0') < 10u || c == '$' || c == '.';
+}
+bool dlti_enter(dlti_parser *p);
+void dlti_leave(dlti_parser *p);
+
+/* Parses a type at the cursor. */
+const dlti_type *dlti_parse_type(dlti_parser *p);
+/* Whether the bare identifier names a builtin type. */
+bool dlti_is_type_keyword(const char *s, size_t n);
+/* Parses an attribute value at the cursor. */
+const dlti_attr *dlti_parse_attr(dlti_parser *p);
+/* Parses "string" at the cursor into arena memory. */
+const char *dlti_parse_string(dlti_parser *p, size_t *len);
+
+/* ======== data layouts ======== */
+
+/* Internal layout of dlti_layout, shared by dlti/layout*.c.  Not installed. */
+
+/* An integer entry reduced to what queries need: MLIR sorts the integer
+ * entries by width and keeps the first one of each width. */
+typedef struct dlti_int_entry {
+    uint64_t width;
+    uint64_t abi, pref; /* bits */
+} dlti_int_entry;
+
+typedef struct dlti_ptr_entry {
+    uint64_t as;
+    uint64_t size, abi, pref, idx; /* bits */
+} dlti_ptr_entry;
+
+/* Cache of computed results, keyed by the (uniqued) type pointer.  Readers
+ * never lock: a slot is published with a release store once its record is
+ * complete.  Writers serialize on a spin lock (inserts happen once per type)
+ * and grow by publishing a bigger copy; old tables stay alive until the
+ * layout is freed, so a reader holding one never sees freed memory. */
+typedef struct dlti_layout_rec {
+    const dlti_type *type;
+    dlti_type_layout value;
+} dlti_layout_rec;
+
+typedef struct dlti_layout_table {
+    size_t mask;
+    size_t count;
+    struct dlti_layout_table *older;
+    _Atomic(dlti_layout_rec *) slots[];
+} dlti_layout_table;
+
+struct dlti_layout {
+    size_t n;                 /* combined entries, MLIR's order */
+    dlti_entry_rec *entries;
+    /* What the queries read, extracted once from the entries. */
+    size_t num_ints;
+    dlti_int_entry *ints;     /* sorted by width, first entry per width kept */
+    size_t num_ptrs;
+    dlti_ptr_entry *ptrs;     /* in entry order: the first one per space wins */
+    const dlti_attr *floats[DLTI_FLOAT_KIND_COUNT];
+    bool has_index;
+    uint64_t index_bits;
+    const dlti_attr *props[DLTI_LAYOUT_NUM_PROPS];
+    _Atomic(dlti_layout_table *) table;
+    atomic_flag lock;
+};
+
+/* Computes without touching the cache (the bench measures this). */
+int dlti_layout_compute(const dlti_layout *layout, const dlti_type *type, dlti_type_layout *out,
+                        dlti_error_t *err);
+
+/* Cache access: lookup returns the record or NULL; insert copies `value`
+ * (a failed allocation only means the result is not cached). */
+const dlti_type_layout *dlti_layout_cache_find(const dlti_layout *layout, const dlti_type *type);
+void dlti_layout_cache_insert(const dlti_layout *layout, const dlti_type *type,
+                              const dlti_type_layout *value);
+void dlti_layout_cache_free(dlti_layout *layout);
+
+/* Builds the query tables from layout->entries; -1 with err on a bad entry. */
+int dlti_layout_index_entries(dlti_layout *layout, dlti_error_t *err);
+
+/* The data layout spec attached to a scope, or NULL. */
+const dlti_attr *dlti_scope_dl_spec(const dlti_scope *scope, size_t *offset);
+
+/* Combines the specs of `scope` and its ancestors into layout->entries.
+ * On failure returns -1; `*bad` gets the scope whose spec does not combine
+ * (NULL for other errors). */
+int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti_scope **bad,
+                        dlti_error_t *err);
+
+/* Address space of an !llvm.ptr type; false for other types. */
+bool dlti_llvm_ptr_space(const dlti_type *type, uint64_t *as);
+
+/* Entry values as MLIR reads them (getValues<uint64_t>). */
+bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out);
+size_t dlti_dense_len(const dlti_attr *v);
+
+#endif /* DLTI_PRIVATE_H */

@@ -1,0 +1,90 @@
+/*
+ * sysdesc/load.h - read descriptions: YAML files (docs/yaml.md), MLIR
+ * files, catalog names.
+ *
+ * A YAML file is a system: a mapping from device id to that device's
+ * properties, each device becoming a #dlti.target_device_spec of the
+ * #dlti.target_system_spec.  docs/yaml.md is the reference for the format
+ * (tags, how plain scalars are typed, `base:` reuse, `data_layout:`, limits).
+ *
+ * Ownership: every attribute and string returned inside a sysdesc_system is
+ * owned by the dlti_context passed in and lives until dlti_context_free().
+ *
+ * Errors: functions that can fail take a `dlti_error_t *` (may be NULL) and
+ * return -1 with the error filled.  Positions are 1-based (line, column in
+ * characters, as libyaml counts them) and the source is the file name.
+ * Codes: DLTI_ERROR_SYNTAX (YAML syntax, unknown tags, values that do not
+ * fit their tag, duplicate keys), DLTI_ERROR_VERIFY (a DLTI rule: empty
+ * device, type key in a device), DLTI_ERROR_LIMIT (depth, alias expansion,
+ * input size), DLTI_ERROR_NOT_FOUND (a `base:` or catalog name that names
+ * nothing), DLTI_ERROR_IO, DLTI_ERROR_NOMEM.  A failed load returns nothing:
+ * there are no partial results (attributes built before the error stay in
+ * the context until it is freed, unreferenced).
+ *
+ * Threads: loading writes to the context (see dlti.h).
+ */
+#ifndef SYSDESC_LOAD_H
+#define SYSDESC_LOAD_H
+
+#include "sysdesc/system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Defaults of sysdesc_yaml_options (documented in docs/yaml.md). */
+#define SYSDESC_YAML_DEFAULT_MAX_DEPTH 64u
+#define SYSDESC_YAML_DEFAULT_MAX_ALIAS_NODES 1000000u
+#define SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES ((size_t)64 << 20)
+#define SYSDESC_YAML_DEFAULT_MAX_BASE_DEPTH 16u
+
+/**
+ * Options of a load.  All-zero (or NULL) means the defaults; new fields are
+ * only appended.
+ */
+typedef struct sysdesc_yaml_options {
+    /** Nesting of mappings and sequences; default 64. */
+    unsigned max_depth;
+    /** Nodes that aliases may add, counting a node once per alias that
+     *  reaches it (the "billion laughs" guard); default 1,000,000. */
+    size_t max_alias_nodes;
+    /** Size of one input file; default 64 MiB. */
+    size_t max_input_bytes;
+    /** Chain of `base:` references (a base of a base...); default 16. */
+    unsigned max_base_depth;
+    /** Catalog search path for `base:` names, ':'-separated; NULL means
+     *  sysdesc_catalog_path() (SYSDESC_PATH, installed catalog, source tree). */
+    const char *search_path;
+} sysdesc_yaml_options;
+
+/**
+ * Loads YAML text (`len` bytes; it need not be NUL-terminated) into `out`.
+ * `source` names the input in errors and is the directory base for relative
+ * `base:` paths (may be NULL: "<input>", relative to the working directory).
+ * Returns 0, or -1 with `err` filled and `out` untouched.
+ */
+SYSDESC_API int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len,
+                                  const char *source, const sysdesc_yaml_options *opts,
+                                  sysdesc_system *out, dlti_error_t *err);
+
+/** Reads and loads a YAML file ("-" is standard input). As sysdesc_yaml_load(). */
+SYSDESC_API int sysdesc_yaml_load_file(dlti_context *ctx, const char *path,
+                                       const sysdesc_yaml_options *opts, sysdesc_system *out,
+                                       dlti_error_t *err);
+
+/**
+ * Loads a description in either syntax: MLIR text (a module with
+ * dlti.target_system_spec / dlti.dl_spec, or a bare system spec) when the
+ * file name ends in ".mlir" or the text starts with `#` or `module`, else
+ * YAML.  A catalog name ("nvidia/h100-sxm") is looked up when `path` is not
+ * an existing file.  Errors as sysdesc_yaml_load(); an MLIR file without a
+ * system spec is DLTI_ERROR_NOT_FOUND.
+ */
+SYSDESC_API int sysdesc_system_load(dlti_context *ctx, const char *path,
+                                    const sysdesc_yaml_options *opts, sysdesc_system *out,
+                                    dlti_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_LOAD_H */

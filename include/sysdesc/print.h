@@ -1,0 +1,88 @@
+/*
+ * sysdesc/print.h - write a system as MLIR, a bare attribute, YAML or JSON.
+ *
+ * Every output format goes through sysdesc_system_print(): a new format is
+ * one enumerator, one name in sysdesc_format_parse() and one printer.
+ *
+ * Ownership: every function returns malloc'ed NUL-terminated text that the
+ * caller free()s; `len` (may be NULL) gets its length without the NUL.
+ *
+ * Errors: NULL when out of memory (nothing else can fail: every attribute
+ * a context holds is printable).
+ *
+ * Threads: printing only reads; any number of threads may print the same
+ * system at once.
+ */
+#ifndef SYSDESC_PRINT_H
+#define SYSDESC_PRINT_H
+
+#include "sysdesc/system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The output formats. */
+typedef enum sysdesc_format {
+    /** A module whose attributes are dlti.dl_spec (when present) and
+     *  dlti.target_system_spec, as mlir-opt-22 prints it. */
+    SYSDESC_FORMAT_MLIR = 0,
+    /** The bare #dlti.target_system_spec attribute and a newline. */
+    SYSDESC_FORMAT_ATTR,
+    /** YAML that sysdesc_yaml_load() reads back to an equal spec (docs/yaml.md). */
+    SYSDESC_FORMAT_YAML,
+    /** JSON (RFC 8259), see sysdesc_json_print(). */
+    SYSDESC_FORMAT_JSON
+} sysdesc_format;
+
+/** Flags of sysdesc_system_print() and sysdesc_json_print(). */
+enum {
+    /** JSON: keep MLIR types: every integer or float that is not i64/f64,
+     *  every type and every other attribute becomes {"type": T, "value": V}.
+     *  Other formats always keep types and ignore it. */
+    SYSDESC_PRINT_TYPED = 1u << 0
+};
+
+/**
+ * The format named `name` ("mlir", "attr", "yaml", "json"): 0 with `*format`
+ * set, or -1 for any other name (`*format` untouched).
+ */
+SYSDESC_API int sysdesc_format_parse(const char *name, sysdesc_format *format);
+
+/** The names sysdesc_format_parse() accepts, for messages: "mlir, attr, yaml, json". */
+SYSDESC_API const char *sysdesc_format_names(void);
+
+/**
+ * Prints `sys` in `format` with `flags` (SYSDESC_PRINT_*).  Malloc'ed text,
+ * or NULL when out of memory or `format` is not a sysdesc_format.
+ */
+SYSDESC_API char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format format,
+                                       unsigned flags, size_t *len);
+
+/**
+ * Prints `sys` as MLIR: a module whose attributes are dlti.dl_spec (when
+ * present) and dlti.target_system_spec, as mlir-opt-22 prints it; with
+ * `bare`, only the #dlti.target_system_spec attribute and a newline.
+ */
+SYSDESC_API char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len);
+
+/**
+ * Prints `sys` as YAML that sysdesc_yaml_load() reads back to an equal spec
+ * (dlti_attr_equal): values that are not i64, f64, bool or string keep their
+ * type through a tag (`!i32 4`, `!type vector<4xf32>`, `!mlir '...'`).
+ */
+SYSDESC_API char *sysdesc_yaml_print(const sysdesc_system *sys, size_t *len);
+
+/**
+ * Prints `sys` as JSON (RFC 8259): maps and devices as objects, arrays as
+ * arrays, numbers, booleans, strings; NaN and infinities as null in plain
+ * mode; attributes JSON cannot hold (types, dense data) as their MLIR text.
+ * `data_layout` becomes a top-level "data_layout" member beside "devices".
+ * `flags`: SYSDESC_PRINT_TYPED.
+ */
+SYSDESC_API char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_PRINT_H */

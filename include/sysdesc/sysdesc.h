@@ -1,0 +1,32 @@
+/*
+ * sysdesc/sysdesc.h - everything of libsysdesc in one include.
+ *
+ * The headers by topic, from the core up:
+ *   sysdesc/version.h   version macros, sysdesc_version_string()
+ *   sysdesc/dlti.h      the DLTI core: parse, print, verify, build, query
+ *   sysdesc/layout.h    data layouts: sizes and alignments, LLVM strings
+ *   sysdesc/probe.h     describe this host or hwloc XML (hwloc)
+ *   sysdesc/system.h    sysdesc_system: a system spec and its data layout
+ *   sysdesc/load.h      read YAML, MLIR and catalog names into a system
+ *   sysdesc/print.h     write a system as MLIR, attr, YAML or JSON
+ *   sysdesc/override.h  --set PATH=VALUE and override files
+ *   sysdesc/catalog.h   the systems/ catalog and PCI matching
+ *   sysdesc/compose.h   several systems into one
+ * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
+ * errors and threads in its preamble; docs/architecture.md draws the layers.
+ */
+#ifndef SYSDESC_SYSDESC_H
+#define SYSDESC_SYSDESC_H
+
+#include "sysdesc/version.h"
+#include "sysdesc/dlti.h"
+#include "sysdesc/layout.h"
+#include "sysdesc/probe.h"
+#include "sysdesc/system.h"
+#include "sysdesc/load.h"
+#include "sysdesc/print.h"
+#include "sysdesc/override.h"
+#include "sysdesc/catalog.h"
+#include "sysdesc/compose.h"
+
+#endif /* SYSDESC_SYSDESC_H */

@@ -1,0 +1,37 @@
+/*
+ * sysdesc/system.h - a described system: a #dlti.target_system_spec and,
+ * optionally, the module's #dlti.dl_spec.
+ *
+ * This is what every loader returns (sysdesc/load.h, sysdesc/probe.h
+ * through a sysdesc_system you fill), what composition builds
+ * (sysdesc/compose.h) and what every printer takes (sysdesc/print.h).
+ *
+ * Ownership: the attributes and the string belong to the dlti_context they
+ * were built in and live until dlti_context_free(); a sysdesc_system is a
+ * plain struct of pointers, copied freely, never freed.
+ */
+#ifndef SYSDESC_SYSTEM_H
+#define SYSDESC_SYSTEM_H
+
+#include "sysdesc/dlti.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A described system. */
+typedef struct sysdesc_system {
+    /** The #dlti.target_system_spec; never NULL after a successful load. */
+    const dlti_attr *spec;
+    /** The #dlti.dl_spec made from `data_layout:` (or the module's
+     *  dlti.dl_spec), or NULL when there is none. */
+    const dlti_attr *dl_spec;
+    /** `data_layout:` text as written when it is a string (an LLVM data
+     *  layout string or a triple), NUL-terminated, or NULL. */
+    const char *data_layout;
+} sysdesc_system;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_SYSTEM_H */
