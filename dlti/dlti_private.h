@@ -260,6 +260,17 @@ void dlti_error_place(dlti_error_t *err, const char *source, int line, int colum
 void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, size_t len,
                        size_t offset);
 
+/* ---- files and growable arrays ---- */
+
+/* Reads a whole file ("-": standard input) of at most `max` bytes: malloc'ed
+ * and NUL-terminated, `*len` bytes; NULL with DLTI_ERROR_IO (the OS's
+ * reason), DLTI_ERROR_LIMIT or DLTI_ERROR_NOMEM, the error's source `path`. */
+char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
+/* Makes room for `need` elements of `elem` bytes in the malloc'ed array
+ * `*data` of capacity `*cap` (doubling); 0, or -1 on overflow or out of
+ * memory with the array unchanged. */
+int dlti_grow(void **data, size_t *cap, size_t need, size_t elem);
+
 /* ---- growable string for printers ---- */
 
 typedef struct dlti_buf {

@@ -349,47 +349,10 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
 
 const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        dlti_error_set(err, DLTI_ERROR_IO, "cannot open file: %s", strerror(errno));
-        if (err)
-            snprintf(err->source, sizeof(err->source), "%s", path);
+    size_t len;
+    char *data = dlti_read_file(path, ctx->limits.max_input_bytes, &len, err);
+    if (!data)
         return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *data = malloc(cap);
-    int io_errno = 0;
-    while (data) {
-        if (len == cap) {
-            if (cap > ctx->limits.max_input_bytes)
-                break;
-            char *nd = realloc(data, cap * 2);
-            if (!nd) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = nd;
-            cap *= 2;
-        }
-        size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                io_errno = errno ? errno : EIO;
-            break;
-        }
-    }
-    if (f != stdin)
-        fclose(f);
-    if (!data || io_errno) {
-        free(data);
-        dlti_error_set(err, data ? DLTI_ERROR_IO : DLTI_ERROR_NOMEM, "cannot read file: %s",
-                       data ? strerror(io_errno) : "out of memory");
-        if (err)
-            snprintf(err->source, sizeof(err->source), "%s", path);
-        return NULL;
-    }
     const dlti_scope *s = dlti_parse(ctx, data, len, path, err);
     free(data);
     return s;

@@ -13,17 +13,6 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-/* ---- a bump allocator for one load's tree (freed as a whole) ---- */
-
-typedef struct sd_arena_chunk sd_arena_chunk;
-typedef struct sd_arena {
-    sd_arena_chunk *head;
-    char *cur, *end;
-} sd_arena;
-
-void *sd_arena_alloc(sd_arena *a, size_t size);
-void sd_arena_free(sd_arena *a);
-
 /* ---- the document tree ---- */
 
 typedef enum sd_node_kind { SD_SCALAR, SD_SEQUENCE, SD_MAPPING } sd_node_kind;
@@ -44,7 +33,7 @@ typedef struct sd_node {
 } sd_node;
 
 typedef struct sd_doc {
-    sd_arena arena;
+    dlti_arena arena;        /* the core's arena, released with the document */
     sd_node *root;           /* NULL for an empty document */
 } sd_doc;
 
@@ -110,11 +99,6 @@ sd_plain_kind sd_plain_classify(const char *s, size_t len);
 #define SD_TAG_NULL "tag:yaml.org,2002:null"
 #define SD_TAG_MAP "tag:yaml.org,2002:map"
 #define SD_TAG_SEQ "tag:yaml.org,2002:seq"
-
-/* ---- files ---- */
-
-/* Reads a whole file ("-": stdin) up to `max` bytes; malloc'ed, NUL-terminated. */
-char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
 
 /* ---- growable text for printers: the core's buffer ---- */
 

@@ -395,7 +395,7 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
         goto out;
     }
     size_t len;
-    char *text = sd_read_file(path, L->opts.max_input_bytes, &len, L->err);
+    char *text = dlti_read_file(path, L->opts.max_input_bytes, &len, L->err);
     if (!text)
         goto out;
     sd_doc doc;
@@ -634,7 +634,7 @@ int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_ya
     size_t max = opts && opts->max_input_bytes ? opts->max_input_bytes
                                                : SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
     size_t len;
-    char *text = sd_read_file(path, max, &len, err);
+    char *text = dlti_read_file(path, max, &len, err);
     if (!text)
         return -1;
     int rc = sysdesc_yaml_load(ctx, text, len, path, opts, out, err);

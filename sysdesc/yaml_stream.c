@@ -58,21 +58,6 @@ typedef struct stream {
 /* Returned by the event handlers: give up, let the tree path decide. */
 #define FALLBACK (-1)
 
-static bool grow(void **data, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *d = realloc(*data, c * elem);
-    if (!d)
-        return false;
-    *data = d;
-    *cap = c;
-    return true;
-}
-
 /* The scalar node the tree builder (yaml_tree.c on_scalar) makes of an event. */
 static bool scalar_node(const yaml_event_t *ev, sd_node *n)
 {
@@ -157,7 +142,7 @@ static int deliver(stream *s, const dlti_attr *value)
     if (p->role == R_SEQ) {
         if (!value)
             return FALLBACK;   /* null in a sequence */
-        if (!grow((void **)&s->elems, &s->elems_cap, s->nelems + 1, sizeof(*s->elems)))
+        if (dlti_grow((void **)&s->elems, &s->elems_cap, s->nelems + 1, sizeof(*s->elems)))
             return FALLBACK;
         s->elems[s->nelems++] = value;
         return 0;
@@ -204,7 +189,7 @@ static int on_key(stream *s, sframe *p, const sd_node *k)
         if (!key)
             return FALLBACK;
     }
-    if (!grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof(*s->entries)))
+    if (dlti_grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof(*s->entries)))
         return FALLBACK;
     s->entries[s->nentries].key = key;
     s->entries[s->nentries].value = NULL;
@@ -299,7 +284,7 @@ static int on_start(stream *s, const yaml_event_t *ev)
         }
     }
     f.start = f.role == R_SEQ ? s->nelems : s->nentries;
-    if (!grow((void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames)))
+    if (dlti_grow((void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames)))
         return FALLBACK;
     s->frames[s->nframes++] = f;
     return 0;

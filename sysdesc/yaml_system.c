@@ -72,7 +72,7 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
     size_t max = opts && opts->max_input_bytes ? opts->max_input_bytes
                                                : SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
     size_t len;
-    char *text = sd_read_file(path, max, &len, err);
+    char *text = dlti_read_file(path, max, &len, err);
     int rc = -1;
     if (text) {
         rc = looks_like_mlir(path, text, len) ? load_mlir(ctx, text, len, path, out, err)

@@ -52,9 +52,9 @@ static int nomem(builder *b)
     return -1;
 }
 
-static const char *arena_strdup(sd_arena *a, const char *s, size_t len)
+static const char *arena_strdup(dlti_arena *a, const char *s, size_t len)
 {
-    char *d = sd_arena_alloc(a, len + 1);
+    char *d = dlti_arena_alloc(a, len + 1);
     if (d) {
         memcpy(d, s, len);
         d[len] = '\0';
@@ -123,7 +123,7 @@ static int push_child(builder *b, sd_node *n)
 
 static sd_node *new_node(builder *b, sd_node_kind kind, yaml_mark_t mark, const yaml_char_t *tag)
 {
-    sd_node *n = sd_arena_alloc(&b->doc->arena, sizeof(*n));
+    sd_node *n = dlti_arena_alloc(&b->doc->arena, sizeof(*n));
     if (!n)
         return NULL;
     memset(n, 0, sizeof(*n));
@@ -206,7 +206,7 @@ static int on_end(builder *b)
     sd_node *n = f.node;
     size_t count = b->nchildren - f.first_child;
     n->len = n->kind == SD_MAPPING ? count / 2 : count;
-    n->u.items = sd_arena_alloc(&b->doc->arena, (count ? count : 1) * sizeof(sd_node *));
+    n->u.items = dlti_arena_alloc(&b->doc->arena, (count ? count : 1) * sizeof(sd_node *));
     if (!n->u.items)
         return nomem(b);
     if (count)
@@ -367,6 +367,6 @@ int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
 
 void sd_doc_free(sd_doc *doc)
 {
-    sd_arena_free(&doc->arena);
+    dlti_arena_release(&doc->arena);
     doc->root = NULL;
 }

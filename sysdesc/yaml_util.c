@@ -1,4 +1,4 @@
-/* Small helpers of the YAML layer: arena, errors, file reading, text buffers. */
+/* Small helpers of the YAML layer: quoted strings and number formatting. */
 #include "sysdesc_private.h"
 
 #include <errno.h>
@@ -6,107 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct sd_arena_chunk {
-    sd_arena_chunk *next;
-    max_align_t data[];
-};
-
-#define SD_CHUNK (64 * 1024)
-
-void *sd_arena_alloc(sd_arena *a, size_t size)
-{
-    size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-    if ((size_t)(a->end - a->cur) < size || !a->cur) {
-        size_t cap = size > SD_CHUNK / 4 ? size : SD_CHUNK;
-        sd_arena_chunk *c = malloc(sizeof(*c) + cap);
-        if (!c)
-            return NULL;
-        /* A big block gets a chunk of its own behind the current one, so the
-         * free space of the current chunk is not wasted. */
-        if (cap != SD_CHUNK && a->head) {
-            c->next = a->head->next;
-            a->head->next = c;
-            return c->data;
-        }
-        c->next = a->head;
-        a->head = c;
-        a->cur = (char *)c->data;
-        a->end = a->cur + cap;
-    }
-    void *p = a->cur;
-    a->cur += size;
-    return p;
-}
-
-void sd_arena_free(sd_arena *a)
-{
-    sd_arena_chunk *c = a->head;
-    while (c) {
-        sd_arena_chunk *next = c->next;
-        free(c);
-        c = next;
-    }
-    a->head = NULL;
-    a->cur = a->end = NULL;
-}
-
-char *sd_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
-{
-    bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    int read_errno = 0;
-    char *data = malloc(cap);
-    while (data) {
-        if (n + 1 >= cap) {
-            char *grown = realloc(data, cap * 2);
-            if (!grown) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = grown;
-            cap *= 2;
-        }
-        errno = 0;
-        size_t got = fread(data + n, 1, cap - n - 1, f);
-        /* Keep the OS's reason (a directory opens, then reads EISDIR). */
-        if (got < cap - n - 1 && ferror(f) && !read_errno)
-            read_errno = errno;
-        n += got;
-        if (n > max) {
-            dlti_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
-                     "file is larger than the limit of %zu bytes", max);
-            free(data);
-            if (!is_stdin)
-                fclose(f);
-            return NULL;
-        }
-        if (got == 0)
-            break;
-    }
-    bool failed = ferror(f);
-    if (!is_stdin)
-        fclose(f);
-    if (!data) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, path, 0, 0, "out of memory");
-        return NULL;
-    }
-    if (failed) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s",
-                 read_errno ? strerror(read_errno) : "read error");
-        free(data);
-        return NULL;
-    }
-    data[n] = '\0';
-    *len = n;
-    return data;
-}
 
 void sd_buf_put_quoted(sd_buf *b, const char *s, size_t len, const char *control_fmt)
 {
