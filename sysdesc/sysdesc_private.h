@@ -125,4 +125,35 @@ void sd_format_double(char *out, size_t size, double v);
 int sd_import_data_layout(dlti_context *ctx, const char *text, const dlti_attr **dl_spec,
                           dlti_error_t *err);
 
+/* ---- the device schema and its checker (schema*.c, check*.c) ---- */
+
+/* The most keys schema_keys.c may hold (schema.c indexes them in arrays). */
+#define SD_SCHEMA_MAX_KEYS 256
+
+/* The entry named `name` under entry `parent` (-1: the device's top level):
+ * the parent's '*' entry when it has one; -1 when there is none. */
+int sd_schema_child(int parent, const char *name, size_t len);
+/* The parent entry of `entry` (-1 at the top level) and its last path component. */
+int sd_schema_parent(int entry);
+const char *sd_schema_name(int entry);
+/* Whether `name` may be a child of map key `map` (its `names` list). */
+bool sd_schema_name_allowed(const sysdesc_schema_key *map, const char *name, size_t len);
+/* The key under `parent`, valid for `devices`, nearest to `name` by edit
+ * distance, or NULL when none is close enough to be the one meant. */
+const char *sd_schema_suggest(int parent, unsigned devices, const char *name, size_t len);
+size_t sd_edit_distance(const char *a, size_t la, const char *b, size_t lb);
+/* "write 65536 (bytes)" for the text "64KB" of a key in bytes (and the like
+ * for every unit of the schema); 0, or -1 when the text is no number. */
+int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, char *out,
+                 size_t size);
+
+/* Locates key paths in YAML or MLIR text (check_locate.c). */
+typedef struct sd_locator sd_locator;
+sd_locator *sd_locator_new(const char *text, size_t len, const char *source);
+void sd_locator_free(sd_locator *l);
+/* The line and column of the deepest key of the path `keys` (device id
+ * first) that the text holds; -1 when not even the device is found. */
+int sd_locate(sd_locator *l, const char *const *keys, const size_t *lens, size_t n, int *line,
+              int *column);
+
 #endif /* SYSDESC_PRIVATE_H */

@@ -10,6 +10,7 @@
  *   sysdesc/load.h      read YAML, MLIR and catalog names into a system
  *   sysdesc/print.h     write a system as MLIR, attr, YAML or JSON
  *   sysdesc/override.h  --set PATH=VALUE and override files
+ *   sysdesc/schema.h    the device schema and the checker
  *   sysdesc/catalog.h   the systems/ catalog and PCI matching
  *   sysdesc/compose.h   several systems into one
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
@@ -26,6 +27,7 @@
 #include "sysdesc/load.h"
 #include "sysdesc/print.h"
 #include "sysdesc/override.h"
+#include "sysdesc/schema.h"
 #include "sysdesc/catalog.h"
 #include "sysdesc/compose.h"
 

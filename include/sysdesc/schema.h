@@ -1,0 +1,139 @@
+/*
+ * sysdesc/schema.h - the device schema: every key a device spec may hold,
+ * its type, unit and meaning, and the checker that enforces it.
+ *
+ * The schema is one table compiled into the library (sysdesc/schema_keys.c):
+ * docs/keys.md is checked against it, the checker, `sysdesc check`,
+ * `sysdesc summary` and the printers read it.  A key's path is dotted inside
+ * its device ("cache.L1.size_in_bytes"); a '*' stands for one level whose
+ * names the parent map lists ("cache.*.size_in_bytes").  Users' own keys go
+ * under the device's `extra` map, which the checker does not judge; any other
+ * key outside the schema is an error.
+ *
+ * Ownership: the table and its strings are static; nothing to free.
+ *
+ * Errors: checking never fails for lack of memory in a way that hides a
+ * problem: it returns -1 and reports DLTI_ERROR_NOMEM.
+ *
+ * Threads: the table is read-only; checking only reads the spec.
+ */
+#ifndef SYSDESC_SCHEMA_H
+#define SYSDESC_SCHEMA_H
+
+#include "sysdesc/system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The schema version this library checks against (the `schema_version` of a spec). */
+#define SYSDESC_SCHEMA_VERSION 1
+
+/** The value a key holds. */
+typedef enum sysdesc_value_type {
+    SYSDESC_VALUE_I64,         /**< an integer of type i64 */
+    SYSDESC_VALUE_F64,         /**< a float of type f64 */
+    SYSDESC_VALUE_BOOL,        /**< true or false */
+    SYSDESC_VALUE_STRING,      /**< a string */
+    SYSDESC_VALUE_I64_ARRAY,   /**< integers: array<i64: ...> or [1, 2] of i64 */
+    SYSDESC_VALUE_STRING_LIST, /**< ["a", "b"] */
+    SYSDESC_VALUE_MAP,         /**< a #dlti.map whose keys the schema lists */
+    SYSDESC_VALUE_OPEN_MAP     /**< a #dlti.map the checker does not look into */
+} sysdesc_value_type;
+
+/** What kind of fact a key is. */
+typedef enum sysdesc_key_class {
+    SYSDESC_KEY_FACT,       /**< a property of the hardware (sizes, counts, names) */
+    SYSDESC_KEY_LIMIT,      /**< a limit a program must respect (threads per block) */
+    SYSDESC_KEY_PEAK,       /**< a peak rate (ops/s, bytes/s, clocks) */
+    SYSDESC_KEY_BOOKKEEPING /**< where values came from, what is doubtful, ids */
+} sysdesc_key_class;
+
+/** Device types (bits of sysdesc_schema_key.devices). */
+enum {
+    SYSDESC_DEVICE_CPU = 1u << 0,
+    SYSDESC_DEVICE_GPU = 1u << 1
+};
+
+/** One key of the schema. */
+typedef struct sysdesc_schema_key {
+    /** Dotted path inside the device; '*' is one level named as `names` says. */
+    const char *path;
+    sysdesc_value_type type;
+    /** The unit: "bytes", "bits", "MHz", "bytes/s", "ops/s", "W"; NULL for none. */
+    const char *unit;
+    /** SYSDESC_DEVICE_* bits: which device types carry it. */
+    unsigned devices;
+    /** SYSDESC_DEVICE_* bits of the device types whose descriptions (YAML, the
+     *  catalog) must give it; probed devices need only `device_type`. */
+    unsigned required;
+    sysdesc_key_class key_class;
+    /** Integers (and array elements): the smallest and largest values allowed. */
+    int64_t min, max;
+    /** For a map with '*' children: the child names allowed, space-separated,
+     *  or "#" for decimal numbers; NULL otherwise. */
+    const char *names;
+    /** A one-line meaning (docs/keys.md). */
+    const char *meaning;
+    /** `sysdesc summary`: the label it is shown under, NULL when not shown. */
+    const char *summary;
+} sysdesc_schema_key;
+
+/** The number of keys in the schema. */
+SYSDESC_API size_t sysdesc_schema_size(void);
+
+/** Key `i` (0 <= i < sysdesc_schema_size()), in documentation order; NULL past the end. */
+SYSDESC_API const sysdesc_schema_key *sysdesc_schema_key_at(size_t i);
+
+/**
+ * The schema key that `path` (dotted, concrete: "cache.L1.size_in_bytes")
+ * names in a device of type `device_type` ("CPU", "GPU"; NULL: any type), or
+ * NULL when the schema has no such key.  Paths under `extra.` and inside an
+ * open map return the open map's key.
+ */
+SYSDESC_API const sysdesc_schema_key *sysdesc_schema_find(const char *device_type,
+                                                          const char *path);
+
+/**
+ * The device type bit of a device_type string ("CPU" -> SYSDESC_DEVICE_CPU),
+ * 0 when it is not one the schema knows.
+ */
+SYSDESC_API unsigned sysdesc_schema_device_type(const char *device_type);
+
+/* ---- checking ---- */
+
+/**
+ * Receives one problem: an error with code DLTI_ERROR_VERIFY (or
+ * DLTI_ERROR_TYPE for a value of the wrong type, DLTI_ERROR_RANGE for a value
+ * out of range), its text, and its position when known.  Return 0 to go on,
+ * non-zero to stop checking.
+ */
+typedef int (*sysdesc_problem_fn)(void *user, const dlti_error_t *problem);
+
+/**
+ * Checks every device of `sys` against the schema and its rules
+ * (docs/keys.md, "Checks"): unknown keys (with the nearest known key),
+ * value types (with the expected type, and the number to write for a value
+ * given as text with a unit such as "64KB"), ranges, required keys and the
+ * relations between keys.  Each problem goes to `report` (NULL: only
+ * counted), with `source` as its file name and no line; callers that know
+ * the text a system came from use sysdesc_system_check_located().
+ * Returns the number of problems (0: valid), or -1 when out of memory.
+ */
+SYSDESC_API long sysdesc_system_check(const sysdesc_system *sys, const char *source,
+                                      sysdesc_problem_fn report, void *user);
+
+/**
+ * As sysdesc_system_check(), and each problem is located in `text` (`len`
+ * bytes, the YAML or MLIR the system was loaded from, named `source`): at
+ * the key that is wrong, or, for a key missing or inherited through `base:`,
+ * at its device.
+ */
+SYSDESC_API long sysdesc_system_check_located(const sysdesc_system *sys, const char *text,
+                                              size_t len, const char *source,
+                                              sysdesc_problem_fn report, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_SCHEMA_H */

@@ -1,0 +1,613 @@
+/* The checker (sysdesc/schema.h): every device of a system against the
+ * schema table and the rules of docs/keys.md ("Checks").  Every problem is
+ * reported, not only the first; each names the device and key path, and is
+ * located in the source text when the caller has it (check_locate.c). */
+#include "sysdesc_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_DEPTH 16
+
+typedef struct check_run {
+    sysdesc_problem_fn report;
+    void *user;
+    const char *source;
+    sd_locator *locator;     /* NULL: problems are not located */
+    long count;
+    bool stop;
+    /* the device being checked */
+    const dlti_attr *device;
+    unsigned dev_bits;       /* SYSDESC_DEVICE_* it may hold keys of */
+    bool probed;             /* it carries provenance: required keys are not asked */
+    /* the path of the value being checked: device id, then keys */
+    const char *key[MAX_DEPTH];
+    size_t key_len[MAX_DEPTH];
+    size_t depth;
+} check_run;
+
+/* "GPU0.cache.L1" of the first `depth` components. */
+static void path_text(const check_run *r, size_t depth, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < depth && used + 1 < size; i++) {
+        int n = snprintf(out + used, size - used, "%s%.*s", i ? "." : "", (int)r->key_len[i],
+                         r->key[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* Reports one problem located at the first `depth` path components. */
+static void problem(check_run *r, dlti_error_code code, size_t depth, const char *fmt, ...)
+    DLTI_PRINTF(4, 5);
+static void problem(check_run *r, dlti_error_code code, size_t depth, const char *fmt, ...)
+{
+    r->count++;
+    if (r->stop || !r->report)
+        return;
+    dlti_error_t e;
+    va_list ap;
+    va_start(ap, fmt);
+    dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
+    va_end(ap);
+    if (r->locator) {
+        int line, column;
+        if (sd_locate(r->locator, r->key, r->key_len, depth, &line, &column) == 0)
+            dlti_error_place(&e, r->source, line, column);
+    }
+    if (r->report(r->user, &e) != 0)
+        r->stop = true;
+}
+
+static const dlti_attr *get(const dlti_attr *map, const char *key)
+{
+    size_t len = strlen(key);
+    for (size_t i = 0; map && i < dlti_attr_size(map); i++) {
+        size_t kl;
+        const char *k = dlti_key_str(dlti_attr_entry_key(map, i), &kl);
+        if (k && kl == len && memcmp(k, key, len) == 0)
+            return dlti_attr_entry_value(map, i);
+    }
+    return NULL;
+}
+
+static bool is_i64(const dlti_attr *v, int64_t *x)
+{
+    const dlti_type *ty = v ? dlti_attr_type(v) : NULL;
+    return v && dlti_attr_get_kind(v) == DLTI_ATTR_INTEGER &&
+           dlti_type_get_kind(ty) == DLTI_TYPE_INTEGER && dlti_type_int_width(ty) == 64 &&
+           dlti_type_int_signedness(ty) == DLTI_SIGNLESS && dlti_attr_get_int64(v, x, NULL) == 0;
+}
+
+static bool same_ascii_nocase(const char *a, size_t len, const char *b)
+{
+    if (strlen(b) != len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = a[i] >= 'a' && a[i] <= 'z' ? (char)(a[i] - 32) : a[i];
+        if (c != b[i])
+            return false;
+    }
+    return true;
+}
+
+static bool get_i64(const dlti_attr *map, const char *key, int64_t *x)
+{
+    return is_i64(get(map, key), x);
+}
+
+/* ---- what a value is, in words ---- */
+
+static const char *expected_text(const sysdesc_schema_key *k, char *buf, size_t size)
+{
+    switch (k->type) {
+    case SYSDESC_VALUE_I64:
+        if (k->unit)
+            snprintf(buf, size, "an integer (i64) in %s", k->unit);
+        else
+            snprintf(buf, size, "an integer (i64)");
+        return buf;
+    case SYSDESC_VALUE_F64:
+        snprintf(buf, size, "a float (f64)%s%s", k->unit ? " in " : "", k->unit ? k->unit : "");
+        return buf;
+    case SYSDESC_VALUE_BOOL:
+        return "true or false";
+    case SYSDESC_VALUE_STRING:
+        return "a string";
+    case SYSDESC_VALUE_I64_ARRAY:
+        return "a non-empty list of integers (i64)";
+    case SYSDESC_VALUE_STRING_LIST:
+        return "a list of strings";
+    case SYSDESC_VALUE_MAP:
+    case SYSDESC_VALUE_OPEN_MAP:
+        return "a map";
+    }
+    return "?";
+}
+
+static const char *actual_text(const dlti_attr *v, char *buf, size_t size)
+{
+    switch (dlti_attr_get_kind(v)) {
+    case DLTI_ATTR_STRING: {
+        const char *s;
+        size_t len;
+        dlti_attr_get_string(v, &s, &len, NULL);
+        if (len > 40)
+            snprintf(buf, size, "the string \"%.37s...\"", s);
+        else
+            snprintf(buf, size, "the string \"%.*s\"", (int)len, s);
+        return buf;
+    }
+    case DLTI_ATTR_INTEGER:
+    case DLTI_ATTR_FLOAT: {
+        char *t = dlti_attr_print(v, NULL);
+        snprintf(buf, size, "%s", t ? t : "a number");
+        free(t);
+        return buf;
+    }
+    case DLTI_ATTR_BOOL:
+        return "a boolean";
+    case DLTI_ATTR_ARRAY:
+    case DLTI_ATTR_DENSE_ARRAY:
+        return "a list";
+    case DLTI_ATTR_MAP:
+        return "a map";
+    default:
+        return "another kind of attribute";
+    }
+}
+
+/* The number to write instead of `v`, when one is obvious. */
+static bool value_hint(const sysdesc_schema_key *k, const dlti_attr *v, char *out, size_t size)
+{
+    dlti_attr_kind kind = dlti_attr_get_kind(v);
+    if (kind == DLTI_ATTR_STRING) {
+        const char *s;
+        size_t len;
+        dlti_attr_get_string(v, &s, &len, NULL);
+        if (sd_unit_hint(k, s, len, out, size) == 0)
+            return true;
+        if (k->type == SYSDESC_VALUE_BOOL && (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)) {
+            snprintf(out, size, "write %s without quotes", s);
+            return true;
+        }
+        return false;
+    }
+    double d;
+    if (k->type == SYSDESC_VALUE_I64 && kind == DLTI_ATTR_FLOAT &&
+        dlti_attr_get_double(v, &d, NULL) == 0 && d == floor(d) && fabs(d) < 9.2e18) {
+        snprintf(out, size, "write %lld", (long long)d);
+        return true;
+    }
+    int64_t x;
+    if (k->type == SYSDESC_VALUE_F64 && kind == DLTI_ATTR_INTEGER &&
+        dlti_attr_get_int64(v, &x, NULL) == 0) {
+        char num[64];
+        sd_format_double(num, sizeof(num), (double)x);
+        snprintf(out, size, "write %s%s", num, strpbrk(num, ".eE") ? "" : ".0");
+        return true;
+    }
+    return false;
+}
+
+static void wrong_type(check_run *r, const sysdesc_schema_key *k, const dlti_attr *v)
+{
+    char path[512], want[96], got[96], hint[128];
+    path_text(r, r->depth, path, sizeof(path));
+    bool h = value_hint(k, v, hint, sizeof(hint));
+    problem(r, DLTI_ERROR_TYPE, r->depth, "'%s' must be %s, not %s%s%s", path,
+            expected_text(k, want, sizeof(want)), actual_text(v, got, sizeof(got)),
+            h ? "; " : "", h ? hint : "");
+}
+
+static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, const char *what)
+{
+    if (x >= k->min && x <= k->max && !(x == 0 && k->min < 0)) /* associativity 0: unknown */
+        return;
+    char path[512], hint[160] = "";
+    path_text(r, r->depth, path, sizeof(path));
+    if (x == 0 && k->min < 0) {
+        problem(r, DLTI_ERROR_RANGE, r->depth,
+                "'%s' is 0: write -1 for fully associative, or leave the key out when unknown",
+                path);
+        return;
+    }
+    if (x > k->max) {
+        if (k->unit && strcmp(k->unit, "MHz") == 0)
+            snprintf(hint, sizeof(hint), " (is it in kHz or Hz? MHz are wanted)");
+        else if (k->max == 0xffff)
+            snprintf(hint, sizeof(hint), " (a PCI id has 16 bits)");
+        problem(r, DLTI_ERROR_RANGE, r->depth, "'%s'%s must be at most %lld, not %lld%s", path,
+                what, (long long)k->max, (long long)x, hint);
+        return;
+    }
+    if (k->unit && strcmp(k->unit, "bytes/s") == 0 && x > 0 && x < k->min &&
+        x <= INT64_MAX / 1000000000)
+        snprintf(hint, sizeof(hint), " (is it in GB/s? then write %lld)",
+                 (long long)(x * 1000000000));
+    problem(r, DLTI_ERROR_RANGE, r->depth, "'%s'%s must be at least %lld, not %lld%s", path, what,
+            (long long)k->min, (long long)x, hint);
+}
+
+static void walk_map(check_run *r, const dlti_attr *map, int parent);
+
+static void check_value(check_run *r, int idx, const dlti_attr *v)
+{
+    const sysdesc_schema_key *k = sysdesc_schema_key_at((size_t)idx);
+    dlti_attr_kind kind = dlti_attr_get_kind(v);
+    int64_t x;
+    switch (k->type) {
+    case SYSDESC_VALUE_I64:
+        if (!is_i64(v, &x))
+            wrong_type(r, k, v);
+        else
+            check_range(r, k, x, "");
+        return;
+    case SYSDESC_VALUE_F64: {
+        double d;
+        if (kind != DLTI_ATTR_FLOAT || strcmp(dlti_type_str(dlti_attr_type(v)), "f64") != 0 ||
+            dlti_attr_get_double(v, &d, NULL) < 0) {
+            wrong_type(r, k, v);
+        } else if (k->unit && strcmp(k->unit, "ops/s") == 0 && !(d >= 1e9 && d < 1e18)) {
+            char path[512];
+            path_text(r, r->depth, path, sizeof(path));
+            problem(r, DLTI_ERROR_RANGE, r->depth,
+                    "'%s' must be in ops per second, from 1e9 to 1e18, not %g%s", path, d,
+                    d > 0 && d < 1e6 ? " (is it in TFLOP/s? write it times 1e12)" : "");
+        }
+        return;
+    }
+    case SYSDESC_VALUE_BOOL:
+        if (kind != DLTI_ATTR_BOOL)
+            wrong_type(r, k, v);
+        return;
+    case SYSDESC_VALUE_STRING:
+        if (kind != DLTI_ATTR_STRING)
+            wrong_type(r, k, v);
+        return;
+    case SYSDESC_VALUE_I64_ARRAY: {
+        if (kind == DLTI_ATTR_DENSE_ARRAY) { /* array<i64: ...>, as the probe writes */
+            const dlti_type *et = dlti_attr_type(v);
+            if (dlti_type_get_kind(et) != DLTI_TYPE_INTEGER || dlti_type_int_width(et) != 64 ||
+                dlti_attr_size(v) == 0) {
+                wrong_type(r, k, v);
+                return;
+            }
+            for (size_t i = 0; i < dlti_attr_size(v); i++)
+                if (dlti_attr_dense_int64(v, i, &x, NULL) == 0)
+                    check_range(r, k, x, " element");
+            return;
+        }
+        if (kind != DLTI_ATTR_ARRAY || dlti_attr_size(v) == 0) {
+            wrong_type(r, k, v);
+            return;
+        }
+        for (size_t i = 0; i < dlti_attr_size(v); i++) {
+            if (!is_i64(dlti_attr_element(v, i), &x)) {
+                wrong_type(r, k, v);
+                return;
+            }
+        }
+        for (size_t i = 0; i < dlti_attr_size(v); i++) {
+            is_i64(dlti_attr_element(v, i), &x);
+            check_range(r, k, x, " element");
+        }
+        return;
+    }
+    case SYSDESC_VALUE_STRING_LIST:
+        if (kind != DLTI_ATTR_ARRAY) {
+            wrong_type(r, k, v);
+            return;
+        }
+        for (size_t i = 0; i < dlti_attr_size(v); i++) {
+            if (dlti_attr_get_kind(dlti_attr_element(v, i)) != DLTI_ATTR_STRING) {
+                wrong_type(r, k, v);
+                return;
+            }
+        }
+        return;
+    case SYSDESC_VALUE_MAP:
+        if (kind != DLTI_ATTR_MAP)
+            wrong_type(r, k, v);
+        else
+            walk_map(r, v, idx);
+        return;
+    case SYSDESC_VALUE_OPEN_MAP:
+        if (kind != DLTI_ATTR_MAP)
+            wrong_type(r, k, v);
+        return;
+    }
+}
+
+static void unknown_key(check_run *r, int parent, const char *name, size_t len)
+{
+    char path[512];
+    path_text(r, r->depth - 1, path, sizeof(path));
+    const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
+    if (pk && pk->names && sd_schema_child(parent, name, len) >= 0) {
+        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown name '%.*s' in '%s' (%s%s)", (int)len,
+                name, path, strcmp(pk->names, "#") == 0 ? "numbers: " : "one of ",
+                strcmp(pk->names, "#") == 0 ? "0, 1, ..." : pk->names);
+        return;
+    }
+    const char *near = sd_schema_suggest(parent, r->dev_bits, name, len);
+    if (near) {
+        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown key '%.*s' in '%s'; did you mean '%s'?",
+                (int)len, name, path, near);
+        return;
+    }
+    problem(r, DLTI_ERROR_VERIFY, r->depth,
+            "unknown key '%.*s' in '%s' (docs/keys.md lists the keys; put your own under "
+            "'extra')",
+            (int)len, name, path);
+}
+
+static void walk_map(check_run *r, const dlti_attr *map, int parent)
+{
+    if (r->depth >= MAX_DEPTH)
+        return;
+    for (size_t i = 0; i < dlti_attr_size(map) && !r->stop; i++) {
+        size_t len;
+        dlti_key key = dlti_attr_entry_key(map, i);
+        const char *name = dlti_key_str(key, &len);
+        if (!name) {
+            char path[512];
+            path_text(r, r->depth, path, sizeof(path));
+            problem(r, DLTI_ERROR_VERIFY, r->depth,
+                    "'%s' holds a type key (%s): device properties are named by strings", path,
+                    dlti_type_str(dlti_key_get_type(key)));
+            continue;
+        }
+        r->key[r->depth] = name;
+        r->key_len[r->depth] = len;
+        r->depth++;
+        int child = sd_schema_child(parent, name, len);
+        const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
+        const sysdesc_schema_key *k = child >= 0 ? sysdesc_schema_key_at((size_t)child) : NULL;
+        if (!k || (pk && pk->names && !sd_schema_name_allowed(pk, name, len))) {
+            unknown_key(r, parent, name, len);
+        } else if (!(k->devices & r->dev_bits)) {
+            char path[512];
+            path_text(r, r->depth, path, sizeof(path));
+            problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s': '%.*s' is a %s key, not one of a %s",
+                    path, (int)len, name, k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
+                    r->dev_bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU");
+        } else {
+            check_value(r, child, dlti_attr_entry_value(map, i));
+        }
+        r->depth--;
+    }
+}
+
+/* ---- rules between keys (docs/keys.md, "Checks") ---- */
+
+/* Reports "'A' (a) is below 'B' (b)" at key A when both are i64 and a < b. */
+static void at_least(check_run *r, const dlti_attr *map, const char *a, const char *b,
+                     const char *why)
+{
+    int64_t x, y;
+    if (!get_i64(map, a, &x) || !get_i64(map, b, &y) || x >= y)
+        return;
+    r->key[r->depth] = a;
+    r->key_len[r->depth] = strlen(a);
+    char path[512];
+    path_text(r, r->depth, path, sizeof(path));
+    problem(r, DLTI_ERROR_RANGE, r->depth + 1, "'%s.%s' (%lld) is below '%s' (%lld): %s", path, a,
+            (long long)x, b, (long long)y, why);
+}
+
+static bool is_suspect(const check_run *r, const char *path)
+{
+    const dlti_attr *s = get(r->device, "suspect");
+    for (size_t i = 0; s && dlti_attr_get_kind(s) == DLTI_ATTR_ARRAY && i < dlti_attr_size(s);
+         i++) {
+        const char *p;
+        size_t len;
+        if (dlti_attr_get_string(dlti_attr_element(s, i), &p, &len, NULL) == 0 &&
+            strlen(path) == len && memcmp(p, path, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void cpu_rules(check_run *r, const dlti_attr *dev)
+{
+    at_least(r, dev, "num_cores", "num_packages", "a package has at least one core");
+    at_least(r, dev, "num_threads", "num_cores", "a core has at least one thread");
+    at_least(r, dev, "total_num_packages", "num_packages", "the total counts every package");
+    at_least(r, dev, "total_num_cores", "num_cores", "the total counts every core");
+    at_least(r, dev, "total_num_threads", "num_threads", "the total counts every thread");
+    at_least(r, dev, "total_num_numa_nodes", "num_numa_nodes", "the total counts every node");
+    const dlti_attr *cache = get(dev, "cache");
+    if (!cache || dlti_attr_get_kind(cache) != DLTI_ATTR_MAP)
+        return;
+    static const char *const levels[] = {"L1", "L2", "L3"};
+    for (int k = 0; k < 3; k++) {
+        const dlti_attr *lvl = get(cache, levels[k]);
+        int64_t nested, flat, below;
+        char flat_key[32], path[64];
+        snprintf(flat_key, sizeof(flat_key), "L%d_cache_size_in_bytes", k + 1);
+        if (get_i64(lvl, "size_in_bytes", &nested) && get_i64(dev, flat_key, &flat) &&
+            nested != flat) {
+            r->key[1] = flat_key;
+            r->key_len[1] = strlen(flat_key);
+            problem(r, DLTI_ERROR_VERIFY, 2,
+                    "'%.*s.%s' (%lld) differs from 'cache.%s.size_in_bytes' (%lld): the flat "
+                    "key is a copy",
+                    (int)r->key_len[0], r->key[0], flat_key, (long long)flat, levels[k],
+                    (long long)nested);
+        }
+        snprintf(path, sizeof(path), "cache.%s.size_in_bytes", levels[k]);
+        if (k > 0 && get_i64(lvl, "size_in_bytes", &nested) &&
+            get_i64(get(cache, levels[k - 1]), "size_in_bytes", &below) && nested < below &&
+            !is_suspect(r, path)) {
+            r->key[1] = "cache";
+            r->key_len[1] = 5;
+            r->key[2] = levels[k];
+            r->key_len[2] = 2;
+            problem(r, DLTI_ERROR_RANGE, 3,
+                    "'%.*s.cache.%s.size_in_bytes' (%lld) is below the %s's (%lld): a level "
+                    "holds at least the one below it",
+                    (int)r->key_len[0], r->key[0], levels[k], (long long)nested, levels[k - 1],
+                    (long long)below);
+        }
+    }
+    for (size_t i = 0; i < dlti_attr_size(cache); i++) {
+        const dlti_attr *lvl = dlti_attr_entry_value(cache, i);
+        if (dlti_attr_get_kind(lvl) != DLTI_ATTR_MAP)
+            continue;
+        r->key[1] = "cache";
+        r->key_len[1] = 5;
+        r->key[2] = dlti_key_str(dlti_attr_entry_key(cache, i), &r->key_len[2]);
+        if (!r->key[2])
+            continue;
+        r->depth = 3;
+        at_least(r, lvl, "size_in_bytes", "min_size_in_bytes", "the smallest instance bounds it");
+        at_least(r, lvl, "max_size_in_bytes", "size_in_bytes", "the largest instance bounds it");
+        r->depth = 1;
+    }
+}
+
+static void gpu_rules(check_run *r, const dlti_attr *dev)
+{
+    at_least(r, dev, "max_shared_memory_per_block_in_bytes", "shared_memory_per_block_in_bytes",
+             "the opt-in limit is at least the default");
+    at_least(r, dev, "shared_memory_per_compute_unit_in_bytes",
+             "max_shared_memory_per_block_in_bytes", "a block's shared memory fits a compute unit");
+    at_least(r, dev, "max_threads_per_compute_unit", "max_threads_per_block",
+             "a block runs on one compute unit");
+    at_least(r, dev, "last_level_cache_size_in_bytes", "L2_cache_size_in_bytes",
+             "the last level is the largest");
+    bool part = false;
+    const dlti_attr *p = get(dev, "is_partition");
+    if (p && dlti_attr_get_bool(p, &part, NULL) == 0 && part &&
+        !get(dev, "num_partitions_per_package")) {
+        r->key[1] = "is_partition";
+        r->key_len[1] = strlen("is_partition");
+        problem(r, DLTI_ERROR_VERIFY, 2,
+                "device '%.*s' is a partition: give 'num_partitions_per_package' too",
+                (int)r->key_len[0], r->key[0]);
+    }
+    static const char *const dims[] = {"max_block_dims", "max_grid_dims"};
+    for (int i = 0; i < 2; i++) {
+        const dlti_attr *d = get(dev, dims[i]);
+        size_t n = d ? dlti_attr_size(d) : 0;
+        if (d && n > 3) {
+            r->key[1] = dims[i];
+            r->key_len[1] = strlen(dims[i]);
+            problem(r, DLTI_ERROR_RANGE, 2, "'%.*s.%s' has %zu values: x, y, z at most",
+                    (int)r->key_len[0], r->key[0], dims[i], n);
+        }
+    }
+}
+
+static void check_required(check_run *r, const dlti_attr *dev)
+{
+    for (size_t i = 0; i < sysdesc_schema_size(); i++) {
+        const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
+        if (!(k->required & r->dev_bits) || sd_schema_parent((int)i) >= 0 || get(dev, k->path))
+            continue;
+        problem(r, DLTI_ERROR_VERIFY, 1, "device '%.*s' misses the required key '%s' (%s)",
+                (int)r->key_len[0], r->key[0], k->path, k->meaning);
+    }
+}
+
+static void check_device(check_run *r, const dlti_attr *dev)
+{
+    r->device = dev;
+    r->depth = 1;
+    if (dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
+        problem(r, DLTI_ERROR_VERIFY, 1, "device '%.*s' is not a #dlti.target_device_spec",
+                (int)r->key_len[0], r->key[0]);
+        return;
+    }
+    const dlti_attr *type = get(dev, "device_type");
+    const char *t = NULL;
+    size_t tlen = 0;
+    r->dev_bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
+    r->probed = get(dev, "source") != NULL;
+    bool known = false;
+    if (type && dlti_attr_get_string(type, &t, &tlen, NULL) == 0) {
+        unsigned bits = sysdesc_schema_device_type(t);
+        if (bits) {
+            r->dev_bits = bits;
+            known = true;
+        } else {
+            r->key[1] = "device_type";
+            r->key_len[1] = strlen("device_type");
+            const char *near = same_ascii_nocase(t, tlen, "CPU")   ? "CPU"
+                               : same_ascii_nocase(t, tlen, "GPU") ? "GPU"
+                               : sd_edit_distance(t, tlen, "GPU", 3) == 1 ? "GPU"
+                               : sd_edit_distance(t, tlen, "CPU", 3) == 1 ? "CPU"
+                                                                           : NULL;
+            problem(r, DLTI_ERROR_VERIFY, 2, "device '%.*s': unknown device_type '%s'%s%s%s",
+                    (int)r->key_len[0], r->key[0], t, near ? "; did you mean '" : " (CPU or GPU)",
+                    near ? near : "", near ? "'?" : "");
+        }
+    } else if (!type) {
+        problem(r, DLTI_ERROR_VERIFY, 1,
+                "device '%.*s' misses the required key 'device_type' (CPU or GPU)",
+                (int)r->key_len[0], r->key[0]);
+    }
+    int64_t version;
+    if (get_i64(dev, "schema_version", &version) && version > SYSDESC_SCHEMA_VERSION) {
+        r->key[1] = "schema_version";
+        r->key_len[1] = strlen("schema_version");
+        problem(r, DLTI_ERROR_VERIFY, 2,
+                "device '%.*s' follows schema version %lld; this sysdesc knows version %d",
+                (int)r->key_len[0], r->key[0], (long long)version, SYSDESC_SCHEMA_VERSION);
+    }
+    walk_map(r, dev, -1);
+    r->depth = 1;
+    if (!known)
+        return;
+    if (!r->probed)
+        check_required(r, dev);
+    if (r->dev_bits & SYSDESC_DEVICE_CPU)
+        cpu_rules(r, dev);
+    else
+        gpu_rules(r, dev);
+    r->depth = 1;
+}
+
+static long check(const sysdesc_system *sys, sd_locator *locator, const char *source,
+                  sysdesc_problem_fn report, void *user)
+{
+    check_run r = {.report = report, .user = user, .source = source, .locator = locator};
+    const dlti_attr *spec = sys ? sys->spec : NULL;
+    if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC) {
+        r.depth = 0;
+        problem(&r, DLTI_ERROR_VERIFY, 0, "not a #dlti.target_system_spec");
+        return r.count;
+    }
+    for (size_t i = 0; i < dlti_attr_size(spec) && !r.stop; i++) {
+        r.key[0] = dlti_key_str(dlti_attr_entry_key(spec, i), &r.key_len[0]);
+        if (!r.key[0])
+            continue; /* the core rejects type keys in a system spec */
+        check_device(&r, dlti_attr_entry_value(spec, i));
+    }
+    return r.count;
+}
+
+long sysdesc_system_check(const sysdesc_system *sys, const char *source,
+                          sysdesc_problem_fn report, void *user)
+{
+    return check(sys, NULL, source, report, user);
+}
+
+long sysdesc_system_check_located(const sysdesc_system *sys, const char *text, size_t len,
+                                  const char *source, sysdesc_problem_fn report, void *user)
+{
+    sd_locator *loc = text ? sd_locator_new(text, len, source) : NULL;
+    if (text && !loc)
+        return -1;
+    long n = check(sys, loc, source, report, user);
+    sd_locator_free(loc);
+    return n;
+}

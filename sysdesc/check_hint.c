@@ -1,0 +1,157 @@
+/* What the checker suggests: the nearest known key for a typo, and the
+ * number to write for a value given as text with a unit ("64KB"). */
+#include "sysdesc_private.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Optimal string alignment distance (a swap of two neighbours costs 1),
+ * capped: keys are short, and a far match is no suggestion. */
+size_t sd_edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    enum { MAX = 64 };
+    if (la > MAX || lb > MAX)
+        return SIZE_MAX;
+    size_t d[MAX + 1][MAX + 1];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[la][lb];
+}
+
+const char *sd_schema_suggest(int parent, unsigned devices, const char *name, size_t len)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX;
+    /* A suggestion must be closer than a third of the word: "num_compute_unit"
+     * finds "num_compute_units", "foo" finds nothing. */
+    size_t limit = len / 3 + 1;
+    for (size_t i = 0; i < sysdesc_schema_size(); i++) {
+        const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
+        if (sd_schema_parent((int)i) != parent || !(k->devices & devices))
+            continue;
+        const char *n = sd_schema_name((int)i);
+        size_t d = sd_edit_distance(name, len, n, strlen(n));
+        if (d <= limit && d < best_d) {
+            best = n;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+typedef struct unit_scale {
+    const char *suffix;
+    double scale;
+} unit_scale;
+
+/* Memory sizes are binary (JEDEC: a KB of memory is 1024 bytes); rates are
+ * decimal, as vendors quote them. */
+static const unit_scale bytes_units[] = {
+    {"B", 1},          {"KB", 1024.0},  {"KiB", 1024.0},        {"K", 1024.0},
+    {"kB", 1024.0},    {"MB", 1048576.0}, {"MiB", 1048576.0},   {"M", 1048576.0},
+    {"GB", 1073741824.0}, {"GiB", 1073741824.0}, {"G", 1073741824.0},
+    {"TB", 1099511627776.0}, {"TiB", 1099511627776.0}, {"T", 1099511627776.0}, {NULL, 0}};
+static const unit_scale rate_units[] = {
+    {"B/s", 1},  {"KB/s", 1e3},  {"kB/s", 1e3},  {"MB/s", 1e6}, {"GB/s", 1e9}, {"TB/s", 1e12},
+    {"KiB/s", 1024.0}, {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0},
+    {"TiB/s", 1099511627776.0}, {NULL, 0}};
+static const unit_scale mhz_units[] = {
+    {"Hz", 1e-6}, {"kHz", 1e-3}, {"KHz", 1e-3}, {"MHz", 1}, {"GHz", 1e3}, {NULL, 0}};
+static const unit_scale watt_units[] = {{"W", 1}, {"kW", 1e3}, {NULL, 0}};
+static const unit_scale bit_units[] = {{"b", 1}, {"bit", 1}, {"bits", 1}, {NULL, 0}};
+static const unit_scale ops_units[] = {
+    {"ops/s", 1},   {"OPS", 1},      {"FLOPS", 1},     {"GOPS", 1e9},   {"GFLOPS", 1e9},
+    {"TOPS", 1e12}, {"TFLOPS", 1e12}, {"POPS", 1e15},  {"PFLOPS", 1e15}, {NULL, 0}};
+
+static const unit_scale *units_for(const char *unit)
+{
+    if (!unit)
+        return NULL;
+    if (strcmp(unit, "bytes") == 0)
+        return bytes_units;
+    if (strcmp(unit, "bytes/s") == 0)
+        return rate_units;
+    if (strcmp(unit, "MHz") == 0)
+        return mhz_units;
+    if (strcmp(unit, "W") == 0)
+        return watt_units;
+    if (strcmp(unit, "bits") == 0)
+        return bit_units;
+    if (strcmp(unit, "ops/s") == 0)
+        return ops_units;
+    return NULL;
+}
+
+int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, char *out,
+                 size_t size)
+{
+    char buf[128];
+    if (len == 0 || len >= sizeof(buf))
+        return -1;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    char *end;
+    double v = strtod(buf, &end);
+    if (end == buf || !isfinite(v))
+        return -1;
+    while (*end == ' ')
+        end++;
+    double scale = 0;
+    const char *unit_name = NULL;
+    if (*end == '\0') {
+        scale = 1; /* a bare number in quotes */
+    } else {
+        const unit_scale *u = units_for(key->unit);
+        for (; u && u->suffix; u++) {
+            if (strcmp(end, u->suffix) == 0) {
+                scale = u->scale;
+                unit_name = u->suffix;
+                break;
+            }
+        }
+    }
+    if (scale == 0)
+        return -1;
+    double x = v * scale;
+    if (key->type == SYSDESC_VALUE_I64) {
+        if (x != floor(x) || fabs(x) > 9.2e18)
+            return -1;
+        if (unit_name)
+            snprintf(out, size, "write %lld (%s)", (long long)x, key->unit);
+        else
+            snprintf(out, size, "write %lld without quotes", (long long)x);
+        return 0;
+    }
+    if (key->type == SYSDESC_VALUE_F64) {
+        char num[64];
+        sd_format_double(num, sizeof(num), x);
+        /* A float the YAML reader types as f64, not as an integer. */
+        if (!strpbrk(num, ".eEn"))
+            strncat(num, ".0", sizeof(num) - strlen(num) - 1);
+        if (unit_name)
+            snprintf(out, size, "write %s (%s)", num, key->unit);
+        else
+            snprintf(out, size, "write %s without quotes", num);
+        return 0;
+    }
+    return -1;
+}

@@ -1,0 +1,138 @@
+/* Looking keys up in the schema table (schema_keys.c): an index from
+ * (parent entry, name) to entry, built once per process. */
+#include "sysdesc_private.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#define SLOTS 1024 /* a power of two, over 4x the table */
+
+static struct {
+    int parent[SD_SCHEMA_MAX_KEYS];        /* entry whose path is this entry's parent; -1 at the top */
+    const char *name[SD_SCHEMA_MAX_KEYS];  /* the last component ("*" for a wildcard level) */
+    size_t name_len[SD_SCHEMA_MAX_KEYS];
+    short slot[SLOTS];      /* entry + 1, 0 empty; keyed by (parent, name) */
+    int wildcard[SD_SCHEMA_MAX_KEYS];      /* per entry: its "*" child, or -1 */
+} ix;
+static pthread_once_t ix_once = PTHREAD_ONCE_INIT;
+
+static size_t slot_of(int parent, const char *name, size_t len)
+{
+    return (size_t)(dlti_hash_bytes(name, len) * 31u + (uint64_t)(parent + 1)) & (SLOTS - 1);
+}
+
+static void build_index(void)
+{
+    size_t n = sysdesc_schema_size();
+    for (size_t i = 0; i < n; i++)
+        ix.wildcard[i] = -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *path = sysdesc_schema_key_at(i)->path;
+        const char *dot = strrchr(path, '.');
+        ix.parent[i] = -1;
+        if (dot) {
+            for (size_t j = 0; j < i; j++) {
+                const char *pp = sysdesc_schema_key_at(j)->path;
+                if (strlen(pp) == (size_t)(dot - path) && memcmp(pp, path, (size_t)(dot - path)) == 0)
+                    ix.parent[i] = (int)j;
+            }
+        }
+        ix.name[i] = dot ? dot + 1 : path;
+        ix.name_len[i] = strlen(ix.name[i]);
+        if (strcmp(ix.name[i], "*") == 0 && ix.parent[i] >= 0) {
+            ix.wildcard[ix.parent[i]] = (int)i;
+            continue;
+        }
+        size_t s = slot_of(ix.parent[i], ix.name[i], ix.name_len[i]);
+        while (ix.slot[s])
+            s = (s + 1) & (SLOTS - 1);
+        ix.slot[s] = (short)(i + 1);
+    }
+}
+
+static void ensure_index(void)
+{
+    pthread_once(&ix_once, build_index);
+}
+
+int sd_schema_child(int parent, const char *name, size_t len)
+{
+    ensure_index();
+    if (parent >= 0 && ix.wildcard[parent] >= 0)
+        return ix.wildcard[parent];
+    for (size_t s = slot_of(parent, name, len); ix.slot[s]; s = (s + 1) & (SLOTS - 1)) {
+        int i = ix.slot[s] - 1;
+        if (ix.parent[i] == parent && ix.name_len[i] == len && memcmp(ix.name[i], name, len) == 0)
+            return i;
+    }
+    return -1;
+}
+
+int sd_schema_parent(int entry)
+{
+    ensure_index();
+    return entry >= 0 ? ix.parent[entry] : -1;
+}
+
+const char *sd_schema_name(int entry)
+{
+    ensure_index();
+    return ix.name[entry];
+}
+
+bool sd_schema_name_allowed(const sysdesc_schema_key *map, const char *name, size_t len)
+{
+    if (!map->names)
+        return true;
+    if (strcmp(map->names, "#") == 0) {
+        if (len == 0 || (len > 1 && name[0] == '0'))
+            return false;
+        for (size_t i = 0; i < len; i++)
+            if (name[i] < '0' || name[i] > '9')
+                return false;
+        return true;
+    }
+    for (const char *p = map->names; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n == len && memcmp(p, name, len) == 0)
+            return true;
+        p += n;
+        p += *p == ' ';
+    }
+    return false;
+}
+
+unsigned sysdesc_schema_device_type(const char *device_type)
+{
+    if (!device_type)
+        return 0;
+    if (strcmp(device_type, "CPU") == 0)
+        return SYSDESC_DEVICE_CPU;
+    if (strcmp(device_type, "GPU") == 0)
+        return SYSDESC_DEVICE_GPU;
+    return 0;
+}
+
+const sysdesc_schema_key *sysdesc_schema_find(const char *device_type, const char *path)
+{
+    if (!path)
+        return NULL;
+    unsigned dev = device_type ? sysdesc_schema_device_type(device_type) : ~0u;
+    int at = -1;
+    for (const char *p = path;;) {
+        size_t n = strcspn(p, ".");
+        int child = sd_schema_child(at, p, n);
+        if (child < 0)
+            return NULL;
+        const sysdesc_schema_key *k = sysdesc_schema_key_at((size_t)child);
+        if (!(k->devices & dev))
+            return NULL;
+        if (at >= 0 && ix.wildcard[at] == child &&
+            !sd_schema_name_allowed(sysdesc_schema_key_at((size_t)at), p, n))
+            return NULL;
+        if (p[n] == '\0' || k->type == SYSDESC_VALUE_OPEN_MAP)
+            return k;
+        at = child;
+        p += n + 1;
+    }
+}
