@@ -13,14 +13,14 @@
 #     as dlti_float_print prints dlti_float_parse's result (hex cases: the bits as given).
 #     Two results MLIR keeps outside any bit pattern are listed as known differences.
 #
-# usage: tests/float_oracle.sh [random-count-per-type [seed]]
+# usage: tests/dlti/float_oracle.sh [random-count-per-type [seed]]
 # Needs gcc and mlir-opt-22 (MLIR_OPT=... to override); builds with ASan/UBSan unless
 # ORACLE_CFLAGS is set; KEEP=1 keeps the work directory. Exits 1 on any mismatch.
 set -euo pipefail
 
 count=${1:-3000}
 seed=${2:-12345}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 mlir_opt=${MLIR_OPT:-mlir-opt-22}
 work=$(mktemp -d "${TMPDIR:-/tmp}/float_oracle.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
