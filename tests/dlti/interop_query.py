@@ -141,6 +141,9 @@ def main():
                     print("  sysdesc: %s" % (ours,))
                     print("  wanted:  %s" % (want,))
     print("%d passed, %d failed" % (passed, failed))
+    if passed + failed == 0:
+        print("FAIL: no queries found in %s" % qdir)
+        return 1
     return 0 if failed == 0 else 1
 
 

@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 SYSDESC = os.environ.get("SYSDESC", "sysdesc")
-SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 TRANSLATE = os.environ.get("MLIR_TRANSLATE", "mlir-translate-22")
 OPT = os.environ.get("LLVM_OPT", "opt-22")
 

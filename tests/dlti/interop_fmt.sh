@@ -15,7 +15,13 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+# An empty or missing fixture folder is a failure, not a pass.
+for d in fmt errors; do
+    set -- "$SRCDIR"/tests/data/$d/*.mlir
+    [ -e "$1" ] || { echo "FAIL: no tests/data/$d/*.mlir under $SRCDIR"; fail=$((fail+1)); }
+done
 for f in "$SRCDIR"/tests/data/fmt/*.mlir; do
+    [ -e "$f" ] || continue
     name=$(basename "$f")
     "$MLIR_OPT" --allow-unregistered-dialect "$f" >"$tmp/ref" 2>"$tmp/ref.err" || {
         echo "FAIL $name: mlir-opt rejects the input:"; cat "$tmp/ref.err"; fail=$((fail+1)); continue; }

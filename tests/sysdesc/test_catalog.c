@@ -89,7 +89,7 @@ static void expect_rejected(const char *change, const char *fragment)
     opts.search_path = CATALOG;
     sysdesc_system sys;
     dlti_error_t err;
-    if (sysdesc_yaml_load(ctx, yaml, strlen(yaml), SRCDIR "/tests/x.yaml", &opts, &sys, &err) < 0)
+    if (sysdesc_yaml_load(ctx, yaml, strlen(yaml), SRCDIR "/tests/sysdesc/x.yaml", &opts, &sys, &err) < 0)
         fail_msg("%s", err.text);
     assert_int_equal(sysdesc_device_check(dlti_attr_entry_value(sys.spec, 0), "GPU", &err), -1);
     if (!strstr(err.text, fragment))

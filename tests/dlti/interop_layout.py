@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 SYSDESC = os.environ.get("SYSDESC", "sysdesc")
-SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 MLIR_OPT = os.environ.get("MLIR_OPT", "mlir-opt-22")
 DATA = os.path.join(SRCDIR, "tests", "data", "layout")
 
