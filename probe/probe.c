@@ -17,18 +17,6 @@
 /* The largest cache instance shipped (AMD 3D V-Cache CCDs, IBM z) is below this. */
 #define PLAUSIBLE_CACHE_MAX (256 * MiB)
 
-typedef struct probe {
-    dlti_context *ctx;
-    const sysdesc_probe_options *opts;
-    hwloc_topology_t topo;
-    bool host;
-    hwloc_bitmap_t allowed; /* PUs this process may use */
-    pb_map source;
-    pb_warn warn;
-    int64_t mem_total; /* bytes of the allowed NUMA nodes, -1 unknown */
-    char prefix[256];
-} probe;
-
 void sysdesc_probe_options_init(sysdesc_probe_options *opts)
 {
     memset(opts, 0, sizeof(*opts));
@@ -47,31 +35,6 @@ const char *sysdesc_probe_hwloc_version(void)
 #endif
 }
 
-/* ---- hwloc helpers that differ between 2.x and 3.x ---- */
-
-static const char *info(hwloc_obj_t obj, const char *name)
-{
-    return obj ? hwloc_obj_get_info_by_name(obj, name) : NULL;
-}
-
-static unsigned info_count(hwloc_obj_t obj)
-{
-#if HWLOC_API_VERSION >= 0x00030000
-    return obj->infos.count;
-#else
-    return obj->infos_count;
-#endif
-}
-
-static const struct hwloc_info_s *info_at(hwloc_obj_t obj, unsigned i)
-{
-#if HWLOC_API_VERSION >= 0x00030000
-    return &obj->infos.array[i];
-#else
-    return &obj->infos[i];
-#endif
-}
-
 static bool osdev_is_gpu(hwloc_obj_t o)
 {
 #if HWLOC_API_VERSION >= 0x00030000
@@ -80,27 +43,6 @@ static bool osdev_is_gpu(hwloc_obj_t o)
     return o->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU ||
            o->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC;
 #endif
-}
-
-/* Parses a decimal (or 0x hex) info value; -1 when absent or not a number. */
-static int64_t info_num(hwloc_obj_t obj, const char *name)
-{
-    const char *s = info(obj, name);
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 0);
-    while (*end == ' ')
-        end++;
-    if (errno || end == s || *end || v < 0)
-        return -1;
-    return (int64_t)v;
-}
-
-static bool intersects(probe *p, hwloc_obj_t o)
-{
-    return o->cpuset && hwloc_bitmap_intersects(o->cpuset, p->allowed);
 }
 
 /* ---- caches ---- */
@@ -117,17 +59,17 @@ typedef struct cache_level {
     const char *source;
 } cache_level;
 
-static void collect_cache(probe *p, cache_level *c)
+static void collect_cache(pb_run *run, cache_level *c)
 {
-    int first_pu = hwloc_bitmap_first(p->allowed);
+    int first_pu = hwloc_bitmap_first(run->allowed);
     hwloc_obj_t rep = NULL;
-    int depth = hwloc_topology_get_depth(p->topo);
+    int depth = hwloc_topology_get_depth(run->topo);
     for (int d = 0; d < depth; d++) {
-        if (hwloc_get_depth_type(p->topo, d) != c->type)
+        if (hwloc_get_depth_type(run->topo, d) != c->type)
             continue;
-        for (hwloc_obj_t o = hwloc_get_next_obj_by_depth(p->topo, d, NULL); o;
-             o = hwloc_get_next_obj_by_depth(p->topo, d, o)) {
-            if (!intersects(p, o))
+        for (hwloc_obj_t o = hwloc_get_next_obj_by_depth(run->topo, d, NULL); o;
+             o = hwloc_get_next_obj_by_depth(run->topo, d, o)) {
+            if (!pb_usable(run, o))
                 continue;
             int64_t size = (int64_t)o->attr->cache.size;
             if (!c->inst || size < c->min)
@@ -150,16 +92,11 @@ static void collect_cache(probe *p, cache_level *c)
     c->assoc = rep->attr->cache.associativity; /* -1 full, 0 unknown */
     c->tpi = hwloc_bitmap_weight(rep->cpuset);
     c->ctype = (int)rep->attr->cache.type;
-    const char *inc = info(rep, "Inclusive");
+    const char *inc = pb_info(rep, "Inclusive");
     c->inclusive = inc ? (strcmp(inc, "1") == 0) : -1;
 }
 
 /* ---- the CPU device ---- */
-
-static void add_source(probe *p, const char *path, const char *what)
-{
-    pb_str(p->ctx, &p->source, path, what);
-}
 
 static int64_t read_sysfs_num(const char *path)
 {
@@ -171,10 +108,10 @@ static int64_t read_sysfs_num(const char *path)
     return end == buf || v <= 0 ? -1 : (int64_t)v;
 }
 
-static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
+int pb_probe_cpu(pb_run *run, dlti_error_t *err)
 {
-    dlti_context *ctx = p->ctx;
-    hwloc_topology_t t = p->topo;
+    dlti_context *ctx = run->ctx;
+    hwloc_topology_t t = run->topo;
     hwloc_obj_t root = hwloc_get_root_obj(t);
     pb_map dev;
     pb_init(&dev);
@@ -183,18 +120,18 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
     hwloc_obj_t pkg = NULL;
     for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, NULL); o;
          o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o))
-        if (intersects(p, o)) {
+        if (pb_usable(run, o)) {
             pkg = o;
             break;
         }
-    hwloc_obj_t pu0 = hwloc_get_pu_obj_by_os_index(t, (unsigned)hwloc_bitmap_first(p->allowed));
+    hwloc_obj_t pu0 = hwloc_get_pu_obj_by_os_index(t, (unsigned)hwloc_bitmap_first(run->allowed));
     hwloc_obj_t idsrc[3] = {pkg, pu0, root};
 #define ID(name)                                                                                   \
-    (info(idsrc[0], name) ? info(idsrc[0], name)                                               \
-                          : info(idsrc[1], name) ? info(idsrc[1], name) : info(idsrc[2], name))
+    (pb_info(idsrc[0], name) ? pb_info(idsrc[0], name)                                               \
+                          : pb_info(idsrc[1], name) ? pb_info(idsrc[1], name) : pb_info(idsrc[2], name))
     pb_str(ctx, &dev, "vendor", ID("CPUVendor"));
     pb_str(ctx, &dev, "model", ID("CPUModel"));
-    pb_str(ctx, &dev, "arch", info(root, "Architecture"));
+    pb_str(ctx, &dev, "arch", pb_info(root, "Architecture"));
     static const struct { const char *info, *key; } nums[] = {
         {"CPUFamilyNumber", "cpu_family"}, {"CPUModelNumber", "cpu_model_number"},
         {"CPUStepping", "cpu_stepping"},   {"CPUImplementer", "cpu_implementer"},
@@ -202,14 +139,14 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
         {"CPURevision", "cpu_revision"},
     };
     for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-        hwloc_obj_t holder = info(idsrc[0], nums[i].info) ? idsrc[0]
-                             : info(idsrc[1], nums[i].info) ? idsrc[1] : idsrc[2];
-        int64_t v = info_num(holder, nums[i].info);
+        hwloc_obj_t holder = pb_info(idsrc[0], nums[i].info) ? idsrc[0]
+                             : pb_info(idsrc[1], nums[i].info) ? idsrc[1] : idsrc[2];
+        int64_t v = pb_info_num(holder, nums[i].info);
         if (v >= 0)
             pb_i64(ctx, &dev, nums[i].key, v);
     }
 #undef ID
-    pb_str(ctx, &dev, "hostname", info(root, "HostName"));
+    pb_str(ctx, &dev, "hostname", pb_info(root, "HostName"));
 
     /* Counts of what this process may use, and the totals where they differ. */
     static const struct { hwloc_obj_type_t type; const char *key, *total; } counts[] = {
@@ -223,7 +160,7 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
         for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, counts[i].type, NULL); o;
              o = hwloc_get_next_obj_by_type(t, counts[i].type, o)) {
             total++;
-            if (intersects(p, o))
+            if (pb_usable(run, o))
                 n++;
         }
         if (counts[i].type == HWLOC_OBJ_PU)
@@ -239,7 +176,7 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
     int64_t node_mem[1024];
     size_t nnode_mem = 0;
     bool mem_known = false;
-    p->mem_total = 0;
+    int64_t mem_total = 0; /* bytes of the allowed NUMA nodes, -1 unknown */
     const struct hwloc_memory_page_type_s *pages = NULL;
     unsigned npages = 0;
     for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, NULL); o;
@@ -251,7 +188,7 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
         int64_t m = (int64_t)o->attr->numanode.local_memory;
         if (m > 0) {
             mem_known = true;
-            p->mem_total += m;
+            mem_total += m;
         }
         if (nnode_mem < sizeof(node_mem) / sizeof(node_mem[0]))
             node_mem[nnode_mem++] = m;
@@ -261,7 +198,7 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
         }
     }
     if (!mem_known)
-        p->mem_total = -1;
+        mem_total = -1;
     if (tnuma) {
         pb_i64(ctx, &dev, "num_numa_nodes", nnuma);
         if (tnuma != nnuma)
@@ -282,10 +219,10 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
     const size_t nlevels = sizeof(levels) / sizeof(levels[0]);
     for (size_t i = 0; i < nlevels; i++) {
         cache_level *c = &levels[i];
-        collect_cache(p, c);
+        collect_cache(run, c);
         /* hwloc found no cache of a level this host's CPUID describes: take
          * CPUID's (size, line, ways only; sharing is not reliable there). */
-        if (!c->present && p->host && c->level <= 3 && (c->level == 1 || !c->icache) &&
+        if (!c->present && run->host && c->level <= 3 && (c->level == 1 || !c->icache) &&
             pb_cpuid_cache(c->level, c->icache, &c->size, &c->line, &c->assoc, &c->tpi) == 0) {
             c->present = true;
             c->source = "cpuid";
@@ -303,28 +240,28 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
             continue;
         if (c->size <= 0) {
             snprintf(path, sizeof(path), "cache.%s.size_in_bytes", c->name);
-            pb_warning(&p->warn, path, "%s reports a size of 0 (unknown); the key is left out",
+            pb_warning(&run->warn, path, "%s reports a size of 0 (unknown); the key is left out",
                        c->source);
         } else {
             snprintf(path, sizeof(path), "cache.%s.size_in_bytes", c->name);
             if (c->size > PLAUSIBLE_CACHE_MAX)
-                pb_warning(&p->warn, path,
+                pb_warning(&run->warn, path,
                            "%s reports %" PRId64 " bytes (%" PRId64 " MiB) per instance, above "
                            "any shipped cache (256 MiB); kept as measured, override with --set "
                            "CPU.%s=BYTES",
                            c->source, c->size, c->size / MiB, path);
-            if (p->mem_total > 0 && c->size > p->mem_total)
-                pb_warning(&p->warn, path,
+            if (mem_total > 0 && c->size > mem_total)
+                pb_warning(&run->warn, path,
                            "%" PRId64 " bytes is larger than the memory (%" PRId64 " bytes)",
-                           c->size, p->mem_total);
+                           c->size, mem_total);
             if (!c->icache && prev && prev->size > 0 && c->size < prev->size)
-                pb_warning(&p->warn, path,
+                pb_warning(&run->warn, path,
                            "%s (%" PRId64 " bytes) is smaller than %s (%" PRId64 " bytes)",
                            c->name, c->size, prev->name, prev->size);
         }
         if (c->line <= 0) {
             snprintf(path, sizeof(path), "cache.%s.line_size_in_bytes", c->name);
-            pb_warning(&p->warn, path,
+            pb_warning(&run->warn, path,
                        "%s reports a line size of 0 (unknown); the key is left out", c->source);
         }
         if (!c->icache)
@@ -334,7 +271,7 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
     /* ISA (this host only: an XML file does not carry it). */
     pb_isa isa;
     memset(&isa, 0, sizeof(isa));
-    if (p->host)
+    if (run->host)
         pb_isa_detect(&isa);
 
     /* Flat keys read by downstream MLIR users. */
@@ -382,7 +319,7 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
         pb_add(ctx, &cache, c->name, pb_finish(ctx, &m, DLTI_ATTR_MAP, err));
         if (strcmp(c->source, "hwloc") != 0) {
             snprintf(path, sizeof(path), "cache.%s", c->name);
-            add_source(p, path, "cpuid (hwloc reported no such cache)");
+            pb_source(run, path, "cpuid (hwloc reported no such cache)");
         }
     }
     if (cache.n)
@@ -393,27 +330,27 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
     /* Memory. */
     pb_map mem;
     pb_init(&mem);
-    if (p->mem_total > 0)
-        pb_i64(ctx, &mem, "total_in_bytes", p->mem_total);
+    if (mem_total > 0)
+        pb_i64(ctx, &mem, "total_in_bytes", mem_total);
     if (nnode_mem && mem_known)
         pb_add(ctx, &mem, "numa_node_size_in_bytes", pb_i64_array(ctx, node_mem, nnode_mem));
-    if (p->host) {
+    if (run->host) {
         int64_t os_total = pb_meminfo_total();
         if (os_total > 0) {
             pb_i64(ctx, &mem, "os_total_in_bytes", os_total);
-            add_source(p, "memory.os_total_in_bytes", "/proc/meminfo MemTotal");
-            if (p->mem_total > 0 &&
-                (p->mem_total * 10 < os_total * 9 || p->mem_total * 10 > os_total * 11))
-                pb_warning(&p->warn, "memory.total_in_bytes",
+            pb_source(run, "memory.os_total_in_bytes", "/proc/meminfo MemTotal");
+            if (mem_total > 0 &&
+                (mem_total * 10 < os_total * 9 || mem_total * 10 > os_total * 11))
+                pb_warning(&run->warn, "memory.total_in_bytes",
                            "hwloc's NUMA nodes hold %" PRId64 " bytes but /proc/meminfo MemTotal "
                            "is %" PRId64 " bytes; both are reported (memory.os_total_in_bytes)",
-                           p->mem_total, os_total);
+                           mem_total, os_total);
         }
         char cgsrc[1300] = "";
         int64_t limit = pb_cgroup_memory_limit(cgsrc, sizeof(cgsrc));
         if (limit > 0) {
             pb_i64(ctx, &mem, "cgroup_limit_in_bytes", limit);
-            add_source(p, "memory.cgroup_limit_in_bytes", cgsrc);
+            pb_source(run, "memory.cgroup_limit_in_bytes", cgsrc);
         }
     }
     if (pages) {
@@ -441,29 +378,29 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
         pb_add(ctx, &dev, "features", pb_str_array(ctx, isa.features, isa.nfeatures));
         if (isa.sve_vector_length > 0)
             pb_i64(ctx, &dev, "sve_vector_length_in_bits", isa.sve_vector_length);
-        add_source(p, "features", isa.source);
+        pb_source(run, "features", isa.source);
         if (isa.max_vector_op_width > 0)
-            add_source(p, "max_vector_op_width", isa.source);
+            pb_source(run, "max_vector_op_width", isa.source);
         if (isa.sve_vector_length > 0)
-            add_source(p, "sve_vector_length_in_bits", "prctl(PR_SVE_GET_VL)");
+            pb_source(run, "sve_vector_length_in_bits", "prctl(PR_SVE_GET_VL)");
     }
 
     /* Frequency from cpufreq (this host). */
-    if (p->host && pu0) {
+    if (run->host && pu0) {
         char f[160];
         snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq",
                  pu0->os_index);
         int64_t khz = read_sysfs_num(f);
         if (khz > 0) {
             pb_i64(ctx, &dev, "max_frequency_mhz", khz / 1000);
-            add_source(p, "max_frequency_mhz", f);
+            pb_source(run, "max_frequency_mhz", f);
         }
         snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/cpufreq/base_frequency",
                  pu0->os_index);
         khz = read_sysfs_num(f);
         if (khz > 0) {
             pb_i64(ctx, &dev, "base_frequency_mhz", khz / 1000);
-            add_source(p, "base_frequency_mhz", f);
+            pb_source(run, "base_frequency_mhz", f);
         }
     }
 
@@ -488,7 +425,7 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
             if (hwloc_cpukinds_get_info(t, (unsigned)k, set, &eff, &nki, &ki, 0) != 0)
                 continue;
 #endif
-            hwloc_bitmap_and(set, set, p->allowed);
+            hwloc_bitmap_and(set, set, run->allowed);
             int64_t threads = hwloc_bitmap_weight(set);
             if (threads <= 0)
                 continue;
@@ -531,19 +468,25 @@ static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
         if (kinds.n) {
             pb_i64(ctx, &dev, "num_cpu_kinds", used);
             pb_add(ctx, &dev, "cpu_kinds", pb_finish(ctx, &kinds, DLTI_ATTR_MAP, err));
-            add_source(p, "cpu_kinds", "hwloc cpukinds");
+            pb_source(run, "cpu_kinds", "hwloc cpukinds");
         } else {
             pb_free(&kinds);
         }
     }
 
     /* Where values came from, and what failed a sanity check. */
-    pb_add(ctx, &dev, "source", pb_finish(ctx, &p->source, DLTI_ATTR_MAP, err));
-    if (p->warn.nsuspect)
+    pb_add(ctx, &dev, "source", pb_finish(ctx, &run->source, DLTI_ATTR_MAP, err));
+    if (run->warn.nsuspect)
         pb_add(ctx, &dev, "suspect",
-               pb_str_array(ctx, (const char *const *)p->warn.suspect, p->warn.nsuspect));
+               pb_str_array(ctx, (const char *const *)run->warn.suspect, run->warn.nsuspect));
     (void)num_threads;
-    return pb_finish(ctx, &dev, DLTI_ATTR_DEVICE_SPEC, err);
+    const dlti_attr *cpu = pb_finish(ctx, &dev, DLTI_ATTR_DEVICE_SPEC, err);
+    if (!cpu)
+        return -1;
+    char id[300];
+    snprintf(id, sizeof(id), "%sCPU", run->prefix);
+    pb_add(ctx, &run->devices, id, cpu);
+    return 0;
 }
 
 /* ---- GPUs and accelerators ---- */
@@ -577,8 +520,8 @@ static bool pci_is_accelerator(hwloc_obj_t pci)
 /* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero) knows. */
 static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
 {
-    pb_str(ctx, m, "vendor", info(os, "GPUVendor"));
-    pb_str(ctx, m, "model", info(os, "GPUModel"));
+    pb_str(ctx, m, "vendor", pb_info(os, "GPUVendor"));
+    pb_str(ctx, m, "model", pb_info(os, "GPUModel"));
     static const struct { const char *info, *key; int64_t scale; } nk[] = {
         /* hwloc 2.x: sizes in KiB as bare numbers */
         {"CUDAGlobalMemorySize", "memory_size_in_bytes", 1024},
@@ -595,12 +538,12 @@ static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
         {"OpenCLGlobalMemorySize", "memory_size_in_bytes", 1024},
     };
     for (size_t i = 0; i < sizeof(nk) / sizeof(nk[0]); i++) {
-        int64_t v = info_num(os, nk[i].info);
+        int64_t v = pb_info_num(os, nk[i].info);
         if (v >= 0)
             pb_i64(ctx, m, nk[i].key, v * nk[i].scale);
     }
-    pb_str(ctx, m, "opencl_device_type", info(os, "OpenCLDeviceType"));
-    pb_str(ctx, m, "opencl_platform_name", info(os, "OpenCLPlatformName"));
+    pb_str(ctx, m, "opencl_device_type", pb_info(os, "OpenCLDeviceType"));
+    pb_str(ctx, m, "opencl_platform_name", pb_info(os, "OpenCLPlatformName"));
 }
 
 /* The raw info strings of an OS device, for keys not mapped yet. */
@@ -608,8 +551,8 @@ static const dlti_attr *osdev_infos(dlti_context *ctx, hwloc_obj_t os, dlti_erro
 {
     pb_map m;
     pb_init(&m);
-    for (unsigned i = 0; i < info_count(os); i++) {
-        const struct hwloc_info_s *in = info_at(os, i);
+    for (unsigned i = 0; i < pb_info_count(os); i++) {
+        const struct hwloc_info_s *in = pb_info_at(os, i);
         if (in->name && in->value && *in->name)
             pb_str(ctx, &m, in->name, in->value);
     }
@@ -620,10 +563,10 @@ static const dlti_attr *osdev_infos(dlti_context *ctx, hwloc_obj_t os, dlti_erro
     return pb_finish(ctx, &m, DLTI_ATTR_MAP, err);
 }
 
-static int add_gpu(probe *p, pb_map *sys, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
+static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
                    dlti_error_t *err)
 {
-    dlti_context *ctx = p->ctx;
+    dlti_context *ctx = run->ctx;
     pb_map m, osinfo;
     pb_init(&m);
     pb_init(&osinfo);
@@ -646,7 +589,7 @@ static int add_gpu(probe *p, pb_map *sys, int index, hwloc_obj_t pci, hwloc_obj_
     sysdesc_pci_info pi;
     memset(&pi, 0, sizeof(pi));
     char id[300];
-    snprintf(id, sizeof(id), "%sGPU%d", p->prefix, index);
+    snprintf(id, sizeof(id), "%sGPU%d", run->prefix, index);
     pi.device_id_str = id;
     if (pci) {
         const struct hwloc_pcidev_attr_s *a = &pci->attr->pcidev;
@@ -666,11 +609,11 @@ static int add_gpu(probe *p, pb_map *sys, int index, hwloc_obj_t pci, hwloc_obj_
             if (m.e[i].key == dlti_key_string(ctx, "vendor", 6))
                 has_vendor = true;
         if (!has_vendor) {
-            const char *v = info(pci, "PCIVendor");
+            const char *v = pb_info(pci, "PCIVendor");
             pb_str(ctx, &m, "vendor", v ? v : known_vendor(a->vendor_id));
         }
-        if (!nos || !info(oss[0], "GPUModel"))
-            pb_str(ctx, &m, "model", info(pci, "PCIDevice"));
+        if (!nos || !pb_info(oss[0], "GPUModel"))
+            pb_str(ctx, &m, "model", pb_info(pci, "PCIDevice"));
         pb_i64(ctx, &m, "pci_vendor_id", a->vendor_id);
         pb_i64(ctx, &m, "pci_device_id", a->device_id);
         pb_i64(ctx, &m, "pci_subvendor_id", a->subvendor_id);
@@ -709,8 +652,8 @@ static int add_gpu(probe *p, pb_map *sys, int index, hwloc_obj_t pci, hwloc_obj_
     const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
     if (!spec)
         return -1;
-    if (pci && p->opts->pci_match) {
-        if (p->opts->pci_match(p->opts->pci_match_user, ctx, &pi, &spec, err) != 0)
+    if (pci && run->opts->pci_match) {
+        if (run->opts->pci_match(run->opts->pci_match_user, ctx, &pi, &spec, err) != 0)
             return -1;
         if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
             dlti_error_set(err, DLTI_ERROR_ARGUMENT,
@@ -718,50 +661,31 @@ static int add_gpu(probe *p, pb_map *sys, int index, hwloc_obj_t pci, hwloc_obj_
             return -1;
         }
     }
-    pb_add(ctx, sys, id, spec);
+    pb_add(ctx, &run->devices, id, spec);
     return 0;
 }
 
-static int probe_gpus(probe *p, pb_map *sys, dlti_error_t *err)
+int pb_probe_pci(pb_run *run, dlti_error_t *err)
 {
+    if (!run->io)
+        return 0;
     int index = 0;
-    for (hwloc_obj_t o = hwloc_get_next_pcidev(p->topo, NULL); o;
-         o = hwloc_get_next_pcidev(p->topo, o))
-        if (pci_is_accelerator(o) && add_gpu(p, sys, index++, o, NULL, err) != 0)
+    for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
+         o = hwloc_get_next_pcidev(run->topo, o))
+        if (pci_is_accelerator(o) && add_gpu(run, index++, o, NULL, err) != 0)
             return -1;
     /* GPU OS devices without a PCI parent (some XML files, platform devices). */
-    for (hwloc_obj_t o = hwloc_get_next_osdev(p->topo, NULL); o;
-         o = hwloc_get_next_osdev(p->topo, o)) {
+    for (hwloc_obj_t o = hwloc_get_next_osdev(run->topo, NULL); o;
+         o = hwloc_get_next_osdev(run->topo, o)) {
         if (!osdev_is_gpu(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
             continue;
-        if (add_gpu(p, sys, index++, NULL, o, err) != 0)
+        if (add_gpu(run, index++, NULL, o, err) != 0)
             return -1;
     }
     return 0;
 }
 
 /* ---- entry points ---- */
-
-static void topology_source(probe *p)
-{
-    hwloc_obj_t root = hwloc_get_root_obj(p->topo);
-    char b[1024];
-    size_t l;
-    if (p->host)
-        l = (size_t)snprintf(b, sizeof(b), "hwloc %s on this host", sysdesc_probe_hwloc_version());
-    else
-        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s", p->opts->xml_path);
-    int nb = 0;
-    for (unsigned i = 0; i < info_count(root) && l < sizeof(b); i++) {
-        const struct hwloc_info_s *in = info_at(root, i);
-        if (in->name && in->value && strcmp(in->name, "Backend") == 0)
-            l += (size_t)snprintf(b + l, sizeof(b) - l, "%s%s", nb++ ? "," : " (backend ",
-                                  in->value);
-    }
-    if (nb && l < sizeof(b))
-        snprintf(b + l, sizeof(b) - l, ")");
-    add_source(p, "topology", b);
-}
 
 /* True (err set, DLTI_ERROR_IO) when the XML file cannot be read: missing,
  * unreadable or a directory.  hwloc would report these as malformed XML (a
@@ -779,6 +703,96 @@ static bool xml_unreadable(const char *path, dlti_error_t *err)
     return e != 0;
 }
 
+/* Where the topology came from; the CPU's cache and memory keys are hwloc's
+ * unless a source says otherwise. */
+static void topology_provenance(pb_run *run)
+{
+    hwloc_obj_t root = hwloc_get_root_obj(run->topo);
+    char b[1024];
+    size_t l;
+    if (run->host)
+        l = (size_t)snprintf(b, sizeof(b), "hwloc %s on this host", sysdesc_probe_hwloc_version());
+    else
+        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s", run->opts->xml_path);
+    int nb = 0;
+    for (unsigned i = 0; i < pb_info_count(root) && l < sizeof(b); i++) {
+        const struct hwloc_info_s *in = pb_info_at(root, i);
+        if (in->name && in->value && strcmp(in->name, "Backend") == 0)
+            l += (size_t)snprintf(b + l, sizeof(b) - l, "%s%s", nb++ ? "," : " (backend ",
+                                  in->value);
+    }
+    if (nb && l < sizeof(b))
+        snprintf(b + l, sizeof(b) - l, ")");
+    pb_source(run, "topology", b);
+    pb_source(run, "cache", "hwloc");
+    pb_source(run, "memory", "hwloc");
+}
+
+/* Loads this host's topology (with I/O objects only when asked: they cost
+ * ~4x the load time) or an XML file's; 0, or -1 with err set. */
+static int load_topology(pb_run *run, dlti_error_t *err)
+{
+    const char *xml = run->opts->xml_path;
+    if (!run->host && xml_unreadable(xml, err))
+        return -1;
+    if (!run->host && hwloc_topology_set_xml(run->topo, xml) != 0) {
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+                          "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)",
+                          strerror(errno));
+        return -1;
+    }
+    hwloc_topology_set_icache_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_ALL);
+    if (run->io)
+        hwloc_topology_set_io_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    /* Disallowed PUs and nodes stay, so that the totals can be reported. */
+    hwloc_topology_set_flags(run->topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    if (hwloc_topology_load(run->topo) != 0) {
+        if (run->host)
+            dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
+                              "hwloc cannot load the topology of this host: %s",
+                              errno ? strerror(errno) : "unknown error");
+        else
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+                              "not a valid hwloc XML topology (hwloc_topology_load failed)");
+        return -1;
+    }
+    return 0;
+}
+
+/* The PUs this process may use: the cgroup's (hwloc's allowed set) and, on
+ * this host, the affinity's too (taskset, Slurm, MPI binding). */
+static int find_allowed(pb_run *run, dlti_error_t *err)
+{
+    run->allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(run->topo));
+    if (!run->allowed) {
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        return -1;
+    }
+    if (run->host) {
+        hwloc_bitmap_t bind = hwloc_bitmap_alloc();
+        if (bind && hwloc_get_cpubind(run->topo, bind, HWLOC_CPUBIND_PROCESS) == 0 &&
+            hwloc_bitmap_intersects(bind, run->allowed))
+            hwloc_bitmap_and(run->allowed, run->allowed, bind);
+        hwloc_bitmap_free(bind);
+    }
+    return 0;
+}
+
+/* The sources, in the order of their devices in the system spec. */
+static const pb_source_fn sources[] = {
+    pb_probe_cpu,
+    pb_probe_pci,
+};
+
+static int run_sources(pb_run *run, dlti_error_t *err)
+{
+    topology_provenance(run);
+    for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+        if (sources[i](run, err) != 0)
+            return -1;
+    return 0;
+}
+
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
                                     dlti_error_t *err)
 {
@@ -793,81 +807,31 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     }
     if (err)
         memset(err, 0, sizeof(*err));
-    probe p;
-    memset(&p, 0, sizeof(p));
-    p.ctx = ctx;
-    p.opts = opts;
-    p.host = opts->xml_path == NULL;
-    snprintf(p.prefix, sizeof(p.prefix), "%s", opts->device_prefix ? opts->device_prefix : "");
-    p.warn.opts = opts;
-    p.warn.prefix = p.prefix;
-    pb_init(&p.source);
-    const dlti_attr *result = NULL;
-    const char *what = p.host ? "this host" : opts->xml_path;
-
-    if (hwloc_topology_init(&p.topo) != 0) {
+    pb_run run;
+    memset(&run, 0, sizeof(run));
+    run.ctx = ctx;
+    run.opts = opts;
+    run.host = opts->xml_path == NULL;
+    run.io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run.host);
+    snprintf(run.prefix, sizeof(run.prefix), "%s", opts->device_prefix ? opts->device_prefix : "");
+    run.warn.opts = opts;
+    run.warn.prefix = run.prefix;
+    pb_init(&run.source);
+    pb_init(&run.devices);
+    if (hwloc_topology_init(&run.topo) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
     }
-    if (!p.host && xml_unreadable(opts->xml_path, err))
-        goto out;
-    if (!p.host && hwloc_topology_set_xml(p.topo, opts->xml_path) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, opts->xml_path, 0, 0,
-                  "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)", strerror(errno));
-        goto out;
-    }
-    bool io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !p.host);
-    hwloc_topology_set_icache_types_filter(p.topo, HWLOC_TYPE_FILTER_KEEP_ALL);
-    if (io)
-        hwloc_topology_set_io_types_filter(p.topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-    hwloc_topology_set_flags(p.topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-    if (hwloc_topology_load(p.topo) != 0) {
-        if (p.host)
-            dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0, "hwloc cannot load the topology of %s: %s", what,
-                      errno ? strerror(errno) : "unknown error");
-        else
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, opts->xml_path, 0, 0,
-                      "not a valid hwloc XML topology (hwloc_topology_load failed)");
-        goto out;
-    }
-    p.allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(p.topo));
-    if (!p.allowed) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-    if (p.host) {
-        /* Affinity (taskset, Slurm, MPI binding) restricts what we may use. */
-        hwloc_bitmap_t bind = hwloc_bitmap_alloc();
-        if (bind && hwloc_get_cpubind(p.topo, bind, HWLOC_CPUBIND_PROCESS) == 0 &&
-            hwloc_bitmap_intersects(bind, p.allowed))
-            hwloc_bitmap_and(p.allowed, p.allowed, bind);
-        hwloc_bitmap_free(bind);
-    }
-    topology_source(&p);
-    add_source(&p, "cache", "hwloc");
-    add_source(&p, "memory", "hwloc");
-
-    pb_map sys;
-    pb_init(&sys);
-    char id[300];
-    snprintf(id, sizeof(id), "%sCPU", p.prefix);
-    const dlti_attr *cpu = build_cpu(&p, err);
-    if (!cpu) {
-        pb_free(&sys);
-        goto out;
-    }
-    pb_add(ctx, &sys, id, cpu);
-    if (io && probe_gpus(&p, &sys, err) != 0) {
-        pb_free(&sys);
-        goto out;
-    }
-    result = pb_finish(ctx, &sys, DLTI_ATTR_SYSTEM_SPEC, err);
-out:
-    pb_free(&p.source);
-    pb_warn_free(&p.warn);
-    if (p.allowed)
-        hwloc_bitmap_free(p.allowed);
-    hwloc_topology_destroy(p.topo);
+    const dlti_attr *result = NULL;
+    if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
+        run_sources(&run, err) == 0)
+        result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
+    pb_free(&run.devices);
+    pb_free(&run.source);
+    pb_warn_free(&run.warn);
+    if (run.allowed)
+        hwloc_bitmap_free(run.allowed);
+    hwloc_topology_destroy(run.topo);
     return result;
 }
 

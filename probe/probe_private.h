@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hwloc.h>
+
 #include "sysdesc/dlti.h"
 #include "sysdesc/probe.h"
 #include "dlti_private.h" /* the base: errors, buffers */
@@ -47,6 +49,42 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
 #endif
     ;
 void pb_warn_free(pb_warn *w);
+
+/* One probe of one topology (this host or an XML file).  Every source reads
+ * the same run, so that the next one (a runtime: CUDA, NVML, OpenCL, ...)
+ * is one function and one file. */
+typedef struct pb_run {
+    dlti_context *ctx;
+    const sysdesc_probe_options *opts;
+    hwloc_topology_t topo;
+    bool host;              /* this machine: /proc, sysfs and CPUID describe it too */
+    bool io;                /* the topology was loaded with its PCI and OS devices */
+    hwloc_bitmap_t allowed; /* PUs this process may use (cgroup cpuset and affinity) */
+    char prefix[256];       /* of every device id: "" or "node<i>." */
+    pb_map devices;         /* the system spec: device id -> target_device_spec */
+    pb_map source;          /* provenance of the CPU's keys: path -> where it came from */
+    pb_warn warn;
+} pb_run;
+
+/* A probe source adds devices (or keys to the CPU) to `run`, with their
+ * provenance; 0, or -1 with err set.  probe.c runs them in a fixed order,
+ * which is the order of the devices in the output. */
+typedef int (*pb_source_fn)(pb_run *run, dlti_error_t *err);
+int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* the CPU device */
+int pb_probe_pci(pb_run *run, dlti_error_t *err); /* GPUs and accelerators: PCI and OS devices */
+
+/* Records where the CPU key at `path` came from; nothing when `what` is NULL. */
+void pb_source(pb_run *run, const char *path, const char *what);
+
+/* hwloc access that differs between 2.x and 3.x, and the usable objects. */
+/* An info value of obj (NULL obj or no such info: NULL). */
+const char *pb_info(hwloc_obj_t obj, const char *name);
+/* A decimal (or 0x hex) info value; -1 when absent or not a number. */
+int64_t pb_info_num(hwloc_obj_t obj, const char *name);
+unsigned pb_info_count(hwloc_obj_t obj);
+const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i);
+/* Whether this process may use (part of) o: its cpuset meets run->allowed. */
+bool pb_usable(const pb_run *run, hwloc_obj_t o);
 
 /* Small file helpers (host facts). */
 /* Reads up to size-1 bytes of a file into buf (NUL-terminated); -1 when unreadable. */

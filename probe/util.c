@@ -1,4 +1,4 @@
-/* Builder helpers, warnings and host file readers of the probe. */
+/* Builder helpers, warnings, provenance, hwloc access and file reading of the probe. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -145,6 +145,54 @@ report:
         w->opts->warning(w->opts->warning_user, line);
     else
         fprintf(stderr, "sysdesc: warning: %s\n", line);
+}
+
+void pb_source(pb_run *run, const char *path, const char *what)
+{
+    pb_str(run->ctx, &run->source, path, what);
+}
+
+const char *pb_info(hwloc_obj_t obj, const char *name)
+{
+    return obj ? hwloc_obj_get_info_by_name(obj, name) : NULL;
+}
+
+int64_t pb_info_num(hwloc_obj_t obj, const char *name)
+{
+    const char *s = pb_info(obj, name);
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    while (*end == ' ')
+        end++;
+    if (errno || end == s || *end || v < 0)
+        return -1;
+    return (int64_t)v;
+}
+
+unsigned pb_info_count(hwloc_obj_t obj)
+{
+#if HWLOC_API_VERSION >= 0x00030000
+    return obj->infos.count;
+#else
+    return obj->infos_count;
+#endif
+}
+
+const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i)
+{
+#if HWLOC_API_VERSION >= 0x00030000
+    return &obj->infos.array[i];
+#else
+    return &obj->infos[i];
+#endif
+}
+
+bool pb_usable(const pb_run *run, hwloc_obj_t o)
+{
+    return o->cpuset && hwloc_bitmap_intersects(o->cpuset, run->allowed);
 }
 
 void pb_warn_free(pb_warn *w)
