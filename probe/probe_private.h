@@ -71,7 +71,7 @@ typedef struct pb_run {
  * which is the order of the devices in the output. */
 typedef int (*pb_source_fn)(pb_run *run, dlti_error_t *err);
 int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* the CPU device */
-int pb_probe_pci(pb_run *run, dlti_error_t *err); /* GPUs and accelerators: PCI and OS devices */
+int pb_probe_pci(pb_run *run, dlti_error_t *err); /* pci.c: GPUs and accelerators */
 
 /* Records where the CPU key at `path` came from; nothing when `what` is NULL. */
 void pb_source(pb_run *run, const char *path, const char *what);
