@@ -143,8 +143,8 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
         {HWLOC_OBJ_PACKAGE, "num_packages", "total_num_packages"},
         {HWLOC_OBJ_CORE, "num_cores", "total_num_cores"},
         {HWLOC_OBJ_PU, "num_threads", "total_num_threads"},
+        {HWLOC_OBJ_NUMANODE, "num_numa_nodes", "total_num_numa_nodes"},
     };
-    int64_t num_threads = 0;
     for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
         int64_t n = 0, total = 0;
         for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, counts[i].type, NULL); o;
@@ -153,47 +153,15 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
             if (pb_usable(run, o))
                 n++;
         }
-        if (counts[i].type == HWLOC_OBJ_PU)
-            num_threads = n;
         if (!total)
             continue; /* never invent: no such objects known */
         pb_i64(ctx, &dev, counts[i].key, n);
         if (total != n)
             pb_i64(ctx, &dev, counts[i].total, total);
     }
-    hwloc_const_nodeset_t nodes = hwloc_topology_get_allowed_nodeset(t);
-    int64_t nnuma = 0, tnuma = 0;
-    int64_t node_mem[1024];
-    size_t nnode_mem = 0;
-    bool mem_known = false;
-    int64_t mem_total = 0; /* bytes of the allowed NUMA nodes, -1 unknown */
-    const struct hwloc_memory_page_type_s *pages = NULL;
-    unsigned npages = 0;
-    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, NULL); o;
-         o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, o)) {
-        tnuma++;
-        if (!hwloc_bitmap_isset(nodes, o->os_index))
-            continue;
-        nnuma++;
-        int64_t m = (int64_t)o->attr->numanode.local_memory;
-        if (m > 0) {
-            mem_known = true;
-            mem_total += m;
-        }
-        if (nnode_mem < sizeof(node_mem) / sizeof(node_mem[0]))
-            node_mem[nnode_mem++] = m;
-        if (!pages && o->attr->numanode.page_types_len) {
-            pages = o->attr->numanode.page_types;
-            npages = o->attr->numanode.page_types_len;
-        }
-    }
-    if (!mem_known)
-        mem_total = -1;
-    if (tnuma) {
-        pb_i64(ctx, &dev, "num_numa_nodes", nnuma);
-        if (tnuma != nnuma)
-            pb_i64(ctx, &dev, "total_num_numa_nodes", tnuma);
-    }
+    pb_memory mem;
+    pb_memory_find(run, &mem);
+    int64_t mem_total = mem.total;
 
     /* Caches. */
     cache_level levels[] = {
@@ -317,51 +285,7 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
     else
         pb_free(&cache);
 
-    /* Memory. */
-    pb_map mem;
-    pb_init(&mem);
-    if (mem_total > 0)
-        pb_i64(ctx, &mem, "total_in_bytes", mem_total);
-    if (nnode_mem && mem_known)
-        pb_add(ctx, &mem, "numa_node_size_in_bytes", pb_i64_array(ctx, node_mem, nnode_mem));
-    if (run->host) {
-        int64_t os_total = pb_meminfo_total();
-        if (os_total > 0) {
-            pb_i64(ctx, &mem, "os_total_in_bytes", os_total);
-            pb_source(run, "memory.os_total_in_bytes", "/proc/meminfo MemTotal");
-            if (mem_total > 0 &&
-                (mem_total * 10 < os_total * 9 || mem_total * 10 > os_total * 11))
-                pb_warning(&run->warn, "memory.total_in_bytes",
-                           "hwloc's NUMA nodes hold %" PRId64 " bytes but /proc/meminfo MemTotal "
-                           "is %" PRId64 " bytes; both are reported (memory.os_total_in_bytes)",
-                           mem_total, os_total);
-        }
-        char cgsrc[1300] = "";
-        int64_t limit = pb_cgroup_memory_limit(cgsrc, sizeof(cgsrc));
-        if (limit > 0) {
-            pb_i64(ctx, &mem, "cgroup_limit_in_bytes", limit);
-            pb_source(run, "memory.cgroup_limit_in_bytes", cgsrc);
-        }
-    }
-    if (pages) {
-        int64_t sizes[64];
-        size_t ns = 0;
-        int64_t smallest = 0;
-        for (unsigned i = 0; i < npages && ns < 64; i++)
-            if (pages[i].size) {
-                sizes[ns++] = (int64_t)pages[i].size;
-                if (!smallest || (int64_t)pages[i].size < smallest)
-                    smallest = (int64_t)pages[i].size;
-            }
-        if (ns) {
-            pb_i64(ctx, &mem, "page_size_in_bytes", smallest);
-            pb_add(ctx, &mem, "page_sizes_in_bytes", pb_i64_array(ctx, sizes, ns));
-        }
-    }
-    if (mem.n)
-        pb_add(ctx, &dev, "memory", pb_finish(ctx, &mem, DLTI_ATTR_MAP, err));
-    else
-        pb_free(&mem);
+    pb_memory_add(run, &dev, &mem, err);
 
     /* ISA. */
     if (isa.source) {
@@ -469,7 +393,6 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
     if (run->warn.nsuspect)
         pb_add(ctx, &dev, "suspect",
                pb_str_array(ctx, (const char *const *)run->warn.suspect, run->warn.nsuspect));
-    (void)num_threads;
     const dlti_attr *cpu = pb_finish(ctx, &dev, DLTI_ATTR_DEVICE_SPEC, err);
     if (!cpu)
         return -1;

@@ -83,18 +83,29 @@ const char *pb_info(hwloc_obj_t obj, const char *name);
 int64_t pb_info_num(hwloc_obj_t obj, const char *name);
 unsigned pb_info_count(hwloc_obj_t obj);
 const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i);
-/* Whether this process may use (part of) o: its cpuset meets run->allowed. */
+/* Whether this process may use (part of) o: a NUMA node by the allowed
+ * nodeset (cgroup cpuset.mems), anything else by its cpuset. */
 bool pb_usable(const pb_run *run, hwloc_obj_t o);
+
+/* ---- steps of the CPU device, by file ---- */
+
+/* memory.c: the allowed NUMA nodes' memory.  Found before the caches are
+ * checked (a cache larger than the memory is suspect), written after them. */
+typedef struct pb_memory {
+    int64_t total; /* bytes, -1 unknown */
+    int64_t node[1024];
+    size_t nnode;
+    const struct hwloc_memory_page_type_s *pages; /* of the first node that has any */
+    unsigned npages;
+} pb_memory;
+
+void pb_memory_find(const pb_run *run, pb_memory *mem);
+/* The "memory" map (and its provenance and warnings). */
+void pb_memory_add(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t *err);
 
 /* Small file helpers (host facts). */
 /* Reads up to size-1 bytes of a file into buf (NUL-terminated); -1 when unreadable. */
 int pb_read_file(const char *path, char *buf, size_t size);
-/* MemTotal of /proc/meminfo in bytes, or -1. */
-int64_t pb_meminfo_total(void);
-/* The cgroup memory limit of this process in bytes (v2 memory.max or v1
- * memory.limit_in_bytes, the smallest along the path), or -1 when none
- * applies; `source` gets the file read. */
-int64_t pb_cgroup_memory_limit(char *source, size_t size);
 
 /* ISA features of the CPU running this code (host probes only). */
 typedef struct pb_isa {

@@ -192,6 +192,8 @@ const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i)
 
 bool pb_usable(const pb_run *run, hwloc_obj_t o)
 {
+    if (o->type == HWLOC_OBJ_NUMANODE)
+        return hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(run->topo), o->os_index);
     return o->cpuset && hwloc_bitmap_intersects(o->cpuset, run->allowed);
 }
 
@@ -221,86 +223,4 @@ int pb_read_file(const char *path, char *buf, size_t size)
     close(fd);
     buf[got] = '\0';
     return 0;
-}
-
-int64_t pb_meminfo_total(void)
-{
-    char buf[512];
-    /* MemTotal is the first line of /proc/meminfo. */
-    if (pb_read_file("/proc/meminfo", buf, sizeof(buf)) != 0)
-        return -1;
-    const char *p = strstr(buf, "MemTotal:");
-    if (!p)
-        return -1;
-    char *end;
-    long long kib = strtoll(p + 9, &end, 10);
-    if (end == p + 9 || kib <= 0)
-        return -1;
-    return (int64_t)kib * 1024;
-}
-
-/* Reads a limit file: a number, or "max"/huge for none. */
-static int64_t read_limit(const char *path)
-{
-    char buf[64];
-    if (pb_read_file(path, buf, sizeof(buf)) != 0 || !isdigit((unsigned char)buf[0]))
-        return -1;
-    unsigned long long v = strtoull(buf, NULL, 10);
-    /* cgroup v1 reports "unlimited" as a page-rounded LONG_MAX. */
-    if (v == 0 || v >= (1ULL << 62))
-        return -1;
-    return (int64_t)v;
-}
-
-int64_t pb_cgroup_memory_limit(char *source, size_t size)
-{
-    char buf[4096];
-    if (pb_read_file("/proc/self/cgroup", buf, sizeof(buf)) != 0)
-        return -1;
-    int64_t best = -1;
-    char *save = NULL;
-    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        /* "0::/path" (v2) or "4:memory:/path" (v1) */
-        char *c1 = strchr(line, ':');
-        char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        const char *controllers = c1 + 1;
-        size_t clen = (size_t)(c2 - controllers);
-        const char *cpath = c2 + 1;
-        const char *mnt, *file;
-        if (clen == 0 && line[0] == '0') {
-            mnt = "/sys/fs/cgroup";
-            file = "memory.max";
-        } else if (clen == 6 && strncmp(controllers, "memory", 6) == 0) {
-            mnt = "/sys/fs/cgroup/memory";
-            file = "memory.limit_in_bytes";
-        } else {
-            continue;
-        }
-        /* Walk from the process's cgroup up to the root: the smallest limit
-         * applies.  In a cgroup namespace the path may not exist under the
-         * mount; the root of the mount is then our cgroup. */
-        char dir[1024];
-        snprintf(dir, sizeof(dir), "%s", cpath);
-        for (;;) {
-            char path[1200];
-            snprintf(path, sizeof(path), "%s%s/%s", mnt, strcmp(dir, "/") == 0 ? "" : dir, file);
-            int64_t v = read_limit(path);
-            if (v > 0 && (best < 0 || v < best)) {
-                best = v;
-                if (source)
-                    snprintf(source, size, "%s", path);
-            }
-            char *slash = strrchr(dir, '/');
-            if (!slash || slash == dir) {
-                if (strcmp(dir, "/") == 0)
-                    break;
-                snprintf(dir, sizeof(dir), "/");
-                continue;
-            }
-            *slash = '\0';
-        }
-    }
-    return best;
 }
