@@ -13,10 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MiB ((int64_t)1024 * 1024)
-/* The largest cache instance shipped (AMD 3D V-Cache CCDs, IBM z) is below this. */
-#define PLAUSIBLE_CACHE_MAX (256 * MiB)
-
 void sysdesc_probe_options_init(sysdesc_probe_options *opts)
 {
     memset(opts, 0, sizeof(*opts));
@@ -34,59 +30,6 @@ const char *sysdesc_probe_hwloc_version(void)
     return buf;
 #endif
 }
-
-/* ---- caches ---- */
-
-typedef struct cache_level {
-    const char *name;
-    hwloc_obj_type_t type;
-    int level;
-    bool icache;
-    bool present;
-    int ctype; /* hwloc_obj_cache_type_t */
-    int64_t size, line, assoc, inst, tpi, min, max;
-    int inclusive; /* -1 unknown */
-    const char *source;
-} cache_level;
-
-static void collect_cache(pb_run *run, cache_level *c)
-{
-    int first_pu = hwloc_bitmap_first(run->allowed);
-    hwloc_obj_t rep = NULL;
-    int depth = hwloc_topology_get_depth(run->topo);
-    for (int d = 0; d < depth; d++) {
-        if (hwloc_get_depth_type(run->topo, d) != c->type)
-            continue;
-        for (hwloc_obj_t o = hwloc_get_next_obj_by_depth(run->topo, d, NULL); o;
-             o = hwloc_get_next_obj_by_depth(run->topo, d, o)) {
-            if (!pb_usable(run, o))
-                continue;
-            int64_t size = (int64_t)o->attr->cache.size;
-            if (!c->inst || size < c->min)
-                c->min = size;
-            if (!c->inst || size > c->max)
-                c->max = size;
-            c->inst++;
-            if (!rep || (first_pu >= 0 && hwloc_bitmap_isset(o->cpuset, (unsigned)first_pu)))
-                rep = (rep && first_pu >= 0 && hwloc_bitmap_isset(rep->cpuset, (unsigned)first_pu))
-                          ? rep
-                          : o;
-        }
-    }
-    if (!rep)
-        return;
-    c->present = true;
-    c->source = "hwloc";
-    c->size = (int64_t)rep->attr->cache.size;
-    c->line = (int64_t)rep->attr->cache.linesize;
-    c->assoc = rep->attr->cache.associativity; /* -1 full, 0 unknown */
-    c->tpi = hwloc_bitmap_weight(rep->cpuset);
-    c->ctype = (int)rep->attr->cache.type;
-    const char *inc = pb_info(rep, "Inclusive");
-    c->inclusive = inc ? (strcmp(inc, "1") == 0) : -1;
-}
-
-/* ---- the CPU device ---- */
 
 static int64_t read_sysfs_num(const char *path)
 {
@@ -163,68 +106,9 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
     pb_memory_find(run, &mem);
     int64_t mem_total = mem.total;
 
-    /* Caches. */
-    cache_level levels[] = {
-        {"L1", HWLOC_OBJ_L1CACHE, 1, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L1i", HWLOC_OBJ_L1ICACHE, 1, true, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L2", HWLOC_OBJ_L2CACHE, 2, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L2i", HWLOC_OBJ_L2ICACHE, 2, true, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L3", HWLOC_OBJ_L3CACHE, 3, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L3i", HWLOC_OBJ_L3ICACHE, 3, true, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L4", HWLOC_OBJ_L4CACHE, 4, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L5", HWLOC_OBJ_L5CACHE, 5, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-    };
-    const size_t nlevels = sizeof(levels) / sizeof(levels[0]);
-    for (size_t i = 0; i < nlevels; i++) {
-        cache_level *c = &levels[i];
-        collect_cache(run, c);
-        /* hwloc found no cache of a level this host's CPUID describes: take
-         * CPUID's (size, line, ways only; sharing is not reliable there). */
-        if (!c->present && run->host && c->level <= 3 && (c->level == 1 || !c->icache) &&
-            pb_cpuid_cache(c->level, c->icache, &c->size, &c->line, &c->assoc, &c->tpi) == 0) {
-            c->present = true;
-            c->source = "cpuid";
-            c->inst = 0;
-            c->tpi = 0;
-            c->min = c->max = c->size;
-        }
-    }
-    /* Sanity checks: flagged, never changed. */
-    char path[128];
-    const cache_level *prev = NULL;
-    for (size_t i = 0; i < nlevels; i++) {
-        cache_level *c = &levels[i];
-        if (!c->present)
-            continue;
-        if (c->size <= 0) {
-            snprintf(path, sizeof(path), "cache.%s.size_in_bytes", c->name);
-            pb_warning(&run->warn, path, "%s reports a size of 0 (unknown); the key is left out",
-                       c->source);
-        } else {
-            snprintf(path, sizeof(path), "cache.%s.size_in_bytes", c->name);
-            if (c->size > PLAUSIBLE_CACHE_MAX)
-                pb_warning(&run->warn, path,
-                           "%s reports %" PRId64 " bytes (%" PRId64 " MiB) per instance, above "
-                           "any shipped cache (256 MiB); kept as measured, override with --set "
-                           "CPU.%s=BYTES",
-                           c->source, c->size, c->size / MiB, path);
-            if (mem_total > 0 && c->size > mem_total)
-                pb_warning(&run->warn, path,
-                           "%" PRId64 " bytes is larger than the memory (%" PRId64 " bytes)",
-                           c->size, mem_total);
-            if (!c->icache && prev && prev->size > 0 && c->size < prev->size)
-                pb_warning(&run->warn, path,
-                           "%s (%" PRId64 " bytes) is smaller than %s (%" PRId64 " bytes)",
-                           c->name, c->size, prev->name, prev->size);
-        }
-        if (c->line <= 0) {
-            snprintf(path, sizeof(path), "cache.%s.line_size_in_bytes", c->name);
-            pb_warning(&run->warn, path,
-                       "%s reports a line size of 0 (unknown); the key is left out", c->source);
-        }
-        if (!c->icache)
-            prev = c;
-    }
+    pb_cache caches[PB_NCACHES];
+    pb_caches_find(run, caches);
+    pb_caches_check(run, caches, mem_total);
 
     /* ISA (this host only: an XML file does not carry it). */
     pb_isa isa;
@@ -233,58 +117,11 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
         pb_isa_detect(&isa);
 
     /* Flat keys read by downstream MLIR users. */
-    for (size_t i = 0; i < nlevels; i++) {
-        const cache_level *c = &levels[i];
-        if (c->present && !c->icache && c->level <= 3 && c->size > 0) {
-            char key[64];
-            snprintf(key, sizeof(key), "L%d_cache_size_in_bytes", c->level);
-            pb_i64(ctx, &dev, key, c->size);
-        }
-    }
+    pb_caches_flat_keys(ctx, &dev, caches);
     if (isa.max_vector_op_width > 0)
         pb_i64(ctx, &dev, "max_vector_op_width", isa.max_vector_op_width);
 
-    /* The cache map, in the order of levels[]. */
-    pb_map cache;
-    pb_init(&cache);
-    for (size_t i = 0; i < nlevels; i++) {
-        const cache_level *c = &levels[i];
-        if (!c->present)
-            continue;
-        pb_map m;
-        pb_init(&m);
-        if (c->size > 0)
-            pb_i64(ctx, &m, "size_in_bytes", c->size);
-        if (c->line > 0)
-            pb_i64(ctx, &m, "line_size_in_bytes", c->line);
-        if (c->assoc != 0)
-            pb_i64(ctx, &m, "associativity", c->assoc < 0 ? -1 : c->assoc);
-        if (c->inst > 0)
-            pb_i64(ctx, &m, "num_instances", c->inst);
-        if (c->tpi > 0)
-            pb_i64(ctx, &m, "threads_per_instance", c->tpi);
-        if (c->inclusive >= 0)
-            pb_bool(ctx, &m, "inclusive", c->inclusive == 1);
-        pb_str(ctx, &m, "type",
-               c->ctype == HWLOC_OBJ_CACHE_INSTRUCTION ? "instruction"
-               : c->ctype == HWLOC_OBJ_CACHE_DATA      ? "data"
-               : c->ctype == HWLOC_OBJ_CACHE_UNIFIED   ? "unified"
-                                                       : NULL);
-        if (c->min != c->max && c->inst > 0) {
-            pb_i64(ctx, &m, "min_size_in_bytes", c->min);
-            pb_i64(ctx, &m, "max_size_in_bytes", c->max);
-        }
-        pb_add(ctx, &cache, c->name, pb_finish(ctx, &m, DLTI_ATTR_MAP, err));
-        if (strcmp(c->source, "hwloc") != 0) {
-            snprintf(path, sizeof(path), "cache.%s", c->name);
-            pb_source(run, path, "cpuid (hwloc reported no such cache)");
-        }
-    }
-    if (cache.n)
-        pb_add(ctx, &dev, "cache", pb_finish(ctx, &cache, DLTI_ATTR_MAP, err));
-    else
-        pb_free(&cache);
-
+    pb_caches_add(run, &dev, caches, err);
     pb_memory_add(run, &dev, &mem, err);
 
     /* ISA. */

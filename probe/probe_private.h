@@ -89,6 +89,30 @@ bool pb_usable(const pb_run *run, hwloc_obj_t o);
 
 /* ---- steps of the CPU device, by file ---- */
 
+/* cpu_caches.c: one level and kind of cache, in the order of the "cache" map
+ * (L1, L1i, L2, L2i, L3, L3i, L4, L5). */
+#define PB_NCACHES 8
+typedef struct pb_cache {
+    const char *name; /* its key in "cache" */
+    hwloc_obj_type_t type;
+    int level;
+    bool icache;
+    bool present;
+    int ctype; /* hwloc_obj_cache_type_t, -1 unknown */
+    int64_t size, line, assoc, inst, tpi, min, max;
+    int inclusive;      /* -1 unknown */
+    const char *source; /* "hwloc" or "cpuid" */
+} pb_cache;
+
+void pb_caches_find(pb_run *run, pb_cache caches[PB_NCACHES]);
+/* Sanity warnings: implausible values are flagged (suspect), never changed. */
+void pb_caches_check(pb_run *run, const pb_cache caches[PB_NCACHES], int64_t mem_total);
+/* L1_cache_size_in_bytes ... L3_cache_size_in_bytes, the keys MLIR users read. */
+void pb_caches_flat_keys(dlti_context *ctx, pb_map *dev, const pb_cache caches[PB_NCACHES]);
+/* The "cache" map. */
+void pb_caches_add(pb_run *run, pb_map *dev, const pb_cache caches[PB_NCACHES],
+                   dlti_error_t *err);
+
 /* memory.c: the allowed NUMA nodes' memory.  Found before the caches are
  * checked (a cache larger than the memory is suspect), written after them. */
 typedef struct pb_memory {
