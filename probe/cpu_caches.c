@@ -193,7 +193,7 @@ void pb_caches_add(pb_run *run, pb_map *dev, const pb_cache caches[PB_NCACHES],
         if (strcmp(c->source, "hwloc") != 0) {
             char path[128];
             snprintf(path, sizeof(path), "cache.%s", c->name);
-            pb_source(run, path, "cpuid (hwloc reported no such cache)");
+            pb_provenance(run, path, "cpuid (hwloc reported no such cache)");
         }
     }
     if (cache.n)

@@ -131,7 +131,7 @@ static void add_os_memory(pb_run *run, pb_map *m, int64_t numa_total)
     int64_t os_total = meminfo_total();
     if (os_total > 0) {
         pb_i64(run->ctx, m, "os_total_in_bytes", os_total);
-        pb_source(run, "memory.os_total_in_bytes", "/proc/meminfo MemTotal");
+        pb_provenance(run, "memory.os_total_in_bytes", "/proc/meminfo MemTotal");
         if (numa_total > 0 &&
             (numa_total * 10 < os_total * 9 || numa_total * 10 > os_total * 11))
             pb_warning(&run->warn, "memory.total_in_bytes",
@@ -143,7 +143,7 @@ static void add_os_memory(pb_run *run, pb_map *m, int64_t numa_total)
     int64_t limit = cgroup_memory_limit(cgsrc, sizeof(cgsrc));
     if (limit > 0) {
         pb_i64(run->ctx, m, "cgroup_limit_in_bytes", limit);
-        pb_source(run, "memory.cgroup_limit_in_bytes", cgsrc);
+        pb_provenance(run, "memory.cgroup_limit_in_bytes", cgsrc);
     }
 }
 

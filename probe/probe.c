@@ -1,14 +1,12 @@
-/* The host probe: hwloc topology (+ ISA, /proc, cgroup facts) -> DLTI spec.
- * docs/keys.md is the contract for every key written here. */
+/* The probe's driver: loads one topology (this host or an XML file), runs
+ * the sources over it and gathers their devices into a system spec.  The
+ * keys are the sources' business; docs/keys.md is their contract. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <hwloc.h>
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,216 +29,6 @@ const char *sysdesc_probe_hwloc_version(void)
 #endif
 }
 
-static int64_t read_sysfs_num(const char *path)
-{
-    char buf[64];
-    if (pb_read_file(path, buf, sizeof(buf)) != 0)
-        return -1;
-    char *end;
-    long long v = strtoll(buf, &end, 10);
-    return end == buf || v <= 0 ? -1 : (int64_t)v;
-}
-
-int pb_probe_cpu(pb_run *run, dlti_error_t *err)
-{
-    dlti_context *ctx = run->ctx;
-    hwloc_topology_t t = run->topo;
-    hwloc_obj_t root = hwloc_get_root_obj(t);
-    pb_map dev;
-    pb_init(&dev);
-
-    /* Identity: the first usable package, then the first PU, then the root. */
-    hwloc_obj_t pkg = NULL;
-    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, NULL); o;
-         o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o))
-        if (pb_usable(run, o)) {
-            pkg = o;
-            break;
-        }
-    hwloc_obj_t pu0 = hwloc_get_pu_obj_by_os_index(t, (unsigned)hwloc_bitmap_first(run->allowed));
-    hwloc_obj_t idsrc[3] = {pkg, pu0, root};
-#define ID(name)                                                                                   \
-    (pb_info(idsrc[0], name) ? pb_info(idsrc[0], name)                                               \
-                          : pb_info(idsrc[1], name) ? pb_info(idsrc[1], name) : pb_info(idsrc[2], name))
-    pb_str(ctx, &dev, "vendor", ID("CPUVendor"));
-    pb_str(ctx, &dev, "model", ID("CPUModel"));
-    pb_str(ctx, &dev, "arch", pb_info(root, "Architecture"));
-    static const struct { const char *info, *key; } nums[] = {
-        {"CPUFamilyNumber", "cpu_family"}, {"CPUModelNumber", "cpu_model_number"},
-        {"CPUStepping", "cpu_stepping"},   {"CPUImplementer", "cpu_implementer"},
-        {"CPUVariant", "cpu_variant"},     {"CPUPartNumber", "cpu_part_number"},
-        {"CPURevision", "cpu_revision"},
-    };
-    for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-        hwloc_obj_t holder = pb_info(idsrc[0], nums[i].info) ? idsrc[0]
-                             : pb_info(idsrc[1], nums[i].info) ? idsrc[1] : idsrc[2];
-        int64_t v = pb_info_num(holder, nums[i].info);
-        if (v >= 0)
-            pb_i64(ctx, &dev, nums[i].key, v);
-    }
-#undef ID
-    pb_str(ctx, &dev, "hostname", pb_info(root, "HostName"));
-
-    /* Counts of what this process may use, and the totals where they differ. */
-    static const struct { hwloc_obj_type_t type; const char *key, *total; } counts[] = {
-        {HWLOC_OBJ_PACKAGE, "num_packages", "total_num_packages"},
-        {HWLOC_OBJ_CORE, "num_cores", "total_num_cores"},
-        {HWLOC_OBJ_PU, "num_threads", "total_num_threads"},
-        {HWLOC_OBJ_NUMANODE, "num_numa_nodes", "total_num_numa_nodes"},
-    };
-    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-        int64_t n = 0, total = 0;
-        for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, counts[i].type, NULL); o;
-             o = hwloc_get_next_obj_by_type(t, counts[i].type, o)) {
-            total++;
-            if (pb_usable(run, o))
-                n++;
-        }
-        if (!total)
-            continue; /* never invent: no such objects known */
-        pb_i64(ctx, &dev, counts[i].key, n);
-        if (total != n)
-            pb_i64(ctx, &dev, counts[i].total, total);
-    }
-    pb_memory mem;
-    pb_memory_find(run, &mem);
-    int64_t mem_total = mem.total;
-
-    pb_cache caches[PB_NCACHES];
-    pb_caches_find(run, caches);
-    pb_caches_check(run, caches, mem_total);
-
-    /* ISA (this host only: an XML file does not carry it). */
-    pb_isa isa;
-    memset(&isa, 0, sizeof(isa));
-    if (run->host)
-        pb_isa_detect(&isa);
-
-    /* Flat keys read by downstream MLIR users. */
-    pb_caches_flat_keys(ctx, &dev, caches);
-    if (isa.max_vector_op_width > 0)
-        pb_i64(ctx, &dev, "max_vector_op_width", isa.max_vector_op_width);
-
-    pb_caches_add(run, &dev, caches, err);
-    pb_memory_add(run, &dev, &mem, err);
-
-    /* ISA. */
-    if (isa.source) {
-        pb_add(ctx, &dev, "features", pb_str_array(ctx, isa.features, isa.nfeatures));
-        if (isa.sve_vector_length > 0)
-            pb_i64(ctx, &dev, "sve_vector_length_in_bits", isa.sve_vector_length);
-        pb_source(run, "features", isa.source);
-        if (isa.max_vector_op_width > 0)
-            pb_source(run, "max_vector_op_width", isa.source);
-        if (isa.sve_vector_length > 0)
-            pb_source(run, "sve_vector_length_in_bits", "prctl(PR_SVE_GET_VL)");
-    }
-
-    /* Frequency from cpufreq (this host). */
-    if (run->host && pu0) {
-        char f[160];
-        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq",
-                 pu0->os_index);
-        int64_t khz = read_sysfs_num(f);
-        if (khz > 0) {
-            pb_i64(ctx, &dev, "max_frequency_mhz", khz / 1000);
-            pb_source(run, "max_frequency_mhz", f);
-        }
-        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/cpufreq/base_frequency",
-                 pu0->os_index);
-        khz = read_sysfs_num(f);
-        if (khz > 0) {
-            pb_i64(ctx, &dev, "base_frequency_mhz", khz / 1000);
-            pb_source(run, "base_frequency_mhz", f);
-        }
-    }
-
-    /* CPU kinds (hybrid CPUs), most energy-efficient first as hwloc sorts them. */
-    int nkinds = hwloc_cpukinds_get_nr(t, 0);
-    if (nkinds > 0) {
-        pb_map kinds;
-        pb_init(&kinds);
-        hwloc_bitmap_t set = hwloc_bitmap_alloc();
-        int64_t used = 0;
-        for (int k = 0; set && k < nkinds; k++) {
-            int eff = -1;
-#if HWLOC_API_VERSION >= 0x00030000
-            struct hwloc_infos_s *kinfos = NULL;
-            if (hwloc_cpukinds_get_info(t, (unsigned)k, set, &eff, &kinfos, 0) != 0)
-                continue;
-            unsigned nki = kinfos ? kinfos->count : 0;
-            const struct hwloc_info_s *ki = kinfos ? kinfos->array : NULL;
-#else
-            unsigned nki = 0;
-            struct hwloc_info_s *ki = NULL;
-            if (hwloc_cpukinds_get_info(t, (unsigned)k, set, &eff, &nki, &ki, 0) != 0)
-                continue;
-#endif
-            hwloc_bitmap_and(set, set, run->allowed);
-            int64_t threads = hwloc_bitmap_weight(set);
-            if (threads <= 0)
-                continue;
-            int64_t cores = 0;
-            for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, NULL); o;
-                 o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, o))
-                if (hwloc_bitmap_intersects(o->cpuset, set))
-                    cores++;
-            pb_map km;
-            pb_init(&km);
-            if (eff >= 0)
-                pb_i64(ctx, &km, "efficiency_rank", eff);
-            if (cores)
-                pb_i64(ctx, &km, "num_cores", cores);
-            pb_i64(ctx, &km, "num_threads", threads);
-            static const struct { const char *info, *key; bool num; } kk[] = {
-                {"CoreType", "core_type", false},
-                {"FrequencyMaxMHz", "max_frequency_mhz", true},
-                {"FrequencyBaseMHz", "base_frequency_mhz", true},
-                {"LinuxCapacity", "linux_capacity", true},
-            };
-            for (size_t j = 0; j < sizeof(kk) / sizeof(kk[0]); j++)
-                for (unsigned q = 0; q < nki; q++)
-                    if (ki[q].name && ki[q].value && strcmp(ki[q].name, kk[j].info) == 0) {
-                        if (kk[j].num) {
-                            char *end;
-                            long long v = strtoll(ki[q].value, &end, 10);
-                            if (end != ki[q].value && v >= 0)
-                                pb_i64(ctx, &km, kk[j].key, v);
-                        } else {
-                            pb_str(ctx, &km, kk[j].key, ki[q].value);
-                        }
-                        break;
-                    }
-            char key[32];
-            snprintf(key, sizeof(key), "%" PRId64, used++);
-            pb_add(ctx, &kinds, key, pb_finish(ctx, &km, DLTI_ATTR_MAP, err));
-        }
-        hwloc_bitmap_free(set);
-        if (kinds.n) {
-            pb_i64(ctx, &dev, "num_cpu_kinds", used);
-            pb_add(ctx, &dev, "cpu_kinds", pb_finish(ctx, &kinds, DLTI_ATTR_MAP, err));
-            pb_source(run, "cpu_kinds", "hwloc cpukinds");
-        } else {
-            pb_free(&kinds);
-        }
-    }
-
-    /* Where values came from, and what failed a sanity check. */
-    pb_add(ctx, &dev, "source", pb_finish(ctx, &run->source, DLTI_ATTR_MAP, err));
-    if (run->warn.nsuspect)
-        pb_add(ctx, &dev, "suspect",
-               pb_str_array(ctx, (const char *const *)run->warn.suspect, run->warn.nsuspect));
-    const dlti_attr *cpu = pb_finish(ctx, &dev, DLTI_ATTR_DEVICE_SPEC, err);
-    if (!cpu)
-        return -1;
-    char id[300];
-    snprintf(id, sizeof(id), "%sCPU", run->prefix);
-    pb_add(ctx, &run->devices, id, cpu);
-    return 0;
-}
-
-/* ---- entry points ---- */
-
 /* True (err set, DLTI_ERROR_IO) when the XML file cannot be read: missing,
  * unreadable or a directory.  hwloc would report these as malformed XML (a
  * directory gets EISDIR from its parser), but they are the environment's
@@ -253,12 +41,12 @@ static bool xml_unreadable(const char *path, dlti_error_t *err)
     if (fd >= 0)
         close(fd);
     if (e)
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read the hwloc XML topology: %s", strerror(e));
+        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read the hwloc XML topology: %s",
+                          strerror(e));
     return e != 0;
 }
 
-/* Where the topology came from; the CPU's cache and memory keys are hwloc's
- * unless a source says otherwise. */
+/* The first entry of the CPU's provenance: where the topology came from. */
 static void topology_provenance(pb_run *run)
 {
     hwloc_obj_t root = hwloc_get_root_obj(run->topo);
@@ -277,9 +65,7 @@ static void topology_provenance(pb_run *run)
     }
     if (nb && l < sizeof(b))
         snprintf(b + l, sizeof(b) - l, ")");
-    pb_source(run, "topology", b);
-    pb_source(run, "cache", "hwloc");
-    pb_source(run, "memory", "hwloc");
+    pb_provenance(run, "topology", b);
 }
 
 /* Loads this host's topology (with I/O objects only when asked: they cost
@@ -333,7 +119,7 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
 }
 
 /* The sources, in the order of their devices in the system spec. */
-static const pb_source_fn sources[] = {
+static const pb_probe_fn sources[] = {
     pb_probe_cpu,
     pb_probe_pci,
 };
@@ -345,6 +131,31 @@ static int run_sources(pb_run *run, dlti_error_t *err)
         if (sources[i](run, err) != 0)
             return -1;
     return 0;
+}
+
+static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts)
+{
+    memset(run, 0, sizeof(*run));
+    run->ctx = ctx;
+    run->opts = opts;
+    run->host = opts->xml_path == NULL;
+    run->io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run->host);
+    snprintf(run->prefix, sizeof(run->prefix), "%s",
+             opts->device_prefix ? opts->device_prefix : "");
+    run->warn.opts = opts;
+    run->warn.prefix = run->prefix;
+    pb_init(&run->source);
+    pb_init(&run->devices);
+}
+
+static void run_free(pb_run *run)
+{
+    pb_free(&run->devices);
+    pb_free(&run->source);
+    pb_warn_free(&run->warn);
+    if (run->allowed)
+        hwloc_bitmap_free(run->allowed);
+    hwloc_topology_destroy(run->topo);
 }
 
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
@@ -362,16 +173,7 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     if (err)
         memset(err, 0, sizeof(*err));
     pb_run run;
-    memset(&run, 0, sizeof(run));
-    run.ctx = ctx;
-    run.opts = opts;
-    run.host = opts->xml_path == NULL;
-    run.io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run.host);
-    snprintf(run.prefix, sizeof(run.prefix), "%s", opts->device_prefix ? opts->device_prefix : "");
-    run.warn.opts = opts;
-    run.warn.prefix = run.prefix;
-    pb_init(&run.source);
-    pb_init(&run.devices);
+    run_init(&run, ctx, opts);
     if (hwloc_topology_init(&run.topo) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
@@ -380,12 +182,7 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
         run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
-    pb_free(&run.devices);
-    pb_free(&run.source);
-    pb_warn_free(&run.warn);
-    if (run.allowed)
-        hwloc_bitmap_free(run.allowed);
-    hwloc_topology_destroy(run.topo);
+    run_free(&run);
     return result;
 }
 
@@ -415,7 +212,8 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
         }
         for (size_t j = 0; j < dlti_attr_size(spec); j++) {
             size_t klen;
-            const char *k = dlti_attr_entry_key(spec, j) ? dlti_key_str(dlti_attr_entry_key(spec, j), &klen) : NULL;
+            dlti_key key = dlti_attr_entry_key(spec, j);
+            const char *k = key ? dlti_key_str(key, &klen) : NULL;
             if (k)
                 pb_add(ctx, &sys, k, dlti_attr_entry_value(spec, j));
         }

@@ -13,6 +13,8 @@
 #include "sysdesc/probe.h"
 #include "dlti_private.h" /* the base: errors, buffers */
 
+/* ---- building attributes (util.c) ---- */
+
 /* An entry list that becomes a container: keys keep the order of the adds. */
 typedef struct pb_map {
     dlti_entry *e;
@@ -35,7 +37,7 @@ const dlti_attr *pb_i64_array(dlti_context *ctx, const int64_t *v, size_t n);
 /* ["a", "b"] */
 const dlti_attr *pb_str_array(dlti_context *ctx, const char *const *v, size_t n);
 
-/* Warnings and the "suspect" list. */
+/* Warnings and the "suspect" list (util.c). */
 typedef struct pb_warn {
     const sysdesc_probe_options *opts;
     const char *prefix;   /* device id prefix, for messages */
@@ -50,9 +52,12 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
     ;
 void pb_warn_free(pb_warn *w);
 
-/* One probe of one topology (this host or an XML file).  Every source reads
- * the same run, so that the next one (a runtime: CUDA, NVML, OpenCL, ...)
- * is one function and one file. */
+/* ---- the run and its sources ---- */
+
+/* One probe of one topology (this host or an XML file).  A source is a
+ * function over the run that adds devices, or keys, with their provenance:
+ * the next ones (CUDA, NVML, OpenCL, Vulkan, Level Zero, ROCm) are one file
+ * each and one line in probe.c's table. */
 typedef struct pb_run {
     dlti_context *ctx;
     const sysdesc_probe_options *opts;
@@ -62,21 +67,25 @@ typedef struct pb_run {
     hwloc_bitmap_t allowed; /* PUs this process may use (cgroup cpuset and affinity) */
     char prefix[256];       /* of every device id: "" or "node<i>." */
     pb_map devices;         /* the system spec: device id -> target_device_spec */
-    pb_map source;          /* provenance of the CPU's keys: path -> where it came from */
-    pb_warn warn;
+    /* The CPU's provenance (key path -> where the value came from): the CPU
+     * source stores it as CPU.source, so later sources give their devices
+     * their own "source" map, as pci.c does. */
+    pb_map source;
+    pb_warn warn; /* sanity warnings; their paths become CPU.suspect */
 } pb_run;
 
-/* A probe source adds devices (or keys to the CPU) to `run`, with their
- * provenance; 0, or -1 with err set.  probe.c runs them in a fixed order,
+/* A source: 0, or -1 with err set.  probe.c runs them in a fixed order,
  * which is the order of the devices in the output. */
-typedef int (*pb_source_fn)(pb_run *run, dlti_error_t *err);
-int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* the CPU device */
+typedef int (*pb_probe_fn)(pb_run *run, dlti_error_t *err);
+int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* cpu.c: the CPU device */
 int pb_probe_pci(pb_run *run, dlti_error_t *err); /* pci.c: GPUs and accelerators */
 
 /* Records where the CPU key at `path` came from; nothing when `what` is NULL. */
-void pb_source(pb_run *run, const char *path, const char *what);
+void pb_provenance(pb_run *run, const char *path, const char *what);
 
-/* hwloc access that differs between 2.x and 3.x, and the usable objects. */
+/* ---- hwloc access (util.c): what differs between 2.x and 3.x, and what
+ * this process may use ---- */
+
 /* An info value of obj (NULL obj or no such info: NULL). */
 const char *pb_info(hwloc_obj_t obj, const char *name);
 /* A decimal (or 0x hex) info value; -1 when absent or not a number. */
@@ -87,7 +96,16 @@ const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i);
  * nodeset (cgroup cpuset.mems), anything else by its cpuset. */
 bool pb_usable(const pb_run *run, hwloc_obj_t o);
 
-/* ---- steps of the CPU device, by file ---- */
+/* Reads up to size-1 bytes of a file into buf (NUL-terminated); -1 when unreadable. */
+int pb_read_file(const char *path, char *buf, size_t size);
+
+/* ---- the CPU device's steps, by file (cpu.c runs them in order) ---- */
+
+/* cpu_topology.c */
+void pb_cpu_identity(pb_run *run, pb_map *dev);
+void pb_cpu_counts(pb_run *run, pb_map *dev);
+void pb_cpu_frequency(pb_run *run, pb_map *dev);
+void pb_cpu_kinds(pb_run *run, pb_map *dev, dlti_error_t *err);
 
 /* cpu_caches.c: one level and kind of cache, in the order of the "cache" map
  * (L1, L1i, L2, L2i, L3, L3i, L4, L5). */
@@ -127,11 +145,7 @@ void pb_memory_find(const pb_run *run, pb_memory *mem);
 /* The "memory" map (and its provenance and warnings). */
 void pb_memory_add(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t *err);
 
-/* Small file helpers (host facts). */
-/* Reads up to size-1 bytes of a file into buf (NUL-terminated); -1 when unreadable. */
-int pb_read_file(const char *path, char *buf, size_t size);
-
-/* ISA features of the CPU running this code (host probes only). */
+/* isa.c: ISA features of the CPU running this code (host probes only). */
 typedef struct pb_isa {
     const char *features[128];
     size_t nfeatures;

@@ -147,7 +147,7 @@ report:
         fprintf(stderr, "sysdesc: warning: %s\n", line);
 }
 
-void pb_source(pb_run *run, const char *path, const char *what)
+void pb_provenance(pb_run *run, const char *path, const char *what)
 {
     pb_str(run->ctx, &run->source, path, what);
 }
