@@ -196,8 +196,5 @@ void pb_caches_add(pb_run *run, pb_map *dev, const pb_cache caches[PB_NCACHES],
             pb_provenance(run, path, "cpuid (hwloc reported no such cache)");
         }
     }
-    if (cache.n)
-        pb_add(ctx, dev, "cache", pb_finish(ctx, &cache, DLTI_ATTR_MAP, err));
-    else
-        pb_free(&cache);
+    pb_add_map(ctx, dev, "cache", &cache, err);
 }

@@ -179,8 +179,5 @@ void pb_memory_add(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t 
     if (run->host)
         add_os_memory(run, &m, mem->total);
     add_page_sizes(ctx, &m, mem);
-    if (m.n)
-        pb_add(ctx, dev, "memory", pb_finish(ctx, &m, DLTI_ATTR_MAP, err));
-    else
-        pb_free(&m);
+    pb_add_map(ctx, dev, "memory", &m, err);
 }

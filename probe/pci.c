@@ -166,10 +166,7 @@ static void add_os_device_keys(dlti_context *ctx, pb_map *m, const gpu *g, dlti_
         if (a)
             pb_add(ctx, &infos, g->os_name[i], a);
     }
-    if (infos.n)
-        pb_add(ctx, m, "hwloc_info", pb_finish(ctx, &infos, DLTI_ATTR_MAP, err));
-    else
-        pb_free(&infos);
+    pb_add_map(ctx, m, "hwloc_info", &infos, err);
 }
 
 static void add_provenance(dlti_context *ctx, pb_map *m, const gpu *g, dlti_error_t *err)

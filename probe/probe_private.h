@@ -32,6 +32,9 @@ void pb_str(dlti_context *ctx, pb_map *m, const char *key, const char *s);
 void pb_bool(dlti_context *ctx, pb_map *m, const char *key, bool v);
 /* Builds the container (NULL with err on failure); frees the list either way. */
 const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dlti_error_t *err);
+/* Adds sub as a #dlti.map under key unless it is empty: an empty map says
+ * nothing.  Frees sub either way. */
+void pb_add_map(dlti_context *ctx, pb_map *m, const char *key, pb_map *sub, dlti_error_t *err);
 /* array<i64: ...> */
 const dlti_attr *pb_i64_array(dlti_context *ctx, const int64_t *v, size_t n);
 /* ["a", "b"] */

@@ -89,6 +89,14 @@ const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dl
     return a;
 }
 
+void pb_add_map(dlti_context *ctx, pb_map *m, const char *key, pb_map *sub, dlti_error_t *err)
+{
+    if (sub->n)
+        pb_add(ctx, m, key, pb_finish(ctx, sub, DLTI_ATTR_MAP, err));
+    else
+        pb_free(sub);
+}
+
 const dlti_attr *pb_i64_array(dlti_context *ctx, const int64_t *v, size_t n)
 {
     const dlti_type *t = dlti_type_integer(ctx, 64, DLTI_SIGNLESS);
