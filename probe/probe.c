@@ -1,33 +1,15 @@
-/* The host probe: hwloc topology (+ ISA, /proc, cgroup facts) -> DLTI spec.
- * docs/keys.md is the contract for every key written here. */
+/* The probe's driver: loads one topology (this host or an XML file), runs
+ * the sources over it and gathers their devices into a system spec.  The
+ * keys are the sources' business; docs/keys.md is their contract. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <hwloc.h>
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define MiB ((int64_t)1024 * 1024)
-/* The largest cache instance shipped (AMD 3D V-Cache CCDs, IBM z) is below this. */
-#define PLAUSIBLE_CACHE_MAX (256 * MiB)
-
-typedef struct probe {
-    dlti_context *ctx;
-    const sysdesc_probe_options *opts;
-    hwloc_topology_t topo;
-    bool host;
-    hwloc_bitmap_t allowed; /* PUs this process may use */
-    pb_map source;
-    pb_warn warn;
-    int64_t mem_total; /* bytes of the allowed NUMA nodes, -1 unknown */
-    char prefix[256];
-} probe;
 
 void sysdesc_probe_options_init(sysdesc_probe_options *opts)
 {
@@ -47,722 +29,6 @@ const char *sysdesc_probe_hwloc_version(void)
 #endif
 }
 
-/* ---- hwloc helpers that differ between 2.x and 3.x ---- */
-
-static const char *info(hwloc_obj_t obj, const char *name)
-{
-    return obj ? hwloc_obj_get_info_by_name(obj, name) : NULL;
-}
-
-static unsigned info_count(hwloc_obj_t obj)
-{
-#if HWLOC_API_VERSION >= 0x00030000
-    return obj->infos.count;
-#else
-    return obj->infos_count;
-#endif
-}
-
-static const struct hwloc_info_s *info_at(hwloc_obj_t obj, unsigned i)
-{
-#if HWLOC_API_VERSION >= 0x00030000
-    return &obj->infos.array[i];
-#else
-    return &obj->infos[i];
-#endif
-}
-
-static bool osdev_is_gpu(hwloc_obj_t o)
-{
-#if HWLOC_API_VERSION >= 0x00030000
-    return (o->attr->osdev.types & (HWLOC_OBJ_OSDEV_GPU | HWLOC_OBJ_OSDEV_COPROC)) != 0;
-#else
-    return o->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU ||
-           o->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC;
-#endif
-}
-
-/* Parses a decimal (or 0x hex) info value; -1 when absent or not a number. */
-static int64_t info_num(hwloc_obj_t obj, const char *name)
-{
-    const char *s = info(obj, name);
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 0);
-    while (*end == ' ')
-        end++;
-    if (errno || end == s || *end || v < 0)
-        return -1;
-    return (int64_t)v;
-}
-
-static bool intersects(probe *p, hwloc_obj_t o)
-{
-    return o->cpuset && hwloc_bitmap_intersects(o->cpuset, p->allowed);
-}
-
-/* ---- caches ---- */
-
-typedef struct cache_level {
-    const char *name;
-    hwloc_obj_type_t type;
-    int level;
-    bool icache;
-    bool present;
-    int ctype; /* hwloc_obj_cache_type_t */
-    int64_t size, line, assoc, inst, tpi, min, max;
-    int inclusive; /* -1 unknown */
-    const char *source;
-} cache_level;
-
-static void collect_cache(probe *p, cache_level *c)
-{
-    int first_pu = hwloc_bitmap_first(p->allowed);
-    hwloc_obj_t rep = NULL;
-    int depth = hwloc_topology_get_depth(p->topo);
-    for (int d = 0; d < depth; d++) {
-        if (hwloc_get_depth_type(p->topo, d) != c->type)
-            continue;
-        for (hwloc_obj_t o = hwloc_get_next_obj_by_depth(p->topo, d, NULL); o;
-             o = hwloc_get_next_obj_by_depth(p->topo, d, o)) {
-            if (!intersects(p, o))
-                continue;
-            int64_t size = (int64_t)o->attr->cache.size;
-            if (!c->inst || size < c->min)
-                c->min = size;
-            if (!c->inst || size > c->max)
-                c->max = size;
-            c->inst++;
-            if (!rep || (first_pu >= 0 && hwloc_bitmap_isset(o->cpuset, (unsigned)first_pu)))
-                rep = (rep && first_pu >= 0 && hwloc_bitmap_isset(rep->cpuset, (unsigned)first_pu))
-                          ? rep
-                          : o;
-        }
-    }
-    if (!rep)
-        return;
-    c->present = true;
-    c->source = "hwloc";
-    c->size = (int64_t)rep->attr->cache.size;
-    c->line = (int64_t)rep->attr->cache.linesize;
-    c->assoc = rep->attr->cache.associativity; /* -1 full, 0 unknown */
-    c->tpi = hwloc_bitmap_weight(rep->cpuset);
-    c->ctype = (int)rep->attr->cache.type;
-    const char *inc = info(rep, "Inclusive");
-    c->inclusive = inc ? (strcmp(inc, "1") == 0) : -1;
-}
-
-/* ---- the CPU device ---- */
-
-static void add_source(probe *p, const char *path, const char *what)
-{
-    pb_str(p->ctx, &p->source, path, what);
-}
-
-static int64_t read_sysfs_num(const char *path)
-{
-    char buf[64];
-    if (pb_read_file(path, buf, sizeof(buf)) != 0)
-        return -1;
-    char *end;
-    long long v = strtoll(buf, &end, 10);
-    return end == buf || v <= 0 ? -1 : (int64_t)v;
-}
-
-static const dlti_attr *build_cpu(probe *p, dlti_error_t *err)
-{
-    dlti_context *ctx = p->ctx;
-    hwloc_topology_t t = p->topo;
-    hwloc_obj_t root = hwloc_get_root_obj(t);
-    pb_map dev;
-    pb_init(&dev);
-
-    /* Identity: the first usable package, then the first PU, then the root. */
-    hwloc_obj_t pkg = NULL;
-    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, NULL); o;
-         o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, o))
-        if (intersects(p, o)) {
-            pkg = o;
-            break;
-        }
-    hwloc_obj_t pu0 = hwloc_get_pu_obj_by_os_index(t, (unsigned)hwloc_bitmap_first(p->allowed));
-    hwloc_obj_t idsrc[3] = {pkg, pu0, root};
-#define ID(name)                                                                                   \
-    (info(idsrc[0], name) ? info(idsrc[0], name)                                               \
-                          : info(idsrc[1], name) ? info(idsrc[1], name) : info(idsrc[2], name))
-    pb_str(ctx, &dev, "vendor", ID("CPUVendor"));
-    pb_str(ctx, &dev, "model", ID("CPUModel"));
-    pb_str(ctx, &dev, "arch", info(root, "Architecture"));
-    static const struct { const char *info, *key; } nums[] = {
-        {"CPUFamilyNumber", "cpu_family"}, {"CPUModelNumber", "cpu_model_number"},
-        {"CPUStepping", "cpu_stepping"},   {"CPUImplementer", "cpu_implementer"},
-        {"CPUVariant", "cpu_variant"},     {"CPUPartNumber", "cpu_part_number"},
-        {"CPURevision", "cpu_revision"},
-    };
-    for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-        hwloc_obj_t holder = info(idsrc[0], nums[i].info) ? idsrc[0]
-                             : info(idsrc[1], nums[i].info) ? idsrc[1] : idsrc[2];
-        int64_t v = info_num(holder, nums[i].info);
-        if (v >= 0)
-            pb_i64(ctx, &dev, nums[i].key, v);
-    }
-#undef ID
-    pb_str(ctx, &dev, "hostname", info(root, "HostName"));
-
-    /* Counts of what this process may use, and the totals where they differ. */
-    static const struct { hwloc_obj_type_t type; const char *key, *total; } counts[] = {
-        {HWLOC_OBJ_PACKAGE, "num_packages", "total_num_packages"},
-        {HWLOC_OBJ_CORE, "num_cores", "total_num_cores"},
-        {HWLOC_OBJ_PU, "num_threads", "total_num_threads"},
-    };
-    int64_t num_threads = 0;
-    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-        int64_t n = 0, total = 0;
-        for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, counts[i].type, NULL); o;
-             o = hwloc_get_next_obj_by_type(t, counts[i].type, o)) {
-            total++;
-            if (intersects(p, o))
-                n++;
-        }
-        if (counts[i].type == HWLOC_OBJ_PU)
-            num_threads = n;
-        if (!total)
-            continue; /* never invent: no such objects known */
-        pb_i64(ctx, &dev, counts[i].key, n);
-        if (total != n)
-            pb_i64(ctx, &dev, counts[i].total, total);
-    }
-    hwloc_const_nodeset_t nodes = hwloc_topology_get_allowed_nodeset(t);
-    int64_t nnuma = 0, tnuma = 0;
-    int64_t node_mem[1024];
-    size_t nnode_mem = 0;
-    bool mem_known = false;
-    p->mem_total = 0;
-    const struct hwloc_memory_page_type_s *pages = NULL;
-    unsigned npages = 0;
-    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, NULL); o;
-         o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, o)) {
-        tnuma++;
-        if (!hwloc_bitmap_isset(nodes, o->os_index))
-            continue;
-        nnuma++;
-        int64_t m = (int64_t)o->attr->numanode.local_memory;
-        if (m > 0) {
-            mem_known = true;
-            p->mem_total += m;
-        }
-        if (nnode_mem < sizeof(node_mem) / sizeof(node_mem[0]))
-            node_mem[nnode_mem++] = m;
-        if (!pages && o->attr->numanode.page_types_len) {
-            pages = o->attr->numanode.page_types;
-            npages = o->attr->numanode.page_types_len;
-        }
-    }
-    if (!mem_known)
-        p->mem_total = -1;
-    if (tnuma) {
-        pb_i64(ctx, &dev, "num_numa_nodes", nnuma);
-        if (tnuma != nnuma)
-            pb_i64(ctx, &dev, "total_num_numa_nodes", tnuma);
-    }
-
-    /* Caches. */
-    cache_level levels[] = {
-        {"L1", HWLOC_OBJ_L1CACHE, 1, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L1i", HWLOC_OBJ_L1ICACHE, 1, true, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L2", HWLOC_OBJ_L2CACHE, 2, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L2i", HWLOC_OBJ_L2ICACHE, 2, true, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L3", HWLOC_OBJ_L3CACHE, 3, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L3i", HWLOC_OBJ_L3ICACHE, 3, true, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L4", HWLOC_OBJ_L4CACHE, 4, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-        {"L5", HWLOC_OBJ_L5CACHE, 5, false, 0, -1, 0, 0, 0, 0, 0, 0, 0, -1, NULL},
-    };
-    const size_t nlevels = sizeof(levels) / sizeof(levels[0]);
-    for (size_t i = 0; i < nlevels; i++) {
-        cache_level *c = &levels[i];
-        collect_cache(p, c);
-        /* hwloc found no cache of a level this host's CPUID describes: take
-         * CPUID's (size, line, ways only; sharing is not reliable there). */
-        if (!c->present && p->host && c->level <= 3 && (c->level == 1 || !c->icache) &&
-            pb_cpuid_cache(c->level, c->icache, &c->size, &c->line, &c->assoc, &c->tpi) == 0) {
-            c->present = true;
-            c->source = "cpuid";
-            c->inst = 0;
-            c->tpi = 0;
-            c->min = c->max = c->size;
-        }
-    }
-    /* Sanity checks: flagged, never changed. */
-    char path[128];
-    const cache_level *prev = NULL;
-    for (size_t i = 0; i < nlevels; i++) {
-        cache_level *c = &levels[i];
-        if (!c->present)
-            continue;
-        if (c->size <= 0) {
-            snprintf(path, sizeof(path), "cache.%s.size_in_bytes", c->name);
-            pb_warning(&p->warn, path, "%s reports a size of 0 (unknown); the key is left out",
-                       c->source);
-        } else {
-            snprintf(path, sizeof(path), "cache.%s.size_in_bytes", c->name);
-            if (c->size > PLAUSIBLE_CACHE_MAX)
-                pb_warning(&p->warn, path,
-                           "%s reports %" PRId64 " bytes (%" PRId64 " MiB) per instance, above "
-                           "any shipped cache (256 MiB); kept as measured, override with --set "
-                           "CPU.%s=BYTES",
-                           c->source, c->size, c->size / MiB, path);
-            if (p->mem_total > 0 && c->size > p->mem_total)
-                pb_warning(&p->warn, path,
-                           "%" PRId64 " bytes is larger than the memory (%" PRId64 " bytes)",
-                           c->size, p->mem_total);
-            if (!c->icache && prev && prev->size > 0 && c->size < prev->size)
-                pb_warning(&p->warn, path,
-                           "%s (%" PRId64 " bytes) is smaller than %s (%" PRId64 " bytes)",
-                           c->name, c->size, prev->name, prev->size);
-        }
-        if (c->line <= 0) {
-            snprintf(path, sizeof(path), "cache.%s.line_size_in_bytes", c->name);
-            pb_warning(&p->warn, path,
-                       "%s reports a line size of 0 (unknown); the key is left out", c->source);
-        }
-        if (!c->icache)
-            prev = c;
-    }
-
-    /* ISA (this host only: an XML file does not carry it). */
-    pb_isa isa;
-    memset(&isa, 0, sizeof(isa));
-    if (p->host)
-        pb_isa_detect(&isa);
-
-    /* Flat keys read by downstream MLIR users. */
-    for (size_t i = 0; i < nlevels; i++) {
-        const cache_level *c = &levels[i];
-        if (c->present && !c->icache && c->level <= 3 && c->size > 0) {
-            char key[64];
-            snprintf(key, sizeof(key), "L%d_cache_size_in_bytes", c->level);
-            pb_i64(ctx, &dev, key, c->size);
-        }
-    }
-    if (isa.max_vector_op_width > 0)
-        pb_i64(ctx, &dev, "max_vector_op_width", isa.max_vector_op_width);
-
-    /* The cache map, in the order of levels[]. */
-    pb_map cache;
-    pb_init(&cache);
-    for (size_t i = 0; i < nlevels; i++) {
-        const cache_level *c = &levels[i];
-        if (!c->present)
-            continue;
-        pb_map m;
-        pb_init(&m);
-        if (c->size > 0)
-            pb_i64(ctx, &m, "size_in_bytes", c->size);
-        if (c->line > 0)
-            pb_i64(ctx, &m, "line_size_in_bytes", c->line);
-        if (c->assoc != 0)
-            pb_i64(ctx, &m, "associativity", c->assoc < 0 ? -1 : c->assoc);
-        if (c->inst > 0)
-            pb_i64(ctx, &m, "num_instances", c->inst);
-        if (c->tpi > 0)
-            pb_i64(ctx, &m, "threads_per_instance", c->tpi);
-        if (c->inclusive >= 0)
-            pb_bool(ctx, &m, "inclusive", c->inclusive == 1);
-        pb_str(ctx, &m, "type",
-               c->ctype == HWLOC_OBJ_CACHE_INSTRUCTION ? "instruction"
-               : c->ctype == HWLOC_OBJ_CACHE_DATA      ? "data"
-               : c->ctype == HWLOC_OBJ_CACHE_UNIFIED   ? "unified"
-                                                       : NULL);
-        if (c->min != c->max && c->inst > 0) {
-            pb_i64(ctx, &m, "min_size_in_bytes", c->min);
-            pb_i64(ctx, &m, "max_size_in_bytes", c->max);
-        }
-        pb_add(ctx, &cache, c->name, pb_finish(ctx, &m, DLTI_ATTR_MAP, err));
-        if (strcmp(c->source, "hwloc") != 0) {
-            snprintf(path, sizeof(path), "cache.%s", c->name);
-            add_source(p, path, "cpuid (hwloc reported no such cache)");
-        }
-    }
-    if (cache.n)
-        pb_add(ctx, &dev, "cache", pb_finish(ctx, &cache, DLTI_ATTR_MAP, err));
-    else
-        pb_free(&cache);
-
-    /* Memory. */
-    pb_map mem;
-    pb_init(&mem);
-    if (p->mem_total > 0)
-        pb_i64(ctx, &mem, "total_in_bytes", p->mem_total);
-    if (nnode_mem && mem_known)
-        pb_add(ctx, &mem, "numa_node_size_in_bytes", pb_i64_array(ctx, node_mem, nnode_mem));
-    if (p->host) {
-        int64_t os_total = pb_meminfo_total();
-        if (os_total > 0) {
-            pb_i64(ctx, &mem, "os_total_in_bytes", os_total);
-            add_source(p, "memory.os_total_in_bytes", "/proc/meminfo MemTotal");
-            if (p->mem_total > 0 &&
-                (p->mem_total * 10 < os_total * 9 || p->mem_total * 10 > os_total * 11))
-                pb_warning(&p->warn, "memory.total_in_bytes",
-                           "hwloc's NUMA nodes hold %" PRId64 " bytes but /proc/meminfo MemTotal "
-                           "is %" PRId64 " bytes; both are reported (memory.os_total_in_bytes)",
-                           p->mem_total, os_total);
-        }
-        char cgsrc[1300] = "";
-        int64_t limit = pb_cgroup_memory_limit(cgsrc, sizeof(cgsrc));
-        if (limit > 0) {
-            pb_i64(ctx, &mem, "cgroup_limit_in_bytes", limit);
-            add_source(p, "memory.cgroup_limit_in_bytes", cgsrc);
-        }
-    }
-    if (pages) {
-        int64_t sizes[64];
-        size_t ns = 0;
-        int64_t smallest = 0;
-        for (unsigned i = 0; i < npages && ns < 64; i++)
-            if (pages[i].size) {
-                sizes[ns++] = (int64_t)pages[i].size;
-                if (!smallest || (int64_t)pages[i].size < smallest)
-                    smallest = (int64_t)pages[i].size;
-            }
-        if (ns) {
-            pb_i64(ctx, &mem, "page_size_in_bytes", smallest);
-            pb_add(ctx, &mem, "page_sizes_in_bytes", pb_i64_array(ctx, sizes, ns));
-        }
-    }
-    if (mem.n)
-        pb_add(ctx, &dev, "memory", pb_finish(ctx, &mem, DLTI_ATTR_MAP, err));
-    else
-        pb_free(&mem);
-
-    /* ISA. */
-    if (isa.source) {
-        pb_add(ctx, &dev, "features", pb_str_array(ctx, isa.features, isa.nfeatures));
-        if (isa.sve_vector_length > 0)
-            pb_i64(ctx, &dev, "sve_vector_length_in_bits", isa.sve_vector_length);
-        add_source(p, "features", isa.source);
-        if (isa.max_vector_op_width > 0)
-            add_source(p, "max_vector_op_width", isa.source);
-        if (isa.sve_vector_length > 0)
-            add_source(p, "sve_vector_length_in_bits", "prctl(PR_SVE_GET_VL)");
-    }
-
-    /* Frequency from cpufreq (this host). */
-    if (p->host && pu0) {
-        char f[160];
-        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/cpufreq/cpuinfo_max_freq",
-                 pu0->os_index);
-        int64_t khz = read_sysfs_num(f);
-        if (khz > 0) {
-            pb_i64(ctx, &dev, "max_frequency_mhz", khz / 1000);
-            add_source(p, "max_frequency_mhz", f);
-        }
-        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/cpufreq/base_frequency",
-                 pu0->os_index);
-        khz = read_sysfs_num(f);
-        if (khz > 0) {
-            pb_i64(ctx, &dev, "base_frequency_mhz", khz / 1000);
-            add_source(p, "base_frequency_mhz", f);
-        }
-    }
-
-    /* CPU kinds (hybrid CPUs), most energy-efficient first as hwloc sorts them. */
-    int nkinds = hwloc_cpukinds_get_nr(t, 0);
-    if (nkinds > 0) {
-        pb_map kinds;
-        pb_init(&kinds);
-        hwloc_bitmap_t set = hwloc_bitmap_alloc();
-        int64_t used = 0;
-        for (int k = 0; set && k < nkinds; k++) {
-            int eff = -1;
-#if HWLOC_API_VERSION >= 0x00030000
-            struct hwloc_infos_s *kinfos = NULL;
-            if (hwloc_cpukinds_get_info(t, (unsigned)k, set, &eff, &kinfos, 0) != 0)
-                continue;
-            unsigned nki = kinfos ? kinfos->count : 0;
-            const struct hwloc_info_s *ki = kinfos ? kinfos->array : NULL;
-#else
-            unsigned nki = 0;
-            struct hwloc_info_s *ki = NULL;
-            if (hwloc_cpukinds_get_info(t, (unsigned)k, set, &eff, &nki, &ki, 0) != 0)
-                continue;
-#endif
-            hwloc_bitmap_and(set, set, p->allowed);
-            int64_t threads = hwloc_bitmap_weight(set);
-            if (threads <= 0)
-                continue;
-            int64_t cores = 0;
-            for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, NULL); o;
-                 o = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, o))
-                if (hwloc_bitmap_intersects(o->cpuset, set))
-                    cores++;
-            pb_map km;
-            pb_init(&km);
-            if (eff >= 0)
-                pb_i64(ctx, &km, "efficiency_rank", eff);
-            if (cores)
-                pb_i64(ctx, &km, "num_cores", cores);
-            pb_i64(ctx, &km, "num_threads", threads);
-            static const struct { const char *info, *key; bool num; } kk[] = {
-                {"CoreType", "core_type", false},
-                {"FrequencyMaxMHz", "max_frequency_mhz", true},
-                {"FrequencyBaseMHz", "base_frequency_mhz", true},
-                {"LinuxCapacity", "linux_capacity", true},
-            };
-            for (size_t j = 0; j < sizeof(kk) / sizeof(kk[0]); j++)
-                for (unsigned q = 0; q < nki; q++)
-                    if (ki[q].name && ki[q].value && strcmp(ki[q].name, kk[j].info) == 0) {
-                        if (kk[j].num) {
-                            char *end;
-                            long long v = strtoll(ki[q].value, &end, 10);
-                            if (end != ki[q].value && v >= 0)
-                                pb_i64(ctx, &km, kk[j].key, v);
-                        } else {
-                            pb_str(ctx, &km, kk[j].key, ki[q].value);
-                        }
-                        break;
-                    }
-            char key[32];
-            snprintf(key, sizeof(key), "%" PRId64, used++);
-            pb_add(ctx, &kinds, key, pb_finish(ctx, &km, DLTI_ATTR_MAP, err));
-        }
-        hwloc_bitmap_free(set);
-        if (kinds.n) {
-            pb_i64(ctx, &dev, "num_cpu_kinds", used);
-            pb_add(ctx, &dev, "cpu_kinds", pb_finish(ctx, &kinds, DLTI_ATTR_MAP, err));
-            add_source(p, "cpu_kinds", "hwloc cpukinds");
-        } else {
-            pb_free(&kinds);
-        }
-    }
-
-    /* Where values came from, and what failed a sanity check. */
-    pb_add(ctx, &dev, "source", pb_finish(ctx, &p->source, DLTI_ATTR_MAP, err));
-    if (p->warn.nsuspect)
-        pb_add(ctx, &dev, "suspect",
-               pb_str_array(ctx, (const char *const *)p->warn.suspect, p->warn.nsuspect));
-    (void)num_threads;
-    return pb_finish(ctx, &dev, DLTI_ATTR_DEVICE_SPEC, err);
-}
-
-/* ---- GPUs and accelerators ---- */
-
-static const char *known_vendor(unsigned id)
-{
-    switch (id) {
-    case 0x10de: return "NVIDIA";
-    case 0x1002: return "AMD";
-    case 0x1022: return "AMD";
-    case 0x8086: return "Intel";
-    case 0x13b5: return "ARM";
-    case 0x5143: return "Qualcomm";
-    case 0x1db7: return "Habana Labs";
-    case 0x1e52: return "Tenstorrent";
-    default: return NULL;
-    }
-}
-
-static bool pci_is_accelerator(hwloc_obj_t pci)
-{
-    unsigned cls = pci->attr->pcidev.class_id >> 8;
-    if (cls == 0x03 || cls == 0x12) /* display / processing accelerator */
-        return true;
-    for (hwloc_obj_t c = pci->io_first_child; c; c = c->next_sibling)
-        if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_gpu(c))
-            return true;
-    return false;
-}
-
-/* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero) knows. */
-static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
-{
-    pb_str(ctx, m, "vendor", info(os, "GPUVendor"));
-    pb_str(ctx, m, "model", info(os, "GPUModel"));
-    static const struct { const char *info, *key; int64_t scale; } nk[] = {
-        /* hwloc 2.x: sizes in KiB as bare numbers */
-        {"CUDAGlobalMemorySize", "memory_size_in_bytes", 1024},
-        {"CUDAL2CacheSize", "L2_cache_size_in_bytes", 1024},
-        /* Keys of the catalog schema (docs/keys.md, sysdesc_device_check),
-         * so that a probed GPU filled from its catalog entry has one key per
-         * meaning: hwloc's CUDASharedMemorySizePerMP is cudaDeviceProp's
-         * sharedMemPerBlock (the default per-block limit, not the opt-in
-         * maximum nor a per-SM figure). */
-        {"CUDAMultiProcessors", "num_compute_units", 1},
-        {"CUDACoresPerMP", "cores_per_compute_unit", 1},
-        {"CUDASharedMemorySizePerMP", "shared_memory_per_block_in_bytes", 1024},
-        {"OpenCLComputeUnits", "num_compute_units", 1},
-        {"OpenCLGlobalMemorySize", "memory_size_in_bytes", 1024},
-    };
-    for (size_t i = 0; i < sizeof(nk) / sizeof(nk[0]); i++) {
-        int64_t v = info_num(os, nk[i].info);
-        if (v >= 0)
-            pb_i64(ctx, m, nk[i].key, v * nk[i].scale);
-    }
-    pb_str(ctx, m, "opencl_device_type", info(os, "OpenCLDeviceType"));
-    pb_str(ctx, m, "opencl_platform_name", info(os, "OpenCLPlatformName"));
-}
-
-/* The raw info strings of an OS device, for keys not mapped yet. */
-static const dlti_attr *osdev_infos(dlti_context *ctx, hwloc_obj_t os, dlti_error_t *err)
-{
-    pb_map m;
-    pb_init(&m);
-    for (unsigned i = 0; i < info_count(os); i++) {
-        const struct hwloc_info_s *in = info_at(os, i);
-        if (in->name && in->value && *in->name)
-            pb_str(ctx, &m, in->name, in->value);
-    }
-    if (!m.n) {
-        pb_free(&m);
-        return NULL;
-    }
-    return pb_finish(ctx, &m, DLTI_ATTR_MAP, err);
-}
-
-static int add_gpu(probe *p, pb_map *sys, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
-                   dlti_error_t *err)
-{
-    dlti_context *ctx = p->ctx;
-    pb_map m, osinfo;
-    pb_init(&m);
-    pb_init(&osinfo);
-    const char *os_names[32];
-    size_t nos = 0;
-    hwloc_obj_t oss[32];
-    if (pci) {
-        for (hwloc_obj_t c = pci->io_first_child; c && nos < 32; c = c->next_sibling)
-            if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_gpu(c)) {
-                oss[nos] = c;
-                os_names[nos++] = c->name ? c->name : "?";
-            }
-    } else {
-        oss[0] = lone_os;
-        os_names[nos++] = lone_os->name ? lone_os->name : "?";
-    }
-    /* Keys from the OS devices (first one wins for each key). */
-    for (size_t i = nos; i-- > 0;)
-        add_osdev_keys(ctx, &m, oss[i]);
-    sysdesc_pci_info pi;
-    memset(&pi, 0, sizeof(pi));
-    char id[300];
-    snprintf(id, sizeof(id), "%sGPU%d", p->prefix, index);
-    pi.device_id_str = id;
-    if (pci) {
-        const struct hwloc_pcidev_attr_s *a = &pci->attr->pcidev;
-        pi.domain = a->domain;
-        pi.bus = a->bus;
-        pi.dev = a->dev;
-        pi.func = a->func;
-        pi.vendor_id = a->vendor_id;
-        pi.device_id = a->device_id;
-        pi.subvendor_id = a->subvendor_id;
-        pi.subdevice_id = a->subdevice_id;
-        pi.class_id = a->class_id;
-        snprintf(pi.bus_id, sizeof(pi.bus_id), "%04x:%02x:%02x.%01x", a->domain & 0xffffu, a->bus,
-                 a->dev, a->func);
-        bool has_vendor = false;
-        for (size_t i = 0; i < m.n; i++)
-            if (m.e[i].key == dlti_key_string(ctx, "vendor", 6))
-                has_vendor = true;
-        if (!has_vendor) {
-            const char *v = info(pci, "PCIVendor");
-            pb_str(ctx, &m, "vendor", v ? v : known_vendor(a->vendor_id));
-        }
-        if (!nos || !info(oss[0], "GPUModel"))
-            pb_str(ctx, &m, "model", info(pci, "PCIDevice"));
-        pb_i64(ctx, &m, "pci_vendor_id", a->vendor_id);
-        pb_i64(ctx, &m, "pci_device_id", a->device_id);
-        pb_i64(ctx, &m, "pci_subvendor_id", a->subvendor_id);
-        pb_i64(ctx, &m, "pci_subdevice_id", a->subdevice_id);
-        pb_i64(ctx, &m, "pci_class_id", a->class_id);
-        pb_str(ctx, &m, "pci_bus_id", pi.bus_id);
-    }
-    if (nos) {
-        pb_add(ctx, &m, "os_devices", pb_str_array(ctx, os_names, nos));
-        pb_map infos;
-        pb_init(&infos);
-        for (size_t i = 0; i < nos; i++) {
-            const dlti_attr *a = osdev_infos(ctx, oss[i], err);
-            if (a)
-                pb_add(ctx, &infos, os_names[i], a);
-        }
-        if (infos.n)
-            pb_add(ctx, &m, "hwloc_info", pb_finish(ctx, &infos, DLTI_ATTR_MAP, err));
-        else
-            pb_free(&infos);
-    }
-    pb_map src;
-    pb_init(&src);
-    pb_str(ctx, &src, "pci", pci ? "hwloc PCI discovery" : NULL);
-    if (nos) {
-        char b[256] = "hwloc OS devices:";
-        for (size_t i = 0; i < nos; i++) {
-            size_t l = strlen(b);
-            const char *sub = oss[i]->subtype ? oss[i]->subtype : os_names[i];
-            snprintf(b + l, sizeof(b) - l, "%s%s", i ? "," : " ", sub);
-        }
-        pb_str(ctx, &src, "os_devices", b);
-    }
-    pb_add(ctx, &m, "source", pb_finish(ctx, &src, DLTI_ATTR_MAP, err));
-    pb_free(&osinfo);
-    const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
-    if (!spec)
-        return -1;
-    if (pci && p->opts->pci_match) {
-        if (p->opts->pci_match(p->opts->pci_match_user, ctx, &pi, &spec, err) != 0)
-            return -1;
-        if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT,
-                      "the PCI match hook returned no target_device_spec for %s", id);
-            return -1;
-        }
-    }
-    pb_add(ctx, sys, id, spec);
-    return 0;
-}
-
-static int probe_gpus(probe *p, pb_map *sys, dlti_error_t *err)
-{
-    int index = 0;
-    for (hwloc_obj_t o = hwloc_get_next_pcidev(p->topo, NULL); o;
-         o = hwloc_get_next_pcidev(p->topo, o))
-        if (pci_is_accelerator(o) && add_gpu(p, sys, index++, o, NULL, err) != 0)
-            return -1;
-    /* GPU OS devices without a PCI parent (some XML files, platform devices). */
-    for (hwloc_obj_t o = hwloc_get_next_osdev(p->topo, NULL); o;
-         o = hwloc_get_next_osdev(p->topo, o)) {
-        if (!osdev_is_gpu(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
-            continue;
-        if (add_gpu(p, sys, index++, NULL, o, err) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* ---- entry points ---- */
-
-static void topology_source(probe *p)
-{
-    hwloc_obj_t root = hwloc_get_root_obj(p->topo);
-    char b[1024];
-    size_t l;
-    if (p->host)
-        l = (size_t)snprintf(b, sizeof(b), "hwloc %s on this host", sysdesc_probe_hwloc_version());
-    else
-        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s", p->opts->xml_path);
-    int nb = 0;
-    for (unsigned i = 0; i < info_count(root) && l < sizeof(b); i++) {
-        const struct hwloc_info_s *in = info_at(root, i);
-        if (in->name && in->value && strcmp(in->name, "Backend") == 0)
-            l += (size_t)snprintf(b + l, sizeof(b) - l, "%s%s", nb++ ? "," : " (backend ",
-                                  in->value);
-    }
-    if (nb && l < sizeof(b))
-        snprintf(b + l, sizeof(b) - l, ")");
-    add_source(p, "topology", b);
-}
-
 /* True (err set, DLTI_ERROR_IO) when the XML file cannot be read: missing,
  * unreadable or a directory.  hwloc would report these as malformed XML (a
  * directory gets EISDIR from its parser), but they are the environment's
@@ -775,8 +41,121 @@ static bool xml_unreadable(const char *path, dlti_error_t *err)
     if (fd >= 0)
         close(fd);
     if (e)
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read the hwloc XML topology: %s", strerror(e));
+        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read the hwloc XML topology: %s",
+                          strerror(e));
     return e != 0;
+}
+
+/* The first entry of the CPU's provenance: where the topology came from. */
+static void topology_provenance(pb_run *run)
+{
+    hwloc_obj_t root = hwloc_get_root_obj(run->topo);
+    char b[1024];
+    size_t l;
+    if (run->host)
+        l = (size_t)snprintf(b, sizeof(b), "hwloc %s on this host", sysdesc_probe_hwloc_version());
+    else
+        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s", run->opts->xml_path);
+    int nb = 0;
+    for (unsigned i = 0; i < pb_info_count(root) && l < sizeof(b); i++) {
+        const struct hwloc_info_s *in = pb_info_at(root, i);
+        if (in->name && in->value && strcmp(in->name, "Backend") == 0)
+            l += (size_t)snprintf(b + l, sizeof(b) - l, "%s%s", nb++ ? "," : " (backend ",
+                                  in->value);
+    }
+    if (nb && l < sizeof(b))
+        snprintf(b + l, sizeof(b) - l, ")");
+    pb_provenance(run, "topology", b);
+}
+
+/* Loads this host's topology (with I/O objects only when asked: they cost
+ * ~4x the load time) or an XML file's; 0, or -1 with err set. */
+static int load_topology(pb_run *run, dlti_error_t *err)
+{
+    const char *xml = run->opts->xml_path;
+    if (!run->host && xml_unreadable(xml, err))
+        return -1;
+    if (!run->host && hwloc_topology_set_xml(run->topo, xml) != 0) {
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+                          "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)",
+                          strerror(errno));
+        return -1;
+    }
+    hwloc_topology_set_icache_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_ALL);
+    if (run->io)
+        hwloc_topology_set_io_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    /* Disallowed PUs and nodes stay, so that the totals can be reported. */
+    hwloc_topology_set_flags(run->topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    if (hwloc_topology_load(run->topo) != 0) {
+        if (run->host)
+            dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
+                              "hwloc cannot load the topology of this host: %s",
+                              errno ? strerror(errno) : "unknown error");
+        else
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+                              "not a valid hwloc XML topology (hwloc_topology_load failed)");
+        return -1;
+    }
+    return 0;
+}
+
+/* The PUs this process may use: the cgroup's (hwloc's allowed set) and, on
+ * this host, the affinity's too (taskset, Slurm, MPI binding). */
+static int find_allowed(pb_run *run, dlti_error_t *err)
+{
+    run->allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(run->topo));
+    if (!run->allowed) {
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        return -1;
+    }
+    if (run->host) {
+        hwloc_bitmap_t bind = hwloc_bitmap_alloc();
+        if (bind && hwloc_get_cpubind(run->topo, bind, HWLOC_CPUBIND_PROCESS) == 0 &&
+            hwloc_bitmap_intersects(bind, run->allowed))
+            hwloc_bitmap_and(run->allowed, run->allowed, bind);
+        hwloc_bitmap_free(bind);
+    }
+    return 0;
+}
+
+/* The sources, in the order of their devices in the system spec. */
+static const pb_probe_fn sources[] = {
+    pb_probe_cpu,
+    pb_probe_pci,
+};
+
+static int run_sources(pb_run *run, dlti_error_t *err)
+{
+    topology_provenance(run);
+    for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+        if (sources[i](run, err) != 0)
+            return -1;
+    return 0;
+}
+
+static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts)
+{
+    memset(run, 0, sizeof(*run));
+    run->ctx = ctx;
+    run->opts = opts;
+    run->host = opts->xml_path == NULL;
+    run->io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run->host);
+    snprintf(run->prefix, sizeof(run->prefix), "%s",
+             opts->device_prefix ? opts->device_prefix : "");
+    run->warn.opts = opts;
+    run->warn.prefix = run->prefix;
+    pb_init(&run->source);
+    pb_init(&run->devices);
+}
+
+static void run_free(pb_run *run)
+{
+    pb_free(&run->devices);
+    pb_free(&run->source);
+    pb_warn_free(&run->warn);
+    if (run->allowed)
+        hwloc_bitmap_free(run->allowed);
+    hwloc_topology_destroy(run->topo);
 }
 
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
@@ -793,81 +172,17 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     }
     if (err)
         memset(err, 0, sizeof(*err));
-    probe p;
-    memset(&p, 0, sizeof(p));
-    p.ctx = ctx;
-    p.opts = opts;
-    p.host = opts->xml_path == NULL;
-    snprintf(p.prefix, sizeof(p.prefix), "%s", opts->device_prefix ? opts->device_prefix : "");
-    p.warn.opts = opts;
-    p.warn.prefix = p.prefix;
-    pb_init(&p.source);
-    const dlti_attr *result = NULL;
-    const char *what = p.host ? "this host" : opts->xml_path;
-
-    if (hwloc_topology_init(&p.topo) != 0) {
+    pb_run run;
+    run_init(&run, ctx, opts);
+    if (hwloc_topology_init(&run.topo) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
     }
-    if (!p.host && xml_unreadable(opts->xml_path, err))
-        goto out;
-    if (!p.host && hwloc_topology_set_xml(p.topo, opts->xml_path) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, opts->xml_path, 0, 0,
-                  "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)", strerror(errno));
-        goto out;
-    }
-    bool io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !p.host);
-    hwloc_topology_set_icache_types_filter(p.topo, HWLOC_TYPE_FILTER_KEEP_ALL);
-    if (io)
-        hwloc_topology_set_io_types_filter(p.topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-    hwloc_topology_set_flags(p.topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-    if (hwloc_topology_load(p.topo) != 0) {
-        if (p.host)
-            dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0, "hwloc cannot load the topology of %s: %s", what,
-                      errno ? strerror(errno) : "unknown error");
-        else
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, opts->xml_path, 0, 0,
-                      "not a valid hwloc XML topology (hwloc_topology_load failed)");
-        goto out;
-    }
-    p.allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(p.topo));
-    if (!p.allowed) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-    if (p.host) {
-        /* Affinity (taskset, Slurm, MPI binding) restricts what we may use. */
-        hwloc_bitmap_t bind = hwloc_bitmap_alloc();
-        if (bind && hwloc_get_cpubind(p.topo, bind, HWLOC_CPUBIND_PROCESS) == 0 &&
-            hwloc_bitmap_intersects(bind, p.allowed))
-            hwloc_bitmap_and(p.allowed, p.allowed, bind);
-        hwloc_bitmap_free(bind);
-    }
-    topology_source(&p);
-    add_source(&p, "cache", "hwloc");
-    add_source(&p, "memory", "hwloc");
-
-    pb_map sys;
-    pb_init(&sys);
-    char id[300];
-    snprintf(id, sizeof(id), "%sCPU", p.prefix);
-    const dlti_attr *cpu = build_cpu(&p, err);
-    if (!cpu) {
-        pb_free(&sys);
-        goto out;
-    }
-    pb_add(ctx, &sys, id, cpu);
-    if (io && probe_gpus(&p, &sys, err) != 0) {
-        pb_free(&sys);
-        goto out;
-    }
-    result = pb_finish(ctx, &sys, DLTI_ATTR_SYSTEM_SPEC, err);
-out:
-    pb_free(&p.source);
-    pb_warn_free(&p.warn);
-    if (p.allowed)
-        hwloc_bitmap_free(p.allowed);
-    hwloc_topology_destroy(p.topo);
+    const dlti_attr *result = NULL;
+    if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
+        run_sources(&run, err) == 0)
+        result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
+    run_free(&run);
     return result;
 }
 
@@ -897,7 +212,8 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
         }
         for (size_t j = 0; j < dlti_attr_size(spec); j++) {
             size_t klen;
-            const char *k = dlti_attr_entry_key(spec, j) ? dlti_key_str(dlti_attr_entry_key(spec, j), &klen) : NULL;
+            dlti_key key = dlti_attr_entry_key(spec, j);
+            const char *k = key ? dlti_key_str(key, &klen) : NULL;
             if (k)
                 pb_add(ctx, &sys, k, dlti_attr_entry_value(spec, j));
         }

@@ -7,9 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hwloc.h>
+
 #include "sysdesc/dlti.h"
 #include "sysdesc/probe.h"
 #include "dlti_private.h" /* the base: errors, buffers */
+
+/* ---- building attributes (util.c) ---- */
 
 /* An entry list that becomes a container: keys keep the order of the adds. */
 typedef struct pb_map {
@@ -28,12 +32,15 @@ void pb_str(dlti_context *ctx, pb_map *m, const char *key, const char *s);
 void pb_bool(dlti_context *ctx, pb_map *m, const char *key, bool v);
 /* Builds the container (NULL with err on failure); frees the list either way. */
 const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dlti_error_t *err);
+/* Adds sub as a #dlti.map under key unless it is empty: an empty map says
+ * nothing.  Frees sub either way. */
+void pb_add_map(dlti_context *ctx, pb_map *m, const char *key, pb_map *sub, dlti_error_t *err);
 /* array<i64: ...> */
 const dlti_attr *pb_i64_array(dlti_context *ctx, const int64_t *v, size_t n);
 /* ["a", "b"] */
 const dlti_attr *pb_str_array(dlti_context *ctx, const char *const *v, size_t n);
 
-/* Warnings and the "suspect" list. */
+/* Warnings and the "suspect" list (util.c). */
 typedef struct pb_warn {
     const sysdesc_probe_options *opts;
     const char *prefix;   /* device id prefix, for messages */
@@ -48,17 +55,100 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
     ;
 void pb_warn_free(pb_warn *w);
 
-/* Small file helpers (host facts). */
+/* ---- the run and its sources ---- */
+
+/* One probe of one topology (this host or an XML file).  A source is a
+ * function over the run that adds devices, or keys, with their provenance:
+ * the next ones (CUDA, NVML, OpenCL, Vulkan, Level Zero, ROCm) are one file
+ * each and one line in probe.c's table. */
+typedef struct pb_run {
+    dlti_context *ctx;
+    const sysdesc_probe_options *opts;
+    hwloc_topology_t topo;
+    bool host;              /* this machine: /proc, sysfs and CPUID describe it too */
+    bool io;                /* the topology was loaded with its PCI and OS devices */
+    hwloc_bitmap_t allowed; /* PUs this process may use (cgroup cpuset and affinity) */
+    char prefix[256];       /* of every device id: "" or "node<i>." */
+    pb_map devices;         /* the system spec: device id -> target_device_spec */
+    /* The CPU's provenance (key path -> where the value came from): the CPU
+     * source stores it as CPU.source, so later sources give their devices
+     * their own "source" map, as pci.c does. */
+    pb_map source;
+    pb_warn warn; /* sanity warnings; their paths become CPU.suspect */
+} pb_run;
+
+/* A source: 0, or -1 with err set.  probe.c runs them in a fixed order,
+ * which is the order of the devices in the output. */
+typedef int (*pb_probe_fn)(pb_run *run, dlti_error_t *err);
+int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* cpu.c: the CPU device */
+int pb_probe_pci(pb_run *run, dlti_error_t *err); /* pci.c: GPUs and accelerators */
+
+/* Records where the CPU key at `path` came from; nothing when `what` is NULL. */
+void pb_provenance(pb_run *run, const char *path, const char *what);
+
+/* ---- hwloc access (util.c): what differs between 2.x and 3.x, and what
+ * this process may use ---- */
+
+/* An info value of obj (NULL obj or no such info: NULL). */
+const char *pb_info(hwloc_obj_t obj, const char *name);
+/* A decimal (or 0x hex) info value; -1 when absent or not a number. */
+int64_t pb_info_num(hwloc_obj_t obj, const char *name);
+unsigned pb_info_count(hwloc_obj_t obj);
+const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i);
+/* Whether this process may use (part of) o: a NUMA node by the allowed
+ * nodeset (cgroup cpuset.mems), anything else by its cpuset. */
+bool pb_usable(const pb_run *run, hwloc_obj_t o);
+
 /* Reads up to size-1 bytes of a file into buf (NUL-terminated); -1 when unreadable. */
 int pb_read_file(const char *path, char *buf, size_t size);
-/* MemTotal of /proc/meminfo in bytes, or -1. */
-int64_t pb_meminfo_total(void);
-/* The cgroup memory limit of this process in bytes (v2 memory.max or v1
- * memory.limit_in_bytes, the smallest along the path), or -1 when none
- * applies; `source` gets the file read. */
-int64_t pb_cgroup_memory_limit(char *source, size_t size);
 
-/* ISA features of the CPU running this code (host probes only). */
+/* ---- the CPU device's steps, by file (cpu.c runs them in order) ---- */
+
+/* cpu_topology.c */
+void pb_cpu_identity(pb_run *run, pb_map *dev);
+void pb_cpu_counts(pb_run *run, pb_map *dev);
+void pb_cpu_frequency(pb_run *run, pb_map *dev);
+void pb_cpu_kinds(pb_run *run, pb_map *dev, dlti_error_t *err);
+
+/* cpu_caches.c: one level and kind of cache, in the order of the "cache" map
+ * (L1, L1i, L2, L2i, L3, L3i, L4, L5). */
+#define PB_NCACHES 8
+typedef struct pb_cache {
+    const char *name; /* its key in "cache" */
+    hwloc_obj_type_t type;
+    int level;
+    bool icache;
+    bool present;
+    int ctype; /* hwloc_obj_cache_type_t, -1 unknown */
+    int64_t size, line, assoc, inst, tpi, min, max;
+    int inclusive;      /* -1 unknown */
+    const char *source; /* "hwloc" or "cpuid" */
+} pb_cache;
+
+void pb_caches_find(pb_run *run, pb_cache caches[PB_NCACHES]);
+/* Sanity warnings: implausible values are flagged (suspect), never changed. */
+void pb_caches_check(pb_run *run, const pb_cache caches[PB_NCACHES], int64_t mem_total);
+/* L1_cache_size_in_bytes ... L3_cache_size_in_bytes, the keys MLIR users read. */
+void pb_caches_flat_keys(dlti_context *ctx, pb_map *dev, const pb_cache caches[PB_NCACHES]);
+/* The "cache" map. */
+void pb_caches_add(pb_run *run, pb_map *dev, const pb_cache caches[PB_NCACHES],
+                   dlti_error_t *err);
+
+/* memory.c: the allowed NUMA nodes' memory.  Found before the caches are
+ * checked (a cache larger than the memory is suspect), written after them. */
+typedef struct pb_memory {
+    int64_t total; /* bytes, -1 unknown */
+    int64_t node[1024];
+    size_t nnode;
+    const struct hwloc_memory_page_type_s *pages; /* of the first node that has any */
+    unsigned npages;
+} pb_memory;
+
+void pb_memory_find(const pb_run *run, pb_memory *mem);
+/* The "memory" map (and its provenance and warnings). */
+void pb_memory_add(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t *err);
+
+/* isa.c: ISA features of the CPU running this code (host probes only). */
 typedef struct pb_isa {
     const char *features[128];
     size_t nfeatures;

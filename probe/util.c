@@ -1,4 +1,4 @@
-/* Builder helpers, warnings and host file readers of the probe. */
+/* Builder helpers, warnings, provenance, hwloc access and file reading of the probe. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -89,6 +89,14 @@ const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dl
     return a;
 }
 
+void pb_add_map(dlti_context *ctx, pb_map *m, const char *key, pb_map *sub, dlti_error_t *err)
+{
+    if (sub->n)
+        pb_add(ctx, m, key, pb_finish(ctx, sub, DLTI_ATTR_MAP, err));
+    else
+        pb_free(sub);
+}
+
 const dlti_attr *pb_i64_array(dlti_context *ctx, const int64_t *v, size_t n)
 {
     const dlti_type *t = dlti_type_integer(ctx, 64, DLTI_SIGNLESS);
@@ -147,6 +155,56 @@ report:
         fprintf(stderr, "sysdesc: warning: %s\n", line);
 }
 
+void pb_provenance(pb_run *run, const char *path, const char *what)
+{
+    pb_str(run->ctx, &run->source, path, what);
+}
+
+const char *pb_info(hwloc_obj_t obj, const char *name)
+{
+    return obj ? hwloc_obj_get_info_by_name(obj, name) : NULL;
+}
+
+int64_t pb_info_num(hwloc_obj_t obj, const char *name)
+{
+    const char *s = pb_info(obj, name);
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    while (*end == ' ')
+        end++;
+    if (errno || end == s || *end || v < 0)
+        return -1;
+    return (int64_t)v;
+}
+
+unsigned pb_info_count(hwloc_obj_t obj)
+{
+#if HWLOC_API_VERSION >= 0x00030000
+    return obj->infos.count;
+#else
+    return obj->infos_count;
+#endif
+}
+
+const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i)
+{
+#if HWLOC_API_VERSION >= 0x00030000
+    return &obj->infos.array[i];
+#else
+    return &obj->infos[i];
+#endif
+}
+
+bool pb_usable(const pb_run *run, hwloc_obj_t o)
+{
+    if (o->type == HWLOC_OBJ_NUMANODE)
+        return hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(run->topo), o->os_index);
+    return o->cpuset && hwloc_bitmap_intersects(o->cpuset, run->allowed);
+}
+
 void pb_warn_free(pb_warn *w)
 {
     for (size_t i = 0; i < w->nsuspect; i++)
@@ -173,86 +231,4 @@ int pb_read_file(const char *path, char *buf, size_t size)
     close(fd);
     buf[got] = '\0';
     return 0;
-}
-
-int64_t pb_meminfo_total(void)
-{
-    char buf[512];
-    /* MemTotal is the first line of /proc/meminfo. */
-    if (pb_read_file("/proc/meminfo", buf, sizeof(buf)) != 0)
-        return -1;
-    const char *p = strstr(buf, "MemTotal:");
-    if (!p)
-        return -1;
-    char *end;
-    long long kib = strtoll(p + 9, &end, 10);
-    if (end == p + 9 || kib <= 0)
-        return -1;
-    return (int64_t)kib * 1024;
-}
-
-/* Reads a limit file: a number, or "max"/huge for none. */
-static int64_t read_limit(const char *path)
-{
-    char buf[64];
-    if (pb_read_file(path, buf, sizeof(buf)) != 0 || !isdigit((unsigned char)buf[0]))
-        return -1;
-    unsigned long long v = strtoull(buf, NULL, 10);
-    /* cgroup v1 reports "unlimited" as a page-rounded LONG_MAX. */
-    if (v == 0 || v >= (1ULL << 62))
-        return -1;
-    return (int64_t)v;
-}
-
-int64_t pb_cgroup_memory_limit(char *source, size_t size)
-{
-    char buf[4096];
-    if (pb_read_file("/proc/self/cgroup", buf, sizeof(buf)) != 0)
-        return -1;
-    int64_t best = -1;
-    char *save = NULL;
-    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        /* "0::/path" (v2) or "4:memory:/path" (v1) */
-        char *c1 = strchr(line, ':');
-        char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        const char *controllers = c1 + 1;
-        size_t clen = (size_t)(c2 - controllers);
-        const char *cpath = c2 + 1;
-        const char *mnt, *file;
-        if (clen == 0 && line[0] == '0') {
-            mnt = "/sys/fs/cgroup";
-            file = "memory.max";
-        } else if (clen == 6 && strncmp(controllers, "memory", 6) == 0) {
-            mnt = "/sys/fs/cgroup/memory";
-            file = "memory.limit_in_bytes";
-        } else {
-            continue;
-        }
-        /* Walk from the process's cgroup up to the root: the smallest limit
-         * applies.  In a cgroup namespace the path may not exist under the
-         * mount; the root of the mount is then our cgroup. */
-        char dir[1024];
-        snprintf(dir, sizeof(dir), "%s", cpath);
-        for (;;) {
-            char path[1200];
-            snprintf(path, sizeof(path), "%s%s/%s", mnt, strcmp(dir, "/") == 0 ? "" : dir, file);
-            int64_t v = read_limit(path);
-            if (v > 0 && (best < 0 || v < best)) {
-                best = v;
-                if (source)
-                    snprintf(source, size, "%s", path);
-            }
-            char *slash = strrchr(dir, '/');
-            if (!slash || slash == dir) {
-                if (strcmp(dir, "/") == 0)
-                    break;
-                snprintf(dir, sizeof(dir), "/");
-                continue;
-            }
-            *slash = '\0';
-        }
-    }
-    return best;
 }

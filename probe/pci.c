@@ -1,0 +1,251 @@
+/* The PCI source: GPUs and accelerators from hwloc's PCI and OS devices
+ * (present only when the topology was loaded with I/O), one device each,
+ * "GPU0", "GPU1", ... in hwloc's order. */
+#define _GNU_SOURCE
+#include "probe_private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Enough for every runtime's OS device of one GPU (CUDA, OpenCL, RSMI, NVML,
+ * LevelZero, DRM nodes) several times over. */
+#define MAX_OS_DEVICES 32
+
+static bool osdev_is_gpu(hwloc_obj_t o)
+{
+#if HWLOC_API_VERSION >= 0x00030000
+    return (o->attr->osdev.types & (HWLOC_OBJ_OSDEV_GPU | HWLOC_OBJ_OSDEV_COPROC)) != 0;
+#else
+    return o->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU ||
+           o->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC;
+#endif
+}
+
+static const char *known_vendor(unsigned id)
+{
+    switch (id) {
+    case 0x10de: return "NVIDIA";
+    case 0x1002: return "AMD";
+    case 0x1022: return "AMD";
+    case 0x8086: return "Intel";
+    case 0x13b5: return "ARM";
+    case 0x5143: return "Qualcomm";
+    case 0x1db7: return "Habana Labs";
+    case 0x1e52: return "Tenstorrent";
+    default: return NULL;
+    }
+}
+
+static bool pci_is_accelerator(hwloc_obj_t pci)
+{
+    unsigned cls = pci->attr->pcidev.class_id >> 8;
+    if (cls == 0x03 || cls == 0x12) /* display / processing accelerator */
+        return true;
+    for (hwloc_obj_t c = pci->io_first_child; c; c = c->next_sibling)
+        if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_gpu(c))
+            return true;
+    return false;
+}
+
+/* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero) knows. */
+static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
+{
+    pb_str(ctx, m, "vendor", pb_info(os, "GPUVendor"));
+    pb_str(ctx, m, "model", pb_info(os, "GPUModel"));
+    static const struct { const char *info, *key; int64_t scale; } nk[] = {
+        /* hwloc 2.x: sizes in KiB as bare numbers */
+        {"CUDAGlobalMemorySize", "memory_size_in_bytes", 1024},
+        {"CUDAL2CacheSize", "L2_cache_size_in_bytes", 1024},
+        /* Keys of the catalog schema (docs/keys.md, sysdesc_device_check),
+         * so that a probed GPU filled from its catalog entry has one key per
+         * meaning: hwloc's CUDASharedMemorySizePerMP is cudaDeviceProp's
+         * sharedMemPerBlock (the default per-block limit, not the opt-in
+         * maximum nor a per-SM figure). */
+        {"CUDAMultiProcessors", "num_compute_units", 1},
+        {"CUDACoresPerMP", "cores_per_compute_unit", 1},
+        {"CUDASharedMemorySizePerMP", "shared_memory_per_block_in_bytes", 1024},
+        {"OpenCLComputeUnits", "num_compute_units", 1},
+        {"OpenCLGlobalMemorySize", "memory_size_in_bytes", 1024},
+    };
+    for (size_t i = 0; i < sizeof(nk) / sizeof(nk[0]); i++) {
+        int64_t v = pb_info_num(os, nk[i].info);
+        if (v >= 0)
+            pb_i64(ctx, m, nk[i].key, v * nk[i].scale);
+    }
+    pb_str(ctx, m, "opencl_device_type", pb_info(os, "OpenCLDeviceType"));
+    pb_str(ctx, m, "opencl_platform_name", pb_info(os, "OpenCLPlatformName"));
+}
+
+/* The raw info strings of an OS device, for keys not mapped yet. */
+static const dlti_attr *osdev_infos(dlti_context *ctx, hwloc_obj_t os, dlti_error_t *err)
+{
+    pb_map m;
+    pb_init(&m);
+    for (unsigned i = 0; i < pb_info_count(os); i++) {
+        const struct hwloc_info_s *in = pb_info_at(os, i);
+        if (in->name && in->value && *in->name)
+            pb_str(ctx, &m, in->name, in->value);
+    }
+    if (!m.n) {
+        pb_free(&m);
+        return NULL;
+    }
+    return pb_finish(ctx, &m, DLTI_ATTR_MAP, err);
+}
+
+/* One GPU: a PCI device and its GPU OS devices, or an OS device alone. */
+typedef struct gpu {
+    hwloc_obj_t pci; /* NULL for a lone OS device */
+    hwloc_obj_t os[MAX_OS_DEVICES];
+    const char *os_name[MAX_OS_DEVICES];
+    size_t nos;
+    char id[300];
+} gpu;
+
+static void find_os_devices(gpu *g, hwloc_obj_t lone_os)
+{
+    g->nos = 0;
+    if (!g->pci) {
+        g->os[0] = lone_os;
+        g->os_name[g->nos++] = lone_os->name ? lone_os->name : "?";
+        return;
+    }
+    for (hwloc_obj_t c = g->pci->io_first_child; c && g->nos < MAX_OS_DEVICES;
+         c = c->next_sibling)
+        if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_gpu(c)) {
+            g->os[g->nos] = c;
+            g->os_name[g->nos++] = c->name ? c->name : "?";
+        }
+}
+
+/* The PCI identity as keys, and as the match hook sees it; the OS devices'
+ * vendor and model, when they have them, are better names than the PCI ids
+ * database's. */
+static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci_info *pi)
+{
+    const struct hwloc_pcidev_attr_s *a = &g->pci->attr->pcidev;
+    pi->domain = a->domain;
+    pi->bus = a->bus;
+    pi->dev = a->dev;
+    pi->func = a->func;
+    pi->vendor_id = a->vendor_id;
+    pi->device_id = a->device_id;
+    pi->subvendor_id = a->subvendor_id;
+    pi->subdevice_id = a->subdevice_id;
+    pi->class_id = a->class_id;
+    snprintf(pi->bus_id, sizeof(pi->bus_id), "%04x:%02x:%02x.%01x", a->domain & 0xffffu, a->bus,
+             a->dev, a->func);
+    bool has_vendor = false;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->e[i].key == dlti_key_string(ctx, "vendor", 6))
+            has_vendor = true;
+    if (!has_vendor) {
+        const char *v = pb_info(g->pci, "PCIVendor");
+        pb_str(ctx, m, "vendor", v ? v : known_vendor(a->vendor_id));
+    }
+    if (!g->nos || !pb_info(g->os[0], "GPUModel"))
+        pb_str(ctx, m, "model", pb_info(g->pci, "PCIDevice"));
+    pb_i64(ctx, m, "pci_vendor_id", a->vendor_id);
+    pb_i64(ctx, m, "pci_device_id", a->device_id);
+    pb_i64(ctx, m, "pci_subvendor_id", a->subvendor_id);
+    pb_i64(ctx, m, "pci_subdevice_id", a->subdevice_id);
+    pb_i64(ctx, m, "pci_class_id", a->class_id);
+    pb_str(ctx, m, "pci_bus_id", pi->bus_id);
+}
+
+/* The OS devices' names, and their raw info strings for what no key maps yet. */
+static void add_os_device_keys(dlti_context *ctx, pb_map *m, const gpu *g, dlti_error_t *err)
+{
+    if (!g->nos)
+        return;
+    pb_add(ctx, m, "os_devices", pb_str_array(ctx, g->os_name, g->nos));
+    pb_map infos;
+    pb_init(&infos);
+    for (size_t i = 0; i < g->nos; i++) {
+        const dlti_attr *a = osdev_infos(ctx, g->os[i], err);
+        if (a)
+            pb_add(ctx, &infos, g->os_name[i], a);
+    }
+    pb_add_map(ctx, m, "hwloc_info", &infos, err);
+}
+
+static void add_provenance(dlti_context *ctx, pb_map *m, const gpu *g, dlti_error_t *err)
+{
+    pb_map src;
+    pb_init(&src);
+    pb_str(ctx, &src, "pci", g->pci ? "hwloc PCI discovery" : NULL);
+    if (g->nos) {
+        char b[256] = "hwloc OS devices:";
+        for (size_t i = 0; i < g->nos; i++) {
+            size_t l = strlen(b);
+            const char *sub = g->os[i]->subtype ? g->os[i]->subtype : g->os_name[i];
+            snprintf(b + l, sizeof(b) - l, "%s%s", i ? "," : " ", sub);
+        }
+        pb_str(ctx, &src, "os_devices", b);
+    }
+    pb_add(ctx, m, "source", pb_finish(ctx, &src, DLTI_ATTR_MAP, err));
+}
+
+/* The caller's hook (the catalog, for the CLI) may fill or replace a PCI
+ * device's spec; it must leave a device spec. */
+static int match_pci(pb_run *run, const gpu *g, const sysdesc_pci_info *pi,
+                     const dlti_attr **spec, dlti_error_t *err)
+{
+    if (!g->pci || !run->opts->pci_match)
+        return 0;
+    if (run->opts->pci_match(run->opts->pci_match_user, run->ctx, pi, spec, err) != 0)
+        return -1;
+    if (!*spec || dlti_attr_get_kind(*spec) != DLTI_ATTR_DEVICE_SPEC) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "the PCI match hook returned no target_device_spec for %s", g->id);
+        return -1;
+    }
+    return 0;
+}
+
+static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
+                   dlti_error_t *err)
+{
+    dlti_context *ctx = run->ctx;
+    gpu g = {.pci = pci};
+    find_os_devices(&g, lone_os);
+    snprintf(g.id, sizeof(g.id), "%sGPU%d", run->prefix, index);
+    pb_map m;
+    pb_init(&m);
+    /* Backwards, so that the first OS device's value of a key wins: pb_add
+     * replaces. */
+    for (size_t i = g.nos; i-- > 0;)
+        add_osdev_keys(ctx, &m, g.os[i]);
+    sysdesc_pci_info pi;
+    memset(&pi, 0, sizeof(pi));
+    pi.device_id_str = g.id;
+    if (pci)
+        add_pci_keys(ctx, &m, &g, &pi);
+    add_os_device_keys(ctx, &m, &g, err);
+    add_provenance(ctx, &m, &g, err);
+    const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
+    if (!spec || match_pci(run, &g, &pi, &spec, err) != 0)
+        return -1;
+    pb_add(ctx, &run->devices, g.id, spec);
+    return 0;
+}
+
+int pb_probe_pci(pb_run *run, dlti_error_t *err)
+{
+    if (!run->io)
+        return 0;
+    int index = 0;
+    for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
+         o = hwloc_get_next_pcidev(run->topo, o))
+        if (pci_is_accelerator(o) && add_gpu(run, index++, o, NULL, err) != 0)
+            return -1;
+    /* GPU OS devices without a PCI parent (some XML files, platform devices). */
+    for (hwloc_obj_t o = hwloc_get_next_osdev(run->topo, NULL); o;
+         o = hwloc_get_next_osdev(run->topo, o)) {
+        if (!osdev_is_gpu(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
+            continue;
+        if (add_gpu(run, index++, NULL, o, err) != 0)
+            return -1;
+    }
+    return 0;
+}
