@@ -4,7 +4,7 @@
  * triple (llvm/lib/TargetParser/TargetDataLayout.cpp, which holds the
  * per-target logic that used to live in each backend's TargetMachine); they
  * were taken from `opt-22 -S` on a module holding only the triple, which
- * fills the layout from that function.  tests/interop_llvm_dl.sh re-derives
+ * fills the layout from that function.  tests/dlti/interop_llvm_dl.sh re-derives
  * every row from opt-22 when it is installed, so the table cannot drift. */
 #include "dlti_private.h"
 

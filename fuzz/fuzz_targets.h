@@ -1,7 +1,7 @@
 /* Fuzz targets: each takes arbitrary bytes and must never crash, leak or
  * hang.  They are built two ways: with libFuzzer (fuzz/meson.build, clang,
  * -Dfuzzing=true) and into the replay test that runs every committed input
- * under the normal test suite (tests/test_fuzz_replay.c). */
+ * under the normal test suite (tests/lib/test_fuzz_replay.c). */
 #ifndef SYSDESC_FUZZ_TARGETS_H
 #define SYSDESC_FUZZ_TARGETS_H
 #include <stddef.h>
