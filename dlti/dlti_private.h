@@ -231,6 +231,8 @@ struct dlti_scope {
     const dlti_scope *parent;
     const char *name;         /* NULL when unnamed */
     bool bare;
+    size_t offset;            /* where the op (`module`, `builtin.module`) starts in
+                               * the source; a bare attribute's start */
     size_t num_attrs;
     const dlti_named_attr *attrs;   /* sorted by name */
     size_t num_children;

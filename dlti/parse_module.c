@@ -223,6 +223,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
     memset(scope, 0, sizeof(*scope));
     scope->ctx = p->ctx;
     scope->parent = parent;
+    scope->offset = op_at;
     if (dlti_accept(p, '@')) {
         const char *name;
         size_t len;
@@ -341,6 +342,7 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
         na->value = a;
         na->offset = at;
         root->bare = true;
+        root->offset = at;
         root->num_attrs = 1;
         root->attrs = na;
     }
