@@ -128,21 +128,6 @@ typedef struct dlti_table {
 
 uint64_t dlti_hash_bytes(const void *data, size_t len);
 
-struct dlti_type {
-    dlti_type_kind kind;
-    dlti_signedness sign;
-    unsigned width;          /* integer bits */
-    int float_kind;          /* dlti_float_kind or -1 */
-    const dlti_type *elem;
-    int rank;                /* -1: unranked */
-    const int64_t *dims;     /* -1: dynamic */
-    const bool *scalable;
-    uint64_t hash;
-    size_t text_len;
-    const char *text;        /* canonical spelling, NUL-terminated */
-    struct dlti_key_node key;
-};
-
 struct dlti_context {
     dlti_arena arena;
     dlti_table strings;  /* struct dlti_key_node * (string keys) */
@@ -160,6 +145,27 @@ struct dlti_context {
 /* Uniques a type by its canonical text; `proto` is copied when new. */
 const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
                                   const char *text, size_t len);
+
+/* ---- types ---- */
+
+struct dlti_type {
+    dlti_type_kind kind;
+    dlti_signedness sign;
+    unsigned width;          /* integer bits */
+    int float_kind;          /* dlti_float_kind or -1 */
+    const dlti_type *elem;
+    int rank;                /* -1: unranked */
+    const int64_t *dims;     /* -1: dynamic */
+    const bool *scalable;
+    uint64_t hash;
+    size_t text_len;
+    const char *text;        /* canonical spelling, NUL-terminated */
+    struct dlti_key_node key;
+};
+
+/* Number of elements of a statically shaped type (vector/tensor); 0 if
+ * unranked, dynamic or past SIZE_MAX. */
+size_t dlti_dense_num_elements(const dlti_type *shaped);
 
 /* ---- attributes ---- */
 
@@ -212,8 +218,6 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
  * the container as a whole is at fault. */
 int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *entries, size_t n,
                          dlti_error_t *err, size_t *bad);
-/* Number of elements of a statically shaped type (vector/tensor); 0 if dynamic. */
-size_t dlti_dense_num_elements(const dlti_type *shaped);
 /* Verifies a dl_spec's entries as MLIR's data layout interfaces do. */
 int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err);
 

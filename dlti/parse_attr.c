@@ -635,21 +635,6 @@ out:
     return result;
 }
 
-size_t dlti_dense_num_elements(const dlti_type *t)
-{
-    if (t->rank < 0)
-        return 0;
-    size_t n = 1;
-    for (int i = 0; i < t->rank; i++) {
-        if (t->dims[i] < 0)
-            return 0;
-        if (t->dims[i] && n > SIZE_MAX / (size_t)t->dims[i])
-            return 0;
-        n *= (size_t)t->dims[i];
-    }
-    return n;
-}
-
 /* One element of a dense literal, kept as text until the type is known. */
 typedef struct dense_elem {
     number num;

@@ -598,3 +598,18 @@ bool dlti_type_dim_scalable(const dlti_type *type, int i)
 {
     return i >= 0 && i < type->rank && type->scalable && type->scalable[i];
 }
+
+size_t dlti_dense_num_elements(const dlti_type *t)
+{
+    if (t->rank < 0)
+        return 0;
+    size_t n = 1;
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0)
+            return 0;
+        if (t->dims[i] && n > SIZE_MAX / (size_t)t->dims[i])
+            return 0;
+        n *= (size_t)t->dims[i];
+    }
+    return n;
+}
