@@ -49,14 +49,8 @@ static bool same_class(const type_class *a, const type_class *b)
 
 static int push_entry(dlti_entry_rec **v, size_t *n, size_t *cap, dlti_entry_rec e)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
-        dlti_entry_rec *p = realloc(*v, nc * sizeof(*p));
-        if (!p)
-            return -1;
-        *v = p;
-        *cap = nc;
-    }
+    if (*n == *cap && dlti_grow((void **)v, cap, *n + 1, sizeof(**v)) != 0)
+        return -1;
     (*v)[(*n)++] = e;
     return 0;
 }
@@ -178,14 +172,9 @@ static class_bucket *find_class(combiner *c, const type_class *cls)
 
 static class_bucket *add_class(combiner *c, const type_class *cls)
 {
-    if (c->num_classes == c->cap_classes) {
-        size_t nc = c->cap_classes ? c->cap_classes * 2 : 8;
-        class_bucket *p = realloc(c->classes, nc * sizeof(*p));
-        if (!p)
-            return NULL;
-        c->classes = p;
-        c->cap_classes = nc;
-    }
+    if (dlti_grow((void **)&c->classes, &c->cap_classes, c->num_classes + 1,
+                  sizeof(*c->classes)) != 0)
+        return NULL;
     class_bucket *b = &c->classes[c->num_classes++];
     memset(b, 0, sizeof(*b));
     b->cls = *cls;

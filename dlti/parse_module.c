@@ -102,14 +102,9 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                 if (!val)
                     goto fail;
             }
-            if (n == cap) {
-                cap = cap ? cap * 2 : 8;
-                dlti_named_attr *nv = realloc(v, cap * sizeof(*v));
-                if (!nv) {
-                    dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
-                    goto fail;
-                }
-                v = nv;
+            if (dlti_grow((void **)&v, &cap, n + 1, sizeof(*v)) != 0) {
+                dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                goto fail;
             }
             /* name may end the input: copy len bytes, then terminate */
             char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
@@ -175,15 +170,10 @@ static int parse_body(dlti_parser *p, dlti_scope *s)
             free(kids);
             return -1;
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4;
-            dlti_scope **nk = realloc(kids, cap * sizeof(*kids));
-            if (!nk) {
-                free(kids);
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
-                return -1;
-            }
-            kids = nk;
+        if (dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0) {
+            free(kids);
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+            return -1;
         }
         kids[n++] = k;
     }

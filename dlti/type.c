@@ -241,19 +241,15 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
             return -1;
         }
         p->pos++;
+        if ((size_t)proto->rank >= 1u << 20) {
+            dlti_parser_fail(p, at, DLTI_ERROR_LIMIT, "too many dimensions");
+            return -1;
+        }
         if ((size_t)proto->rank == cap) {
-            cap = cap ? cap * 2 : 4;
-            if (cap > 1u << 20) {
-                dlti_parser_fail(p, at, DLTI_ERROR_LIMIT, "too many dimensions");
-                return -1;
-            }
-            int64_t *nd = realloc(*dims, cap * sizeof(int64_t));
-            bool *ns = realloc(*scalable, cap * sizeof(bool));
-            if (nd)
-                *dims = nd;
-            if (ns)
-                *scalable = ns;
-            if (!nd || !ns) {
+            /* Two arrays of one length: each grows from the same capacity. */
+            size_t need = cap + 1, scap = cap;
+            if (dlti_grow((void **)dims, &cap, need, sizeof(**dims)) != 0 ||
+                dlti_grow((void **)scalable, &scap, need, sizeof(**scalable)) != 0) {
                 dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
                 return -1;
             }
