@@ -151,7 +151,7 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
 struct dlti_type {
     dlti_type_kind kind;
     dlti_signedness sign;
-    unsigned width;          /* integer bits */
+    unsigned width;          /* integer bits; address space of an !llvm.ptr */
     int float_kind;          /* dlti_float_kind or -1 */
     const dlti_type *elem;
     int rank;                /* -1: unranked */
@@ -166,6 +166,8 @@ struct dlti_type {
 /* Number of elements of a statically shaped type (vector/tensor); 0 if
  * unranked, dynamic or past SIZE_MAX. */
 size_t dlti_dense_num_elements(const dlti_type *shaped);
+/* Address space of an !llvm.ptr type; false for other types. */
+bool dlti_llvm_ptr_space(const dlti_type *type, uint64_t *as);
 
 /* ---- attributes ---- */
 
@@ -218,6 +220,11 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
  * the container as a whole is at fault. */
 int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *entries, size_t n,
                          dlti_error_t *err, size_t *bad);
+/* Data layout entry values as MLIR reads them (getValues<uint64_t>): element
+ * `i` of a dense integer attribute, false where there is none; the number of
+ * elements of a dense attribute, 0 for other attributes. */
+bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out);
+size_t dlti_dense_len(const dlti_attr *v);
 /* Verifies a dl_spec's entries as MLIR's data layout interfaces do. */
 int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err);
 
@@ -460,12 +467,5 @@ const dlti_attr *dlti_scope_dl_spec(const dlti_scope *scope, size_t *offset);
  * (NULL for other errors). */
 int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti_scope **bad,
                         dlti_error_t *err);
-
-/* Address space of an !llvm.ptr type; false for other types. */
-bool dlti_llvm_ptr_space(const dlti_type *type, uint64_t *as);
-
-/* Entry values as MLIR reads them (getValues<uint64_t>). */
-bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out);
-size_t dlti_dense_len(const dlti_attr *v);
 
 #endif /* DLTI_PRIVATE_H */

@@ -55,43 +55,6 @@ static int push_entry(dlti_entry_rec **v, size_t *n, size_t *cap, dlti_entry_rec
     return 0;
 }
 
-bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out)
-{
-    int64_t x;
-    if (!v || v->kind != DLTI_ATTR_DENSE || dlti_attr_dense_int64(v, i, &x, NULL) != 0)
-        return false;
-    *out = (uint64_t)x; /* MLIR reads getValues<uint64_t>() */
-    return true;
-}
-
-size_t dlti_dense_len(const dlti_attr *v)
-{
-    return v && v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
-}
-
-bool dlti_llvm_ptr_space(const dlti_type *t, uint64_t *as)
-{
-    if (t->kind != DLTI_TYPE_DIALECT || strncmp(t->text, "!llvm.ptr", 9) != 0)
-        return false;
-    const char *p = t->text + 9;
-    if (*p == '\0') {
-        *as = 0;
-        return true;
-    }
-    if (*p++ != '<' || *p < '0' || *p > '9')
-        return false;
-    uint64_t v = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > (UINT64_MAX - 9) / 10)
-            return false;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    if (p[0] != '>' || p[1] != '\0')
-        return false;
-    *as = v;
-    return true;
-}
-
 /* LLVMPointerType::areCompatible, including its quirks: when the old layout
  * has no entry for the space, the defaults are 64 bits and an alignment of
  * 8 that is compared with the new entry's alignment in bits (the fallback to

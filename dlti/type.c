@@ -170,7 +170,7 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
             dlti_buf_puts(&text, "!llvm.ptr");
             if (as != 0)
                 dlti_buf_printf(&text, "<%u>", as);
-            proto.width = as;
+            proto.width = as; /* what dlti_llvm_ptr_space reads */
             return finish(p, &proto, &text);
         }
     }
@@ -300,9 +300,10 @@ static int parse_shaped_tail(dlti_parser *p, dlti_buf *text)
     return 0;
 }
 
-static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const char *name)
+/* `start`: where the keyword `name` starts (MLIR's verifier points at it). */
+static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const char *name,
+                                     size_t start)
 {
-    size_t start = p->pos - strlen(name); /* MLIR's verifier points at the keyword */
     if (dlti_expect(p, '<') != 0)
         return NULL;
     dlti_type proto;
@@ -503,9 +504,11 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
         }
         free(text.data);
     } else {
-        t = parse_shaped(p, kind, kind == DLTI_TYPE_VECTOR   ? "vector"
-                                  : kind == DLTI_TYPE_TENSOR ? "tensor"
-                                                             : "memref");
+        t = parse_shaped(p, kind,
+                         kind == DLTI_TYPE_VECTOR   ? "vector"
+                         : kind == DLTI_TYPE_TENSOR ? "tensor"
+                                                    : "memref",
+                         start);
     }
     dlti_leave(p);
     return t;
@@ -608,4 +611,14 @@ size_t dlti_dense_num_elements(const dlti_type *t)
         n *= (size_t)t->dims[i];
     }
     return n;
+}
+
+bool dlti_llvm_ptr_space(const dlti_type *t, uint64_t *as)
+{
+    /* parse_dialect_type canonicalised the pointer and kept its space in width. */
+    if (t->kind != DLTI_TYPE_DIALECT || t->text_len < 9 || memcmp(t->text, "!llvm.ptr", 9) != 0 ||
+        (t->text[9] != '\0' && t->text[9] != '<'))
+        return false;
+    *as = t->width;
+    return true;
 }
