@@ -16,18 +16,21 @@ static int cmp_named(const void *a, const void *b)
     return x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
 }
 
+/* The attributes the DLTI dialect knows on an op, and what they hold; a
+ * bare attribute file stands for the one of its kind. */
+static const struct {
+    const char *name;
+    dlti_attr_kind kind;
+} known[] = {{"dlti.dl_spec", DLTI_ATTR_DL_SPEC},
+             {"dlti.target_system_spec", DLTI_ATTR_SYSTEM_SPEC},
+             {"dlti.map", DLTI_ATTR_MAP}};
+
 /* What MLIR's DLTI dialect checks on attributes attached to an op.  MLIR
  * reports these at the op, as the module verifier's own checks below. */
 static int verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
 {
     if (a->name_len < 5 || memcmp(a->name, "dlti.", 5) != 0)
         return 0;
-    static const struct {
-        const char *name;
-        dlti_attr_kind kind;
-    } known[] = {{"dlti.dl_spec", DLTI_ATTR_DL_SPEC},
-                 {"dlti.target_system_spec", DLTI_ATTR_SYSTEM_SPEC},
-                 {"dlti.map", DLTI_ATTR_MAP}};
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
         if (strlen(known[i].name) != a->name_len || memcmp(known[i].name, a->name, a->name_len))
             continue;
@@ -262,14 +265,10 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
 
 static const char *bare_attr_name(dlti_attr_kind kind)
 {
-    switch (kind) {
-    case DLTI_ATTR_DL_SPEC:
-        return "dlti.dl_spec";
-    case DLTI_ATTR_SYSTEM_SPEC:
-        return "dlti.target_system_spec";
-    default:
-        return "dlti.map";
-    }
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (known[i].kind == kind)
+            return known[i].name;
+    return "dlti.map"; /* any other attribute */
 }
 
 const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
