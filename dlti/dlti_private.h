@@ -89,7 +89,7 @@ dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value);
  * kind is invalid. */
 int dlti_float_bits_fit(dlti_float_kind kind, dlti_float_bits bits);
 
-/* ======== objects, interning, errors, printing ======== */
+/* ======== objects: arena, interning, types, attributes, scopes; errors, files, printing ======== */
 
 /* Internal layout of the DLTI core.  Not installed. */
 
