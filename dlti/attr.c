@@ -602,6 +602,20 @@ int dlti_attr_dense_int64(const dlti_attr *a, size_t i, int64_t *out, dlti_error
     return type_error(err, a, "a dense integer");
 }
 
+bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out)
+{
+    int64_t x;
+    if (!v || v->kind != DLTI_ATTR_DENSE || dlti_attr_dense_int64(v, i, &x, NULL) != 0)
+        return false;
+    *out = (uint64_t)x; /* MLIR reads getValues<uint64_t>() */
+    return true;
+}
+
+size_t dlti_dense_len(const dlti_attr *v)
+{
+    return v && v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
+}
+
 bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b)
 {
     if (a == b)

@@ -9,23 +9,18 @@ static bool buf_reserve(dlti_buf *b, size_t extra)
 {
     if (b->failed)
         return false;
-    if (b->len + extra + 1 <= b->cap)
-        return true;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1) {
-        if (cap > SIZE_MAX / 2) {
-            b->failed = true;
-            return false;
-        }
-        cap *= 2;
-    }
-    char *d = realloc(b->data, cap);
-    if (!d) {
+    /* The text, `extra` more bytes and the NUL; the first buffer is 256 bytes at least. */
+    if (extra > SIZE_MAX - b->len - 1) {
         b->failed = true;
         return false;
     }
-    b->data = d;
-    b->cap = cap;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return true;
+    if (dlti_grow((void **)&b->data, &b->cap, need < 256 ? 256 : need, 1) != 0) {
+        b->failed = true;
+        return false;
+    }
     return true;
 }
 

@@ -89,7 +89,7 @@ dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value);
  * kind is invalid. */
 int dlti_float_bits_fit(dlti_float_kind kind, dlti_float_bits bits);
 
-/* ======== objects, interning, errors, printing ======== */
+/* ======== objects: arena, interning, types, attributes, scopes; errors, files, printing ======== */
 
 /* Internal layout of the DLTI core.  Not installed. */
 
@@ -128,21 +128,6 @@ typedef struct dlti_table {
 
 uint64_t dlti_hash_bytes(const void *data, size_t len);
 
-struct dlti_type {
-    dlti_type_kind kind;
-    dlti_signedness sign;
-    unsigned width;          /* integer bits */
-    int float_kind;          /* dlti_float_kind or -1 */
-    const dlti_type *elem;
-    int rank;                /* -1: unranked */
-    const int64_t *dims;     /* -1: dynamic */
-    const bool *scalable;
-    uint64_t hash;
-    size_t text_len;
-    const char *text;        /* canonical spelling, NUL-terminated */
-    struct dlti_key_node key;
-};
-
 struct dlti_context {
     dlti_arena arena;
     dlti_table strings;  /* struct dlti_key_node * (string keys) */
@@ -160,6 +145,29 @@ struct dlti_context {
 /* Uniques a type by its canonical text; `proto` is copied when new. */
 const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
                                   const char *text, size_t len);
+
+/* ---- types ---- */
+
+struct dlti_type {
+    dlti_type_kind kind;
+    dlti_signedness sign;
+    unsigned width;          /* integer bits; address space of an !llvm.ptr */
+    int float_kind;          /* dlti_float_kind or -1 */
+    const dlti_type *elem;
+    int rank;                /* -1: unranked */
+    const int64_t *dims;     /* -1: dynamic */
+    const bool *scalable;
+    uint64_t hash;
+    size_t text_len;
+    const char *text;        /* canonical spelling, NUL-terminated */
+    struct dlti_key_node key;
+};
+
+/* Number of elements of a statically shaped type (vector/tensor); 0 if
+ * unranked, dynamic or past SIZE_MAX. */
+size_t dlti_dense_num_elements(const dlti_type *shaped);
+/* Address space of an !llvm.ptr type; false for other types. */
+bool dlti_llvm_ptr_space(const dlti_type *type, uint64_t *as);
 
 /* ---- attributes ---- */
 
@@ -212,8 +220,11 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
  * the container as a whole is at fault. */
 int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *entries, size_t n,
                          dlti_error_t *err, size_t *bad);
-/* Number of elements of a statically shaped type (vector/tensor); 0 if dynamic. */
-size_t dlti_dense_num_elements(const dlti_type *shaped);
+/* Data layout entry values as MLIR reads them (getValues<uint64_t>): element
+ * `i` of a dense integer attribute, false where there is none; the number of
+ * elements of a dense attribute, 0 for other attributes. */
+bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out);
+size_t dlti_dense_len(const dlti_attr *v);
 /* Verifies a dl_spec's entries as MLIR's data layout interfaces do. */
 int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err);
 
@@ -231,6 +242,8 @@ struct dlti_scope {
     const dlti_scope *parent;
     const char *name;         /* NULL when unnamed */
     bool bare;
+    size_t offset;            /* where the op (`module`, `builtin.module`) starts in
+                               * the source; a bare attribute's start */
     size_t num_attrs;
     const dlti_named_attr *attrs;   /* sorted by name */
     size_t num_children;
@@ -454,12 +467,5 @@ const dlti_attr *dlti_scope_dl_spec(const dlti_scope *scope, size_t *offset);
  * (NULL for other errors). */
 int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti_scope **bad,
                         dlti_error_t *err);
-
-/* Address space of an !llvm.ptr type; false for other types. */
-bool dlti_llvm_ptr_space(const dlti_type *type, uint64_t *as);
-
-/* Entry values as MLIR reads them (getValues<uint64_t>). */
-bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out);
-size_t dlti_dense_len(const dlti_attr *v);
 
 #endif /* DLTI_PRIVATE_H */

@@ -20,15 +20,10 @@ char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *er
     int read_errno = 0;
     char *data = malloc(cap);
     while (data) {
-        if (n + 1 >= cap) {
-            char *grown = realloc(data, cap * 2);
-            if (!grown) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = grown;
-            cap *= 2;
+        if (dlti_grow((void **)&data, &cap, n + 2, 1) != 0) { /* room to read, and the NUL */
+            free(data);
+            data = NULL;
+            break;
         }
         errno = 0;
         size_t got = fread(data + n, 1, cap - n - 1, f);

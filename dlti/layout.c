@@ -329,39 +329,6 @@ char *dlti_layout_prop_print(const dlti_layout *L, dlti_layout_prop prop, dlti_e
 
 /* ---- verification of a whole tree ---- */
 
-/* MLIR locates the diagnostic at the op: find the `module` keyword that
- * opens the attribute dictionary holding offset `at`. */
-static size_t module_offset(const char *text, size_t len, size_t at)
-{
-    if (at > len)
-        at = len;
-    for (size_t i = at; i-- > 0;) {
-        if (i + 6 > len || memcmp(text + i, "module", 6) != 0)
-            continue;
-        char before = i ? text[i - 1] : ' ';
-        char after = i + 6 < len ? text[i + 6] : ' ';
-        bool id_after = after == '_' || after == '$' || (after >= '0' && after <= '9') ||
-                        (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z');
-        if (id_after)
-            continue;
-        if (before == '.' && i >= 8 && memcmp(text + i - 8, "builtin.", 8) == 0)
-            return i - 8;
-        if (before == ' ' || before == '\n' || before == '\t' || before == '\r' || before == '{' ||
-            before == '}' || i == 0)
-            return i;
-    }
-    return at;
-}
-
-static size_t first_attr_offset(const dlti_scope *s)
-{
-    size_t at = SIZE_MAX;
-    for (size_t i = 0; i < s->num_attrs; i++)
-        if (s->attrs[i].offset < at)
-            at = s->attrs[i].offset;
-    return at;
-}
-
 static void add_notes(dlti_error_t *err, const dlti_scope *bad, const char *source,
                       const char *text, size_t len)
 {
@@ -369,11 +336,8 @@ static void add_notes(dlti_error_t *err, const dlti_scope *bad, const char *sour
         /* collectParentLayouts: a top-level module without a spec is skipped. */
         if (!p->parent && !dlti_scope_dl_spec(p, NULL))
             continue;
-        size_t at = first_attr_offset(p);
-        if (at == SIZE_MAX)
-            continue; /* no attribute, so no position known for this module */
         dlti_error_t where;
-        dlti_error_locate(&where, source, text, len, module_offset(text, len, at));
+        dlti_error_locate(&where, source, text, len, p->offset);
         size_t used = strlen(err->text);
         snprintf(err->text + used, sizeof(err->text) - used,
                  "\n%s:%d:%d: note: enclosing op with data layout", source ? source : "",
@@ -393,8 +357,8 @@ static int verify_scope(const dlti_scope *s, const char *source, const char *tex
         dlti_layout_free(L);
         if (rc != 0) {
             if (bad && text) {
-                size_t at = module_offset(text, len, err->position);
-                dlti_error_locate(err, source, text, len, at);
+                /* MLIR locates the diagnostic at the op holding the spec. */
+                dlti_error_locate(err, source, text, len, bad->offset);
                 add_notes(err, bad, source, text, len);
             }
             return -1;

@@ -49,53 +49,10 @@ static bool same_class(const type_class *a, const type_class *b)
 
 static int push_entry(dlti_entry_rec **v, size_t *n, size_t *cap, dlti_entry_rec e)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
-        dlti_entry_rec *p = realloc(*v, nc * sizeof(*p));
-        if (!p)
-            return -1;
-        *v = p;
-        *cap = nc;
-    }
+    if (*n == *cap && dlti_grow((void **)v, cap, *n + 1, sizeof(**v)) != 0)
+        return -1;
     (*v)[(*n)++] = e;
     return 0;
-}
-
-bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out)
-{
-    int64_t x;
-    if (!v || v->kind != DLTI_ATTR_DENSE || dlti_attr_dense_int64(v, i, &x, NULL) != 0)
-        return false;
-    *out = (uint64_t)x; /* MLIR reads getValues<uint64_t>() */
-    return true;
-}
-
-size_t dlti_dense_len(const dlti_attr *v)
-{
-    return v && v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
-}
-
-bool dlti_llvm_ptr_space(const dlti_type *t, uint64_t *as)
-{
-    if (t->kind != DLTI_TYPE_DIALECT || strncmp(t->text, "!llvm.ptr", 9) != 0)
-        return false;
-    const char *p = t->text + 9;
-    if (*p == '\0') {
-        *as = 0;
-        return true;
-    }
-    if (*p++ != '<' || *p < '0' || *p > '9')
-        return false;
-    uint64_t v = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > (UINT64_MAX - 9) / 10)
-            return false;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    if (p[0] != '>' || p[1] != '\0')
-        return false;
-    *as = v;
-    return true;
 }
 
 /* LLVMPointerType::areCompatible, including its quirks: when the old layout
@@ -178,14 +135,9 @@ static class_bucket *find_class(combiner *c, const type_class *cls)
 
 static class_bucket *add_class(combiner *c, const type_class *cls)
 {
-    if (c->num_classes == c->cap_classes) {
-        size_t nc = c->cap_classes ? c->cap_classes * 2 : 8;
-        class_bucket *p = realloc(c->classes, nc * sizeof(*p));
-        if (!p)
-            return NULL;
-        c->classes = p;
-        c->cap_classes = nc;
-    }
+    if (dlti_grow((void **)&c->classes, &c->cap_classes, c->num_classes + 1,
+                  sizeof(*c->classes)) != 0)
+        return NULL;
     class_bucket *b = &c->classes[c->num_classes++];
     memset(b, 0, sizeof(*b));
     b->cls = *cls;

@@ -34,17 +34,11 @@ static void *sv_push(dlti_parser *p, stack_vec *v)
         return NULL;
     }
     size_t need = v->base + (v->n + 1) * v->elem;
-    if (need > c->scratch_cap) {
-        size_t cap = c->scratch_cap ? c->scratch_cap : 4096;
-        while (cap < need)
-            cap *= 2;
-        char *d = realloc(c->scratch, cap);
-        if (!d) {
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
-            return NULL;
-        }
-        c->scratch = d;
-        c->scratch_cap = cap;
+    /* The first buffer is 4 KiB at least. */
+    if (need > c->scratch_cap &&
+        dlti_grow((void **)&c->scratch, &c->scratch_cap, need < 4096 ? 4096 : need, 1) != 0) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
     }
     c->scratch_len = need;
     return c->scratch + v->base + v->n++ * v->elem;
@@ -68,23 +62,16 @@ typedef struct vec {
 
 static void *vec_push(dlti_parser *p, vec *v)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 8;
-        if (cap > p->ctx->limits.max_entries + 1)
-            cap = p->ctx->limits.max_entries + 1;
-        if (v->n >= cap) {
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT,
-                             "more than %zu entries in one attribute (the limit)",
-                             p->ctx->limits.max_entries);
-            return NULL;
-        }
-        void *d = realloc(v->data, cap * v->elem);
-        if (!d) {
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
-            return NULL;
-        }
-        v->data = d;
-        v->cap = cap;
+    /* max_entries + 1 elements fit (the limit of stack_vec is max_entries). */
+    if (v->n > p->ctx->limits.max_entries) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_LIMIT,
+                         "more than %zu entries in one attribute (the limit)",
+                         p->ctx->limits.max_entries);
+        return NULL;
+    }
+    if (v->n == v->cap && dlti_grow(&v->data, &v->cap, v->n + 1, v->elem) != 0) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
     }
     return (char *)v->data + v->elem * v->n++;
 }
@@ -633,21 +620,6 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
 out:
     free(v.data);
     return result;
-}
-
-size_t dlti_dense_num_elements(const dlti_type *t)
-{
-    if (t->rank < 0)
-        return 0;
-    size_t n = 1;
-    for (int i = 0; i < t->rank; i++) {
-        if (t->dims[i] < 0)
-            return 0;
-        if (t->dims[i] && n > SIZE_MAX / (size_t)t->dims[i])
-            return 0;
-        n *= (size_t)t->dims[i];
-    }
-    return n;
 }
 
 /* One element of a dense literal, kept as text until the type is known. */

@@ -16,18 +16,21 @@ static int cmp_named(const void *a, const void *b)
     return x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
 }
 
+/* The attributes the DLTI dialect knows on an op, and what they hold; a
+ * bare attribute file stands for the one of its kind. */
+static const struct {
+    const char *name;
+    dlti_attr_kind kind;
+} known[] = {{"dlti.dl_spec", DLTI_ATTR_DL_SPEC},
+             {"dlti.target_system_spec", DLTI_ATTR_SYSTEM_SPEC},
+             {"dlti.map", DLTI_ATTR_MAP}};
+
 /* What MLIR's DLTI dialect checks on attributes attached to an op.  MLIR
  * reports these at the op, as the module verifier's own checks below. */
 static int verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
 {
     if (a->name_len < 5 || memcmp(a->name, "dlti.", 5) != 0)
         return 0;
-    static const struct {
-        const char *name;
-        dlti_attr_kind kind;
-    } known[] = {{"dlti.dl_spec", DLTI_ATTR_DL_SPEC},
-                 {"dlti.target_system_spec", DLTI_ATTR_SYSTEM_SPEC},
-                 {"dlti.map", DLTI_ATTR_MAP}};
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
         if (strlen(known[i].name) != a->name_len || memcmp(known[i].name, a->name, a->name_len))
             continue;
@@ -102,14 +105,9 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                 if (!val)
                     goto fail;
             }
-            if (n == cap) {
-                cap = cap ? cap * 2 : 8;
-                dlti_named_attr *nv = realloc(v, cap * sizeof(*v));
-                if (!nv) {
-                    dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
-                    goto fail;
-                }
-                v = nv;
+            if (dlti_grow((void **)&v, &cap, n + 1, sizeof(*v)) != 0) {
+                dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                goto fail;
             }
             /* name may end the input: copy len bytes, then terminate */
             char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
@@ -175,15 +173,10 @@ static int parse_body(dlti_parser *p, dlti_scope *s)
             free(kids);
             return -1;
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4;
-            dlti_scope **nk = realloc(kids, cap * sizeof(*kids));
-            if (!nk) {
-                free(kids);
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
-                return -1;
-            }
-            kids = nk;
+        if (dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0) {
+            free(kids);
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+            return -1;
         }
         kids[n++] = k;
     }
@@ -223,6 +216,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
     memset(scope, 0, sizeof(*scope));
     scope->ctx = p->ctx;
     scope->parent = parent;
+    scope->offset = op_at;
     if (dlti_accept(p, '@')) {
         const char *name;
         size_t len;
@@ -271,14 +265,10 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
 
 static const char *bare_attr_name(dlti_attr_kind kind)
 {
-    switch (kind) {
-    case DLTI_ATTR_DL_SPEC:
-        return "dlti.dl_spec";
-    case DLTI_ATTR_SYSTEM_SPEC:
-        return "dlti.target_system_spec";
-    default:
-        return "dlti.map";
-    }
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (known[i].kind == kind)
+            return known[i].name;
+    return "dlti.map"; /* any other attribute */
 }
 
 const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
@@ -341,6 +331,7 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
         na->value = a;
         na->offset = at;
         root->bare = true;
+        root->offset = at;
         root->num_attrs = 1;
         root->attrs = na;
     }

@@ -170,7 +170,7 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
             dlti_buf_puts(&text, "!llvm.ptr");
             if (as != 0)
                 dlti_buf_printf(&text, "<%u>", as);
-            proto.width = as;
+            proto.width = as; /* what dlti_llvm_ptr_space reads */
             return finish(p, &proto, &text);
         }
     }
@@ -241,19 +241,15 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
             return -1;
         }
         p->pos++;
+        if ((size_t)proto->rank >= 1u << 20) {
+            dlti_parser_fail(p, at, DLTI_ERROR_LIMIT, "too many dimensions");
+            return -1;
+        }
         if ((size_t)proto->rank == cap) {
-            cap = cap ? cap * 2 : 4;
-            if (cap > 1u << 20) {
-                dlti_parser_fail(p, at, DLTI_ERROR_LIMIT, "too many dimensions");
-                return -1;
-            }
-            int64_t *nd = realloc(*dims, cap * sizeof(int64_t));
-            bool *ns = realloc(*scalable, cap * sizeof(bool));
-            if (nd)
-                *dims = nd;
-            if (ns)
-                *scalable = ns;
-            if (!nd || !ns) {
+            /* Two arrays of one length: each grows from the same capacity. */
+            size_t need = cap + 1, scap = cap;
+            if (dlti_grow((void **)dims, &cap, need, sizeof(**dims)) != 0 ||
+                dlti_grow((void **)scalable, &scap, need, sizeof(**scalable)) != 0) {
                 dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
                 return -1;
             }
@@ -304,9 +300,10 @@ static int parse_shaped_tail(dlti_parser *p, dlti_buf *text)
     return 0;
 }
 
-static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const char *name)
+/* `start`: where the keyword `name` starts (MLIR's verifier points at it). */
+static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const char *name,
+                                     size_t start)
 {
-    size_t start = p->pos - strlen(name); /* MLIR's verifier points at the keyword */
     if (dlti_expect(p, '<') != 0)
         return NULL;
     dlti_type proto;
@@ -507,9 +504,11 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
         }
         free(text.data);
     } else {
-        t = parse_shaped(p, kind, kind == DLTI_TYPE_VECTOR   ? "vector"
-                                  : kind == DLTI_TYPE_TENSOR ? "tensor"
-                                                             : "memref");
+        t = parse_shaped(p, kind,
+                         kind == DLTI_TYPE_VECTOR   ? "vector"
+                         : kind == DLTI_TYPE_TENSOR ? "tensor"
+                                                    : "memref",
+                         start);
     }
     dlti_leave(p);
     return t;
@@ -597,4 +596,29 @@ int64_t dlti_type_dim(const dlti_type *type, int i)
 bool dlti_type_dim_scalable(const dlti_type *type, int i)
 {
     return i >= 0 && i < type->rank && type->scalable && type->scalable[i];
+}
+
+size_t dlti_dense_num_elements(const dlti_type *t)
+{
+    if (t->rank < 0)
+        return 0;
+    size_t n = 1;
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0)
+            return 0;
+        if (t->dims[i] && n > SIZE_MAX / (size_t)t->dims[i])
+            return 0;
+        n *= (size_t)t->dims[i];
+    }
+    return n;
+}
+
+bool dlti_llvm_ptr_space(const dlti_type *t, uint64_t *as)
+{
+    /* parse_dialect_type canonicalised the pointer and kept its space in width. */
+    if (t->kind != DLTI_TYPE_DIALECT || t->text_len < 9 || memcmp(t->text, "!llvm.ptr", 9) != 0 ||
+        (t->text[9] != '\0' && t->text[9] != '<'))
+        return false;
+    *as = t->width;
+    return true;
 }
