@@ -40,8 +40,9 @@ int cli_write_stdout(const char *data, size_t len);
  * non-NULL, and "--".  `*first` gets the index of the first operand.
  * Returns -1 to go on, else the exit code to return at once (help printed,
  * or a usage error reported for command `cmd`). */
+typedef struct cli_probe_args cli_probe_args;
 int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int argc,
-                      char **argv, const char **scope, bool *host, int *first);
+                      char **argv, const char **scope, cli_probe_args *host, int *first);
 
 int cmd_fmt(int argc, char **argv);
 int cmd_query(int argc, char **argv);
@@ -67,11 +68,23 @@ int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned
  * neither NULL nor "-"; reports failures (exit 3). */
 int cli_output(const char *text, size_t len, const char *out_path);
 
-/* Probes this host (nxml == 0) or the XML files; with `catalog`, probed GPUs
- * are filled from the catalog (sysdesc_catalog_pci_fill); warnings on stderr
- * unless quiet. */
+/* The probe's options, shared by probe, query --host and compose --host. */
+struct cli_probe_args {
+    bool host;          /* --host was given (query, compose) */
+    bool io_given;      /* --io or --no-io was given */
+    sysdesc_probe_io io;
+    bool quiet;         /* -q, --quiet */
+    bool catalog;       /* false with --no-catalog */
+};
+void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
+/* Takes `arg` when it is a probe option (--io, --no-io, -q, --quiet,
+ * --no-catalog); false otherwise. */
+bool cli_probe_option(const char *arg, cli_probe_args *a);
+/* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
+ * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;
+ * warnings on stderr unless quiet. */
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
-                           sysdesc_probe_io io, bool quiet, bool catalog, dlti_error_t *err);
+                           const cli_probe_args *a, dlti_error_t *err);
 
 /*
  * Writes `len` bytes to `path` atomically: a temporary file in the same

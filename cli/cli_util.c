@@ -59,11 +59,9 @@ int cli_write_stdout(const char *data, size_t len)
 }
 
 int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int argc,
-                      char **argv, const char **scope, bool *host, int *first)
+                      char **argv, const char **scope, cli_probe_args *host, int *first)
 {
     *scope = "";
-    if (host)
-        *host = false;
     int i = 1;
     for (; i < argc; i++) {
         if (cli_is_help(argv[i]))
@@ -75,7 +73,9 @@ int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int 
         } else if (strncmp(argv[i], "--scope=", 8) == 0) {
             *scope = argv[i] + 8;
         } else if (host && strcmp(argv[i], "--host") == 0) {
-            *host = true;
+            host->host = true;
+        } else if (host && cli_probe_option(argv[i], host)) {
+            continue;
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
@@ -120,14 +120,36 @@ int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned
     return rc;
 }
 
+void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io)
+{
+    memset(a, 0, sizeof(*a));
+    a->io = io;
+    a->catalog = true;
+}
+
+bool cli_probe_option(const char *arg, cli_probe_args *a)
+{
+    if (strcmp(arg, "--io") == 0 || strcmp(arg, "--no-io") == 0) {
+        a->io = arg[2] == 'i' ? SYSDESC_PROBE_IO_ON : SYSDESC_PROBE_IO_OFF;
+        a->io_given = true;
+    } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+        a->quiet = true;
+    } else if (strcmp(arg, "--no-catalog") == 0) {
+        a->catalog = false;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
-                           sysdesc_probe_io io, bool quiet, bool catalog, dlti_error_t *err)
+                           const cli_probe_args *a, dlti_error_t *err)
 {
     sysdesc_probe_options opts;
     sysdesc_probe_options_init(&opts);
-    opts.io = io;
-    opts.quiet = quiet;
-    if (catalog)
+    opts.io = a->io;
+    opts.quiet = a->quiet;
+    if (a->catalog)
         opts.pci_match = sysdesc_catalog_pci_fill;
     if (nxml)
         return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);

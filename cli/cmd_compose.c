@@ -8,7 +8,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc compose [--host] [--format mlir|attr|yaml|json] [--typed]\n"
+    "usage: sysdesc compose [--host [--io|--no-io] [--quiet] [--no-catalog]]\n"
+    "                       [--format mlir|attr|yaml|json] [--typed]\n"
     "                       [-o FILE] ITEM...\n"
     "\n"
     "Builds one #dlti.target_system_spec from the devices of every ITEM:\n"
@@ -18,7 +19,9 @@ static const char usage[] =
     "  ITEM:N      N identical devices ID0..ID<N-1> (ID: the given one or the\n"
     "              device's own), without N copies: GPU=nvidia/h100-sxm:8\n"
     "  --host      add this machine as the probe sees it; probed GPUs whose PCI\n"
-    "              ids match a catalog entry take the entry's keys they lack\n"
+    "              ids match a catalog entry take the entry's keys they lack;\n"
+    "              --io (default here), --no-io, --quiet, --no-catalog as for\n"
+    "              sysdesc probe\n"
     "A device id used twice is an error: rename one with ID=ITEM.\n"
     "  --format F  mlir (default), attr, yaml or json (--typed: keep types)\n"
     "  -o FILE     write to FILE atomically\n"
@@ -26,11 +29,11 @@ static const char usage[] =
     "Exit status: 0 ok; 2 bad input or usage; 3 unreadable file, failed probe\n"
     "or write.\n";
 
-static int add_host(sysdesc_compose *c, dlti_context *ctx)
+static int add_host(sysdesc_compose *c, dlti_context *ctx, const cli_probe_args *pa)
 {
     dlti_error_t err;
     sysdesc_system host = {0};
-    host.spec = cli_probe(ctx, NULL, 0, SYSDESC_PROBE_IO_ON, false, true, &err);
+    host.spec = cli_probe(ctx, NULL, 0, pa, &err);
     if (!host.spec || sysdesc_compose_add(c, &host, NULL, 1, &err) < 0)
         return cli_report(&err);
     return SYSDESC_EXIT_OK;
@@ -66,7 +69,8 @@ static int parse_item(char *arg, char **id, char **item, unsigned *count)
 
 int cmd_compose(int argc, char **argv)
 {
-    bool host = false;
+    cli_probe_args pa;
+    cli_probe_args_init(&pa, SYSDESC_PROBE_IO_ON);
     unsigned flags = 0;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     const char *out = NULL;
@@ -82,7 +86,9 @@ int cmd_compose(int argc, char **argv)
             return cli_write_stdout(usage, sizeof(usage) - 1);
         }
         if (strcmp(a, "--host") == 0) {
-            host = true;
+            pa.host = true;
+        } else if (cli_probe_option(a, &pa)) {
+            continue;
         } else if (strcmp(a, "--typed") == 0) {
             flags |= SYSDESC_PRINT_TYPED;
         } else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) {
@@ -103,7 +109,7 @@ int cmd_compose(int argc, char **argv)
             items[nitems++] = argv[i];
         }
     }
-    if (rc == SYSDESC_EXIT_OK && nitems == 0 && !host)
+    if (rc == SYSDESC_EXIT_OK && nitems == 0 && !pa.host)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "compose: nothing to compose (see sysdesc compose --help)");
     if (rc != SYSDESC_EXIT_OK) {
         free(items);
@@ -116,8 +122,11 @@ int cmd_compose(int argc, char **argv)
         free(items);
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     }
-    if (host)
-        rc = add_host(c, ctx);
+    if (rc == SYSDESC_EXIT_OK && !pa.host && (pa.io_given || pa.quiet || !pa.catalog))
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                      "compose: --io, --no-io, --quiet and --no-catalog go with --host");
+    if (rc == SYSDESC_EXIT_OK && pa.host)
+        rc = add_host(c, ctx, &pa);
     dlti_error_t err;
     for (int i = 0; i < nitems && rc == SYSDESC_EXIT_OK; i++) {
         char *copy = strdup(items[i]), *id, *item;

@@ -63,8 +63,8 @@ int cmd_probe(int argc, char **argv)
     size_t nxml = 0, nset = 0, noverride = 0;
     const char *out = NULL;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
-    sysdesc_probe_io io = SYSDESC_PROBE_IO_AUTO;
-    bool quiet = false, catalog = true;
+    cli_probe_args pa;
+    cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
     if (!xmls || !sets || !overrides) {
@@ -102,14 +102,8 @@ int cmd_probe(int argc, char **argv)
             } else if (!(out = opt_value(argc, argv, &i, "--output"))) {
                 goto missing;
             }
-        } else if (strcmp(a, "--io") == 0) {
-            io = SYSDESC_PROBE_IO_ON;
-        } else if (strcmp(a, "--no-io") == 0) {
-            io = SYSDESC_PROBE_IO_OFF;
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            quiet = true;
-        } else if (strcmp(a, "--no-catalog") == 0) {
-            catalog = false;
+        } else if (cli_probe_option(a, &pa)) {
+            continue;
         } else {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
                           "probe: unexpected argument '%s' (see sysdesc probe --help)", a);
@@ -126,7 +120,7 @@ int cmd_probe(int argc, char **argv)
         goto done;
     }
     dlti_error_t err;
-    const dlti_attr *spec = cli_probe(ctx, xmls, nxml, io, quiet, catalog, &err);
+    const dlti_attr *spec = cli_probe(ctx, xmls, nxml, &pa, &err);
     if (!spec) {
         rc = cli_report(&err);
         if (err.code == DLTI_ERROR_IO)

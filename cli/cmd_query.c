@@ -7,7 +7,7 @@
 
 static const char usage[] =
     "usage: sysdesc query [--scope NAME/NAME] FILE KEY...\n"
-    "       sysdesc query --host KEY...\n"
+    "       sysdesc query --host [--io|--no-io] [--quiet] [--no-catalog] KEY...\n"
     "\n"
     "Looks up the path KEY... (e.g. CPU cache L1 size_in_bytes) in the DLTI\n"
     "attributes of FILE (\"-\" for standard input) and prints the value in\n"
@@ -16,7 +16,8 @@ static const char usage[] =
     "the top).  The first key is looked up in the scope's DLTI attributes, then\n"
     "in those of the enclosing scopes, outward; the rest in the value found.\n"
     "--host takes no FILE: the spec is probed from this machine as `sysdesc\n"
-    "probe` makes it (sanity warnings on stderr).\n"
+    "probe` makes it, with the probe's options (sanity warnings on stderr\n"
+    "unless --quiet).\n"
     "\n"
     "Exit status: 0 found; 1 not found (MLIR's reason on stderr); 2 bad input\n"
     "or usage; 3 the file could not be read.\n";
@@ -24,12 +25,17 @@ static const char usage[] =
 int cmd_query(int argc, char **argv)
 {
     const char *scope_path;
-    bool host;
+    cli_probe_args pa;
+    cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
     int i;
     int done = cli_scope_options("query", usage, sizeof(usage) - 1, argc, argv, &scope_path,
-                                 &host, &i);
+                                 &pa, &i);
     if (done >= 0)
         return done;
+    bool host = pa.host;
+    if (!host && (pa.io_given || pa.quiet || !pa.catalog))
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                        "query: --io, --no-io, --quiet and --no-catalog go with --host");
     if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");
     const char *path = host ? NULL : argv[i++];
@@ -43,7 +49,7 @@ int cmd_query(int argc, char **argv)
     const dlti_attr *host_spec = NULL;
     const dlti_scope *root = NULL;
     if (keys && host)
-        host_spec = cli_probe(ctx, NULL, 0, SYSDESC_PROBE_IO_AUTO, false, true, &err);
+        host_spec = cli_probe(ctx, NULL, 0, &pa, &err);
     else if (keys)
         root = dlti_parse_file(ctx, path, &err);
     if (!keys) {
