@@ -88,6 +88,13 @@ int cmd_query(int argc, char **argv)
                                   : dlti_query(scope, keys, (size_t)nkeys, &err);
     if (!value) {
         rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
+        /* MLIR's message first (as transform.dlti.query words it), then a line
+         * that says what is there. */
+        char hint[512];
+        if (err.code == DLTI_ERROR_NOT_FOUND &&
+            dlti_query_hint(host ? NULL : scope, host ? host_spec : NULL, keys, (size_t)nkeys,
+                            hint, sizeof(hint)) == 0)
+            fprintf(stderr, "sysdesc: hint: %s\n", hint);
         goto out;
     }
     size_t len;

@@ -284,6 +284,12 @@ char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *er
  * memory with the array unchanged. */
 int dlti_grow(void **data, size_t *cap, size_t need, size_t elem);
 
+/* ---- words ---- */
+
+/* Optimal string alignment distance of two short strings (SIZE_MAX past 64
+ * bytes): how the layers find the key a typo meant. */
+size_t dlti_edit_distance(const char *a, size_t la, const char *b, size_t lb);
+
 /* ---- growable string for printers ---- */
 
 typedef struct dlti_buf {

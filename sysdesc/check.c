@@ -543,8 +543,8 @@ static void check_device(check_run *r, const dlti_attr *dev)
             r->key_len[1] = strlen("device_type");
             const char *near = same_ascii_nocase(t, tlen, "CPU")   ? "CPU"
                                : same_ascii_nocase(t, tlen, "GPU") ? "GPU"
-                               : sd_edit_distance(t, tlen, "GPU", 3) == 1 ? "GPU"
-                               : sd_edit_distance(t, tlen, "CPU", 3) == 1 ? "CPU"
+                               : dlti_edit_distance(t, tlen, "GPU", 3) == 1 ? "GPU"
+                               : dlti_edit_distance(t, tlen, "CPU", 3) == 1 ? "CPU"
                                                                            : NULL;
             problem(r, DLTI_ERROR_VERIFY, 2, "device '%.*s': unknown device_type '%s'%s%s%s",
                     (int)r->key_len[0], r->key[0], t, near ? "; did you mean '" : " (CPU or GPU)",

@@ -8,48 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Optimal string alignment distance (a swap of two neighbours costs 1),
- * capped: keys are short, and a far match is no suggestion. */
-size_t sd_edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-    enum { MAX = 64 };
-    if (la > MAX || lb > MAX)
-        return SIZE_MAX;
-    size_t d[MAX + 1][MAX + 1];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v)
-                v = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < v)
-                v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    }
-    return d[la][lb];
-}
-
 const char *sd_schema_suggest(int parent, unsigned devices, const char *name, size_t len)
 {
     const char *best = NULL;
     size_t best_d = SIZE_MAX;
     /* A suggestion must be closer than a third of the word: "num_compute_unit"
      * finds "num_compute_units", "foo" finds nothing. */
-    size_t limit = len / 3 + 1;
+    size_t limit = len / 3;
     for (size_t i = 0; i < sysdesc_schema_size(); i++) {
         const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
         if (sd_schema_parent((int)i) != parent || !(k->devices & devices))
             continue;
         const char *n = sd_schema_name((int)i);
-        size_t d = sd_edit_distance(name, len, n, strlen(n));
+        size_t d = dlti_edit_distance(name, len, n, strlen(n));
         if (d <= limit && d < best_d) {
             best = n;
             best_d = d;

@@ -141,7 +141,6 @@ bool sd_schema_name_allowed(const sysdesc_schema_key *map, const char *name, siz
 /* The key under `parent`, valid for `devices`, nearest to `name` by edit
  * distance, or NULL when none is close enough to be the one meant. */
 const char *sd_schema_suggest(int parent, unsigned devices, const char *name, size_t len);
-size_t sd_edit_distance(const char *a, size_t la, const char *b, size_t lb);
 /* "write 65536 (bytes)" for the text "64KB" of a key in bytes (and the like
  * for every unit of the schema); 0, or -1 when the text is no number. */
 int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, char *out,

@@ -417,6 +417,17 @@ SYSDESC_API const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key 
 SYSDESC_API const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *keys, size_t n,
                                     dlti_error_t *err);
 
+/**
+ * Why a query found nothing, in words a person can act on: where the path
+ * `keys` stops (looked up as dlti_query() on `scope` would, or as
+ * dlti_attr_query() on `attr` when `scope` is NULL), the nearest string key
+ * there ("did you mean \"L1\"?"), or, when none is close, the keys there.
+ * Writes a NUL-terminated line (no newline) to `out`.  Returns 0 with a
+ * hint, -1 when the path is there or `out` is too small.  Only reads.
+ */
+SYSDESC_API int dlti_query_hint(const dlti_scope *scope, const dlti_attr *attr,
+                                const dlti_key *keys, size_t n, char *out, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -101,7 +101,12 @@ def sysdesc_answer(path, scope_arg, keys):
         return ("ok", r.stdout.rstrip("\n"))
     if r.returncode != 1:
         return ("error", "exit %d: %s" % (r.returncode, r.stderr.strip()))
-    return ("fail", re.sub(r"^sysdesc: error: ", "", r.stderr.strip()))
+    # MLIR's message on the first line; what follows may only be sysdesc's hints.
+    lines = r.stderr.strip().splitlines()
+    extra = [l for l in lines[1:] if not l.startswith("sysdesc: hint: ")]
+    if not lines or extra:
+        return ("error", "stderr beyond MLIR's message and hints: %r" % r.stderr)
+    return ("fail", re.sub(r"^sysdesc: error: ", "", lines[0]))
 
 
 def main():

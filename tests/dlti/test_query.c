@@ -226,6 +226,38 @@ static void big_maps(void **state)
     }
 }
 
+/* dlti_query_hint: the nearest key where the path stops, else the keys there. */
+static void hints(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_scope *s = root(ctx);
+    char out[256];
+    dlti_key k[4];
+    const char *near[] = {"CPU", "cache", "L1", "sise"};
+    for (int i = 0; i < 4; i++)
+        k[i] = dlti_key_string(ctx, near[i], strlen(near[i]));
+    assert_int_equal(dlti_query_hint(s, NULL, k, 4, out, sizeof(out)), 0);
+    assert_string_equal(out, "did you mean \"size\"?");
+    k[2] = dlti_key_string(ctx, "L3", 2); /* too short to guess: list */
+    assert_int_equal(dlti_query_hint(s, NULL, k, 3, out, sizeof(out)), 0);
+    assert_string_equal(out, "keys here: \"L1\"");
+    k[0] = dlti_key_string(ctx, "CPUX", 4);
+    assert_int_equal(dlti_query_hint(s, NULL, k, 1, out, sizeof(out)), 0);
+    assert_string_equal(out, "did you mean \"CPU\"?");
+    k[0] = dlti_key_string(ctx, "CPU", 3);
+    k[1] = dlti_key_string(ctx, "n", 1);
+    assert_int_equal(dlti_query_hint(s, NULL, k, 2, out, sizeof(out)), -1); /* it is there */
+    k[2] = dlti_key_string(ctx, "x", 1);
+    assert_int_equal(dlti_query_hint(s, NULL, k, 3, out, sizeof(out)), 0);
+    assert_string_equal(out, "the value before \"x\" holds no keys");
+    /* On one attribute, as dlti_attr_query() looks. */
+    const dlti_attr *cpu = q(s, NULL, 1, "CPU");
+    assert_non_null(cpu);
+    k[0] = dlti_key_string(ctx, "nothing_like_it", 15);
+    assert_int_equal(dlti_query_hint(NULL, cpu, k, 1, out, sizeof(out)), 0);
+    assert_string_equal(out, "keys here: \"cache\", \"isa\", \"CPU::cache::L1::size\", \"n\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +268,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(handles_and_strings, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(one_attribute, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(big_maps, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(hints, setup_ctx, teardown_ctx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,117 @@
+/* What to say when a query finds nothing: the nearest key where the path
+ * stops, or the keys that are there (dlti_query_hint in dlti.h). */
+#include "dlti_private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Optimal string alignment distance (a swap of two neighbours costs 1),
+ * capped: keys are short, and a far match is no suggestion. */
+size_t dlti_edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    enum { MAX = 64 };
+    if (la > MAX || lb > MAX)
+        return SIZE_MAX;
+    size_t d[MAX + 1][MAX + 1];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[la][lb];
+}
+
+
+/* Appends to `out` the nearest string key of `containers` to `want`, or,
+ * when none is close, the keys there. */
+static int hint_at(const dlti_attr *const *containers, size_t nc, dlti_key want, char *out,
+                   size_t size)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX, best_len = 0;
+    if (want->type == NULL) {
+        size_t limit = want->len / 3; /* "L3" suggests nothing: its keys are listed */
+        for (size_t c = 0; c < nc; c++) {
+            for (size_t i = 0; i < containers[c]->n; i++) {
+                dlti_key k = containers[c]->u.c.entries[i].key;
+                if (k->type)
+                    continue;
+                size_t d = dlti_edit_distance(want->str, want->len, k->str, k->len);
+                if (d <= limit && d < best_d) {
+                    best = k->str;
+                    best_len = k->len;
+                    best_d = d;
+                }
+            }
+        }
+    }
+    if (best)
+        return snprintf(out, size, "did you mean \"%.*s\"?", (int)best_len, best) > 0 ? 0 : -1;
+    size_t used = (size_t)snprintf(out, size, "keys here:");
+    size_t shown = 0, total = 0;
+    for (size_t c = 0; c < nc; c++) {
+        for (size_t i = 0; i < containers[c]->n; i++, total++) {
+            dlti_key k = containers[c]->u.c.entries[i].key;
+            if (used + k->len + 8 >= size || shown == 24)
+                continue;
+            used += (size_t)snprintf(out + used, size - used, "%s \"%s\"", shown ? "," : "",
+                                     k->str);
+            shown++;
+        }
+    }
+    if (total == 0)
+        snprintf(out, size, "there are no keys here");
+    else if (shown < total && used + 16 < size)
+        snprintf(out + used, size - used, ", ... (%zu in all)", total);
+    return 0;
+}
+
+int dlti_query_hint(const dlti_scope *scope, const dlti_attr *attr, const dlti_key *keys,
+                    size_t n, char *out, size_t size)
+{
+    if (!out || size == 0 || n == 0)
+        return -1;
+    out[0] = '\0';
+    const dlti_attr *containers[64];
+    size_t nc = 0;
+    if (attr) {
+        containers[nc++] = attr;
+    } else {
+        for (const dlti_scope *s = scope; s && nc < 64; s = s->parent)
+            for (size_t i = 0; i < s->num_attrs && nc < 64; i++)
+                if (dlti_attr_is_queryable(s->attrs[i].value))
+                    containers[nc++] = s->attrs[i].value;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const dlti_attr *found = NULL;
+        for (size_t c = 0; c < nc && !found; c++)
+            if (dlti_attr_is_queryable(containers[c]))
+                found = dlti_attr_lookup(containers[c], keys[k]);
+        if (!found) {
+            size_t queryable = 0;
+            for (size_t c = 0; c < nc; c++)
+                if (dlti_attr_is_queryable(containers[c]))
+                    containers[queryable++] = containers[c];
+            if (queryable == 0)
+                return snprintf(out, size, "the value before \"%s\" holds no keys",
+                                keys[k]->str) > 0 ? 0 : -1;
+            return hint_at(containers, queryable, keys[k], out, size);
+        }
+        containers[0] = found;
+        nc = 1;
+    }
+    return -1; /* the path is there: no hint */
+}
