@@ -42,16 +42,16 @@ static bool running_from_build_tree(void)
 
 char *sysdesc_catalog_path(void)
 {
-    sd_buf b = {0};
+    dlti_buf b = {0};
     const char *env = getenv("SYSDESC_PATH");
     if (env && *env) {
-        sd_buf_puts(&b, env);
-        sd_buf_puts(&b, ":");
+        dlti_buf_puts(&b, env);
+        dlti_buf_puts(&b, ":");
     }
-    sd_buf_puts(&b, SYSDESC_CATALOG_DIR);
+    dlti_buf_puts(&b, SYSDESC_CATALOG_DIR);
     if (running_from_build_tree()) {
-        sd_buf_puts(&b, ":");
-        sd_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
+        dlti_buf_puts(&b, ":");
+        dlti_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
     }
     return sd_buf_finish(&b, NULL);
 }
@@ -105,7 +105,7 @@ static int find_in(const char *dir, void *user)
 char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error_t *err)
 {
     if (!name || !*name || strstr(name, "..") || name[0] == '/') {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "'%s' is not a catalog name",
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "'%s' is not a catalog name",
                  name ? name : "(null)");
         return NULL;
     }
@@ -113,7 +113,7 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     if (!search_path) {
         owned = sysdesc_catalog_path();
         if (!owned) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             return NULL;
         }
         search_path = owned;
@@ -121,11 +121,11 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     find_state s = {name, NULL};
     int r = each_dir(search_path, find_in, &s);
     if (r < 0)
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
     else if (!s.found)
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
-                 "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)", name,
-                 search_path);
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+                       "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)", name,
+                       search_path);
     free(owned);
     return s.found;
 }
@@ -173,15 +173,9 @@ static void walk(list_state *s, const char *root, const char *rel)
         relname[len - 5] = '\0';
         if (listed(s, relname))
             continue;
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 32;
-            sysdesc_catalog_entry *e = realloc(s->e, cap * sizeof(*e));
-            if (!e) {
-                s->failed = true;
-                break;
-            }
-            s->e = e;
-            s->cap = cap;
+        if (dlti_grow((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e))) {
+            s->failed = true;
+            break;
         }
         sysdesc_catalog_entry *e = &s->e[s->n];
         memset(e, 0, sizeof(*e));
@@ -225,7 +219,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     if (!search_path) {
         owned = sysdesc_catalog_path();
         if (!owned) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             return -1;
         }
         search_path = owned;
@@ -234,7 +228,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
     free(owned);
     if (rc < 0) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
         sysdesc_catalog_list_free(s.e, s.n);
         return -1;
     }
@@ -245,7 +239,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         dlti_context *ctx = dlti_context_new();
         sysdesc_system sys;
         if (!ctx) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             rc = -1;
         } else if (sysdesc_yaml_load_file(ctx, s.e[i].path, &opts, &sys, err) < 0) {
             rc = -1;
@@ -261,7 +255,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         }
         dlti_context_free(ctx);
         if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             rc = -1;
         }
     }
@@ -338,7 +332,7 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
     }
     sysdesc_catalog_list_free(entries, n);
     if (!found)
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
-                 "no catalog entry for PCI device %04x:%04x", vendor_id, device_id);
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
+                       vendor_id, device_id);
     return found;
 }

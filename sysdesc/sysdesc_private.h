@@ -100,17 +100,13 @@ sd_plain_kind sd_plain_classify(const char *s, size_t len);
 #define SD_TAG_MAP "tag:yaml.org,2002:map"
 #define SD_TAG_SEQ "tag:yaml.org,2002:seq"
 
-/* ---- growable text for printers: the core's buffer ---- */
+/* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
 
-typedef dlti_buf sd_buf;
-#define sd_buf_put dlti_buf_put
-#define sd_buf_puts dlti_buf_puts
-#define sd_buf_printf dlti_buf_printf
 /* Appends `len` bytes as a double-quoted string: \" \\ \n \t escaped,
  * other control bytes as `control_fmt` (JSON "\\u%04X", YAML "\\x%02X"). */
-void sd_buf_put_quoted(sd_buf *b, const char *s, size_t len, const char *control_fmt);
+void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt);
 /* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
-char *sd_buf_finish(sd_buf *b, size_t *len);
+char *sd_buf_finish(dlti_buf *b, size_t *len);
 
 /* Shortest "%.*g" text of `v` that reads back to the same double. */
 void sd_format_double(char *out, size_t size, double v);

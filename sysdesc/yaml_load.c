@@ -295,14 +295,9 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     for (size_t i = 0; i < n; i++)
         if (entries[i].value)
             entries[kept++] = entries[i];
-    dlti_error_t inner;
-    result = dlti_container_new(ctx, kind, entries, kept, &inner);
-    if (!result) {
-        if (f->L->err) {
-            *f->L->err = inner;
-            dlti_error_place(f->L->err, f->source, (node)->line, (node)->column);
-        }
-    }
+    result = dlti_container_new(ctx, kind, entries, kept, f->L->err);
+    if (!result)
+        dlti_error_place(f->L->err, f->source, node->line, node->column);
 out:
     free(entries);
     free(keys);
@@ -471,12 +466,8 @@ static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
     if (!s)
         return nomem(f);
     dlti_attr_get_string(s, &out->data_layout, NULL, NULL);
-    dlti_error_t inner;
-    if (sd_import_data_layout(L->ctx, v->u.text, &out->dl_spec, &inner) < 0) {
-        if (L->err) {
-            *L->err = inner;
-            dlti_error_place(L->err, f->source, (v)->line, (v)->column);
-        }
+    if (sd_import_data_layout(L->ctx, v->u.text, &out->dl_spec, L->err) < 0) {
+        dlti_error_place(L->err, f->source, v->line, v->column);
         return -1;
     }
     return 0;
@@ -542,13 +533,9 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
                  "a system needs at least one device");
         goto out;
     }
-    dlti_error_t inner;
-    out->spec = dlti_container_new(L->ctx, DLTI_ATTR_SYSTEM_SPEC, devices, n, &inner);
+    out->spec = dlti_container_new(L->ctx, DLTI_ATTR_SYSTEM_SPEC, devices, n, L->err);
     if (!out->spec) {
-        if (L->err) {
-            *L->err = inner;
-            dlti_error_place(L->err, f->source, (root)->line, (root)->column);
-        }
+        dlti_error_place(L->err, f->source, root->line, root->column);
         goto out;
     }
     rc = 0;

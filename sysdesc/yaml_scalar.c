@@ -211,8 +211,8 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
     }
     if (digits[0] == '+')
         digits++;
-    sd_buf b = {0};
-    sd_buf_printf(&b, "%s : %s", digits, type_name(t));
+    dlti_buf b = {0};
+    dlti_buf_printf(&b, "%s : %s", digits, type_name(t));
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");

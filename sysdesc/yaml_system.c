@@ -85,7 +85,7 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
 
 char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len)
 {
-    sd_buf b = {0};
+    dlti_buf b = {0};
     char *spec = dlti_attr_print(sys->spec, NULL);
     char *dl = sys->dl_spec && !bare ? dlti_attr_print(sys->dl_spec, NULL) : NULL;
     if (!spec || (sys->dl_spec && !bare && !dl)) {
@@ -94,19 +94,19 @@ char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len)
         return NULL;
     }
     if (bare) {
-        sd_buf_puts(&b, spec);
-        sd_buf_puts(&b, "\n");
+        dlti_buf_puts(&b, spec);
+        dlti_buf_puts(&b, "\n");
     } else {
         /* Attribute names sorted, as MLIR prints a module's dictionary. */
-        sd_buf_puts(&b, "module attributes {");
+        dlti_buf_puts(&b, "module attributes {");
         if (dl) {
-            sd_buf_puts(&b, "dlti.dl_spec = ");
-            sd_buf_puts(&b, dl);
-            sd_buf_puts(&b, ", ");
+            dlti_buf_puts(&b, "dlti.dl_spec = ");
+            dlti_buf_puts(&b, dl);
+            dlti_buf_puts(&b, ", ");
         }
-        sd_buf_puts(&b, "dlti.target_system_spec = ");
-        sd_buf_puts(&b, spec);
-        sd_buf_puts(&b, "} {\n}\n\n");  /* mlir-opt-22 ends a module with a blank line */
+        dlti_buf_puts(&b, "dlti.target_system_spec = ");
+        dlti_buf_puts(&b, spec);
+        dlti_buf_puts(&b, "} {\n}\n\n");  /* mlir-opt-22 ends a module with a blank line */
     }
     free(spec);
     free(dl);

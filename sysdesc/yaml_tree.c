@@ -38,28 +38,16 @@ typedef struct builder {
     size_t alias_nodes;
 } builder;
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 static int nomem(builder *b)
 {
     dlti_error_set_at(b->err, DLTI_ERROR_NOMEM, b->source, 0, 0, "out of memory");
     return -1;
 }
 
-static const char *arena_strdup(dlti_arena *a, const char *s, size_t len)
+/* libyaml NUL-terminates every tag, anchor and value: copies keep the NUL. */
+static const char *arena_copy(builder *b, const yaml_char_t *s, size_t len)
 {
-    char *d = dlti_arena_alloc(a, len + 1);
-    if (d) {
-        memcpy(d, s, len);
-        d[len] = '\0';
-    }
-    return d;
+    return dlti_arena_memdup(&b->doc->arena, s, len + 1);
 }
 
 static anchor_slot *anchor_find(builder *b, const char *name)
@@ -67,7 +55,7 @@ static anchor_slot *anchor_find(builder *b, const char *name)
     if (!b->anchors_cap)
         return NULL;
     size_t mask = b->anchors_cap - 1;
-    for (size_t i = hash_str(name) & mask;; i = (i + 1) & mask) {
+    for (size_t i = dlti_hash_bytes(name, strlen(name)) & mask;; i = (i + 1) & mask) {
         if (!b->anchors[i].name || strcmp(b->anchors[i].name, name) == 0)
             return &b->anchors[i];
     }
@@ -108,14 +96,8 @@ static int push_child(builder *b, sd_node *n)
         b->doc->root = n;
         return 0;
     }
-    if (b->nchildren == b->children_cap) {
-        size_t cap = b->children_cap ? b->children_cap * 2 : 256;
-        sd_node **d = realloc(b->children, cap * sizeof(*d));
-        if (!d)
-            return nomem(b);
-        b->children = d;
-        b->children_cap = cap;
-    }
+    if (dlti_grow((void **)&b->children, &b->children_cap, b->nchildren + 1, sizeof(*b->children)))
+        return nomem(b);
     b->children[b->nchildren++] = n;
     b->frames[b->nframes - 1].node->weight += n->weight;
     return 0;
@@ -132,7 +114,7 @@ static sd_node *new_node(builder *b, sd_node_kind kind, yaml_mark_t mark, const 
     n->column = (int)mark.column + 1;
     n->weight = 1;
     if (tag) {
-        n->tag = arena_strdup(&b->doc->arena, (const char *)tag, strlen((const char *)tag));
+        n->tag = arena_copy(b, tag, strlen((const char *)tag));
         if (!n->tag)
             return NULL;
     }
@@ -151,12 +133,12 @@ static int on_scalar(builder *b, const yaml_event_t *ev)
         n->plain = false;
     }
     n->len = ev->data.scalar.length;
-    n->u.text = arena_strdup(&b->doc->arena, (const char *)ev->data.scalar.value, n->len);
+    n->u.text = arena_copy(b, ev->data.scalar.value, n->len);
     if (!n->u.text)
         return nomem(b);
     if (ev->data.scalar.anchor) {
-        const char *a = arena_strdup(&b->doc->arena, (const char *)ev->data.scalar.anchor,
-                                     strlen((const char *)ev->data.scalar.anchor));
+        const yaml_char_t *anchor = ev->data.scalar.anchor;
+        const char *a = arena_copy(b, anchor, strlen((const char *)anchor));
         if (!a || anchor_set(b, a, n) < 0)
             return nomem(b);
     }
@@ -180,20 +162,14 @@ static int on_start(builder *b, const yaml_event_t *ev, sd_node_kind kind)
         return nomem(b);
     if (n->tag && strcmp(n->tag, "!") == 0)
         n->tag = NULL;
-    if (b->nframes == b->frames_cap) {
-        size_t cap = b->frames_cap ? b->frames_cap * 2 : 32;
-        frame *d = realloc(b->frames, cap * sizeof(*d));
-        if (!d)
-            return nomem(b);
-        b->frames = d;
-        b->frames_cap = cap;
-    }
+    if (dlti_grow((void **)&b->frames, &b->frames_cap, b->nframes + 1, sizeof(*b->frames)))
+        return nomem(b);
     frame *f = &b->frames[b->nframes++];
     f->node = n;
     f->first_child = b->nchildren;
     f->anchor = NULL;
     if (anchor) {
-        f->anchor = arena_strdup(&b->doc->arena, (const char *)anchor, strlen((const char *)anchor));
+        f->anchor = arena_copy(b, anchor, strlen((const char *)anchor));
         if (!f->anchor)
             return nomem(b);
     }
