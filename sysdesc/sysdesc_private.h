@@ -13,6 +13,12 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+/* ---- options ---- */
+
+/* `given` (may be NULL) with every zero limit replaced by its default: what
+ * the loader hands to everything below it. */
+void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given);
+
 /* ---- the document tree ---- */
 
 typedef enum sd_node_kind { SD_SCALAR, SD_SEQUENCE, SD_MAPPING } sd_node_kind;
@@ -32,12 +38,36 @@ typedef struct sd_node {
     size_t weight;           /* nodes in the expanded subtree, aliases expanded */
 } sd_node;
 
+/* ---- libyaml events (yaml_events.c), read by the tree and the fast path ---- */
+
+/* What a builder does with the events of one document.  Each handler
+ * returns 0 to go on or -1 to stop the parse (having set its error, if it
+ * reports one). */
+typedef struct sd_event_sink {
+    /* A scalar, or the start of a sequence or mapping (no children: `len`
+     * 0).  Tag and text point into the event: a builder copies what it
+     * keeps.  `anchor` is NULL when the node has none. */
+    int (*node)(void *user, const sd_node *n, const char *anchor);
+    /* The end of the innermost open sequence or mapping. */
+    int (*end)(void *user);
+    int (*alias)(void *user, const char *anchor, int line, int column);
+} sd_event_sink;
+
+/* Parses `len` bytes of `text`, handing the node events to `sink`.  0 at
+ * the end of the stream; -1 when the sink stopped, or with `err` set at its
+ * place in `source` for a YAML syntax error, a second document, the input
+ * size or nesting limit of `opts` (defaults filled), or out of memory. */
+int sd_events_parse(const char *text, size_t len, const char *source,
+                    const sysdesc_yaml_options *opts, const sd_event_sink *sink, void *user,
+                    dlti_error_t *err);
+
 typedef struct sd_doc {
     dlti_arena arena;        /* the core's arena, released with the document */
     sd_node *root;           /* NULL for an empty document */
 } sd_doc;
 
-/* Parses `text` into `doc` under the limits; 0 or -1 with err located. */
+/* Parses `text` into `doc` under the limits of `opts` (defaults filled); 0
+ * or -1 with err located. */
 int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, dlti_error_t *err);
 void sd_doc_free(sd_doc *doc);

@@ -545,22 +545,27 @@ out:
     return rc;
 }
 
+void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given)
+{
+    static const sysdesc_yaml_options none;
+    *opts = given ? *given : none;
+    if (!opts->max_depth)
+        opts->max_depth = SYSDESC_YAML_DEFAULT_MAX_DEPTH;
+    if (!opts->max_alias_nodes)
+        opts->max_alias_nodes = SYSDESC_YAML_DEFAULT_MAX_ALIAS_NODES;
+    if (!opts->max_input_bytes)
+        opts->max_input_bytes = SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
+    if (!opts->max_base_depth)
+        opts->max_base_depth = SYSDESC_YAML_DEFAULT_MAX_BASE_DEPTH;
+}
+
 static void loader_init(loader *L, dlti_context *ctx, const sysdesc_yaml_options *opts,
                         dlti_error_t *err)
 {
     memset(L, 0, sizeof(*L));
     L->ctx = ctx;
     L->err = err;
-    if (opts)
-        L->opts = *opts;
-    if (!L->opts.max_depth)
-        L->opts.max_depth = SYSDESC_YAML_DEFAULT_MAX_DEPTH;
-    if (!L->opts.max_alias_nodes)
-        L->opts.max_alias_nodes = SYSDESC_YAML_DEFAULT_MAX_ALIAS_NODES;
-    if (!L->opts.max_input_bytes)
-        L->opts.max_input_bytes = SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
-    if (!L->opts.max_base_depth)
-        L->opts.max_base_depth = SYSDESC_YAML_DEFAULT_MAX_BASE_DEPTH;
+    sd_yaml_options_fill(&L->opts, opts);
 }
 
 static void loader_free(loader *L)
@@ -592,7 +597,7 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     /* Most files need no tree: the fast path builds them from the parser's
      * events.  Anything else (aliases, `base:`, any error) falls back to the
      * tree below, which is the reference for results and errors. */
-    if (!sd_yaml_force_tree && len <= L.opts.max_input_bytes &&
+    if (!sd_yaml_force_tree &&
         sd_stream_load(ctx, text ? text : "", len, source, &L.opts, out) == 0) {
         loader_free(&L);
         return 0;
@@ -618,10 +623,10 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
 int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                            sysdesc_system *out, dlti_error_t *err)
 {
-    size_t max = opts && opts->max_input_bytes ? opts->max_input_bytes
-                                               : SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
+    sysdesc_yaml_options filled;
+    sd_yaml_options_fill(&filled, opts);
     size_t len;
-    char *text = dlti_read_file(path, max, &len, err);
+    char *text = dlti_read_file(path, filled.max_input_bytes, &len, err);
     if (!text)
         return -1;
     int rc = sysdesc_yaml_load(ctx, text, len, path, opts, out, err);

@@ -1,26 +1,24 @@
 /* The fast path of sysdesc_yaml_load(): attributes straight from libyaml
- * events, without a document tree.
+ * events (yaml_events.c), without a document tree.
  *
  * It covers what nearly every file is: a system of devices whose values are
  * scalars, mappings and sequences.  Whatever needs the tree or could end in
  * an error -- an alias, a `base:` merge, a `<<` key, any tag or value the
- * builder rejects, a duplicate key, a YAML syntax error, the depth limit, a
- * second document -- makes it give up (SD_STREAM_FALLBACK) with nothing
- * handed out, and the caller loads the text again through the tree
- * (yaml_tree.c, yaml_load.c), which is the reference for every result and
- * every error.  So the errors (their text, position and precedence: syntax
- * and limits over meaning, keys before values) are those of the tree path by
- * construction, and on success this file must build exactly what
- * load_system() builds from the tree; tests/test_yaml.c checks both paths
- * against each other.  Attributes built before a fallback stay in the context,
- * unreferenced, as after any failed load (include/sysdesc/yaml.h).
- *
- * Anchors without aliases change nothing and are ignored here. */
+ * builder rejects, a duplicate key, and what the event loop rejects for both
+ * paths (YAML syntax, the limits, a second document) -- makes it give up
+ * (SD_STREAM_FALLBACK) with nothing handed out, and the caller loads the
+ * text again through the tree (yaml_tree.c, yaml_load.c), which is the
+ * reference for every result and every error.  So the errors (their text,
+ * position and precedence: syntax and limits over meaning, keys before
+ * values) are those of the tree path by construction, and on success this
+ * file must build exactly what load_system() builds from the tree;
+ * tests/test_yaml.c checks both paths against each other.  Attributes built
+ * before a fallback stay in the context, unreferenced, as after any failed
+ * load (sysdesc/load.h). */
 #include "sysdesc_private.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 enum role {
     R_SYSTEM,   /* the root mapping: device id -> device */
@@ -40,7 +38,6 @@ typedef struct sframe {
 typedef struct stream {
     dlti_context *ctx;
     const char *source;
-    const sysdesc_yaml_options *opts;
     dlti_error_t scratch;   /* errors of the fast path are never reported */
     sd_types types;
     sframe *frames;
@@ -52,39 +49,11 @@ typedef struct stream {
     dlti_key *seen;         /* duplicate check of big mappings, reused */
     size_t seen_cap;
     sysdesc_system out;
-    bool have_root, root_done;
+    bool root_done;
 } stream;
 
 /* Returned by the event handlers: give up, let the tree path decide. */
 #define FALLBACK (-1)
-
-/* The scalar node the tree builder (yaml_tree.c on_scalar) makes of an event. */
-static bool scalar_node(const yaml_event_t *ev, sd_node *n)
-{
-    memset(n, 0, sizeof(*n));
-    n->kind = SD_SCALAR;
-    n->line = (int)ev->start_mark.line + 1;
-    n->column = (int)ev->start_mark.column + 1;
-    n->weight = 1;
-    n->tag = (const char *)ev->data.scalar.tag;
-    n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-    if (n->tag && strcmp(n->tag, "!") == 0) {
-        n->tag = NULL;
-        n->plain = false;
-    }
-    n->len = ev->data.scalar.length;
-    n->u.text = (const char *)ev->data.scalar.value;
-    /* libyaml NUL-terminates its values; the tree copies rely on it too. */
-    return n->u.text && n->u.text[n->len] == '\0';
-}
-
-static const char *collection_tag(const yaml_event_t *ev)
-{
-    const char *tag = (const char *)(ev->type == YAML_MAPPING_START_EVENT
-                                         ? ev->data.mapping_start.tag
-                                         : ev->data.sequence_start.tag);
-    return tag && strcmp(tag, "!") == 0 ? NULL : tag;
-}
 
 static bool is_plain_word(const sd_node *n, const char *word)
 {
@@ -221,39 +190,35 @@ static int data_layout_scalar(stream *s, const sd_node *v)
     return 0;
 }
 
-static int on_scalar(stream *s, const yaml_event_t *ev)
+static int on_scalar(stream *s, const sd_node *n)
 {
-    sd_node n;
-    if (!scalar_node(ev, &n) || s->nframes == 0)
+    if (s->nframes == 0)
         return FALLBACK;       /* a scalar as the whole document */
     sframe *p = &s->frames[s->nframes - 1];
     if (p->role != R_SEQ && p->want_key)
-        return on_key(s, p, &n);
+        return on_key(s, p, n);
     if (p->role == R_SYSTEM) {
         if (!p->dl_key)
             return FALLBACK;   /* a device must be a mapping */
-        if (data_layout_scalar(s, &n) < 0)
+        if (data_layout_scalar(s, n) < 0)
             return FALLBACK;
         return deliver(s, NULL);
     }
     bool null;
-    const dlti_attr *a = sd_scalar_attr(s->ctx, &s->types, &n, s->source, &null, &s->scratch);
+    const dlti_attr *a = sd_scalar_attr(s->ctx, &s->types, n, s->source, &null, &s->scratch);
     if (!a && !null)
         return FALLBACK;
     return deliver(s, a);
 }
 
-static int on_start(stream *s, const yaml_event_t *ev)
+static int on_start(stream *s, const sd_node *n)
 {
-    bool mapping = ev->type == YAML_MAPPING_START_EVENT;
-    const char *tag = collection_tag(ev);
-    if (s->nframes >= s->opts->max_depth)
-        return FALLBACK;
+    bool mapping = n->kind == SD_MAPPING;
+    const char *tag = n->tag;
     sframe f = {.want_key = true, .kind = DLTI_ATTR_MAP};
     if (s->nframes == 0) {
-        if (!mapping || s->have_root || (tag && !tag_is(tag, SD_TAG_MAP)))
+        if (!mapping || (tag && !tag_is(tag, SD_TAG_MAP)))
             return FALLBACK;
-        s->have_root = true;
         f.role = R_SYSTEM;
         f.kind = DLTI_ATTR_SYSTEM_SPEC;
     } else {
@@ -290,8 +255,9 @@ static int on_start(stream *s, const yaml_event_t *ev)
     return 0;
 }
 
-static int on_end(stream *s)
+static int on_end(void *user)
 {
+    stream *s = user;
     sframe f = s->frames[--s->nframes];
     const dlti_attr *a;
     if (f.role == R_SEQ) {
@@ -326,60 +292,30 @@ static int on_end(stream *s)
     return deliver(s, a);
 }
 
+static int on_node(void *user, const sd_node *n, const char *anchor)
+{
+    (void)anchor;   /* without aliases an anchor changes nothing */
+    return n->kind == SD_SCALAR ? on_scalar(user, n) : on_start(user, n);
+}
+
+static int on_alias(void *user, const char *anchor, int line, int column)
+{
+    (void)user, (void)anchor, (void)line, (void)column;
+    return FALLBACK;           /* the tree shares the anchored node */
+}
+
 int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
                    const sysdesc_yaml_options *opts, sysdesc_system *out)
 {
-    stream s = {.ctx = ctx, .source = source, .opts = opts};
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser))
-        return SD_STREAM_FALLBACK;
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-    int rc = SD_STREAM_FALLBACK, documents = 0;
-    for (;;) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&parser, &ev))
-            break;
-        int r = 0;
-        bool done = false;
-        switch (ev.type) {
-        case YAML_DOCUMENT_START_EVENT:
-            r = ++documents > 1 ? FALLBACK : 0;
-            break;
-        case YAML_SCALAR_EVENT:
-            r = on_scalar(&s, &ev);
-            break;
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT:
-            r = on_start(&s, &ev);
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-            r = on_end(&s);
-            break;
-        case YAML_ALIAS_EVENT:
-            r = FALLBACK;
-            break;
-        case YAML_STREAM_END_EVENT:
-            done = true;
-            break;
-        default:
-            break;
-        }
-        yaml_event_delete(&ev);
-        if (r < 0)
-            break;
-        if (done) {
-            if (s.root_done) {
-                *out = s.out;
-                rc = 0;
-            }
-            break;
-        }
-    }
-    yaml_parser_delete(&parser);
+    static const sd_event_sink sink = {on_node, on_end, on_alias};
+    stream s = {.ctx = ctx, .source = source};
+    int rc = sd_events_parse(text, len, source, opts, &sink, &s, &s.scratch);
     free(s.frames);
     free(s.entries);
     free(s.elems);
     free(s.seen);
-    return rc;
+    if (rc < 0 || !s.root_done)
+        return SD_STREAM_FALLBACK;
+    *out = s.out;
+    return 0;
 }

@@ -69,10 +69,10 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
         }
         path = found;
     }
-    size_t max = opts && opts->max_input_bytes ? opts->max_input_bytes
-                                               : SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
+    sysdesc_yaml_options filled;
+    sd_yaml_options_fill(&filled, opts);
     size_t len;
-    char *text = dlti_read_file(path, max, &len, err);
+    char *text = dlti_read_file(path, filled.max_input_bytes, &len, err);
     int rc = -1;
     if (text) {
         rc = looks_like_mlir(path, text, len) ? load_mlir(ctx, text, len, path, out, err)
