@@ -1,8 +1,8 @@
 /*
  * sysdesc_private.h - the one private header of the description layer
  * (sysdesc/: YAML and JSON, the catalog, composition, overrides).  Not
- * installed.  Its base (arena, buffer, errors, files) is the core's, from
- * dlti_private.h.
+ * installed.  Its base (arena, buffer, errors, files, growable arrays) is
+ * the core's, from dlti_private.h; nothing here implements another.
  */
 #ifndef SYSDESC_PRIVATE_H
 #define SYSDESC_PRIVATE_H
@@ -13,13 +13,16 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-/* ---- options ---- */
+/* ---- errors ---- */
 
-/* `given` (may be NULL) with every zero limit replaced by its default: what
- * the loader hands to everything below it. */
-void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given);
+/* DLTI_ERROR_NOMEM without a position; returns -1 for `return sd_nomem(...)`. */
+static inline int sd_nomem(dlti_error_t *err, const char *source)
+{
+    dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+    return -1;
+}
 
-/* ---- the document tree ---- */
+/* ---- YAML nodes ---- */
 
 typedef enum sd_node_kind { SD_SCALAR, SD_SEQUENCE, SD_MAPPING } sd_node_kind;
 
@@ -37,6 +40,15 @@ typedef struct sd_node {
     } u;
     size_t weight;           /* nodes in the expanded subtree, aliases expanded */
 } sd_node;
+
+#define SD_TAG_STR "tag:yaml.org,2002:str"
+#define SD_TAG_INT "tag:yaml.org,2002:int"
+#define SD_TAG_FLOAT "tag:yaml.org,2002:float"
+#define SD_TAG_BOOL "tag:yaml.org,2002:bool"
+#define SD_TAG_NULL "tag:yaml.org,2002:null"
+#define SD_TAG_MAP "tag:yaml.org,2002:map"
+#define SD_TAG_SEQ "tag:yaml.org,2002:seq"
+
 
 /* ---- libyaml events (yaml_events.c), read by the tree and the fast path ---- */
 
@@ -61,6 +73,8 @@ int sd_events_parse(const char *text, size_t len, const char *source,
                     const sysdesc_yaml_options *opts, const sd_event_sink *sink, void *user,
                     dlti_error_t *err);
 
+/* ---- the document tree (yaml_tree.c) ---- */
+
 typedef struct sd_doc {
     dlti_arena arena;        /* the core's arena, released with the document */
     sd_node *root;           /* NULL for an empty document */
@@ -72,21 +86,7 @@ int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, dlti_error_t *err);
 void sd_doc_free(sd_doc *doc);
 
-/* ---- the fast path (yaml_stream.c) ---- */
-
-#define SD_STREAM_FALLBACK 1
-/* Loads `text` straight from parser events when it needs no tree and has no
- * error: 0 with `out` set, or SD_STREAM_FALLBACK (nothing set, no error
- * reported) when the tree path must load it.  `opts` has its defaults
- * filled; the input size limit is the caller's. */
-/* Tests only (tests/test_yaml.c): true makes sysdesc_yaml_load() skip the
- * fast path, so that both paths can be compared on the same input. */
-extern bool sd_yaml_force_tree;
-
-int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
-                   const sysdesc_yaml_options *opts, sysdesc_system *out);
-
-/* ---- scalars ---- */
+/* ---- scalars (yaml_scalar.c) ---- */
 
 /* Types one load keeps asking for ("i64" of every plain integer, "f64", the
  * type of a tag like !i32): the core parses and interns the name on each
@@ -122,13 +122,70 @@ typedef enum sd_plain_kind { SD_PLAIN_STRING, SD_PLAIN_NULL, SD_PLAIN_BOOL, SD_P
                              SD_PLAIN_FLOAT } sd_plain_kind;
 sd_plain_kind sd_plain_classify(const char *s, size_t len);
 
-#define SD_TAG_STR "tag:yaml.org,2002:str"
-#define SD_TAG_INT "tag:yaml.org,2002:int"
-#define SD_TAG_FLOAT "tag:yaml.org,2002:float"
-#define SD_TAG_BOOL "tag:yaml.org,2002:bool"
-#define SD_TAG_NULL "tag:yaml.org,2002:null"
-#define SD_TAG_MAP "tag:yaml.org,2002:map"
-#define SD_TAG_SEQ "tag:yaml.org,2002:seq"
+/* ---- the format's rules, shared by both builders (yaml_rules.c) ---- */
+
+bool sd_tag_is(const sd_node *n, const char *tag);
+/* An untagged plain scalar spelling `word` (`base`, `data_layout`, `<<`). */
+bool sd_is_plain_word(const sd_node *n, const char *word);
+
+/* Where a mapping key stands: what it may be depends on it. */
+typedef enum sd_level { SD_LEVEL_SYSTEM, SD_LEVEL_DEVICE, SD_LEVEL_MAP } sd_level;
+/* The DLTI key of mapping key `k` at `level`: a non-empty string within the
+ * string limit, or (below devices) '!type TYPE'; NULL with `err` at `k`. */
+dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level level,
+                const char *source, dlti_error_t *err);
+
+/* Memory that duplicate checks of big mappings reuse.  Zero-initialise;
+ * free(slots) when done. */
+typedef struct sd_key_set {
+    size_t *slots;
+    size_t cap;
+} sd_key_set;
+/* Whether one of the `n` keys of `entries` repeats an earlier one: 1 with
+ * the first such key's index in *dup and the earlier one's in *first, 0
+ * when all differ, -1 when out of memory. */
+int sd_key_repeat(const dlti_entry *entries, size_t n, sd_key_set *set, size_t *dup,
+                  size_t *first);
+
+/* The container kind of mapping `n`: `dflt` when untagged (or !!map), else
+ * its tag's (!map, !dl_spec); -1 with `err` for any other tag. */
+int sd_map_kind(const sd_node *n, dlti_attr_kind dflt, dlti_attr_kind *kind, const char *source,
+                dlti_error_t *err);
+/* 0 when sequence `n` is untagged (or !!seq); else -1 with `err`. */
+int sd_seq_check(const sd_node *n, const char *source, dlti_error_t *err);
+/* 0 when `root` (NULL: an empty document) can be a system: a mapping. */
+int sd_root_check(const sd_node *root, const char *source, dlti_error_t *err);
+/* 0 when `v`, the value of device `id`, can be a device: a mapping. */
+int sd_device_check(const sd_node *v, const char *id, const char *source, dlti_error_t *err);
+
+/* ---- data layouts (yaml_layout.c) ---- */
+
+/* The value of `data_layout:` unless it is a mapping (built as a !dl_spec):
+ * a target triple or LLVM data layout string (sets out->data_layout and
+ * out->dl_spec, through the importer of sysdesc/layout.h) or !mlir
+ * '#dlti.dl_spec<...>' (sets out->dl_spec).  0, or -1 with `err` at `v`. */
+int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, const char *source,
+                         sysdesc_system *out, dlti_error_t *err);
+
+/* ---- the fast path (yaml_stream.c) ---- */
+
+#define SD_STREAM_FALLBACK 1
+/* Loads `text` straight from parser events when it needs no tree and has no
+ * error: 0 with `out` set, or SD_STREAM_FALLBACK (nothing set, no error
+ * reported) when the tree path must load it.  `opts` has its defaults
+ * filled. */
+int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                   const sysdesc_yaml_options *opts, sysdesc_system *out);
+
+/* ---- loading (yaml_load.c) ---- */
+
+/* `given` (may be NULL) with every zero limit replaced by its default: what
+ * the loader hands to everything below it. */
+void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given);
+
+/* Tests only (tests/test_yaml.c): true makes sysdesc_yaml_load() skip the
+ * fast path, so that both paths can be compared on the same input. */
+extern bool sd_yaml_force_tree;
 
 /* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
 
@@ -140,15 +197,5 @@ char *sd_buf_finish(dlti_buf *b, size_t *len);
 
 /* Shortest "%.*g" text of `v` that reads back to the same double. */
 void sd_format_double(char *out, size_t size, double v);
-
-/* ---- data layouts ---- */
-
-/* The `data_layout:` key: an LLVM data layout string or a target triple
- * becomes a #dlti.dl_spec through the layout importer (sysdesc/layout.h). */
-/* Sets *dl_spec from `text` (NUL-terminated): a triple of the built-in table
- * (exact or same architecture) or else an LLVM data layout string.  Returns
- * 0, or -1 with `err` filled (no position) when the string is malformed. */
-int sd_import_data_layout(dlti_context *ctx, const char *text, const dlti_attr **dl_spec,
-                          dlti_error_t *err);
 
 #endif /* SYSDESC_PRIVATE_H */

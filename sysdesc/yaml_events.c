@@ -11,12 +11,6 @@
 #include <string.h>
 #include <yaml.h>
 
-static int nomem(const char *source, dlti_error_t *err)
-{
-    dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
-    return -1;
-}
-
 /* "!" is YAML's non-specific tag: the node keeps its kind's default. */
 static const char *specific_tag(const yaml_char_t *tag)
 {
@@ -59,7 +53,7 @@ static void syntax_error(const yaml_parser_t *p, const char *text, size_t len, c
                          dlti_error_t *err)
 {
     if (p->error == YAML_MEMORY_ERROR) {
-        nomem(source, err);
+        sd_nomem(err, source);
         return;
     }
     const char *problem = p->problem ? p->problem : "invalid YAML";
@@ -140,7 +134,7 @@ int sd_events_parse(const char *text, size_t len, const char *source,
     }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
-        return nomem(source, err);
+        return sd_nomem(err, source);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     unsigned depth = 0;
     int documents = 0, rc;

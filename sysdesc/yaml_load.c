@@ -26,6 +26,8 @@ typedef struct loader {
     sysdesc_yaml_options opts;
     char *default_path;        /* sysdesc_catalog_path(), computed on first need */
     base_file *bases;          /* files loaded as bases, by path, loaded once */
+    sd_types types;
+    sd_key_set keys;           /* duplicate checks of big mappings */
     dlti_error_t *err;
 } loader;
 
@@ -38,111 +40,29 @@ typedef struct file {
 
 static int nomem(const file *f)
 {
-    dlti_error_set_at(f->L->err, DLTI_ERROR_NOMEM, f->source, 0, 0, "out of memory");
-    return -1;
-}
-
-static bool is_plain_word(const sd_node *n, const char *word)
-{
-    return n->kind == SD_SCALAR && n->plain && !n->tag && strcmp(n->u.text, word) == 0;
-}
-
-static bool tag_is(const sd_node *n, const char *tag)
-{
-    return n->tag && strcmp(n->tag, tag) == 0;
+    return sd_nomem(f->L->err, f->source);
 }
 
 static int load_system(file *f, const sd_node *root, sysdesc_system *out);
 
 /* ---- keys ---- */
 
-static dlti_key make_key(const file *f, const sd_node *k, bool device_level)
+static dlti_key make_key(const file *f, const sd_node *k, sd_level level)
 {
-    dlti_context *ctx = f->L->ctx;
-    if (k->kind != SD_SCALAR) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                 "a key must be a scalar, not a %s", k->kind == SD_MAPPING ? "mapping" : "sequence");
-        return NULL;
-    }
-    if (tag_is(k, "!type")) {
-        if (device_level) {
-            dlti_error_set_at(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
-                     "type as DLTI key is not allowed (in a device)");
-            return NULL;
-        }
-        dlti_error_t inner;
-        const dlti_type *t = dlti_type_parse(ctx, k->u.text, k->len, &inner);
-        if (!t) {
-            dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                     "'%s' is not an MLIR type for !type: %s", k->u.text, inner.text);
-            return NULL;
-        }
-        dlti_key key = dlti_key_type(ctx, t);
-        if (!key)
-            nomem(f);
-        return key;
-    }
-    if (k->tag && !tag_is(k, SD_TAG_STR)) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                 "a key is a string or '!type TYPE'; tag '%s' is not allowed here", k->tag);
-        return NULL;
-    }
-    if (k->len == 0) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
-                 "empty string as DLTI key is not allowed");
-        return NULL;
-    }
-    if (sd_string_check(ctx, k, f->source, f->L->err) < 0)
-        return NULL;
-    dlti_key key = dlti_key_string(ctx, k->u.text, k->len);
-    if (!key)
-        nomem(f);
-    return key;
+    return sd_key(f->L->ctx, &f->L->types, k, level, f->source, f->L->err);
 }
 
-/* Reports the first key of `keys` that repeats an earlier one. */
-static int check_duplicates(const file *f, const sd_node *map, const dlti_key *keys, size_t n)
+/* Reports the first key of `pairs` that repeats an earlier one. */
+static int check_duplicates(const file *f, const sd_node *map, const dlti_entry *pairs, size_t n)
 {
-    size_t dup = SIZE_MAX, first = 0;
-    if (n <= 16) {
-        for (size_t i = 1; i < n && dup == SIZE_MAX; i++)
-            for (size_t j = 0; j < i; j++)
-                if (keys[i] == keys[j]) {
-                    dup = i;
-                    first = j;
-                    break;
-                }
-    } else {
-        size_t cap = 32;
-        while (cap < n * 2)
-            cap *= 2;
-        size_t *slots = malloc(cap * sizeof(size_t));
-        if (!slots)
-            return nomem(f);
-        memset(slots, 0xff, cap * sizeof(size_t));
-        for (size_t i = 0; i < n && dup == SIZE_MAX; i++) {
-            uintptr_t h = (uintptr_t)keys[i];
-            h ^= h >> 17;
-            h *= 0x9E3779B97F4A7C15ull;
-            for (size_t s = (h >> 20) & (cap - 1);; s = (s + 1) & (cap - 1)) {
-                if (slots[s] == SIZE_MAX) {
-                    slots[s] = i;
-                    break;
-                }
-                if (keys[slots[s]] == keys[i]) {
-                    dup = i;
-                    first = slots[s];
-                    break;
-                }
-            }
-        }
-        free(slots);
-    }
-    if (dup == SIZE_MAX)
-        return 0;
+    size_t dup, first;
+    int r = sd_key_repeat(pairs, n, &f->L->keys, &dup, &first);
+    if (r <= 0)
+        return r < 0 ? nomem(f) : 0;
     const sd_node *k = map->u.items[2 * dup], *k0 = map->u.items[2 * first];
     dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-             "duplicate key '%s' (first at line %d, column %d)", k->u.text, k0->line, k0->column);
+                      "duplicate key '%s' (first at line %d, column %d)", k->u.text, k0->line,
+                      k0->column);
     return -1;
 }
 
@@ -151,35 +71,19 @@ static int check_duplicates(const file *f, const sd_node *map, const dlti_key *k
 static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind kind,
                                   const dlti_attr *base, bool device_level);
 
-static dlti_attr_kind map_kind(const file *f, const sd_node *n, dlti_attr_kind dflt, bool *ok)
-{
-    *ok = true;
-    if (!n->tag || tag_is(n, SD_TAG_MAP))
-        return dflt;
-    if (tag_is(n, "!map"))
-        return DLTI_ATTR_MAP;
-    if (tag_is(n, "!dl_spec"))
-        return DLTI_ATTR_DL_SPEC;
-    *ok = false;
-    dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
-             "unknown tag '%s' on a mapping (known: !map, !dl_spec)", n->tag);
-    return dflt;
-}
-
 /* The attribute of a value node; *is_null for a null scalar. */
 static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *base, bool *is_null)
 {
     *is_null = false;
     dlti_context *ctx = f->L->ctx;
     if (n->kind == SD_SCALAR)
-        return sd_scalar_attr(ctx, NULL, n, f->source, is_null, f->L->err);
+        return sd_scalar_attr(ctx, &f->L->types, n, f->source, is_null, f->L->err);
     if (n->kind == SD_MAPPING) {
-        bool ok;
         dlti_attr_kind base_kind = base && (dlti_attr_get_kind(base) == DLTI_ATTR_MAP ||
                                             dlti_attr_get_kind(base) == DLTI_ATTR_DL_SPEC)
                                        ? dlti_attr_get_kind(base) : DLTI_ATTR_MAP;
-        dlti_attr_kind kind = map_kind(f, n, base_kind, &ok);
-        if (!ok)
+        dlti_attr_kind kind;
+        if (sd_map_kind(n, base_kind, &kind, f->source, f->L->err) < 0)
             return NULL;
         /* Deep merge: an untagged mapping over an inherited mapping of the
          * same kind overrides its keys one by one; a tagged one (!map) or
@@ -187,11 +91,8 @@ static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *
         const dlti_attr *merge = base && !n->tag && dlti_attr_get_kind(base) == kind ? base : NULL;
         return build_map(f, n, kind, merge, false);
     }
-    if (n->tag && !tag_is(n, SD_TAG_SEQ)) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
-                 "unknown tag '%s' on a sequence", n->tag);
+    if (sd_seq_check(n, f->source, f->L->err) < 0)
         return NULL;
-    }
     const dlti_attr **elems = malloc((n->len ? n->len : 1) * sizeof(*elems));
     if (!elems) {
         nomem(f);
@@ -230,7 +131,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     const sd_node *base_node = NULL;
     if (device_level)
         for (size_t i = 0; i < npairs; i++)
-            if (is_plain_word(node->u.items[2 * i], "base"))
+            if (sd_is_plain_word(node->u.items[2 * i], "base"))
                 base_node = node->u.items[2 * i + 1];
     if (base_node) {
         base = resolve_base(f, base_node);
@@ -239,9 +140,9 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     }
     size_t nbase = base ? dlti_attr_size(base) : 0;
     dlti_entry *entries = malloc((nbase + npairs + 1) * sizeof(*entries));
-    dlti_key *keys = calloc(npairs + 1, sizeof(*keys));
+    dlti_entry *pairs = malloc((npairs + 1) * sizeof(*pairs));
     const dlti_attr *result = NULL;
-    if (!entries || !keys) {
+    if (!entries || !pairs) {
         nomem(f);
         goto out;
     }
@@ -251,25 +152,20 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     }
     size_t n = nbase;
     for (size_t i = 0; i < npairs; i++) {
-        const sd_node *k = node->u.items[2 * i];
-        if (is_plain_word(k, "<<")) {
-            dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                     "YAML merge keys ('<<') are not supported: use 'base:' (docs/yaml.md)");
-            goto out;
-        }
-        keys[i] = make_key(f, k, device_level);
-        if (!keys[i])
+        pairs[i].key = make_key(f, node->u.items[2 * i], device_level ? SD_LEVEL_DEVICE
+                                                                      : SD_LEVEL_MAP);
+        if (!pairs[i].key)
             goto out;
     }
-    if (check_duplicates(f, node, keys, npairs) < 0)
+    if (check_duplicates(f, node, pairs, npairs) < 0)
         goto out;
     for (size_t i = 0; i < npairs; i++) {
         const sd_node *v = node->u.items[2 * i + 1];
-        if (device_level && v == base_node && is_plain_word(node->u.items[2 * i], "base"))
+        if (device_level && v == base_node && sd_is_plain_word(node->u.items[2 * i], "base"))
             continue;
         size_t at = SIZE_MAX;
         for (size_t j = 0; j < nbase; j++)
-            if (entries[j].key == keys[i]) {
+            if (entries[j].key == pairs[i].key) {
                 at = j;
                 break;
             }
@@ -286,7 +182,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
         if (at != SIZE_MAX) {
             entries[at].value = value;
         } else {
-            entries[n].key = keys[i];
+            entries[n].key = pairs[i].key;
             entries[n].value = value;
             n++;
         }
@@ -300,7 +196,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
         dlti_error_place(f->L->err, f->source, node->line, node->column);
 out:
     free(entries);
-    free(keys);
+    free(pairs);
     return result;
 }
 
@@ -434,103 +330,56 @@ out:
 static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
 {
     loader *L = f->L;
-    if (v->kind == SD_MAPPING) {
-        bool ok;
-        map_kind(f, v, DLTI_ATTR_DL_SPEC, &ok);
-        if (!ok)
-            return -1;
-        out->dl_spec = build_map(f, v, DLTI_ATTR_DL_SPEC, NULL, false);
-        return out->dl_spec ? 0 : -1;
-    }
-    if (v->kind == SD_SCALAR && tag_is(v, "!mlir")) {
-        bool null;
-        const dlti_attr *a = sd_scalar_attr(L->ctx, NULL, v, f->source, &null, L->err);
-        if (!a)
-            return -1;
-        if (dlti_attr_get_kind(a) != DLTI_ATTR_DL_SPEC) {
-            dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, v->line, v->column,
-                     "data_layout: !mlir needs a #dlti.dl_spec, not a %s",
-                     dlti_attr_kind_name(dlti_attr_get_kind(a)));
-            return -1;
-        }
-        out->dl_spec = a;
-        return 0;
-    }
-    if (v->kind != SD_SCALAR || (v->tag && !tag_is(v, SD_TAG_STR)) || v->len == 0) {
-        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
-                 "data_layout: needs an LLVM data layout string, a target triple, "
-                 "a !dl_spec mapping or !mlir '#dlti.dl_spec<...>'");
+    if (v->kind != SD_MAPPING)
+        return sd_data_layout_value(L->ctx, &L->types, v, f->source, out, L->err);
+    dlti_attr_kind tagged;  /* whatever its known tag, a dl_spec */
+    if (sd_map_kind(v, DLTI_ATTR_DL_SPEC, &tagged, f->source, L->err) < 0)
         return -1;
-    }
-    const dlti_attr *s = dlti_string_new(L->ctx, v->u.text, v->len);
-    if (!s)
-        return nomem(f);
-    dlti_attr_get_string(s, &out->data_layout, NULL, NULL);
-    if (sd_import_data_layout(L->ctx, v->u.text, &out->dl_spec, L->err) < 0) {
-        dlti_error_place(L->err, f->source, v->line, v->column);
-        return -1;
-    }
-    return 0;
+    out->dl_spec = build_map(f, v, DLTI_ATTR_DL_SPEC, NULL, false);
+    return out->dl_spec ? 0 : -1;
 }
 
 static int load_system(file *f, const sd_node *root, sysdesc_system *out)
 {
     loader *L = f->L;
     memset(out, 0, sizeof(*out));
-    if (!root) {
-        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, 1, 1,
-                 "empty document: a system is a mapping from device id to device properties");
+    if (sd_root_check(root, f->source, L->err) < 0)
         return -1;
-    }
-    if (root->kind != SD_MAPPING || (root->tag && !tag_is(root, SD_TAG_MAP))) {
-        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, root->line, root->column,
-                 "a system is a mapping from device id to device properties");
-        return -1;
-    }
     size_t npairs = root->len;
     dlti_entry *devices = malloc((npairs + 1) * sizeof(*devices));
-    dlti_key *keys = calloc(npairs + 1, sizeof(*keys));
     int rc = -1;
-    size_t n = 0;
-    if (!devices || !keys) {
+    if (!devices) {
         nomem(f);
         goto out;
     }
     for (size_t i = 0; i < npairs; i++) {
-        const sd_node *k = root->u.items[2 * i];
-        if (k->kind == SD_SCALAR && k->tag && !tag_is(k, SD_TAG_STR)) {
-            dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                     "a device id is a string; tag '%s' is not allowed here", k->tag);
-            goto out;
-        }
-        keys[i] = make_key(f, k, false);
-        if (!keys[i])
+        devices[i].key = make_key(f, root->u.items[2 * i], SD_LEVEL_SYSTEM);
+        if (!devices[i].key)
             goto out;
     }
-    if (check_duplicates(f, root, keys, npairs) < 0)
+    if (check_duplicates(f, root, devices, npairs) < 0)
         goto out;
+    size_t n = 0;
     for (size_t i = 0; i < npairs; i++) {
         const sd_node *k = root->u.items[2 * i], *v = root->u.items[2 * i + 1];
-        if (is_plain_word(k, "data_layout")) {
+        if (sd_is_plain_word(k, "data_layout")) {
             if (load_data_layout(f, v, out) < 0)
                 goto out;
             continue;
         }
-        if (v->kind != SD_MAPPING || (v->tag && !tag_is(v, SD_TAG_MAP))) {
-            dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
-                     "device '%s' must be a mapping of properties", k->u.text);
+        if (sd_device_check(v, k->u.text, f->source, L->err) < 0)
             goto out;
-        }
         const dlti_attr *dev = build_map(f, v, DLTI_ATTR_DEVICE_SPEC, NULL, true);
         if (!dev)
             goto out;
-        devices[n].key = keys[i];
+        /* n <= i: the devices close up over the keys already read */
+        devices[n].key = devices[i].key;
         devices[n].value = dev;
         n++;
     }
     if (n == 0) {
         dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, root->line, root->column,
-                 "a system needs at least one device");
+                          "a system needs at least one device");
         goto out;
     }
     out->spec = dlti_container_new(L->ctx, DLTI_ATTR_SYSTEM_SPEC, devices, n, L->err);
@@ -541,7 +390,6 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
     rc = 0;
 out:
     free(devices);
-    free(keys);
     return rc;
 }
 
@@ -570,6 +418,7 @@ static void loader_init(loader *L, dlti_context *ctx, const sysdesc_yaml_options
 
 static void loader_free(loader *L)
 {
+    free(L->keys.slots);
     while (L->bases) {
         base_file *next = L->bases->next;
         free(L->bases->path);

@@ -215,7 +215,7 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
     dlti_buf_printf(&b, "%s : %s", digits, type_name(t));
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+        sd_nomem(err, source);
         return NULL;
     }
     const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, NULL);

@@ -37,8 +37,7 @@ typedef struct builder {
 
 static int nomem(builder *b)
 {
-    dlti_error_set_at(b->err, DLTI_ERROR_NOMEM, b->source, 0, 0, "out of memory");
-    return -1;
+    return sd_nomem(b->err, b->source);
 }
 
 /* libyaml NUL-terminates every tag, anchor and value: copies keep the NUL. */
