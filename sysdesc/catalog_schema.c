@@ -1,6 +1,8 @@
 /* The device key schema of docs/keys.md (GPU part), as a check. */
 #include "sysdesc_private.h"
 
+#include "sysdesc/catalog.h"
+
 #include <math.h>
 #include <string.h>
 

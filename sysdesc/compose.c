@@ -1,6 +1,8 @@
 /* Composing descriptions into one system: ids, counts, data layouts. */
 #include "sysdesc_private.h"
 
+#include "sysdesc/compose.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

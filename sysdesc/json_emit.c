@@ -1,6 +1,8 @@
 /* DLTI systems -> JSON for jq and friends (docs/yaml.md, "JSON output"). */
 #include "sysdesc_private.h"
 
+#include "sysdesc/print.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

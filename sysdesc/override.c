@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "sysdesc_private.h"
 
+#include "sysdesc/override.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,12 +2,15 @@
  * sysdesc_private.h - the one private header of the description layer
  * (sysdesc/: YAML and JSON, the catalog, composition, overrides).  Not
  * installed.  Its base (arena, buffer, errors, files, growable arrays) is
- * the core's, from dlti_private.h; nothing here implements another.
+ * the core's, from dlti_private.h; nothing here implements another.  Of the
+ * public headers it brings only sysdesc/load.h (options and systems): each
+ * file includes the topics it implements or calls, so what a file can call
+ * shows in its includes.
  */
 #ifndef SYSDESC_PRIVATE_H
 #define SYSDESC_PRIVATE_H
 
-#include "sysdesc/sysdesc.h"
+#include "sysdesc/load.h"
 #include "dlti_private.h"
 
 #include <stdarg.h>
@@ -183,9 +186,33 @@ int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *
  * the loader hands to everything below it. */
 void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given);
 
+/* Finds the file of a `base:` name that is not a path ("nvidia/h100-sxm"):
+ * malloc'ed, or NULL with `err` filled (the loader reports "base 'NAME':
+ * TEXT" at the name, with err's code).  The loader knows no catalog: its
+ * callers pass one (catalog.c: sd_catalog_resolver()). */
+typedef struct sd_resolver {
+    char *(*find)(const void *user, const char *name, dlti_error_t *err);
+    const void *user;
+} sd_resolver;
+
+/* sysdesc_yaml_load() and sysdesc_yaml_load_file() with the resolver for
+ * `base:` names given (NULL: such a name is an error). */
+int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                 const sysdesc_yaml_options *opts, const sd_resolver *resolver,
+                 sysdesc_system *out, dlti_error_t *err);
+int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                      const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err);
+
 /* Tests only (tests/test_yaml.c): true makes sysdesc_yaml_load() skip the
  * fast path, so that both paths can be compared on the same input. */
 extern bool sd_yaml_force_tree;
+
+/* ---- the catalog (catalog.c) ---- */
+
+/* The resolver that looks `base:` names up along `search_path` (NULL: the
+ * default path, sysdesc_catalog_path()), as sysdesc_catalog_find() does.
+ * The string must outlive the loads that use the resolver. */
+sd_resolver sd_catalog_resolver(const char *search_path);
 
 /* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
 

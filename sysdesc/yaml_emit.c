@@ -6,6 +6,8 @@
  * something else. */
 #include "sysdesc_private.h"
 
+#include "sysdesc/print.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

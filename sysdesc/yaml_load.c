@@ -2,7 +2,12 @@
  *
  * Everything is built with the dlti.h builder; the result is handed out only
  * when the whole file (and every base it names) converted, so a bad file
- * never yields a partial spec. */
+ * never yields a partial spec.
+ *
+ * A `base:` that is a path is read relative to the naming file; any other
+ * name goes to the resolver the caller passed (load.c and catalog.c pass the
+ * catalog's): the loader knows no catalog, so the catalog, which loads its
+ * entries through this file, depends on it and not the other way round. */
 #define _DEFAULT_SOURCE
 #include "sysdesc_private.h"
 
@@ -24,7 +29,7 @@ typedef struct chain {
 typedef struct loader {
     dlti_context *ctx;
     sysdesc_yaml_options opts;
-    char *default_path;        /* sysdesc_catalog_path(), computed on first need */
+    const sd_resolver *resolver; /* names that are not paths; NULL: none */
     base_file *bases;          /* files loaded as bases, by path, loaded once */
     sd_types types;
     sd_key_set keys;           /* duplicate checks of big mappings */
@@ -210,13 +215,18 @@ static bool looks_like_path(const char *s)
            (len > 4 && strcmp(s + len - 4, ".yml") == 0);
 }
 
-/* The file a `base:` names: a path relative to the naming file, or a catalog entry. */
+/* The file a `base:` names: a path relative to the naming file, or what the
+ * resolver makes of a name; NULL with the error set. */
 static char *base_path(file *f, const sd_node *n)
 {
     const char *name = n->u.text;
     if (looks_like_path(name)) {
-        if (name[0] == '/')
-            return strdup(name);
+        if (name[0] == '/') {
+            char *p = strdup(name);
+            if (!p)
+                nomem(f);
+            return p;
+        }
         const char *slash = strrchr(f->source, '/');
         size_t dir = slash ? (size_t)(slash - f->source) + 1 : 0;
         /* "DIR/" + "./NAME" is "DIR/NAME": without this a chain of `base:
@@ -227,23 +237,24 @@ static char *base_path(file *f, const sd_node *n)
                 name++;
         }
         char *p = malloc(dir + strlen(name) + 1);
-        if (p) {
-            memcpy(p, f->source, dir);
-            strcpy(p + dir, name);
+        if (!p) {
+            nomem(f);
+            return NULL;
         }
+        memcpy(p, f->source, dir);
+        strcpy(p + dir, name);
         return p;
     }
-    if (!f->L->opts.search_path && !f->L->default_path) {
-        f->L->default_path = sysdesc_catalog_path();
-        if (!f->L->default_path)
-            return NULL;
-    }
-    dlti_error_t inner;
-    char *p = sysdesc_catalog_find(name, f->L->opts.search_path ? f->L->opts.search_path
-                                                                 : f->L->default_path, &inner);
+    const sd_resolver *r = f->L->resolver;
+    dlti_error_t inner = {0};
+    char *p = NULL;
+    if (r)
+        p = r->find(r->user, name, &inner);
+    else
+        dlti_error_set(&inner, DLTI_ERROR_NOT_FOUND, "no catalog to look names up in");
     if (!p)
-        dlti_error_set_at(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s", name,
-                 inner.text);
+        dlti_error_set_at(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s",
+                          name, inner.text);
     return p;
 }
 
@@ -256,11 +267,8 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
         return NULL;
     }
     char *path = base_path(f, n);
-    if (!path) {
-        if (L->err && L->err->code == DLTI_OK)
-            nomem(f);
+    if (!path)
         return NULL;
-    }
     char *real = realpath(path, NULL);
     if (!real) {
         dlti_error_set_at(L->err, DLTI_ERROR_NOT_FOUND, f->source, n->line, n->column,
@@ -408,10 +416,11 @@ void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options
 }
 
 static void loader_init(loader *L, dlti_context *ctx, const sysdesc_yaml_options *opts,
-                        dlti_error_t *err)
+                        const sd_resolver *resolver, dlti_error_t *err)
 {
     memset(L, 0, sizeof(*L));
     L->ctx = ctx;
+    L->resolver = resolver;
     L->err = err;
     sd_yaml_options_fill(&L->opts, opts);
 }
@@ -425,24 +434,25 @@ static void loader_free(loader *L)
         free(L->bases);
         L->bases = next;
     }
-    free(L->default_path);
 }
 
 bool sd_yaml_force_tree = false;
 
-int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
-                      const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
+int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                 const sysdesc_yaml_options *opts, const sd_resolver *resolver,
+                 sysdesc_system *out, dlti_error_t *err)
 {
     if (err)
         err->code = DLTI_OK;
     if (!ctx || (!text && len) || !out) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0, "sysdesc_yaml_load: NULL argument");
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0,
+                          "sysdesc_yaml_load: NULL argument");
         return -1;
     }
     if (!source)
         source = "<input>";
     loader L;
-    loader_init(&L, ctx, opts, err);
+    loader_init(&L, ctx, opts, resolver, err);
     /* Most files need no tree: the fast path builds them from the parser's
      * events.  Anything else (aliases, `base:`, any error) falls back to the
      * tree below, which is the reference for results and errors. */
@@ -469,8 +479,8 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     return rc;
 }
 
-int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
-                           sysdesc_system *out, dlti_error_t *err)
+int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                      const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err)
 {
     sysdesc_yaml_options filled;
     sd_yaml_options_fill(&filled, opts);
@@ -478,7 +488,7 @@ int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_ya
     char *text = dlti_read_file(path, filled.max_input_bytes, &len, err);
     if (!text)
         return -1;
-    int rc = sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
+    int rc = sd_yaml_load(ctx, text, len, path, opts, resolver, out, err);
     free(text);
     return rc;
 }
