@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- errors ---- */
 
@@ -91,13 +92,14 @@ void sd_doc_free(sd_doc *doc);
 
 /* ---- scalars (yaml_scalar.c) ---- */
 
-/* Types one load keeps asking for ("i64" of every plain integer, "f64", the
- * type of a tag like !i32): the core parses and interns the name on each
- * request, so a load remembers the answers.  Only successes are kept; the
- * pointers are the context's interned types, valid while it lives (one
+/* What one load keeps asking the context for: types ("i64" of every plain
+ * integer, "f64", the type of a tag like !i32: the core parses and interns
+ * the name on each request) and the string limit.  Only successes are kept;
+ * the pointers are the context's interned types, valid while it lives (one
  * load: a dlti_context_reset() invalidates them).  Zero-initialise. */
 typedef struct sd_types {
     const dlti_type *i64, *f64;
+    size_t max_string;       /* dlti_limits.max_string_bytes; 0: not read yet */
     struct {
         char text[40];
         size_t len;
@@ -119,7 +121,8 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
  * string literal it prints as, escapes included, so that what a YAML file
  * loads always prints as MLIR the parser reads back; else -1 with a
  * DLTI_ERROR_LIMIT error at the node. */
-int sd_string_check(dlti_context *ctx, const sd_node *n, const char *source, dlti_error_t *err);
+int sd_string_check(dlti_context *ctx, sd_types *tc, const sd_node *n, const char *source,
+                    dlti_error_t *err);
 /* How a plain scalar resolves, used by the printer to decide on quotes. */
 typedef enum sd_plain_kind { SD_PLAIN_STRING, SD_PLAIN_NULL, SD_PLAIN_BOOL, SD_PLAIN_INT,
                              SD_PLAIN_FLOAT } sd_plain_kind;
@@ -127,9 +130,18 @@ sd_plain_kind sd_plain_classify(const char *s, size_t len);
 
 /* ---- the format's rules, shared by both builders (yaml_rules.c) ---- */
 
-bool sd_tag_is(const sd_node *n, const char *tag);
+/* Inline: both builders ask these of nearly every key. */
+static inline bool sd_tag_is(const sd_node *n, const char *tag)
+{
+    return n->tag && strcmp(n->tag, tag) == 0;
+}
+
 /* An untagged plain scalar spelling `word` (`base`, `data_layout`, `<<`). */
-bool sd_is_plain_word(const sd_node *n, const char *word);
+static inline bool sd_is_plain_word(const sd_node *n, const char *word)
+{
+    return n->kind == SD_SCALAR && n->plain && !n->tag && n->u.text[0] == word[0] &&
+           strcmp(n->u.text, word) == 0;
+}
 
 /* Where a mapping key stands: what it may be depends on it. */
 typedef enum sd_level { SD_LEVEL_SYSTEM, SD_LEVEL_DEVICE, SD_LEVEL_MAP } sd_level;

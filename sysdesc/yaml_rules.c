@@ -9,16 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool sd_tag_is(const sd_node *n, const char *tag)
-{
-    return n->tag && strcmp(n->tag, tag) == 0;
-}
-
-bool sd_is_plain_word(const sd_node *n, const char *word)
-{
-    return n->kind == SD_SCALAR && n->plain && !n->tag && strcmp(n->u.text, word) == 0;
-}
-
 /* ---- keys ---- */
 
 static dlti_key type_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level level,
@@ -74,7 +64,7 @@ dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level leve
                           "empty string as DLTI key is not allowed");
         return NULL;
     }
-    if (sd_string_check(ctx, k, source, err) < 0)
+    if (sd_string_check(ctx, tc, k, source, err) < 0)
         return NULL;
     dlti_key key = dlti_key_string(ctx, k->u.text, k->len);
     if (!key)
