@@ -93,10 +93,8 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
         }
         path = found;
     }
-    sysdesc_yaml_options filled;
-    sd_yaml_options_fill(&filled, opts);
     size_t len;
-    char *text = dlti_read_file(path, filled.max_input_bytes, &len, err);
+    char *text = sd_read_input(path, opts, &len, err);
     int rc = -1;
     if (text) {
         rc = looks_like_mlir(path, text, len)

@@ -112,6 +112,10 @@ typedef struct sd_types {
 const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text, size_t len,
                                dlti_error_t *err);
 
+/* The type of a `!type TYPE` scalar (a value or a key); NULL with `err` at
+ * `n` when TYPE is no MLIR type. */
+const dlti_type *sd_type_scalar(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, dlti_error_t *err);
 /* What a scalar means. `*is_null` is set for a null (no attribute).  `tc`
  * may be NULL. */
 const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *n,
@@ -197,6 +201,10 @@ int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *
 /* `given` (may be NULL) with every zero limit replaced by its default: what
  * the loader hands to everything below it. */
 void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given);
+
+/* dlti_read_file() under the input size limit of `opts` (may be NULL). */
+char *sd_read_input(const char *path, const sysdesc_yaml_options *opts, size_t *len,
+                    dlti_error_t *err);
 
 /* Finds the file of a `base:` name that is not a path ("nvidia/h100-sxm"):
  * malloc'ed, or NULL with `err` filled (the loader reports "base 'NAME':

@@ -52,20 +52,23 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out);
 
 /* ---- keys ---- */
 
-static dlti_key make_key(const file *f, const sd_node *k, sd_level level)
+/* Sets pairs[i].key to the key of each pair of mapping `map` at `level`:
+ * 0, or -1 with the first bad key or, after all keys, the first repeat. */
+static int read_keys(const file *f, const sd_node *map, sd_level level, dlti_entry *pairs)
 {
-    return sd_key(f->L->ctx, &f->L->types, k, level, f->source, f->L->err);
-}
-
-/* Reports the first key of `pairs` that repeats an earlier one. */
-static int check_duplicates(const file *f, const sd_node *map, const dlti_entry *pairs, size_t n)
-{
+    loader *L = f->L;
+    size_t n = map->len;
+    for (size_t i = 0; i < n; i++) {
+        pairs[i].key = sd_key(L->ctx, &L->types, map->u.items[2 * i], level, f->source, L->err);
+        if (!pairs[i].key)
+            return -1;
+    }
     size_t dup, first;
-    int r = sd_key_repeat(pairs, n, &f->L->keys, &dup, &first);
+    int r = sd_key_repeat(pairs, n, &L->keys, &dup, &first);
     if (r <= 0)
         return r < 0 ? nomem(f) : 0;
     const sd_node *k = map->u.items[2 * dup], *k0 = map->u.items[2 * first];
-    dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+    dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
                       "duplicate key '%s' (first at line %d, column %d)", k->u.text, k0->line,
                       k0->column);
     return -1;
@@ -156,13 +159,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
         entries[i].value = dlti_attr_entry_value(base, i);
     }
     size_t n = nbase;
-    for (size_t i = 0; i < npairs; i++) {
-        pairs[i].key = make_key(f, node->u.items[2 * i], device_level ? SD_LEVEL_DEVICE
-                                                                      : SD_LEVEL_MAP);
-        if (!pairs[i].key)
-            goto out;
-    }
-    if (check_duplicates(f, node, pairs, npairs) < 0)
+    if (read_keys(f, node, device_level ? SD_LEVEL_DEVICE : SD_LEVEL_MAP, pairs) < 0)
         goto out;
     for (size_t i = 0; i < npairs; i++) {
         const sd_node *v = node->u.items[2 * i + 1];
@@ -360,12 +357,7 @@ static int load_system(file *f, const sd_node *root, sysdesc_system *out)
         nomem(f);
         goto out;
     }
-    for (size_t i = 0; i < npairs; i++) {
-        devices[i].key = make_key(f, root->u.items[2 * i], SD_LEVEL_SYSTEM);
-        if (!devices[i].key)
-            goto out;
-    }
-    if (check_duplicates(f, root, devices, npairs) < 0)
+    if (read_keys(f, root, SD_LEVEL_SYSTEM, devices) < 0)
         goto out;
     size_t n = 0;
     for (size_t i = 0; i < npairs; i++) {
@@ -479,13 +471,19 @@ int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *so
     return rc;
 }
 
-int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
-                      const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err)
+char *sd_read_input(const char *path, const sysdesc_yaml_options *opts, size_t *len,
+                    dlti_error_t *err)
 {
     sysdesc_yaml_options filled;
     sd_yaml_options_fill(&filled, opts);
+    return dlti_read_file(path, filled.max_input_bytes, len, err);
+}
+
+int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                      const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err)
+{
     size_t len;
-    char *text = dlti_read_file(path, filled.max_input_bytes, &len, err);
+    char *text = sd_read_input(path, opts, &len, err);
     if (!text)
         return -1;
     int rc = sd_yaml_load(ctx, text, len, path, opts, resolver, out, err);

@@ -19,13 +19,9 @@ static dlti_key type_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_l
                           "type as DLTI key is not allowed (in a device)");
         return NULL;
     }
-    dlti_error_t inner;
-    const dlti_type *t = sd_type_parse(ctx, tc, k->u.text, k->len, &inner);
-    if (!t) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
-                          "'%s' is not an MLIR type for !type: %s", k->u.text, inner.text);
+    const dlti_type *t = sd_type_scalar(ctx, tc, k, source, err);
+    if (!t)
         return NULL;
-    }
     dlti_key key = dlti_key_type(ctx, t);
     if (!key)
         sd_nomem(err, source);

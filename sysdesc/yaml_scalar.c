@@ -173,6 +173,17 @@ const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text
     return t;
 }
 
+const dlti_type *sd_type_scalar(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, dlti_error_t *err)
+{
+    dlti_error_t inner;
+    const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
+    if (!t)
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                          "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
+    return t;
+}
+
 static const dlti_type *type_f64(dlti_context *ctx, sd_types *tc)
 {
     if (!tc)
@@ -397,14 +408,8 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     if (strcmp(tag, "!mlir") == 0)
         return parse_mlir(ctx, n, source, err);
     if (strcmp(tag, "!type") == 0) {
-        dlti_error_t inner;
-        const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
-        if (!t) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                     "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
-            return NULL;
-        }
-        return dlti_type_attr_new(ctx, t);
+        const dlti_type *t = sd_type_scalar(ctx, tc, n, source, err);
+        return t ? dlti_type_attr_new(ctx, t) : NULL;
     }
     if (tag[0] == '!' && tag[1] != '\0' && tag[1] != '!') {
         /* A local tag that names an integer, index or float type. */
