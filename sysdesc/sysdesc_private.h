@@ -13,7 +13,6 @@
 #include "sysdesc/load.h"
 #include "dlti_private.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -52,7 +51,6 @@ typedef struct sd_node {
 #define SD_TAG_NULL "tag:yaml.org,2002:null"
 #define SD_TAG_MAP "tag:yaml.org,2002:map"
 #define SD_TAG_SEQ "tag:yaml.org,2002:seq"
-
 
 /* ---- libyaml events (yaml_events.c), read by the tree and the fast path ---- */
 
