@@ -1,7 +1,13 @@
-/* The systems/ catalog: search path, lookup by name, listing, PCI matching. */
+/* The systems/ catalog: search path, lookup by name, listing, PCI matching.
+ *
+ * Entries are loaded through the YAML loader (yaml_load.c) with this file's
+ * resolver for their `base:` names: the catalog calls the loader, never the
+ * reverse. */
 #define _DEFAULT_SOURCE
 #include "sysdesc_private.h"
 #include "sysdesc_paths.h"
+
+#include "sysdesc/catalog.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -42,18 +48,29 @@ static bool running_from_build_tree(void)
 
 char *sysdesc_catalog_path(void)
 {
-    sd_buf b = {0};
+    dlti_buf b = {0};
     const char *env = getenv("SYSDESC_PATH");
     if (env && *env) {
-        sd_buf_puts(&b, env);
-        sd_buf_puts(&b, ":");
+        dlti_buf_puts(&b, env);
+        dlti_buf_puts(&b, ":");
     }
-    sd_buf_puts(&b, SYSDESC_CATALOG_DIR);
+    dlti_buf_puts(&b, SYSDESC_CATALOG_DIR);
     if (running_from_build_tree()) {
-        sd_buf_puts(&b, ":");
-        sd_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
+        dlti_buf_puts(&b, ":");
+        dlti_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
     }
     return sd_buf_finish(&b, NULL);
+}
+
+/* `search_path`, or the default one in *owned (for the caller to free);
+ * NULL when out of memory. */
+static const char *path_or_default(const char *search_path, char **owned, dlti_error_t *err)
+{
+    if (search_path)
+        return search_path;
+    if (!(*owned = sysdesc_catalog_path()))
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    return *owned;
 }
 
 /* Calls fn(dir, user) for each non-empty directory of a ':' path; stops at a non-zero return. */
@@ -105,29 +122,33 @@ static int find_in(const char *dir, void *user)
 char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error_t *err)
 {
     if (!name || !*name || strstr(name, "..") || name[0] == '/') {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "'%s' is not a catalog name",
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "'%s' is not a catalog name",
                  name ? name : "(null)");
         return NULL;
     }
     char *owned = NULL;
-    if (!search_path) {
-        owned = sysdesc_catalog_path();
-        if (!owned) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
-            return NULL;
-        }
-        search_path = owned;
-    }
+    if (!(search_path = path_or_default(search_path, &owned, err)))
+        return NULL;
     find_state s = {name, NULL};
     int r = each_dir(search_path, find_in, &s);
     if (r < 0)
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
     else if (!s.found)
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
-                 "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)", name,
-                 search_path);
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+                       "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)", name,
+                       search_path);
     free(owned);
     return s.found;
+}
+
+static char *find_base(const void *search_path, const char *name, dlti_error_t *err)
+{
+    return sysdesc_catalog_find(name, search_path, err);
+}
+
+sd_resolver sd_catalog_resolver(const char *search_path)
+{
+    return (sd_resolver){find_base, search_path};
 }
 
 /* ---- listing ---- */
@@ -173,15 +194,9 @@ static void walk(list_state *s, const char *root, const char *rel)
         relname[len - 5] = '\0';
         if (listed(s, relname))
             continue;
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 32;
-            sysdesc_catalog_entry *e = realloc(s->e, cap * sizeof(*e));
-            if (!e) {
-                s->failed = true;
-                break;
-            }
-            s->e = e;
-            s->cap = cap;
+        if (dlti_grow((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e))) {
+            s->failed = true;
+            break;
         }
         sysdesc_catalog_entry *e = &s->e[s->n];
         memset(e, 0, sizeof(*e));
@@ -222,32 +237,23 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
                          dlti_error_t *err)
 {
     char *owned = NULL;
-    if (!search_path) {
-        owned = sysdesc_catalog_path();
-        if (!owned) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
-            return -1;
-        }
-        search_path = owned;
-    }
+    if (!(search_path = path_or_default(search_path, &owned, err)))
+        return -1;
     list_state s = {0};
     int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
-    free(owned);
-    if (rc < 0) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
-        sysdesc_catalog_list_free(s.e, s.n);
-        return -1;
-    }
-    qsort(s.e, s.n, sizeof(*s.e), cmp_entry);
-    sysdesc_yaml_options opts = {0};
-    opts.search_path = search_path == owned ? NULL : search_path;
+    if (rc < 0)
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    else
+        qsort(s.e, s.n, sizeof(*s.e), cmp_entry);
+    /* Bases of the entries resolve along the same path. */
+    sd_resolver catalog = sd_catalog_resolver(search_path);
     for (size_t i = 0; i < s.n && rc == 0; i++) {
         dlti_context *ctx = dlti_context_new();
         sysdesc_system sys;
         if (!ctx) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             rc = -1;
-        } else if (sysdesc_yaml_load_file(ctx, s.e[i].path, &opts, &sys, err) < 0) {
+        } else if (sd_yaml_load_file(ctx, s.e[i].path, NULL, &catalog, &sys, err) < 0) {
             rc = -1;
         } else if (dlti_attr_size(sys.spec) == 1) {
             const dlti_attr *dev = dlti_attr_entry_value(sys.spec, 0);
@@ -261,10 +267,11 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         }
         dlti_context_free(ctx);
         if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             rc = -1;
         }
     }
+    free(owned);
     if (rc < 0) {
         sysdesc_catalog_list_free(s.e, s.n);
         return -1;
@@ -318,12 +325,11 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
     size_t n;
     if (sysdesc_catalog_list(search_path, &entries, &n, err) < 0)
         return NULL;
-    sysdesc_yaml_options opts = {0};
-    opts.search_path = search_path;
+    sd_resolver catalog = sd_catalog_resolver(search_path);
     const dlti_attr *found = NULL;
     for (size_t i = 0; i < n && !found; i++) {
         sysdesc_system sys;
-        if (sysdesc_yaml_load_file(ctx, entries[i].path, &opts, &sys, err) < 0) {
+        if (sd_yaml_load_file(ctx, entries[i].path, NULL, &catalog, &sys, err) < 0) {
             sysdesc_catalog_list_free(entries, n);
             return NULL;
         }
@@ -338,7 +344,7 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
     }
     sysdesc_catalog_list_free(entries, n);
     if (!found)
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, NULL, 0, 0,
-                 "no catalog entry for PCI device %04x:%04x", vendor_id, device_id);
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
+                       vendor_id, device_id);
     return found;
 }

@@ -2,6 +2,9 @@
  * probe and compose --host and C users share (sysdesc/catalog.h). */
 #include "sysdesc_private.h"
 
+#include "sysdesc/catalog.h"
+#include "sysdesc/compose.h"
+
 int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc_pci_info *pci,
                              const dlti_attr **device_spec, dlti_error_t *err)
 {

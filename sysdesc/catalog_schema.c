@@ -1,6 +1,8 @@
 /* The device key schema of docs/keys.md (GPU part), as a check. */
 #include "sysdesc_private.h"
 
+#include "sysdesc/catalog.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -75,11 +77,9 @@ static const key_rule cpu_keys[] = {
 
 static int fail(dlti_error_t *err, const char *id, const char *fmt, const char *a, const char *b)
 {
-    dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0, "device '%s': ", id);
-    if (err) {
-        size_t used = strlen(err->text);
-        snprintf(err->text + used, sizeof(err->text) - used, fmt, a, b);
-    }
+    char problem[DLTI_ERROR_TEXT_LENGTH];
+    snprintf(problem, sizeof(problem), fmt, a, b);
+    dlti_error_set(err, DLTI_ERROR_VERIFY, "device '%s': %s", id, problem);
     return -1;
 }
 

@@ -1,6 +1,8 @@
 /* Composing descriptions into one system: ids, counts, data layouts. */
 #include "sysdesc_private.h"
 
+#include "sysdesc/compose.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,24 +35,18 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
 {
     dlti_key key = dlti_key_string(c->ctx, id, len);
     if (!key) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < c->n; i++)
         if (c->devices[i].key == key) {
-            dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
-                     "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
+            dlti_error_set(err, DLTI_ERROR_VERIFY,
+                           "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
             return -1;
         }
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 16;
-        dlti_entry *d = realloc(c->devices, cap * sizeof(*d));
-        if (!d) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
-            return -1;
-        }
-        c->devices = d;
-        c->cap = cap;
+    if (dlti_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices))) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
     }
     c->devices[c->n].key = key;
     c->devices[c->n].value = dev;
@@ -66,8 +62,8 @@ static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_
                 (!c->dl_spec && !sys->dl_spec && c->data_layout && sys->data_layout &&
                  strcmp(c->data_layout, sys->data_layout) == 0);
     if ((c->dl_spec || c->data_layout) && !same) {
-        dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0,
-                 "two items name different data layouts: a system has one");
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "two items name different data layouts: a system has one");
         return -1;
     }
     c->dl_spec = sys->dl_spec;
@@ -80,8 +76,8 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
 {
     size_t ndev = dlti_attr_size(sys->spec);
     if (count > 1 && ndev != 1) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0,
-                 "a count needs a single-device item; this one has %zu devices", ndev);
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "a count needs a single-device item; this one has %zu devices", ndev);
         return -1;
     }
     if (add_layout(c, sys, err) < 0)
@@ -90,16 +86,16 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
         size_t olen;
         const char *own = dlti_key_str(dlti_attr_entry_key(sys->spec, i), &olen);
         const dlti_attr *dev = dlti_attr_entry_value(sys->spec, i);
-        sd_buf name = {0};
+        dlti_buf name = {0};
         if (id && ndev == 1)
-            sd_buf_puts(&name, id);
+            dlti_buf_puts(&name, id);
         else if (id)
-            sd_buf_printf(&name, "%s.%.*s", id, (int)olen, own);
+            dlti_buf_printf(&name, "%s.%.*s", id, (int)olen, own);
         else
-            sd_buf_put(&name, own, olen);
+            dlti_buf_put(&name, own, olen);
         char *base = sd_buf_finish(&name, NULL);
         if (!base) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
             return -1;
         }
         int rc = 0;
@@ -122,7 +118,7 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
 int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
 {
     if (c->n == 0) {
-        dlti_error_set_at(err, DLTI_ERROR_VERIFY, NULL, 0, 0, "nothing to compose: no devices");
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "nothing to compose: no devices");
         return -1;
     }
     const dlti_attr *spec = dlti_container_new(c->ctx, DLTI_ATTR_SYSTEM_SPEC, c->devices, c->n, err);

@@ -1,28 +1,30 @@
 /* DLTI systems -> JSON for jq and friends (docs/yaml.md, "JSON output"). */
 #include "sysdesc_private.h"
 
+#include "sysdesc/print.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void put_json_string(sd_buf *b, const char *s, size_t len)
+static void put_json_string(dlti_buf *b, const char *s, size_t len)
 {
     sd_buf_put_quoted(b, s, len, "\\u%04X");
 }
 
-static void put_json_text(sd_buf *b, const char *s)
+static void put_json_text(dlti_buf *b, const char *s)
 {
     put_json_string(b, s, strlen(s));
 }
 
-static void put_indent(sd_buf *b, int indent)
+static void put_indent(dlti_buf *b, int indent)
 {
-    sd_buf_puts(b, "\n");
+    dlti_buf_puts(b, "\n");
     for (int i = 0; i < indent; i++)
-        sd_buf_puts(b, " ");
+        dlti_buf_puts(b, " ");
 }
 
-static void put_mlir_text(sd_buf *b, const dlti_attr *a)
+static void put_mlir_text(dlti_buf *b, const dlti_attr *a)
 {
     size_t len;
     char *text = dlti_attr_print(a, &len);
@@ -34,16 +36,16 @@ static void put_mlir_text(sd_buf *b, const dlti_attr *a)
     free(text);
 }
 
-static void put_typed(sd_buf *b, const char *type, const dlti_attr *a, const char *number)
+static void put_typed(dlti_buf *b, const char *type, const dlti_attr *a, const char *number)
 {
-    sd_buf_puts(b, "{\"type\": ");
+    dlti_buf_puts(b, "{\"type\": ");
     put_json_text(b, type);
-    sd_buf_puts(b, ", \"value\": ");
+    dlti_buf_puts(b, ", \"value\": ");
     if (number)
-        sd_buf_puts(b, number);
+        dlti_buf_puts(b, number);
     else
         put_mlir_text(b, a);
-    sd_buf_puts(b, "}");
+    dlti_buf_puts(b, "}");
 }
 
 /* The value's digits: the printer's text up to " : TYPE". */
@@ -58,18 +60,18 @@ static char *int_digits(const dlti_attr *a)
     return text;
 }
 
-static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent);
+static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent);
 
-static void put_object(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
+static void put_object(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent)
 {
     if (dlti_attr_size(a) == 0) {
-        sd_buf_puts(b, "{}");
+        dlti_buf_puts(b, "{}");
         return;
     }
-    sd_buf_puts(b, "{");
+    dlti_buf_puts(b, "{");
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         if (i)
-            sd_buf_puts(b, ",");
+            dlti_buf_puts(b, ",");
         put_indent(b, indent + 2);
         dlti_key k = dlti_attr_entry_key(a, i);
         size_t len;
@@ -78,14 +80,14 @@ static void put_object(sd_buf *b, const dlti_attr *a, unsigned flags, int indent
             put_json_string(b, s, len);
         else
             put_json_text(b, dlti_type_str(dlti_key_get_type(k)));
-        sd_buf_puts(b, ": ");
+        dlti_buf_puts(b, ": ");
         put_json(b, dlti_attr_entry_value(a, i), flags, indent + 2);
     }
     put_indent(b, indent);
-    sd_buf_puts(b, "}");
+    dlti_buf_puts(b, "}");
 }
 
-static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
+static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent)
 {
     bool typed = flags & SYSDESC_PRINT_TYPED;
     const dlti_type *t = dlti_attr_type(a);
@@ -97,13 +99,13 @@ static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
         put_object(b, a, flags, indent);
         return;
     case DLTI_ATTR_ARRAY:
-        sd_buf_puts(b, "[");
+        dlti_buf_puts(b, "[");
         for (size_t i = 0; i < dlti_attr_size(a); i++) {
             if (i)
-                sd_buf_puts(b, ", ");
+                dlti_buf_puts(b, ", ");
             put_json(b, dlti_attr_element(a, i), flags, indent);
         }
-        sd_buf_puts(b, "]");
+        dlti_buf_puts(b, "]");
         return;
     case DLTI_ATTR_INTEGER: {
         char *digits = int_digits(a);
@@ -114,7 +116,7 @@ static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
         if (typed && strcmp(dlti_type_str(t), "i64") != 0)
             put_typed(b, dlti_type_str(t), a, digits);
         else
-            sd_buf_puts(b, digits);
+            dlti_buf_puts(b, digits);
         free(digits);
         return;
     }
@@ -129,13 +131,13 @@ static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
         if (typed && strcmp(dlti_type_str(t), "f64") != 0)
             put_typed(b, dlti_type_str(t), a, text);
         else
-            sd_buf_puts(b, text);
+            dlti_buf_puts(b, text);
         return;
     }
     case DLTI_ATTR_BOOL: {
         bool v = false;
         dlti_attr_get_bool(a, &v, NULL);
-        sd_buf_puts(b, v ? "true" : "false");
+        dlti_buf_puts(b, v ? "true" : "false");
         return;
     }
     case DLTI_ATTR_STRING: {
@@ -147,9 +149,9 @@ static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
     }
     case DLTI_ATTR_TYPE:
         if (typed) {
-            sd_buf_puts(b, "{\"type\": \"type\", \"value\": ");
+            dlti_buf_puts(b, "{\"type\": \"type\", \"value\": ");
             put_json_text(b, dlti_type_str(t));
-            sd_buf_puts(b, "}");
+            dlti_buf_puts(b, "}");
         } else {
             put_json_text(b, dlti_type_str(t));
         }
@@ -165,12 +167,12 @@ static void put_json(sd_buf *b, const dlti_attr *a, unsigned flags, int indent)
 
 char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
 {
-    sd_buf b = {0};
-    sd_buf_puts(&b, "{");
+    dlti_buf b = {0};
+    dlti_buf_puts(&b, "{");
     bool first = true;
     if (sys->data_layout || sys->dl_spec) {
         put_indent(&b, 2);
-        sd_buf_puts(&b, "\"data_layout\": ");
+        dlti_buf_puts(&b, "\"data_layout\": ");
         if (sys->data_layout)
             put_json_text(&b, sys->data_layout);
         else
@@ -179,15 +181,15 @@ char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
     }
     for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
         if (!first)
-            sd_buf_puts(&b, ",");
+            dlti_buf_puts(&b, ",");
         first = false;
         put_indent(&b, 2);
         size_t klen;
         const char *id = dlti_key_str(dlti_attr_entry_key(sys->spec, i), &klen);
         put_json_string(&b, id, klen);
-        sd_buf_puts(&b, ": ");
+        dlti_buf_puts(&b, ": ");
         put_json(&b, dlti_attr_entry_value(sys->spec, i), flags, 2);
     }
-    sd_buf_puts(&b, "\n}\n");
+    dlti_buf_puts(&b, "\n}\n");
     return sd_buf_finish(&b, len);
 }

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "sysdesc_private.h"
 
+#include "sysdesc/override.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +124,8 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
         idlen = dot ? (size_t)(dot - path) : plen;
     }
     if (idlen == 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id", assignment);
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id",
+                       assignment);
         goto out;
     }
     dlti_key devkey = dlti_key_string(ctx, path, idlen);
@@ -142,8 +145,8 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     }
     if (n == 0) { /* the whole device */
         if (dlti_attr_get_kind(value) != DLTI_ATTR_DEVICE_SPEC) {
-            dlti_error_set(err, DLTI_ERROR_TYPE, "override of device '%s' needs a #dlti.target_device_spec",
-                 path);
+            dlti_error_set(err, DLTI_ERROR_TYPE,
+                           "override of device '%s' needs a #dlti.target_device_spec", path);
             goto out;
         }
         dev = value;
@@ -192,16 +195,10 @@ out:
 /* Grows `*path` (capacity `*cap`) to hold `need` bytes. */
 static int path_reserve(char **path, size_t *cap, size_t need, dlti_error_t *err)
 {
-    if (need <= *cap)
+    if (dlti_grow((void **)path, cap, need, 1) == 0)
         return 0;
-    char *np = realloc(*path, need * 2);
-    if (!np) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
-        return -1;
-    }
-    *path = np;
-    *cap = need * 2;
-    return 0;
+    dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    return -1;
 }
 
 /* Applies every leaf of `value` (a device spec or map) at `path` (`len`
@@ -281,6 +278,6 @@ const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *
         return NULL;
     spec = sysdesc_spec_override_spec(ctx, spec, sys.spec, err);
     if (!spec && err)
-        snprintf(err->source, sizeof(err->source), "%s", path);
+        dlti_error_place(err, path, err->line, err->column);
     return spec;
 }

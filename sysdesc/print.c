@@ -2,6 +2,8 @@
  * is an enumerator, a name below and a case in sysdesc_system_print(). */
 #include "sysdesc_private.h"
 
+#include "sysdesc/print.h"
+
 #include <string.h>
 
 static const char *const format_names[] = {

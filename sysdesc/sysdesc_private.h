@@ -1,19 +1,31 @@
 /*
  * sysdesc_private.h - the one private header of the description layer
  * (sysdesc/: YAML and JSON, the catalog, composition, overrides).  Not
- * installed.  Its base (arena, buffer, errors, files) is the core's, from
- * dlti_private.h.
+ * installed.  Its base (arena, buffer, errors, files, growable arrays) is
+ * the core's, from dlti_private.h; nothing here implements another.  Of the
+ * public headers it brings only sysdesc/load.h (options and systems): each
+ * file includes the topics it implements or calls, so what a file can call
+ * shows in its includes.
  */
 #ifndef SYSDESC_PRIVATE_H
 #define SYSDESC_PRIVATE_H
 
-#include "sysdesc/sysdesc.h"
+#include "sysdesc/load.h"
 #include "dlti_private.h"
 
-#include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 
-/* ---- the document tree ---- */
+/* ---- errors ---- */
+
+/* DLTI_ERROR_NOMEM without a position; returns -1 for `return sd_nomem(...)`. */
+static inline int sd_nomem(dlti_error_t *err, const char *source)
+{
+    dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+    return -1;
+}
+
+/* ---- YAML nodes ---- */
 
 typedef enum sd_node_kind { SD_SCALAR, SD_SEQUENCE, SD_MAPPING } sd_node_kind;
 
@@ -32,39 +44,60 @@ typedef struct sd_node {
     size_t weight;           /* nodes in the expanded subtree, aliases expanded */
 } sd_node;
 
+#define SD_TAG_STR "tag:yaml.org,2002:str"
+#define SD_TAG_INT "tag:yaml.org,2002:int"
+#define SD_TAG_FLOAT "tag:yaml.org,2002:float"
+#define SD_TAG_BOOL "tag:yaml.org,2002:bool"
+#define SD_TAG_NULL "tag:yaml.org,2002:null"
+#define SD_TAG_MAP "tag:yaml.org,2002:map"
+#define SD_TAG_SEQ "tag:yaml.org,2002:seq"
+
+/* ---- libyaml events (yaml_events.c), read by the tree and the fast path ---- */
+
+/* What a builder does with the events of one document.  Each handler
+ * returns 0 to go on or -1 to stop the parse (having set its error, if it
+ * reports one). */
+typedef struct sd_event_sink {
+    /* A scalar, or the start of a sequence or mapping (no children: `len`
+     * 0).  Tag and text point into the event: a builder copies what it
+     * keeps.  `anchor` is NULL when the node has none. */
+    int (*node)(void *user, const sd_node *n, const char *anchor);
+    /* The end of the innermost open sequence or mapping. */
+    int (*end)(void *user);
+    int (*alias)(void *user, const char *anchor, int line, int column);
+} sd_event_sink;
+
+/* Parses `len` bytes of `text`, handing the node events to `sink`.  0 at
+ * the end of the stream; -1 when the sink stopped, or with `err` set at its
+ * place in `source` for a YAML syntax error, a second document, the input
+ * size or nesting limit of `opts` (defaults filled), or out of memory. */
+int sd_events_parse(const char *text, size_t len, const char *source,
+                    const sysdesc_yaml_options *opts, const sd_event_sink *sink, void *user,
+                    dlti_error_t *err);
+
+/* ---- the document tree (yaml_tree.c) ---- */
+
 typedef struct sd_doc {
     dlti_arena arena;        /* the core's arena, released with the document */
     sd_node *root;           /* NULL for an empty document */
 } sd_doc;
 
-/* Parses `text` into `doc` under the limits; 0 or -1 with err located. */
+/* Parses `text` into `doc` under the limits of `opts` (defaults filled); 0
+ * or -1 with err located. */
 int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, dlti_error_t *err);
 void sd_doc_free(sd_doc *doc);
 
-/* ---- the fast path (yaml_stream.c) ---- */
+/* ---- scalars (yaml_scalar.c) ---- */
 
-#define SD_STREAM_FALLBACK 1
-/* Loads `text` straight from parser events when it needs no tree and has no
- * error: 0 with `out` set, or SD_STREAM_FALLBACK (nothing set, no error
- * reported) when the tree path must load it.  `opts` has its defaults
- * filled; the input size limit is the caller's. */
-/* Tests only (tests/test_yaml.c): true makes sysdesc_yaml_load() skip the
- * fast path, so that both paths can be compared on the same input. */
-extern bool sd_yaml_force_tree;
-
-int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
-                   const sysdesc_yaml_options *opts, sysdesc_system *out);
-
-/* ---- scalars ---- */
-
-/* Types one load keeps asking for ("i64" of every plain integer, "f64", the
- * type of a tag like !i32): the core parses and interns the name on each
- * request, so a load remembers the answers.  Only successes are kept; the
- * pointers are the context's interned types, valid while it lives (one
+/* What one load keeps asking the context for: types ("i64" of every plain
+ * integer, "f64", the type of a tag like !i32: the core parses and interns
+ * the name on each request) and the string limit.  Only successes are kept;
+ * the pointers are the context's interned types, valid while it lives (one
  * load: a dlti_context_reset() invalidates them).  Zero-initialise. */
 typedef struct sd_types {
     const dlti_type *i64, *f64;
+    size_t max_string;       /* dlti_limits.max_string_bytes; 0: not read yet */
     struct {
         char text[40];
         size_t len;
@@ -77,6 +110,10 @@ typedef struct sd_types {
 const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text, size_t len,
                                dlti_error_t *err);
 
+/* The type of a `!type TYPE` scalar (a value or a key); NULL with `err` at
+ * `n` when TYPE is no MLIR type. */
+const dlti_type *sd_type_scalar(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, dlti_error_t *err);
 /* What a scalar means. `*is_null` is set for a null (no attribute).  `tc`
  * may be NULL. */
 const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *n,
@@ -86,46 +123,129 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
  * string literal it prints as, escapes included, so that what a YAML file
  * loads always prints as MLIR the parser reads back; else -1 with a
  * DLTI_ERROR_LIMIT error at the node. */
-int sd_string_check(dlti_context *ctx, const sd_node *n, const char *source, dlti_error_t *err);
+int sd_string_check(dlti_context *ctx, sd_types *tc, const sd_node *n, const char *source,
+                    dlti_error_t *err);
 /* How a plain scalar resolves, used by the printer to decide on quotes. */
 typedef enum sd_plain_kind { SD_PLAIN_STRING, SD_PLAIN_NULL, SD_PLAIN_BOOL, SD_PLAIN_INT,
                              SD_PLAIN_FLOAT } sd_plain_kind;
 sd_plain_kind sd_plain_classify(const char *s, size_t len);
 
-#define SD_TAG_STR "tag:yaml.org,2002:str"
-#define SD_TAG_INT "tag:yaml.org,2002:int"
-#define SD_TAG_FLOAT "tag:yaml.org,2002:float"
-#define SD_TAG_BOOL "tag:yaml.org,2002:bool"
-#define SD_TAG_NULL "tag:yaml.org,2002:null"
-#define SD_TAG_MAP "tag:yaml.org,2002:map"
-#define SD_TAG_SEQ "tag:yaml.org,2002:seq"
+/* ---- the format's rules, shared by both builders (yaml_rules.c) ---- */
 
-/* ---- growable text for printers: the core's buffer ---- */
+/* Inline: both builders ask these of nearly every key. */
+static inline bool sd_tag_is(const sd_node *n, const char *tag)
+{
+    return n->tag && strcmp(n->tag, tag) == 0;
+}
 
-typedef dlti_buf sd_buf;
-#define sd_buf_put dlti_buf_put
-#define sd_buf_puts dlti_buf_puts
-#define sd_buf_printf dlti_buf_printf
+/* An untagged plain scalar spelling `word` (`base`, `data_layout`, `<<`). */
+static inline bool sd_is_plain_word(const sd_node *n, const char *word)
+{
+    return n->kind == SD_SCALAR && n->plain && !n->tag && n->u.text[0] == word[0] &&
+           strcmp(n->u.text, word) == 0;
+}
+
+/* Where a mapping key stands: what it may be depends on it. */
+typedef enum sd_level { SD_LEVEL_SYSTEM, SD_LEVEL_DEVICE, SD_LEVEL_MAP } sd_level;
+/* The DLTI key of mapping key `k` at `level`: a non-empty string within the
+ * string limit, or (below devices) '!type TYPE'; NULL with `err` at `k`. */
+dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level level,
+                const char *source, dlti_error_t *err);
+
+/* Memory that duplicate checks of big mappings reuse.  Zero-initialise;
+ * free(slots) when done. */
+typedef struct sd_key_set {
+    size_t *slots;
+    size_t cap;
+} sd_key_set;
+/* Whether one of the `n` keys of `entries` repeats an earlier one: 1 with
+ * the first such key's index in *dup and the earlier one's in *first, 0
+ * when all differ, -1 when out of memory. */
+int sd_key_repeat(const dlti_entry *entries, size_t n, sd_key_set *set, size_t *dup,
+                  size_t *first);
+
+/* The container kind of mapping `n`: `dflt` when untagged (or !!map), else
+ * its tag's (!map, !dl_spec); -1 with `err` for any other tag. */
+int sd_map_kind(const sd_node *n, dlti_attr_kind dflt, dlti_attr_kind *kind, const char *source,
+                dlti_error_t *err);
+/* 0 when sequence `n` is untagged (or !!seq); else -1 with `err`. */
+int sd_seq_check(const sd_node *n, const char *source, dlti_error_t *err);
+/* 0 when `root` (NULL: an empty document) can be a system: a mapping. */
+int sd_root_check(const sd_node *root, const char *source, dlti_error_t *err);
+/* 0 when `v`, the value of device `id`, can be a device: a mapping. */
+int sd_device_check(const sd_node *v, const char *id, const char *source, dlti_error_t *err);
+
+/* ---- data layouts (yaml_layout.c) ---- */
+
+/* The value of `data_layout:` unless it is a mapping (built as a !dl_spec):
+ * a target triple or LLVM data layout string (sets out->data_layout and
+ * out->dl_spec, through the importer of sysdesc/layout.h) or !mlir
+ * '#dlti.dl_spec<...>' (sets out->dl_spec).  0, or -1 with `err` at `v`. */
+int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, const char *source,
+                         sysdesc_system *out, dlti_error_t *err);
+
+/* ---- the fast path (yaml_stream.c) ---- */
+
+#define SD_STREAM_FALLBACK 1
+/* Loads `text` straight from parser events when it needs no tree and has no
+ * error: 0 with `out` set, or SD_STREAM_FALLBACK (nothing set, no error
+ * reported) when the tree path must load it.  `opts` has its defaults
+ * filled. */
+int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                   const sysdesc_yaml_options *opts, sysdesc_system *out);
+
+/* ---- loading (yaml_load.c) ---- */
+
+/* `given` (may be NULL) with every zero limit replaced by its default: what
+ * the loader hands to everything below it. */
+void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given);
+
+/* dlti_read_file() under the input size limit of `opts` (may be NULL). */
+char *sd_read_input(const char *path, const sysdesc_yaml_options *opts, size_t *len,
+                    dlti_error_t *err);
+
+/* Finds the file of a `base:` name that is not a path ("nvidia/h100-sxm"):
+ * malloc'ed, or NULL with `err` filled (the loader reports "base 'NAME':
+ * TEXT" at the name, with err's code).  The loader knows no catalog: its
+ * callers pass one (catalog.c: sd_catalog_resolver()). */
+typedef struct sd_resolver {
+    char *(*find)(const void *user, const char *name, dlti_error_t *err);
+    const void *user;
+} sd_resolver;
+
+/* sysdesc_yaml_load() and sysdesc_yaml_load_file() with the resolver for
+ * `base:` names given (NULL: such a name is an error). */
+int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                 const sysdesc_yaml_options *opts, const sd_resolver *resolver,
+                 sysdesc_system *out, dlti_error_t *err);
+int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                      const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err);
+
+/* Tests only (tests/test_yaml.c): true makes sysdesc_yaml_load() skip the
+ * fast path, so that both paths can be compared on the same input. */
+extern bool sd_yaml_force_tree;
+
+/* ---- the catalog (catalog.c) ---- */
+
+/* The resolver that looks `base:` names up along `search_path` (NULL: the
+ * default path, sysdesc_catalog_path()), as sysdesc_catalog_find() does.
+ * The string must outlive the loads that use the resolver. */
+sd_resolver sd_catalog_resolver(const char *search_path);
+
+/* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
+
 /* Appends `len` bytes as a double-quoted string: \" \\ \n \t escaped,
  * other control bytes as `control_fmt` (JSON "\\u%04X", YAML "\\x%02X"). */
-void sd_buf_put_quoted(sd_buf *b, const char *s, size_t len, const char *control_fmt);
+void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt);
 /* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
-char *sd_buf_finish(sd_buf *b, size_t *len);
+char *sd_buf_finish(dlti_buf *b, size_t *len);
 
 /* Shortest "%.*g" text of `v` that reads back to the same double. */
 void sd_format_double(char *out, size_t size, double v);
 
-/* ---- data layouts ---- */
-
-/* The `data_layout:` key: an LLVM data layout string or a target triple
- * becomes a #dlti.dl_spec through the layout importer (sysdesc/layout.h). */
-/* Sets *dl_spec from `text` (NUL-terminated): a triple of the built-in table
- * (exact or same architecture) or else an LLVM data layout string.  Returns
- * 0, or -1 with `err` filled (no position) when the string is malformed. */
-int sd_import_data_layout(dlti_context *ctx, const char *text, const dlti_attr **dl_spec,
-                          dlti_error_t *err);
-
 /* ---- the device schema and its checker (schema*.c, check*.c) ---- */
+
+#include "sysdesc/schema.h"
 
 /* The most keys schema_keys.c may hold (schema.c indexes them in arrays). */
 #define SD_SCHEMA_MAX_KEYS 256

@@ -6,6 +6,8 @@
  * something else. */
 #include "sysdesc_private.h"
 
+#include "sysdesc/print.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,21 +58,21 @@ static bool valid_utf8(const char *s, size_t len)
     return true;
 }
 
-static void put_single_quoted(sd_buf *b, const char *s, size_t len)
+static void put_single_quoted(dlti_buf *b, const char *s, size_t len)
 {
-    sd_buf_put(b, "'", 1);
+    dlti_buf_put(b, "'", 1);
     size_t start = 0;
     for (size_t i = 0; i < len; i++)
         if (s[i] == '\'') {
-            sd_buf_put(b, s + start, i - start + 1);
-            sd_buf_put(b, "'", 1);
+            dlti_buf_put(b, s + start, i - start + 1);
+            dlti_buf_put(b, "'", 1);
             start = i + 1;
         }
-    sd_buf_put(b, s + start, len - start);
-    sd_buf_put(b, "'", 1);
+    dlti_buf_put(b, s + start, len - start);
+    dlti_buf_put(b, "'", 1);
 }
 
-static void put_mlir(sd_buf *b, const dlti_attr *a)
+static void put_mlir(dlti_buf *b, const dlti_attr *a)
 {
     size_t len;
     char *text = dlti_attr_print(a, &len);
@@ -78,29 +80,29 @@ static void put_mlir(sd_buf *b, const dlti_attr *a)
         b->failed = true;
         return;
     }
-    sd_buf_puts(b, "!mlir ");
+    dlti_buf_puts(b, "!mlir ");
     put_single_quoted(b, text, len);
     free(text);
 }
 
-static void put_double_quoted(sd_buf *b, const char *s, size_t len)
+static void put_double_quoted(dlti_buf *b, const char *s, size_t len)
 {
     sd_buf_put_quoted(b, s, len, "\\x%02X");
 }
 
 /* Writes a string scalar; false when YAML cannot hold it (invalid UTF-8). */
-static bool put_string(sd_buf *b, const char *s, size_t len)
+static bool put_string(dlti_buf *b, const char *s, size_t len)
 {
     if (!valid_utf8(s, len))
         return false;
     if (plain_safe(s, len))
-        sd_buf_put(b, s, len);
+        dlti_buf_put(b, s, len);
     else
         put_double_quoted(b, s, len);
     return true;
 }
 
-static void put_type_text(sd_buf *b, const dlti_type *t)
+static void put_type_text(dlti_buf *b, const dlti_type *t)
 {
     const char *s = dlti_type_str(t);
     size_t len = strlen(s);
@@ -109,13 +111,13 @@ static void put_type_text(sd_buf *b, const dlti_type *t)
         plain = is_alnum(s[i]) || s[i] == '_' || s[i] == '<' || s[i] == '>' || s[i] == '.' ||
                 s[i] == '?';
     if (plain)
-        sd_buf_put(b, s, len);
+        dlti_buf_put(b, s, len);
     else
         put_double_quoted(b, s, len);
 }
 
 /* The value's digits: the printer's text up to " : TYPE". */
-static void put_int_digits(sd_buf *b, const dlti_attr *a)
+static void put_int_digits(dlti_buf *b, const dlti_attr *a)
 {
     size_t len;
     char *text = dlti_attr_print(a, &len);
@@ -124,11 +126,11 @@ static void put_int_digits(sd_buf *b, const dlti_attr *a)
         return;
     }
     char *colon = strstr(text, " : ");
-    sd_buf_put(b, text, colon ? (size_t)(colon - text) : len);
+    dlti_buf_put(b, text, colon ? (size_t)(colon - text) : len);
     free(text);
 }
 
-static void put_float(sd_buf *b, const dlti_attr *a)
+static void put_float(dlti_buf *b, const dlti_attr *a)
 {
     const dlti_type *t = dlti_attr_type(a);
     double v;
@@ -139,16 +141,16 @@ static void put_float(sd_buf *b, const dlti_attr *a)
         return;
     }
     if (!f64)
-        sd_buf_printf(b, "!%s ", dlti_type_str(t));
+        dlti_buf_printf(b, "!%s ", dlti_type_str(t));
     if (isinf(v)) {
-        sd_buf_puts(b, v < 0 ? "-.inf" : ".inf");
+        dlti_buf_puts(b, v < 0 ? "-.inf" : ".inf");
         return;
     }
     char text[64];
     sd_format_double(text, sizeof(text), v);
-    sd_buf_puts(b, text);
+    dlti_buf_puts(b, text);
     if (!strpbrk(text, ".e"))
-        sd_buf_puts(b, ".0");
+        dlti_buf_puts(b, ".0");
 }
 
 static bool is_scalar(const dlti_attr *a)
@@ -163,16 +165,16 @@ static bool is_scalar(const dlti_attr *a)
     }
 }
 
-static void put_scalar(sd_buf *b, const dlti_attr *a)
+static void put_scalar(dlti_buf *b, const dlti_attr *a)
 {
     switch (dlti_attr_get_kind(a)) {
     case DLTI_ATTR_INTEGER: {
         const dlti_type *t = dlti_attr_type(a);
         int64_t v;
         if (strcmp(dlti_type_str(t), "i64") == 0 && dlti_attr_get_int64(a, &v, NULL) == 0) {
-            sd_buf_printf(b, "%lld", (long long)v);
+            dlti_buf_printf(b, "%lld", (long long)v);
         } else {
-            sd_buf_printf(b, "!%s ", dlti_type_str(t));
+            dlti_buf_printf(b, "!%s ", dlti_type_str(t));
             put_int_digits(b, a);
         }
         return;
@@ -183,7 +185,7 @@ static void put_scalar(sd_buf *b, const dlti_attr *a)
     case DLTI_ATTR_BOOL: {
         bool v = false;
         dlti_attr_get_bool(a, &v, NULL);
-        sd_buf_puts(b, v ? "true" : "false");
+        dlti_buf_puts(b, v ? "true" : "false");
         return;
     }
     case DLTI_ATTR_STRING: {
@@ -195,7 +197,7 @@ static void put_scalar(sd_buf *b, const dlti_attr *a)
         return;
     }
     case DLTI_ATTR_TYPE:
-        sd_buf_puts(b, "!type ");
+        dlti_buf_puts(b, "!type ");
         put_type_text(b, dlti_attr_type(a));
         return;
     default:
@@ -204,22 +206,22 @@ static void put_scalar(sd_buf *b, const dlti_attr *a)
     }
 }
 
-static void put_indent(sd_buf *b, int indent)
+static void put_indent(dlti_buf *b, int indent)
 {
     static const char spaces[] = "                                                                ";
     while (indent > 0) {
         int n = indent > 64 ? 64 : indent;
-        sd_buf_put(b, spaces, (size_t)n);
+        dlti_buf_put(b, spaces, (size_t)n);
         indent -= n;
     }
 }
 
-static void put_key(sd_buf *b, dlti_key key)
+static void put_key(dlti_buf *b, dlti_key key)
 {
     size_t len;
     const char *s = dlti_key_str(key, &len);
     if (!s) {
-        sd_buf_puts(b, "!type ");
+        dlti_buf_puts(b, "!type ");
         put_type_text(b, dlti_key_get_type(key));
         return;
     }
@@ -230,14 +232,14 @@ static void put_key(sd_buf *b, dlti_key key)
         put_double_quoted(b, s, len);
 }
 
-static void put_value(sd_buf *b, const dlti_attr *a, int indent);
+static void put_value(dlti_buf *b, const dlti_attr *a, int indent);
 
-static void put_entries(sd_buf *b, const dlti_attr *a, int indent)
+static void put_entries(dlti_buf *b, const dlti_attr *a, int indent)
 {
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         put_indent(b, indent);
         put_key(b, dlti_attr_entry_key(a, i));
-        sd_buf_puts(b, ":");
+        dlti_buf_puts(b, ":");
         put_value(b, dlti_attr_entry_value(a, i), indent + 2);
     }
 }
@@ -251,66 +253,66 @@ static bool flow_array(const dlti_attr *a)
     return true;
 }
 
-static void put_array_inline(sd_buf *b, const dlti_attr *a)
+static void put_array_inline(dlti_buf *b, const dlti_attr *a)
 {
-    sd_buf_puts(b, "[");
+    dlti_buf_puts(b, "[");
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         if (i)
-            sd_buf_puts(b, ", ");
+            dlti_buf_puts(b, ", ");
         put_scalar(b, dlti_attr_element(a, i));
     }
-    sd_buf_puts(b, "]");
+    dlti_buf_puts(b, "]");
 }
 
 /* Writes " value\n" after a "key:" or "-", or a nested block at `indent`. */
-static void put_value(sd_buf *b, const dlti_attr *a, int indent)
+static void put_value(dlti_buf *b, const dlti_attr *a, int indent)
 {
     dlti_attr_kind k = dlti_attr_get_kind(a);
     if (k == DLTI_ATTR_MAP || k == DLTI_ATTR_DL_SPEC) {
         const char *tag = k == DLTI_ATTR_DL_SPEC ? " !dl_spec" : "";
         if (dlti_attr_size(a) == 0) {
-            sd_buf_printf(b, "%s {}\n", tag);
+            dlti_buf_printf(b, "%s {}\n", tag);
             return;
         }
-        sd_buf_printf(b, "%s\n", tag);
+        dlti_buf_printf(b, "%s\n", tag);
         put_entries(b, a, indent);
         return;
     }
     if (k == DLTI_ATTR_ARRAY) {
         if (flow_array(a)) {
-            sd_buf_puts(b, " ");
+            dlti_buf_puts(b, " ");
             put_array_inline(b, a);
-            sd_buf_puts(b, "\n");
+            dlti_buf_puts(b, "\n");
             return;
         }
-        sd_buf_puts(b, "\n");
+        dlti_buf_puts(b, "\n");
         for (size_t i = 0; i < dlti_attr_size(a); i++) {
             put_indent(b, indent);
-            sd_buf_puts(b, "-");
+            dlti_buf_puts(b, "-");
             put_value(b, dlti_attr_element(a, i), indent + 2);
         }
         return;
     }
-    sd_buf_puts(b, " ");
+    dlti_buf_puts(b, " ");
     put_scalar(b, a);
-    sd_buf_puts(b, "\n");
+    dlti_buf_puts(b, "\n");
 }
 
 char *sysdesc_yaml_print(const sysdesc_system *sys, size_t *len)
 {
-    sd_buf b = {0};
+    dlti_buf b = {0};
     if (sys->data_layout) {
-        sd_buf_puts(&b, "data_layout: ");
+        dlti_buf_puts(&b, "data_layout: ");
         if (!put_string(&b, sys->data_layout, strlen(sys->data_layout)))
             put_double_quoted(&b, sys->data_layout, strlen(sys->data_layout));
-        sd_buf_puts(&b, "\n");
+        dlti_buf_puts(&b, "\n");
     } else if (sys->dl_spec) {
-        sd_buf_puts(&b, "data_layout:");
+        dlti_buf_puts(&b, "data_layout:");
         put_value(&b, sys->dl_spec, 2);
     }
     for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
         put_key(&b, dlti_attr_entry_key(sys->spec, i));
-        sd_buf_puts(&b, ":\n");
+        dlti_buf_puts(&b, ":\n");
         put_entries(&b, dlti_attr_entry_value(sys->spec, i), 2);
     }
     return sd_buf_finish(&b, len);

@@ -2,7 +2,12 @@
  *
  * Everything is built with the dlti.h builder; the result is handed out only
  * when the whole file (and every base it names) converted, so a bad file
- * never yields a partial spec. */
+ * never yields a partial spec.
+ *
+ * A `base:` that is a path is read relative to the naming file; any other
+ * name goes to the resolver the caller passed (load.c and catalog.c pass the
+ * catalog's): the loader knows no catalog, so the catalog, which loads its
+ * entries through this file, depends on it and not the other way round. */
 #define _DEFAULT_SOURCE
 #include "sysdesc_private.h"
 
@@ -24,8 +29,10 @@ typedef struct chain {
 typedef struct loader {
     dlti_context *ctx;
     sysdesc_yaml_options opts;
-    char *default_path;        /* sysdesc_catalog_path(), computed on first need */
+    const sd_resolver *resolver; /* names that are not paths; NULL: none */
     base_file *bases;          /* files loaded as bases, by path, loaded once */
+    sd_types types;
+    sd_key_set keys;           /* duplicate checks of big mappings */
     dlti_error_t *err;
 } loader;
 
@@ -38,111 +45,32 @@ typedef struct file {
 
 static int nomem(const file *f)
 {
-    dlti_error_set_at(f->L->err, DLTI_ERROR_NOMEM, f->source, 0, 0, "out of memory");
-    return -1;
-}
-
-static bool is_plain_word(const sd_node *n, const char *word)
-{
-    return n->kind == SD_SCALAR && n->plain && !n->tag && strcmp(n->u.text, word) == 0;
-}
-
-static bool tag_is(const sd_node *n, const char *tag)
-{
-    return n->tag && strcmp(n->tag, tag) == 0;
+    return sd_nomem(f->L->err, f->source);
 }
 
 static int load_system(file *f, const sd_node *root, sysdesc_system *out);
 
 /* ---- keys ---- */
 
-static dlti_key make_key(const file *f, const sd_node *k, bool device_level)
+/* Sets pairs[i].key to the key of each pair of mapping `map` at `level`:
+ * 0, or -1 with the first bad key or, after all keys, the first repeat. */
+static int read_keys(const file *f, const sd_node *map, sd_level level, dlti_entry *pairs)
 {
-    dlti_context *ctx = f->L->ctx;
-    if (k->kind != SD_SCALAR) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                 "a key must be a scalar, not a %s", k->kind == SD_MAPPING ? "mapping" : "sequence");
-        return NULL;
+    loader *L = f->L;
+    size_t n = map->len;
+    for (size_t i = 0; i < n; i++) {
+        pairs[i].key = sd_key(L->ctx, &L->types, map->u.items[2 * i], level, f->source, L->err);
+        if (!pairs[i].key)
+            return -1;
     }
-    if (tag_is(k, "!type")) {
-        if (device_level) {
-            dlti_error_set_at(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
-                     "type as DLTI key is not allowed (in a device)");
-            return NULL;
-        }
-        dlti_error_t inner;
-        const dlti_type *t = dlti_type_parse(ctx, k->u.text, k->len, &inner);
-        if (!t) {
-            dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                     "'%s' is not an MLIR type for !type: %s", k->u.text, inner.text);
-            return NULL;
-        }
-        dlti_key key = dlti_key_type(ctx, t);
-        if (!key)
-            nomem(f);
-        return key;
-    }
-    if (k->tag && !tag_is(k, SD_TAG_STR)) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                 "a key is a string or '!type TYPE'; tag '%s' is not allowed here", k->tag);
-        return NULL;
-    }
-    if (k->len == 0) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_VERIFY, f->source, k->line, k->column,
-                 "empty string as DLTI key is not allowed");
-        return NULL;
-    }
-    if (sd_string_check(ctx, k, f->source, f->L->err) < 0)
-        return NULL;
-    dlti_key key = dlti_key_string(ctx, k->u.text, k->len);
-    if (!key)
-        nomem(f);
-    return key;
-}
-
-/* Reports the first key of `keys` that repeats an earlier one. */
-static int check_duplicates(const file *f, const sd_node *map, const dlti_key *keys, size_t n)
-{
-    size_t dup = SIZE_MAX, first = 0;
-    if (n <= 16) {
-        for (size_t i = 1; i < n && dup == SIZE_MAX; i++)
-            for (size_t j = 0; j < i; j++)
-                if (keys[i] == keys[j]) {
-                    dup = i;
-                    first = j;
-                    break;
-                }
-    } else {
-        size_t cap = 32;
-        while (cap < n * 2)
-            cap *= 2;
-        size_t *slots = malloc(cap * sizeof(size_t));
-        if (!slots)
-            return nomem(f);
-        memset(slots, 0xff, cap * sizeof(size_t));
-        for (size_t i = 0; i < n && dup == SIZE_MAX; i++) {
-            uintptr_t h = (uintptr_t)keys[i];
-            h ^= h >> 17;
-            h *= 0x9E3779B97F4A7C15ull;
-            for (size_t s = (h >> 20) & (cap - 1);; s = (s + 1) & (cap - 1)) {
-                if (slots[s] == SIZE_MAX) {
-                    slots[s] = i;
-                    break;
-                }
-                if (keys[slots[s]] == keys[i]) {
-                    dup = i;
-                    first = slots[s];
-                    break;
-                }
-            }
-        }
-        free(slots);
-    }
-    if (dup == SIZE_MAX)
-        return 0;
+    size_t dup, first;
+    int r = sd_key_repeat(pairs, n, &L->keys, &dup, &first);
+    if (r <= 0)
+        return r < 0 ? nomem(f) : 0;
     const sd_node *k = map->u.items[2 * dup], *k0 = map->u.items[2 * first];
-    dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-             "duplicate key '%s' (first at line %d, column %d)", k->u.text, k0->line, k0->column);
+    dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
+                      "duplicate key '%s' (first at line %d, column %d)", k->u.text, k0->line,
+                      k0->column);
     return -1;
 }
 
@@ -151,35 +79,19 @@ static int check_duplicates(const file *f, const sd_node *map, const dlti_key *k
 static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind kind,
                                   const dlti_attr *base, bool device_level);
 
-static dlti_attr_kind map_kind(const file *f, const sd_node *n, dlti_attr_kind dflt, bool *ok)
-{
-    *ok = true;
-    if (!n->tag || tag_is(n, SD_TAG_MAP))
-        return dflt;
-    if (tag_is(n, "!map"))
-        return DLTI_ATTR_MAP;
-    if (tag_is(n, "!dl_spec"))
-        return DLTI_ATTR_DL_SPEC;
-    *ok = false;
-    dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
-             "unknown tag '%s' on a mapping (known: !map, !dl_spec)", n->tag);
-    return dflt;
-}
-
 /* The attribute of a value node; *is_null for a null scalar. */
 static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *base, bool *is_null)
 {
     *is_null = false;
     dlti_context *ctx = f->L->ctx;
     if (n->kind == SD_SCALAR)
-        return sd_scalar_attr(ctx, NULL, n, f->source, is_null, f->L->err);
+        return sd_scalar_attr(ctx, &f->L->types, n, f->source, is_null, f->L->err);
     if (n->kind == SD_MAPPING) {
-        bool ok;
         dlti_attr_kind base_kind = base && (dlti_attr_get_kind(base) == DLTI_ATTR_MAP ||
                                             dlti_attr_get_kind(base) == DLTI_ATTR_DL_SPEC)
                                        ? dlti_attr_get_kind(base) : DLTI_ATTR_MAP;
-        dlti_attr_kind kind = map_kind(f, n, base_kind, &ok);
-        if (!ok)
+        dlti_attr_kind kind;
+        if (sd_map_kind(n, base_kind, &kind, f->source, f->L->err) < 0)
             return NULL;
         /* Deep merge: an untagged mapping over an inherited mapping of the
          * same kind overrides its keys one by one; a tagged one (!map) or
@@ -187,11 +99,8 @@ static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *
         const dlti_attr *merge = base && !n->tag && dlti_attr_get_kind(base) == kind ? base : NULL;
         return build_map(f, n, kind, merge, false);
     }
-    if (n->tag && !tag_is(n, SD_TAG_SEQ)) {
-        dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
-                 "unknown tag '%s' on a sequence", n->tag);
+    if (sd_seq_check(n, f->source, f->L->err) < 0)
         return NULL;
-    }
     const dlti_attr **elems = malloc((n->len ? n->len : 1) * sizeof(*elems));
     if (!elems) {
         nomem(f);
@@ -230,7 +139,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     const sd_node *base_node = NULL;
     if (device_level)
         for (size_t i = 0; i < npairs; i++)
-            if (is_plain_word(node->u.items[2 * i], "base"))
+            if (sd_is_plain_word(node->u.items[2 * i], "base"))
                 base_node = node->u.items[2 * i + 1];
     if (base_node) {
         base = resolve_base(f, base_node);
@@ -239,9 +148,9 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     }
     size_t nbase = base ? dlti_attr_size(base) : 0;
     dlti_entry *entries = malloc((nbase + npairs + 1) * sizeof(*entries));
-    dlti_key *keys = calloc(npairs + 1, sizeof(*keys));
+    dlti_entry *pairs = malloc((npairs + 1) * sizeof(*pairs));
     const dlti_attr *result = NULL;
-    if (!entries || !keys) {
+    if (!entries || !pairs) {
         nomem(f);
         goto out;
     }
@@ -250,26 +159,15 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
         entries[i].value = dlti_attr_entry_value(base, i);
     }
     size_t n = nbase;
-    for (size_t i = 0; i < npairs; i++) {
-        const sd_node *k = node->u.items[2 * i];
-        if (is_plain_word(k, "<<")) {
-            dlti_error_set_at(f->L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                     "YAML merge keys ('<<') are not supported: use 'base:' (docs/yaml.md)");
-            goto out;
-        }
-        keys[i] = make_key(f, k, device_level);
-        if (!keys[i])
-            goto out;
-    }
-    if (check_duplicates(f, node, keys, npairs) < 0)
+    if (read_keys(f, node, device_level ? SD_LEVEL_DEVICE : SD_LEVEL_MAP, pairs) < 0)
         goto out;
     for (size_t i = 0; i < npairs; i++) {
         const sd_node *v = node->u.items[2 * i + 1];
-        if (device_level && v == base_node && is_plain_word(node->u.items[2 * i], "base"))
+        if (device_level && v == base_node && sd_is_plain_word(node->u.items[2 * i], "base"))
             continue;
         size_t at = SIZE_MAX;
         for (size_t j = 0; j < nbase; j++)
-            if (entries[j].key == keys[i]) {
+            if (entries[j].key == pairs[i].key) {
                 at = j;
                 break;
             }
@@ -286,7 +184,7 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
         if (at != SIZE_MAX) {
             entries[at].value = value;
         } else {
-            entries[n].key = keys[i];
+            entries[n].key = pairs[i].key;
             entries[n].value = value;
             n++;
         }
@@ -295,17 +193,12 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     for (size_t i = 0; i < n; i++)
         if (entries[i].value)
             entries[kept++] = entries[i];
-    dlti_error_t inner;
-    result = dlti_container_new(ctx, kind, entries, kept, &inner);
-    if (!result) {
-        if (f->L->err) {
-            *f->L->err = inner;
-            dlti_error_place(f->L->err, f->source, (node)->line, (node)->column);
-        }
-    }
+    result = dlti_container_new(ctx, kind, entries, kept, f->L->err);
+    if (!result)
+        dlti_error_place(f->L->err, f->source, node->line, node->column);
 out:
     free(entries);
-    free(keys);
+    free(pairs);
     return result;
 }
 
@@ -319,13 +212,18 @@ static bool looks_like_path(const char *s)
            (len > 4 && strcmp(s + len - 4, ".yml") == 0);
 }
 
-/* The file a `base:` names: a path relative to the naming file, or a catalog entry. */
+/* The file a `base:` names: a path relative to the naming file, or what the
+ * resolver makes of a name; NULL with the error set. */
 static char *base_path(file *f, const sd_node *n)
 {
     const char *name = n->u.text;
     if (looks_like_path(name)) {
-        if (name[0] == '/')
-            return strdup(name);
+        if (name[0] == '/') {
+            char *p = strdup(name);
+            if (!p)
+                nomem(f);
+            return p;
+        }
         const char *slash = strrchr(f->source, '/');
         size_t dir = slash ? (size_t)(slash - f->source) + 1 : 0;
         /* "DIR/" + "./NAME" is "DIR/NAME": without this a chain of `base:
@@ -336,23 +234,24 @@ static char *base_path(file *f, const sd_node *n)
                 name++;
         }
         char *p = malloc(dir + strlen(name) + 1);
-        if (p) {
-            memcpy(p, f->source, dir);
-            strcpy(p + dir, name);
+        if (!p) {
+            nomem(f);
+            return NULL;
         }
+        memcpy(p, f->source, dir);
+        strcpy(p + dir, name);
         return p;
     }
-    if (!f->L->opts.search_path && !f->L->default_path) {
-        f->L->default_path = sysdesc_catalog_path();
-        if (!f->L->default_path)
-            return NULL;
-    }
-    dlti_error_t inner;
-    char *p = sysdesc_catalog_find(name, f->L->opts.search_path ? f->L->opts.search_path
-                                                                 : f->L->default_path, &inner);
+    const sd_resolver *r = f->L->resolver;
+    dlti_error_t inner = {0};
+    char *p = NULL;
+    if (r)
+        p = r->find(r->user, name, &inner);
+    else
+        dlti_error_set(&inner, DLTI_ERROR_NOT_FOUND, "no catalog to look names up in");
     if (!p)
-        dlti_error_set_at(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s", name,
-                 inner.text);
+        dlti_error_set_at(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s",
+                          name, inner.text);
     return p;
 }
 
@@ -365,11 +264,8 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
         return NULL;
     }
     char *path = base_path(f, n);
-    if (!path) {
-        if (L->err && L->err->code == DLTI_OK)
-            nomem(f);
+    if (!path)
         return NULL;
-    }
     char *real = realpath(path, NULL);
     if (!real) {
         dlti_error_set_at(L->err, DLTI_ERROR_NOT_FOUND, f->source, n->line, n->column,
@@ -439,173 +335,120 @@ out:
 static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
 {
     loader *L = f->L;
-    if (v->kind == SD_MAPPING) {
-        bool ok;
-        map_kind(f, v, DLTI_ATTR_DL_SPEC, &ok);
-        if (!ok)
-            return -1;
-        out->dl_spec = build_map(f, v, DLTI_ATTR_DL_SPEC, NULL, false);
-        return out->dl_spec ? 0 : -1;
-    }
-    if (v->kind == SD_SCALAR && tag_is(v, "!mlir")) {
-        bool null;
-        const dlti_attr *a = sd_scalar_attr(L->ctx, NULL, v, f->source, &null, L->err);
-        if (!a)
-            return -1;
-        if (dlti_attr_get_kind(a) != DLTI_ATTR_DL_SPEC) {
-            dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, v->line, v->column,
-                     "data_layout: !mlir needs a #dlti.dl_spec, not a %s",
-                     dlti_attr_kind_name(dlti_attr_get_kind(a)));
-            return -1;
-        }
-        out->dl_spec = a;
-        return 0;
-    }
-    if (v->kind != SD_SCALAR || (v->tag && !tag_is(v, SD_TAG_STR)) || v->len == 0) {
-        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
-                 "data_layout: needs an LLVM data layout string, a target triple, "
-                 "a !dl_spec mapping or !mlir '#dlti.dl_spec<...>'");
+    if (v->kind != SD_MAPPING)
+        return sd_data_layout_value(L->ctx, &L->types, v, f->source, out, L->err);
+    dlti_attr_kind tagged;  /* whatever its known tag, a dl_spec */
+    if (sd_map_kind(v, DLTI_ATTR_DL_SPEC, &tagged, f->source, L->err) < 0)
         return -1;
-    }
-    const dlti_attr *s = dlti_string_new(L->ctx, v->u.text, v->len);
-    if (!s)
-        return nomem(f);
-    dlti_attr_get_string(s, &out->data_layout, NULL, NULL);
-    dlti_error_t inner;
-    if (sd_import_data_layout(L->ctx, v->u.text, &out->dl_spec, &inner) < 0) {
-        if (L->err) {
-            *L->err = inner;
-            dlti_error_place(L->err, f->source, (v)->line, (v)->column);
-        }
-        return -1;
-    }
-    return 0;
+    out->dl_spec = build_map(f, v, DLTI_ATTR_DL_SPEC, NULL, false);
+    return out->dl_spec ? 0 : -1;
 }
 
 static int load_system(file *f, const sd_node *root, sysdesc_system *out)
 {
     loader *L = f->L;
     memset(out, 0, sizeof(*out));
-    if (!root) {
-        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, 1, 1,
-                 "empty document: a system is a mapping from device id to device properties");
+    if (sd_root_check(root, f->source, L->err) < 0)
         return -1;
-    }
-    if (root->kind != SD_MAPPING || (root->tag && !tag_is(root, SD_TAG_MAP))) {
-        dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, root->line, root->column,
-                 "a system is a mapping from device id to device properties");
-        return -1;
-    }
     size_t npairs = root->len;
     dlti_entry *devices = malloc((npairs + 1) * sizeof(*devices));
-    dlti_key *keys = calloc(npairs + 1, sizeof(*keys));
     int rc = -1;
-    size_t n = 0;
-    if (!devices || !keys) {
+    if (!devices) {
         nomem(f);
         goto out;
     }
-    for (size_t i = 0; i < npairs; i++) {
-        const sd_node *k = root->u.items[2 * i];
-        if (k->kind == SD_SCALAR && k->tag && !tag_is(k, SD_TAG_STR)) {
-            dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, k->line, k->column,
-                     "a device id is a string; tag '%s' is not allowed here", k->tag);
-            goto out;
-        }
-        keys[i] = make_key(f, k, false);
-        if (!keys[i])
-            goto out;
-    }
-    if (check_duplicates(f, root, keys, npairs) < 0)
+    if (read_keys(f, root, SD_LEVEL_SYSTEM, devices) < 0)
         goto out;
+    size_t n = 0;
     for (size_t i = 0; i < npairs; i++) {
         const sd_node *k = root->u.items[2 * i], *v = root->u.items[2 * i + 1];
-        if (is_plain_word(k, "data_layout")) {
+        if (sd_is_plain_word(k, "data_layout")) {
             if (load_data_layout(f, v, out) < 0)
                 goto out;
             continue;
         }
-        if (v->kind != SD_MAPPING || (v->tag && !tag_is(v, SD_TAG_MAP))) {
-            dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, v->line, v->column,
-                     "device '%s' must be a mapping of properties", k->u.text);
+        if (sd_device_check(v, k->u.text, f->source, L->err) < 0)
             goto out;
-        }
         const dlti_attr *dev = build_map(f, v, DLTI_ATTR_DEVICE_SPEC, NULL, true);
         if (!dev)
             goto out;
-        devices[n].key = keys[i];
+        /* n <= i: the devices close up over the keys already read */
+        devices[n].key = devices[i].key;
         devices[n].value = dev;
         n++;
     }
     if (n == 0) {
         dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, root->line, root->column,
-                 "a system needs at least one device");
+                          "a system needs at least one device");
         goto out;
     }
-    dlti_error_t inner;
-    out->spec = dlti_container_new(L->ctx, DLTI_ATTR_SYSTEM_SPEC, devices, n, &inner);
+    out->spec = dlti_container_new(L->ctx, DLTI_ATTR_SYSTEM_SPEC, devices, n, L->err);
     if (!out->spec) {
-        if (L->err) {
-            *L->err = inner;
-            dlti_error_place(L->err, f->source, (root)->line, (root)->column);
-        }
+        dlti_error_place(L->err, f->source, root->line, root->column);
         goto out;
     }
     rc = 0;
 out:
     free(devices);
-    free(keys);
     return rc;
 }
 
+void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given)
+{
+    static const sysdesc_yaml_options none;
+    *opts = given ? *given : none;
+    if (!opts->max_depth)
+        opts->max_depth = SYSDESC_YAML_DEFAULT_MAX_DEPTH;
+    if (!opts->max_alias_nodes)
+        opts->max_alias_nodes = SYSDESC_YAML_DEFAULT_MAX_ALIAS_NODES;
+    if (!opts->max_input_bytes)
+        opts->max_input_bytes = SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
+    if (!opts->max_base_depth)
+        opts->max_base_depth = SYSDESC_YAML_DEFAULT_MAX_BASE_DEPTH;
+}
+
 static void loader_init(loader *L, dlti_context *ctx, const sysdesc_yaml_options *opts,
-                        dlti_error_t *err)
+                        const sd_resolver *resolver, dlti_error_t *err)
 {
     memset(L, 0, sizeof(*L));
     L->ctx = ctx;
+    L->resolver = resolver;
     L->err = err;
-    if (opts)
-        L->opts = *opts;
-    if (!L->opts.max_depth)
-        L->opts.max_depth = SYSDESC_YAML_DEFAULT_MAX_DEPTH;
-    if (!L->opts.max_alias_nodes)
-        L->opts.max_alias_nodes = SYSDESC_YAML_DEFAULT_MAX_ALIAS_NODES;
-    if (!L->opts.max_input_bytes)
-        L->opts.max_input_bytes = SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
-    if (!L->opts.max_base_depth)
-        L->opts.max_base_depth = SYSDESC_YAML_DEFAULT_MAX_BASE_DEPTH;
+    sd_yaml_options_fill(&L->opts, opts);
 }
 
 static void loader_free(loader *L)
 {
+    free(L->keys.slots);
     while (L->bases) {
         base_file *next = L->bases->next;
         free(L->bases->path);
         free(L->bases);
         L->bases = next;
     }
-    free(L->default_path);
 }
 
 bool sd_yaml_force_tree = false;
 
-int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
-                      const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
+int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                 const sysdesc_yaml_options *opts, const sd_resolver *resolver,
+                 sysdesc_system *out, dlti_error_t *err)
 {
     if (err)
         err->code = DLTI_OK;
     if (!ctx || (!text && len) || !out) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0, "sysdesc_yaml_load: NULL argument");
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0,
+                          "sysdesc_yaml_load: NULL argument");
         return -1;
     }
     if (!source)
         source = "<input>";
     loader L;
-    loader_init(&L, ctx, opts, err);
+    loader_init(&L, ctx, opts, resolver, err);
     /* Most files need no tree: the fast path builds them from the parser's
      * events.  Anything else (aliases, `base:`, any error) falls back to the
      * tree below, which is the reference for results and errors. */
-    if (!sd_yaml_force_tree && len <= L.opts.max_input_bytes &&
+    if (!sd_yaml_force_tree &&
         sd_stream_load(ctx, text ? text : "", len, source, &L.opts, out) == 0) {
         loader_free(&L);
         return 0;
@@ -628,16 +471,22 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     return rc;
 }
 
-int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
-                           sysdesc_system *out, dlti_error_t *err)
+char *sd_read_input(const char *path, const sysdesc_yaml_options *opts, size_t *len,
+                    dlti_error_t *err)
 {
-    size_t max = opts && opts->max_input_bytes ? opts->max_input_bytes
-                                               : SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
+    sysdesc_yaml_options filled;
+    sd_yaml_options_fill(&filled, opts);
+    return dlti_read_file(path, filled.max_input_bytes, len, err);
+}
+
+int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                      const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err)
+{
     size_t len;
-    char *text = dlti_read_file(path, max, &len, err);
+    char *text = sd_read_input(path, opts, &len, err);
     if (!text)
         return -1;
-    int rc = sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
+    int rc = sd_yaml_load(ctx, text, len, path, opts, resolver, out, err);
     free(text);
     return rc;
 }

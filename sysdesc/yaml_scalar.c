@@ -10,12 +10,23 @@
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-static bool all_of(const char *s, size_t len, const char *set)
+/* The value of digit `c` (0-9, a-z, A-Z), or 36 for anything else. */
+static unsigned digit_value(char c)
+{
+    if (is_digit(c))
+        return (unsigned)(c - '0');
+    unsigned letter = (unsigned)((c | 0x20) - 'a');
+    return letter < 26 ? letter + 10 : 36;
+}
+
+/* A non-empty run of digits of `base`: every plain scalar is tested, so no
+ * per-character set lookup. */
+static bool all_digits(const char *s, size_t len, unsigned base)
 {
     if (!len)
         return false;
     for (size_t i = 0; i < len; i++)
-        if (!strchr(set, s[i]) || s[i] == '\0')
+        if (digit_value(s[i]) >= base)
             return false;
     return true;
 }
@@ -44,12 +55,12 @@ static int bool_text(const char *s, size_t len)
 static bool is_int_text(const char *s, size_t len)
 {
     if (len > 2 && s[0] == '0' && s[1] == 'x')
-        return all_of(s + 2, len - 2, "0123456789abcdefABCDEF");
+        return all_digits(s + 2, len - 2, 16);
     if (len > 2 && s[0] == '0' && s[1] == 'o')
-        return all_of(s + 2, len - 2, "01234567");
+        return all_digits(s + 2, len - 2, 8);
     if (len && (s[0] == '-' || s[0] == '+'))
         s++, len--;
-    return all_of(s, len, "0123456789");
+    return all_digits(s, len, 10);
 }
 
 /* [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?  (not an integer) */
@@ -128,11 +139,13 @@ static bool parse_magnitude(const char *s, size_t len, bool *negative, uint64_t 
         *negative = s[0] == '-';
         s++, len--;
     }
+    /* v * base + d fits while v is below UINT64_MAX / base (or equal to it
+     * with d at most the remainder): one division, not one per digit. */
+    const uint64_t limit = UINT64_MAX / (uint64_t)base, last = UINT64_MAX % (uint64_t)base;
     uint64_t v = 0;
     for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        unsigned d = is_digit(c) ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
-        if (v > (UINT64_MAX - d) / (uint64_t)base)
+        unsigned d = digit_value(s[i]);
+        if (v > limit || (v == limit && d > last))
             return false;
         v = v * (uint64_t)base + d;
     }
@@ -157,6 +170,17 @@ const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text
         tc->slot[i].len = len;
         tc->slot[i].type = t;
     }
+    return t;
+}
+
+const dlti_type *sd_type_scalar(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, dlti_error_t *err)
+{
+    dlti_error_t inner;
+    const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
+    if (!t)
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                          "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
     return t;
 }
 
@@ -211,11 +235,11 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
     }
     if (digits[0] == '+')
         digits++;
-    sd_buf b = {0};
-    sd_buf_printf(&b, "%s : %s", digits, type_name(t));
+    dlti_buf b = {0};
+    dlti_buf_printf(&b, "%s : %s", digits, type_name(t));
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+        sd_nomem(err, source);
         return NULL;
     }
     const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, NULL);
@@ -266,9 +290,16 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
 
 /* ---- strings ---- */
 
-int sd_string_check(dlti_context *ctx, const sd_node *n, const char *source, dlti_error_t *err)
+int sd_string_check(dlti_context *ctx, sd_types *tc, const sd_node *n, const char *source,
+                    dlti_error_t *err)
 {
-    size_t max = dlti_context_get_limits(ctx).max_string_bytes, len = n->len;
+    size_t max = tc ? tc->max_string : 0;
+    if (!max) {
+        max = dlti_context_get_limits(ctx).max_string_bytes;
+        if (tc)
+            tc->max_string = max;
+    }
+    size_t len = n->len;
     /* dlti_print_string(): printable ASCII as is, a backslash doubled, any
      * other byte as \XX; at most 3 bytes each, so short texts need no scan. */
     if (len > max / 3)
@@ -284,10 +315,10 @@ int sd_string_check(dlti_context *ctx, const sd_node *n, const char *source, dlt
     return -1;
 }
 
-static const dlti_attr *string_attr(dlti_context *ctx, const sd_node *n, const char *source,
-                                    dlti_error_t *err)
+static const dlti_attr *string_attr(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                    const char *source, dlti_error_t *err)
 {
-    if (sd_string_check(ctx, n, source, err) < 0)
+    if (sd_string_check(ctx, tc, n, source, err) < 0)
         return NULL;
     return dlti_string_new(ctx, n->u.text, n->len);
 }
@@ -319,7 +350,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
     case SD_PLAIN_STRING:
         break;
     }
-    return string_attr(ctx, n, source, err);
+    return string_attr(ctx, tc, n, source, err);
 }
 
 static const dlti_attr *parse_mlir(dlti_context *ctx, const sd_node *n, const char *source,
@@ -340,9 +371,9 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     const char *tag = n->tag;
     if (!tag)
         return n->plain ? resolve_plain(ctx, tc, n, source, is_null, err)
-                        : string_attr(ctx, n, source, err);
+                        : string_attr(ctx, tc, n, source, err);
     if (strcmp(tag, SD_TAG_STR) == 0)
-        return string_attr(ctx, n, source, err);
+        return string_attr(ctx, tc, n, source, err);
     if (strcmp(tag, SD_TAG_NULL) == 0) {
         if (!is_null_text(n->u.text, n->len)) {
             dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
@@ -377,14 +408,8 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     if (strcmp(tag, "!mlir") == 0)
         return parse_mlir(ctx, n, source, err);
     if (strcmp(tag, "!type") == 0) {
-        dlti_error_t inner;
-        const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
-        if (!t) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                     "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
-            return NULL;
-        }
-        return dlti_type_attr_new(ctx, t);
+        const dlti_type *t = sd_type_scalar(ctx, tc, n, source, err);
+        return t ? dlti_type_attr_new(ctx, t) : NULL;
     }
     if (tag[0] == '!' && tag[1] != '\0' && tag[1] != '!') {
         /* A local tag that names an integer, index or float type. */

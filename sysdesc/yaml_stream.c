@@ -1,32 +1,31 @@
 /* The fast path of sysdesc_yaml_load(): attributes straight from libyaml
- * events, without a document tree.
+ * events (yaml_events.c), without a document tree.
  *
  * It covers what nearly every file is: a system of devices whose values are
  * scalars, mappings and sequences.  Whatever needs the tree or could end in
  * an error -- an alias, a `base:` merge, a `<<` key, any tag or value the
- * builder rejects, a duplicate key, a YAML syntax error, the depth limit, a
- * second document -- makes it give up (SD_STREAM_FALLBACK) with nothing
- * handed out, and the caller loads the text again through the tree
- * (yaml_tree.c, yaml_load.c), which is the reference for every result and
- * every error.  So the errors (their text, position and precedence: syntax
- * and limits over meaning, keys before values) are those of the tree path by
- * construction, and on success this file must build exactly what
- * load_system() builds from the tree; tests/test_yaml.c checks both paths
- * against each other.  Attributes built before a fallback stay in the context,
- * unreferenced, as after any failed load (include/sysdesc/yaml.h).
- *
- * Anchors without aliases change nothing and are ignored here. */
+ * builder rejects, a duplicate key, and what the event loop rejects for both
+ * paths (YAML syntax, the limits, a second document) -- makes it give up
+ * (SD_STREAM_FALLBACK) with nothing handed out, and the caller loads the
+ * text again through the tree (yaml_tree.c, yaml_load.c), which is the
+ * reference for every result and every error.  So the errors (their text,
+ * position and precedence: syntax and limits over meaning, keys before
+ * values) are those of the tree path by construction, and on success this
+ * file must build exactly what load_system() builds from the tree;
+ * tests/test_yaml.c checks both paths against each other.  Attributes built
+ * before a fallback stay in the context, unreferenced, as after any failed
+ * load (sysdesc/load.h). */
 #include "sysdesc_private.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
+/* A mapping's role is the level its keys are checked at (yaml_rules.c). */
 enum role {
-    R_SYSTEM,   /* the root mapping: device id -> device */
-    R_DEVICE,   /* a device: no `base:`, no type keys */
-    R_MAP,      /* a nested mapping (or the data_layout mapping) of `kind` */
-    R_SEQ       /* a sequence: an array */
+    R_SYSTEM = SD_LEVEL_SYSTEM, /* the root mapping: device id -> device */
+    R_DEVICE = SD_LEVEL_DEVICE, /* a device: no `base:` (the tree merges it) */
+    R_MAP = SD_LEVEL_MAP,       /* a nested mapping (or the data_layout mapping) of `kind` */
+    R_SEQ                       /* a sequence: an array */
 };
 
 typedef struct sframe {
@@ -40,7 +39,6 @@ typedef struct sframe {
 typedef struct stream {
     dlti_context *ctx;
     const char *source;
-    const sysdesc_yaml_options *opts;
     dlti_error_t scratch;   /* errors of the fast path are never reported */
     sd_types types;
     sframe *frames;
@@ -49,91 +47,13 @@ typedef struct stream {
     size_t nentries, entries_cap;
     const dlti_attr **elems;
     size_t nelems, elems_cap;
-    dlti_key *seen;         /* duplicate check of big mappings, reused */
-    size_t seen_cap;
+    sd_key_set keys;        /* duplicate checks of big mappings */
     sysdesc_system out;
-    bool have_root, root_done;
+    bool root_done;
 } stream;
 
 /* Returned by the event handlers: give up, let the tree path decide. */
 #define FALLBACK (-1)
-
-/* The scalar node the tree builder (yaml_tree.c on_scalar) makes of an event. */
-static bool scalar_node(const yaml_event_t *ev, sd_node *n)
-{
-    memset(n, 0, sizeof(*n));
-    n->kind = SD_SCALAR;
-    n->line = (int)ev->start_mark.line + 1;
-    n->column = (int)ev->start_mark.column + 1;
-    n->weight = 1;
-    n->tag = (const char *)ev->data.scalar.tag;
-    n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-    if (n->tag && strcmp(n->tag, "!") == 0) {
-        n->tag = NULL;
-        n->plain = false;
-    }
-    n->len = ev->data.scalar.length;
-    n->u.text = (const char *)ev->data.scalar.value;
-    /* libyaml NUL-terminates its values; the tree copies rely on it too. */
-    return n->u.text && n->u.text[n->len] == '\0';
-}
-
-static const char *collection_tag(const yaml_event_t *ev)
-{
-    const char *tag = (const char *)(ev->type == YAML_MAPPING_START_EVENT
-                                         ? ev->data.mapping_start.tag
-                                         : ev->data.sequence_start.tag);
-    return tag && strcmp(tag, "!") == 0 ? NULL : tag;
-}
-
-static bool is_plain_word(const sd_node *n, const char *word)
-{
-    return n->plain && !n->tag && strcmp(n->u.text, word) == 0;
-}
-
-static bool tag_is(const char *tag, const char *want)
-{
-    return tag && strcmp(tag, want) == 0;
-}
-
-/* True when the keys of the open mapping (from `start`) repeat. */
-static bool has_duplicates(stream *s, size_t start)
-{
-    size_t n = s->nentries - start;
-    if (n < 2)
-        return false; /* also: no entries array yet to point into */
-    const dlti_entry *e = s->entries + start;
-    if (n <= 16) {
-        for (size_t i = 1; i < n; i++)
-            for (size_t j = 0; j < i; j++)
-                if (e[i].key == e[j].key)
-                    return true;
-        return false;
-    }
-    size_t cap = 32;
-    while (cap < n * 2)
-        cap *= 2;
-    if (cap > s->seen_cap) {
-        free(s->seen);
-        s->seen = malloc(cap * sizeof(*s->seen));
-        s->seen_cap = s->seen ? cap : 0;
-        if (!s->seen)
-            return true;   /* out of memory: the tree path reports it */
-    }
-    memset(s->seen, 0, cap * sizeof(*s->seen));
-    for (size_t i = 0; i < n; i++) {
-        uintptr_t h = (uintptr_t)e[i].key;
-        h ^= h >> 17;
-        h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-        size_t j = (h >> 20) & (cap - 1);
-        while (s->seen[j] && s->seen[j] != e[i].key)
-            j = (j + 1) & (cap - 1);
-        if (s->seen[j])
-            return true;
-        s->seen[j] = e[i].key;
-    }
-    return false;
-}
 
 /* Hands a finished value to the collection around it. */
 static int deliver(stream *s, const dlti_attr *value)
@@ -158,37 +78,13 @@ static int deliver(stream *s, const dlti_attr *value)
 
 static int on_key(stream *s, sframe *p, const sd_node *k)
 {
-    dlti_context *ctx = s->ctx;
-    dlti_key key = NULL;
-    if (p->role == R_SYSTEM) {
-        if (k->tag && !tag_is(k->tag, SD_TAG_STR))
-            return FALLBACK;
-        p->dl_key = is_plain_word(k, "data_layout");
-    } else {
-        if (is_plain_word(k, "<<"))
-            return FALLBACK;
-        if (p->role == R_DEVICE && is_plain_word(k, "base"))
-            return FALLBACK;   /* a merge: the tree path does it */
-        if (tag_is(k->tag, "!type")) {
-            if (p->role == R_DEVICE)
-                return FALLBACK;
-            const dlti_type *t = sd_type_parse(ctx, &s->types, k->u.text, k->len, &s->scratch);
-            if (!t)
-                return FALLBACK;
-            key = dlti_key_type(ctx, t);
-            if (!key)
-                return FALLBACK;
-        } else if (k->tag && !tag_is(k->tag, SD_TAG_STR)) {
-            return FALLBACK;
-        }
-    }
-    if (!key) {
-        if (k->len == 0 || sd_string_check(ctx, k, s->source, &s->scratch) < 0)
-            return FALLBACK;
-        key = dlti_key_string(ctx, k->u.text, k->len);
-        if (!key)
-            return FALLBACK;
-    }
+    if (p->role == R_DEVICE && sd_is_plain_word(k, "base"))
+        return FALLBACK;       /* a merge: the tree path does it */
+    dlti_key key = sd_key(s->ctx, &s->types, k, (sd_level)p->role, s->source, &s->scratch);
+    if (!key)
+        return FALLBACK;
+    if (p->role == R_SYSTEM)
+        p->dl_key = sd_is_plain_word(k, "data_layout");
     if (dlti_grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof(*s->entries)))
         return FALLBACK;
     s->entries[s->nentries].key = key;
@@ -198,89 +94,66 @@ static int on_key(stream *s, sframe *p, const sd_node *k)
     return 0;
 }
 
-/* `data_layout:` written as a scalar (yaml_load.c load_data_layout). */
-static int data_layout_scalar(stream *s, const sd_node *v)
+/* The id of the device whose value comes next, for sd_device_check(). */
+static const char *pending_id(const stream *s)
 {
-    dlti_context *ctx = s->ctx;
-    if (tag_is(v->tag, "!mlir")) {
-        bool null;
-        const dlti_attr *a = sd_scalar_attr(ctx, &s->types, v, s->source, &null, &s->scratch);
-        if (!a || dlti_attr_get_kind(a) != DLTI_ATTR_DL_SPEC)
-            return FALLBACK;
-        s->out.dl_spec = a;
-        return 0;
-    }
-    if ((v->tag && !tag_is(v->tag, SD_TAG_STR)) || v->len == 0)
-        return FALLBACK;
-    const dlti_attr *str = dlti_string_new(ctx, v->u.text, v->len);
-    if (!str)
-        return FALLBACK;
-    dlti_attr_get_string(str, &s->out.data_layout, NULL, NULL);
-    if (sd_import_data_layout(ctx, v->u.text, &s->out.dl_spec, &s->scratch) < 0)
-        return FALLBACK;
-    return 0;
+    return dlti_key_str(s->entries[s->nentries - 1].key, NULL);
 }
 
-static int on_scalar(stream *s, const yaml_event_t *ev)
+static int on_scalar(stream *s, const sd_node *n)
 {
-    sd_node n;
-    if (!scalar_node(ev, &n) || s->nframes == 0)
+    if (s->nframes == 0) {
+        sd_root_check(n, s->source, &s->scratch);
         return FALLBACK;       /* a scalar as the whole document */
+    }
     sframe *p = &s->frames[s->nframes - 1];
     if (p->role != R_SEQ && p->want_key)
-        return on_key(s, p, &n);
+        return on_key(s, p, n);
     if (p->role == R_SYSTEM) {
-        if (!p->dl_key)
+        if (!p->dl_key) {
+            sd_device_check(n, pending_id(s), s->source, &s->scratch);
             return FALLBACK;   /* a device must be a mapping */
-        if (data_layout_scalar(s, &n) < 0)
+        }
+        if (sd_data_layout_value(s->ctx, &s->types, n, s->source, &s->out, &s->scratch) < 0)
             return FALLBACK;
         return deliver(s, NULL);
     }
     bool null;
-    const dlti_attr *a = sd_scalar_attr(s->ctx, &s->types, &n, s->source, &null, &s->scratch);
+    const dlti_attr *a = sd_scalar_attr(s->ctx, &s->types, n, s->source, &null, &s->scratch);
     if (!a && !null)
         return FALLBACK;
     return deliver(s, a);
 }
 
-static int on_start(stream *s, const yaml_event_t *ev)
+static int on_start(stream *s, const sd_node *n)
 {
-    bool mapping = ev->type == YAML_MAPPING_START_EVENT;
-    const char *tag = collection_tag(ev);
-    if (s->nframes >= s->opts->max_depth)
-        return FALLBACK;
     sframe f = {.want_key = true, .kind = DLTI_ATTR_MAP};
     if (s->nframes == 0) {
-        if (!mapping || s->have_root || (tag && !tag_is(tag, SD_TAG_MAP)))
+        if (sd_root_check(n, s->source, &s->scratch) < 0)
             return FALLBACK;
-        s->have_root = true;
         f.role = R_SYSTEM;
         f.kind = DLTI_ATTR_SYSTEM_SPEC;
     } else {
         sframe *p = &s->frames[s->nframes - 1];
         if (p->role != R_SEQ && p->want_key)
             return FALLBACK;   /* a collection as a key */
-        if (!mapping) {
-            if (p->role == R_SYSTEM || (tag && !tag_is(tag, SD_TAG_SEQ)))
-                return FALLBACK;
-            f.role = R_SEQ;
-        } else if (p->role == R_SYSTEM && !p->dl_key) {
-            if (tag && !tag_is(tag, SD_TAG_MAP))
+        if (p->role == R_SYSTEM && !p->dl_key) {
+            if (sd_device_check(n, pending_id(s), s->source, &s->scratch) < 0)
                 return FALLBACK;
             f.role = R_DEVICE;
             f.kind = DLTI_ATTR_DEVICE_SPEC;
+        } else if (n->kind == SD_SEQUENCE) {
+            if (p->role == R_SYSTEM)
+                return FALLBACK; /* data_layout: a sequence */
+            if (sd_seq_check(n, s->source, &s->scratch) < 0)
+                return FALLBACK;
+            f.role = R_SEQ;
         } else {
-            /* map_kind(): a data_layout mapping is a dl_spec whatever its
-             * known tag; any other mapping a map unless tagged !dl_spec. */
             f.role = R_MAP;
-            if (!tag || tag_is(tag, SD_TAG_MAP) || tag_is(tag, "!map"))
-                f.kind = DLTI_ATTR_MAP;
-            else if (tag_is(tag, "!dl_spec"))
-                f.kind = DLTI_ATTR_DL_SPEC;
-            else
+            if (sd_map_kind(n, DLTI_ATTR_MAP, &f.kind, s->source, &s->scratch) < 0)
                 return FALLBACK;
             if (p->role == R_SYSTEM)
-                f.kind = DLTI_ATTR_DL_SPEC;
+                f.kind = DLTI_ATTR_DL_SPEC; /* data_layout: whatever its known tag */
         }
     }
     f.start = f.role == R_SEQ ? s->nelems : s->nentries;
@@ -290,8 +163,9 @@ static int on_start(stream *s, const yaml_event_t *ev)
     return 0;
 }
 
-static int on_end(stream *s)
+static int on_end(void *user)
 {
+    stream *s = user;
     sframe f = s->frames[--s->nframes];
     const dlti_attr *a;
     if (f.role == R_SEQ) {
@@ -299,7 +173,8 @@ static int on_end(stream *s)
         a = dlti_array_new(s->ctx, s->elems ? s->elems + f.start : NULL, s->nelems - f.start);
         s->nelems = f.start;
     } else {
-        if (has_duplicates(s, f.start))
+        size_t n = s->nentries - f.start, dup, first;
+        if (n > 1 && sd_key_repeat(s->entries + f.start, n, &s->keys, &dup, &first) != 0)
             return FALLBACK;
         size_t kept = f.start;
         for (size_t i = f.start; i < s->nentries; i++)
@@ -326,60 +201,30 @@ static int on_end(stream *s)
     return deliver(s, a);
 }
 
+static int on_node(void *user, const sd_node *n, const char *anchor)
+{
+    (void)anchor;   /* without aliases an anchor changes nothing */
+    return n->kind == SD_SCALAR ? on_scalar(user, n) : on_start(user, n);
+}
+
+static int on_alias(void *user, const char *anchor, int line, int column)
+{
+    (void)user, (void)anchor, (void)line, (void)column;
+    return FALLBACK;           /* the tree shares the anchored node */
+}
+
 int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
                    const sysdesc_yaml_options *opts, sysdesc_system *out)
 {
-    stream s = {.ctx = ctx, .source = source, .opts = opts};
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser))
-        return SD_STREAM_FALLBACK;
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-    int rc = SD_STREAM_FALLBACK, documents = 0;
-    for (;;) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&parser, &ev))
-            break;
-        int r = 0;
-        bool done = false;
-        switch (ev.type) {
-        case YAML_DOCUMENT_START_EVENT:
-            r = ++documents > 1 ? FALLBACK : 0;
-            break;
-        case YAML_SCALAR_EVENT:
-            r = on_scalar(&s, &ev);
-            break;
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT:
-            r = on_start(&s, &ev);
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-            r = on_end(&s);
-            break;
-        case YAML_ALIAS_EVENT:
-            r = FALLBACK;
-            break;
-        case YAML_STREAM_END_EVENT:
-            done = true;
-            break;
-        default:
-            break;
-        }
-        yaml_event_delete(&ev);
-        if (r < 0)
-            break;
-        if (done) {
-            if (s.root_done) {
-                *out = s.out;
-                rc = 0;
-            }
-            break;
-        }
-    }
-    yaml_parser_delete(&parser);
+    static const sd_event_sink sink = {on_node, on_end, on_alias};
+    stream s = {.ctx = ctx, .source = source};
+    int rc = sd_events_parse(text, len, source, opts, &sink, &s, &s.scratch);
     free(s.frames);
     free(s.entries);
     free(s.elems);
-    free(s.seen);
-    return rc;
+    free(s.keys.slots);
+    if (rc < 0 || !s.root_done)
+        return SD_STREAM_FALLBACK;
+    *out = s.out;
+    return 0;
 }

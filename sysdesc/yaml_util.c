@@ -7,31 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sd_buf_put_quoted(sd_buf *b, const char *s, size_t len, const char *control_fmt)
+void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt)
 {
-    sd_buf_put(b, "\"", 1);
+    dlti_buf_putc(b, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            sd_buf_put(b, esc, 2);
+            dlti_buf_putc(b, '\\');
+            dlti_buf_putc(b, (char)c);
         } else if (c == '\n') {
-            sd_buf_puts(b, "\\n");
+            dlti_buf_puts(b, "\\n");
         } else if (c == '\t') {
-            sd_buf_puts(b, "\\t");
+            dlti_buf_puts(b, "\\t");
         } else if (c < 0x20 || c == 0x7f) {
-            sd_buf_printf(b, control_fmt, c);
+            dlti_buf_printf(b, control_fmt, c);
         } else {
-            sd_buf_put(b, s + i, 1);
+            dlti_buf_putc(b, (char)c);
         }
     }
-    sd_buf_put(b, "\"", 1);
+    dlti_buf_putc(b, '"');
 }
 
-char *sd_buf_finish(sd_buf *b, size_t *len)
+char *sd_buf_finish(dlti_buf *b, size_t *len)
 {
     if (!b->failed && !b->data)
-        sd_buf_put(b, "", 0);
+        dlti_buf_put(b, "", 0);
     if (b->failed) {
         free(b->data);
         b->data = NULL;

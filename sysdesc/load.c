@@ -1,9 +1,33 @@
-/* Loading a description in either syntax, and printing a system as MLIR. */
+/* The entry points of sysdesc/load.h: YAML text and files, and a
+ * description in either syntax or by catalog name.
+ *
+ * This file sits above both the YAML loader (yaml_load.c), which knows no
+ * catalog, and the catalog (catalog.c), which loads its entries through
+ * that loader: it hands the loader the catalog's resolver for `base:`
+ * names, so neither of the two calls the other back. */
 #include "sysdesc_private.h"
+
+#include "sysdesc/catalog.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                      const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
+{
+    sd_resolver catalog = sd_catalog_resolver(opts ? opts->search_path : NULL);
+    return sd_yaml_load(ctx, text, len, source, opts, &catalog, out, err);
+}
+
+int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                           sysdesc_system *out, dlti_error_t *err)
+{
+    sd_resolver catalog = sd_catalog_resolver(opts ? opts->search_path : NULL);
+    return sd_yaml_load_file(ctx, path, opts, &catalog, out, err);
+}
+
+/* ---- either syntax ---- */
 
 static bool looks_like_mlir(const char *path, const char *text, size_t len)
 {
@@ -69,46 +93,15 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
         }
         path = found;
     }
-    size_t max = opts && opts->max_input_bytes ? opts->max_input_bytes
-                                               : SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES;
     size_t len;
-    char *text = dlti_read_file(path, max, &len, err);
+    char *text = sd_read_input(path, opts, &len, err);
     int rc = -1;
     if (text) {
-        rc = looks_like_mlir(path, text, len) ? load_mlir(ctx, text, len, path, out, err)
-                                              : sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
+        rc = looks_like_mlir(path, text, len)
+                 ? load_mlir(ctx, text, len, path, out, err)
+                 : sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
         free(text);
     }
     free(found);
     return rc;
-}
-
-char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len)
-{
-    sd_buf b = {0};
-    char *spec = dlti_attr_print(sys->spec, NULL);
-    char *dl = sys->dl_spec && !bare ? dlti_attr_print(sys->dl_spec, NULL) : NULL;
-    if (!spec || (sys->dl_spec && !bare && !dl)) {
-        free(spec);
-        free(dl);
-        return NULL;
-    }
-    if (bare) {
-        sd_buf_puts(&b, spec);
-        sd_buf_puts(&b, "\n");
-    } else {
-        /* Attribute names sorted, as MLIR prints a module's dictionary. */
-        sd_buf_puts(&b, "module attributes {");
-        if (dl) {
-            sd_buf_puts(&b, "dlti.dl_spec = ");
-            sd_buf_puts(&b, dl);
-            sd_buf_puts(&b, ", ");
-        }
-        sd_buf_puts(&b, "dlti.target_system_spec = ");
-        sd_buf_puts(&b, spec);
-        sd_buf_puts(&b, "} {\n}\n\n");  /* mlir-opt-22 ends a module with a blank line */
-    }
-    free(spec);
-    free(dl);
-    return sd_buf_finish(&b, len);
 }
