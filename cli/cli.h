@@ -54,6 +54,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_compose(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 

@@ -80,12 +80,12 @@ fi
 
 # Every command, written once: the loops below run each of them.  It must be
 # the list `sysdesc --help` prints, so that a new command is not left out.
-commands="fmt query probe layout dl-import dl-export convert compose list show"
+commands="fmt query probe layout dl-import dl-export convert compose list show summary"
 listed=$("$SYSDESC" --help 2>/dev/null | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | tr '\n' ' ')
 [ "$listed" = "$commands " ] && ok || bad "the command list '$commands' is not the one sysdesc --help prints: '$listed'"
 
 # The commands that read a FILE, as NAME|ARGS before FILE|ARGS after FILE.
-file_cmds='fmt|| query||CPU layout||i32 dl-export|| convert|| compose|| probe|--quiet,--xml|'
+file_cmds='fmt|| query||CPU layout||i32 dl-export|| convert|| compose|| probe|--quiet,--xml| summary||'
 
 # for_file_cmds FUNCTION: calls FUNCTION NAME PRE POST for each of file_cmds.
 for_file_cmds() {
@@ -113,6 +113,7 @@ expect 0 "convert yaml" normal "$SYSDESC" convert --to json "$YAML"
 expect 0 "compose" normal "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 expect 0 "list" normal "$SYSDESC" list
 expect 0 "show" normal "$SYSDESC" show nvidia/h100-sxm
+expect 0 "summary" normal "$SYSDESC" summary "$YAML"
 expect 0 "--version" normal "$SYSDESC" --version
 expect 0 "probe --xml" normal "$SYSDESC" probe --quiet --xml "$XML"
 
@@ -138,6 +139,7 @@ expect 2 "convert: malformed MLIR" normal "$SYSDESC" convert "$BROKEN"
 expect 2 "convert: malformed YAML" normal "$SYSDESC" convert "$BROKEN_YAML"
 grep -q "broken.yaml:[0-9]*:[0-9]*: error: " "$T/err" && ok || bad "convert: malformed YAML: no FILE:LINE:COL: error: line"
 expect 2 "compose: malformed" normal "$SYSDESC" compose "$BROKEN_YAML"
+expect 2 "summary: malformed" normal "$SYSDESC" summary "$BROKEN_YAML"
 expect 2 "compose: duplicate id" normal "$SYSDESC" compose "$YAML" "$YAML"
 expect 2 "probe: malformed XML" normal "$SYSDESC" probe --xml "$MALFORMED_XML"
 
@@ -171,6 +173,8 @@ expect 2 "probe: bad format" normal "$SYSDESC" probe --format xml
 expect 2 "list: argument" normal "$SYSDESC" list extra
 expect 2 "show: no NAME" normal "$SYSDESC" show
 expect 2 "show: bad format" normal "$SYSDESC" show --format xml nvidia/h100-sxm
+expect 2 "summary: nothing" normal "$SYSDESC" summary
+expect 2 "summary: two SPECs" normal "$SYSDESC" summary "$YAML" "$YAML"
 
 # ---- --help: exit 0, usage on stdout, nothing on stderr ----
 for c in "" $commands; do
@@ -228,6 +232,7 @@ done
 out_case "compose" "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 out_case "list" "$SYSDESC" list
 out_case "show" "$SYSDESC" show nvidia/h100-sxm
+out_case "summary" "$SYSDESC" summary nvidia/dgx-h100
 out_case "probe --xml" "$SYSDESC" probe --quiet --xml "$XML"
 out_case "probe --xml --format yaml" "$SYSDESC" probe --quiet --format yaml --xml "$XML"
 

@@ -37,5 +37,7 @@ check "dl-import" 0 dl-import --triple x86_64-unknown-linux-gnu
 check "show" 0 show --format json nvidia/h100-sxm
 check "compose" 0 compose --format mlir nvidia/dgx-h100 GPU=nvidia/h100-pcie
 check "convert" 0 convert --to yaml "$ex"
+check "summary" 0 summary --color=always nvidia/dgx-h100
+check "summary --host" 0 summary --host --quiet
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
