@@ -176,7 +176,7 @@ def expected(path, prefix=""):
         cs = bits(e.get("cpuset"))
         return cs is not None and cs & allowed != 0
 
-    cpu = {}
+    cpu = {"device_type": "CPU"}
     mi = infos(machine)
     pkgs = [e for e, _ in bytype.get("Package", []) if usable(e)]
     pinfo = infos(pkgs[0]) if pkgs else {}
@@ -312,7 +312,7 @@ def expected(path, prefix=""):
         osd = [o for o in e.findall("object") if o.get("type") == "OSDev" and o.get("osdev_type") in ("1", "5")]
         if cls >> 8 not in (0x03, 0x12) and not osd:
             continue
-        g = {}
+        g = {"device_type": "GPU"}
         oi = [infos(o) for o in osd]
         for key, iname in (("vendor", "GPUVendor"), ("model", "GPUModel")):
             v = next((i[iname] for i in oi if iname in i), None)
@@ -374,6 +374,8 @@ for f in FIXTURES:
     got = parse(r.stdout)
     exp = expected(f)
     check(same(got, exp), "%s: spec differs from the fixture" % f)
+    for dev, keys in got.items():
+        check(list(keys)[:1] == ["device_type"], "%s: %s does not start with device_type" % (f, dev))
     cache = got["CPU"].get("cache", {})
     order = [n for n, _, _, _ in CACHE_ORDER if n in cache]
     check(list(cache) == order, "%s: cache map order %s" % (f, list(cache)))

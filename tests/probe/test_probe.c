@@ -118,6 +118,9 @@ static void identity_and_encodings(void **state)
     const dlti_attr *s = probe_xml(ctx, "one_socket.xml", NULL);
     assert_string_equal(qs(ctx, s, "CPU/model"), "Intel(R) Xeon(R) Fixture CPU"); /* trimmed */
     assert_string_equal(qs(ctx, s, "CPU/vendor"), "GenuineIntel");
+    assert_string_equal(qs(ctx, s, "CPU/device_type"), "CPU");
+    const dlti_attr *cpu = q(ctx, s, "CPU");
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(cpu, 0), NULL), "device_type");
     assert_int_equal(qi(ctx, s, "CPU/cpu_model_number"), 143);
     assert_int_equal(qi(ctx, s, "CPU/cache/L3/associativity"), -1); /* fully associative */
     assert_int_equal(qi(ctx, s, "CPU/cache/L2/associativity"), 16);
@@ -232,6 +235,10 @@ static void gpus(void **state)
     assert_int_equal(dlti_attr_size(s), 3); /* CPU, GPU0 (VGA), GPU1 (H100); no NIC */
     assert_string_equal(qs(ctx, s, "GPU1/arch"), "sm_90");
     assert_string_equal(qs(ctx, s, "GPU1/vendor"), "NVIDIA Corporation");
+    assert_string_equal(qs(ctx, s, "GPU0/device_type"), "GPU");
+    assert_string_equal(qs(ctx, s, "GPU1/device_type"), "GPU");
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(q(ctx, s, "GPU1"), 0), NULL),
+                        "device_type");
     assert_int_equal(qi(ctx, s, "GPU1/pci_vendor_id"), 0x10de);
     /* Catalog-schema keys (docs/keys.md): one key per meaning. */
     assert_int_equal(qi(ctx, s, "GPU1/num_compute_units"), 132);
