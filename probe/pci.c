@@ -135,15 +135,20 @@ static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci
     pi->class_id = a->class_id;
     snprintf(pi->bus_id, sizeof(pi->bus_id), "%04x:%02x:%02x.%01x", a->domain & 0xffffu, a->bus,
              a->dev, a->func);
-    bool has_vendor = false;
-    for (size_t i = 0; i < m->n; i++)
+    bool has_vendor = false, has_model = false;
+    for (size_t i = 0; i < m->n; i++) {
         if (m->e[i].key == dlti_key_string(ctx, "vendor", 6))
             has_vendor = true;
+        if (m->e[i].key == dlti_key_string(ctx, "model", 5))
+            has_model = true;
+    }
     if (!has_vendor) {
         const char *v = pb_info(g->pci, "PCIVendor");
         pb_str(ctx, m, "vendor", v ? v : known_vendor(a->vendor_id));
     }
-    if (!g->nos || !pb_info(g->os[0], "GPUModel"))
+    /* Any OS device's GPUModel: the first one may be a DRM node (card0),
+     * which has no infos. */
+    if (!has_model)
         pb_str(ctx, m, "model", pb_info(g->pci, "PCIDevice"));
     pb_i64(ctx, m, "pci_vendor_id", a->vendor_id);
     pb_i64(ctx, m, "pci_device_id", a->device_id);
