@@ -21,16 +21,19 @@ static bool osdev_is_gpu(hwloc_obj_t o)
 #endif
 }
 
+/* The normalised vendor of well-known PCI vendor ids, as the catalog writes
+ * it (pci.ids names these ids "NVIDIA Corporation", "Advanced Micro Devices,
+ * Inc. [AMD/ATI]", ...; a runtime's GPUVendor differs again). */
 static const char *known_vendor(unsigned id)
 {
     switch (id) {
     case 0x10de: return "NVIDIA";
-    case 0x1002: return "AMD";
+    case 0x1002: return "AMD"; /* AMD/ATI: the GPUs */
     case 0x1022: return "AMD";
     case 0x8086: return "Intel";
     case 0x13b5: return "ARM";
     case 0x5143: return "Qualcomm";
-    case 0x1db7: return "Habana Labs";
+    case 0x1da3: return "Habana Labs";
     case 0x1e52: return "Tenstorrent";
     default: return NULL;
     }
@@ -118,9 +121,12 @@ static void find_os_devices(gpu *g, hwloc_obj_t lone_os)
         }
 }
 
-/* The PCI identity as keys, and as the match hook sees it; the OS devices'
- * vendor and model, when they have them, are better names than the PCI ids
- * database's. */
+/* The PCI identity as keys, and as the match hook sees it.  The vendor of a
+ * well-known vendor id is its normalised name, whatever the OS devices or the
+ * PCI ids database call it; for other ids the OS devices' name, else the
+ * PCI one.  The OS devices' model, when they have one, is a better name than
+ * the PCI ids database's.  The PCI vendor name as the system reports it is
+ * kept as pci_vendor_name. */
 static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci_info *pi)
 {
     const struct hwloc_pcidev_attr_s *a = &g->pci->attr->pcidev;
@@ -142,10 +148,12 @@ static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci
         if (m->e[i].key == dlti_key_string(ctx, "model", 5))
             has_model = true;
     }
-    if (!has_vendor) {
-        const char *v = pb_info(g->pci, "PCIVendor");
-        pb_str(ctx, m, "vendor", v ? v : known_vendor(a->vendor_id));
-    }
+    const char *pci_vendor = pb_info(g->pci, "PCIVendor");
+    const char *known = known_vendor(a->vendor_id);
+    if (known) /* replaces an OS device's name in its place */
+        pb_str(ctx, m, "vendor", known);
+    else if (!has_vendor)
+        pb_str(ctx, m, "vendor", pci_vendor);
     /* Any OS device's GPUModel: the first one may be a DRM node (card0),
      * which has no infos. */
     if (!has_model)
@@ -156,6 +164,7 @@ static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci
     pb_i64(ctx, m, "pci_subdevice_id", a->subdevice_id);
     pb_i64(ctx, m, "pci_class_id", a->class_id);
     pb_str(ctx, m, "pci_bus_id", pi->bus_id);
+    pb_str(ctx, m, "pci_vendor_name", pci_vendor);
 }
 
 /* The OS devices' names, and their raw info strings for what no key maps yet. */

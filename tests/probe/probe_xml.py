@@ -161,6 +161,14 @@ def popcount(x):
     return bin(x).count("1")
 
 
+# Normalised vendors of well-known PCI vendor ids (pci.ids: 10de NVIDIA
+# Corporation, 1002 Advanced Micro Devices, Inc. [AMD/ATI], 1022 Advanced Micro
+# Devices, Inc. [AMD], 8086 Intel Corporation, 13b5 ARM, 5143 Qualcomm Inc,
+# 1da3 Habana Labs Ltd., 1e52 Tenstorrent Inc).
+VENDORS = {0x10de: "NVIDIA", 0x1002: "AMD", 0x1022: "AMD", 0x8086: "Intel", 0x13b5: "ARM",
+           0x5143: "Qualcomm", 0x1da3: "Habana Labs", 0x1e52: "Tenstorrent"}
+
+
 def expected(path, prefix=""):
     tree = ET.parse(os.path.join(XMLDIR, path))
     top = tree.getroot()
@@ -305,14 +313,12 @@ def expected(path, prefix=""):
 
     # GPUs: PCI display (0x03xx) / processing accelerators (0x12xx) or with a GPU/COPROC OS device.
     gi = 0
-    for e, _ in bytype.get("PCIDev", []):
-        m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
-                     e.get("pci_type"))
-        cls, ven, dev, sven, sdev = (int(x, 16) for x in m.groups())
-        osd = [o for o in e.findall("object") if o.get("type") == "OSDev" and o.get("osdev_type") in ("1", "5")]
-        if cls >> 8 not in (0x03, 0x12) and not osd:
-            continue
-        g = {"device_type": "GPU"}
+
+    def gpu_osdev(o):
+        return o.get("type") == "OSDev" and o.get("osdev_type") in ("1", "5")
+
+    def osdev_keys(g, osd):
+        """The keys a GPU's OS devices give: the first OS device that has a value wins."""
         oi = [infos(o) for o in osd]
         for key, iname in (("vendor", "GPUVendor"), ("model", "GPUModel")):
             v = next((i[iname] for i in oi if iname in i), None)
@@ -334,19 +340,51 @@ def expected(path, prefix=""):
             v = next((i[iname] for i in oi if iname in i), None)
             if v:
                 g[key] = v
-        vendors = {0x10de: "NVIDIA", 0x1002: "AMD", 0x8086: "Intel"}
-        if "vendor" not in g and (infos(e).get("PCIVendor") or ven in vendors):
-            g["vendor"] = infos(e).get("PCIVendor") or vendors[ven]
+
+    def osdev_lists(g, osd, src):
+        """os_devices, hwloc_info and source."""
+        if osd:
+            g["os_devices"] = [o.get("name") for o in osd]
+            # an OS device without info strings adds nothing; an empty map is left out
+            hi = {o.get("name"): infos(o) for o in osd if infos(o)}
+            if hi:
+                g["hwloc_info"] = hi
+            src["os_devices"] = "hwloc OS devices: " + ",".join(o.get("subtype") or o.get("name") for o in osd)
+        g["source"] = src
+
+    for e, _ in bytype.get("PCIDev", []):
+        m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
+                     e.get("pci_type"))
+        cls, ven, dev, sven, sdev = (int(x, 16) for x in m.groups())
+        osd = [o for o in e.findall("object") if gpu_osdev(o)]
+        if cls >> 8 not in (0x03, 0x12) and not osd:
+            continue
+        g = {"device_type": "GPU"}
+        osdev_keys(g, osd)
+        # A well-known vendor id gives the normalised vendor (the catalog's
+        # names), whatever GPUVendor or PCIVendor say; other ids keep hwloc's
+        # name.  PCIVendor itself is pci_vendor_name.
+        pci_vendor = (infos(e).get("PCIVendor") or "").strip()
+        if ven in VENDORS:
+            g["vendor"] = VENDORS[ven]
+        elif "vendor" not in g and pci_vendor:
+            g["vendor"] = pci_vendor
         if "model" not in g and infos(e).get("PCIDevice"):
             g["model"] = infos(e)["PCIDevice"]
         g.update({"pci_vendor_id": ven, "pci_device_id": dev, "pci_subvendor_id": sven,
                   "pci_subdevice_id": sdev, "pci_class_id": cls, "pci_bus_id": e.get("pci_busid")})
-        src = {"pci": "hwloc PCI discovery"}
-        if osd:
-            g["os_devices"] = [o.get("name") for o in osd]
-            g["hwloc_info"] = {o.get("name"): infos(o) for o in osd}
-            src["os_devices"] = "hwloc OS devices: " + ",".join(o.get("subtype") or o.get("name") for o in osd)
-        g["source"] = src
+        if pci_vendor:
+            g["pci_vendor_name"] = pci_vendor
+        osdev_lists(g, osd, {"pci": "hwloc PCI discovery"})
+        spec["%sGPU%d" % (prefix, gi)] = g
+        gi += 1
+    # Then GPU OS devices without a PCI parent, one device each, in document order.
+    for e, anc in objs:
+        if not gpu_osdev(e) or (anc and anc[-1].get("type") == "PCIDev"):
+            continue
+        g = {"device_type": "GPU"}
+        osdev_keys(g, [e])
+        osdev_lists(g, [e], {})
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
     return spec
@@ -368,7 +406,8 @@ def same(a, b, where=""):
     return True
 
 
-FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml"]
+FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml",
+            "gpu_server.xml"]
 for f in FIXTURES:
     r = probe("--xml", f, "--no-catalog")
     got = parse(r.stdout)

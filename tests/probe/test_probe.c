@@ -234,7 +234,10 @@ static void gpus(void **state)
     assert_string_equal(h.bus[1], "0000:01:00.0");
     assert_int_equal(dlti_attr_size(s), 3); /* CPU, GPU0 (VGA), GPU1 (H100); no NIC */
     assert_string_equal(qs(ctx, s, "GPU1/arch"), "sm_90");
-    assert_string_equal(qs(ctx, s, "GPU1/vendor"), "NVIDIA Corporation");
+    /* The normalised vendor (the catalog's), not CUDA's "NVIDIA Corporation";
+     * no PCIVendor info in the fixture, so no pci_vendor_name. */
+    assert_string_equal(qs(ctx, s, "GPU1/vendor"), "NVIDIA");
+    assert_null(q(ctx, s, "GPU1/pci_vendor_name"));
     assert_string_equal(qs(ctx, s, "GPU0/device_type"), "GPU");
     assert_string_equal(qs(ctx, s, "GPU1/device_type"), "GPU");
     assert_string_equal(dlti_key_str(dlti_attr_entry_key(q(ctx, s, "GPU1"), 0), NULL),
@@ -261,6 +264,43 @@ static void gpus(void **state)
     s = sysdesc_probe_host(ctx, &o, &err);
     assert_non_null(s);
     assert_int_equal(dlti_attr_size(s), 1);
+    dlti_context_free(ctx);
+}
+
+/* Vendors: the normalised name for well-known PCI vendor ids, hwloc's name
+ * for others; the PCI vendor name as reported under pci_vendor_name. */
+static void gpu_vendors(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
+    static const struct { const char *bus, *vendor, *pci_vendor; } want[] = {
+        {"0000:81:00.0", "NVIDIA", "NVIDIA Corporation"},
+        {"0000:04:00.0", "AMD", "Advanced Micro Devices, Inc. [AMD/ATI]"},
+        {"0000:00:02.0", "Intel", "Intel Corporation"},
+        {"0000:82:00.0", "Habana Labs", "Habana Labs Ltd."},
+        {"0000:83:00.0", "FuriosaAI, Inc.", "FuriosaAI, Inc."},   /* PCIVendor */
+        {"0000:02:00.0", "Moore Threads", "Moore Threads Technology Co.,Ltd"}, /* GPUVendor */
+    };
+    size_t found = 0;
+    for (size_t d = 0; d < dlti_attr_size(s); d++) {
+        const char *id = dlti_key_str(dlti_attr_entry_key(s, d), NULL);
+        char path[64];
+        snprintf(path, sizeof(path), "%s/pci_bus_id", id);
+        if (!q(ctx, s, path))
+            continue;
+        const char *bus = qs(ctx, s, path);
+        for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+            if (strcmp(bus, want[i].bus) != 0)
+                continue;
+            found++;
+            snprintf(path, sizeof(path), "%s/vendor", id);
+            assert_string_equal(qs(ctx, s, path), want[i].vendor);
+            snprintf(path, sizeof(path), "%s/pci_vendor_name", id);
+            assert_string_equal(qs(ctx, s, path), want[i].pci_vendor);
+        }
+    }
+    assert_int_equal(found, sizeof(want) / sizeof(want[0]));
     dlti_context_free(ctx);
 }
 
@@ -349,7 +389,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_socket),  cmocka_unit_test(restricted),
         cmocka_unit_test(identity_and_encodings), cmocka_unit_test(hybrid),
-        cmocka_unit_test(warnings),    cmocka_unit_test(gpus),
+        cmocka_unit_test(warnings),    cmocka_unit_test(gpus), cmocka_unit_test(gpu_vendors),
         cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
         cmocka_unit_test(this_host),
     };
