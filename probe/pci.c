@@ -1,6 +1,7 @@
 /* The PCI source: GPUs and accelerators from hwloc's PCI and OS devices
  * (present only when the topology was loaded with I/O), one device each,
- * "GPU0", "GPU1", ... in hwloc's order. */
+ * "GPU0", "GPU1", ... in hwloc's order.  Which devices are GPUs:
+ * docs/keys.md, "Which devices are GPUs". */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -39,15 +40,41 @@ static const char *known_vendor(unsigned id)
     }
 }
 
+/* A GPU/co-processor OS device of a compute runtime.  Not a DRM node
+ * (card0, renderD128: no subtype, every display has one) nor an X display
+ * (GL, subtype "Display"). */
+static bool osdev_is_runtime(hwloc_obj_t o)
+{
+    static const char *const runtimes[] = {"CUDA", "OpenCL", "NVML", "RSMI", "LevelZero"};
+    if (!osdev_is_gpu(o))
+        return false;
+    /* The subtype; hwloc 1.x XML files may carry only the Backend info. */
+    const char *names[2] = {o->subtype, pb_info(o, "Backend")};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; names[i] && j < sizeof(runtimes) / sizeof(runtimes[0]); j++)
+            if (strcmp(names[i], runtimes[j]) == 0)
+                return true;
+    return false;
+}
+
+/* Display devices (class 0x03xx) are GPUs only from the GPU vendors: the
+ * others are VGA emulators and BMC framebuffers (docs/keys.md lists them). */
+static bool display_is_gpu(const struct hwloc_pcidev_attr_s *a)
+{
+    if (a->vendor_id == 0x1002 && a->device_id == 0x515e) /* ATI ES1000: server on-board VGA */
+        return false;
+    return a->vendor_id == 0x10de || a->vendor_id == 0x1002 || a->vendor_id == 0x8086;
+}
+
 static bool pci_is_accelerator(hwloc_obj_t pci)
 {
-    unsigned cls = pci->attr->pcidev.class_id >> 8;
-    if (cls == 0x03 || cls == 0x12) /* display / processing accelerator */
-        return true;
     for (hwloc_obj_t c = pci->io_first_child; c; c = c->next_sibling)
-        if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_gpu(c))
+        if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_runtime(c))
             return true;
-    return false;
+    unsigned cls = pci->attr->pcidev.class_id >> 8;
+    if (cls == 0x12) /* processing accelerator */
+        return true;
+    return cls == 0x03 && display_is_gpu(&pci->attr->pcidev);
 }
 
 /* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero) knows. */
@@ -254,10 +281,12 @@ int pb_probe_pci(pb_run *run, dlti_error_t *err)
          o = hwloc_get_next_pcidev(run->topo, o))
         if (pci_is_accelerator(o) && add_gpu(run, index++, o, NULL, err) != 0)
             return -1;
-    /* GPU OS devices without a PCI parent (some XML files, platform devices). */
+    /* Runtime OS devices without a PCI parent (some XML files, platform
+     * devices); a DRM node alone is a platform display (simpledrm, an SoC's
+     * display controller), not a GPU. */
     for (hwloc_obj_t o = hwloc_get_next_osdev(run->topo, NULL); o;
          o = hwloc_get_next_osdev(run->topo, o)) {
-        if (!osdev_is_gpu(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
+        if (!osdev_is_runtime(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
             continue;
         if (add_gpu(run, index++, NULL, o, err) != 0)
             return -1;

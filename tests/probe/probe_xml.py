@@ -169,6 +169,9 @@ VENDORS = {0x10de: "NVIDIA", 0x1002: "AMD", 0x1022: "AMD", 0x8086: "Intel", 0x13
            0x5143: "Qualcomm", 0x1da3: "Habana Labs", 0x1e52: "Tenstorrent"}
 
 
+RUNTIMES = ("CUDA", "OpenCL", "NVML", "RSMI", "LevelZero")
+
+
 def expected(path, prefix=""):
     tree = ET.parse(os.path.join(XMLDIR, path))
     top = tree.getroot()
@@ -311,11 +314,22 @@ def expected(path, prefix=""):
         cpu["suspect"] = seen
     spec = {prefix + "CPU": cpu}
 
-    # GPUs: PCI display (0x03xx) / processing accelerators (0x12xx) or with a GPU/COPROC OS device.
+    # GPUs (docs/keys.md, "Which devices are GPUs"): PCI devices with an OS
+    # device of a compute runtime, processing accelerators (0x12xx), display
+    # devices (0x03xx) of the GPU vendors but the ES1000; then runtime OS
+    # devices without a PCI parent.
     gi = 0
 
     def gpu_osdev(o):
         return o.get("type") == "OSDev" and o.get("osdev_type") in ("1", "5")
+
+    def runtime_osdev(o):
+        return gpu_osdev(o) and (o.get("subtype") in RUNTIMES or infos(o).get("Backend") in RUNTIMES)
+
+    def is_gpu(cls, ven, dev, osd):
+        if any(runtime_osdev(o) for o in osd) or cls >> 8 == 0x12:
+            return True
+        return cls >> 8 == 0x03 and ven in (0x10de, 0x1002, 0x8086) and (ven, dev) != (0x1002, 0x515e)
 
     def osdev_keys(g, osd):
         """The keys a GPU's OS devices give: the first OS device that has a value wins."""
@@ -357,7 +371,7 @@ def expected(path, prefix=""):
                      e.get("pci_type"))
         cls, ven, dev, sven, sdev = (int(x, 16) for x in m.groups())
         osd = [o for o in e.findall("object") if gpu_osdev(o)]
-        if cls >> 8 not in (0x03, 0x12) and not osd:
+        if not is_gpu(cls, ven, dev, osd):
             continue
         g = {"device_type": "GPU"}
         osdev_keys(g, osd)
@@ -378,9 +392,9 @@ def expected(path, prefix=""):
         osdev_lists(g, osd, {"pci": "hwloc PCI discovery"})
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
-    # Then GPU OS devices without a PCI parent, one device each, in document order.
+    # Then runtime OS devices without a PCI parent, one device each, in document order.
     for e, anc in objs:
-        if not gpu_osdev(e) or (anc and anc[-1].get("type") == "PCIDev"):
+        if not runtime_osdev(e) or (anc and anc[-1].get("type") == "PCIDev"):
             continue
         g = {"device_type": "GPU"}
         osdev_keys(g, [e])
@@ -455,20 +469,44 @@ def fill(probed, entry):
     return out
 
 
+def show(name):
+    r = subprocess.run([SYSDESC, "show", name, "--format", "json"], capture_output=True, text=True)
+    check(r.returncode == 0, "show %s: %s" % (name, r.stderr.strip()))
+    return json.loads(r.stdout)
+
+
 raw = probe_json("--xml", "gpu.xml", "--no-catalog")
 filled = probe_json("--xml", "gpu.xml")
-show = subprocess.run([SYSDESC, "show", "nvidia/h100-sxm", "--format", "json"], capture_output=True,
-                      text=True)
-entry = json.loads(show.stdout)
-entry = next(iter(entry.values()))
-check(raw["GPU1"]["pci_device_id"] == 0x2330 and 0x2330 in entry["pci_device_ids"],
-      "gpu.xml GPU1 is the catalog's H100 SXM by PCI id")
-check(same(filled["GPU1"], fill(raw["GPU1"], entry)), "GPU1 filled from nvidia/h100-sxm")
-check("num_compute_units" in filled["GPU1"] and "num_compute_units" in raw["GPU1"] and
-      filled["GPU1"]["num_compute_units"] == raw["GPU1"]["num_compute_units"],
+entry = next(iter(show("nvidia/h100-sxm").values()))
+check(raw["GPU0"]["pci_device_id"] == 0x2330 and 0x2330 in entry["pci_device_ids"],
+      "gpu.xml GPU0 is the catalog's H100 SXM by PCI id")
+check(same(filled["GPU0"], fill(raw["GPU0"], entry)), "GPU0 filled from nvidia/h100-sxm")
+check("num_compute_units" in filled["GPU0"] and "num_compute_units" in raw["GPU0"] and
+      filled["GPU0"]["num_compute_units"] == raw["GPU0"]["num_compute_units"],
       "the measured SM count wins over the catalog's")
-check(filled["GPU0"] == raw["GPU0"] and filled["CPU"] == raw["CPU"],
-      "devices the catalog does not know are left alone")
+check(list(filled) == list(raw) and filled["CPU"] == raw["CPU"], "the CPU is left alone")
+
+# Every GPU of gpu_server.xml against the catalog entry its PCI ids name, if any.
+by_pci = {}
+listing = subprocess.run([SYSDESC, "list"], capture_output=True, text=True).stdout.splitlines()[1:]
+for name in (line.split()[0] for line in listing if line.strip()):
+    doc = show(name)
+    if len(doc) == 1:
+        e = next(iter(doc.values()))
+        for d in e["pci_device_ids"]:
+            by_pci[(e["pci_vendor_id"], d)] = (name, e)
+raw = probe_json("--xml", "gpu_server.xml", "--no-catalog")
+filled = probe_json("--xml", "gpu_server.xml")
+check(list(filled) == list(raw), "gpu_server.xml: the catalog adds or drops no device")
+matched = []
+for dev, r in raw.items():
+    hit = by_pci.get((r.get("pci_vendor_id"), r.get("pci_device_id")))
+    if hit:
+        matched.append(hit[0])
+        check(same(filled[dev], fill(r, hit[1])), "gpu_server.xml %s filled from %s" % (dev, hit[0]))
+    else:
+        check(filled[dev] == r, "gpu_server.xml %s: the catalog does not know it, left alone" % dev)
+check(sorted(matched) == ["amd/mi210", "nvidia/h100-pcie"], "gpu_server.xml catalog matches %s" % matched)
 
 # --no-io drops the GPUs of an XML file; --quiet silences warnings.
 got = parse(probe("--xml", "gpu.xml", "--no-io").stdout)
@@ -483,7 +521,7 @@ exp = {}
 exp.update(expected("one_socket.xml", "node0."))
 exp.update(expected("gpu.xml", "node1."))
 check(same(got, exp), "cluster spec differs")
-check(list(got) == ["node0.CPU", "node1.CPU", "node1.GPU0", "node1.GPU1"], "cluster ids %s" % list(got))
+check(list(got) == ["node0.CPU", "node1.CPU", "node1.GPU0"], "cluster ids %s" % list(got))
 
 # Overrides.
 r = probe("--xml", "smt_off.xml", "-q", "--set", "CPU.cache.L3.size_in_bytes=33554432",

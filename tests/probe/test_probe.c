@@ -228,29 +228,28 @@ static void gpus(void **state)
     o.pci_match = hook;
     o.pci_match_user = &h;
     const dlti_attr *s = probe_xml(ctx, "gpu.xml", &o);
-    assert_int_equal(h.calls, 2);
-    assert_int_equal(h.vendor[1], 0x10de);
-    assert_int_equal(h.device[1], 0x2330);
-    assert_string_equal(h.bus[1], "0000:01:00.0");
-    assert_int_equal(dlti_attr_size(s), 3); /* CPU, GPU0 (VGA), GPU1 (H100); no NIC */
-    assert_string_equal(qs(ctx, s, "GPU1/arch"), "sm_90");
+    assert_int_equal(h.calls, 1);
+    assert_int_equal(h.vendor[0], 0x10de);
+    assert_int_equal(h.device[0], 0x2330);
+    assert_string_equal(h.bus[0], "0000:01:00.0");
+    /* CPU, GPU0 (H100); neither the QEMU VGA (display only) nor the NIC */
+    assert_int_equal(dlti_attr_size(s), 2);
+    assert_null(q(ctx, s, "GPU1"));
+    assert_string_equal(qs(ctx, s, "GPU0/arch"), "sm_90");
     /* The normalised vendor (the catalog's), not CUDA's "NVIDIA Corporation";
      * no PCIVendor info in the fixture, so no pci_vendor_name. */
-    assert_string_equal(qs(ctx, s, "GPU1/vendor"), "NVIDIA");
-    assert_null(q(ctx, s, "GPU1/pci_vendor_name"));
+    assert_string_equal(qs(ctx, s, "GPU0/vendor"), "NVIDIA");
+    assert_null(q(ctx, s, "GPU0/pci_vendor_name"));
     assert_string_equal(qs(ctx, s, "GPU0/device_type"), "GPU");
-    assert_string_equal(qs(ctx, s, "GPU1/device_type"), "GPU");
-    assert_string_equal(dlti_key_str(dlti_attr_entry_key(q(ctx, s, "GPU1"), 0), NULL),
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(q(ctx, s, "GPU0"), 0), NULL),
                         "device_type");
-    assert_int_equal(qi(ctx, s, "GPU1/pci_vendor_id"), 0x10de);
+    assert_int_equal(qi(ctx, s, "GPU0/pci_vendor_id"), 0x10de);
     /* Catalog-schema keys (docs/keys.md): one key per meaning. */
-    assert_int_equal(qi(ctx, s, "GPU1/num_compute_units"), 132);
-    assert_int_equal(qi(ctx, s, "GPU1/shared_memory_per_block_in_bytes"), 48 * 1024);
-    assert_null(q(ctx, s, "GPU1/num_multiprocessors"));
-    assert_null(q(ctx, s, "GPU1/max_shared_memory_per_block_in_bytes"));
-    assert_int_equal(qi(ctx, s, "GPU1/memory_size_in_bytes"), 83295872ll * 1024);
-    assert_string_equal(qs(ctx, s, "GPU0/pci_bus_id"), "0000:00:02.0");
-    assert_null(q(ctx, s, "GPU0/vendor")); /* unknown vendor id: not invented */
+    assert_int_equal(qi(ctx, s, "GPU0/num_compute_units"), 132);
+    assert_int_equal(qi(ctx, s, "GPU0/shared_memory_per_block_in_bytes"), 48 * 1024);
+    assert_null(q(ctx, s, "GPU0/num_multiprocessors"));
+    assert_null(q(ctx, s, "GPU0/max_shared_memory_per_block_in_bytes"));
+    assert_int_equal(qi(ctx, s, "GPU0/memory_size_in_bytes"), 83295872ll * 1024);
     /* The hook can fail the probe. */
     h.fail = 1;
     o.xml_path = fixture("gpu.xml");
@@ -281,6 +280,8 @@ static void gpu_vendors(void **state)
         {"0000:82:00.0", "Habana Labs", "Habana Labs Ltd."},
         {"0000:83:00.0", "FuriosaAI, Inc.", "FuriosaAI, Inc."},   /* PCIVendor */
         {"0000:02:00.0", "Moore Threads", "Moore Threads Technology Co.,Ltd"}, /* GPUVendor */
+        {"0000:80:00.0", "Tenstorrent", NULL}, /* no PCI names: the table's */
+        {"0000:84:00.0", NULL, NULL},          /* unknown and unnamed: not invented */
     };
     size_t found = 0;
     for (size_t d = 0; d < dlti_attr_size(s); d++) {
@@ -295,12 +296,43 @@ static void gpu_vendors(void **state)
                 continue;
             found++;
             snprintf(path, sizeof(path), "%s/vendor", id);
-            assert_string_equal(qs(ctx, s, path), want[i].vendor);
+            if (want[i].vendor)
+                assert_string_equal(qs(ctx, s, path), want[i].vendor);
+            else
+                assert_null(q(ctx, s, path));
             snprintf(path, sizeof(path), "%s/pci_vendor_name", id);
-            assert_string_equal(qs(ctx, s, path), want[i].pci_vendor);
+            if (want[i].pci_vendor)
+                assert_string_equal(qs(ctx, s, path), want[i].pci_vendor);
+            else
+                assert_null(q(ctx, s, path));
         }
     }
     assert_int_equal(found, sizeof(want) / sizeof(want[0]));
+    dlti_context_free(ctx);
+}
+
+/* Display-only devices (BMC VGA, Matrox G200eR2, ATI ES1000) and a DRM node
+ * without a PCI parent are not GPUs; processing accelerators, GPUs of the
+ * GPU vendors and devices with a runtime's OS device are. */
+static void gpu_rules(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
+    assert_int_equal(dlti_attr_size(s), 10); /* CPU and GPU0..GPU8 */
+    assert_non_null(q(ctx, s, "GPU8"));
+    assert_null(q(ctx, s, "GPU9"));
+    for (size_t d = 0; d < dlti_attr_size(s); d++) {
+        char path[64];
+        snprintf(path, sizeof(path), "%s/pci_bus_id",
+                 dlti_key_str(dlti_attr_entry_key(s, d), NULL));
+        if (!q(ctx, s, path))
+            continue;
+        const char *b = qs(ctx, s, path);
+        assert_string_not_equal(b, "0000:03:00.0"); /* ASPEED */
+        assert_string_not_equal(b, "0000:01:00.0"); /* Matrox G200eR2 */
+        assert_string_not_equal(b, "0000:01:01.0"); /* ATI ES1000 */
+    }
     dlti_context_free(ctx);
 }
 
@@ -390,6 +422,7 @@ int main(void)
         cmocka_unit_test(two_socket),  cmocka_unit_test(restricted),
         cmocka_unit_test(identity_and_encodings), cmocka_unit_test(hybrid),
         cmocka_unit_test(warnings),    cmocka_unit_test(gpus), cmocka_unit_test(gpu_vendors),
+        cmocka_unit_test(gpu_rules),
         cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
         cmocka_unit_test(this_host),
     };

@@ -134,7 +134,9 @@ save("gpu.xml", t)
 #    OpenCL, whose GPUVendor strings are not the normalised "AMD"), an
 #    integrated Intel UHD Graphics 770 without OS devices, a Moore Threads
 #    MTT S60 (a vendor without a normalised name) with an OpenCL device;
-#  - processing accelerators (class 0x12): a Gaudi2 and a FuriosaAI RNGD;
+#  - processing accelerators (class 0x12): a Gaudi2, a FuriosaAI RNGD, and
+#    without PCI names (no pci.ids on that host) a FuriosaAI Warboy and a
+#    Tenstorrent Wormhole;
 #  - display-only devices, not GPUs: an ASPEED BMC VGA with its DRM node, a
 #    Matrox G200eR2 and an ATI ES1000 (server on-board VGA);
 #  - GPU OS devices without a PCI parent: an OpenCL device under package 1 (a
@@ -180,6 +182,8 @@ bridge0 = ('      <object type="Bridge" gp_index="200" bridge_type="0-1" depth="
                   "Habana Labs Ltd.", "Gaudi2 AI Training Accelerator") +
            pcidev(203, "0000:81:00.0", "0302", "10de", "2331", "10de", "1626", "a1",
                   "NVIDIA Corporation", "GH100 [H100 PCIe]", h100) +
+           pcidev(204, "0000:84:00.0", "1200", "1ed2", "0000", "1ed2", "0000", "01", None, None) +
+           pcidev(205, "0000:80:00.0", "1200", "1e52", "401e", "1e52", "0035", "01", None, None) +
            '      </object>\n')
 mi210 = (osdev(220, "rsmi0", "RSMI", GPU, [
              ("Backend", "RSMI"), ("GPUVendor", "Advanced Micro Devices, Inc. [AMD/ATI]"),
