@@ -1,11 +1,12 @@
 /* The PCI source: GPUs and accelerators from hwloc's PCI and OS devices
  * (present only when the topology was loaded with I/O), one device each,
- * "GPU0", "GPU1", ... in hwloc's order.  Which devices are GPUs:
+ * "GPU0", "GPU1", ... in PCI bus id order.  Which devices are GPUs:
  * docs/keys.md, "Which devices are GPUs". */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Enough for every runtime's OS device of one GPU (CUDA, OpenCL, RSMI, NVML,
@@ -272,15 +273,50 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     return 0;
 }
 
+/* PCI bus id order: domain, bus, device, function; hwloc's order last. */
+static int by_bus_id(const void *pa, const void *pb)
+{
+    hwloc_obj_t oa = *(const hwloc_obj_t *)pa, ob = *(const hwloc_obj_t *)pb;
+    const struct hwloc_pcidev_attr_s *a = &oa->attr->pcidev, *b = &ob->attr->pcidev;
+    const unsigned ka[5] = {a->domain, a->bus, a->dev, a->func, oa->logical_index};
+    const unsigned kb[5] = {b->domain, b->bus, b->dev, b->func, ob->logical_index};
+    for (int i = 0; i < 5; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+/* GPU0, GPU1, ... follow the PCI bus ids, as CUDA_DEVICE_ORDER=PCI_BUS_ID
+ * and ROCm number devices, whatever hwloc's order (the XML file's, or the
+ * host bridges' by NUMA node); then the runtime OS devices without a PCI
+ * parent, in hwloc's order. */
 int pb_probe_pci(pb_run *run, dlti_error_t *err)
 {
     if (!run->io)
         return 0;
-    int index = 0;
+    size_t n = 0;
     for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
          o = hwloc_get_next_pcidev(run->topo, o))
-        if (pci_is_accelerator(o) && add_gpu(run, index++, o, NULL, err) != 0)
+        n += pci_is_accelerator(o);
+    hwloc_obj_t *pci = n ? malloc(n * sizeof(*pci)) : NULL;
+    if (n && !pci) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    n = 0;
+    for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
+         o = hwloc_get_next_pcidev(run->topo, o))
+        if (pci_is_accelerator(o))
+            pci[n++] = o;
+    if (n)
+        qsort(pci, n, sizeof(*pci), by_bus_id);
+    int index = 0;
+    for (size_t i = 0; i < n; i++)
+        if (add_gpu(run, index++, pci[i], NULL, err) != 0) {
+            free(pci);
             return -1;
+        }
+    free(pci);
     /* Runtime OS devices without a PCI parent (some XML files, platform
      * devices); a DRM node alone is a platform display (simpledrm, an SoC's
      * display controller), not a GPU. */

@@ -319,9 +319,9 @@ static void gpu_rules(void **state)
     (void)state;
     dlti_context *ctx = dlti_context_new();
     const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
-    assert_int_equal(dlti_attr_size(s), 10); /* CPU and GPU0..GPU8 */
-    assert_non_null(q(ctx, s, "GPU8"));
-    assert_null(q(ctx, s, "GPU9"));
+    assert_int_equal(dlti_attr_size(s), 11); /* CPU and GPU0..GPU9 */
+    assert_non_null(q(ctx, s, "GPU9"));
+    assert_null(q(ctx, s, "GPU10"));
     for (size_t d = 0; d < dlti_attr_size(s); d++) {
         char path[64];
         snprintf(path, sizeof(path), "%s/pci_bus_id",
@@ -333,6 +333,27 @@ static void gpu_rules(void **state)
         assert_string_not_equal(b, "0000:01:00.0"); /* Matrox G200eR2 */
         assert_string_not_equal(b, "0000:01:01.0"); /* ATI ES1000 */
     }
+    dlti_context_free(ctx);
+}
+
+/* GPU ids follow the PCI bus ids (domain, bus, device, function), not
+ * hwloc's order (domain 1 first, then bus 83 before 82...); the OS device
+ * without a PCI parent comes last. */
+static void gpu_order(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
+    static const char *const bus[] = {"0000:00:02.0", "0000:02:00.0", "0000:04:00.0",
+                                      "0000:80:00.0", "0000:81:00.0", "0000:82:00.0",
+                                      "0000:83:00.0", "0000:84:00.0", "0001:01:00.0"};
+    char path[64];
+    for (size_t i = 0; i < sizeof(bus) / sizeof(bus[0]); i++) {
+        snprintf(path, sizeof(path), "GPU%zu/pci_bus_id", i);
+        assert_string_equal(qs(ctx, s, path), bus[i]);
+    }
+    assert_null(q(ctx, s, "GPU9/pci_bus_id"));
+    assert_string_equal(qs(ctx, s, "GPU9/model"), "Mali-G78"); /* opencl2d0 */
     dlti_context_free(ctx);
 }
 
@@ -422,7 +443,7 @@ int main(void)
         cmocka_unit_test(two_socket),  cmocka_unit_test(restricted),
         cmocka_unit_test(identity_and_encodings), cmocka_unit_test(hybrid),
         cmocka_unit_test(warnings),    cmocka_unit_test(gpus), cmocka_unit_test(gpu_vendors),
-        cmocka_unit_test(gpu_rules),
+        cmocka_unit_test(gpu_rules),   cmocka_unit_test(gpu_order),
         cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
         cmocka_unit_test(this_host),
     };

@@ -127,10 +127,12 @@ t = t[:idx] + io + t[idx:]
 save("gpu.xml", t)
 
 # A two-socket server whose PCI devices hwloc lists in another order than
-# their PCI bus ids (package 0's host bridge holds buses 80-84, package 1's
-# buses 00-04; within a bridge the XML lists 83 before 82), with the devices
+# their PCI bus ids (package 0's host bridges hold domain 1 and buses 80-84,
+# package 1's buses 00-04; within a bridge the XML lists 83 before 82), with
+# the devices
 # the GPU rules of docs/keys.md tell apart (ids and names from pci.ids):
-#  - GPUs: an H100 PCIe (a DRM node first, then CUDA and NVML), an MI210 (RSMI and
+#  - GPUs: an L40S in PCI domain 1 without OS devices, an H100 PCIe (a DRM
+#    node first, then CUDA and NVML), an MI210 (RSMI and
 #    OpenCL, whose GPUVendor strings are not the normalised "AMD"), an
 #    integrated Intel UHD Graphics 770 without OS devices, a Moore Threads
 #    MTT S60 (a vendor without a normalised name) with an OpenCL device;
@@ -217,10 +219,15 @@ bridge1 = ('      <object type="Bridge" gp_index="300" bridge_type="0-1" depth="
                ("Backend", "OpenCL"), ("OpenCLDeviceType", "GPU"), ("GPUVendor", "ARM"),
                ("GPUModel", "Mali-G78"), ("OpenCLPlatformIndex", "2"), ("OpenCLPlatformName", "ARM Platform"),
                ("OpenCLPlatformDeviceIndex", "0"), ("OpenCLComputeUnits", "24")], indent="      "))
+# PCI domain 1, first of all in hwloc's order, last in bus id order.
+bridge2 = ('      <object type="Bridge" gp_index="500" bridge_type="0-1" depth="0" bridge_pci="0001:[00-01]">\n' +
+           pcidev(501, "0001:01:00.0", "0302", "10de", "26b9", "10de", "1851", "a1",
+                  "NVIDIA Corporation", "AD102GL [L40S]") +
+           '      </object>\n')
 # Each package's I/O before its closing tag (4 blanks of indent).
 pk = [m.start() for m in re.finditer(r'<object type="Package"', t)]
 end0 = t.index("\n    </object>\n", pk[0]) + 1
-t = t[:end0] + bridge0 + t[end0:]
+t = t[:end0] + bridge2 + bridge0 + t[end0:]
 pk = [m.start() for m in re.finditer(r'<object type="Package"', t)]
 end1 = t.index("\n    </object>\n", pk[1]) + 1
 t = t[:end1] + bridge1 + t[end1:]
