@@ -437,6 +437,93 @@ static void this_host(void **state)
     dlti_context_free(ctx);
 }
 
+/* ---- the probe's output against the device schema (sysdesc/schema.h) ---- */
+
+static int print_problem(void *user, const dlti_error_t *problem)
+{
+    fprintf(stderr, "%s: %s\n", (const char *)user, problem->text);
+    return 0;
+}
+
+/* The number of problems sysdesc_system_check() finds in `spec` (each printed). */
+static long problems(const dlti_attr *spec, const char *what)
+{
+    sysdesc_system sys = {.spec = spec};
+    return sysdesc_system_check(&sys, what, print_problem, (void *)what);
+}
+
+static const char *const fixtures[] = {"one_socket.xml", "two_socket_numa.xml", "restricted.xml",
+                                       "smt_off.xml",    "hybrid.xml",          "gpu.xml",
+                                       "gpu_server.xml"};
+
+/* Every fixture's probe output, as found and filled from the catalog (as
+ * `sysdesc probe` does), passes the checker with no problem. */
+static void fixtures_pass_the_checker(void **state)
+{
+    (void)state;
+    static char catalog[4096];
+    snprintf(catalog, sizeof(catalog), "%s/systems", getenv("SRCDIR") ? getenv("SRCDIR") : ".");
+    for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+        for (int fill = 0; fill < 2; fill++) {
+            dlti_context *ctx = dlti_context_new();
+            sysdesc_probe_options o;
+            sysdesc_probe_options_init(&o);
+            o.quiet = true;
+            if (fill) {
+                o.pci_match = sysdesc_catalog_pci_fill;
+                o.pci_match_user = catalog;
+            }
+            char what[256];
+            snprintf(what, sizeof(what), "%s%s", fixtures[i], fill ? " (catalog)" : "");
+            const dlti_attr *s = probe_xml(ctx, fixtures[i], &o);
+            if (problems(s, what) != 0)
+                fail_msg("%s: the probe's output fails the checker", what);
+            dlti_context_free(ctx);
+        }
+    }
+    /* All of them as one cluster (node<i>. ids), filled. */
+    static char paths[sizeof(fixtures) / sizeof(fixtures[0])][4096];
+    const char *p[sizeof(fixtures) / sizeof(fixtures[0])];
+    for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+        snprintf(paths[i], sizeof(paths[i]), "%s", fixture(fixtures[i]));
+        p[i] = paths[i];
+    }
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.quiet = true;
+    o.pci_match = sysdesc_catalog_pci_fill;
+    o.pci_match_user = catalog;
+    dlti_error_t err;
+    const dlti_attr *s = sysdesc_probe_xml_files(ctx, p, sizeof(p) / sizeof(p[0]), &o, &err);
+    if (!s)
+        fail_msg("probe of every fixture: %s", err.text);
+    assert_int_equal(problems(s, "every fixture (catalog)"), 0);
+    dlti_context_free(ctx);
+}
+
+/* This host's probe too: without I/O (the default), and with its PCI
+ * devices filled from the catalog. */
+static void this_host_passes_the_checker(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.quiet = true;
+    dlti_error_t err;
+    const dlti_attr *s = sysdesc_probe_host(ctx, &o, &err);
+    assert_non_null(s);
+    assert_int_equal(problems(s, "this host"), 0);
+    o.io = SYSDESC_PROBE_IO_ON;
+    o.pci_match = sysdesc_catalog_pci_fill; /* SYSDESC_PATH: the source tree's systems/ */
+    s = sysdesc_probe_host(ctx, &o, &err);
+    if (!s)
+        fail_msg("probe --io of this host: %s", err.text);
+    assert_int_equal(problems(s, "this host (io, catalog)"), 0);
+    dlti_context_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +533,8 @@ int main(void)
         cmocka_unit_test(gpu_rules),   cmocka_unit_test(gpu_order),
         cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
         cmocka_unit_test(this_host),
+        cmocka_unit_test(fixtures_pass_the_checker),
+        cmocka_unit_test(this_host_passes_the_checker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
