@@ -1,10 +1,12 @@
 /* The PCI source: GPUs and accelerators from hwloc's PCI and OS devices
  * (present only when the topology was loaded with I/O), one device each,
- * "GPU0", "GPU1", ... in hwloc's order. */
+ * "GPU0", "GPU1", ... in PCI bus id order.  Which devices are GPUs:
+ * docs/keys.md, "Which devices are GPUs". */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Enough for every runtime's OS device of one GPU (CUDA, OpenCL, RSMI, NVML,
@@ -21,30 +23,59 @@ static bool osdev_is_gpu(hwloc_obj_t o)
 #endif
 }
 
+/* The normalised vendor of well-known PCI vendor ids, as the catalog writes
+ * it (pci.ids names these ids "NVIDIA Corporation", "Advanced Micro Devices,
+ * Inc. [AMD/ATI]", ...; a runtime's GPUVendor differs again). */
 static const char *known_vendor(unsigned id)
 {
     switch (id) {
     case 0x10de: return "NVIDIA";
-    case 0x1002: return "AMD";
+    case 0x1002: return "AMD"; /* AMD/ATI: the GPUs */
     case 0x1022: return "AMD";
     case 0x8086: return "Intel";
     case 0x13b5: return "ARM";
     case 0x5143: return "Qualcomm";
-    case 0x1db7: return "Habana Labs";
+    case 0x1da3: return "Habana Labs";
     case 0x1e52: return "Tenstorrent";
     default: return NULL;
     }
 }
 
+/* A GPU/co-processor OS device of a compute runtime.  Not a DRM node
+ * (card0, renderD128: no subtype, every display has one) nor an X display
+ * (GL, subtype "Display"). */
+static bool osdev_is_runtime(hwloc_obj_t o)
+{
+    static const char *const runtimes[] = {"CUDA", "OpenCL", "NVML", "RSMI", "LevelZero"};
+    if (!osdev_is_gpu(o))
+        return false;
+    /* The subtype; hwloc 1.x XML files may carry only the Backend info. */
+    const char *names[2] = {o->subtype, pb_info(o, "Backend")};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; names[i] && j < sizeof(runtimes) / sizeof(runtimes[0]); j++)
+            if (strcmp(names[i], runtimes[j]) == 0)
+                return true;
+    return false;
+}
+
+/* Display devices (class 0x03xx) are GPUs only from the GPU vendors: the
+ * others are VGA emulators and BMC framebuffers (docs/keys.md lists them). */
+static bool display_is_gpu(const struct hwloc_pcidev_attr_s *a)
+{
+    if (a->vendor_id == 0x1002 && a->device_id == 0x515e) /* ATI ES1000: server on-board VGA */
+        return false;
+    return a->vendor_id == 0x10de || a->vendor_id == 0x1002 || a->vendor_id == 0x8086;
+}
+
 static bool pci_is_accelerator(hwloc_obj_t pci)
 {
-    unsigned cls = pci->attr->pcidev.class_id >> 8;
-    if (cls == 0x03 || cls == 0x12) /* display / processing accelerator */
-        return true;
     for (hwloc_obj_t c = pci->io_first_child; c; c = c->next_sibling)
-        if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_gpu(c))
+        if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_runtime(c))
             return true;
-    return false;
+    unsigned cls = pci->attr->pcidev.class_id >> 8;
+    if (cls == 0x12) /* processing accelerator */
+        return true;
+    return cls == 0x03 && display_is_gpu(&pci->attr->pcidev);
 }
 
 /* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero) knows. */
@@ -118,9 +149,12 @@ static void find_os_devices(gpu *g, hwloc_obj_t lone_os)
         }
 }
 
-/* The PCI identity as keys, and as the match hook sees it; the OS devices'
- * vendor and model, when they have them, are better names than the PCI ids
- * database's. */
+/* The PCI identity as keys, and as the match hook sees it.  The vendor of a
+ * well-known vendor id is its normalised name, whatever the OS devices or the
+ * PCI ids database call it; for other ids the OS devices' name, else the
+ * PCI one.  The OS devices' model, when they have one, is a better name than
+ * the PCI ids database's.  The PCI vendor name as the system reports it is
+ * kept as pci_vendor_name. */
 static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci_info *pi)
 {
     const struct hwloc_pcidev_attr_s *a = &g->pci->attr->pcidev;
@@ -135,15 +169,22 @@ static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci
     pi->class_id = a->class_id;
     snprintf(pi->bus_id, sizeof(pi->bus_id), "%04x:%02x:%02x.%01x", a->domain & 0xffffu, a->bus,
              a->dev, a->func);
-    bool has_vendor = false;
-    for (size_t i = 0; i < m->n; i++)
+    bool has_vendor = false, has_model = false;
+    for (size_t i = 0; i < m->n; i++) {
         if (m->e[i].key == dlti_key_string(ctx, "vendor", 6))
             has_vendor = true;
-    if (!has_vendor) {
-        const char *v = pb_info(g->pci, "PCIVendor");
-        pb_str(ctx, m, "vendor", v ? v : known_vendor(a->vendor_id));
+        if (m->e[i].key == dlti_key_string(ctx, "model", 5))
+            has_model = true;
     }
-    if (!g->nos || !pb_info(g->os[0], "GPUModel"))
+    const char *pci_vendor = pb_info(g->pci, "PCIVendor");
+    const char *known = known_vendor(a->vendor_id);
+    if (known) /* replaces an OS device's name in its place */
+        pb_str(ctx, m, "vendor", known);
+    else if (!has_vendor)
+        pb_str(ctx, m, "vendor", pci_vendor);
+    /* Any OS device's GPUModel: the first one may be a DRM node (card0),
+     * which has no infos. */
+    if (!has_model)
         pb_str(ctx, m, "model", pb_info(g->pci, "PCIDevice"));
     pb_i64(ctx, m, "pci_vendor_id", a->vendor_id);
     pb_i64(ctx, m, "pci_device_id", a->device_id);
@@ -151,6 +192,7 @@ static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci
     pb_i64(ctx, m, "pci_subdevice_id", a->subdevice_id);
     pb_i64(ctx, m, "pci_class_id", a->class_id);
     pb_str(ctx, m, "pci_bus_id", pi->bus_id);
+    pb_str(ctx, m, "pci_vendor_name", pci_vendor);
 }
 
 /* The OS devices' names, and their raw info strings for what no key maps yet. */
@@ -212,6 +254,7 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     snprintf(g.id, sizeof(g.id), "%sGPU%d", run->prefix, index);
     pb_map m;
     pb_init(&m);
+    pb_str(ctx, &m, "device_type", "GPU"); /* first, as on the CPU and in the catalog */
     /* Backwards, so that the first OS device's value of a key wins: pb_add
      * replaces. */
     for (size_t i = g.nos; i-- > 0;)
@@ -230,19 +273,56 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     return 0;
 }
 
+/* PCI bus id order: domain, bus, device, function; hwloc's order last. */
+static int by_bus_id(const void *pa, const void *pb)
+{
+    hwloc_obj_t oa = *(const hwloc_obj_t *)pa, ob = *(const hwloc_obj_t *)pb;
+    const struct hwloc_pcidev_attr_s *a = &oa->attr->pcidev, *b = &ob->attr->pcidev;
+    const unsigned ka[5] = {a->domain, a->bus, a->dev, a->func, oa->logical_index};
+    const unsigned kb[5] = {b->domain, b->bus, b->dev, b->func, ob->logical_index};
+    for (int i = 0; i < 5; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+/* GPU0, GPU1, ... follow the PCI bus ids, as CUDA_DEVICE_ORDER=PCI_BUS_ID
+ * and ROCm number devices, whatever hwloc's order (the XML file's, or the
+ * host bridges' by NUMA node); then the runtime OS devices without a PCI
+ * parent, in hwloc's order. */
 int pb_probe_pci(pb_run *run, dlti_error_t *err)
 {
     if (!run->io)
         return 0;
-    int index = 0;
+    size_t n = 0;
     for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
          o = hwloc_get_next_pcidev(run->topo, o))
-        if (pci_is_accelerator(o) && add_gpu(run, index++, o, NULL, err) != 0)
+        n += pci_is_accelerator(o);
+    hwloc_obj_t *pci = n ? malloc(n * sizeof(*pci)) : NULL;
+    if (n && !pci) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    n = 0;
+    for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
+         o = hwloc_get_next_pcidev(run->topo, o))
+        if (pci_is_accelerator(o))
+            pci[n++] = o;
+    if (n)
+        qsort(pci, n, sizeof(*pci), by_bus_id);
+    int index = 0;
+    for (size_t i = 0; i < n; i++)
+        if (add_gpu(run, index++, pci[i], NULL, err) != 0) {
+            free(pci);
             return -1;
-    /* GPU OS devices without a PCI parent (some XML files, platform devices). */
+        }
+    free(pci);
+    /* Runtime OS devices without a PCI parent (some XML files, platform
+     * devices); a DRM node alone is a platform display (simpledrm, an SoC's
+     * display controller), not a GPU. */
     for (hwloc_obj_t o = hwloc_get_next_osdev(run->topo, NULL); o;
          o = hwloc_get_next_osdev(run->topo, o)) {
-        if (!osdev_is_gpu(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
+        if (!osdev_is_runtime(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
             continue;
         if (add_gpu(run, index++, NULL, o, err) != 0)
             return -1;

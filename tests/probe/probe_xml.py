@@ -161,6 +161,17 @@ def popcount(x):
     return bin(x).count("1")
 
 
+# Normalised vendors of well-known PCI vendor ids (pci.ids: 10de NVIDIA
+# Corporation, 1002 Advanced Micro Devices, Inc. [AMD/ATI], 1022 Advanced Micro
+# Devices, Inc. [AMD], 8086 Intel Corporation, 13b5 ARM, 5143 Qualcomm Inc,
+# 1da3 Habana Labs Ltd., 1e52 Tenstorrent Inc).
+VENDORS = {0x10de: "NVIDIA", 0x1002: "AMD", 0x1022: "AMD", 0x8086: "Intel", 0x13b5: "ARM",
+           0x5143: "Qualcomm", 0x1da3: "Habana Labs", 0x1e52: "Tenstorrent"}
+
+
+RUNTIMES = ("CUDA", "OpenCL", "NVML", "RSMI", "LevelZero")
+
+
 def expected(path, prefix=""):
     tree = ET.parse(os.path.join(XMLDIR, path))
     top = tree.getroot()
@@ -176,7 +187,7 @@ def expected(path, prefix=""):
         cs = bits(e.get("cpuset"))
         return cs is not None and cs & allowed != 0
 
-    cpu = {}
+    cpu = {"device_type": "CPU"}
     mi = infos(machine)
     pkgs = [e for e, _ in bytype.get("Package", []) if usable(e)]
     pinfo = infos(pkgs[0]) if pkgs else {}
@@ -303,16 +314,25 @@ def expected(path, prefix=""):
         cpu["suspect"] = seen
     spec = {prefix + "CPU": cpu}
 
-    # GPUs: PCI display (0x03xx) / processing accelerators (0x12xx) or with a GPU/COPROC OS device.
+    # GPUs (docs/keys.md, "Which devices are GPUs"): PCI devices with an OS
+    # device of a compute runtime, processing accelerators (0x12xx), display
+    # devices (0x03xx) of the GPU vendors but the ES1000; then runtime OS
+    # devices without a PCI parent.
     gi = 0
-    for e, _ in bytype.get("PCIDev", []):
-        m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
-                     e.get("pci_type"))
-        cls, ven, dev, sven, sdev = (int(x, 16) for x in m.groups())
-        osd = [o for o in e.findall("object") if o.get("type") == "OSDev" and o.get("osdev_type") in ("1", "5")]
-        if cls >> 8 not in (0x03, 0x12) and not osd:
-            continue
-        g = {}
+
+    def gpu_osdev(o):
+        return o.get("type") == "OSDev" and o.get("osdev_type") in ("1", "5")
+
+    def runtime_osdev(o):
+        return gpu_osdev(o) and (o.get("subtype") in RUNTIMES or infos(o).get("Backend") in RUNTIMES)
+
+    def is_gpu(cls, ven, dev, osd):
+        if any(runtime_osdev(o) for o in osd) or cls >> 8 == 0x12:
+            return True
+        return cls >> 8 == 0x03 and ven in (0x10de, 0x1002, 0x8086) and (ven, dev) != (0x1002, 0x515e)
+
+    def osdev_keys(g, osd):
+        """The keys a GPU's OS devices give: the first OS device that has a value wins."""
         oi = [infos(o) for o in osd]
         for key, iname in (("vendor", "GPUVendor"), ("model", "GPUModel")):
             v = next((i[iname] for i in oi if iname in i), None)
@@ -334,19 +354,54 @@ def expected(path, prefix=""):
             v = next((i[iname] for i in oi if iname in i), None)
             if v:
                 g[key] = v
-        vendors = {0x10de: "NVIDIA", 0x1002: "AMD", 0x8086: "Intel"}
-        if "vendor" not in g and (infos(e).get("PCIVendor") or ven in vendors):
-            g["vendor"] = infos(e).get("PCIVendor") or vendors[ven]
+
+    def osdev_lists(g, osd, src):
+        """os_devices, hwloc_info and source."""
+        if osd:
+            g["os_devices"] = [o.get("name") for o in osd]
+            # an OS device without info strings adds nothing; an empty map is left out
+            hi = {o.get("name"): infos(o) for o in osd if infos(o)}
+            if hi:
+                g["hwloc_info"] = hi
+            src["os_devices"] = "hwloc OS devices: " + ",".join(o.get("subtype") or o.get("name") for o in osd)
+        g["source"] = src
+
+    # In PCI bus id order (domain, bus, device, function), not the document's.
+    def bus_order(e):
+        return tuple(int(x, 16) for x in re.split(r"[:.]", e.get("pci_busid")))
+    for e in sorted((e for e, _ in bytype.get("PCIDev", [])), key=bus_order):
+        m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
+                     e.get("pci_type"))
+        cls, ven, dev, sven, sdev = (int(x, 16) for x in m.groups())
+        osd = [o for o in e.findall("object") if gpu_osdev(o)]
+        if not is_gpu(cls, ven, dev, osd):
+            continue
+        g = {"device_type": "GPU"}
+        osdev_keys(g, osd)
+        # A well-known vendor id gives the normalised vendor (the catalog's
+        # names), whatever GPUVendor or PCIVendor say; other ids keep hwloc's
+        # name.  PCIVendor itself is pci_vendor_name.
+        pci_vendor = (infos(e).get("PCIVendor") or "").strip()
+        if ven in VENDORS:
+            g["vendor"] = VENDORS[ven]
+        elif "vendor" not in g and pci_vendor:
+            g["vendor"] = pci_vendor
         if "model" not in g and infos(e).get("PCIDevice"):
             g["model"] = infos(e)["PCIDevice"]
         g.update({"pci_vendor_id": ven, "pci_device_id": dev, "pci_subvendor_id": sven,
                   "pci_subdevice_id": sdev, "pci_class_id": cls, "pci_bus_id": e.get("pci_busid")})
-        src = {"pci": "hwloc PCI discovery"}
-        if osd:
-            g["os_devices"] = [o.get("name") for o in osd]
-            g["hwloc_info"] = {o.get("name"): infos(o) for o in osd}
-            src["os_devices"] = "hwloc OS devices: " + ",".join(o.get("subtype") or o.get("name") for o in osd)
-        g["source"] = src
+        if pci_vendor:
+            g["pci_vendor_name"] = pci_vendor
+        osdev_lists(g, osd, {"pci": "hwloc PCI discovery"})
+        spec["%sGPU%d" % (prefix, gi)] = g
+        gi += 1
+    # Then runtime OS devices without a PCI parent, one device each, in document order.
+    for e, anc in objs:
+        if not runtime_osdev(e) or (anc and anc[-1].get("type") == "PCIDev"):
+            continue
+        g = {"device_type": "GPU"}
+        osdev_keys(g, [e])
+        osdev_lists(g, [e], {})
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
     return spec
@@ -368,12 +423,15 @@ def same(a, b, where=""):
     return True
 
 
-FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml"]
+FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml",
+            "gpu_server.xml"]
 for f in FIXTURES:
     r = probe("--xml", f, "--no-catalog")
     got = parse(r.stdout)
     exp = expected(f)
     check(same(got, exp), "%s: spec differs from the fixture" % f)
+    for dev, keys in got.items():
+        check(list(keys)[:1] == ["device_type"], "%s: %s does not start with device_type" % (f, dev))
     cache = got["CPU"].get("cache", {})
     order = [n for n, _, _, _ in CACHE_ORDER if n in cache]
     check(list(cache) == order, "%s: cache map order %s" % (f, list(cache)))
@@ -414,20 +472,44 @@ def fill(probed, entry):
     return out
 
 
+def show(name):
+    r = subprocess.run([SYSDESC, "show", name, "--format", "json"], capture_output=True, text=True)
+    check(r.returncode == 0, "show %s: %s" % (name, r.stderr.strip()))
+    return json.loads(r.stdout)
+
+
 raw = probe_json("--xml", "gpu.xml", "--no-catalog")
 filled = probe_json("--xml", "gpu.xml")
-show = subprocess.run([SYSDESC, "show", "nvidia/h100-sxm", "--format", "json"], capture_output=True,
-                      text=True)
-entry = json.loads(show.stdout)
-entry = next(iter(entry.values()))
-check(raw["GPU1"]["pci_device_id"] == 0x2330 and 0x2330 in entry["pci_device_ids"],
-      "gpu.xml GPU1 is the catalog's H100 SXM by PCI id")
-check(same(filled["GPU1"], fill(raw["GPU1"], entry)), "GPU1 filled from nvidia/h100-sxm")
-check("num_compute_units" in filled["GPU1"] and "num_compute_units" in raw["GPU1"] and
-      filled["GPU1"]["num_compute_units"] == raw["GPU1"]["num_compute_units"],
+entry = next(iter(show("nvidia/h100-sxm").values()))
+check(raw["GPU0"]["pci_device_id"] == 0x2330 and 0x2330 in entry["pci_device_ids"],
+      "gpu.xml GPU0 is the catalog's H100 SXM by PCI id")
+check(same(filled["GPU0"], fill(raw["GPU0"], entry)), "GPU0 filled from nvidia/h100-sxm")
+check("num_compute_units" in filled["GPU0"] and "num_compute_units" in raw["GPU0"] and
+      filled["GPU0"]["num_compute_units"] == raw["GPU0"]["num_compute_units"],
       "the measured SM count wins over the catalog's")
-check(filled["GPU0"] == raw["GPU0"] and filled["CPU"] == raw["CPU"],
-      "devices the catalog does not know are left alone")
+check(list(filled) == list(raw) and filled["CPU"] == raw["CPU"], "the CPU is left alone")
+
+# Every GPU of gpu_server.xml against the catalog entry its PCI ids name, if any.
+by_pci = {}
+listing = subprocess.run([SYSDESC, "list"], capture_output=True, text=True).stdout.splitlines()[1:]
+for name in (line.split()[0] for line in listing if line.strip()):
+    doc = show(name)
+    if len(doc) == 1:
+        e = next(iter(doc.values()))
+        for d in e["pci_device_ids"]:
+            by_pci[(e["pci_vendor_id"], d)] = (name, e)
+raw = probe_json("--xml", "gpu_server.xml", "--no-catalog")
+filled = probe_json("--xml", "gpu_server.xml")
+check(list(filled) == list(raw), "gpu_server.xml: the catalog adds or drops no device")
+matched = []
+for dev, r in raw.items():
+    hit = by_pci.get((r.get("pci_vendor_id"), r.get("pci_device_id")))
+    if hit:
+        matched.append(hit[0])
+        check(same(filled[dev], fill(r, hit[1])), "gpu_server.xml %s filled from %s" % (dev, hit[0]))
+    else:
+        check(filled[dev] == r, "gpu_server.xml %s: the catalog does not know it, left alone" % dev)
+check(matched == ["amd/mi210", "nvidia/h100-pcie", "nvidia/l40s"], "gpu_server.xml catalog matches %s" % matched)
 
 # --no-io drops the GPUs of an XML file; --quiet silences warnings.
 got = parse(probe("--xml", "gpu.xml", "--no-io").stdout)
@@ -442,7 +524,7 @@ exp = {}
 exp.update(expected("one_socket.xml", "node0."))
 exp.update(expected("gpu.xml", "node1."))
 check(same(got, exp), "cluster spec differs")
-check(list(got) == ["node0.CPU", "node1.CPU", "node1.GPU0", "node1.GPU1"], "cluster ids %s" % list(got))
+check(list(got) == ["node0.CPU", "node1.CPU", "node1.GPU0"], "cluster ids %s" % list(got))
 
 # Overrides.
 r = probe("--xml", "smt_off.xml", "-q", "--set", "CPU.cache.L3.size_in_bytes=33554432",

@@ -2,6 +2,7 @@
  * fixtures of tests/data/xml (SRCDIR is set by meson). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -72,6 +73,36 @@ static const dlti_attr *probe_xml(dlti_context *ctx, const char *name, sysdesc_p
     return spec;
 }
 
+/* Quiet probe options; with `fill`, the catalog fills PCI devices as
+ * `sysdesc probe` does (the source tree's systems/). */
+static sysdesc_probe_options options(bool fill)
+{
+    static char catalog[4096];
+    snprintf(catalog, sizeof(catalog), "%s/systems", getenv("SRCDIR") ? getenv("SRCDIR") : ".");
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.quiet = true;
+    if (fill) {
+        o.pci_match = sysdesc_catalog_pci_fill;
+        o.pci_match_user = catalog;
+    }
+    return o;
+}
+
+static int print_problem(void *user, const dlti_error_t *problem)
+{
+    fprintf(stderr, "%s: %s\n", (const char *)user, problem->text);
+    return 0;
+}
+
+/* The number of problems sysdesc_system_check() (sysdesc/schema.h) finds in
+ * `spec`, each printed. */
+static long problems(const dlti_attr *spec, const char *what)
+{
+    sysdesc_system sys = {.spec = spec};
+    return sysdesc_system_check(&sys, what, print_problem, (void *)what);
+}
+
 static void two_socket(void **state)
 {
     (void)state;
@@ -118,6 +149,9 @@ static void identity_and_encodings(void **state)
     const dlti_attr *s = probe_xml(ctx, "one_socket.xml", NULL);
     assert_string_equal(qs(ctx, s, "CPU/model"), "Intel(R) Xeon(R) Fixture CPU"); /* trimmed */
     assert_string_equal(qs(ctx, s, "CPU/vendor"), "GenuineIntel");
+    assert_string_equal(qs(ctx, s, "CPU/device_type"), "CPU");
+    const dlti_attr *cpu = q(ctx, s, "CPU");
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(cpu, 0), NULL), "device_type");
     assert_int_equal(qi(ctx, s, "CPU/cpu_model_number"), 143);
     assert_int_equal(qi(ctx, s, "CPU/cache/L3/associativity"), -1); /* fully associative */
     assert_int_equal(qi(ctx, s, "CPU/cache/L2/associativity"), 16);
@@ -225,22 +259,28 @@ static void gpus(void **state)
     o.pci_match = hook;
     o.pci_match_user = &h;
     const dlti_attr *s = probe_xml(ctx, "gpu.xml", &o);
-    assert_int_equal(h.calls, 2);
-    assert_int_equal(h.vendor[1], 0x10de);
-    assert_int_equal(h.device[1], 0x2330);
-    assert_string_equal(h.bus[1], "0000:01:00.0");
-    assert_int_equal(dlti_attr_size(s), 3); /* CPU, GPU0 (VGA), GPU1 (H100); no NIC */
-    assert_string_equal(qs(ctx, s, "GPU1/arch"), "sm_90");
-    assert_string_equal(qs(ctx, s, "GPU1/vendor"), "NVIDIA Corporation");
-    assert_int_equal(qi(ctx, s, "GPU1/pci_vendor_id"), 0x10de);
+    assert_int_equal(h.calls, 1);
+    assert_int_equal(h.vendor[0], 0x10de);
+    assert_int_equal(h.device[0], 0x2330);
+    assert_string_equal(h.bus[0], "0000:01:00.0");
+    /* CPU, GPU0 (H100); neither the QEMU VGA (display only) nor the NIC */
+    assert_int_equal(dlti_attr_size(s), 2);
+    assert_null(q(ctx, s, "GPU1"));
+    assert_string_equal(qs(ctx, s, "GPU0/arch"), "sm_90");
+    /* The normalised vendor (the catalog's), not CUDA's "NVIDIA Corporation";
+     * no PCIVendor info in the fixture, so no pci_vendor_name. */
+    assert_string_equal(qs(ctx, s, "GPU0/vendor"), "NVIDIA");
+    assert_null(q(ctx, s, "GPU0/pci_vendor_name"));
+    assert_string_equal(qs(ctx, s, "GPU0/device_type"), "GPU");
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(q(ctx, s, "GPU0"), 0), NULL),
+                        "device_type");
+    assert_int_equal(qi(ctx, s, "GPU0/pci_vendor_id"), 0x10de);
     /* Catalog-schema keys (docs/keys.md): one key per meaning. */
-    assert_int_equal(qi(ctx, s, "GPU1/num_compute_units"), 132);
-    assert_int_equal(qi(ctx, s, "GPU1/shared_memory_per_block_in_bytes"), 48 * 1024);
-    assert_null(q(ctx, s, "GPU1/num_multiprocessors"));
-    assert_null(q(ctx, s, "GPU1/max_shared_memory_per_block_in_bytes"));
-    assert_int_equal(qi(ctx, s, "GPU1/memory_size_in_bytes"), 83295872ll * 1024);
-    assert_string_equal(qs(ctx, s, "GPU0/pci_bus_id"), "0000:00:02.0");
-    assert_null(q(ctx, s, "GPU0/vendor")); /* unknown vendor id: not invented */
+    assert_int_equal(qi(ctx, s, "GPU0/num_compute_units"), 132);
+    assert_int_equal(qi(ctx, s, "GPU0/shared_memory_per_block_in_bytes"), 48 * 1024);
+    assert_null(q(ctx, s, "GPU0/num_multiprocessors"));
+    assert_null(q(ctx, s, "GPU0/max_shared_memory_per_block_in_bytes"));
+    assert_int_equal(qi(ctx, s, "GPU0/memory_size_in_bytes"), 83295872ll * 1024);
     /* The hook can fail the probe. */
     h.fail = 1;
     o.xml_path = fixture("gpu.xml");
@@ -254,6 +294,97 @@ static void gpus(void **state)
     s = sysdesc_probe_host(ctx, &o, &err);
     assert_non_null(s);
     assert_int_equal(dlti_attr_size(s), 1);
+    dlti_context_free(ctx);
+}
+
+/* Vendors: the normalised name for well-known PCI vendor ids, hwloc's name
+ * for others; the PCI vendor name as reported under pci_vendor_name. */
+static void gpu_vendors(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
+    static const struct { const char *bus, *vendor, *pci_vendor; } want[] = {
+        {"0000:81:00.0", "NVIDIA", "NVIDIA Corporation"},
+        {"0000:04:00.0", "AMD", "Advanced Micro Devices, Inc. [AMD/ATI]"},
+        {"0000:00:02.0", "Intel", "Intel Corporation"},
+        {"0000:82:00.0", "Habana Labs", "Habana Labs Ltd."},
+        {"0000:83:00.0", "FuriosaAI, Inc.", "FuriosaAI, Inc."},   /* PCIVendor */
+        {"0000:02:00.0", "Moore Threads", "Moore Threads Technology Co.,Ltd"}, /* GPUVendor */
+        {"0000:80:00.0", "Tenstorrent", NULL}, /* no PCI names: the table's */
+        {"0000:84:00.0", NULL, NULL},          /* unknown and unnamed: not invented */
+    };
+    size_t found = 0;
+    for (size_t d = 0; d < dlti_attr_size(s); d++) {
+        const char *id = dlti_key_str(dlti_attr_entry_key(s, d), NULL);
+        char path[64];
+        snprintf(path, sizeof(path), "%s/pci_bus_id", id);
+        if (!q(ctx, s, path))
+            continue;
+        const char *bus = qs(ctx, s, path);
+        for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+            if (strcmp(bus, want[i].bus) != 0)
+                continue;
+            found++;
+            snprintf(path, sizeof(path), "%s/vendor", id);
+            if (want[i].vendor)
+                assert_string_equal(qs(ctx, s, path), want[i].vendor);
+            else
+                assert_null(q(ctx, s, path));
+            snprintf(path, sizeof(path), "%s/pci_vendor_name", id);
+            if (want[i].pci_vendor)
+                assert_string_equal(qs(ctx, s, path), want[i].pci_vendor);
+            else
+                assert_null(q(ctx, s, path));
+        }
+    }
+    assert_int_equal(found, sizeof(want) / sizeof(want[0]));
+    dlti_context_free(ctx);
+}
+
+/* Display-only devices (BMC VGA, Matrox G200eR2, ATI ES1000) and a DRM node
+ * without a PCI parent are not GPUs; processing accelerators, GPUs of the
+ * GPU vendors and devices with a runtime's OS device are. */
+static void gpu_rules(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
+    assert_int_equal(dlti_attr_size(s), 11); /* CPU and GPU0..GPU9 */
+    assert_non_null(q(ctx, s, "GPU9"));
+    assert_null(q(ctx, s, "GPU10"));
+    for (size_t d = 0; d < dlti_attr_size(s); d++) {
+        char path[64];
+        snprintf(path, sizeof(path), "%s/pci_bus_id",
+                 dlti_key_str(dlti_attr_entry_key(s, d), NULL));
+        if (!q(ctx, s, path))
+            continue;
+        const char *b = qs(ctx, s, path);
+        assert_string_not_equal(b, "0000:03:00.0"); /* ASPEED */
+        assert_string_not_equal(b, "0000:01:00.0"); /* Matrox G200eR2 */
+        assert_string_not_equal(b, "0000:01:01.0"); /* ATI ES1000 */
+    }
+    dlti_context_free(ctx);
+}
+
+/* GPU ids follow the PCI bus ids (domain, bus, device, function), not
+ * hwloc's order (domain 1 first, then bus 83 before 82...); the OS device
+ * without a PCI parent comes last. */
+static void gpu_order(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
+    static const char *const bus[] = {"0000:00:02.0", "0000:02:00.0", "0000:04:00.0",
+                                      "0000:80:00.0", "0000:81:00.0", "0000:82:00.0",
+                                      "0000:83:00.0", "0000:84:00.0", "0001:01:00.0"};
+    char path[64];
+    for (size_t i = 0; i < sizeof(bus) / sizeof(bus[0]); i++) {
+        snprintf(path, sizeof(path), "GPU%zu/pci_bus_id", i);
+        assert_string_equal(qs(ctx, s, path), bus[i]);
+    }
+    assert_null(q(ctx, s, "GPU9/pci_bus_id"));
+    assert_string_equal(qs(ctx, s, "GPU9/model"), "Mali-G78"); /* opencl2d0 */
     dlti_context_free(ctx);
 }
 
@@ -323,17 +454,63 @@ static void this_host(void **state)
 {
     (void)state;
     dlti_context *ctx = dlti_context_new();
-    sysdesc_probe_options o;
-    sysdesc_probe_options_init(&o);
-    o.quiet = true;
+    sysdesc_probe_options o = options(false);
     dlti_error_t err;
     const dlti_attr *s = sysdesc_probe_host(ctx, &o, &err);
     assert_non_null(s);
     assert_true(qi(ctx, s, "CPU/num_threads") >= 1);
     assert_non_null(q(ctx, s, "CPU/source/topology"));
+    assert_int_equal(problems(s, "this host"), 0); /* passes the checker */
     s = sysdesc_probe_host(ctx, NULL, &err); /* default options (warnings on stderr) */
     assert_non_null(s);
     assert_non_null(sysdesc_probe_hwloc_version());
+    /* With its PCI devices, filled from the catalog, it passes the checker too. */
+    o = options(true);
+    o.io = SYSDESC_PROBE_IO_ON;
+    s = sysdesc_probe_host(ctx, &o, &err);
+    if (!s)
+        fail_msg("probe --io of this host: %s", err.text);
+    assert_int_equal(problems(s, "this host (io, catalog)"), 0);
+    dlti_context_free(ctx);
+}
+
+/* ---- the probe's output against the device schema (sysdesc/schema.h) ---- */
+
+static const char *const fixtures[] = {"one_socket.xml", "two_socket_numa.xml", "restricted.xml",
+                                       "smt_off.xml",    "hybrid.xml",          "gpu.xml",
+                                       "gpu_server.xml"};
+
+/* Every fixture's probe output, as found and filled from the catalog (as
+ * `sysdesc probe` does), passes the checker with no problem. */
+static void fixtures_pass_the_checker(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+        for (int fill = 0; fill < 2; fill++) {
+            dlti_context *ctx = dlti_context_new();
+            sysdesc_probe_options o = options(fill);
+            char what[256];
+            snprintf(what, sizeof(what), "%s%s", fixtures[i], fill ? " (catalog)" : "");
+            const dlti_attr *s = probe_xml(ctx, fixtures[i], &o);
+            if (problems(s, what) != 0)
+                fail_msg("%s: the probe's output fails the checker", what);
+            dlti_context_free(ctx);
+        }
+    }
+    /* All of them as one cluster (node<i>. ids), filled. */
+    static char paths[sizeof(fixtures) / sizeof(fixtures[0])][4096];
+    const char *p[sizeof(fixtures) / sizeof(fixtures[0])];
+    for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+        snprintf(paths[i], sizeof(paths[i]), "%s", fixture(fixtures[i]));
+        p[i] = paths[i];
+    }
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_probe_options o = options(true);
+    dlti_error_t err;
+    const dlti_attr *s = sysdesc_probe_xml_files(ctx, p, sizeof(p) / sizeof(p[0]), &o, &err);
+    if (!s)
+        fail_msg("probe of every fixture: %s", err.text);
+    assert_int_equal(problems(s, "every fixture (catalog)"), 0);
     dlti_context_free(ctx);
 }
 
@@ -342,9 +519,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_socket),  cmocka_unit_test(restricted),
         cmocka_unit_test(identity_and_encodings), cmocka_unit_test(hybrid),
-        cmocka_unit_test(warnings),    cmocka_unit_test(gpus),
+        cmocka_unit_test(warnings),    cmocka_unit_test(gpus), cmocka_unit_test(gpu_vendors),
+        cmocka_unit_test(gpu_rules),   cmocka_unit_test(gpu_order),
         cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
         cmocka_unit_test(this_host),
+        cmocka_unit_test(fixtures_pass_the_checker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,12 @@
 
 #define CATALOG SRCDIR "/systems"
 
+static int print_problem(void *user, const dlti_error_t *problem)
+{
+    fprintf(stderr, "%s: %s\n", (const char *)user, problem->text);
+    return 0;
+}
+
 static void every_entry_passes(void **state)
 {
     (void)state;
@@ -37,6 +43,9 @@ static void every_entry_passes(void **state)
             if (sysdesc_device_check(dlti_attr_entry_value(sys.spec, d), name, &err) < 0)
                 fail_msg("%s", err.text);
         }
+        /* and against the device schema (sysdesc/schema.h): no problem at all */
+        if (sysdesc_system_check(&sys, e[i].path, print_problem, e[i].path) != 0)
+            fail_msg("%s fails sysdesc_system_check()", e[i].path);
         if (dlti_attr_size(sys.spec) == 1)
             gpus++;
         else

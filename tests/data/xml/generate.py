@@ -126,5 +126,114 @@ idx = t.rindex("  </object>\n  <support")
 t = t[:idx] + io + t[idx:]
 save("gpu.xml", t)
 
+# A two-socket server whose PCI devices hwloc lists in another order than
+# their PCI bus ids (package 0's host bridges hold domain 1 and buses 80-84,
+# package 1's buses 00-04; within a bridge the XML lists 83 before 82), with
+# the devices
+# the GPU rules of docs/keys.md tell apart (ids and names from pci.ids):
+#  - GPUs: an L40S in PCI domain 1 without OS devices, an H100 PCIe (a DRM
+#    node first, then CUDA and NVML), an MI210 (RSMI and
+#    OpenCL, whose GPUVendor strings are not the normalised "AMD"), an
+#    integrated Intel UHD Graphics 770 without OS devices, a Moore Threads
+#    MTT S60 (a vendor without a normalised name) with an OpenCL device;
+#  - processing accelerators (class 0x12): a Gaudi2, a FuriosaAI RNGD, and
+#    without PCI names (no pci.ids on that host) a FuriosaAI Warboy and a
+#    Tenstorrent Wormhole;
+#  - display-only devices, not GPUs: an ASPEED BMC VGA with its DRM node, a
+#    Matrox G200eR2 and an ATI ES1000 (server on-board VGA);
+#  - GPU OS devices without a PCI parent: an OpenCL device under package 1 (a
+#    GPU), and a DRM node under the machine (a platform display, not a GPU).
+t = synth("pack:2 numa:1 l3:1 l2:2 l1d:1 core:1 pu:2", "gpu_server.xml")
+t = add_machine_infos(t, [("Architecture", "x86_64"), ("HostName", "node-gpu")])
+
+def pcidev(gp, busid, cls, ven, dev, sven, sdev, rev, vendor, device, children="", indent="        "):
+    pci_type = "%s [%s:%s] [%s:%s] %s" % (cls, ven, dev, sven, sdev, rev)
+    head = '%s<object type="PCIDev" gp_index="%d" pci_busid="%s" pci_type="%s" pci_link_speed="0.000000"' % (
+        indent, gp, busid, pci_type)
+    body = ""
+    if vendor:
+        body += '%s  <info name="PCIVendor" value="%s"/>\n' % (indent, vendor)
+    if device:
+        body += '%s  <info name="PCIDevice" value="%s"/>\n' % (indent, device)
+    body += children
+    return head + ">\n" + body + indent + "</object>\n" if body else head + "/>\n"
+
+def osdev(gp, name, subtype, osdev_type, infos, indent="          "):
+    sub = ' subtype="%s"' % subtype if subtype else ""
+    head = '%s<object type="OSDev" gp_index="%d" name="%s"%s osdev_type="%d"' % (
+        indent, gp, name, sub, osdev_type)
+    if not infos:
+        return head + "/>\n"
+    return head + ">\n" + "".join('%s  <info name="%s" value="%s"/>\n' % (indent, k, v)
+                                   for k, v in infos) + indent + "</object>\n"
+
+GPU, COPROC = 1, 5
+# hwloc's Linux backend adds the DRM node before the CUDA and NVML plugins add theirs.
+h100 = (osdev(212, "card1", None, GPU, []) +
+        osdev(210, "cuda0", "CUDA", COPROC, [
+            ("Backend", "CUDA"), ("GPUVendor", "NVIDIA Corporation"), ("GPUModel", "NVIDIA H100 PCIe"),
+            ("CUDAGlobalMemorySize", "81559552"), ("CUDAL2CacheSize", "51200"),
+            ("CUDAMultiProcessors", "114"), ("CUDACoresPerMP", "128"),
+            ("CUDASharedMemorySizePerMP", "48")]) +
+        osdev(211, "nvml0", "NVML", GPU, [
+            ("Backend", "NVML"), ("GPUVendor", "NVIDIA Corporation"), ("GPUModel", "NVIDIA H100 PCIe")]))
+bridge0 = ('      <object type="Bridge" gp_index="200" bridge_type="0-1" depth="0" bridge_pci="0000:[80-84]">\n' +
+           pcidev(201, "0000:83:00.0", "1200", "1ed2", "0001", "1ed2", "0001", "01",
+                  "FuriosaAI, Inc.", "RNGD") +
+           pcidev(202, "0000:82:00.0", "1200", "1da3", "1020", "1da3", "1020", "01",
+                  "Habana Labs Ltd.", "Gaudi2 AI Training Accelerator") +
+           pcidev(203, "0000:81:00.0", "0302", "10de", "2331", "10de", "1626", "a1",
+                  "NVIDIA Corporation", "GH100 [H100 PCIe]", h100) +
+           pcidev(204, "0000:84:00.0", "1200", "1ed2", "0000", "1ed2", "0000", "01", None, None) +
+           pcidev(205, "0000:80:00.0", "1200", "1e52", "401e", "1e52", "0035", "01", None, None) +
+           '      </object>\n')
+mi210 = (osdev(220, "rsmi0", "RSMI", GPU, [
+             ("Backend", "RSMI"), ("GPUVendor", "Advanced Micro Devices, Inc. [AMD/ATI]"),
+             ("GPUModel", "AMD Instinct MI210")]) +
+         osdev(221, "opencl0d0", "OpenCL", COPROC, [
+             ("Backend", "OpenCL"), ("OpenCLDeviceType", "GPU"),
+             ("GPUVendor", "Advanced Micro Devices, Inc."), ("GPUModel", "AMD Instinct MI210"),
+             ("OpenCLPlatformIndex", "0"), ("OpenCLPlatformName", "AMD Accelerated Parallel Processing"),
+             ("OpenCLPlatformDeviceIndex", "0"), ("OpenCLComputeUnits", "104"),
+             ("OpenCLGlobalMemorySize", "67092480")]))
+mtt = osdev(230, "opencl1d0", "OpenCL", COPROC, [
+          ("Backend", "OpenCL"), ("OpenCLDeviceType", "GPU"), ("GPUVendor", "Moore Threads"),
+          ("GPUModel", "MTT S60"), ("OpenCLPlatformIndex", "1"), ("OpenCLPlatformName", "MUSA"),
+          ("OpenCLPlatformDeviceIndex", "0"), ("OpenCLComputeUnits", "32")])
+aspeed = osdev(240, "card0", None, GPU, [])
+bridge1 = ('      <object type="Bridge" gp_index="300" bridge_type="0-1" depth="0" bridge_pci="0000:[00-04]">\n' +
+           pcidev(301, "0000:04:00.0", "0380", "1002", "740f", "1002", "0c34", "02",
+                  "Advanced Micro Devices, Inc. [AMD/ATI]", "Aldebaran/MI200 [Instinct MI210]", mi210) +
+           pcidev(302, "0000:03:00.0", "0300", "1a03", "2000", "1a03", "2000", "41",
+                  "ASPEED Technology, Inc.", "ASPEED Graphics Family", aspeed) +
+           pcidev(303, "0000:02:00.0", "0300", "1ed5", "0106", "1ed5", "0106", "01",
+                  "Moore Threads Technology Co.,Ltd", "MTT S60", mtt) +
+           pcidev(304, "0000:01:00.0", "0300", "102b", "0534", "15d9", "0a2b", "01",
+                  "Matrox Electronics Systems Ltd.", "G200eR2") +
+           pcidev(305, "0000:01:01.0", "0300", "1002", "515e", "1028", "01f0", "02",
+                  "Advanced Micro Devices, Inc. [AMD/ATI]", "ES1000") +
+           pcidev(306, "0000:00:02.0", "0300", "8086", "a780", "8086", "7d05", "04",
+                  "Intel Corporation", "Raptor Lake-S GT1 [UHD Graphics 770]") +
+           '      </object>\n' +
+           osdev(310, "opencl2d0", "OpenCL", COPROC, [
+               ("Backend", "OpenCL"), ("OpenCLDeviceType", "GPU"), ("GPUVendor", "ARM"),
+               ("GPUModel", "Mali-G78"), ("OpenCLPlatformIndex", "2"), ("OpenCLPlatformName", "ARM Platform"),
+               ("OpenCLPlatformDeviceIndex", "0"), ("OpenCLComputeUnits", "24")], indent="      "))
+# PCI domain 1, first of all in hwloc's order, last in bus id order.
+bridge2 = ('      <object type="Bridge" gp_index="500" bridge_type="0-1" depth="0" bridge_pci="0001:[00-01]">\n' +
+           pcidev(501, "0001:01:00.0", "0302", "10de", "26b9", "10de", "1851", "a1",
+                  "NVIDIA Corporation", "AD102GL [L40S]") +
+           '      </object>\n')
+# Each package's I/O before its closing tag (4 blanks of indent).
+pk = [m.start() for m in re.finditer(r'<object type="Package"', t)]
+end0 = t.index("\n    </object>\n", pk[0]) + 1
+t = t[:end0] + bridge2 + bridge0 + t[end0:]
+pk = [m.start() for m in re.finditer(r'<object type="Package"', t)]
+end1 = t.index("\n    </object>\n", pk[1]) + 1
+t = t[:end1] + bridge1 + t[end1:]
+idx = t.rindex("  </object>\n  <support")
+t = t[:idx] + osdev(400, "card2", None, GPU, [], indent="    ") + t[idx:]
+save("gpu_server.xml", t)
+
 # Not a topology: the probe must refuse it as bad input.
 save("malformed.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"\n")
