@@ -55,6 +55,7 @@ int cmd_compose(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 

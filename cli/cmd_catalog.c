@@ -17,10 +17,11 @@ static const char list_usage[] =
     "catalog directory or a failed write.\n";
 
 static const char show_usage[] =
-    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] NAME\n"
+    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] [--no-check] NAME\n"
     "\n"
     "Prints catalog entry NAME (e.g. nvidia/h100-sxm) with its bases resolved;\n"
-    "YAML by default.\n"
+    "YAML by default.  The entry is checked against the device schema first\n"
+    "(sysdesc check); --no-check prints it as written.\n"
     "\n"
     "Exit status: 0 ok; 1 no such catalog entry; 2 bad entry or usage;\n"
     "3 unreadable file or failed write.\n";
@@ -56,6 +57,7 @@ int cmd_show(int argc, char **argv)
 {
     const char *name = NULL;
     sysdesc_format format = SYSDESC_FORMAT_YAML;
+    sysdesc_yaml_options load_opts = {0};
     unsigned flags = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -67,6 +69,8 @@ int cmd_show(int argc, char **argv)
             int rc = cli_format_option("show", v, &format);
             if (rc >= 0)
                 return rc;
+        } else if (strcmp(a, "--no-check") == 0) {
+            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
         } else if (strcmp(a, "--typed") == 0) {
             flags |= SYSDESC_PRINT_TYPED;
         } else if (a[0] == '-') {
@@ -88,7 +92,7 @@ int cmd_show(int argc, char **argv)
     int rc;
     if (!ctx)
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
-    else if (sysdesc_yaml_load_file(ctx, path, NULL, &sys, &err) < 0)
+    else if (sysdesc_yaml_load_file(ctx, path, &load_opts, &sys, &err) < 0)
         rc = cli_report(&err);
     else
         rc = cli_output_system(&sys, format, flags, NULL);

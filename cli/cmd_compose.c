@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "usage: sysdesc compose [--host [--io|--no-io] [--quiet] [--no-catalog]]\n"
-    "                       [--format mlir|attr|yaml|json] [--typed]\n"
+    "                       [--format mlir|attr|yaml|json] [--typed] [--no-check]\n"
     "                       [-o FILE] ITEM...\n"
     "\n"
     "Builds one #dlti.target_system_spec from the devices of every ITEM:\n"
@@ -22,7 +22,8 @@ static const char usage[] =
     "              ids match a catalog entry take the entry's keys they lack;\n"
     "              --io (default here), --no-io, --quiet, --no-catalog as for\n"
     "              sysdesc probe\n"
-    "A device id used twice is an error: rename one with ID=ITEM.\n"
+    "A device id used twice is an error: rename one with ID=ITEM.  Every item\n"
+    "is checked against the device schema (sysdesc check) unless --no-check.\n"
     "  --format F  mlir (default), attr, yaml or json (--typed: keep types)\n"
     "  -o FILE     write to FILE atomically\n"
     "\n"
@@ -34,7 +35,7 @@ static int add_host(sysdesc_compose *c, dlti_context *ctx, const cli_probe_args 
     dlti_error_t err;
     sysdesc_system host = {0};
     host.spec = cli_probe(ctx, NULL, 0, pa, &err);
-    if (!host.spec || sysdesc_compose_add(c, &host, NULL, 1, &err) < 0)
+    if (!host.spec || sysdesc_compose_add(c, &host, NULL, 0, &err) < 0)
         return cli_report(&err);
     return SYSDESC_EXIT_OK;
 }
@@ -43,7 +44,7 @@ static int add_host(sysdesc_compose *c, dlti_context *ctx, const cli_probe_args 
 static int parse_item(char *arg, char **id, char **item, unsigned *count)
 {
     *id = NULL;
-    *count = 1;
+    *count = 0; /* no :N: the id as given */
     char *eq = strchr(arg, '=');
     if (eq && !memchr(arg, '/', (size_t)(eq - arg))) {
         *eq = '\0';
@@ -73,6 +74,7 @@ int cmd_compose(int argc, char **argv)
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_ON);
     unsigned flags = 0;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
+    sysdesc_yaml_options load_opts = {0};
     const char *out = NULL;
     int nitems = 0;
     char **items = calloc((size_t)argc, sizeof(char *));
@@ -89,6 +91,8 @@ int cmd_compose(int argc, char **argv)
             pa.host = true;
         } else if (cli_probe_option(a, &pa)) {
             continue;
+        } else if (strcmp(a, "--no-check") == 0) {
+            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
         } else if (strcmp(a, "--typed") == 0) {
             flags |= SYSDESC_PRINT_TYPED;
         } else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) {
@@ -137,7 +141,7 @@ int cmd_compose(int argc, char **argv)
         else if (parse_item(copy, &id, &item, &count) < 0)
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
                           "compose: '%s' is not [ID=]ITEM[:N] (N from 1 to 100000)", items[i]);
-        else if (sysdesc_system_load(ctx, item, NULL, &sys, &err) < 0)
+        else if (sysdesc_system_load(ctx, item, &load_opts, &sys, &err) < 0)
             rc = cli_report(&err);
         else if (sysdesc_compose_add(c, &sys, id, count, &err) < 0)
             rc = cli_fail(cli_exit_code(err.code), "compose: %s: %s", items[i], err.text);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [-o FILE] FILE\n"
+    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check] [-o FILE] FILE\n"
     "\n"
     "Reads FILE (YAML or MLIR, \"-\" for standard input, or a catalog name such\n"
     "as nvidia/h100-sxm) and prints it as:\n"
@@ -14,6 +14,8 @@ static const char usage[] =
     "  attr  the bare #dlti.target_system_spec attribute\n"
     "  yaml  YAML that reads back to the identical spec (docs/yaml.md)\n"
     "  json  plain JSON; --typed keeps MLIR types as {\"type\", \"value\"}\n"
+    "  --no-check  convert what is written; by default FILE is checked against\n"
+    "           the device schema first (sysdesc check lists every problem)\n"
     "  -o FILE  write to FILE atomically (temporary file + rename; \"-\" is\n"
     "           standard output; a device or FIFO is written in place)\n"
     "\n"
@@ -24,6 +26,7 @@ int cmd_convert(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
+    sysdesc_yaml_options load_opts = {0};
     unsigned flags = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -46,6 +49,8 @@ int cmd_convert(int argc, char **argv)
             int rc = cli_format_option("convert", v, &format);
             if (rc >= 0)
                 return rc;
+        } else if (strcmp(a, "--no-check") == 0) {
+            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
         } else if (strcmp(a, "--typed") == 0) {
             flags |= SYSDESC_PRINT_TYPED;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -64,7 +69,7 @@ int cmd_convert(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;
     sysdesc_system sys;
-    int rc = sysdesc_system_load(ctx, path, NULL, &sys, &err) < 0
+    int rc = sysdesc_system_load(ctx, path, &load_opts, &sys, &err) < 0
                  ? cli_report(&err)
                  : cli_output_system(&sys, format, flags, out);
     dlti_context_free(ctx);

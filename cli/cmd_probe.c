@@ -8,7 +8,7 @@
 static const char usage[] =
     "usage: sysdesc probe [--xml FILE]... [--io|--no-io] [--format mlir|attr|yaml|json]\n"
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
-    "                     [--quiet] [-o FILE]\n"
+    "                     [--no-check] [--quiet] [-o FILE]\n"
     "\n"
     "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
     "and prints a #dlti.target_system_spec with a \"CPU\" device and, with I/O\n"
@@ -30,6 +30,9 @@ static const char usage[] =
     "  --set P=V       override a key: P is DEVICE.KEY.KEY... (CPU.cache.L3.\n"
     "                  size_in_bytes), V an MLIR attribute (33554432, '\"text\"');\n"
     "                  repeatable, applied in order\n"
+    "  --no-check      apply --override and --set as written; by default the\n"
+    "                  override files and the result of each --set are checked\n"
+    "                  against the device schema (sysdesc check, docs/keys.md)\n"
     "  --quiet, -q     do not print sanity warnings (still listed in \"suspect\")\n"
     "  -o FILE         write to FILE atomically (temporary file + rename)\n"
     "\n"
@@ -55,6 +58,23 @@ static int is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+static int report_set_problem(void *user, const dlti_error_t *problem)
+{
+    cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --set %s: %s", (const char *)user, problem->text);
+    return 0;
+}
+
+/* The spec after `--set assignment` against the device schema: a wrong path
+ * gets the nearest key, a wrong value the type wanted. */
+static int check_set(const dlti_attr *spec, const char *assignment)
+{
+    sysdesc_system sys = {.spec = spec};
+    long n = sysdesc_system_check(&sys, 0, NULL, report_set_problem, (void *)assignment);
+    if (n < 0)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    return n ? SYSDESC_EXIT_BAD_INPUT : SYSDESC_EXIT_OK;
+}
+
 int cmd_probe(int argc, char **argv)
 {
     const char **xmls = calloc((size_t)argc, sizeof(char *));
@@ -65,6 +85,7 @@ int cmd_probe(int argc, char **argv)
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
+    sysdesc_yaml_options load_opts = {0};
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
     if (!xmls || !sets || !overrides) {
@@ -104,6 +125,8 @@ int cmd_probe(int argc, char **argv)
             }
         } else if (cli_probe_option(a, &pa)) {
             continue;
+        } else if (strcmp(a, "--no-check") == 0) {
+            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
         } else {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
                           "probe: unexpected argument '%s' (see sysdesc probe --help)", a);
@@ -128,7 +151,7 @@ int cmd_probe(int argc, char **argv)
         goto done;
     }
     for (size_t k = 0; k < noverride; k++) {
-        spec = sysdesc_spec_override_file(ctx, spec, overrides[k], NULL, &err);
+        spec = sysdesc_spec_override_file(ctx, spec, overrides[k], &load_opts, &err);
         if (!spec) {
             rc = cli_report(&err);
             goto done;
@@ -143,6 +166,9 @@ int cmd_probe(int argc, char **argv)
                           "probe: --set %s: %s", sets[k], err.text);
             goto done;
         }
+        if (!(load_opts.flags & SYSDESC_LOAD_NO_CHECK) &&
+            (rc = check_set(spec, sets[k])) != SYSDESC_EXIT_OK)
+            goto done;
     }
     sysdesc_system sys = {.spec = spec};
     rc = cli_output_system(&sys, format, 0, out);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: sysdesc summary [--color[=WHEN]] SPEC\n"
+    "usage: sysdesc summary [--color[=WHEN]] [--no-check] SPEC\n"
     "       sysdesc summary [--color[=WHEN]] --host [--io|--no-io] [--quiet]\n"
     "                       [--no-catalog]\n"
     "\n"
@@ -25,7 +25,8 @@ static const char usage[] =
     "gives a summary label (docs/keys.md), in schema order, with their units\n"
     "(KiB/MiB/GiB, GHz, TB/s, TFLOP/s).  Every line fits 80 columns.\n"
     "  SPEC          a YAML or MLIR file (\"-\": standard input) or a catalog\n"
-    "                name (nvidia/dgx-h100)\n"
+    "                name (nvidia/dgx-h100), checked against the device\n"
+    "                schema first unless --no-check (sysdesc check)\n"
     "  --host        probe this machine instead; --io (default here), --no-io,\n"
     "                --quiet, --no-catalog as for sysdesc probe\n"
     "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is\n"
@@ -952,6 +953,7 @@ int cmd_summary(int argc, char **argv)
     const char *path = NULL;
     int color = -1; /* -1 auto, 0 never, 1 always */
     bool operands = false;
+    sysdesc_yaml_options load_opts = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!operands && cli_is_help(a))
@@ -960,6 +962,8 @@ int cmd_summary(int argc, char **argv)
             pa.host = true;
         } else if (!operands && cli_probe_option(a, &pa)) {
             continue;
+        } else if (!operands && strcmp(a, "--no-check") == 0) {
+            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
         } else if (!operands && (strcmp(a, "--color") == 0 || strncmp(a, "--color=", 8) == 0)) {
             const char *w = a[7] ? a + 8 : "always";
             if (strcmp(w, "always") == 0)
@@ -1002,7 +1006,7 @@ int cmd_summary(int argc, char **argv)
         sys.spec = cli_probe(ctx, NULL, 0, &pa, &err);
         if (!sys.spec)
             rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "summary --host: %s", err.text);
-    } else if (sysdesc_system_load(ctx, path, NULL, &sys, &err) < 0) {
+    } else if (sysdesc_system_load(ctx, path, &load_opts, &sys, &err) < 0) {
         rc = cli_report(&err);
     }
     if (rc == SYSDESC_EXIT_OK) {

@@ -16,6 +16,7 @@ static const sysdesc_command commands[] = {
     {"compose", "compose descriptions (and the probed host) into one system", cmd_compose},
     {"list", "list the systems/ catalog (name, vendor, model)", cmd_list},
     {"show", "print one catalog entry", cmd_show},
+    {"check", "check descriptions against the device schema, every problem", cmd_check},
     {"summary", "a system at a glance: one block per device, at 80 columns", cmd_summary},
 };
 

@@ -19,6 +19,8 @@ typedef struct check_run {
     sd_locator *locator;     /* NULL: problems are not located */
     long count;
     bool stop;
+    bool partial;            /* SYSDESC_CHECK_PARTIAL */
+    bool complete;           /* SYSDESC_CHECK_COMPLETE */
     /* the device being checked */
     const dlti_attr *device;
     unsigned dev_bits;       /* SYSDESC_DEVICE_* it may hold keys of */
@@ -201,7 +203,7 @@ static void wrong_type(check_run *r, const sysdesc_schema_key *k, const dlti_att
     char path[512], want[96], got[96], hint[128];
     path_text(r, r->depth, path, sizeof(path));
     bool h = value_hint(k, v, hint, sizeof(hint));
-    problem(r, DLTI_ERROR_TYPE, r->depth, "'%s' must be %s, not %s%s%s", path,
+    problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' must be %s, not %s%s%s", path,
             expected_text(k, want, sizeof(want)), actual_text(v, got, sizeof(got)),
             h ? "; " : "", h ? hint : "");
 }
@@ -213,7 +215,7 @@ static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, co
     char path[512], hint[160] = "";
     path_text(r, r->depth, path, sizeof(path));
     if (x == 0 && k->min < 0) {
-        problem(r, DLTI_ERROR_RANGE, r->depth,
+        problem(r, DLTI_ERROR_VERIFY, r->depth,
                 "'%s' is 0: write -1 for fully associative, or leave the key out when unknown",
                 path);
         return;
@@ -223,7 +225,7 @@ static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, co
             snprintf(hint, sizeof(hint), " (is it in kHz or Hz? MHz are wanted)");
         else if (k->max == 0xffff)
             snprintf(hint, sizeof(hint), " (a PCI id has 16 bits)");
-        problem(r, DLTI_ERROR_RANGE, r->depth, "'%s'%s must be at most %lld, not %lld%s", path,
+        problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s'%s must be at most %lld, not %lld%s", path,
                 what, (long long)k->max, (long long)x, hint);
         return;
     }
@@ -231,7 +233,7 @@ static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, co
         x <= INT64_MAX / 1000000000)
         snprintf(hint, sizeof(hint), " (is it in GB/s? then write %lld)",
                  (long long)(x * 1000000000));
-    problem(r, DLTI_ERROR_RANGE, r->depth, "'%s'%s must be at least %lld, not %lld%s", path, what,
+    problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s'%s must be at least %lld, not %lld%s", path, what,
             (long long)k->min, (long long)x, hint);
 }
 
@@ -257,7 +259,7 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
         } else if (k->unit && strcmp(k->unit, "ops/s") == 0 && !(d >= 1e9 && d < 1e18)) {
             char path[512];
             path_text(r, r->depth, path, sizeof(path));
-            problem(r, DLTI_ERROR_RANGE, r->depth,
+            problem(r, DLTI_ERROR_VERIFY, r->depth,
                     "'%s' must be in ops per second, from 1e9 to 1e18, not %g%s", path, d,
                     d > 0 && d < 1e6 ? " (is it in TFLOP/s? write it times 1e12)" : "");
         }
@@ -398,7 +400,7 @@ static void at_least(check_run *r, const dlti_attr *map, const char *a, const ch
     r->key_len[r->depth] = strlen(a);
     char path[512];
     path_text(r, r->depth, path, sizeof(path));
-    problem(r, DLTI_ERROR_RANGE, r->depth + 1, "'%s.%s' (%lld) is below '%s' (%lld): %s", path, a,
+    problem(r, DLTI_ERROR_VERIFY, r->depth + 1, "'%s.%s' (%lld) is below '%s' (%lld): %s", path, a,
             (long long)x, b, (long long)y, why);
 }
 
@@ -451,7 +453,7 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
             r->key_len[1] = 5;
             r->key[2] = levels[k];
             r->key_len[2] = 2;
-            problem(r, DLTI_ERROR_RANGE, 3,
+            problem(r, DLTI_ERROR_VERIFY, 3,
                     "'%.*s.cache.%s.size_in_bytes' (%lld) is below the %s's (%lld): a level "
                     "holds at least the one below it",
                     (int)r->key_len[0], r->key[0], levels[k], (long long)nested, levels[k - 1],
@@ -501,7 +503,7 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
         if (d && n > 3) {
             r->key[1] = dims[i];
             r->key_len[1] = strlen(dims[i]);
-            problem(r, DLTI_ERROR_RANGE, 2, "'%.*s.%s' has %zu values: x, y, z at most",
+            problem(r, DLTI_ERROR_VERIFY, 2, "'%.*s.%s' has %zu values: x, y, z at most",
                     (int)r->key_len[0], r->key[0], dims[i], n);
         }
     }
@@ -543,14 +545,12 @@ static void check_device(check_run *r, const dlti_attr *dev)
             r->key_len[1] = strlen("device_type");
             const char *near = same_ascii_nocase(t, tlen, "CPU")   ? "CPU"
                                : same_ascii_nocase(t, tlen, "GPU") ? "GPU"
-                               : dlti_edit_distance(t, tlen, "GPU", 3) == 1 ? "GPU"
-                               : dlti_edit_distance(t, tlen, "CPU", 3) == 1 ? "CPU"
-                                                                           : NULL;
+                                                                   : NULL;
             problem(r, DLTI_ERROR_VERIFY, 2, "device '%.*s': unknown device_type '%s'%s%s%s",
                     (int)r->key_len[0], r->key[0], t, near ? "; did you mean '" : " (CPU or GPU)",
                     near ? near : "", near ? "'?" : "");
         }
-    } else if (!type) {
+    } else if (!type && !r->partial) {
         problem(r, DLTI_ERROR_VERIFY, 1,
                 "device '%.*s' misses the required key 'device_type' (CPU or GPU)",
                 (int)r->key_len[0], r->key[0]);
@@ -565,9 +565,9 @@ static void check_device(check_run *r, const dlti_attr *dev)
     }
     walk_map(r, dev, -1);
     r->depth = 1;
-    if (!known)
+    if (!known || r->partial)
         return;
-    if (!r->probed)
+    if (r->complete && !r->probed)
         check_required(r, dev);
     if (r->dev_bits & SYSDESC_DEVICE_CPU)
         cpu_rules(r, dev);
@@ -576,10 +576,12 @@ static void check_device(check_run *r, const dlti_attr *dev)
     r->depth = 1;
 }
 
-static long check(const sysdesc_system *sys, sd_locator *locator, const char *source,
-                  sysdesc_problem_fn report, void *user)
+static long check(const sysdesc_system *sys, unsigned flags, sd_locator *locator,
+                  const char *source, sysdesc_problem_fn report, void *user)
 {
-    check_run r = {.report = report, .user = user, .source = source, .locator = locator};
+    check_run r = {.report = report, .user = user, .source = source, .locator = locator,
+                   .partial = flags & SYSDESC_CHECK_PARTIAL,
+                   .complete = flags & SYSDESC_CHECK_COMPLETE};
     const dlti_attr *spec = sys ? sys->spec : NULL;
     if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC) {
         r.depth = 0;
@@ -595,19 +597,49 @@ static long check(const sysdesc_system *sys, sd_locator *locator, const char *so
     return r.count;
 }
 
-long sysdesc_system_check(const sysdesc_system *sys, const char *source,
+long sysdesc_system_check(const sysdesc_system *sys, unsigned flags, const char *source,
                           sysdesc_problem_fn report, void *user)
 {
-    return check(sys, NULL, source, report, user);
+    return check(sys, flags, NULL, source, report, user);
 }
 
-long sysdesc_system_check_located(const sysdesc_system *sys, const char *text, size_t len,
-                                  const char *source, sysdesc_problem_fn report, void *user)
+long sysdesc_system_check_located(const sysdesc_system *sys, unsigned flags, const char *text,
+                                  size_t len, const char *source, sysdesc_problem_fn report,
+                                  void *user)
 {
     sd_locator *loc = text ? sd_locator_new(text, len, source) : NULL;
     if (text && !loc)
         return -1;
-    long n = check(sys, loc, source, report, user);
+    long n = check(sys, flags, loc, source, report, user);
     sd_locator_free(loc);
     return n;
+}
+
+int sysdesc_schema_check_path(const char *device_type, const char *device_id, const char *path,
+                              dlti_error_t *err)
+{
+    unsigned bits = device_type ? sysdesc_schema_device_type(device_type) : 0;
+    if (!bits)
+        bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
+    int at = -1;
+    size_t used = 0;
+    for (const char *p = path;;) {
+        size_t n = strcspn(p, ".");
+        int child = sd_schema_child(at, p, n);
+        const sysdesc_schema_key *pk = at >= 0 ? sysdesc_schema_key_at((size_t)at) : NULL;
+        const sysdesc_schema_key *k = child >= 0 ? sysdesc_schema_key_at((size_t)child) : NULL;
+        if (!k || !(k->devices & bits) || (pk && pk->names && !sd_schema_name_allowed(pk, p, n))) {
+            const char *near = sd_schema_suggest(at, bits, p, n);
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown key '%.*s' in '%s%s%.*s'%s%s%s",
+                           (int)n, p, device_id ? device_id : "", used ? "." : "", (int)(used ? used - 1 : 0), path,
+                           near ? "; did you mean '" : " (docs/keys.md lists the keys; put your own under 'extra')",
+                           near ? near : "", near ? "'?" : "");
+            return -1;
+        }
+        if (p[n] == '\0' || k->type == SYSDESC_VALUE_OPEN_MAP)
+            return 0;
+        at = child;
+        used += n + 1;
+        p += n + 1;
+    }
 }

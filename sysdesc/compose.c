@@ -75,7 +75,7 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
                         unsigned count, dlti_error_t *err)
 {
     size_t ndev = dlti_attr_size(sys->spec);
-    if (count > 1 && ndev != 1) {
+    if (count >= 1 && ndev != 1) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT,
                        "a count needs a single-device item; this one has %zu devices", ndev);
         return -1;
@@ -99,7 +99,7 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
             return -1;
         }
         int rc = 0;
-        if (count > 1) {
+        if (count >= 1) {
             for (unsigned k = 0; k < count && rc == 0; k++) {
                 char numbered[DLTI_ERROR_SOURCE_LENGTH + 16];
                 int len = snprintf(numbered, sizeof(numbered), "%s%u", base, k);

@@ -8,23 +8,72 @@
 #include "sysdesc_private.h"
 
 #include "sysdesc/catalog.h"
+#include "sysdesc/schema.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* ---- the schema check every load ends with ---- */
+
+int sd_keep_first(void *user, const dlti_error_t *problem)
+{
+    sd_first_problem *f = user;
+    if (f->n++ == 0 && f->err)
+        *f->err = *problem;
+    return 0;
+}
+
+/* 0 when `sys` passes the device schema (or the options skip the check);
+ * else -1 with the first problem, located in `text`, as the error. */
+static int check_loaded(const sysdesc_system *sys, const char *text, size_t len,
+                        const char *source, const sysdesc_yaml_options *opts, dlti_error_t *err)
+{
+    if ((opts && (opts->flags & SYSDESC_LOAD_NO_CHECK)) || !sys->spec)
+        return 0;
+    sd_first_problem f = {err, 0};
+    long n = sysdesc_system_check_located(sys, 0, text, len, source, sd_keep_first, &f);
+    if (n < 0)
+        return sd_nomem(err, source);
+    if (n == 0)
+        return 0;
+    if (err)
+        sd_more_problems(err, n);
+    return -1;
+}
+
+void sd_more_problems(dlti_error_t *err, long n)
+{
+    if (n <= 1)
+        return;
+    size_t used = strlen(err->text);
+    snprintf(err->text + used, sizeof(err->text) - used,
+             " (and %ld more problem%s: `sysdesc check` lists them)", n - 1, n > 2 ? "s" : "");
+}
 
 int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
                       const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
     sd_resolver catalog = sd_catalog_resolver(opts ? opts->search_path : NULL);
-    return sd_yaml_load(ctx, text, len, source, opts, &catalog, out, err);
+    sysdesc_system sys;
+    if (sd_yaml_load(ctx, text, len, source, opts, &catalog, &sys, err) < 0 ||
+        check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0)
+        return -1;
+    *out = sys;
+    return 0;
 }
 
 int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                            sysdesc_system *out, dlti_error_t *err)
 {
-    sd_resolver catalog = sd_catalog_resolver(opts ? opts->search_path : NULL);
-    return sd_yaml_load_file(ctx, path, opts, &catalog, out, err);
+    size_t len;
+    char *text = sd_read_input(path, opts, &len, err);
+    if (!text)
+        return -1;
+    int rc = sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
+    free(text);
+    return rc;
 }
 
 /* ---- either syntax ---- */
@@ -56,12 +105,12 @@ static bool looks_like_mlir(const char *path, const char *text, size_t len)
 }
 
 static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char *path,
-                     sysdesc_system *out, dlti_error_t *err)
+                     const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
     const dlti_scope *root = dlti_parse(ctx, text, len, path, err);
     if (!root)
         return -1;
-    sysdesc_system sys = {0};
+    sysdesc_system sys = {.module = root};
     for (size_t i = 0; i < dlti_scope_num_attrs(root); i++) {
         const dlti_attr *a = dlti_scope_attr_value(root, i);
         if (dlti_attr_get_kind(a) == DLTI_ATTR_SYSTEM_SPEC && !sys.spec)
@@ -69,39 +118,82 @@ static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char
         else if (dlti_attr_get_kind(a) == DLTI_ATTR_DL_SPEC && !sys.dl_spec)
             sys.dl_spec = a;
     }
-    if (!sys.spec) {
+    if (!sys.spec && !(opts && (opts->flags & SYSDESC_LOAD_ANY_MODULE))) {
         dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
                  "no #dlti.target_system_spec on the top module");
         return -1;
     }
+    if (check_loaded(&sys, text, len, path, opts, err) < 0)
+        return -1;
     *out = sys;
     return 0;
+}
+
+/* The file `path` names: itself, or the catalog entry of that name. */
+static char *resolve(const char *path, const sysdesc_yaml_options *opts, char **found,
+                     dlti_error_t *err)
+{
+    struct stat st;
+    *found = NULL;
+    if (strcmp(path, "-") == 0 || stat(path, &st) == 0)
+        return (char *)path;
+    dlti_error_t inner;
+    *found = sysdesc_catalog_find(path, opts ? opts->search_path : NULL, &inner);
+    if (!*found)
+        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "no such file or catalog entry (%s)",
+                          inner.text);
+    return *found;
+}
+
+static int load_text(dlti_context *ctx, const char *text, size_t len, const char *path,
+                     const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
+{
+    return looks_like_mlir(path, text, len) ? load_mlir(ctx, text, len, path, opts, out, err)
+                                            : sysdesc_yaml_load(ctx, text, len, path, opts, out,
+                                                                err);
 }
 
 int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                         sysdesc_system *out, dlti_error_t *err)
 {
-    struct stat st;
-    char *found = NULL;
-    if (strcmp(path, "-") != 0 && stat(path, &st) != 0) {
-        dlti_error_t inner;
-        found = sysdesc_catalog_find(path, opts ? opts->search_path : NULL, &inner);
-        if (!found) {
-            dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "no such file or catalog entry (%s)",
-                     inner.text);
-            return -1;
-        }
-        path = found;
-    }
+    char *found;
+    path = resolve(path, opts, &found, err);
+    if (!path)
+        return -1;
     size_t len;
     char *text = sd_read_input(path, opts, &len, err);
-    int rc = -1;
-    if (text) {
-        rc = looks_like_mlir(path, text, len)
-                 ? load_mlir(ctx, text, len, path, out, err)
-                 : sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
-        free(text);
-    }
+    int rc = text ? load_text(ctx, text, len, path, opts, out, err) : -1;
+    free(text);
     free(found);
     return rc;
+}
+
+long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
+                        unsigned flags, sysdesc_problem_fn report, void *user)
+{
+    sysdesc_yaml_options raw;
+    sd_yaml_options_fill(&raw, opts);
+    raw.flags |= SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE;
+    dlti_error_t err;
+    char *found;
+    const char *file = resolve(path, opts, &found, &err);
+    size_t len = 0;
+    char *text = file ? sd_read_input(file, &raw, &len, &err) : NULL;
+    sysdesc_system sys;
+    long n = 1;
+    if (text && load_text(ctx, text, len, file, &raw, &sys, &err) == 0) {
+        if (sys.spec) {
+            n = sysdesc_system_check_located(&sys, flags, text, len, file, report, user);
+        } else {
+            dlti_error_set_at(&err, DLTI_ERROR_NOT_FOUND, file, 0, 0,
+                              "no #dlti.target_system_spec on the top module");
+            if (report)
+                report(user, &err);
+        }
+    } else if (report) {
+        report(user, &err);
+    }
+    free(text);
+    free(found);
+    return n;
 }

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "sysdesc_private.h"
 
+#include "sysdesc/schema.h"
+
 #include "sysdesc/override.h"
 
 #include <stdio.h>
@@ -104,8 +106,17 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     path[plen] = '\0';
     const char *vtext = eq + 1;
     const dlti_attr *value = dlti_attr_parse(ctx, vtext, strlen(vtext), "--set value", err);
-    if (!value)
+    if (!value) {
+        /* A bare word is the usual slip: the shell ate the quotes. */
+        if (err && vtext[0] && strspn(vtext, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "0123456789_-+. ()") == strlen(vtext)) {
+            size_t used = strlen(err->text);
+            snprintf(err->text + used, sizeof(err->text) - used,
+                     "; a string needs quotes inside the shell's: '%.*s=\"%s\"'", (int)plen,
+                     assignment, vtext);
+        }
         goto out;
+    }
 
     /* The device id: the longest existing id that prefixes the path at a '.'. */
     size_t idlen = 0;
@@ -273,8 +284,25 @@ const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *
                                             const char *path, const sysdesc_yaml_options *opts,
                                             dlti_error_t *err)
 {
+    sysdesc_yaml_options raw = {0};
+    if (opts)
+        raw = *opts;
+    if (!(raw.flags & SYSDESC_LOAD_NO_CHECK)) {
+        /* An override file is a fragment: its keys and values are checked,
+         * located in it; what it lacks comes from the spec it overrides. */
+        sd_first_problem f = {err, 0};
+        long n = sysdesc_check_file(ctx, path, opts, SYSDESC_CHECK_PARTIAL, sd_keep_first, &f);
+        if (n != 0) {
+            if (n < 0)
+                dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            else if (n > 1 && err)
+                sd_more_problems(err, n);
+            return NULL;
+        }
+    }
+    raw.flags |= SYSDESC_LOAD_NO_CHECK;
     sysdesc_system sys;
-    if (sysdesc_system_load(ctx, path, opts, &sys, err) != 0)
+    if (sysdesc_system_load(ctx, path, &raw, &sys, err) != 0)
         return NULL;
     spec = sysdesc_spec_override_spec(ctx, spec, sys.spec, err);
     if (!spec && err)

@@ -221,7 +221,7 @@ int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *so
 int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                       const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err);
 
-/* Tests only (tests/test_yaml.c): true makes sysdesc_yaml_load() skip the
+/* Tests only (tests/sysdesc/test_yaml.c): true makes sysdesc_yaml_load() skip the
  * fast path, so that both paths can be compared on the same input. */
 extern bool sd_yaml_force_tree;
 
@@ -265,6 +265,16 @@ const char *sd_schema_suggest(int parent, unsigned devices, const char *name, si
  * for every unit of the schema); 0, or -1 when the text is no number. */
 int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, char *out,
                  size_t size);
+
+/* A sysdesc_problem_fn that keeps the first problem in `err` (may be NULL)
+ * and counts them all. */
+typedef struct sd_first_problem {
+    dlti_error_t *err;
+    long n;
+} sd_first_problem;
+int sd_keep_first(void *user, const dlti_error_t *problem);
+/* Appends " (and N-1 more problems: ...)" to the first of `n` problems. */
+void sd_more_problems(dlti_error_t *err, long n);
 
 /* Locates key paths in YAML or MLIR text (check_locate.c). */
 typedef struct sd_locator sd_locator;

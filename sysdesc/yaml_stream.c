@@ -12,7 +12,7 @@
  * position and precedence: syntax and limits over meaning, keys before
  * values) are those of the tree path by construction, and on success this
  * file must build exactly what load_system() builds from the tree;
- * tests/test_yaml.c checks both paths against each other.  Attributes built
+ * tests/sysdesc/test_yaml.c checks both paths against each other.  Attributes built
  * before a fallback stay in the context, unreferenced, as after any failed
  * load (sysdesc/load.h). */
 #include "sysdesc_private.h"

@@ -59,14 +59,6 @@ SYSDESC_API int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_en
 SYSDESC_API void sysdesc_catalog_list_free(sysdesc_catalog_entry *entries, size_t n);
 
 /**
- * Checks one device spec against the device key schema of docs/keys.md
- * (known keys, value kinds, units, required keys, consistency of the flat
- * and nested cache keys).  `id` names the device in messages.  Returns 0,
- * or -1 with DLTI_ERROR_VERIFY and the first problem.
- */
-SYSDESC_API int sysdesc_device_check(const dlti_attr *device, const char *id, dlti_error_t *err);
-
-/**
  * The catalog device whose pci_vendor_id is `vendor_id` and whose
  * pci_device_ids hold `device_id`, loaded into `ctx`; `*name` (may be NULL)
  * gets its malloc'ed name.  NULL with DLTI_ERROR_NOT_FOUND when none

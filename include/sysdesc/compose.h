@@ -29,8 +29,9 @@ SYSDESC_API void sysdesc_compose_free(sysdesc_compose *c);
  * Adds the devices of `sys`.  `id` NULL keeps their ids; otherwise a
  * single-device system's device gets id `id`, and a system of several
  * devices gets every id prefixed by "ID." (as the probe's node prefix).
- * `count` > 1 adds that many copies of a single-device system, numbered
- * ID0, ID1, ... (ID: `id` or the device's own id).  A duplicate id is
+ * `count` 0 adds the devices once, under those ids; `count` N >= 1 adds N
+ * copies of a single-device system, numbered ID0 .. ID<N-1> (ID: `id` or the
+ * device's own id): N = 1 gives ID0, as `GPU=ITEM:1` does on the command line.  A duplicate id is
  * DLTI_ERROR_VERIFY; a count on a system of several devices is
  * DLTI_ERROR_ARGUMENT; two different data layouts are DLTI_ERROR_VERIFY.
  */

@@ -17,7 +17,11 @@
  * fit their tag, duplicate keys), DLTI_ERROR_VERIFY (a DLTI rule: empty
  * device, type key in a device), DLTI_ERROR_LIMIT (depth, alias expansion,
  * input size), DLTI_ERROR_NOT_FOUND (a `base:` or catalog name that names
- * nothing), DLTI_ERROR_IO, DLTI_ERROR_NOMEM.  A failed load returns nothing:
+ * nothing), DLTI_ERROR_IO, DLTI_ERROR_NOMEM; and, unless the options say
+ * SYSDESC_LOAD_NO_CHECK, the first problem the device schema finds
+ * (sysdesc_system_check(): DLTI_ERROR_VERIFY, _TYPE or _RANGE, located at
+ * the key, its text ending in "(and N more problems)" when there are more).
+ * A failed load returns nothing:
  * there are no partial results (attributes built before the error stay in
  * the context until it is freed, unreferenced).
  *
@@ -55,7 +59,19 @@ typedef struct sysdesc_yaml_options {
     /** Catalog search path for `base:` names, ':'-separated; NULL means
      *  sysdesc_catalog_path() (SYSDESC_PATH, installed catalog, source tree). */
     const char *search_path;
+    /** SYSDESC_LOAD_* flags; 0: the defaults (the description is checked). */
+    unsigned flags;
 } sysdesc_yaml_options;
+
+/** Flags of sysdesc_yaml_options. */
+enum {
+    /** Do not check the description against the device schema
+     *  (sysdesc/schema.h): load what is written, however wrong. */
+    SYSDESC_LOAD_NO_CHECK = 1u << 0,
+    /** sysdesc_system_load(): an MLIR module without a system spec is no
+     *  error (`spec` is NULL; `module` holds the module). */
+    SYSDESC_LOAD_ANY_MODULE = 1u << 1
+};
 
 /**
  * Loads YAML text (`len` bytes; it need not be NUL-terminated) into `out`.
@@ -78,7 +94,7 @@ SYSDESC_API int sysdesc_yaml_load_file(dlti_context *ctx, const char *path,
  * file name ends in ".mlir" or the text starts with `#` or `module`, else
  * YAML.  A catalog name ("nvidia/h100-sxm") is looked up when `path` is not
  * an existing file.  Errors as sysdesc_yaml_load(); an MLIR file without a
- * system spec is DLTI_ERROR_NOT_FOUND.
+ * system spec is DLTI_ERROR_NOT_FOUND unless SYSDESC_LOAD_ANY_MODULE.
  */
 SYSDESC_API int sysdesc_system_load(dlti_context *ctx, const char *path,
                                     const sysdesc_yaml_options *opts, sysdesc_system *out,

@@ -64,8 +64,9 @@ typedef struct sysdesc_schema_key {
     const char *unit;
     /** SYSDESC_DEVICE_* bits: which device types carry it. */
     unsigned devices;
-    /** SYSDESC_DEVICE_* bits of the device types whose descriptions (YAML, the
-     *  catalog) must give it; probed devices need only `device_type`. */
+    /** SYSDESC_DEVICE_* bits of the device types whose complete descriptions
+     *  (every catalog entry; SYSDESC_CHECK_COMPLETE) must give it.  Every
+     *  device needs `device_type`. */
     unsigned required;
     sysdesc_key_class key_class;
     /** Integers (and array elements): the smallest and largest values allowed. */
@@ -103,25 +104,37 @@ SYSDESC_API unsigned sysdesc_schema_device_type(const char *device_type);
 /* ---- checking ---- */
 
 /**
- * Receives one problem: an error with code DLTI_ERROR_VERIFY (or
- * DLTI_ERROR_TYPE for a value of the wrong type, DLTI_ERROR_RANGE for a value
- * out of range), its text, and its position when known.  Return 0 to go on,
+ * Receives one problem: an error with code DLTI_ERROR_VERIFY (a wrong key,
+ * type, range or relation alike: the text says which), its text, and its
+ * position when known.  Return 0 to go on,
  * non-zero to stop checking.
  */
 typedef int (*sysdesc_problem_fn)(void *user, const dlti_error_t *problem);
+
+/** Flags of the check functions. */
+enum {
+    /** `sys` is a fragment (an override file): keys, types and ranges are
+     *  checked, required keys and the relations between keys are not. */
+    SYSDESC_CHECK_PARTIAL = 1u << 0,
+    /** `sys` claims to be complete (a catalog entry): the keys the schema
+     *  marks required must be there (probed devices are exempt: they carry a
+     *  `source` map and give what the machine reports). */
+    SYSDESC_CHECK_COMPLETE = 1u << 1
+};
 
 /**
  * Checks every device of `sys` against the schema and its rules
  * (docs/keys.md, "Checks"): unknown keys (with the nearest known key),
  * value types (with the expected type, and the number to write for a value
- * given as text with a unit such as "64KB"), ranges, required keys and the
- * relations between keys.  Each problem goes to `report` (NULL: only
+ * given as text with a unit such as "64KB"), ranges, `device_type`, the
+ * relations between keys, and with SYSDESC_CHECK_COMPLETE the required keys.  Each problem goes to `report` (NULL: only
  * counted), with `source` as its file name and no line; callers that know
  * the text a system came from use sysdesc_system_check_located().
  * Returns the number of problems (0: valid), or -1 when out of memory.
  */
-SYSDESC_API long sysdesc_system_check(const sysdesc_system *sys, const char *source,
-                                      sysdesc_problem_fn report, void *user);
+SYSDESC_API long sysdesc_system_check(const sysdesc_system *sys, unsigned flags,
+                                      const char *source, sysdesc_problem_fn report,
+                                      void *user);
 
 /**
  * As sysdesc_system_check(), and each problem is located in `text` (`len`
@@ -129,9 +142,30 @@ SYSDESC_API long sysdesc_system_check(const sysdesc_system *sys, const char *sou
  * the key that is wrong, or, for a key missing or inherited through `base:`,
  * at its device.
  */
-SYSDESC_API long sysdesc_system_check_located(const sysdesc_system *sys, const char *text,
-                                              size_t len, const char *source,
-                                              sysdesc_problem_fn report, void *user);
+SYSDESC_API long sysdesc_system_check_located(const sysdesc_system *sys, unsigned flags,
+                                              const char *text, size_t len,
+                                              const char *source, sysdesc_problem_fn report,
+                                              void *user);
+
+/**
+ * Loads `path` (a YAML or MLIR file, "-" for standard input, or a catalog
+ * name) and checks it as sysdesc_system_check_located() does.  A file that
+ * does not load (syntax, a missing base) is one problem, reported with the
+ * loader's error.  `opts` as for sysdesc_system_load() (its NO_CHECK flag is
+ * implied).  Returns the number of problems, or -1 when out of memory.
+ */
+SYSDESC_API long sysdesc_check_file(dlti_context *ctx, const char *path,
+                                    const sysdesc_yaml_options *opts, unsigned flags,
+                                    sysdesc_problem_fn report, void *user);
+
+/**
+ * Checks that `path` (dotted, inside a device: "cache.L3.size_in_bytes")
+ * names a key of the schema for a device of type `device_type` (NULL: any).
+ * Returns 0, or -1 with DLTI_ERROR_VERIFY and "unknown key 'cahce' in
+ * 'CPU'; did you mean 'cache'?" (`device_id` names the device in it).
+ */
+SYSDESC_API int sysdesc_schema_check_path(const char *device_type, const char *device_id,
+                                          const char *path, dlti_error_t *err);
 
 #ifdef __cplusplus
 }

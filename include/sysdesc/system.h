@@ -29,6 +29,9 @@ typedef struct sysdesc_system {
     /** `data_layout:` text as written when it is a string (an LLVM data
      *  layout string or a triple), NUL-terminated, or NULL. */
     const char *data_layout;
+    /** The parsed module when the description was MLIR (scoped queries:
+     *  dlti_query()), NULL for YAML. */
+    const dlti_scope *module;
 } sysdesc_system;
 
 #ifdef __cplusplus

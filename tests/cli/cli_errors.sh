@@ -55,7 +55,7 @@ cp "$EX" "$GOOD"
 DL="$T/dl.mlir"
 printf 'module attributes {dlti.dl_spec = #dlti.dl_spec<"dlti.endianness" = "little", i64 = dense<64> : vector<2xi64>>} {}\n' >"$DL"
 YAML="$T/good.yaml"
-printf 'CPU:\n  num_threads: 16\n  cache: {L1: {size_in_bytes: 49152}}\n' >"$YAML"
+printf 'CPU:\n  device_type: CPU\n  num_threads: 16\n  cache: {L1: {size_in_bytes: 49152}}\n' >"$YAML"
 BROKEN="$T/broken.mlir"
 printf 'module attributes {x.a = [1, 2} {}\n' >"$BROKEN"
 BROKEN_YAML="$T/broken.yaml"
@@ -80,7 +80,7 @@ fi
 
 # Every command, written once: the loops below run each of them.  It must be
 # the list `sysdesc --help` prints, so that a new command is not left out.
-commands="fmt query probe layout dl-import dl-export convert compose list show summary"
+commands="fmt query probe layout dl-import dl-export convert compose list show check summary"
 listed=$("$SYSDESC" --help 2>/dev/null | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | tr '\n' ' ')
 [ "$listed" = "$commands " ] && ok || bad "the command list '$commands' is not the one sysdesc --help prints: '$listed'"
 

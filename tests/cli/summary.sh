@@ -130,7 +130,7 @@ for q in "num_packages=2" "num_cores=8" "num_threads=16" "num_numa_nodes=2" \
 done
 run 0 "two_socket_numa" "$T/f.yaml"
 has "two_socket_numa" \
-    "CPU (aarch64)" \
+    "CPU (CPU, aarch64)" \
     " host node-b" \
     " cores 2 packages, 8 cores x 2 threads" \
     " NUMA nodes 2" \
@@ -169,6 +169,7 @@ done
 [ "$n" -ge 10 ] && ok || bad "catalog: only $n entries summarised"
 
 # ---- long names and lists, unknown keys, hostile text ----
+# Odd on purpose (an FPGA, an L2 below the L1): shown unchecked, --no-check.
 cat >"$T/long.yaml" <<'EOF'
 VeryLongDeviceIdentifierThatGoesOnAndOnAndOn:
   device_type: GPU
@@ -192,7 +193,9 @@ CPU:
   max_frequency_mhz: 3450
 EMPTY: {device_type: FPGA}
 EOF
-run 0 "long.yaml" "$T/long.yaml"
+run 2 "long.yaml checked" "$T/long.yaml"
+grep -q "is below the L1's (1572864): a level holds at least the one below it (and 1 more problem" "$T/err" && ok || bad "long.yaml: the check does not say why"
+run 0 "long.yaml" --no-check "$T/long.yaml"
 width "long.yaml"
 grep -q "^VeryLongDeviceIdentifierThatGoesOnAndOnAndOn  Some Vendor.*$ELLIPSIS  (GPU, gfx1234)\$" "$T/out" && ok ||
     bad "long.yaml: a long header is not cut with ... before (GPU, arch)"
@@ -259,7 +262,7 @@ run 2 "unknown option" --frobnicate nvidia/h100-sxm
 run 0 "--help" --help
 grep -q '^usage: sysdesc summary' "$T/out" && ok || bad "--help: no usage"
 [ -z "$(LC_ALL=C awk 'length > 80' "$T/out")" ] && ok || bad "--help: lines over 80 columns"
-"$SYSDESC" summary - <"$T/f.yaml" >"$T/out" 2>"$T/err" && grep -q "^CPU  (aarch64)$" "$T/out" && ok ||
+"$SYSDESC" summary - <"$T/f.yaml" >"$T/out" 2>"$T/err" && grep -q "^CPU  (CPU, aarch64)$" "$T/out" && ok ||
     bad "summary - (standard input)"
 
 echo "$pass passed, $fail failed"

@@ -536,7 +536,9 @@ check(got["vendor"] == "Acme", "--set vendor")
 check(got["cache"]["L2"]["line_size_in_bytes"] == 128, "--set L2 line")
 check("suspect" not in got, "overridden keys leave suspect: %r" % got.get("suspect"))
 check(got["source"]["cache.L3.size_in_bytes"] == "override", "override recorded in source")
-r = probe("--xml", "one_socket.xml", "--set", "node9.CPU.x=1", "--set", "GPU7.memory_size_in_bytes=8")
+# The mechanics of --set, unchecked (--no-check): any path, new devices.
+r = probe("--xml", "one_socket.xml", "--no-check", "--set", "node9.CPU.x=1",
+          "--set", "GPU7.memory_size_in_bytes=8")
 got = parse(r.stdout)
 # No device id prefixes "node9.CPU.x": the first component is the new device's id.
 check(got["node9"]["CPU"]["x"] == 1, "--set with an unknown dotted device id")
@@ -544,11 +546,23 @@ check(got["GPU7"]["memory_size_in_bytes"] == 8, "--set creates a device")
 r = probe("--xml", "one_socket.xml", "--set", "CPU.cache.L1=1", "--set", "CPU.cache.L1.size_in_bytes=2", rc=2)
 probe("--xml", "one_socket.xml", "--set", "CPU.vendor", rc=2)
 probe("--xml", "one_socket.xml", "--set", "CPU.vendor=\"unterminated", rc=2)
+# Checked (the default): a wrong path gets the nearest key, a bare word the quotes.
+r = probe("--xml", "one_socket.xml", "--set", "CPU.cahce.L3.size_in_bytes=1", rc=2)
+check(r.stderr == "sysdesc: error: probe: --set CPU.cahce.L3.size_in_bytes=1: unknown key "
+      "'cahce' in 'CPU'; did you mean 'cache'?\n", "--set typo: %r" % r.stderr)
+r = probe("--xml", "one_socket.xml", "--set", "CPU.vendor=Zen", rc=2)
+check(r.stderr == "sysdesc: error: probe: --set CPU.vendor=Zen: expected attribute value; a "
+      "string needs quotes inside the shell's: 'CPU.vendor=\"Zen\"'\n", "--set bare word: %r" % r.stderr)
+r = probe("--xml", "one_socket.xml", "--set", 'CPU.num_cores="4"', rc=2)
+check(r.stderr == "sysdesc: error: probe: --set CPU.num_cores=\"4\": 'CPU.num_cores' must be an "
+      "integer (i64), not the string \"4\"; write 4 without quotes\n", "--set string: %r" % r.stderr)
+r = probe("--xml", "one_socket.xml", "--set", "node9.CPU.x=1", rc=2)
+check("device 'node9' misses the required key 'device_type'" in r.stderr, "--set new device: %r" % r.stderr)
 
 # --override FILE: a YAML system's leaves replace probed values, then --set wins.
 with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
     f.write("CPU:\n  vendor: Site\n  cache:\n    L3:\n      size_in_bytes: 33554432\n"
-            "GPU5:\n  memory_size_in_bytes: 16\n")
+            "GPU5:\n  device_type: GPU\n  memory_size_in_bytes: 16\n")
     site = f.name
 r = probe("--xml", "smt_off.xml", "-q", "--override", site, "--set", 'CPU.vendor="Cli"')
 got = parse(r.stdout)
@@ -558,6 +572,15 @@ check(got["CPU"]["source"]["cache.L3.size_in_bytes"] == "override", "--override 
 check(got["CPU"]["vendor"] == "Cli", "--set applies after --override")
 check(got["GPU5"]["memory_size_in_bytes"] == 16, "--override adds a device")
 probe("--xml", "one_socket.xml", "--override", site + ".missing", rc=3)
+# An override file is checked as a fragment, located in it.
+with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+    f.write("CPU:\n  cache:\n    L3:\n      sise_in_bytes: 1\n")
+    typo = f.name
+r = probe("--xml", "one_socket.xml", "--override", typo, rc=2)
+check(r.stderr == "%s:4:7: error: unknown key 'sise_in_bytes' in 'CPU.cache.L3'; did you mean "
+      "'size_in_bytes'?\n" % typo, "--override typo located: %r" % r.stderr)
+probe("--xml", "one_socket.xml", "--override", typo, "--no-check")
+os.unlink(typo)
 os.unlink(site)
 
 # --format yaml loads back (sysdesc convert) to the very spec --format attr

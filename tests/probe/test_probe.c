@@ -100,7 +100,7 @@ static int print_problem(void *user, const dlti_error_t *problem)
 static long problems(const dlti_attr *spec, const char *what)
 {
     sysdesc_system sys = {.spec = spec};
-    return sysdesc_system_check(&sys, what, print_problem, (void *)what);
+    return sysdesc_system_check(&sys, 0, what, print_problem, (void *)what);
 }
 
 static void two_socket(void **state)

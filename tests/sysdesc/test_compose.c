@@ -64,7 +64,7 @@ static void base_deep_merge(void **state)
                "  memory_size_in_bytes: 1000\n"
                "  tdp_in_watts: ~\n"
                "  peak_ops_per_second: {fp64_vector: 1.0e12}\n"
-               "  site: {rack: 7}\n");
+               "  extra: {rack: 7}\n");
     dlti_context *ctx = dlti_context_new();
     sysdesc_system sys;
     dlti_error_t err;
@@ -85,7 +85,7 @@ static void base_deep_merge(void **state)
     assert_null(get(peak, "fp16_vector"));                              /* removed in h100-pcie */
     /* key order: inherited keys first, in the base's order; new keys appended */
     assert_string_equal(dlti_key_str(dlti_attr_entry_key(gpu, 0), NULL), "device_type");
-    assert_string_equal(dlti_key_str(dlti_attr_entry_key(gpu, dlti_attr_size(gpu) - 1), NULL), "site");
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(gpu, dlti_attr_size(gpu) - 1), NULL), "extra");
     dlti_context_free(ctx);
 }
 
@@ -150,13 +150,14 @@ static void compose_ids(void **state)
 
     sysdesc_compose *c = sysdesc_compose_new(ctx);
     assert_int_equal(sysdesc_compose_add(c, &h100, NULL, 8, &err), 0);   /* GPU0..GPU7 */
-    assert_int_equal(sysdesc_compose_add(c, &a100, NULL, 1, &err), 0);   /* GPU */
-    assert_int_equal(sysdesc_compose_add(c, &a100, NULL, 1, &err), -1);  /* GPU again */
+    assert_int_equal(sysdesc_compose_add(c, &a100, NULL, 0, &err), 0);   /* GPU */
+    assert_int_equal(sysdesc_compose_add(c, &a100, NULL, 0, &err), -1);  /* GPU again */
     assert_int_equal(err.code, DLTI_ERROR_VERIFY);
     assert_non_null(strstr(err.text, "'GPU' is used twice"));
-    assert_int_equal(sysdesc_compose_add(c, &a100, "ACC", 1, &err), 0);  /* renamed */
-    assert_int_equal(sysdesc_compose_add(c, &dgx, "node1", 1, &err), 0); /* node1.CPU ... */
+    assert_int_equal(sysdesc_compose_add(c, &a100, "ACC", 0, &err), 0);  /* renamed */
+    assert_int_equal(sysdesc_compose_add(c, &dgx, "node1", 0, &err), 0); /* node1.CPU ... */
     assert_int_equal(sysdesc_compose_add(c, &dgx, NULL, 2, &err), -1);
+    assert_int_equal(sysdesc_compose_add(c, &dgx, NULL, 1, &err), -1); /* a count numbers: one device only */
     assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
     assert_int_equal(sysdesc_compose_finish(c, &out, &err), 0);
     assert_int_equal(dlti_attr_size(out.spec), 8 + 1 + 1 + 9);
@@ -218,11 +219,33 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* A count always numbers: GPU=ITEM:1 gives GPU0, as `compose --help` says. */
+static void count_one_numbers(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system h100, out;
+    dlti_error_t err;
+    sysdesc_yaml_options opts = {0};
+    opts.search_path = CATALOG;
+    assert_int_equal(sysdesc_system_load(ctx, "nvidia/h100-sxm", &opts, &h100, &err), 0);
+    sysdesc_compose *c = sysdesc_compose_new(ctx);
+    assert_int_equal(sysdesc_compose_add(c, &h100, "GPU", 1, &err), 0);
+    assert_int_equal(sysdesc_compose_add(c, &h100, "ACC", 0, &err), 0);
+    assert_int_equal(sysdesc_compose_finish(c, &out, &err), 0);
+    assert_int_equal(dlti_attr_size(out.spec), 2);
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(out.spec, 0), NULL), "GPU0");
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(out.spec, 1), NULL), "ACC");
+    sysdesc_compose_free(c);
+    dlti_context_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(base_deep_merge), cmocka_unit_test(base_errors),
         cmocka_unit_test(dgx_by_reference), cmocka_unit_test(compose_ids),
+        cmocka_unit_test(count_one_numbers),
         cmocka_unit_test(fill_from_catalog),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

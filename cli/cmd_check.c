@@ -1,0 +1,102 @@
+/* sysdesc check: descriptions against the device schema, every problem. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc check [--complete|--partial] FILE|NAME...\n"
+    "\n"
+    "Checks YAML and MLIR descriptions (\"-\" for standard input) and catalog\n"
+    "names against the device schema (docs/keys.md): unknown keys (with the\n"
+    "nearest known one), value types (with the number to write for \"64KB\"),\n"
+    "ranges, device_type and the rules between keys.  Every problem is\n"
+    "printed as FILE:LINE:COL: error: ..., in file order; a valid file prints\n"
+    "FILE: ok.  --complete also asks for every key the schema marks required\n"
+    "(as the catalog's entries give them); --partial checks a fragment (an\n"
+    "override file): no device_type, no rules between keys.  Keys under a\n"
+    "device's `extra` map are yours and not checked.\n"
+    "\n"
+    "Exit status: 0 every file valid; 2 a problem; 3 an unreadable file.\n";
+
+typedef struct collected {
+    dlti_error_t *v;
+    size_t n, cap;
+    bool nomem;
+} collected;
+
+static int collect(void *user, const dlti_error_t *problem)
+{
+    collected *c = user;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 16;
+        dlti_error_t *v = realloc(c->v, cap * sizeof(*v));
+        if (!v) {
+            c->nomem = true;
+            return 1;
+        }
+        c->v = v;
+        c->cap = cap;
+    }
+    c->v[c->n++] = *problem;
+    return 0;
+}
+
+/* File order: a problem without a line (a missing key) sorts first. */
+static int by_position(const void *a, const void *b)
+{
+    const dlti_error_t *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->column > y->column) - (x->column < y->column);
+}
+
+int cmd_check(int argc, char **argv)
+{
+    unsigned flags = 0;
+    int first = 1;
+    for (; first < argc; first++) {
+        if (cli_is_help(argv[first]))
+            return cli_write_stdout(usage, sizeof(usage) - 1);
+        if (strcmp(argv[first], "--partial") == 0)
+            flags |= SYSDESC_CHECK_PARTIAL;
+        else if (strcmp(argv[first], "--complete") == 0)
+            flags |= SYSDESC_CHECK_COMPLETE;
+        else if (strcmp(argv[first], "--") == 0) {
+            first++;
+            break;
+        } else if (argv[first][0] == '-' && argv[first][1] != '\0')
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                            "check: unknown option '%s' (see sysdesc check --help)", argv[first]);
+        else
+            break;
+    }
+    if (first >= argc)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "check: missing FILE (see sysdesc check --help)");
+    int rc = SYSDESC_EXIT_OK;
+    for (int i = first; i < argc; i++) {
+        dlti_context *ctx = dlti_context_new();
+        collected c = {0};
+        long n = ctx ? sysdesc_check_file(ctx, argv[i], NULL, flags, collect, &c) : -1;
+        if (n < 0 || c.nomem) {
+            free(c.v);
+            dlti_context_free(ctx);
+            return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        }
+        qsort(c.v, c.n, sizeof(*c.v), by_position);
+        for (size_t k = 0; k < c.n; k++) {
+            int code = cli_report(&c.v[k]);
+            if (code == SYSDESC_EXIT_ENVIRONMENT || rc == SYSDESC_EXIT_OK)
+                rc = code == SYSDESC_EXIT_ENVIRONMENT ? code : SYSDESC_EXIT_BAD_INPUT;
+        }
+        if (n == 0) {
+            int w = printf("%s: ok\n", argv[i]) < 0;
+            (void)w;
+        }
+        free(c.v);
+        dlti_context_free(ctx);
+    }
+    int w = cli_write_stdout("", 0);
+    return w != SYSDESC_EXIT_OK ? w : rc;
+}
