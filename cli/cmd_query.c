@@ -6,12 +6,13 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc query [--scope NAME/NAME] FILE KEY...\n"
+    "usage: sysdesc query [--scope NAME/NAME] FILE|NAME KEY...\n"
     "       sysdesc query --host [--io|--no-io] [--quiet] [--no-catalog] KEY...\n"
     "\n"
     "Looks up the path KEY... (e.g. CPU cache L1 size_in_bytes) in the DLTI\n"
-    "attributes of FILE (\"-\" for standard input) and prints the value in\n"
-    "canonical MLIR.  A KEY is a string key; type:T makes it a type key\n"
+    "attributes of FILE (MLIR or YAML, \"-\" for standard input) or of the\n"
+    "catalog entry NAME (nvidia/h100-sxm) and prints the value in canonical\n"
+    "MLIR.  A KEY is a string key; type:T makes it a type key\n"
     "(type:i32, type:!llvm.ptr).  --scope picks a nested named module (default:\n"
     "the top).  The first key is looked up in the scope's DLTI attributes, then\n"
     "in those of the enclosing scopes, outward; the rest in the value found.\n"
@@ -46,23 +47,38 @@ int cmd_query(int argc, char **argv)
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
     dlti_key *keys = calloc((size_t)(nkeys ? nkeys : 1), sizeof(dlti_key));
-    const dlti_attr *host_spec = NULL;
+    /* A YAML description or a catalog entry is one system spec (no scopes);
+     * an MLIR file is a module whose scopes the query walks. */
+    const dlti_attr *spec = NULL;
     const dlti_scope *root = NULL;
-    if (keys && host)
-        host_spec = cli_probe(ctx, NULL, 0, &pa, &err);
-    else if (keys)
-        root = dlti_parse_file(ctx, path, &err);
+    if (keys && host) {
+        spec = cli_probe(ctx, NULL, 0, &pa, &err);
+    } else if (keys) {
+        sysdesc_yaml_options opts = {0};
+        opts.flags = SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE;
+        opts.max_input_bytes = dlti_context_get_limits(ctx).max_input_bytes;
+        sysdesc_system sys;
+        if (sysdesc_system_load(ctx, path, &opts, &sys, &err) == 0) {
+            root = sys.module;
+            spec = root ? NULL : sys.spec;
+        }
+    }
     if (!keys) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto out;
     }
-    if (!root && !host_spec) {
+    if (!root && !spec) {
         rc = host ? cli_fail(SYSDESC_EXIT_ENVIRONMENT, "query --host: %s", err.text)
                   : cli_report(&err);
         goto out;
     }
-    const dlti_scope *scope = host ? NULL : dlti_scope_find(root, scope_path, &err);
-    if (!scope && !host) {
+    if (!root && scope_path[0]) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: --scope needs an MLIR module; %s is one "
+                      "system spec", path ? path : "the probed host");
+        goto out;
+    }
+    const dlti_scope *scope = root ? dlti_scope_find(root, scope_path, &err) : NULL;
+    if (root && !scope) {
         rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
         goto out;
     }
@@ -84,16 +100,16 @@ int cmd_query(int argc, char **argv)
         }
     }
     /* The probed spec is the only attribute of an implicit top scope. */
-    const dlti_attr *value = host ? dlti_attr_query(host_spec, keys, (size_t)nkeys, &err)
-                                  : dlti_query(scope, keys, (size_t)nkeys, &err);
+    const dlti_attr *value = scope ? dlti_query(scope, keys, (size_t)nkeys, &err)
+                                   : dlti_attr_query(spec, keys, (size_t)nkeys, &err);
     if (!value) {
         rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
         /* MLIR's message first (as transform.dlti.query words it), then a line
          * that says what is there. */
         char hint[512];
         if (err.code == DLTI_ERROR_NOT_FOUND &&
-            dlti_query_hint(host ? NULL : scope, host ? host_spec : NULL, keys, (size_t)nkeys,
-                            hint, sizeof(hint)) == 0)
+            dlti_query_hint(scope, scope ? NULL : spec, keys, (size_t)nkeys, hint,
+                            sizeof(hint)) == 0)
             fprintf(stderr, "sysdesc: hint: %s\n", hint);
         goto out;
     }

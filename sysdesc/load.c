@@ -135,7 +135,10 @@ static char *resolve(const char *path, const sysdesc_yaml_options *opts, char **
 {
     struct stat st;
     *found = NULL;
-    if (strcmp(path, "-") == 0 || stat(path, &st) == 0)
+    size_t n = strlen(path);
+    /* A path that cannot be a catalog name fails as the file it names. */
+    bool file_only = path[0] == '/' || path[0] == '.' || (n > 5 && strcmp(path + n - 5, ".mlir") == 0);
+    if (strcmp(path, "-") == 0 || stat(path, &st) == 0 || file_only)
         return (char *)path;
     dlti_error_t inner;
     *found = sysdesc_catalog_find(path, opts ? opts->search_path : NULL, &inner);
