@@ -103,4 +103,34 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
  */
 int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize);
 
+/* ---- sysdesc summary: cmd_summary.c and its summary_*.c ----
+ * One file a step: summary_text.c (text in columns), summary_units.c
+ * (values by unit), summary_lines.c (a device's lines from the schema),
+ * cmd_summary.c (options and printing).  What they share is here. */
+
+/* A growable string: the library's dlti_buf is hidden from the CLI.  Out of
+ * memory sets `failed` and later adds do nothing, so callers check once. */
+typedef struct sum_buf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} sum_buf;
+void sum_buf_add(sum_buf *b, const char *s, size_t n);
+void sum_buf_str(sum_buf *b, const char *s);
+/* At most 255 bytes a call: the summary's pieces are short. */
+void sum_buf_printf(sum_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void sum_buf_spaces(sum_buf *b, size_t n);
+/* Hands the string over ("" when empty) and empties `b`; NULL when out of memory. */
+char *sum_buf_take(sum_buf *b);
+/* Columns of UTF-8 text, one per code point: what the 80-column layout counts. */
+size_t sum_cols(const char *s);
+/* `s` in at most `n` columns: cut, with "…" as its last column. */
+void sum_buf_fit(sum_buf *b, const char *s, size_t n);
+/* Description text, safe for a terminal: controls and bad UTF-8 become '?'. */
+void sum_buf_clean(sum_buf *b, const char *s, size_t len);
+
 #endif

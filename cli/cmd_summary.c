@@ -8,7 +8,6 @@
  * CPU cache levels (one line per level, size x instances). */
 #include "cli.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,152 +40,14 @@ static const char usage[] =
 #define SUB_MAX 20   /* sub-label column (cache level, peak data type) */
 
 #define TIMES " \xc3\x97 " /* " × " */
-#define ELLIPSIS "\xe2\x80\xa6"
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
 #define RESET "\033[0m"
 
-/* ---- a growable string ---- */
-
-typedef struct {
-    char *p;
-    size_t len, cap;
-    bool failed;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_str(sbuf *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        b->failed = true;
-    else
-        sb_add(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
-static void sb_spaces(sbuf *b, size_t n)
-{
-    while (n--)
-        sb_add(b, " ", 1);
-}
-
-/* Takes the string out of `b` ("" when empty); NULL when out of memory. */
-static char *sb_take(sbuf *b)
-{
-    if (!b->failed && !b->p)
-        sb_add(b, "", 0);
-    if (b->failed) {
-        free(b->p);
-        return NULL;
-    }
-    char *p = b->p;
-    b->p = NULL;
-    b->len = b->cap = 0;
-    return p;
-}
-
-/* ---- columns of UTF-8 text (one per code point) ---- */
-
-static size_t cols(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
-}
-
-/* The bytes of the first `n` columns of `s`. */
-static size_t cols_bytes(const char *s, size_t n)
-{
-    size_t i = 0;
-    for (size_t c = 0; s[i]; c++) {
-        if (c == n)
-            break;
-        i++;
-        while (((unsigned char)s[i] & 0xc0) == 0x80)
-            i++;
-    }
-    return i;
-}
-
-/* `s` in at most `n` columns: cut, with "…" as its last column. */
-static void sb_fit(sbuf *b, const char *s, size_t n)
-{
-    if (cols(s) <= n) {
-        sb_str(b, s);
-    } else if (n > 0) {
-        size_t len = cols_bytes(s, n - 1);
-        while (len > 0 && s[len - 1] == ' ')
-            len--; /* "With…", not "With …" */
-        sb_add(b, s, len);
-        sb_str(b, ELLIPSIS);
-    }
-}
-
-/* Text from a description, safe to print: control characters (C0, DEL,
- * C1), NUL and invalid UTF-8 become '?', so a spec cannot move the cursor
- * or colour the terminal. */
-static void sb_clean(sbuf *b, const char *s, size_t len)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        unsigned c = u[i];
-        size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-                                : (c & 0xf8) == 0xf0 ? 4 : 0;
-        bool ok = n > 0 && i + n <= len;
-        uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
-        for (size_t k = 1; ok && k < n; k++) {
-            ok = (u[i + k] & 0xc0) == 0x80;
-            cp = cp << 6 | (u[i + k] & 0x3f);
-        }
-        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-        ok = ok && cp >= least[n] && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
-        /* a control character is one '?', an invalid byte one '?' per byte */
-        bool control = cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
-        if (ok && !control)
-            sb_add(b, s + i, n);
-        else
-            sb_add(b, "?", 1);
-        i += ok ? n : 1;
-    }
-}
-
 /* ---- values by unit ---- */
 
 /* "80", "1.5", "3.35": `v` with at most `decimals` decimals, trailing zeros dropped. */
-static void sb_decimal(sbuf *b, double v, int decimals)
+static void sb_decimal(sum_buf *b, double v, int decimals)
 {
     char t[64];
     snprintf(t, sizeof(t), "%.*f", decimals, v);
@@ -198,7 +59,7 @@ static void sb_decimal(sbuf *b, double v, int decimals)
         if (e == dot + 1)
             *dot = '\0';
     }
-    sb_str(b, t);
+    sum_buf_str(b, t);
 }
 
 /* Divides `v` by `step` while its text with `decimals` (1 or 2) decimals
@@ -214,72 +75,72 @@ static size_t scale(double *v, double step, size_t nunits, int decimals)
     return k;
 }
 
-static void fmt_bytes(sbuf *b, double v, int64_t iv, bool is_int)
+static void fmt_bytes(sum_buf *b, double v, int64_t iv, bool is_int)
 {
     static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     if (is_int && iv >= 0 && iv < 1024) {
-        sb_printf(b, "%lld %s", (long long)iv, iv == 1 ? "byte" : "bytes");
+        sum_buf_printf(b, "%lld %s", (long long)iv, iv == 1 ? "byte" : "bytes");
         return;
     }
     size_t k = scale(&v, 1024, sizeof(units) / sizeof(units[0]), 1);
     sb_decimal(b, v, 1);
-    sb_printf(b, " %s", units[k]);
+    sum_buf_printf(b, " %s", units[k]);
 }
 
-static void fmt_mhz(sbuf *b, double v, int64_t iv, bool is_int)
+static void fmt_mhz(sum_buf *b, double v, int64_t iv, bool is_int)
 {
     if (is_int && iv >= 1000) {
         /* exact: MHz are whole, GHz have at most three decimals */
-        sb_printf(b, "%lld", (long long)(iv / 1000));
+        sum_buf_printf(b, "%lld", (long long)(iv / 1000));
         char t[8];
         snprintf(t, sizeof(t), ".%03lld", (long long)(iv % 1000));
         for (size_t e = strlen(t); e > 1 && t[e - 1] == '0'; e--)
             t[e - 1] = '\0';
         if (t[1])
-            sb_str(b, t);
-        sb_str(b, " GHz");
+            sum_buf_str(b, t);
+        sum_buf_str(b, " GHz");
     } else if (v >= 1000) {
         sb_decimal(b, v / 1000, 3);
-        sb_str(b, " GHz");
+        sum_buf_str(b, " GHz");
     } else {
         sb_decimal(b, v, 3);
-        sb_str(b, " MHz");
+        sum_buf_str(b, " MHz");
     }
 }
 
-static void fmt_rate(sbuf *b, double v)
+static void fmt_rate(sum_buf *b, double v)
 {
     static const char *const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s", "EB/s"};
     size_t k = scale(&v, 1000, sizeof(units) / sizeof(units[0]), 2);
     sb_decimal(b, v, 2);
-    sb_printf(b, " %s", units[k]);
+    sum_buf_printf(b, " %s", units[k]);
 }
 
 /* Peaks stay in TFLOP/s (TOPS for integer data types) from 1e12 up, so that
  * the lines of one map compare at a glance. */
-static void fmt_ops(sbuf *b, double v, bool int_ops)
+static void fmt_ops(sum_buf *b, double v, bool int_ops)
 {
     if (v >= 1e12 || v <= -1e12) {
         sb_decimal(b, v / 1e12, 2);
-        sb_str(b, int_ops ? " TOPS" : " TFLOP/s");
+        sum_buf_str(b, int_ops ? " TOPS" : " TFLOP/s");
     } else if (v >= 1e9 || v <= -1e9) {
         sb_decimal(b, v / 1e9, 2);
-        sb_str(b, int_ops ? " GOPS" : " GFLOP/s");
+        sum_buf_str(b, int_ops ? " GOPS" : " GFLOP/s");
     } else {
         sb_decimal(b, v, 2);
-        sb_str(b, int_ops ? " OPS" : " FLOP/s");
+        sum_buf_str(b, int_ops ? " OPS" : " FLOP/s");
     }
 }
 
 /* A number with its unit.  `name` is the key's last component (int8_matrix: TOPS). */
-static void fmt_num(sbuf *b, double v, int64_t iv, bool is_int, const char *unit,
+static void fmt_num(sum_buf *b, double v, int64_t iv, bool is_int, const char *unit,
                     const char *name)
 {
     if (!unit) {
         if (is_int)
-            sb_printf(b, "%lld", (long long)iv);
+            sum_buf_printf(b, "%lld", (long long)iv);
         else
-            sb_printf(b, "%g", v);
+            sum_buf_printf(b, "%g", v);
     } else if (strcmp(unit, "bytes") == 0) {
         fmt_bytes(b, v, iv, is_int);
     } else if (strcmp(unit, "MHz") == 0) {
@@ -290,12 +151,12 @@ static void fmt_num(sbuf *b, double v, int64_t iv, bool is_int, const char *unit
         fmt_ops(b, v, name && strncmp(name, "int", 3) == 0);
     } else {
         fmt_num(b, v, iv, is_int, NULL, name);
-        sb_printf(b, " %s", unit);
+        sum_buf_printf(b, " %s", unit);
     }
 }
 
 /* `a` as a number with its unit; false when `a` is not a number. */
-static bool fmt_number(sbuf *b, const dlti_attr *a, const char *unit, const char *name)
+static bool fmt_number(sum_buf *b, const dlti_attr *a, const char *unit, const char *name)
 {
     int64_t iv = 0;
     double v;
@@ -316,7 +177,7 @@ static bool fmt_number(sbuf *b, const dlti_attr *a, const char *unit, const char
 
 /* Any value: numbers by unit, strings cleaned, bools yes/no, arrays joined
  * with ", " (*is_list set), anything else as MLIR prints it. */
-static void fmt_value(sbuf *b, const dlti_attr *a, const char *unit, const char *name,
+static void fmt_value(sum_buf *b, const dlti_attr *a, const char *unit, const char *name,
                       bool *is_list)
 {
     const char *s;
@@ -325,16 +186,16 @@ static void fmt_value(sbuf *b, const dlti_attr *a, const char *unit, const char 
     switch (dlti_attr_get_kind(a)) {
     case DLTI_ATTR_STRING:
         dlti_attr_get_string(a, &s, &len, NULL);
-        sb_clean(b, s, len);
+        sum_buf_clean(b, s, len);
         return;
     case DLTI_ATTR_BOOL:
         dlti_attr_get_bool(a, &flag, NULL);
-        sb_str(b, flag ? "yes" : "no");
+        sum_buf_str(b, flag ? "yes" : "no");
         return;
     case DLTI_ATTR_ARRAY:
         for (size_t i = 0; i < dlti_attr_size(a); i++) {
             if (i)
-                sb_str(b, ", ");
+                sum_buf_str(b, ", ");
             fmt_value(b, dlti_attr_element(a, i), unit, name, NULL);
         }
         if (is_list)
@@ -345,11 +206,11 @@ static void fmt_value(sbuf *b, const dlti_attr *a, const char *unit, const char 
         for (size_t i = 0; i < dlti_attr_size(a); i++) {
             int64_t v;
             if (i)
-                sb_str(b, ", ");
+                sum_buf_str(b, ", ");
             if (dlti_attr_dense_int64(a, i, &v, NULL) == 0)
                 fmt_num(b, (double)v, v, true, unit, name);
             else
-                sb_str(b, "?");
+                sum_buf_str(b, "?");
         }
         if (is_list)
             *is_list = true;
@@ -362,7 +223,7 @@ static void fmt_value(sbuf *b, const dlti_attr *a, const char *unit, const char 
             b->failed = true;
             return;
         }
-        sb_clean(b, text, len);
+        sum_buf_clean(b, text, len);
         free(text);
     }
 }
@@ -387,14 +248,14 @@ typedef struct {
     bool failed;
 } device;
 
-static bool add_line(device *d, const char *label, const char *sub, size_t sub_len, sbuf *value,
+static bool add_line(device *d, const char *label, const char *sub, size_t sub_len, sum_buf *value,
                      bool list)
 {
-    char *v = sb_take(value), *s = NULL;
+    char *v = sum_buf_take(value), *s = NULL;
     if (v && sub) {
-        sbuf t = {0};
-        sb_clean(&t, sub, sub_len);
-        s = sb_take(&t);
+        sum_buf t = {0};
+        sum_buf_clean(&t, sub, sub_len);
+        s = sum_buf_take(&t);
     }
     if (v && (!sub || s) && d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 32;
@@ -465,42 +326,42 @@ static bool counts_line(device *d)
     }
     if (!label)
         return true;
-    sbuf b = {0};
+    sum_buf b = {0};
     for (int i = 0; i < 3; i++) {
         if (!have[i])
             continue;
         bool per_core = i == 2 && have[1] && v[1] > 0 && v[2] % v[1] == 0;
         int64_t n = per_core ? v[2] / v[1] : v[i];
-        sb_str(&b, per_core ? TIMES : b.len ? ", " : "");
-        sb_printf(&b, "%lld %s%s", (long long)n, nouns[i], n == 1 ? "" : "s");
+        sum_buf_str(&b, per_core ? TIMES : b.len ? ", " : "");
+        sum_buf_printf(&b, "%lld %s%s", (long long)n, nouns[i], n == 1 ? "" : "s");
     }
     return add_line(d, label, NULL, 0, &b, false);
 }
 
 /* "L1d" for an L1 of type data, else the level's name. */
 static void cache_level_name(const device *d, const dlti_attr *level, const char *name,
-                             sbuf *out)
+                             sum_buf *out)
 {
-    sb_str(out, name);
+    sum_buf_str(out, name);
     const char *type = get_str(d, level, "type");
     size_t len = strlen(name);
     if (type && strcmp(type, "data") == 0 && len && name[len - 1] != 'd')
-        sb_str(out, "d");
+        sum_buf_str(out, "d");
 }
 
 /* "48 KiB × 2": size of one instance × instances. */
 static void cache_level_value(const device *d, const dlti_attr *level, const char *path_prefix,
-                              sbuf *out)
+                              sum_buf *out)
 {
     char path[192];
     const dlti_attr *size = get(d, level, "size_in_bytes");
     snprintf(path, sizeof(path), "%s.size_in_bytes", path_prefix);
     const sysdesc_schema_key *k = sysdesc_schema_find(d->type, path);
     if (!size || !fmt_number(out, size, k ? k->unit : "bytes", NULL))
-        sb_str(out, "?");
+        sum_buf_str(out, "?");
     int64_t n;
     if (get_i64(d, level, "num_instances", &n))
-        sb_printf(out, TIMES "%lld", (long long)n);
+        sum_buf_printf(out, TIMES "%lld", (long long)n);
 }
 
 /* The children of map `m` (entries with string keys) in the order the
@@ -553,7 +414,7 @@ static bool map_lines(device *d, const sysdesc_schema_key *key, const dlti_attr 
         const dlti_attr *v = get(d, m, name);
         if (!v)
             continue;
-        sbuf b = {0};
+        sum_buf b = {0};
         bool list = false;
         fmt_value(&b, v, c->unit, name, &list);
         char sub[64];
@@ -614,13 +475,13 @@ static bool wildcard_lines(device *d, const sysdesc_schema_key *key)
         snprintf(path, sizeof(path), "%s.%.*s", parent_path, (int)nlen, name);
         if (sysdesc_schema_find(d->type, path) != key)
             continue; /* a name the schema does not allow */
-        sbuf sub = {0}, b = {0};
+        sum_buf sub = {0}, b = {0};
         bool list = false;
         if (is_cache) {
             cache_level_name(d, v, name, &sub);
             cache_level_value(d, v, path, &b);
         } else {
-            sb_str(&sub, name);
+            sum_buf_str(&sub, name);
             if (dlti_attr_get_kind(v) == DLTI_ATTR_MAP) {
                 list = true;
                 for (size_t i = 0; i < dlti_attr_size(v); i++) {
@@ -632,15 +493,15 @@ static bool wildcard_lines(device *d, const sysdesc_schema_key *key)
                     const sysdesc_schema_key *ck = sysdesc_schema_find(d->type, cpath);
                     if (!ck || ck->key_class == SYSDESC_KEY_BOOKKEEPING)
                         continue;
-                    sb_str(&b, b.len ? ", " : "");
-                    sb_printf(&b, "%s ", cn);
+                    sum_buf_str(&b, b.len ? ", " : "");
+                    sum_buf_printf(&b, "%s ", cn);
                     fmt_value(&b, dlti_attr_entry_value(v, i), ck->unit, cn, NULL);
                 }
             } else {
                 fmt_value(&b, v, key->unit, name, &list);
             }
         }
-        char *s = sb_take(&sub);
+        char *s = sum_buf_take(&sub);
         bool ok = s && add_line(d, label, s, strlen(s), &b, list);
         free(s);
         if (!ok) {
@@ -726,7 +587,7 @@ static bool collect(device *d)
                 return false;
             continue;
         }
-        sbuf b = {0};
+        sum_buf b = {0};
         bool list = false;
         fmt_value(&b, v, k->unit, strrchr(p, '.') ? strrchr(p, '.') + 1 : p, &list);
         d->group++;
@@ -739,21 +600,21 @@ static bool collect(device *d)
 /* ---- printing ---- */
 
 typedef struct {
-    sbuf out;
+    sum_buf out;
     bool color;
 } printer;
 
 static void put_label(printer *pr, const char *text, size_t width)
 {
-    size_t c = cols(text);
+    size_t c = sum_cols(text);
     if (pr->color && *text) {
-        sb_str(&pr->out, DIM);
-        sb_fit(&pr->out, text, width);
-        sb_str(&pr->out, RESET);
+        sum_buf_str(&pr->out, DIM);
+        sum_buf_fit(&pr->out, text, width);
+        sum_buf_str(&pr->out, RESET);
     } else {
-        sb_fit(&pr->out, text, width);
+        sum_buf_fit(&pr->out, text, width);
     }
-    sb_spaces(&pr->out, c < width ? width - c : 0);
+    sum_buf_spaces(&pr->out, c < width ? width - c : 0);
 }
 
 /* The first word of `v` when it is a number ("48" of "48 KiB × 2"). */
@@ -770,11 +631,11 @@ static void put_value(printer *pr, const line *l, size_t prefix, size_t num_w)
     size_t avail = WIDTH > prefix ? WIDTH - prefix : 1;
     const char *v = l->value;
     size_t nc = number_cols(v);
-    if (num_w && nc && num_w > nc && cols(v) + (num_w - nc) <= avail)
-        sb_spaces(&pr->out, num_w - nc);
-    if (cols(v) <= avail || !l->list) {
-        sb_fit(&pr->out, v, avail);
-        sb_str(&pr->out, "\n");
+    if (num_w && nc && num_w > nc && sum_cols(v) + (num_w - nc) <= avail)
+        sum_buf_spaces(&pr->out, num_w - nc);
+    if (sum_cols(v) <= avail || !l->list) {
+        sum_buf_fit(&pr->out, v, avail);
+        sum_buf_str(&pr->out, "\n");
         return;
     }
     /* a list: items separated by ", ", wrapped under the value column */
@@ -789,75 +650,75 @@ static void put_value(printer *pr, const line *l, size_t prefix, size_t num_w)
         }
         memcpy(item, v, n);
         item[n] = '\0';
-        size_t w = cols(item) + (sep ? 1 : 0); /* the comma stays on this line */
+        size_t w = sum_cols(item) + (sep ? 1 : 0); /* the comma stays on this line */
         if (used && used + 1 + w > avail) {
-            sb_str(&pr->out, "\n");
-            sb_spaces(&pr->out, prefix);
+            sum_buf_str(&pr->out, "\n");
+            sum_buf_spaces(&pr->out, prefix);
             used = 0;
         } else if (used) {
-            sb_str(&pr->out, " ");
+            sum_buf_str(&pr->out, " ");
             used++;
         }
         size_t room = avail - used - (sep ? 1 : 0);
-        sb_fit(&pr->out, item, room ? room : 1);
-        used += cols(item) < room ? cols(item) : room;
+        sum_buf_fit(&pr->out, item, room ? room : 1);
+        used += sum_cols(item) < room ? sum_cols(item) : room;
         if (sep) {
-            sb_str(&pr->out, ",");
+            sum_buf_str(&pr->out, ",");
             used++;
         }
         free(item);
         v = sep ? sep + 2 : v + n;
     }
-    sb_str(&pr->out, "\n");
+    sum_buf_str(&pr->out, "\n");
 }
 
 static void put_header(printer *pr, const char *id, const device *d)
 {
-    sbuf name = {0}, paren = {0}, idb = {0};
-    sb_clean(&idb, id, strlen(id));
+    sum_buf name = {0}, paren = {0}, idb = {0};
+    sum_buf_clean(&idb, id, strlen(id));
     const char *vendor = get_str(d, d->dev, "vendor"), *model = get_str(d, d->dev, "model");
     const char *arch = get_str(d, d->dev, "arch");
     if (vendor) {
         /* "NVIDIA Corporation" + "NVIDIA H100 80GB HBM3": the model alone */
         size_t w = strcspn(vendor, " ");
         if (!model || strncmp(model, vendor, w) != 0 || (model[w] != ' ' && model[w] != '\0'))
-            sb_clean(&name, vendor, strlen(vendor));
+            sum_buf_clean(&name, vendor, strlen(vendor));
     }
     if (model) {
-        sb_str(&name, name.len ? " " : "");
-        sb_clean(&name, model, strlen(model));
+        sum_buf_str(&name, name.len ? " " : "");
+        sum_buf_clean(&name, model, strlen(model));
     }
     if (d->type || arch) {
-        sb_str(&paren, "(");
+        sum_buf_str(&paren, "(");
         if (d->type)
-            sb_clean(&paren, d->type, strlen(d->type));
-        sb_str(&paren, d->type && arch ? ", " : "");
+            sum_buf_clean(&paren, d->type, strlen(d->type));
+        sum_buf_str(&paren, d->type && arch ? ", " : "");
         if (arch)
-            sb_clean(&paren, arch, strlen(arch));
-        sb_str(&paren, ")");
+            sum_buf_clean(&paren, arch, strlen(arch));
+        sum_buf_str(&paren, ")");
     }
-    char *i = sb_take(&idb), *n = sb_take(&name), *p = sb_take(&paren);
+    char *i = sum_buf_take(&idb), *n = sum_buf_take(&name), *p = sum_buf_take(&paren);
     if (!i || !n || !p) {
         pr->out.failed = true;
     } else {
-        sbuf h = {0};
-        size_t fixed = cols(i) + (*p ? 2 + cols(p) : 0);
-        sb_str(&h, i);
+        sum_buf h = {0};
+        size_t fixed = sum_cols(i) + (*p ? 2 + sum_cols(p) : 0);
+        sum_buf_str(&h, i);
         if (*n && fixed + 3 < WIDTH) {
-            sb_str(&h, "  ");
-            sb_fit(&h, n, WIDTH - fixed - 2);
+            sum_buf_str(&h, "  ");
+            sum_buf_fit(&h, n, WIDTH - fixed - 2);
         }
         if (*p) {
-            sb_str(&h, "  ");
-            sb_str(&h, p);
+            sum_buf_str(&h, "  ");
+            sum_buf_str(&h, p);
         }
-        char *hs = sb_take(&h);
+        char *hs = sum_buf_take(&h);
         if (!hs) {
             pr->out.failed = true;
         } else {
-            sb_str(&pr->out, pr->color ? BOLD : "");
-            sb_fit(&pr->out, hs, WIDTH);
-            sb_str(&pr->out, pr->color ? RESET "\n" : "\n");
+            sum_buf_str(&pr->out, pr->color ? BOLD : "");
+            sum_buf_fit(&pr->out, hs, WIDTH);
+            sum_buf_str(&pr->out, pr->color ? RESET "\n" : "\n");
         }
         free(hs);
     }
@@ -872,10 +733,10 @@ static void put_device(printer *pr, const char *id, device *d)
     size_t lw = 0, sw = 0;
     for (size_t i = 0; i < d->n; i++) {
         const line *l = &d->lines[i];
-        if (l->label && cols(l->label) > lw)
-            lw = cols(l->label);
-        if (l->sub && cols(l->sub) > sw)
-            sw = cols(l->sub);
+        if (l->label && sum_cols(l->label) > lw)
+            lw = sum_cols(l->label);
+        if (l->sub && sum_cols(l->sub) > sw)
+            sw = sum_cols(l->sub);
     }
     lw = lw > LABEL_MAX ? LABEL_MAX : lw;
     sw = sw > SUB_MAX ? SUB_MAX : sw;
@@ -888,19 +749,19 @@ static void put_device(printer *pr, const char *id, device *d)
                 if (d->lines[j].group == l->group && d->lines[j].sub &&
                     number_cols(d->lines[j].value) > num_w)
                     num_w = number_cols(d->lines[j].value);
-        sb_spaces(&pr->out, INDENT);
+        sum_buf_spaces(&pr->out, INDENT);
         put_label(pr, l->label ? l->label : "", lw);
-        sb_str(&pr->out, "  ");
+        sum_buf_str(&pr->out, "  ");
         size_t prefix = INDENT + lw + 2;
         if (l->sub) {
             size_t gw = 0; /* the group's sub-label width */
             for (size_t j = 0; j < d->n; j++)
                 if (d->lines[j].group == l->group && d->lines[j].sub &&
-                    cols(d->lines[j].sub) > gw)
-                    gw = cols(d->lines[j].sub);
+                    sum_cols(d->lines[j].sub) > gw)
+                    gw = sum_cols(d->lines[j].sub);
             gw = gw > sw ? sw : gw;
             put_label(pr, l->sub, gw);
-            sb_str(&pr->out, "  ");
+            sum_buf_str(&pr->out, "  ");
             prefix += gw + 2;
         }
         put_value(pr, l, prefix, num_w);
@@ -931,7 +792,7 @@ static int summarize(printer *pr, const dlti_context *ctx, const dlti_attr *spec
             }
         }
         if (i)
-            sb_str(&pr->out, "\n");
+            sum_buf_str(&pr->out, "\n");
         put_device(pr, id ? id : "?", &d);
         device_free(&d);
     }
