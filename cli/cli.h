@@ -133,4 +133,14 @@ void sum_buf_fit(sum_buf *b, const char *s, size_t n);
 /* Description text, safe for a terminal: controls and bad UTF-8 become '?'. */
 void sum_buf_clean(sum_buf *b, const char *s, size_t len);
 
+/* `a` as a number by the schema's `unit` (summary_units.c); false when it
+ * is not a number.  `name` is the key's last component: integer data types'
+ * peaks (int8_matrix) read TOPS, the others FLOP/s. */
+bool sum_number(sum_buf *b, const dlti_attr *a, const char *unit, const char *name);
+/* Any value: numbers by unit, strings cleaned, bools yes/no, arrays joined
+ * with ", " (*is_list set: the printer wraps such a line at ", " rather
+ * than cutting it), anything else as MLIR prints it. */
+void sum_value(sum_buf *b, const dlti_attr *a, const char *unit, const char *name,
+               bool *is_list);
+
 #endif

@@ -44,190 +44,6 @@ static const char usage[] =
 #define DIM "\033[2m"
 #define RESET "\033[0m"
 
-/* ---- values by unit ---- */
-
-/* "80", "1.5", "3.35": `v` with at most `decimals` decimals, trailing zeros dropped. */
-static void sb_decimal(sum_buf *b, double v, int decimals)
-{
-    char t[64];
-    snprintf(t, sizeof(t), "%.*f", decimals, v);
-    char *dot = strchr(t, '.');
-    if (dot) {
-        char *e = t + strlen(t);
-        while (e > dot + 1 && e[-1] == '0')
-            *--e = '\0';
-        if (e == dot + 1)
-            *dot = '\0';
-    }
-    sum_buf_str(b, t);
-}
-
-/* Divides `v` by `step` while its text with `decimals` (1 or 2) decimals
- * would reach `step` ("1024.0 KiB" is "1 MiB"); returns the unit index. */
-static size_t scale(double *v, double step, size_t nunits, int decimals)
-{
-    size_t k = 0;
-    double limit = step - (decimals == 1 ? 0.05 : 0.005);
-    while (k + 1 < nunits && (*v >= limit || *v <= -limit)) {
-        *v /= step;
-        k++;
-    }
-    return k;
-}
-
-static void fmt_bytes(sum_buf *b, double v, int64_t iv, bool is_int)
-{
-    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    if (is_int && iv >= 0 && iv < 1024) {
-        sum_buf_printf(b, "%lld %s", (long long)iv, iv == 1 ? "byte" : "bytes");
-        return;
-    }
-    size_t k = scale(&v, 1024, sizeof(units) / sizeof(units[0]), 1);
-    sb_decimal(b, v, 1);
-    sum_buf_printf(b, " %s", units[k]);
-}
-
-static void fmt_mhz(sum_buf *b, double v, int64_t iv, bool is_int)
-{
-    if (is_int && iv >= 1000) {
-        /* exact: MHz are whole, GHz have at most three decimals */
-        sum_buf_printf(b, "%lld", (long long)(iv / 1000));
-        char t[8];
-        snprintf(t, sizeof(t), ".%03lld", (long long)(iv % 1000));
-        for (size_t e = strlen(t); e > 1 && t[e - 1] == '0'; e--)
-            t[e - 1] = '\0';
-        if (t[1])
-            sum_buf_str(b, t);
-        sum_buf_str(b, " GHz");
-    } else if (v >= 1000) {
-        sb_decimal(b, v / 1000, 3);
-        sum_buf_str(b, " GHz");
-    } else {
-        sb_decimal(b, v, 3);
-        sum_buf_str(b, " MHz");
-    }
-}
-
-static void fmt_rate(sum_buf *b, double v)
-{
-    static const char *const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s", "EB/s"};
-    size_t k = scale(&v, 1000, sizeof(units) / sizeof(units[0]), 2);
-    sb_decimal(b, v, 2);
-    sum_buf_printf(b, " %s", units[k]);
-}
-
-/* Peaks stay in TFLOP/s (TOPS for integer data types) from 1e12 up, so that
- * the lines of one map compare at a glance. */
-static void fmt_ops(sum_buf *b, double v, bool int_ops)
-{
-    if (v >= 1e12 || v <= -1e12) {
-        sb_decimal(b, v / 1e12, 2);
-        sum_buf_str(b, int_ops ? " TOPS" : " TFLOP/s");
-    } else if (v >= 1e9 || v <= -1e9) {
-        sb_decimal(b, v / 1e9, 2);
-        sum_buf_str(b, int_ops ? " GOPS" : " GFLOP/s");
-    } else {
-        sb_decimal(b, v, 2);
-        sum_buf_str(b, int_ops ? " OPS" : " FLOP/s");
-    }
-}
-
-/* A number with its unit.  `name` is the key's last component (int8_matrix: TOPS). */
-static void fmt_num(sum_buf *b, double v, int64_t iv, bool is_int, const char *unit,
-                    const char *name)
-{
-    if (!unit) {
-        if (is_int)
-            sum_buf_printf(b, "%lld", (long long)iv);
-        else
-            sum_buf_printf(b, "%g", v);
-    } else if (strcmp(unit, "bytes") == 0) {
-        fmt_bytes(b, v, iv, is_int);
-    } else if (strcmp(unit, "MHz") == 0) {
-        fmt_mhz(b, v, iv, is_int);
-    } else if (strcmp(unit, "bytes/s") == 0) {
-        fmt_rate(b, v);
-    } else if (strcmp(unit, "ops/s") == 0) {
-        fmt_ops(b, v, name && strncmp(name, "int", 3) == 0);
-    } else {
-        fmt_num(b, v, iv, is_int, NULL, name);
-        sum_buf_printf(b, " %s", unit);
-    }
-}
-
-/* `a` as a number with its unit; false when `a` is not a number. */
-static bool fmt_number(sum_buf *b, const dlti_attr *a, const char *unit, const char *name)
-{
-    int64_t iv = 0;
-    double v;
-    bool is_int = dlti_attr_get_kind(a) == DLTI_ATTR_INTEGER;
-    if (is_int && dlti_attr_get_int64(a, &iv, NULL) == 0)
-        v = (double)iv;
-    else if (dlti_attr_get_double(a, &v, NULL) == 0)
-        is_int = false;
-    else
-        return false;
-    if (!is_int && v > -9e18 && v < 9e18 && v == (double)(int64_t)v) {
-        iv = (int64_t)v; /* 700.0 W prints as 700 W */
-        is_int = true;
-    }
-    fmt_num(b, v, iv, is_int, unit, name);
-    return true;
-}
-
-/* Any value: numbers by unit, strings cleaned, bools yes/no, arrays joined
- * with ", " (*is_list set), anything else as MLIR prints it. */
-static void fmt_value(sum_buf *b, const dlti_attr *a, const char *unit, const char *name,
-                      bool *is_list)
-{
-    const char *s;
-    size_t len;
-    bool flag;
-    switch (dlti_attr_get_kind(a)) {
-    case DLTI_ATTR_STRING:
-        dlti_attr_get_string(a, &s, &len, NULL);
-        sum_buf_clean(b, s, len);
-        return;
-    case DLTI_ATTR_BOOL:
-        dlti_attr_get_bool(a, &flag, NULL);
-        sum_buf_str(b, flag ? "yes" : "no");
-        return;
-    case DLTI_ATTR_ARRAY:
-        for (size_t i = 0; i < dlti_attr_size(a); i++) {
-            if (i)
-                sum_buf_str(b, ", ");
-            fmt_value(b, dlti_attr_element(a, i), unit, name, NULL);
-        }
-        if (is_list)
-            *is_list = true;
-        return;
-    case DLTI_ATTR_DENSE_ARRAY:
-    case DLTI_ATTR_DENSE:
-        for (size_t i = 0; i < dlti_attr_size(a); i++) {
-            int64_t v;
-            if (i)
-                sum_buf_str(b, ", ");
-            if (dlti_attr_dense_int64(a, i, &v, NULL) == 0)
-                fmt_num(b, (double)v, v, true, unit, name);
-            else
-                sum_buf_str(b, "?");
-        }
-        if (is_list)
-            *is_list = true;
-        return;
-    default:
-        if (fmt_number(b, a, unit, name))
-            return;
-        char *text = dlti_attr_print(a, &len);
-        if (!text) {
-            b->failed = true;
-            return;
-        }
-        sum_buf_clean(b, text, len);
-        free(text);
-    }
-}
-
 /* ---- lines of one device ---- */
 
 typedef struct {
@@ -357,7 +173,7 @@ static void cache_level_value(const device *d, const dlti_attr *level, const cha
     const dlti_attr *size = get(d, level, "size_in_bytes");
     snprintf(path, sizeof(path), "%s.size_in_bytes", path_prefix);
     const sysdesc_schema_key *k = sysdesc_schema_find(d->type, path);
-    if (!size || !fmt_number(out, size, k ? k->unit : "bytes", NULL))
+    if (!size || !sum_number(out, size, k ? k->unit : "bytes", NULL))
         sum_buf_str(out, "?");
     int64_t n;
     if (get_i64(d, level, "num_instances", &n))
@@ -416,7 +232,7 @@ static bool map_lines(device *d, const sysdesc_schema_key *key, const dlti_attr 
             continue;
         sum_buf b = {0};
         bool list = false;
-        fmt_value(&b, v, c->unit, name, &list);
+        sum_value(&b, v, c->unit, name, &list);
         char sub[64];
         snprintf(sub, sizeof(sub), "%s", name);
         for (char *p = sub; *p; p++)
@@ -495,10 +311,10 @@ static bool wildcard_lines(device *d, const sysdesc_schema_key *key)
                         continue;
                     sum_buf_str(&b, b.len ? ", " : "");
                     sum_buf_printf(&b, "%s ", cn);
-                    fmt_value(&b, dlti_attr_entry_value(v, i), ck->unit, cn, NULL);
+                    sum_value(&b, dlti_attr_entry_value(v, i), ck->unit, cn, NULL);
                 }
             } else {
-                fmt_value(&b, v, key->unit, name, &list);
+                sum_value(&b, v, key->unit, name, &list);
             }
         }
         char *s = sum_buf_take(&sub);
@@ -589,7 +405,7 @@ static bool collect(device *d)
         }
         sum_buf b = {0};
         bool list = false;
-        fmt_value(&b, v, k->unit, strrchr(p, '.') ? strrchr(p, '.') + 1 : p, &list);
+        sum_value(&b, v, k->unit, strrchr(p, '.') ? strrchr(p, '.') + 1 : p, &list);
         d->group++;
         if (!add_line(d, k->summary, NULL, 0, &b, list))
             return false;
