@@ -143,4 +143,33 @@ bool sum_number(sum_buf *b, const dlti_attr *a, const char *unit, const char *na
 void sum_value(sum_buf *b, const dlti_attr *a, const char *unit, const char *name,
                bool *is_list);
 
+/* One line of a device's block.  The lines are collected first, then
+ * printed, because the label and number columns fit the widest of them. */
+typedef struct sum_line {
+    const char *label; /* the schema's label; NULL on a continuation sub-line */
+    char *sub;         /* sub-label (cache level, data type) or NULL */
+    char *value;
+    bool list;         /* wrap at ", " rather than cut */
+    int group;         /* sub-lines of one key share a group: their numbers align */
+} sum_line;
+
+typedef struct sum_device {
+    const dlti_context *ctx;
+    const dlti_attr *dev;
+    const char *type; /* device_type, NULL when absent */
+    sum_line *lines;
+    size_t n, cap;
+    int group;
+    bool failed;
+} sum_device;
+
+/* Every labelled key of d->dev, in schema order, into d->lines
+ * (summary_lines.c): d->ctx, dev and type set, the rest zero.  False when
+ * out of memory; sum_device_free frees what was collected either way. */
+bool sum_device_lines(sum_device *d);
+void sum_device_free(sum_device *d);
+/* The string entry `name` of map or spec `a`; NULL when absent, not a
+ * string, or holding a NUL.  The header reads vendor, model and arch. */
+const char *sum_get_str(const sum_device *d, const dlti_attr *a, const char *name);
+
 #endif
