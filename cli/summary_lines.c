@@ -56,6 +56,17 @@ static const dlti_attr *get(const sum_device *d, const dlti_attr *a, const char 
     return get_n(d, a, name, strlen(name));
 }
 
+/* The entry at dotted `path` ("cache.L1") below `a`; NULL when absent. */
+static const dlti_attr *get_path(const sum_device *d, const dlti_attr *a, const char *path)
+{
+    for (const char *p = path; a && *p;) {
+        size_t n = strcspn(p, ".");
+        a = get_n(d, a, p, n);
+        p += n + (p[n] == '.');
+    }
+    return a;
+}
+
 const char *sum_get_str(const sum_device *d, const dlti_attr *a, const char *name)
 {
     const char *s;
@@ -207,13 +218,7 @@ static bool wildcard_lines(sum_device *d, const sysdesc_schema_key *key)
         return true;
     memcpy(parent_path, key->path, plen);
     parent_path[plen] = '\0';
-    /* the parent map in the device */
-    const dlti_attr *m = d->dev;
-    for (const char *p = parent_path; m && *p;) {
-        size_t n = strcspn(p, ".");
-        m = get_n(d, m, p, n);
-        p += n + (p[n] == '.');
-    }
+    const dlti_attr *m = get_path(d, d->dev, parent_path);
     if (!m || dlti_attr_get_kind(m) != DLTI_ATTR_MAP)
         return true;
     const sysdesc_schema_key *pk = sysdesc_schema_find(d->type, parent_path);
@@ -340,12 +345,7 @@ bool sum_device_lines(sum_device *d)
             continue; /* a label inside a wildcard level: not shown on its own */
         if (sysdesc_schema_find(d->type, p) != k)
             continue; /* not a key of this device type */
-        const dlti_attr *v = d->dev;
-        for (const char *q = p; v && *q;) {
-            size_t n = strcspn(q, ".");
-            v = get_n(d, v, q, n);
-            q += n + (q[n] == '.');
-        }
+        const dlti_attr *v = get_path(d, d->dev, p);
         if (!v)
             continue;
         if (k->type == SYSDESC_VALUE_MAP && dlti_attr_get_kind(v) == DLTI_ATTR_MAP) {
