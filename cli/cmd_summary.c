@@ -6,8 +6,6 @@
  * under their labels, with colour on a terminal. */
 #include "cli.h"
 
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
