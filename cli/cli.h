@@ -103,4 +103,73 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
  */
 int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize);
 
+/* ---- sysdesc summary: cmd_summary.c and its summary_*.c ----
+ * One file a step: summary_text.c (text in columns), summary_units.c
+ * (values by unit), summary_lines.c (a device's lines from the schema),
+ * cmd_summary.c (options and printing).  What they share is here. */
+
+/* A growable string: the library's dlti_buf is hidden from the CLI.  Out of
+ * memory sets `failed` and later adds do nothing, so callers check once. */
+typedef struct sum_buf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} sum_buf;
+void sum_buf_add(sum_buf *b, const char *s, size_t n);
+void sum_buf_str(sum_buf *b, const char *s);
+/* At most 255 bytes a call: the summary's pieces are short. */
+void sum_buf_printf(sum_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void sum_buf_spaces(sum_buf *b, size_t n);
+/* Hands the string over ("" when empty) and empties `b`; NULL when out of memory. */
+char *sum_buf_take(sum_buf *b);
+/* Columns of UTF-8 text, one per code point: what the 80-column layout counts. */
+size_t sum_cols(const char *s);
+/* `s` in at most `n` columns: cut, with "…" as its last column. */
+void sum_buf_fit(sum_buf *b, const char *s, size_t n);
+/* Description text, safe for a terminal: controls and bad UTF-8 become '?'. */
+void sum_buf_clean(sum_buf *b, const char *s, size_t len);
+
+/* `a` as a number by the schema's `unit` (summary_units.c); false when it
+ * is not a number.  `name` is the key's last component: integer data types'
+ * peaks (int8_matrix) read TOPS, the others FLOP/s. */
+bool sum_number(sum_buf *b, const dlti_attr *a, const char *unit, const char *name);
+/* Any value: numbers by unit, strings cleaned, bools yes/no, arrays joined
+ * with ", " (*is_list set: the printer wraps such a line at ", " rather
+ * than cutting it), anything else as MLIR prints it. */
+void sum_value(sum_buf *b, const dlti_attr *a, const char *unit, const char *name,
+               bool *is_list);
+
+/* One line of a device's block.  The lines are collected first, then
+ * printed, because the label and number columns fit the widest of them. */
+typedef struct sum_line {
+    const char *label; /* the schema's label; NULL on a continuation sub-line */
+    char *sub;         /* sub-label (cache level, data type) or NULL */
+    char *value;
+    bool list;         /* wrap at ", " rather than cut */
+    int group;         /* sub-lines of one key share a group: their numbers align */
+} sum_line;
+
+typedef struct sum_device {
+    const dlti_context *ctx;
+    const dlti_attr *dev;
+    const char *type; /* device_type, NULL when absent */
+    sum_line *lines;
+    size_t n, cap;
+    int group;
+    bool failed;
+} sum_device;
+
+/* Every labelled key of d->dev, in schema order, into d->lines
+ * (summary_lines.c): d->ctx, dev and type set, the rest zero.  False when
+ * out of memory; sum_device_free frees what was collected either way. */
+bool sum_device_lines(sum_device *d);
+void sum_device_free(sum_device *d);
+/* The string entry `name` of map or spec `a`; NULL when absent, not a
+ * string, or holding a NUL.  The header reads vendor, model and arch. */
+const char *sum_get_str(const sum_device *d, const dlti_attr *a, const char *name);
+
 #endif

@@ -1,16 +1,11 @@
 /* sysdesc summary: a system at a glance, one block per device.
  *
- * What is shown comes from the device schema (sysdesc/schema.h): every key
- * of a device whose schema entry has a `summary` label, in schema order,
- * formatted by the key's unit.  A new key with a label needs no code here.
- * The special cases are the header (id, vendor and model, device type,
- * arch), the CPU counts (packages, cores and threads on one line) and the
- * CPU cache levels (one line per level, size x instances). */
+ * The command: its options, loading or probing the system, and printing
+ * each device as a block at 80 columns: a header line (id, vendor and
+ * model, device type, arch), then the device's lines (summary_lines.c)
+ * under their labels, with colour on a terminal. */
 #include "cli.h"
 
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,720 +35,28 @@ static const char usage[] =
 #define LABEL_MAX 24 /* label column: at most this many columns */
 #define SUB_MAX 20   /* sub-label column (cache level, peak data type) */
 
-#define TIMES " \xc3\x97 " /* " × " */
-#define ELLIPSIS "\xe2\x80\xa6"
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
 #define RESET "\033[0m"
 
-/* ---- a growable string ---- */
-
-typedef struct {
-    char *p;
-    size_t len, cap;
-    bool failed;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_str(sbuf *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        b->failed = true;
-    else
-        sb_add(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
-static void sb_spaces(sbuf *b, size_t n)
-{
-    while (n--)
-        sb_add(b, " ", 1);
-}
-
-/* Takes the string out of `b` ("" when empty); NULL when out of memory. */
-static char *sb_take(sbuf *b)
-{
-    if (!b->failed && !b->p)
-        sb_add(b, "", 0);
-    if (b->failed) {
-        free(b->p);
-        return NULL;
-    }
-    char *p = b->p;
-    b->p = NULL;
-    b->len = b->cap = 0;
-    return p;
-}
-
-/* ---- columns of UTF-8 text (one per code point) ---- */
-
-static size_t cols(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
-}
-
-/* The bytes of the first `n` columns of `s`. */
-static size_t cols_bytes(const char *s, size_t n)
-{
-    size_t i = 0;
-    for (size_t c = 0; s[i]; c++) {
-        if (c == n)
-            break;
-        i++;
-        while (((unsigned char)s[i] & 0xc0) == 0x80)
-            i++;
-    }
-    return i;
-}
-
-/* `s` in at most `n` columns: cut, with "…" as its last column. */
-static void sb_fit(sbuf *b, const char *s, size_t n)
-{
-    if (cols(s) <= n) {
-        sb_str(b, s);
-    } else if (n > 0) {
-        size_t len = cols_bytes(s, n - 1);
-        while (len > 0 && s[len - 1] == ' ')
-            len--; /* "With…", not "With …" */
-        sb_add(b, s, len);
-        sb_str(b, ELLIPSIS);
-    }
-}
-
-/* Text from a description, safe to print: control characters (C0, DEL,
- * C1), NUL and invalid UTF-8 become '?', so a spec cannot move the cursor
- * or colour the terminal. */
-static void sb_clean(sbuf *b, const char *s, size_t len)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        unsigned c = u[i];
-        size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-                                : (c & 0xf8) == 0xf0 ? 4 : 0;
-        bool ok = n > 0 && i + n <= len;
-        uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
-        for (size_t k = 1; ok && k < n; k++) {
-            ok = (u[i + k] & 0xc0) == 0x80;
-            cp = cp << 6 | (u[i + k] & 0x3f);
-        }
-        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-        ok = ok && cp >= least[n] && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
-        /* a control character is one '?', an invalid byte one '?' per byte */
-        bool control = cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
-        if (ok && !control)
-            sb_add(b, s + i, n);
-        else
-            sb_add(b, "?", 1);
-        i += ok ? n : 1;
-    }
-}
-
-/* ---- values by unit ---- */
-
-/* "80", "1.5", "3.35": `v` with at most `decimals` decimals, trailing zeros dropped. */
-static void sb_decimal(sbuf *b, double v, int decimals)
-{
-    char t[64];
-    snprintf(t, sizeof(t), "%.*f", decimals, v);
-    char *dot = strchr(t, '.');
-    if (dot) {
-        char *e = t + strlen(t);
-        while (e > dot + 1 && e[-1] == '0')
-            *--e = '\0';
-        if (e == dot + 1)
-            *dot = '\0';
-    }
-    sb_str(b, t);
-}
-
-/* Divides `v` by `step` while its text with `decimals` (1 or 2) decimals
- * would reach `step` ("1024.0 KiB" is "1 MiB"); returns the unit index. */
-static size_t scale(double *v, double step, size_t nunits, int decimals)
-{
-    size_t k = 0;
-    double limit = step - (decimals == 1 ? 0.05 : 0.005);
-    while (k + 1 < nunits && (*v >= limit || *v <= -limit)) {
-        *v /= step;
-        k++;
-    }
-    return k;
-}
-
-static void fmt_bytes(sbuf *b, double v, int64_t iv, bool is_int)
-{
-    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    if (is_int && iv >= 0 && iv < 1024) {
-        sb_printf(b, "%lld %s", (long long)iv, iv == 1 ? "byte" : "bytes");
-        return;
-    }
-    size_t k = scale(&v, 1024, sizeof(units) / sizeof(units[0]), 1);
-    sb_decimal(b, v, 1);
-    sb_printf(b, " %s", units[k]);
-}
-
-static void fmt_mhz(sbuf *b, double v, int64_t iv, bool is_int)
-{
-    if (is_int && iv >= 1000) {
-        /* exact: MHz are whole, GHz have at most three decimals */
-        sb_printf(b, "%lld", (long long)(iv / 1000));
-        char t[8];
-        snprintf(t, sizeof(t), ".%03lld", (long long)(iv % 1000));
-        for (size_t e = strlen(t); e > 1 && t[e - 1] == '0'; e--)
-            t[e - 1] = '\0';
-        if (t[1])
-            sb_str(b, t);
-        sb_str(b, " GHz");
-    } else if (v >= 1000) {
-        sb_decimal(b, v / 1000, 3);
-        sb_str(b, " GHz");
-    } else {
-        sb_decimal(b, v, 3);
-        sb_str(b, " MHz");
-    }
-}
-
-static void fmt_rate(sbuf *b, double v)
-{
-    static const char *const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s", "EB/s"};
-    size_t k = scale(&v, 1000, sizeof(units) / sizeof(units[0]), 2);
-    sb_decimal(b, v, 2);
-    sb_printf(b, " %s", units[k]);
-}
-
-/* Peaks stay in TFLOP/s (TOPS for integer data types) from 1e12 up, so that
- * the lines of one map compare at a glance. */
-static void fmt_ops(sbuf *b, double v, bool int_ops)
-{
-    if (v >= 1e12 || v <= -1e12) {
-        sb_decimal(b, v / 1e12, 2);
-        sb_str(b, int_ops ? " TOPS" : " TFLOP/s");
-    } else if (v >= 1e9 || v <= -1e9) {
-        sb_decimal(b, v / 1e9, 2);
-        sb_str(b, int_ops ? " GOPS" : " GFLOP/s");
-    } else {
-        sb_decimal(b, v, 2);
-        sb_str(b, int_ops ? " OPS" : " FLOP/s");
-    }
-}
-
-/* A number with its unit.  `name` is the key's last component (int8_matrix: TOPS). */
-static void fmt_num(sbuf *b, double v, int64_t iv, bool is_int, const char *unit,
-                    const char *name)
-{
-    if (!unit) {
-        if (is_int)
-            sb_printf(b, "%lld", (long long)iv);
-        else
-            sb_printf(b, "%g", v);
-    } else if (strcmp(unit, "bytes") == 0) {
-        fmt_bytes(b, v, iv, is_int);
-    } else if (strcmp(unit, "MHz") == 0) {
-        fmt_mhz(b, v, iv, is_int);
-    } else if (strcmp(unit, "bytes/s") == 0) {
-        fmt_rate(b, v);
-    } else if (strcmp(unit, "ops/s") == 0) {
-        fmt_ops(b, v, name && strncmp(name, "int", 3) == 0);
-    } else {
-        fmt_num(b, v, iv, is_int, NULL, name);
-        sb_printf(b, " %s", unit);
-    }
-}
-
-/* `a` as a number with its unit; false when `a` is not a number. */
-static bool fmt_number(sbuf *b, const dlti_attr *a, const char *unit, const char *name)
-{
-    int64_t iv = 0;
-    double v;
-    bool is_int = dlti_attr_get_kind(a) == DLTI_ATTR_INTEGER;
-    if (is_int && dlti_attr_get_int64(a, &iv, NULL) == 0)
-        v = (double)iv;
-    else if (dlti_attr_get_double(a, &v, NULL) == 0)
-        is_int = false;
-    else
-        return false;
-    if (!is_int && v > -9e18 && v < 9e18 && v == (double)(int64_t)v) {
-        iv = (int64_t)v; /* 700.0 W prints as 700 W */
-        is_int = true;
-    }
-    fmt_num(b, v, iv, is_int, unit, name);
-    return true;
-}
-
-/* Any value: numbers by unit, strings cleaned, bools yes/no, arrays joined
- * with ", " (*is_list set), anything else as MLIR prints it. */
-static void fmt_value(sbuf *b, const dlti_attr *a, const char *unit, const char *name,
-                      bool *is_list)
-{
-    const char *s;
-    size_t len;
-    bool flag;
-    switch (dlti_attr_get_kind(a)) {
-    case DLTI_ATTR_STRING:
-        dlti_attr_get_string(a, &s, &len, NULL);
-        sb_clean(b, s, len);
-        return;
-    case DLTI_ATTR_BOOL:
-        dlti_attr_get_bool(a, &flag, NULL);
-        sb_str(b, flag ? "yes" : "no");
-        return;
-    case DLTI_ATTR_ARRAY:
-        for (size_t i = 0; i < dlti_attr_size(a); i++) {
-            if (i)
-                sb_str(b, ", ");
-            fmt_value(b, dlti_attr_element(a, i), unit, name, NULL);
-        }
-        if (is_list)
-            *is_list = true;
-        return;
-    case DLTI_ATTR_DENSE_ARRAY:
-    case DLTI_ATTR_DENSE:
-        for (size_t i = 0; i < dlti_attr_size(a); i++) {
-            int64_t v;
-            if (i)
-                sb_str(b, ", ");
-            if (dlti_attr_dense_int64(a, i, &v, NULL) == 0)
-                fmt_num(b, (double)v, v, true, unit, name);
-            else
-                sb_str(b, "?");
-        }
-        if (is_list)
-            *is_list = true;
-        return;
-    default:
-        if (fmt_number(b, a, unit, name))
-            return;
-        char *text = dlti_attr_print(a, &len);
-        if (!text) {
-            b->failed = true;
-            return;
-        }
-        sb_clean(b, text, len);
-        free(text);
-    }
-}
-
-/* ---- lines of one device ---- */
-
-typedef struct {
-    const char *label; /* the schema's label; NULL on a continuation sub-line */
-    char *sub;         /* sub-label (cache level, data type) or NULL */
-    char *value;
-    bool list;         /* wrap at ", " rather than cut */
-    int group;         /* sub-lines of one key share a group: their numbers align */
-} line;
-
-typedef struct {
-    const dlti_context *ctx;
-    const dlti_attr *dev;
-    const char *type; /* device_type, NULL when absent */
-    line *lines;
-    size_t n, cap;
-    int group;
-    bool failed;
-} device;
-
-static bool add_line(device *d, const char *label, const char *sub, size_t sub_len, sbuf *value,
-                     bool list)
-{
-    char *v = sb_take(value), *s = NULL;
-    if (v && sub) {
-        sbuf t = {0};
-        sb_clean(&t, sub, sub_len);
-        s = sb_take(&t);
-    }
-    if (v && (!sub || s) && d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 32;
-        line *l = realloc(d->lines, cap * sizeof(line));
-        if (l) {
-            d->lines = l;
-            d->cap = cap;
-        }
-    }
-    if (!v || (sub && !s) || d->n == d->cap) {
-        free(v);
-        free(s);
-        d->failed = true;
-        return false;
-    }
-    d->lines[d->n++] = (line){label, s, v, list, d->group};
-    return true;
-}
-
-/* The entry `name` (`len` bytes) of map or spec `a`; NULL when absent. */
-static const dlti_attr *get_n(const device *d, const dlti_attr *a, const char *name, size_t len)
-{
-    if (!a || !dlti_attr_is_queryable(a))
-        return NULL;
-    dlti_key k = dlti_key_find(d->ctx, name, len);
-    return k ? dlti_attr_lookup(a, k) : NULL;
-}
-
-static const dlti_attr *get(const device *d, const dlti_attr *a, const char *name)
-{
-    return get_n(d, a, name, strlen(name));
-}
-
-static const char *get_str(const device *d, const dlti_attr *a, const char *name)
-{
-    const char *s;
-    size_t len;
-    const dlti_attr *v = get(d, a, name);
-    return v && dlti_attr_get_string(v, &s, &len, NULL) == 0 && strlen(s) == len ? s : NULL;
-}
-
-static bool get_i64(const device *d, const dlti_attr *a, const char *name, int64_t *out)
-{
-    const dlti_attr *v = get(d, a, name);
-    return v && dlti_attr_get_int64(v, out, NULL) == 0;
-}
-
-/* The key's label when the summary shows it for this device, else NULL. */
-static const char *label_of(const device *d, const char *path)
-{
-    const sysdesc_schema_key *k = sysdesc_schema_find(d->type, path);
-    return k ? k->summary : NULL;
-}
-
-/* "1 package, 2 cores × 1 thread": the counts the schema labels, on one line. */
-static bool counts_line(device *d)
-{
-    static const char *const keys[] = {"num_packages", "num_cores", "num_threads"};
-    static const char *const nouns[] = {"package", "core", "thread"};
-    int64_t v[3];
-    bool have[3];
-    const char *label = NULL;
-    for (int i = 0; i < 3; i++) {
-        const char *l = label_of(d, keys[i]);
-        have[i] = l && get_i64(d, d->dev, keys[i], &v[i]);
-        if (have[i] && (!label || i == 1))
-            label = l;
-    }
-    if (!label)
-        return true;
-    sbuf b = {0};
-    for (int i = 0; i < 3; i++) {
-        if (!have[i])
-            continue;
-        bool per_core = i == 2 && have[1] && v[1] > 0 && v[2] % v[1] == 0;
-        int64_t n = per_core ? v[2] / v[1] : v[i];
-        sb_str(&b, per_core ? TIMES : b.len ? ", " : "");
-        sb_printf(&b, "%lld %s%s", (long long)n, nouns[i], n == 1 ? "" : "s");
-    }
-    return add_line(d, label, NULL, 0, &b, false);
-}
-
-/* "L1d" for an L1 of type data, else the level's name. */
-static void cache_level_name(const device *d, const dlti_attr *level, const char *name,
-                             sbuf *out)
-{
-    sb_str(out, name);
-    const char *type = get_str(d, level, "type");
-    size_t len = strlen(name);
-    if (type && strcmp(type, "data") == 0 && len && name[len - 1] != 'd')
-        sb_str(out, "d");
-}
-
-/* "48 KiB × 2": size of one instance × instances. */
-static void cache_level_value(const device *d, const dlti_attr *level, const char *path_prefix,
-                              sbuf *out)
-{
-    char path[192];
-    const dlti_attr *size = get(d, level, "size_in_bytes");
-    snprintf(path, sizeof(path), "%s.size_in_bytes", path_prefix);
-    const sysdesc_schema_key *k = sysdesc_schema_find(d->type, path);
-    if (!size || !fmt_number(out, size, k ? k->unit : "bytes", NULL))
-        sb_str(out, "?");
-    int64_t n;
-    if (get_i64(d, level, "num_instances", &n))
-        sb_printf(out, TIMES "%lld", (long long)n);
-}
-
-/* The children of map `m` (entries with string keys) in the order the
- * parent's schema `names` gives, then the others in their own order.
- * Returns how many, SIZE_MAX when out of memory. */
-static size_t ordered_children(const dlti_attr *m, const char *names, size_t *order, size_t max)
-{
-    size_t n = dlti_attr_size(m), k = 0;
-    if (n > max)
-        n = max;
-    bool *used = calloc(n ? n : 1, sizeof(bool));
-    if (!used)
-        return SIZE_MAX;
-    if (names && strcmp(names, "#") != 0) {
-        for (const char *p = names; *p && k < n;) {
-            size_t w = strcspn(p, " ");
-            for (size_t i = 0; i < n; i++) {
-                size_t len;
-                const char *s = dlti_key_str(dlti_attr_entry_key(m, i), &len);
-                if (!used[i] && s && len == w && memcmp(s, p, w) == 0) {
-                    used[i] = true;
-                    order[k++] = i;
-                }
-            }
-            p += w;
-            p += *p == ' ';
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!used[i] && dlti_key_str(dlti_attr_entry_key(m, i), NULL))
-            order[k++] = i;
-    free(used);
-    return k;
-}
-
-/* A labelled map with named children (peak_ops_per_second): one sub-line
- * per child the schema knows, in schema order. */
-static bool map_lines(device *d, const sysdesc_schema_key *key, const dlti_attr *m)
-{
-    size_t plen = strlen(key->path);
-    const char *label = key->summary;
-    d->group++;
-    for (size_t i = 0; i < sysdesc_schema_size(); i++) {
-        const sysdesc_schema_key *c = sysdesc_schema_key_at(i);
-        const char *name = c->path + plen + 1;
-        if (strncmp(c->path, key->path, plen) != 0 || c->path[plen] != '.' ||
-            strchr(name, '.') || strcmp(name, "*") == 0 ||
-            sysdesc_schema_find(d->type, c->path) != c)
-            continue;
-        const dlti_attr *v = get(d, m, name);
-        if (!v)
-            continue;
-        sbuf b = {0};
-        bool list = false;
-        fmt_value(&b, v, c->unit, name, &list);
-        char sub[64];
-        snprintf(sub, sizeof(sub), "%s", name);
-        for (char *p = sub; *p; p++)
-            if (*p == '_')
-                *p = ' ';
-        if (!add_line(d, label, sub, strlen(sub), &b, list))
-            return false;
-        label = NULL;
-    }
-    return true;
-}
-
-/* A labelled wildcard level (cache.*): one sub-line per child of the map
- * that the schema allows.  A cache level is "L1d  48 KiB × 2"; another map
- * lists its known entries, "name value, ...". */
-static bool wildcard_lines(device *d, const sysdesc_schema_key *key)
-{
-    size_t plen = strlen(key->path) - 2; /* without ".*" */
-    char parent_path[128];
-    if (plen >= sizeof(parent_path))
-        return true;
-    memcpy(parent_path, key->path, plen);
-    parent_path[plen] = '\0';
-    /* the parent map in the device */
-    const dlti_attr *m = d->dev;
-    for (const char *p = parent_path; m && *p;) {
-        size_t n = strcspn(p, ".");
-        m = get_n(d, m, p, n);
-        p += n + (p[n] == '.');
-    }
-    if (!m || dlti_attr_get_kind(m) != DLTI_ATTR_MAP)
-        return true;
-    const sysdesc_schema_key *pk = sysdesc_schema_find(d->type, parent_path);
-    size_t max = dlti_attr_size(m);
-    size_t *order = malloc((max ? max : 1) * sizeof(size_t));
-    if (!order) {
-        d->failed = true;
-        return false;
-    }
-    size_t n = ordered_children(m, pk ? pk->names : NULL, order, max);
-    if (n == SIZE_MAX) {
-        free(order);
-        d->failed = true;
-        return false;
-    }
-    const char *label = key->summary;
-    bool is_cache = strcmp(key->path, "cache.*") == 0;
-    d->group++;
-    for (size_t j = 0; j < n; j++) {
-        size_t nlen;
-        const char *name = dlti_key_str(dlti_attr_entry_key(m, order[j]), &nlen);
-        const dlti_attr *v = dlti_attr_entry_value(m, order[j]);
-        char path[160];
-        if (nlen > 30 || memchr(name, '.', nlen))
-            continue;
-        snprintf(path, sizeof(path), "%s.%.*s", parent_path, (int)nlen, name);
-        if (sysdesc_schema_find(d->type, path) != key)
-            continue; /* a name the schema does not allow */
-        sbuf sub = {0}, b = {0};
-        bool list = false;
-        if (is_cache) {
-            cache_level_name(d, v, name, &sub);
-            cache_level_value(d, v, path, &b);
-        } else {
-            sb_str(&sub, name);
-            if (dlti_attr_get_kind(v) == DLTI_ATTR_MAP) {
-                list = true;
-                for (size_t i = 0; i < dlti_attr_size(v); i++) {
-                    const char *cn = dlti_key_str(dlti_attr_entry_key(v, i), NULL);
-                    char cpath[256];
-                    if (!cn)
-                        continue;
-                    snprintf(cpath, sizeof(cpath), "%s.%s", path, cn);
-                    const sysdesc_schema_key *ck = sysdesc_schema_find(d->type, cpath);
-                    if (!ck || ck->key_class == SYSDESC_KEY_BOOKKEEPING)
-                        continue;
-                    sb_str(&b, b.len ? ", " : "");
-                    sb_printf(&b, "%s ", cn);
-                    fmt_value(&b, dlti_attr_entry_value(v, i), ck->unit, cn, NULL);
-                }
-            } else {
-                fmt_value(&b, v, key->unit, name, &list);
-            }
-        }
-        char *s = sb_take(&sub);
-        bool ok = s && add_line(d, label, s, strlen(s), &b, list);
-        free(s);
-        if (!ok) {
-            free(b.p);
-            free(order);
-            d->failed = true;
-            return false;
-        }
-        label = NULL;
-    }
-    free(order);
-    return true;
-}
-
-/* True when the device's cache map has a level the summary shows: then the
- * flat L<k>_cache_size_in_bytes keys (the same values) are not repeated. */
-static bool shows_cache_levels(const device *d)
-{
-    const dlti_attr *m = get(d, d->dev, "cache");
-    if (!m || !label_of(d, "cache.L1") || dlti_attr_get_kind(m) != DLTI_ATTR_MAP)
-        return false;
-    for (size_t i = 0; i < dlti_attr_size(m); i++) {
-        const char *name = dlti_key_str(dlti_attr_entry_key(m, i), NULL);
-        char path[64];
-        if (name && strlen(name) < 32) {
-            snprintf(path, sizeof(path), "cache.%s", name);
-            if (label_of(d, path))
-                return true;
-        }
-    }
-    return false;
-}
-
-static bool is_flat_cache_key(const char *path)
-{
-    return path[0] == 'L' && path[1] >= '1' && path[1] <= '9' &&
-           strcmp(path + 2, "_cache_size_in_bytes") == 0;
-}
-
-/* Every labelled key of the device, in schema order. */
-static bool collect(device *d)
-{
-    bool counts_done = false;
-    bool cache_levels = shows_cache_levels(d);
-    for (size_t i = 0; i < sysdesc_schema_size() && !d->failed; i++) {
-        const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
-        const char *p = k->path;
-        if (!k->summary)
-            continue;
-        /* the header's */
-        if (strcmp(p, "device_type") == 0 || strcmp(p, "vendor") == 0 ||
-            strcmp(p, "model") == 0 || strcmp(p, "arch") == 0)
-            continue;
-        if (strcmp(p, "num_packages") == 0 || strcmp(p, "num_cores") == 0 ||
-            strcmp(p, "num_threads") == 0) {
-            if (!counts_done && !counts_line(d))
-                return false;
-            counts_done = true;
-            continue;
-        }
-        if (cache_levels && is_flat_cache_key(p))
-            continue;
-        size_t plen = strlen(p);
-        if (plen > 2 && strcmp(p + plen - 2, ".*") == 0 && strchr(p, '*') == p + plen - 1) {
-            if (!wildcard_lines(d, k))
-                return false;
-            continue;
-        }
-        if (strchr(p, '*'))
-            continue; /* a label inside a wildcard level: not shown on its own */
-        if (sysdesc_schema_find(d->type, p) != k)
-            continue; /* not a key of this device type */
-        const dlti_attr *v = d->dev;
-        for (const char *q = p; v && *q;) {
-            size_t n = strcspn(q, ".");
-            v = get_n(d, v, q, n);
-            q += n + (q[n] == '.');
-        }
-        if (!v)
-            continue;
-        if (k->type == SYSDESC_VALUE_MAP && dlti_attr_get_kind(v) == DLTI_ATTR_MAP) {
-            if (!map_lines(d, k, v))
-                return false;
-            continue;
-        }
-        sbuf b = {0};
-        bool list = false;
-        fmt_value(&b, v, k->unit, strrchr(p, '.') ? strrchr(p, '.') + 1 : p, &list);
-        d->group++;
-        if (!add_line(d, k->summary, NULL, 0, &b, list))
-            return false;
-    }
-    return !d->failed;
-}
-
 /* ---- printing ---- */
 
 typedef struct {
-    sbuf out;
+    sum_buf out;
     bool color;
 } printer;
 
 static void put_label(printer *pr, const char *text, size_t width)
 {
-    size_t c = cols(text);
+    size_t c = sum_cols(text);
     if (pr->color && *text) {
-        sb_str(&pr->out, DIM);
-        sb_fit(&pr->out, text, width);
-        sb_str(&pr->out, RESET);
+        sum_buf_str(&pr->out, DIM);
+        sum_buf_fit(&pr->out, text, width);
+        sum_buf_str(&pr->out, RESET);
     } else {
-        sb_fit(&pr->out, text, width);
+        sum_buf_fit(&pr->out, text, width);
     }
-    sb_spaces(&pr->out, c < width ? width - c : 0);
+    sum_buf_spaces(&pr->out, c < width ? width - c : 0);
 }
 
 /* The first word of `v` when it is a number ("48" of "48 KiB × 2"). */
@@ -765,16 +68,16 @@ static size_t number_cols(const char *v)
     return v[n] == ' ' ? n : 0;
 }
 
-static void put_value(printer *pr, const line *l, size_t prefix, size_t num_w)
+static void put_value(printer *pr, const sum_line *l, size_t prefix, size_t num_w)
 {
     size_t avail = WIDTH > prefix ? WIDTH - prefix : 1;
     const char *v = l->value;
     size_t nc = number_cols(v);
-    if (num_w && nc && num_w > nc && cols(v) + (num_w - nc) <= avail)
-        sb_spaces(&pr->out, num_w - nc);
-    if (cols(v) <= avail || !l->list) {
-        sb_fit(&pr->out, v, avail);
-        sb_str(&pr->out, "\n");
+    if (num_w && nc && num_w > nc && sum_cols(v) + (num_w - nc) <= avail)
+        sum_buf_spaces(&pr->out, num_w - nc);
+    if (sum_cols(v) <= avail || !l->list) {
+        sum_buf_fit(&pr->out, v, avail);
+        sum_buf_str(&pr->out, "\n");
         return;
     }
     /* a list: items separated by ", ", wrapped under the value column */
@@ -789,75 +92,75 @@ static void put_value(printer *pr, const line *l, size_t prefix, size_t num_w)
         }
         memcpy(item, v, n);
         item[n] = '\0';
-        size_t w = cols(item) + (sep ? 1 : 0); /* the comma stays on this line */
+        size_t w = sum_cols(item) + (sep ? 1 : 0); /* the comma stays on this line */
         if (used && used + 1 + w > avail) {
-            sb_str(&pr->out, "\n");
-            sb_spaces(&pr->out, prefix);
+            sum_buf_str(&pr->out, "\n");
+            sum_buf_spaces(&pr->out, prefix);
             used = 0;
         } else if (used) {
-            sb_str(&pr->out, " ");
+            sum_buf_str(&pr->out, " ");
             used++;
         }
         size_t room = avail - used - (sep ? 1 : 0);
-        sb_fit(&pr->out, item, room ? room : 1);
-        used += cols(item) < room ? cols(item) : room;
+        sum_buf_fit(&pr->out, item, room ? room : 1);
+        used += sum_cols(item) < room ? sum_cols(item) : room;
         if (sep) {
-            sb_str(&pr->out, ",");
+            sum_buf_str(&pr->out, ",");
             used++;
         }
         free(item);
         v = sep ? sep + 2 : v + n;
     }
-    sb_str(&pr->out, "\n");
+    sum_buf_str(&pr->out, "\n");
 }
 
-static void put_header(printer *pr, const char *id, const device *d)
+static void put_header(printer *pr, const char *id, const sum_device *d)
 {
-    sbuf name = {0}, paren = {0}, idb = {0};
-    sb_clean(&idb, id, strlen(id));
-    const char *vendor = get_str(d, d->dev, "vendor"), *model = get_str(d, d->dev, "model");
-    const char *arch = get_str(d, d->dev, "arch");
+    sum_buf name = {0}, paren = {0}, idb = {0};
+    sum_buf_clean(&idb, id, strlen(id));
+    const char *vendor = sum_get_str(d, d->dev, "vendor");
+    const char *model = sum_get_str(d, d->dev, "model"), *arch = sum_get_str(d, d->dev, "arch");
     if (vendor) {
         /* "NVIDIA Corporation" + "NVIDIA H100 80GB HBM3": the model alone */
         size_t w = strcspn(vendor, " ");
         if (!model || strncmp(model, vendor, w) != 0 || (model[w] != ' ' && model[w] != '\0'))
-            sb_clean(&name, vendor, strlen(vendor));
+            sum_buf_clean(&name, vendor, strlen(vendor));
     }
     if (model) {
-        sb_str(&name, name.len ? " " : "");
-        sb_clean(&name, model, strlen(model));
+        sum_buf_str(&name, name.len ? " " : "");
+        sum_buf_clean(&name, model, strlen(model));
     }
     if (d->type || arch) {
-        sb_str(&paren, "(");
+        sum_buf_str(&paren, "(");
         if (d->type)
-            sb_clean(&paren, d->type, strlen(d->type));
-        sb_str(&paren, d->type && arch ? ", " : "");
+            sum_buf_clean(&paren, d->type, strlen(d->type));
+        sum_buf_str(&paren, d->type && arch ? ", " : "");
         if (arch)
-            sb_clean(&paren, arch, strlen(arch));
-        sb_str(&paren, ")");
+            sum_buf_clean(&paren, arch, strlen(arch));
+        sum_buf_str(&paren, ")");
     }
-    char *i = sb_take(&idb), *n = sb_take(&name), *p = sb_take(&paren);
+    char *i = sum_buf_take(&idb), *n = sum_buf_take(&name), *p = sum_buf_take(&paren);
     if (!i || !n || !p) {
         pr->out.failed = true;
     } else {
-        sbuf h = {0};
-        size_t fixed = cols(i) + (*p ? 2 + cols(p) : 0);
-        sb_str(&h, i);
+        sum_buf h = {0};
+        size_t fixed = sum_cols(i) + (*p ? 2 + sum_cols(p) : 0);
+        sum_buf_str(&h, i);
         if (*n && fixed + 3 < WIDTH) {
-            sb_str(&h, "  ");
-            sb_fit(&h, n, WIDTH - fixed - 2);
+            sum_buf_str(&h, "  ");
+            sum_buf_fit(&h, n, WIDTH - fixed - 2);
         }
         if (*p) {
-            sb_str(&h, "  ");
-            sb_str(&h, p);
+            sum_buf_str(&h, "  ");
+            sum_buf_str(&h, p);
         }
-        char *hs = sb_take(&h);
+        char *hs = sum_buf_take(&h);
         if (!hs) {
             pr->out.failed = true;
         } else {
-            sb_str(&pr->out, pr->color ? BOLD : "");
-            sb_fit(&pr->out, hs, WIDTH);
-            sb_str(&pr->out, pr->color ? RESET "\n" : "\n");
+            sum_buf_str(&pr->out, pr->color ? BOLD : "");
+            sum_buf_fit(&pr->out, hs, WIDTH);
+            sum_buf_str(&pr->out, pr->color ? RESET "\n" : "\n");
         }
         free(hs);
     }
@@ -866,21 +169,21 @@ static void put_header(printer *pr, const char *id, const device *d)
     free(p);
 }
 
-static void put_device(printer *pr, const char *id, device *d)
+static void put_device(printer *pr, const char *id, sum_device *d)
 {
     put_header(pr, id, d);
     size_t lw = 0, sw = 0;
     for (size_t i = 0; i < d->n; i++) {
-        const line *l = &d->lines[i];
-        if (l->label && cols(l->label) > lw)
-            lw = cols(l->label);
-        if (l->sub && cols(l->sub) > sw)
-            sw = cols(l->sub);
+        const sum_line *l = &d->lines[i];
+        if (l->label && sum_cols(l->label) > lw)
+            lw = sum_cols(l->label);
+        if (l->sub && sum_cols(l->sub) > sw)
+            sw = sum_cols(l->sub);
     }
     lw = lw > LABEL_MAX ? LABEL_MAX : lw;
     sw = sw > SUB_MAX ? SUB_MAX : sw;
     for (size_t i = 0; i < d->n; i++) {
-        const line *l = &d->lines[i];
+        const sum_line *l = &d->lines[i];
         /* the widest number of the group aligns the group's numbers */
         size_t num_w = 0;
         if (l->sub)
@@ -888,32 +191,23 @@ static void put_device(printer *pr, const char *id, device *d)
                 if (d->lines[j].group == l->group && d->lines[j].sub &&
                     number_cols(d->lines[j].value) > num_w)
                     num_w = number_cols(d->lines[j].value);
-        sb_spaces(&pr->out, INDENT);
+        sum_buf_spaces(&pr->out, INDENT);
         put_label(pr, l->label ? l->label : "", lw);
-        sb_str(&pr->out, "  ");
+        sum_buf_str(&pr->out, "  ");
         size_t prefix = INDENT + lw + 2;
         if (l->sub) {
             size_t gw = 0; /* the group's sub-label width */
             for (size_t j = 0; j < d->n; j++)
                 if (d->lines[j].group == l->group && d->lines[j].sub &&
-                    cols(d->lines[j].sub) > gw)
-                    gw = cols(d->lines[j].sub);
+                    sum_cols(d->lines[j].sub) > gw)
+                    gw = sum_cols(d->lines[j].sub);
             gw = gw > sw ? sw : gw;
             put_label(pr, l->sub, gw);
-            sb_str(&pr->out, "  ");
+            sum_buf_str(&pr->out, "  ");
             prefix += gw + 2;
         }
         put_value(pr, l, prefix, num_w);
     }
-}
-
-static void device_free(device *d)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        free(d->lines[i].sub);
-        free(d->lines[i].value);
-    }
-    free(d->lines);
 }
 
 /* The summary of every device of `spec`, into pr->out. */
@@ -922,18 +216,18 @@ static int summarize(printer *pr, const dlti_context *ctx, const dlti_attr *spec
     for (size_t i = 0; i < dlti_attr_size(spec) && !pr->out.failed; i++) {
         const char *id = dlti_key_str(dlti_attr_entry_key(spec, i), NULL);
         const dlti_attr *dev = dlti_attr_entry_value(spec, i);
-        device d = {ctx, dev, NULL, NULL, 0, 0, 0, false};
+        sum_device d = {ctx, dev, NULL, NULL, 0, 0, 0, false};
         if (dlti_attr_get_kind(dev) == DLTI_ATTR_DEVICE_SPEC) {
-            d.type = get_str(&d, dev, "device_type");
-            if (!collect(&d)) {
-                device_free(&d);
+            d.type = sum_get_str(&d, dev, "device_type");
+            if (!sum_device_lines(&d)) {
+                sum_device_free(&d);
                 return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
             }
         }
         if (i)
-            sb_str(&pr->out, "\n");
+            sum_buf_str(&pr->out, "\n");
         put_device(pr, id ? id : "?", &d);
-        device_free(&d);
+        sum_device_free(&d);
     }
     if (pr->out.failed)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
