@@ -10,8 +10,10 @@ static const char list_usage[] =
     "usage: sysdesc list\n"
     "\n"
     "Lists the catalog: name, vendor and model of every description found\n"
-    "along SYSDESC_PATH, the installed catalog and (from a build tree) the\n"
-    "source tree's systems/.  The first directory that has a name wins.\n"
+    "along SYSDESC_PATH, the catalog installed next to this program (found\n"
+    "from where it runs, so a moved installation finds its own), the\n"
+    "configured DATADIR/sysdesc/systems and (from a build tree) the source\n"
+    "tree's systems/.  The first directory that has a name wins.\n"
     "\n"
     "Exit status: 0 ok; 2 usage or a malformed catalog; 3 an unreadable\n"
     "catalog directory or a failed write.\n";
