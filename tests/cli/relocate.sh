@@ -5,7 +5,8 @@
 # linked in: the bindir rule) and a program linked with the moved
 # libsysdesc.so (the libdir rule) run with SYSDESC_PATH unset, from outside
 # the source and build trees.  Also the installed layout, the search order
-# (SYSDESC_PATH first).  Skipped (77) when meson cannot install into a temporary
+# (SYSDESC_PATH first) and what `sysdesc list` says when no directory holds
+# an entry.  Skipped (77) when meson cannot install into a temporary
 # directory here.
 set -u
 fail=0
@@ -83,6 +84,29 @@ echo "libsysdesc.so moved: $got"
 [ "$got" = "$want_path" ] || bad "moved libsysdesc.so: path $got, want $want_path"
 got=$(SYSDESC_PATH=/a:/b env LD_LIBRARY_PATH="$P/$LIBDIR" "$T/elsewhere/catalog_path")
 [ "$got" = "/a:/b:$want_path" ] || bad "with SYSDESC_PATH=/a:/b: $got"
+
+# No entry anywhere: `list` names the directories it searched (exit 1).
+mv "$CAT" "$T/catalog.away"
+if [ -d "$CATALOG_DIR" ]; then
+    echo "note: $CATALOG_DIR exists on this machine; the empty-catalog checks are skipped"
+else
+    dirs=$(echo "$want_path" | sed 's/:/, /g')
+    run "$TOOL" list >"$T/out" 2>"$T/err"
+    rc=$?
+    echo "empty catalog: exit $rc: $(cat "$T/err")"
+    [ $rc -eq 1 ] || bad "list with no entry: exit $rc, want 1"
+    [ -s "$T/out" ] && bad "list with no entry printed: $(cat "$T/out")"
+    [ "$(cat "$T/err")" = "sysdesc: error: list: no catalog entries found in: $dirs (set SYSDESC_PATH to add directories)" ] ||
+        bad "list with no entry says: $(cat "$T/err")"
+    mkdir "$T/empty"
+    SYSDESC_PATH=$T/empty: "$TOOL" list 2>"$T/err"
+    [ $? -eq 1 ] && grep -q "found in: $T/empty, $dirs (set" "$T/err" ||
+        bad "list with an empty SYSDESC_PATH directory says: $(cat "$T/err")"
+    run "$TOOL" show nvidia/h100-sxm >/dev/null 2>"$T/err"
+    [ $? -eq 1 ] && grep -q "no catalog entry 'nvidia/h100-sxm' in $want_path " "$T/err" ||
+        bad "show with no catalog says: $(cat "$T/err")"
+fi
+mv "$T/catalog.away" "$CAT"
 
 [ $fail -eq 0 ] && echo "relocate: ok"
 exit $fail
