@@ -10,11 +10,14 @@ static const char list_usage[] =
     "usage: sysdesc list\n"
     "\n"
     "Lists the catalog: name, vendor and model of every description found\n"
-    "along SYSDESC_PATH, the installed catalog and (from a build tree) the\n"
-    "source tree's systems/.  The first directory that has a name wins.\n"
+    "along SYSDESC_PATH, the catalog installed next to this program (found\n"
+    "from where it runs, so a moved installation finds its own), the\n"
+    "configured DATADIR/sysdesc/systems and (from a build tree) the source\n"
+    "tree's systems/.  The first directory that has a name wins.  With no\n"
+    "entry at all it prints nothing and names the directories it searched.\n"
     "\n"
-    "Exit status: 0 ok; 2 usage or a malformed catalog; 3 an unreadable\n"
-    "catalog directory or a failed write.\n";
+    "Exit status: 0 ok; 1 no catalog entry found; 2 usage or a malformed\n"
+    "catalog; 3 an unreadable catalog directory or a failed write.\n";
 
 static const char show_usage[] =
     "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] [--no-check] NAME\n"
@@ -25,6 +28,37 @@ static const char show_usage[] =
     "\n"
     "Exit status: 0 ok; 1 no such catalog entry; 2 bad entry or usage;\n"
     "3 unreadable file or failed write.\n";
+
+/* An empty catalog: where it was looked for, "A, B" of the ':' path. */
+static int no_entries(void)
+{
+    char *path = sysdesc_catalog_path();
+    char *dirs = path ? malloc(2 * strlen(path) + 1) : NULL;
+    if (!dirs) {
+        free(path);
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    }
+    size_t n = 0;
+    for (const char *p = path; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len) {
+            if (n) {
+                memcpy(dirs + n, ", ", 2);
+                n += 2;
+            }
+            memcpy(dirs + n, p, len);
+            n += len;
+        }
+        p += len + (p[len] == ':');
+    }
+    dirs[n] = '\0';
+    int rc = cli_fail(SYSDESC_EXIT_NOT_FOUND,
+                      "list: no catalog entries found in: %s (set SYSDESC_PATH to add directories)",
+                      n ? dirs : "(no directory)");
+    free(dirs);
+    free(path);
+    return rc;
+}
 
 int cmd_list(int argc, char **argv)
 {
@@ -39,6 +73,10 @@ int cmd_list(int argc, char **argv)
     dlti_error_t err;
     if (sysdesc_catalog_list(NULL, &e, &n, &err) < 0)
         return cli_report(&err);
+    if (n == 0) {
+        sysdesc_catalog_list_free(e, n);
+        return no_entries();
+    }
     int wname = 4, wvendor = 6;
     for (size_t i = 0; i < n; i++) {
         if ((int)strlen(e[i].name) > wname)

@@ -36,7 +36,8 @@ void pb_cpu_identity(pb_run *run, pb_map *dev)
     dlti_context *ctx = run->ctx;
     hwloc_obj_t root = hwloc_get_root_obj(run->topo);
     hwloc_obj_t const where[3] = {first_package(run), first_pu(run), root};
-    pb_str(ctx, dev, "device_type", "CPU"); /* every device says what it is (docs/keys.md) */
+    /* every device says what it is and which schema it follows (docs/keys.md) */
+    pb_device_head(ctx, dev, "CPU");
     pb_str(ctx, dev, "vendor", pb_info(holder(where, "CPUVendor"), "CPUVendor"));
     pb_str(ctx, dev, "model", pb_info(holder(where, "CPUModel"), "CPUModel"));
     pb_str(ctx, dev, "arch", pb_info(root, "Architecture"));

@@ -254,7 +254,7 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     snprintf(g.id, sizeof(g.id), "%sGPU%d", run->prefix, index);
     pb_map m;
     pb_init(&m);
-    pb_str(ctx, &m, "device_type", "GPU"); /* first, as on the CPU and in the catalog */
+    pb_device_head(ctx, &m, "GPU"); /* first, as on the CPU and in the catalog */
     /* Backwards, so that the first OS device's value of a key wins: pb_add
      * replaces. */
     for (size_t i = g.nos; i-- > 0;)

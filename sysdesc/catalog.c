@@ -3,16 +3,18 @@
  * Entries are loaded through the YAML loader (yaml_load.c) with this file's
  * resolver for their `base:` names: the catalog calls the loader, never the
  * reverse. */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* dladdr */
 #include "sysdesc_private.h"
 #include "sysdesc_paths.h"
 
 #include "sysdesc/catalog.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,22 +30,90 @@ static bool is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* True when the running program lies in this project's build tree, so that
- * the source tree's systems/ is the catalog that belongs to it. */
-static bool running_from_build_tree(void)
+/* The file that holds this code, resolved (realpath): libsysdesc.so when the
+ * library is shared, else the executable it is linked into; *in_exe says
+ * which.  NULL when neither can be told. */
+static char *code_file(bool *in_exe)
 {
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0)
-        return false;
-    exe[n] = '\0';
+    static const char anchor = 0; /* an address inside this library */
+    Dl_info self, exe;
+    *in_exe = true;
+    if (dladdr(&anchor, &self) && self.dli_fname && *self.dli_fname) {
+        /* The executable's program headers lie in its first mapping: the
+         * same base as this code's means that the library is linked in. */
+        const void *phdr = (const void *)getauxval(AT_PHDR);
+        if (!phdr || !dladdr(phdr, &exe) || exe.dli_fbase != self.dli_fbase) {
+            *in_exe = false;
+            return realpath(self.dli_fname, NULL);
+        }
+    }
+    return realpath("/proc/self/exe", NULL);
+}
+
+/* True when `file` lies in this project's build tree, so that the source
+ * tree's systems/ is the catalog that belongs to it. */
+static bool in_build_tree(const char *file)
+{
     char *root = realpath(SYSDESC_BUILD_ROOT, NULL);
     if (!root)
         return false;
     size_t len = strlen(root);
-    bool inside = strncmp(exe, root, len) == 0 && exe[len] == '/';
+    bool inside = strncmp(file, root, len) == 0 && file[len] == '/';
     free(root);
     return inside;
+}
+
+/* dirname(file) + "/" + rel with "." and ".." resolved by text: `file` is a
+ * realpath (no links), so that ".." is its parent directory.  Malloc'ed. */
+static char *relative_to(const char *file, const char *rel)
+{
+    size_t cap = strlen(file) + strlen(rel) + 2;
+    char *out = malloc(cap), *joined = malloc(cap);
+    if (!out || !joined) {
+        free(out);
+        free(joined);
+        return NULL;
+    }
+    snprintf(joined, cap, "%s", file);
+    char *slash = strrchr(joined, '/');
+    if (slash)
+        *slash = '\0'; /* the directory */
+    size_t dirlen = strlen(joined);
+    snprintf(joined + dirlen, cap - dirlen, "/%s", rel);
+    size_t n = 0;
+    for (char *c = joined; *c;) {
+        while (*c == '/')
+            c++;
+        size_t len = strcspn(c, "/");
+        if (len == 0 || (len == 1 && c[0] == '.')) {
+            /* nothing */
+        } else if (len == 2 && c[0] == '.' && c[1] == '.') {
+            while (n > 0 && out[--n] != '/')
+                ;
+        } else {
+            out[n++] = '/';
+            memcpy(out + n, c, len);
+            n += len;
+        }
+        c += len;
+    }
+    if (n == 0)
+        out[n++] = '/';
+    out[n] = '\0';
+    free(joined);
+    return out;
+}
+
+/* Whether two directory names name the same directory. */
+static bool same_dir(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+    bool same = ra && rb && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
 }
 
 char *sysdesc_catalog_path(void)
@@ -54,11 +124,25 @@ char *sysdesc_catalog_path(void)
         dlti_buf_puts(&b, env);
         dlti_buf_puts(&b, ":");
     }
+    bool in_exe;
+    char *code = code_file(&in_exe);
+    bool build_tree = code && in_build_tree(code);
+    /* The catalog next to the library or executable that runs, wherever its
+     * prefix was moved (not from the build tree: nothing is installed
+     * there). */
+    const char *rel = in_exe ? SYSDESC_BINDIR_TO_CATALOG : SYSDESC_LIBDIR_TO_CATALOG;
+    char *relocated = code && !build_tree && *rel ? relative_to(code, rel) : NULL;
+    if (relocated && !same_dir(relocated, SYSDESC_CATALOG_DIR)) {
+        dlti_buf_puts(&b, relocated);
+        dlti_buf_puts(&b, ":");
+    }
     dlti_buf_puts(&b, SYSDESC_CATALOG_DIR);
-    if (running_from_build_tree()) {
+    if (build_tree) {
         dlti_buf_puts(&b, ":");
         dlti_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
     }
+    free(relocated);
+    free(code);
     return sd_buf_finish(&b, NULL);
 }
 

@@ -4,9 +4,10 @@
  *
  * Catalog entries are YAML files (see sysdesc/load.h) named by their path
  * below a catalog directory without the ".yaml" suffix: "nvidia/h100-sxm".
- * The search path is SYSDESC_PATH (':'-separated), then the installed
- * catalog (DATADIR/sysdesc/systems), then the source tree's systems/ when
- * the running program was built in that tree.
+ * The search path is SYSDESC_PATH (':'-separated), then the catalog
+ * installed next to the running library or program (a moved installation
+ * finds its own), then the configured DATADIR/sysdesc/systems, then the
+ * source tree's systems/ when the running code was built in that tree.
  *
  * Ownership and errors as in sysdesc/load.h: attributes belong to the
  * context; char * results are malloc'ed for the caller to free(); failures
@@ -24,9 +25,21 @@ extern "C" {
 #endif
 
 /**
- * The default search path, ':'-separated: $SYSDESC_PATH, the installed
- * catalog, the source tree's systems/ (only when the running executable
- * lies in the build tree).  Malloc'ed; NULL when out of memory.
+ * The default search path, ':'-separated, in this order:
+ *  1. $SYSDESC_PATH, when set and not empty;
+ *  2. the relocated catalog: the file that holds this code (libsysdesc.so,
+ *     found with dladdr(), or the executable libsysdesc.a is linked into,
+ *     /proc/self/exe) with symbolic links resolved, its directory, then
+ *     the configured datadir relative to the configured libdir or bindir:
+ *     PREFIX/lib/x86_64-linux-gnu/libsysdesc.so.0 gives
+ *     PREFIX/share/sysdesc/systems wherever PREFIX was moved.  Left out
+ *     when it is the configured one, when libdir/bindir/datadir were
+ *     configured as absolute paths outside the prefix, and when the code
+ *     lies in the build tree;
+ *  3. the configured DATADIR/sysdesc/systems;
+ *  4. the source tree's systems/, only when the code lies in the build tree.
+ * Directories that do not exist are listed all the same.  Malloc'ed; NULL
+ * when out of memory.
  */
 SYSDESC_API char *sysdesc_catalog_path(void);
 

@@ -16,6 +16,9 @@ SYSDESC = os.environ["SYSDESC"]
 SRCDIR = os.environ["SRCDIR"]
 XMLDIR = os.path.join(SRCDIR, "tests", "data", "xml")
 failures = []
+# The schema version every probed device names (include/sysdesc/schema.h,
+# docs/keys.md), written here rather than read from the header.
+SCHEMA_VERSION = 1
 
 
 def check(cond, what):
@@ -187,7 +190,7 @@ def expected(path, prefix=""):
         cs = bits(e.get("cpuset"))
         return cs is not None and cs & allowed != 0
 
-    cpu = {"device_type": "CPU"}
+    cpu = {"device_type": "CPU", "schema_version": SCHEMA_VERSION}
     mi = infos(machine)
     pkgs = [e for e, _ in bytype.get("Package", []) if usable(e)]
     pinfo = infos(pkgs[0]) if pkgs else {}
@@ -376,7 +379,7 @@ def expected(path, prefix=""):
         osd = [o for o in e.findall("object") if gpu_osdev(o)]
         if not is_gpu(cls, ven, dev, osd):
             continue
-        g = {"device_type": "GPU"}
+        g = {"device_type": "GPU", "schema_version": SCHEMA_VERSION}
         osdev_keys(g, osd)
         # A well-known vendor id gives the normalised vendor (the catalog's
         # names), whatever GPUVendor or PCIVendor say; other ids keep hwloc's
@@ -399,7 +402,7 @@ def expected(path, prefix=""):
     for e, anc in objs:
         if not runtime_osdev(e) or (anc and anc[-1].get("type") == "PCIDev"):
             continue
-        g = {"device_type": "GPU"}
+        g = {"device_type": "GPU", "schema_version": SCHEMA_VERSION}
         osdev_keys(g, [e])
         osdev_lists(g, [e], {})
         spec["%sGPU%d" % (prefix, gi)] = g
@@ -431,7 +434,8 @@ for f in FIXTURES:
     exp = expected(f)
     check(same(got, exp), "%s: spec differs from the fixture" % f)
     for dev, keys in got.items():
-        check(list(keys)[:1] == ["device_type"], "%s: %s does not start with device_type" % (f, dev))
+        check(list(keys)[:2] == ["device_type", "schema_version"],
+              "%s: %s does not start with device_type, schema_version" % (f, dev))
     cache = got["CPU"].get("cache", {})
     order = [n for n, _, _, _ in CACHE_ORDER if n in cache]
     check(list(cache) == order, "%s: cache map order %s" % (f, list(cache)))

@@ -152,6 +152,9 @@ static void identity_and_encodings(void **state)
     assert_string_equal(qs(ctx, s, "CPU/device_type"), "CPU");
     const dlti_attr *cpu = q(ctx, s, "CPU");
     assert_string_equal(dlti_key_str(dlti_attr_entry_key(cpu, 0), NULL), "device_type");
+    /* then the schema version, on every device the probe creates */
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(cpu, 1), NULL), "schema_version");
+    assert_int_equal(qi(ctx, s, "CPU/schema_version"), SYSDESC_SCHEMA_VERSION);
     assert_int_equal(qi(ctx, s, "CPU/cpu_model_number"), 143);
     assert_int_equal(qi(ctx, s, "CPU/cache/L3/associativity"), -1); /* fully associative */
     assert_int_equal(qi(ctx, s, "CPU/cache/L2/associativity"), 16);
@@ -274,6 +277,9 @@ static void gpus(void **state)
     assert_string_equal(qs(ctx, s, "GPU0/device_type"), "GPU");
     assert_string_equal(dlti_key_str(dlti_attr_entry_key(q(ctx, s, "GPU0"), 0), NULL),
                         "device_type");
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(q(ctx, s, "GPU0"), 1), NULL),
+                        "schema_version");
+    assert_int_equal(qi(ctx, s, "GPU0/schema_version"), SYSDESC_SCHEMA_VERSION);
     assert_int_equal(qi(ctx, s, "GPU0/pci_vendor_id"), 0x10de);
     /* Catalog-schema keys (docs/keys.md): one key per meaning. */
     assert_int_equal(qi(ctx, s, "GPU0/num_compute_units"), 132);

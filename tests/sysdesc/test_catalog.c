@@ -23,6 +23,24 @@ static int print_problem(void *user, const dlti_error_t *e)
     return 0;
 }
 
+/* Every device of `spec` says which schema it follows: the current one. */
+static void names_schema_version(const char *path, const dlti_attr *spec)
+{
+    for (size_t d = 0; d < dlti_attr_size(spec); d++) {
+        const dlti_attr *dev = dlti_attr_entry_value(spec, d);
+        const char *id = dlti_key_str(dlti_attr_entry_key(spec, d), NULL);
+        int64_t v = -1;
+        for (size_t i = 0; i < dlti_attr_size(dev); i++) {
+            const char *k = dlti_key_str(dlti_attr_entry_key(dev, i), NULL);
+            if (k && strcmp(k, "schema_version") == 0)
+                dlti_attr_get_int64(dlti_attr_entry_value(dev, i), &v, NULL);
+        }
+        if (v != SYSDESC_SCHEMA_VERSION)
+            fail_msg("%s: device %s does not say schema_version: %d", path, id ? id : "?",
+                     SYSDESC_SCHEMA_VERSION);
+    }
+}
+
 static void every_entry_passes(void **state)
 {
     (void)state;
@@ -43,6 +61,7 @@ static void every_entry_passes(void **state)
             fail_msg("%s: %ld schema problems", e[i].path, problems);
         if (sysdesc_yaml_load_file(ctx, e[i].path, &opts, &sys, &err) < 0)
             fail_msg("%s:%d:%d: %s", err.source, err.line, err.column, err.text);
+        names_schema_version(e[i].path, sys.spec);
         if (dlti_attr_size(sys.spec) == 1)
             gpus++;
         else
