@@ -30,12 +30,8 @@ void pb_i64(dlti_context *ctx, pb_map *m, const char *key, int64_t v);
 /* A string value with leading/trailing blanks trimmed; nothing is added when empty or NULL. */
 void pb_str(dlti_context *ctx, pb_map *m, const char *key, const char *s);
 void pb_bool(dlti_context *ctx, pb_map *m, const char *key, bool v);
-/* The schema version the probe's devices follow: SYSDESC_SCHEMA_VERSION of
- * sysdesc/schema.h, the description layer's (above this one, so not
- * included); tests/probe/test_probe.c checks that the two agree. */
-#define PB_SCHEMA_VERSION 1
 /* The first keys of every device the probe creates: device_type = `type`,
- * then schema_version = PB_SCHEMA_VERSION (docs/keys.md). */
+ * then schema_version = SYSDESC_SCHEMA_VERSION (sysdesc/version.h). */
 void pb_device_head(dlti_context *ctx, pb_map *m, const char *type);
 /* Builds the container (NULL with err on failure); frees the list either way. */
 const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dlti_error_t *err);

@@ -66,7 +66,7 @@ void pb_bool(dlti_context *ctx, pb_map *m, const char *key, bool v)
 void pb_device_head(dlti_context *ctx, pb_map *m, const char *type)
 {
     pb_str(ctx, m, "device_type", type);
-    pb_i64(ctx, m, "schema_version", PB_SCHEMA_VERSION);
+    pb_i64(ctx, m, "schema_version", SYSDESC_SCHEMA_VERSION);
 }
 
 void pb_str(dlti_context *ctx, pb_map *m, const char *key, const char *s)

@@ -20,14 +20,13 @@
 #ifndef SYSDESC_SCHEMA_H
 #define SYSDESC_SCHEMA_H
 
-#include "sysdesc/system.h"
+#include "sysdesc/load.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** The schema version this library checks against (the `schema_version` of a spec). */
-#define SYSDESC_SCHEMA_VERSION 1
+/* SYSDESC_SCHEMA_VERSION, the version of this schema, is in sysdesc/version.h. */
 
 /** The value a key holds. */
 typedef enum sysdesc_value_type {
