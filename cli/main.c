@@ -18,6 +18,7 @@ static const sysdesc_command commands[] = {
     {"show", "print one catalog entry", cmd_show},
     {"check", "check descriptions against the device schema, every problem", cmd_check},
     {"summary", "a system at a glance: one block per device, at 80 columns", cmd_summary},
+    {"schema", "the device schema: every key, its type, unit and meaning", cmd_schema},
 };
 
 static void print_usage(FILE *out)

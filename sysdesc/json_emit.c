@@ -60,6 +60,60 @@ static char *int_digits(const dlti_attr *a)
     return text;
 }
 
+/* A float as a JSON number: the shortest text that reads back to the same
+ * double, with a ".0" so it stays a float; NaN and infinities as null. */
+static void double_text(char text[static 64], double v)
+{
+    strcpy(text, "null");
+    if (isfinite(v)) {
+        sd_format_double(text, 64, v);
+        if (!strpbrk(text, ".e"))
+            strcat(text, ".0");
+    }
+}
+
+/* A dense array (array<i64: 4096, 8192>) as a JSON array of numbers, for jq
+ * and Python: integers as integers (i1 as true/false, unsigned types as
+ * unsigned), floats as floats (NaN/inf: null).  --typed wraps it as
+ * {"type": "array<i64>", "value": [...]}, since a plain [...] is an array of
+ * attributes ([4096, 8192] in MLIR), another attribute. */
+static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
+{
+    const dlti_type *t = dlti_attr_type(a);
+    bool is_float = dlti_type_get_kind(t) == DLTI_TYPE_FLOAT;
+    bool is_bool = !is_float && dlti_type_int_width(t) == 1;
+    bool is_unsigned = !is_float && dlti_type_int_signedness(t) == DLTI_UNSIGNED;
+    if (typed)
+        dlti_buf_printf(b, "{\"type\": \"array<%s>\", \"value\": ", dlti_type_str(t));
+    dlti_buf_puts(b, "[");
+    for (size_t i = 0; i < dlti_attr_size(a); i++) {
+        if (i)
+            dlti_buf_puts(b, ", ");
+        if (is_float) {
+            /* The core has no public accessor for float elements: its
+             * base converts the stored bits as dlti_attr_get_double does. */
+            char text[64];
+            double_text(text, dlti_float_to_double((dlti_float_kind)t->float_kind, a->u.floats[i]));
+            dlti_buf_puts(b, text);
+            continue;
+        }
+        int64_t x = 0;
+        if (dlti_attr_dense_int64(a, i, &x, NULL) != 0) {
+            b->failed = true;
+            return;
+        }
+        if (is_bool)
+            dlti_buf_puts(b, x ? "true" : "false");
+        else if (is_unsigned)
+            dlti_buf_printf(b, "%llu", (unsigned long long)(uint64_t)x);
+        else
+            dlti_buf_printf(b, "%lld", (long long)x);
+    }
+    dlti_buf_puts(b, "]");
+    if (typed)
+        dlti_buf_puts(b, "}");
+}
+
 static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent);
 
 static void put_object(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent)
@@ -122,12 +176,8 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
     }
     case DLTI_ATTR_FLOAT: {
         double v = 0;
-        char text[64] = "null";
-        if (dlti_attr_get_double(a, &v, NULL) == 0 && isfinite(v)) {
-            sd_format_double(text, sizeof(text), v);
-            if (!strpbrk(text, ".e"))
-                strcat(text, ".0");
-        }
+        char text[64];
+        double_text(text, dlti_attr_get_double(a, &v, NULL) == 0 ? v : NAN);
         if (typed && strcmp(dlti_type_str(t), "f64") != 0)
             put_typed(b, dlti_type_str(t), a, text);
         else
@@ -147,6 +197,9 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         put_json_string(b, s, len);
         return;
     }
+    case DLTI_ATTR_DENSE_ARRAY:
+        put_dense_array(b, a, typed);
+        return;
     case DLTI_ATTR_TYPE:
         if (typed) {
             dlti_buf_puts(b, "{\"type\": \"type\", \"value\": ");

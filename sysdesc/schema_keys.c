@@ -126,7 +126,7 @@ static const sysdesc_schema_key schema[] = {
     /* ---- CPU kinds ---- */
     {"num_cpu_kinds", I64, NULL, CPU, 0, FACT, 1, BIG, NULL, "kinds with a usable PU", NULL},
     {"cpu_kinds", MAP, NULL, CPU, 0, FACT, 0, 0, "#",
-     "\"0\", \"1\", ...: most energy-efficient first", NULL},
+     "one map per CPU kind, most energy-efficient first", NULL},
     {"cpu_kinds.*", MAP, NULL, CPU, 0, FACT, 0, 0, NULL, "one CPU kind", NULL},
     {"cpu_kinds.*.efficiency_rank", I64, NULL, CPU, 0, FACT, 0, BIG, NULL,
      "hwloc efficiency, 0 most efficient", NULL},

@@ -19,6 +19,16 @@ for f in $(cd "$SRCDIR/systems" && find . -name '*.yaml' | sed 's|^\./||; s|\.ya
     n=$((n + 1))
 done
 [ "$n" -gt 0 ] || { echo "no catalog entries found under $SRCDIR/systems"; exit 1; }
+# Probed topologies carry dense arrays (memory.numa_node_size_in_bytes =
+# array<i64: ...>): mlir-opt-22 prints them back unchanged, and so does
+# probe --format yaml read back (YAML keeps them as !mlir 'array<i64: ...>').
+for x in two_socket_numa hybrid gpu_server; do
+    "$SYSDESC" probe --quiet --xml "$SRCDIR/tests/data/xml/$x.xml" --format mlir > "$tmp/p.mlir"
+    grep -q 'array<i64: ' "$tmp/p.mlir" || { echo "probe of $x.xml wrote no dense array"; exit 1; }
+    mlir-opt-22 "$tmp/p.mlir" | cmp -s - "$tmp/p.mlir" || { echo "mlir-opt-22 prints the probe of $x.xml differently"; exit 1; }
+    "$SYSDESC" probe --quiet --xml "$SRCDIR/tests/data/xml/$x.xml" --format yaml > "$tmp/p.yaml"
+    "$SYSDESC" convert --to mlir "$tmp/p.yaml" | cmp -s - "$tmp/p.mlir" || { echo "YAML round trip of the probe of $x.xml differs"; exit 1; }
+done
 # ID=ITEM on a system of several devices prefixes each id with "ID."
 # (sysdesc_compose_add, docs/yaml.md): the DGX's GPU0..GPU7 become CPU.GPU0..
 # CPU.GPU7 beside the eight GPU0..GPU7 of GPU=...:8, in command-line order.

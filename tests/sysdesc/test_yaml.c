@@ -437,6 +437,22 @@ static void round_trips(void **state)
     round_trip_text("data_layout: !dl_spec {!type i64: !mlir 'dense<64> : vector<2xi64>', "
                     "\"dlti.endianness\": little}\nD: {a: 1}\n");
     round_trip_text("data_layout: \"e-m:e-i64:64-n8:16:32:64-S128\"\nD: {a: 1}\n");
+    /* Dense arrays, as the probe writes memory.numa_node_size_in_bytes: a
+     * YAML sequence would read back as an array of i64 ([1, 2]), another
+     * attribute, so they keep their MLIR text. */
+    round_trip_text(
+        "CPU:\n"
+        "  device_type: CPU\n"
+        "  memory:\n"
+        "    numa_node_size_in_bytes: !mlir 'array<i64: 1073741824, 2147483648>'\n"
+        "    page_sizes_in_bytes: !mlir 'array<i64: 4096>'\n"
+        "  extra:\n"
+        "    empty: !mlir 'array<i64>'\n"
+        "    bools: !mlir 'array<i1: true, false>'\n"
+        "    u: !mlir 'array<ui64: 18446744073709551615>'\n"
+        "    f: !mlir 'array<f32: 1.5, 0x7FC00000, 0xFF800000, -0.0>'\n"
+        "    d: !mlir 'array<f64: 0.1, 1.0e300>'\n"
+        "    list: [1, 2]\n");
 }
 
 int main(void)

@@ -1,0 +1,264 @@
+/* sysdesc schema: the device schema (sysdesc_schema_key_at) as a markdown
+ * table for docs/keys.md or as JSON for programs. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc schema [--format markdown|json] [--device CPU|GPU]\n"
+    "\n"
+    "Prints the device schema the library checks descriptions against: every\n"
+    "key a device may hold, with its type, unit, the device types that carry\n"
+    "it, those whose complete descriptions need it, its class (fact, limit,\n"
+    "peak, bookkeeping), its range and meaning.  A '*' in a path is one level\n"
+    "whose names the parent map lists.\n"
+    "  --format markdown  one table, as docs/keys.md holds it (default)\n"
+    "  --format json      {\"schema_version\": 1, \"keys\": [{\"path\": ...}, ...]}\n"
+    "  --device T         only the keys a device of type T (CPU or GPU) may hold\n"
+    "\n"
+    "Exit status: 0 ok; 2 bad usage; 3 failed write.\n";
+
+typedef enum { FORMAT_MARKDOWN, FORMAT_JSON } schema_format;
+
+static const char *class_name(sysdesc_key_class c)
+{
+    switch (c) {
+    case SYSDESC_KEY_FACT:
+        return "fact";
+    case SYSDESC_KEY_LIMIT:
+        return "limit";
+    case SYSDESC_KEY_PEAK:
+        return "peak";
+    case SYSDESC_KEY_BOOKKEEPING:
+        return "bookkeeping";
+    }
+    return "?";
+}
+
+/* The value type as MLIR writes it; `json` picks the one-word spelling. */
+static const char *type_name(sysdesc_value_type t, bool json)
+{
+    switch (t) {
+    case SYSDESC_VALUE_I64:
+        return "i64";
+    case SYSDESC_VALUE_F64:
+        return "f64";
+    case SYSDESC_VALUE_BOOL:
+        return "i1";
+    case SYSDESC_VALUE_STRING:
+        return "string";
+    case SYSDESC_VALUE_I64_ARRAY:
+        return json ? "array<i64>" : "array<i64> / [i64]";
+    case SYSDESC_VALUE_STRING_LIST:
+        return "[string]";
+    case SYSDESC_VALUE_MAP:
+        return "map";
+    case SYSDESC_VALUE_OPEN_MAP:
+        return json ? "open_map" : "map (any keys)";
+    }
+    return "?";
+}
+
+static bool has_range(const sysdesc_schema_key *k)
+{
+    return (k->type == SYSDESC_VALUE_I64 || k->type == SYSDESC_VALUE_I64_ARRAY) &&
+           (k->min != 0 || k->max != 0);
+}
+
+/* Device type bits as "CPU", "GPU" joined by `sep`, each in `quote`s, into `out`. */
+static void devices_text(unsigned bits, const char *sep, const char *quote, char *out,
+                         size_t size)
+{
+    static const struct { unsigned bit; const char *name; } types[] = {
+        {SYSDESC_DEVICE_CPU, "CPU"}, {SYSDESC_DEVICE_GPU, "GPU"}};
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) && used < size; i++)
+        if (bits & types[i].bit)
+            used += (size_t)snprintf(out + used, size - used, "%s%s%s%s", used ? sep : "",
+                                     quote, types[i].name, quote);
+}
+
+/* One markdown table cell after a '|': " TEXT |" (" |" when empty), '|' escaped. */
+static void put_cell(const char *s)
+{
+    putchar(' ');
+    for (const char *t = s; t && *t; t++) {
+        if (*t == '|')
+            putchar('\\');
+        putchar(*t);
+    }
+    fputs(s && *s ? " |" : "|", stdout);
+}
+
+static void put_markdown_key(const sysdesc_schema_key *k)
+{
+    char path[256], devices[32], required[32], range[64] = "", meaning[1024];
+    snprintf(path, sizeof(path), "`%s`", k->path);
+    devices_text(k->devices, ", ", "", devices, sizeof(devices));
+    devices_text(k->required, ", ", "", required, sizeof(required));
+    if (has_range(k) && k->max == INT64_MAX)
+        snprintf(range, sizeof(range), ">= %" PRId64, k->min);
+    else if (has_range(k))
+        snprintf(range, sizeof(range), "%" PRId64 "..%" PRId64, k->min, k->max);
+    if (!k->names)
+        snprintf(meaning, sizeof(meaning), "%s", k->meaning);
+    else if (strcmp(k->names, "#") == 0)
+        snprintf(meaning, sizeof(meaning), "%s; keys: \"0\", \"1\", ...", k->meaning);
+    else {
+        size_t used = (size_t)snprintf(meaning, sizeof(meaning), "%s; keys: ", k->meaning);
+        if (used >= sizeof(meaning))
+            used = sizeof(meaning) - 1;
+        /* "L1 L1i L2" -> "L1, L1i, L2" */
+        for (const char *p = k->names; *p && used + 3 < sizeof(meaning); p++) {
+            if (*p == ' ')
+                meaning[used++] = ',';
+            meaning[used++] = *p;
+        }
+        meaning[used] = '\0';
+    }
+    putchar('|');
+    put_cell(path);
+    put_cell(type_name(k->type, false));
+    put_cell(k->unit);
+    put_cell(devices);
+    put_cell(required);
+    put_cell(class_name(k->key_class));
+    put_cell(range);
+    put_cell(meaning);
+    putchar('\n');
+}
+
+static void put_json_string(const char *s)
+{
+    if (!s) {
+        fputs("null", stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04X", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* The space-separated `names` as a JSON array of strings ("#": ["#"]). */
+static void put_json_names(const char *names)
+{
+    if (!names) {
+        fputs("null", stdout);
+        return;
+    }
+    putchar('[');
+    bool first = true;
+    for (const char *p = names; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n) {
+            printf("%s\"%.*s\"", first ? "" : ", ", (int)n, p);
+            first = false;
+        }
+        p += n;
+        p += strspn(p, " ");
+    }
+    putchar(']');
+}
+
+static void put_json_key(const sysdesc_schema_key *k, bool first)
+{
+    printf("%s\n    {\"path\": ", first ? "" : ",");
+    put_json_string(k->path);
+    printf(", \"type\": \"%s\", \"unit\": ", type_name(k->type, true));
+    put_json_string(k->unit);
+    char devices[32], required[32];
+    devices_text(k->devices, ", ", "\"", devices, sizeof(devices));
+    devices_text(k->required, ", ", "\"", required, sizeof(required));
+    printf(", \"devices\": [%s], \"required\": [%s], \"class\": \"%s\", ", devices, required,
+           class_name(k->key_class));
+    if (has_range(k)) {
+        printf("\"min\": %" PRId64 ", \"max\": ", k->min);
+        if (k->max == INT64_MAX)
+            fputs("null", stdout);
+        else
+            printf("%" PRId64, k->max);
+    } else {
+        fputs("\"min\": null, \"max\": null", stdout);
+    }
+    fputs(", \"names\": ", stdout);
+    put_json_names(k->names);
+    fputs(", \"meaning\": ", stdout);
+    put_json_string(k->meaning);
+    fputs(", \"summary\": ", stdout);
+    put_json_string(k->summary);
+    putchar('}');
+}
+
+int cmd_schema(int argc, char **argv)
+{
+    schema_format format = FORMAT_MARKDOWN;
+    unsigned device = 0; /* 0: every device type */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (cli_is_help(a))
+            return cli_write_stdout(usage, sizeof(usage) - 1);
+        bool is_format = strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0;
+        bool is_device = strcmp(a, "--device") == 0 || strncmp(a, "--device=", 9) == 0;
+        if (!is_format && !is_device) {
+            if (a[0] == '-' && a[1] != '\0')
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                                "schema: unknown option '%s' (see sysdesc schema --help)", a);
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                            "schema: unexpected argument '%s' (see sysdesc schema --help)", a);
+        }
+        if (a[8] == '=') {
+            v = a + 9;
+        } else if (i + 1 < argc) {
+            v = argv[++i];
+        } else {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "schema: %s needs a value", a);
+        }
+        if (is_format) {
+            if (strcmp(v, "markdown") == 0 || strcmp(v, "md") == 0)
+                format = FORMAT_MARKDOWN;
+            else if (strcmp(v, "json") == 0)
+                format = FORMAT_JSON;
+            else
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                                "schema: unknown format '%s' (markdown, json)", v);
+        } else {
+            device = sysdesc_schema_device_type(v);
+            if (!device)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                                "schema: unknown device type '%s' (CPU, GPU)", v);
+        }
+    }
+
+    if (format == FORMAT_MARKDOWN)
+        fputs("| key | type | unit | devices | required | class | range | meaning |\n"
+              "|---|---|---|---|---|---|---|---|\n",
+              stdout);
+    else
+        printf("{\n  \"schema_version\": %d,\n  \"keys\": [", SYSDESC_SCHEMA_VERSION);
+    bool first = true;
+    const sysdesc_schema_key *k;
+    for (size_t i = 0; (k = sysdesc_schema_key_at(i)) != NULL; i++) {
+        if (device && !(k->devices & device))
+            continue;
+        if (format == FORMAT_MARKDOWN)
+            put_markdown_key(k);
+        else
+            put_json_key(k, first);
+        first = false;
+    }
+    if (format == FORMAT_JSON)
+        fputs("\n  ]\n}\n", stdout);
+    /* Write errors of the printf calls surface in this flush. */
+    return cli_write_stdout("", 0);
+}
