@@ -87,7 +87,7 @@ static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
         /* hwloc 2.x: sizes in KiB as bare numbers */
         {"CUDAGlobalMemorySize", "memory_size_in_bytes", 1024},
         {"CUDAL2CacheSize", "L2_cache_size_in_bytes", 1024},
-        /* Keys of the catalog schema (docs/keys.md, sysdesc_device_check),
+        /* Keys of the catalog schema (docs/keys.md, sysdesc/schema_keys.c),
          * so that a probed GPU filled from its catalog entry has one key per
          * meaning: hwloc's CUDASharedMemorySizePerMP is cudaDeviceProp's
          * sharedMemPerBlock (the default per-block limit, not the opt-in
