@@ -83,6 +83,12 @@ void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
 /* Takes `arg` when it is a probe option (--io, --no-io, -q, --quiet,
  * --no-catalog); false otherwise. */
 bool cli_probe_option(const char *arg, cli_probe_args *a);
+/* -1 when the probe options were given with --host (or not at all); else
+ * reports that they need it and returns the exit code. */
+int cli_probe_args_need_host(const char *cmd, const cli_probe_args *a);
+/* Takes the options of commands that load and print descriptions:
+ * --no-check (into `load`) and --typed (into `print_flags`); false for any other. */
+bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;
  * warnings on stderr unless quiet. */

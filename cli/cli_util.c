@@ -142,6 +142,25 @@ bool cli_probe_option(const char *arg, cli_probe_args *a)
     return true;
 }
 
+int cli_probe_args_need_host(const char *cmd, const cli_probe_args *a)
+{
+    if (a->host || !(a->io_given || a->quiet || !a->catalog))
+        return -1;
+    return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                    "%s: --io, --no-io, --quiet and --no-catalog go with --host", cmd);
+}
+
+bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags)
+{
+    if (load && strcmp(arg, "--no-check") == 0)
+        load->flags |= SYSDESC_LOAD_NO_CHECK;
+    else if (print_flags && strcmp(arg, "--typed") == 0)
+        *print_flags |= SYSDESC_PRINT_TYPED;
+    else
+        return false;
+    return true;
+}
+
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err)
 {

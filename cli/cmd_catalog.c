@@ -107,10 +107,8 @@ int cmd_show(int argc, char **argv)
             int rc = cli_format_option("show", v, &format);
             if (rc >= 0)
                 return rc;
-        } else if (strcmp(a, "--no-check") == 0) {
-            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
-        } else if (strcmp(a, "--typed") == 0) {
-            flags |= SYSDESC_PRINT_TYPED;
+        } else if (cli_description_option(a, &load_opts, &flags)) {
+            continue;
         } else if (a[0] == '-') {
             return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: unknown option '%s'", a);
         } else if (name) {

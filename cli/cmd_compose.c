@@ -91,10 +91,8 @@ int cmd_compose(int argc, char **argv)
             pa.host = true;
         } else if (cli_probe_option(a, &pa)) {
             continue;
-        } else if (strcmp(a, "--no-check") == 0) {
-            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
-        } else if (strcmp(a, "--typed") == 0) {
-            flags |= SYSDESC_PRINT_TYPED;
+        } else if (cli_description_option(a, &load_opts, &flags)) {
+            continue;
         } else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc) {
                 rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "compose: %s needs a value", a);
@@ -126,9 +124,8 @@ int cmd_compose(int argc, char **argv)
         free(items);
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     }
-    if (rc == SYSDESC_EXIT_OK && !pa.host && (pa.io_given || pa.quiet || !pa.catalog))
-        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                      "compose: --io, --no-io, --quiet and --no-catalog go with --host");
+    if (rc == SYSDESC_EXIT_OK && (rc = cli_probe_args_need_host("compose", &pa)) < 0)
+        rc = SYSDESC_EXIT_OK;
     if (rc == SYSDESC_EXIT_OK && pa.host)
         rc = add_host(c, ctx, &pa);
     dlti_error_t err;

@@ -125,8 +125,8 @@ int cmd_probe(int argc, char **argv)
             }
         } else if (cli_probe_option(a, &pa)) {
             continue;
-        } else if (strcmp(a, "--no-check") == 0) {
-            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
+        } else if (cli_description_option(a, &load_opts, NULL)) {
+            continue;
         } else {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
                           "probe: unexpected argument '%s' (see sysdesc probe --help)", a);

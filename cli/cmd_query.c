@@ -34,9 +34,8 @@ int cmd_query(int argc, char **argv)
     if (done >= 0)
         return done;
     bool host = pa.host;
-    if (!host && (pa.io_given || pa.quiet || !pa.catalog))
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                        "query: --io, --no-io, --quiet and --no-catalog go with --host");
+    if ((done = cli_probe_args_need_host("query", &pa)) >= 0)
+        return done;
     if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");
     const char *path = host ? NULL : argv[i++];

@@ -256,8 +256,8 @@ int cmd_summary(int argc, char **argv)
             pa.host = true;
         } else if (!operands && cli_probe_option(a, &pa)) {
             continue;
-        } else if (!operands && strcmp(a, "--no-check") == 0) {
-            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
+        } else if (!operands && cli_description_option(a, &load_opts, NULL)) {
+            continue;
         } else if (!operands && (strcmp(a, "--color") == 0 || strncmp(a, "--color=", 8) == 0)) {
             const char *w = a[7] ? a + 8 : "always";
             if (strcmp(w, "always") == 0)
@@ -287,9 +287,9 @@ int cmd_summary(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                         "summary: missing SPEC: a file, a catalog name or --host for this "
                         "machine (see sysdesc summary --help)");
-    if (!pa.host && (pa.io_given || pa.quiet || !pa.catalog))
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                        "summary: --io, --no-io, --quiet and --no-catalog go with --host");
+    int need = cli_probe_args_need_host("summary", &pa);
+    if (need >= 0)
+        return need;
     dlti_context *ctx = dlti_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
