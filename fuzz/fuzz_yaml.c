@@ -1,5 +1,8 @@
-/* Fuzz target for the YAML loader: load; when it loads, print YAML, load that
- * and require an equal spec (and data layout). */
+/* Fuzz target for the YAML loader and the device schema's checker: load
+ * unchecked; when it loads, print YAML, load that and require an equal spec
+ * (and data layout); check the loaded system, located in the input, and
+ * require that the checked load succeeds exactly when the check finds
+ * nothing, and that every problem has a message. */
 #include "fuzz_targets.h"
 
 #include "sysdesc/dlti.h"
@@ -7,6 +10,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+static int problem_has_text(void *user, const dlti_error_t *problem)
+{
+    (void)user;
+    if (problem->text[0] == '\0' || problem->code == DLTI_OK)
+        sysdesc_fuzz_fail("a problem without a message");
+    return 0;
+}
 
 int sysdesc_fuzz_yaml(const uint8_t *data, size_t size)
 {
@@ -17,7 +28,8 @@ int sysdesc_fuzz_yaml(const uint8_t *data, size_t size)
      * `base:` names resolve nowhere (an empty search path). */
     sysdesc_yaml_options opts = {.max_depth = 32, .max_alias_nodes = 20000,
                                  .max_input_bytes = 1 << 20, .max_base_depth = 4,
-                                 .search_path = "/nonexistent"};
+                                 .search_path = "/nonexistent",
+                                 .flags = SYSDESC_LOAD_NO_CHECK};
     sysdesc_system sys;
     dlti_error_t err;
     if (sysdesc_yaml_load(ctx, (const char *)data, size, "fuzz.yaml", &opts, &sys, &err) != 0) {
@@ -36,6 +48,17 @@ int sysdesc_fuzz_yaml(const uint8_t *data, size_t size)
             (sys.dl_spec && !dlti_attr_equal(sys.dl_spec, again.dl_spec)))
             sysdesc_fuzz_fail("YAML round trip changed the spec");
         free(y);
+        long problems = sysdesc_system_check_located(&sys, 0, (const char *)data, size, "fuzz.yaml",
+                                              problem_has_text, NULL);
+        if (problems < 0)
+            sysdesc_fuzz_fail("check out of memory");
+        sysdesc_yaml_options checked = opts;
+        checked.flags = 0;
+        sysdesc_system again2;
+        int rc = sysdesc_yaml_load(ctx, (const char *)data, size, "fuzz.yaml", &checked, &again2,
+                                   &err);
+        if ((rc == 0) != (problems == 0))
+            sysdesc_fuzz_fail("the checked load disagrees with the check");
     }
     dlti_context_free(ctx);
     return 0;
