@@ -172,7 +172,7 @@ static const char *expected_text(const sysdesc_schema_key *k, char *buf, size_t 
     case SYSDESC_VALUE_BOOL:
         return "true or false";
     case SYSDESC_VALUE_STRING:
-        return "a string";
+        return strcmp(k->path, "device_type") == 0 ? "\"CPU\" or \"GPU\"" : "a string";
     case SYSDESC_VALUE_I64_ARRAY:
         return "a non-empty list of integers (i64)";
     case SYSDESC_VALUE_STRING_LIST:
@@ -244,20 +244,66 @@ static const char *actual_text(const dlti_attr *v, char *buf, size_t size)
 static bool value_hint(const sysdesc_schema_key *k, const dlti_attr *v, char *out, size_t size)
 {
     dlti_attr_kind kind = dlti_attr_get_kind(v);
+    int64_t x;
+    /* one value where a list is wanted */
+    if (k->type == SYSDESC_VALUE_I64_ARRAY && is_i64(v, &x)) {
+        snprintf(out, size, "write [%lld]", (long long)x);
+        return true;
+    }
+    if (k->type == SYSDESC_VALUE_STRING_LIST && kind == DLTI_ATTR_STRING) {
+        const char *s;
+        size_t len;
+        dlti_attr_get_string(v, &s, &len, NULL);
+        if (len <= 40) {
+            snprintf(out, size, "write [\"%.*s\"]", (int)len, s);
+            return true;
+        }
+    }
+    /* array<i32: 32> in MLIR: the same numbers as array<i64: ...> */
+    if (k->type == SYSDESC_VALUE_I64_ARRAY && kind == DLTI_ATTR_DENSE_ARRAY &&
+        dlti_type_get_kind(dlti_attr_type(v)) == DLTI_TYPE_INTEGER &&
+        dlti_type_int_width(dlti_attr_type(v)) > 1 && dlti_attr_size(v) > 0) {
+        char *t = dlti_attr_print(v, NULL);
+        const char *colon = t ? strchr(t, ':') : NULL;
+        bool ok = colon && strlen(colon) < 60;
+        if (ok)
+            snprintf(out, size, "write array<i64%s", colon);
+        free(t);
+        if (ok)
+            return true;
+    }
     if (kind == DLTI_ATTR_STRING) {
         const char *s;
         size_t len;
         dlti_attr_get_string(v, &s, &len, NULL);
         if (sd_unit_hint(k, s, len, out, size) == 0)
             return true;
-        if (k->type == SYSDESC_VALUE_BOOL && (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)) {
-            snprintf(out, size, "write %s without quotes", s);
-            return true;
+        if (k->type == SYSDESC_VALUE_BOOL && len < 8) {
+            /* YAML 1.1's words for booleans are strings in YAML 1.2 */
+            static const char *const yes[] = {"yes", "Yes", "YES", "on", "On", "ON", "y", "Y"};
+            static const char *const no[] = {"no", "No", "NO", "off", "Off", "OFF", "n", "N"};
+            if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+                snprintf(out, size, "write %s without quotes", s);
+                return true;
+            }
+            for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+                if (strcmp(s, yes[i]) == 0 || strcmp(s, no[i]) == 0) {
+                    snprintf(out, size, "write %s", strcmp(s, yes[i]) == 0 ? "true" : "false");
+                    return true;
+                }
+            }
         }
         return false;
     }
+    /* a number or boolean where text is wanted (compute_capability: 9.0) */
+    if (k->type == SYSDESC_VALUE_STRING && strcmp(k->path, "device_type") != 0 &&
+        (kind == DLTI_ATTR_BOOL || (kind == DLTI_ATTR_INTEGER && is_i64(v, &(int64_t){0})) ||
+         (kind == DLTI_ATTR_FLOAT && strcmp(dlti_type_str(dlti_attr_type(v)), "f64") == 0))) {
+        char text[64];
+        snprintf(out, size, "write \"%s\"", actual_text(v, text, sizeof(text)));
+        return true;
+    }
     double d;
-    int64_t x;
     if (k->type == SYSDESC_VALUE_I64 && kind == DLTI_ATTR_FLOAT &&
         dlti_attr_get_double(v, &d, NULL) == 0) {
         if (d == floor(d) && fabs(d) < 9.2e18) {
@@ -282,20 +328,6 @@ static bool value_hint(const sysdesc_schema_key *k, const dlti_attr *v, char *ou
         sd_float_text((double)x, num, sizeof(num));
         snprintf(out, size, "write %s", num);
         return true;
-    }
-    /* one value where a list is wanted */
-    if (k->type == SYSDESC_VALUE_I64_ARRAY && is_i64(v, &x)) {
-        snprintf(out, size, "write [%lld]", (long long)x);
-        return true;
-    }
-    if (k->type == SYSDESC_VALUE_STRING_LIST && kind == DLTI_ATTR_STRING) {
-        const char *s;
-        size_t len;
-        dlti_attr_get_string(v, &s, &len, NULL);
-        if (len <= 40) {
-            snprintf(out, size, "write [\"%.*s\"]", (int)len, s);
-            return true;
-        }
     }
     return false;
 }
@@ -473,6 +505,11 @@ static void unknown_key(check_run *r, int parent, const char *name, size_t len)
     char path[512], near[256];
     path_text(r, r->depth - 1, path, sizeof(path));
     const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
+    if (pk && pk->names && sd_schema_name_nocase(pk, name, len, near, sizeof(near))) {
+        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown name '%.*s' in '%s'; did you mean '%s'?",
+                (int)len, name, path, near);
+        return;
+    }
     if (pk && pk->names && sd_schema_child(parent, name, len) >= 0) {
         problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown name '%.*s' in '%s' (%s%s)", (int)len,
                 name, path, strcmp(pk->names, "#") == 0 ? "numbers: " : "one of ",
@@ -653,9 +690,10 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
         !get(dev, "num_partitions_per_package")) {
         r->key[1] = "is_partition";
         r->key_len[1] = strlen("is_partition");
-        problem(r, DLTI_ERROR_VERIFY, 2,
-                "device '%.*s' is a partition: give 'num_partitions_per_package' too",
-                (int)r->key_len[0], r->key[0]);
+        other_key count = {.base = 1, .key = {"num_partitions_per_package"}, .len = {26}, .n = 1};
+        problem_or(r, 2, &count,
+                   "device '%.*s' is a partition: give 'num_partitions_per_package' too",
+                   (int)r->key_len[0], r->key[0]);
     }
     static const char *const dims[] = {"max_block_dims", "max_grid_dims"};
     for (int i = 0; i < 2; i++) {
@@ -824,6 +862,12 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
         else
             snprintf(where, sizeof(where), "%s", device_type ? device_type : "the device");
         char near[256];
+        if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n) &&
+            sd_schema_name_nocase(pk, p, n, near, sizeof(near))) {
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s'; did you mean '%s'?",
+                           (int)n, p, where, near);
+            return -1;
+        }
         if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n)) {
             bool numbers = strcmp(pk->names, "#") == 0;
             dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s' (%s%s)", (int)n, p,

@@ -75,6 +75,26 @@ bool sd_schema_suggest_text(int parent, unsigned devices, const char *name, size
     return true;
 }
 
+bool sd_schema_name_nocase(const sysdesc_schema_key *map, const char *name, size_t len,
+                           char *out, size_t size)
+{
+    if (!map->names || strcmp(map->names, "#") == 0)
+        return false;
+    for (const char *p = map->names; *p;) {
+        size_t n = strcspn(p, " ");
+        bool same = n == len;
+        for (size_t i = 0; same && i < n; i++)
+            same = tolower((unsigned char)p[i]) == tolower((unsigned char)name[i]);
+        if (same) {
+            snprintf(out, size, "%.*s", (int)n, p);
+            return true;
+        }
+        p += n;
+        p += *p == ' ';
+    }
+    return false;
+}
+
 const char *sd_schema_twin(const char *path, unsigned devices)
 {
     /* GPU key, CPU key: the same fact under each type's name */

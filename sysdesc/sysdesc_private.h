@@ -264,6 +264,10 @@ bool sd_schema_name_allowed(const sysdesc_schema_key *map, const char *name, siz
  * another map of the device, else the keys it begins; false for none. */
 bool sd_schema_suggest_text(int parent, unsigned devices, const char *name, size_t len,
                             char *out, size_t size);
+/* The name of map key `map`'s `names` list that `name` is but for case
+ * ("l3" -> "L3"), into `out`; false for none. */
+bool sd_schema_name_nocase(const sysdesc_schema_key *map, const char *name, size_t len,
+                           char *out, size_t size);
 /* The key of a device of type `devices` that does what key `path` of the
  * other type does ("memory_size_in_bytes" on a CPU: "memory.total_in_bytes"),
  * or NULL. */

@@ -117,7 +117,8 @@ static void schema_rejects(void **state)
     expect_rejected("  num_compute_units: -1", 3,
                     "'GPU.num_compute_units' must be at least 1, not -1");
     expect_rejected("  is_partition: no", 3,
-                    "'GPU.is_partition' must be true or false, not the string \"no\"");
+                    "'GPU.is_partition' must be true or false, not the string \"no\"; "
+                    "write false");
     expect_rejected("  subgroup_sizes: 32", 3,
                     "'GPU.subgroup_sizes' must be a non-empty list of integers (i64), not 32; "
                     "write [32]");
