@@ -280,8 +280,8 @@ int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, ch
  * from 1e12 on in units of 1e12 as the catalog writes peaks: "989.4e12". */
 void sd_float_text(double d, char *out, size_t size);
 
-/* A sysdesc_problem_fn that keeps the first problem in `err` (may be NULL)
- * and counts them all. */
+/* A sysdesc_problem_fn that keeps the first problem by position in `err`
+ * (may be NULL) and counts them all. */
 typedef struct sd_first_problem {
     dlti_error_t *err;
     long n;
