@@ -95,7 +95,8 @@ int cmd_check(int argc, char **argv)
             dlti_context_free(ctx);
             return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         }
-        qsort(c.v, c.n, sizeof(*c.v), by_position);
+        if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
+            qsort(c.v, c.n, sizeof(*c.v), by_position);
         for (size_t k = 0; k < c.n; k++) {
             int code = cli_report(&c.v[k].e);
             if (code == SYSDESC_EXIT_ENVIRONMENT || rc == SYSDESC_EXIT_OK)
