@@ -20,18 +20,23 @@ static const char usage[] =
     "\n"
     "Exit status: 0 every file valid; 2 a problem; 3 an unreadable file.\n";
 
+typedef struct problem {
+    dlti_error_t e;
+    size_t seq; /* the order the checker found it in */
+} problem;
+
 typedef struct collected {
-    dlti_error_t *v;
+    problem *v;
     size_t n, cap;
     bool nomem;
 } collected;
 
-static int collect(void *user, const dlti_error_t *problem)
+static int collect(void *user, const dlti_error_t *found)
 {
     collected *c = user;
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
-        dlti_error_t *v = realloc(c->v, cap * sizeof(*v));
+        problem *v = realloc(c->v, cap * sizeof(*v));
         if (!v) {
             c->nomem = true;
             return 1;
@@ -39,17 +44,23 @@ static int collect(void *user, const dlti_error_t *problem)
         c->v = v;
         c->cap = cap;
     }
-    c->v[c->n++] = *problem;
+    c->v[c->n].e = *found;
+    c->v[c->n].seq = c->n;
+    c->n++;
     return 0;
 }
 
-/* File order: a problem without a line (a missing key) sorts first. */
+/* File order: a problem without a line sorts first; problems at one place
+ * (the keys a device misses) keep the checker's order. */
 static int by_position(const void *a, const void *b)
 {
-    const dlti_error_t *x = a, *y = b;
+    const problem *p = a, *q = b;
+    const dlti_error_t *x = &p->e, *y = &q->e;
     if (x->line != y->line)
         return x->line < y->line ? -1 : 1;
-    return (x->column > y->column) - (x->column < y->column);
+    if (x->column != y->column)
+        return x->column < y->column ? -1 : 1;
+    return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
 int cmd_check(int argc, char **argv)
@@ -84,9 +95,10 @@ int cmd_check(int argc, char **argv)
             dlti_context_free(ctx);
             return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         }
-        qsort(c.v, c.n, sizeof(*c.v), by_position);
+        if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
+            qsort(c.v, c.n, sizeof(*c.v), by_position);
         for (size_t k = 0; k < c.n; k++) {
-            int code = cli_report(&c.v[k]);
+            int code = cli_report(&c.v[k].e);
             if (code == SYSDESC_EXIT_ENVIRONMENT || rc == SYSDESC_EXIT_OK)
                 rc = code == SYSDESC_EXIT_ENVIRONMENT ? code : SYSDESC_EXIT_BAD_INPUT;
         }

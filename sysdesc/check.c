@@ -45,26 +45,77 @@ static void path_text(const check_run *r, size_t depth, char *out, size_t size)
     }
 }
 
-/* Reports one problem located at the first `depth` path components. */
+/* A second place a problem may be shown at: the key path `base` components
+ * of the current one, then `n` more keys.  A relation between two keys is
+ * shown at the first unless only the second is written in the file (the
+ * first inherited through `base:`). */
+typedef struct other_key {
+    size_t base;
+    const char *key[3];
+    size_t len[3];
+    size_t n;
+} other_key;
+
+static void place(check_run *r, dlti_error_t *e, size_t depth, const other_key *other)
+{
+    int line = 0, column = 0;
+    int m = sd_locate(r->locator, r->key, r->key_len, depth, &line, &column);
+    if (other && (m < 0 || (size_t)m < depth) && other->base + other->n <= MAX_DEPTH) {
+        const char *keys[MAX_DEPTH];
+        size_t lens[MAX_DEPTH];
+        size_t n = other->base + other->n;
+        for (size_t i = 0; i < n; i++) {
+            keys[i] = i < other->base ? r->key[i] : other->key[i - other->base];
+            lens[i] = i < other->base ? r->key_len[i] : other->len[i - other->base];
+        }
+        int line2, column2;
+        int m2 = sd_locate(r->locator, keys, lens, n, &line2, &column2);
+        if (m2 > 0 && ((size_t)m2 == n || m2 > m)) {
+            m = m2;
+            line = line2;
+            column = column2;
+        }
+    }
+    if (m > 0)
+        dlti_error_place(e, r->source, line, column);
+}
+
+/* Reports one problem located at the first `depth` path components (or at
+ * `other`, see other_key).  Nothing is counted once `report` asked to stop. */
+static void vproblem(check_run *r, dlti_error_code code, size_t depth, const other_key *other,
+                     const char *fmt, va_list ap)
+{
+    if (r->stop)
+        return;
+    r->count++;
+    if (!r->report)
+        return;
+    dlti_error_t e;
+    dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
+    if (r->locator)
+        place(r, &e, depth, other);
+    if (r->report(r->user, &e) != 0)
+        r->stop = true;
+}
+
 static void problem(check_run *r, dlti_error_code code, size_t depth, const char *fmt, ...)
     DLTI_PRINTF(4, 5);
 static void problem(check_run *r, dlti_error_code code, size_t depth, const char *fmt, ...)
 {
-    r->count++;
-    if (r->stop || !r->report)
-        return;
-    dlti_error_t e;
     va_list ap;
     va_start(ap, fmt);
-    dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
+    vproblem(r, code, depth, NULL, fmt, ap);
     va_end(ap);
-    if (r->locator) {
-        int line, column;
-        if (sd_locate(r->locator, r->key, r->key_len, depth, &line, &column) == 0)
-            dlti_error_place(&e, r->source, line, column);
-    }
-    if (r->report(r->user, &e) != 0)
-        r->stop = true;
+}
+
+static void problem_or(check_run *r, size_t depth, const other_key *other, const char *fmt, ...)
+    DLTI_PRINTF(4, 5);
+static void problem_or(check_run *r, size_t depth, const other_key *other, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vproblem(r, DLTI_ERROR_VERIFY, depth, other, fmt, ap);
+    va_end(ap);
 }
 
 static const dlti_attr *get(const dlti_attr *map, const char *key)
@@ -121,7 +172,7 @@ static const char *expected_text(const sysdesc_schema_key *k, char *buf, size_t 
     case SYSDESC_VALUE_BOOL:
         return "true or false";
     case SYSDESC_VALUE_STRING:
-        return "a string";
+        return strcmp(k->path, "device_type") == 0 ? "\"CPU\" or \"GPU\"" : "a string";
     case SYSDESC_VALUE_I64_ARRAY:
         return "a non-empty list of integers (i64)";
     case SYSDESC_VALUE_STRING_LIST:
@@ -135,6 +186,8 @@ static const char *expected_text(const sysdesc_schema_key *k, char *buf, size_t 
 
 static const char *actual_text(const dlti_attr *v, char *buf, size_t size)
 {
+    int64_t x;
+    double d;
     switch (dlti_attr_get_kind(v)) {
     case DLTI_ATTR_STRING: {
         const char *s;
@@ -147,52 +200,133 @@ static const char *actual_text(const dlti_attr *v, char *buf, size_t size)
         return buf;
     }
     case DLTI_ATTR_INTEGER:
-    case DLTI_ATTR_FLOAT: {
-        char *t = dlti_attr_print(v, NULL);
-        snprintf(buf, size, "%s", t ? t : "a number");
-        free(t);
-        return buf;
+        if (is_i64(v, &x)) {
+            snprintf(buf, size, "%lld", (long long)x);
+            return buf;
+        }
+        break;
+    case DLTI_ATTR_FLOAT:
+        if (strcmp(dlti_type_str(dlti_attr_type(v)), "f64") == 0 &&
+            dlti_attr_get_double(v, &d, NULL) == 0) {
+            sd_float_text(d, buf, size);
+            return buf;
+        }
+        break;
+    case DLTI_ATTR_BOOL: {
+        bool b = false;
+        dlti_attr_get_bool(v, &b, NULL);
+        return b ? "true" : "false";
     }
-    case DLTI_ATTR_BOOL:
-        return "a boolean";
     case DLTI_ATTR_ARRAY:
     case DLTI_ATTR_DENSE_ARRAY:
-        return "a list";
+        if (dlti_attr_size(v) == 0)
+            return "an empty list";
+        if (dlti_attr_get_kind(v) == DLTI_ATTR_ARRAY)
+            return "a list";
+        break;
     case DLTI_ATTR_MAP:
         return "a map";
     default:
-        return "another kind of attribute";
+        break;
     }
+    /* anything else in MLIR syntax: "1024 : i32", "array<i32: 1, 2>" */
+    char *t = dlti_attr_print(v, NULL);
+    if (t && strlen(t) > 40)
+        snprintf(buf, size, "%.37s...", t);
+    else
+        snprintf(buf, size, "%s", t ? t : "another kind of attribute");
+    free(t);
+    return buf;
 }
 
-/* The number to write instead of `v`, when one is obvious. */
+/* The number to write instead of `v`, when one is obvious ("write 65536
+ * (bytes)"); `k` gives the type and unit wanted (an array's element: I64). */
 static bool value_hint(const sysdesc_schema_key *k, const dlti_attr *v, char *out, size_t size)
 {
     dlti_attr_kind kind = dlti_attr_get_kind(v);
+    int64_t x;
+    /* one value where a list is wanted */
+    if (k->type == SYSDESC_VALUE_I64_ARRAY && is_i64(v, &x)) {
+        snprintf(out, size, "write [%lld]", (long long)x);
+        return true;
+    }
+    if (k->type == SYSDESC_VALUE_STRING_LIST && kind == DLTI_ATTR_STRING) {
+        const char *s;
+        size_t len;
+        dlti_attr_get_string(v, &s, &len, NULL);
+        if (len <= 40) {
+            snprintf(out, size, "write [\"%.*s\"]", (int)len, s);
+            return true;
+        }
+    }
+    /* array<i32: 32> in MLIR: the same numbers as array<i64: ...> */
+    if (k->type == SYSDESC_VALUE_I64_ARRAY && kind == DLTI_ATTR_DENSE_ARRAY &&
+        dlti_type_get_kind(dlti_attr_type(v)) == DLTI_TYPE_INTEGER &&
+        dlti_type_int_width(dlti_attr_type(v)) > 1 && dlti_attr_size(v) > 0) {
+        char *t = dlti_attr_print(v, NULL);
+        const char *colon = t ? strchr(t, ':') : NULL;
+        bool ok = colon && strlen(colon) < 60;
+        if (ok)
+            snprintf(out, size, "write array<i64%s", colon);
+        free(t);
+        if (ok)
+            return true;
+    }
     if (kind == DLTI_ATTR_STRING) {
         const char *s;
         size_t len;
         dlti_attr_get_string(v, &s, &len, NULL);
         if (sd_unit_hint(k, s, len, out, size) == 0)
             return true;
-        if (k->type == SYSDESC_VALUE_BOOL && (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)) {
-            snprintf(out, size, "write %s without quotes", s);
+        if (k->type == SYSDESC_VALUE_BOOL && len < 8) {
+            /* YAML 1.1's words for booleans are strings in YAML 1.2 */
+            static const char *const yes[] = {"yes", "Yes", "YES", "on", "On", "ON", "y", "Y"};
+            static const char *const no[] = {"no", "No", "NO", "off", "Off", "OFF", "n", "N"};
+            if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+                snprintf(out, size, "write %s without quotes", s);
+                return true;
+            }
+            for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+                if (strcmp(s, yes[i]) == 0 || strcmp(s, no[i]) == 0) {
+                    snprintf(out, size, "write %s", strcmp(s, yes[i]) == 0 ? "true" : "false");
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+    /* a number or boolean where text is wanted (compute_capability: 9.0) */
+    if (k->type == SYSDESC_VALUE_STRING && strcmp(k->path, "device_type") != 0 &&
+        (kind == DLTI_ATTR_BOOL || (kind == DLTI_ATTR_INTEGER && is_i64(v, &(int64_t){0})) ||
+         (kind == DLTI_ATTR_FLOAT && strcmp(dlti_type_str(dlti_attr_type(v)), "f64") == 0))) {
+        char text[64];
+        snprintf(out, size, "write \"%s\"", actual_text(v, text, sizeof(text)));
+        return true;
+    }
+    double d;
+    if (k->type == SYSDESC_VALUE_I64 && kind == DLTI_ATTR_FLOAT &&
+        dlti_attr_get_double(v, &d, NULL) == 0) {
+        if (d == floor(d) && fabs(d) < 9.2e18) {
+            snprintf(out, size, "write %lld", (long long)d);
+            return true;
+        }
+        if (k->unit && strcmp(k->unit, "MHz") == 0 && d > 0 && d < 100) {
+            snprintf(out, size, "is it in GHz? then write %lld", (long long)llround(d * 1000));
             return true;
         }
         return false;
     }
-    double d;
-    if (k->type == SYSDESC_VALUE_I64 && kind == DLTI_ATTR_FLOAT &&
-        dlti_attr_get_double(v, &d, NULL) == 0 && d == floor(d) && fabs(d) < 9.2e18) {
-        snprintf(out, size, "write %lld", (long long)d);
+    /* another integer type (1024 : i32, !i32 1024): a plain integer is an i64 */
+    if (k->type == SYSDESC_VALUE_I64 && kind == DLTI_ATTR_INTEGER &&
+        dlti_attr_get_int64(v, &x, NULL) == 0) {
+        snprintf(out, size, "write %lld", (long long)x);
         return true;
     }
-    int64_t x;
     if (k->type == SYSDESC_VALUE_F64 && kind == DLTI_ATTR_INTEGER &&
         dlti_attr_get_int64(v, &x, NULL) == 0) {
         char num[64];
-        sd_format_double(num, sizeof(num), (double)x);
-        snprintf(out, size, "write %s%s", num, strpbrk(num, ".eE") ? "" : ".0");
+        sd_float_text((double)x, num, sizeof(num));
+        snprintf(out, size, "write %s", num);
         return true;
     }
     return false;
@@ -208,6 +342,36 @@ static void wrong_type(check_run *r, const sysdesc_schema_key *k, const dlti_att
             h ? "; " : "", h ? hint : "");
 }
 
+/* A list whose element `i` (0-based) is `e`, not what `k` wants of one. */
+static void wrong_element(check_run *r, const sysdesc_schema_key *k, size_t i, const dlti_attr *e)
+{
+    char path[512], want[96], got[96], hint[128];
+    sysdesc_schema_key ek = *k;
+    ek.type = k->type == SYSDESC_VALUE_I64_ARRAY ? SYSDESC_VALUE_I64 : SYSDESC_VALUE_STRING;
+    path_text(r, r->depth, path, sizeof(path));
+    bool h = value_hint(&ek, e, hint, sizeof(hint));
+    problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' must be %s, not a list with %s at position %zu%s%s",
+            path, expected_text(k, want, sizeof(want)), actual_text(e, got, sizeof(got)), i + 1,
+            h ? "; " : "", h ? hint : "");
+}
+
+/* " (is it in kHz? then write 1980)" for a clock above its range. */
+static void clock_hint(const sysdesc_schema_key *k, int64_t x, char *out, size_t size)
+{
+    static const struct {
+        const char *unit;
+        int64_t scale;
+    } scales[] = {{"kHz", 1000}, {"Hz", 1000000}};
+    for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+        int64_t v = (x + scales[i].scale / 2) / scales[i].scale;
+        if (v >= k->min && v <= k->max) {
+            snprintf(out, size, " (is it in %s? then write %lld)", scales[i].unit, (long long)v);
+            return;
+        }
+    }
+    snprintf(out, size, " (in MHz)");
+}
+
 static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, const char *what)
 {
     if (x >= k->min && x <= k->max && !(x == 0 && k->min < 0)) /* associativity 0: unknown */
@@ -220,11 +384,15 @@ static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, co
                 path);
         return;
     }
+    if (k->max == 0xffff && x > k->max) { /* PCI ids: as they are written, in hex */
+        problem(r, DLTI_ERROR_VERIFY, r->depth,
+                "'%s'%s must be at most 0xffff, not 0x%llx (a PCI id has 16 bits)", path, what,
+                (unsigned long long)x);
+        return;
+    }
     if (x > k->max) {
         if (k->unit && strcmp(k->unit, "MHz") == 0)
-            snprintf(hint, sizeof(hint), " (is it in kHz or Hz? MHz are wanted)");
-        else if (k->max == 0xffff)
-            snprintf(hint, sizeof(hint), " (a PCI id has 16 bits)");
+            clock_hint(k, x, hint, sizeof(hint));
         problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s'%s must be at most %lld, not %lld%s", path,
                 what, (long long)k->max, (long long)x, hint);
         return;
@@ -257,11 +425,16 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
             dlti_attr_get_double(v, &d, NULL) < 0) {
             wrong_type(r, k, v);
         } else if (k->unit && strcmp(k->unit, "ops/s") == 0 && !(d >= 1e9 && d < 1e18)) {
-            char path[512];
+            char path[512], got[64], hint[96] = "";
             path_text(r, r->depth, path, sizeof(path));
+            sd_float_text(d, got, sizeof(got));
+            if (d > 0 && d < 1e6) {
+                char num[64];
+                sd_float_text(d * 1e12, num, sizeof(num));
+                snprintf(hint, sizeof(hint), " (is it in TFLOP/s? then write %s)", num);
+            }
             problem(r, DLTI_ERROR_VERIFY, r->depth,
-                    "'%s' must be in ops per second, from 1e9 to 1e18, not %g%s", path, d,
-                    d > 0 && d < 1e6 ? " (is it in TFLOP/s? write it times 1e12)" : "");
+                    "'%s' must be in ops per second, from 1e9 to 1e18, not %s%s", path, got, hint);
         }
         return;
     }
@@ -292,7 +465,7 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
         }
         for (size_t i = 0; i < dlti_attr_size(v); i++) {
             if (!is_i64(dlti_attr_element(v, i), &x)) {
-                wrong_type(r, k, v);
+                wrong_element(r, k, i, dlti_attr_element(v, i));
                 return;
             }
         }
@@ -309,7 +482,7 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
         }
         for (size_t i = 0; i < dlti_attr_size(v); i++) {
             if (dlti_attr_get_kind(dlti_attr_element(v, i)) != DLTI_ATTR_STRING) {
-                wrong_type(r, k, v);
+                wrong_element(r, k, i, dlti_attr_element(v, i));
                 return;
             }
         }
@@ -329,18 +502,22 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
 
 static void unknown_key(check_run *r, int parent, const char *name, size_t len)
 {
-    char path[512];
+    char path[512], near[256];
     path_text(r, r->depth - 1, path, sizeof(path));
     const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
+    if (pk && pk->names && sd_schema_name_nocase(pk, name, len, near, sizeof(near))) {
+        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown name '%.*s' in '%s'; did you mean '%s'?",
+                (int)len, name, path, near);
+        return;
+    }
     if (pk && pk->names && sd_schema_child(parent, name, len) >= 0) {
         problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown name '%.*s' in '%s' (%s%s)", (int)len,
                 name, path, strcmp(pk->names, "#") == 0 ? "numbers: " : "one of ",
                 strcmp(pk->names, "#") == 0 ? "0, 1, ..." : pk->names);
         return;
     }
-    const char *near = sd_schema_suggest(parent, r->dev_bits, name, len);
-    if (near) {
-        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown key '%.*s' in '%s'; did you mean '%s'?",
+    if (sd_schema_suggest_text(parent, r->dev_bits, name, len, near, sizeof(near))) {
+        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown key '%.*s' in '%s'; did you mean %s?",
                 (int)len, name, path, near);
         return;
     }
@@ -348,6 +525,19 @@ static void unknown_key(check_run *r, int parent, const char *name, size_t len)
             "unknown key '%.*s' in '%s' (docs/keys.md lists the keys; put your own under "
             "'extra')",
             (int)len, name, path);
+}
+
+/* A key of the schema that the device's type does not carry. */
+static void other_device_key(check_run *r, int child)
+{
+    const sysdesc_schema_key *k = sysdesc_schema_key_at((size_t)child);
+    char path[512];
+    path_text(r, r->depth, path, sizeof(path));
+    const char *twin = sd_schema_twin(k->path, r->dev_bits);
+    problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' is a %s key, not a %s key%s%s%s", path,
+            k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
+            r->dev_bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU", twin ? "; did you mean '" : "",
+            twin ? twin : "", twin ? "'?" : "");
 }
 
 static void walk_map(check_run *r, const dlti_attr *map, int parent)
@@ -372,24 +562,20 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
         int child = sd_schema_child(parent, name, len);
         const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
         const sysdesc_schema_key *k = child >= 0 ? sysdesc_schema_key_at((size_t)child) : NULL;
-        if (!k || (pk && pk->names && !sd_schema_name_allowed(pk, name, len))) {
+        if (!k || (pk && pk->names && !sd_schema_name_allowed(pk, name, len)))
             unknown_key(r, parent, name, len);
-        } else if (!(k->devices & r->dev_bits)) {
-            char path[512];
-            path_text(r, r->depth, path, sizeof(path));
-            problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s': '%.*s' is a %s key, not one of a %s",
-                    path, (int)len, name, k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
-                    r->dev_bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU");
-        } else {
+        else if (!(k->devices & r->dev_bits))
+            other_device_key(r, child);
+        else
             check_value(r, child, dlti_attr_entry_value(map, i));
-        }
         r->depth--;
     }
 }
 
 /* ---- rules between keys (docs/keys.md, "Checks") ---- */
 
-/* Reports "'A' (a) is below 'B' (b)" at key A when both are i64 and a < b. */
+/* Reports "'A' (a) is below 'B' (b)" at key A (or B, see other_key) when
+ * both are i64 and a < b. */
 static void at_least(check_run *r, const dlti_attr *map, const char *a, const char *b,
                      const char *why)
 {
@@ -398,10 +584,11 @@ static void at_least(check_run *r, const dlti_attr *map, const char *a, const ch
         return;
     r->key[r->depth] = a;
     r->key_len[r->depth] = strlen(a);
+    other_key other = {.base = r->depth, .key = {b}, .len = {strlen(b)}, .n = 1};
     char path[512];
     path_text(r, r->depth, path, sizeof(path));
-    problem(r, DLTI_ERROR_VERIFY, r->depth + 1, "'%s.%s' (%lld) is below '%s' (%lld): %s", path, a,
-            (long long)x, b, (long long)y, why);
+    problem_or(r, r->depth + 1, &other, "'%s.%s' (%lld) is below '%s' (%lld): %s", path, a,
+               (long long)x, b, (long long)y, why);
 }
 
 static bool is_suspect(const check_run *r, const char *path)
@@ -430,20 +617,25 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
     if (!cache || dlti_attr_get_kind(cache) != DLTI_ATTR_MAP)
         return;
     static const char *const levels[] = {"L1", "L2", "L3"};
+    static const char *const flat_keys[] = {"L1_cache_size_in_bytes", "L2_cache_size_in_bytes",
+                                            "L3_cache_size_in_bytes"};
     for (int k = 0; k < 3; k++) {
         const dlti_attr *lvl = get(cache, levels[k]);
         int64_t nested, flat, below;
-        char flat_key[32], path[64];
-        snprintf(flat_key, sizeof(flat_key), "L%d_cache_size_in_bytes", k + 1);
-        if (get_i64(lvl, "size_in_bytes", &nested) && get_i64(dev, flat_key, &flat) &&
+        char path[64];
+        if (get_i64(lvl, "size_in_bytes", &nested) && get_i64(dev, flat_keys[k], &flat) &&
             nested != flat) {
-            r->key[1] = flat_key;
-            r->key_len[1] = strlen(flat_key);
-            problem(r, DLTI_ERROR_VERIFY, 2,
-                    "'%.*s.%s' (%lld) differs from 'cache.%s.size_in_bytes' (%lld): the flat "
-                    "key is a copy",
-                    (int)r->key_len[0], r->key[0], flat_key, (long long)flat, levels[k],
-                    (long long)nested);
+            r->key[1] = flat_keys[k];
+            r->key_len[1] = strlen(flat_keys[k]);
+            other_key nested_key = {.base = 1,
+                                    .key = {"cache", levels[k], "size_in_bytes"},
+                                    .len = {5, 2, 13},
+                                    .n = 3};
+            problem_or(r, 2, &nested_key,
+                       "'%.*s.%s' (%lld) differs from 'cache.%s.size_in_bytes' (%lld): the flat "
+                       "key is a copy",
+                       (int)r->key_len[0], r->key[0], flat_keys[k], (long long)flat, levels[k],
+                       (long long)nested);
         }
         snprintf(path, sizeof(path), "cache.%s.size_in_bytes", levels[k]);
         if (k > 0 && get_i64(lvl, "size_in_bytes", &nested) &&
@@ -453,11 +645,17 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
             r->key_len[1] = 5;
             r->key[2] = levels[k];
             r->key_len[2] = 2;
-            problem(r, DLTI_ERROR_VERIFY, 3,
-                    "'%.*s.cache.%s.size_in_bytes' (%lld) is below the %s's (%lld): a level "
-                    "holds at least the one below it",
-                    (int)r->key_len[0], r->key[0], levels[k], (long long)nested, levels[k - 1],
-                    (long long)below);
+            r->key[3] = "size_in_bytes";
+            r->key_len[3] = 13;
+            other_key lower = {.base = 2,
+                               .key = {levels[k - 1], "size_in_bytes"},
+                               .len = {2, 13},
+                               .n = 2};
+            problem_or(r, 4, &lower,
+                       "'%.*s.cache.%s.size_in_bytes' (%lld) is below the %s's (%lld): a level "
+                       "holds at least the one below it",
+                       (int)r->key_len[0], r->key[0], levels[k], (long long)nested,
+                       levels[k - 1], (long long)below);
         }
     }
     for (size_t i = 0; i < dlti_attr_size(cache); i++) {
@@ -492,15 +690,17 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
         !get(dev, "num_partitions_per_package")) {
         r->key[1] = "is_partition";
         r->key_len[1] = strlen("is_partition");
-        problem(r, DLTI_ERROR_VERIFY, 2,
-                "device '%.*s' is a partition: give 'num_partitions_per_package' too",
-                (int)r->key_len[0], r->key[0]);
+        other_key count = {.base = 1, .key = {"num_partitions_per_package"}, .len = {26}, .n = 1};
+        problem_or(r, 2, &count,
+                   "device '%.*s' is a partition: give 'num_partitions_per_package' too",
+                   (int)r->key_len[0], r->key[0]);
     }
     static const char *const dims[] = {"max_block_dims", "max_grid_dims"};
     for (int i = 0; i < 2; i++) {
         const dlti_attr *d = get(dev, dims[i]);
-        size_t n = d ? dlti_attr_size(d) : 0;
-        if (d && n > 3) {
+        dlti_attr_kind kind = d ? dlti_attr_get_kind(d) : DLTI_ATTR_STRING;
+        size_t n = kind == DLTI_ATTR_ARRAY || kind == DLTI_ATTR_DENSE_ARRAY ? dlti_attr_size(d) : 0;
+        if (n > 3) {
             r->key[1] = dims[i];
             r->key_len[1] = strlen(dims[i]);
             problem(r, DLTI_ERROR_VERIFY, 2, "'%.*s.%s' has %zu values: x, y, z at most",
@@ -509,14 +709,34 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
     }
 }
 
+/* The part of a key's meaning for the device's type: the table says
+ * "CPU: ...; GPU: ..." for keys both carry; "(required)" goes without saying. */
+static void meaning_for(const sysdesc_schema_key *k, unsigned dev_bits, char *out, size_t size)
+{
+    const char *m = k->meaning, *own = dev_bits & SYSDESC_DEVICE_GPU ? "GPU: " : "CPU: ";
+    size_t len = strlen(m);
+    if (strncmp(m, "CPU: ", 5) == 0 && strstr(m, "; GPU: ")) {
+        const char *at = strncmp(own, "CPU", 3) == 0 ? m : strstr(m, "; GPU: ") + 2;
+        at += 5;
+        const char *stop = strstr(at, "; GPU: ");
+        m = at;
+        len = stop ? (size_t)(stop - at) : strlen(at);
+    }
+    if (len > 11 && memcmp(m + len - 11, " (required)", 11) == 0)
+        len -= 11;
+    snprintf(out, size, "%.*s", (int)len, m);
+}
+
 static void check_required(check_run *r, const dlti_attr *dev)
 {
     for (size_t i = 0; i < sysdesc_schema_size(); i++) {
         const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
         if (!(k->required & r->dev_bits) || sd_schema_parent((int)i) >= 0 || get(dev, k->path))
             continue;
+        char meaning[256];
+        meaning_for(k, r->dev_bits, meaning, sizeof(meaning));
         problem(r, DLTI_ERROR_VERIFY, 1, "device '%.*s' misses the required key '%s' (%s)",
-                (int)r->key_len[0], r->key[0], k->path, k->meaning);
+                (int)r->key_len[0], r->key[0], k->path, meaning);
     }
 }
 
@@ -536,7 +756,7 @@ static void check_device(check_run *r, const dlti_attr *dev)
     r->probed = get(dev, "source") != NULL;
     bool known = false;
     if (type && dlti_attr_get_string(type, &t, &tlen, NULL) == 0) {
-        unsigned bits = sysdesc_schema_device_type(t);
+        unsigned bits = tlen == strlen(t) ? sysdesc_schema_device_type(t) : 0;
         if (bits) {
             r->dev_bits = bits;
             known = true;
@@ -546,8 +766,9 @@ static void check_device(check_run *r, const dlti_attr *dev)
             const char *near = same_ascii_nocase(t, tlen, "CPU")   ? "CPU"
                                : same_ascii_nocase(t, tlen, "GPU") ? "GPU"
                                                                    : NULL;
-            problem(r, DLTI_ERROR_VERIFY, 2, "device '%.*s': unknown device_type '%s'%s%s%s",
-                    (int)r->key_len[0], r->key[0], t, near ? "; did you mean '" : " (CPU or GPU)",
+            problem(r, DLTI_ERROR_VERIFY, 2, "device '%.*s': unknown device_type '%.*s'%s%s%s",
+                    (int)r->key_len[0], r->key[0], (int)tlen, t,
+                    near ? "; did you mean '" : " (CPU or GPU)",
                     near ? near : "", near ? "'?" : "");
         }
     } else if (!type && !r->partial) {
@@ -621,6 +842,10 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
     unsigned bits = device_type ? sysdesc_schema_device_type(device_type) : 0;
     if (!bits)
         bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
+    if (!path) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no key path");
+        return -1;
+    }
     int at = -1;
     size_t used = 0;
     for (const char *p = path;;) {
@@ -628,12 +853,46 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
         int child = sd_schema_child(at, p, n);
         const sysdesc_schema_key *pk = at >= 0 ? sysdesc_schema_key_at((size_t)at) : NULL;
         const sysdesc_schema_key *k = child >= 0 ? sysdesc_schema_key_at((size_t)child) : NULL;
-        if (!k || !(k->devices & bits) || (pk && pk->names && !sd_schema_name_allowed(pk, p, n))) {
-            const char *near = sd_schema_suggest(at, bits, p, n);
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown key '%.*s' in '%s%s%.*s'%s%s%s",
-                           (int)n, p, device_id ? device_id : "", used ? "." : "", (int)(used ? used - 1 : 0), path,
-                           near ? "; did you mean '" : " (docs/keys.md lists the keys; put your own under 'extra')",
-                           near ? near : "", near ? "'?" : "");
+        /* the map it is in: "GPU0.cache", "cache" without a device id, "GPU0" */
+        char where[512];
+        const char *id = device_id && *device_id ? device_id : NULL;
+        if (id || used)
+            snprintf(where, sizeof(where), "%s%s%.*s", id ? id : "", id && used ? "." : "",
+                     (int)(used ? used - 1 : 0), path);
+        else
+            snprintf(where, sizeof(where), "%s", device_type ? device_type : "the device");
+        char near[256];
+        if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n) &&
+            sd_schema_name_nocase(pk, p, n, near, sizeof(near))) {
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s'; did you mean '%s'?",
+                           (int)n, p, where, near);
+            return -1;
+        }
+        if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n)) {
+            bool numbers = strcmp(pk->names, "#") == 0;
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s' (%s%s)", (int)n, p,
+                           where, numbers ? "numbers: " : "one of ",
+                           numbers ? "0, 1, ..." : pk->names);
+            return -1;
+        }
+        if (k && !(k->devices & bits)) {
+            const char *twin = sd_schema_twin(k->path, bits);
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "'%s%s%.*s' is a %s key, not a %s key%s%s%s",
+                           id ? id : "", id ? "." : "", (int)(used + n), path,
+                           k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
+                           bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU", twin ? "; did you mean '" : "",
+                           twin ? twin : "", twin ? "'?" : "");
+            return -1;
+        }
+        if (!k) {
+            if (sd_schema_suggest_text(at, bits, p, n, near, sizeof(near)))
+                dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown key '%.*s' in '%s'; did you mean %s?",
+                               (int)n, p, where, near);
+            else
+                dlti_error_set(err, DLTI_ERROR_VERIFY,
+                               "unknown key '%.*s' in '%s' (docs/keys.md lists the keys; put your "
+                               "own under 'extra')",
+                               (int)n, p, where);
             return -1;
         }
         if (p[n] == '\0' || k->type == SYSDESC_VALUE_OPEN_MAP)

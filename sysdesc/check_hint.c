@@ -8,7 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *sd_schema_suggest(int parent, unsigned devices, const char *name, size_t len)
+/* The full path of entry `i` with no '*' in it, or NULL. */
+static const char *plain_path(size_t i)
+{
+    const char *p = sysdesc_schema_key_at(i)->path;
+    return strchr(p, '*') ? NULL : p;
+}
+
+static void quote_two(char *out, size_t size, const char *a, const char *b)
+{
+    if (b)
+        snprintf(out, size, "'%s' or '%s'", a, b);
+    else
+        snprintf(out, size, "'%s'", a);
+}
+
+bool sd_schema_suggest_text(int parent, unsigned devices, const char *name, size_t len,
+                            char *out, size_t size)
 {
     const char *best = NULL;
     size_t best_d = SIZE_MAX;
@@ -26,7 +42,86 @@ const char *sd_schema_suggest(int parent, unsigned devices, const char *name, si
             best_d = d;
         }
     }
-    return best;
+    if (best) {
+        quote_two(out, size, best, NULL);
+        return true;
+    }
+    /* The same name one map off ("total_in_bytes" at the top of a CPU:
+     * "memory.total_in_bytes"), at most two. */
+    const char *found[3] = {NULL, NULL, NULL};
+    size_t nfound = 0;
+    for (size_t i = 0; i < sysdesc_schema_size() && nfound < 3; i++) {
+        const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
+        const char *n = sd_schema_name((int)i);
+        if (!(k->devices & devices) || sd_schema_parent((int)i) == parent || !plain_path(i) ||
+            strlen(n) != len || memcmp(n, name, len) != 0)
+            continue;
+        found[nfound++] = k->path;
+    }
+    if (nfound == 0 && len >= 2) {
+        /* The keys it begins: "fp32" -> fp32_vector, fp32_matrix. */
+        for (size_t i = 0; i < sysdesc_schema_size() && nfound < 3; i++) {
+            const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
+            const char *n = sd_schema_name((int)i);
+            if (sd_schema_parent((int)i) != parent || !(k->devices & devices) ||
+                strlen(n) <= len || memcmp(n, name, len) != 0 || n[len] != '_')
+                continue;
+            found[nfound++] = n;
+        }
+    }
+    if (nfound == 0 || nfound > 2)
+        return false;
+    quote_two(out, size, found[0], found[1]);
+    return true;
+}
+
+bool sd_schema_name_nocase(const sysdesc_schema_key *map, const char *name, size_t len,
+                           char *out, size_t size)
+{
+    if (!map->names || strcmp(map->names, "#") == 0)
+        return false;
+    for (const char *p = map->names; *p;) {
+        size_t n = strcspn(p, " ");
+        bool same = n == len;
+        for (size_t i = 0; same && i < n; i++)
+            same = tolower((unsigned char)p[i]) == tolower((unsigned char)name[i]);
+        if (same) {
+            snprintf(out, size, "%.*s", (int)n, p);
+            return true;
+        }
+        p += n;
+        p += *p == ' ';
+    }
+    return false;
+}
+
+const char *sd_schema_twin(const char *path, unsigned devices)
+{
+    /* GPU key, CPU key: the same fact under each type's name */
+    static const char *const twins[][2] = {
+        {"memory_size_in_bytes", "memory.total_in_bytes"},
+        {"memory_size_in_bytes", "memory"},
+        {"max_clock_in_mhz", "max_frequency_mhz"},
+        {"base_clock_in_mhz", "base_frequency_mhz"},
+        {"num_compute_units", "num_cores"},
+    };
+    int want = devices & SYSDESC_DEVICE_GPU ? 0 : 1;
+    for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); i++)
+        if (strcmp(twins[i][1 - want], path) == 0)
+            return twins[i][want];
+    return NULL;
+}
+
+void sd_float_text(double d, char *out, size_t size)
+{
+    char num[64];
+    const char *exp = "";
+    if (fabs(d) >= 1e12 && fabs(d) < 1e18) {
+        d /= 1e12;
+        exp = "e12";
+    }
+    sd_format_double(num, sizeof(num), d);
+    snprintf(out, size, "%s%s%s", num, strpbrk(num, ".eEni") ? "" : ".0", exp);
 }
 
 typedef struct unit_scale {
@@ -114,10 +209,7 @@ int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, ch
     }
     if (key->type == SYSDESC_VALUE_F64) {
         char num[64];
-        sd_format_double(num, sizeof(num), x);
-        /* A float the YAML reader types as f64, not as an integer. */
-        if (!strpbrk(num, ".eEn"))
-            strncat(num, ".0", sizeof(num) - strlen(num) - 1);
+        sd_float_text(x, num, sizeof(num));
         if (unit_name)
             snprintf(out, size, "write %s (%s)", num, key->unit);
         else

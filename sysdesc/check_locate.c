@@ -33,13 +33,13 @@ static bool starts_mlir(const char *text, size_t len)
 
 sd_locator *sd_locator_new(const char *text, size_t len, const char *source)
 {
-    (void)source;
     sd_locator *l = calloc(1, sizeof(*l));
     if (!l)
         return NULL;
+    size_t slen = source ? strlen(source) : 0;
     l->text = text;
     l->len = len;
-    l->mlir = starts_mlir(text, len);
+    l->mlir = (slen > 5 && strcmp(source + slen - 5, ".mlir") == 0) || starts_mlir(text, len);
     return l;
 }
 
@@ -85,47 +85,129 @@ static int locate_yaml(sd_locator *l, const char *const *keys, const size_t *len
         }
     }
     const sd_node *at = l->doc.root, *found = NULL;
+    int matched = 0;
     for (size_t i = 0; i < n && at; i++) {
         const sd_node *key = NULL;
         at = yaml_child(at, keys[i], lens[i], &key);
-        if (key)
-            found = key;
+        if (!key)
+            break;
+        found = key;
+        matched++;
     }
     if (!found)
         return -1;
     *line = found->line;
     *column = found->column;
-    return 0;
+    return matched;
 }
 
-/* The quoted key `"k" =` at or after `from`, as the MLIR printer writes it. */
-static const char *mlir_key(const char *p, const char *end, const char *key, size_t len)
+/* MLIR text is scanned, not parsed: the system spec's device keys, then
+ * each key inside the container (`#dlti.target_device_spec<...>`,
+ * `#dlti.map<...>`) the key before it holds, at that container's own level:
+ * a `source` map or a nested map that holds the same key name is not
+ * mistaken for the key.  Strings and `//` comments are skipped. */
+
+/* Past the string that starts at `p` (a '"'), or `end`. */
+static const char *skip_string(const char *p, const char *end)
 {
-    for (; p + len + 2 <= end; p++) {
-        p = memchr(p, '"', (size_t)(end - p));
-        if (!p || p + len + 2 > end)
-            return NULL;
-        if (memcmp(p + 1, key, len) == 0 && p[len + 1] == '"') {
-            const char *q = p + len + 2;
-            while (q < end && (*q == ' ' || *q == '\n' || *q == '\t'))
-                q++;
-            if (q < end && *q == '=')
-                return p;
+    for (p++; p < end && *p != '"'; p++)
+        if (*p == '\\' && p + 1 < end)
+            p++;
+    return p < end ? p + 1 : end;
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* The first `#dlti.target_system_spec<` outside strings and comments: the
+ * position after its '<', or NULL. */
+static const char *system_spec_body(const char *p, const char *end)
+{
+    static const char tag[] = "#dlti.target_system_spec<";
+    const size_t n = sizeof(tag) - 1;
+    while (p < end) {
+        if (*p == '"') {
+            p = skip_string(p, end);
+        } else if (*p == '/' && p + 1 < end && p[1] == '/') {
+            p = memchr(p, '\n', (size_t)(end - p));
+            if (!p)
+                return NULL;
+        } else if ((size_t)(end - p) >= n && memcmp(p, tag, n) == 0) {
+            return p + n;
+        } else {
+            p++;
         }
     }
     return NULL;
 }
 
+/* The quoted key `"key" =` (or, for a device, the older `"key" :`) at the
+ * top level of the container whose body starts at `p`; NULL when it holds
+ * none.  *value is set past the '=' or ':'. */
+static const char *container_key(const char *p, const char *end, const char *key, size_t len,
+                                 bool colon, const char **value)
+{
+    int depth = 0;
+    while (p < end && depth >= 0) {
+        char c = *p;
+        if (c == '"') {
+            const char *q = skip_string(p, end);
+            if (depth == 0 && (size_t)(q - p) == len + 2 && memcmp(p + 1, key, len) == 0) {
+                const char *r = skip_blanks(q, end);
+                if (r < end && (*r == '=' || (colon && *r == ':'))) {
+                    *value = r + 1;
+                    return p;
+                }
+            }
+            p = q;
+            continue;
+        }
+        if (c == '/' && p + 1 < end && p[1] == '/') {
+            p = memchr(p, '\n', (size_t)(end - p));
+            if (!p)
+                return NULL;
+            continue;
+        }
+        if (c == '<' || c == '[' || c == '{' || c == '(')
+            depth++;
+        else if (c == '>' || c == ']' || c == '}' || c == ')')
+            depth--;
+        p++;
+    }
+    return NULL;
+}
+
+/* The body of the container a value starting at `p` opens
+ * (`#dlti.NAME<`), or NULL when the value is no container. */
+static const char *container_body(const char *p, const char *end)
+{
+    p = skip_blanks(p, end);
+    if ((size_t)(end - p) < 6 || memcmp(p, "#dlti.", 6) != 0)
+        return NULL;
+    p += 6;
+    while (p < end && ((*p >= 'a' && *p <= 'z') || *p == '_'))
+        p++;
+    return p < end && *p == '<' ? p + 1 : NULL;
+}
+
 static int locate_mlir(const sd_locator *l, const char *const *keys, const size_t *lens,
                        size_t n, int *line, int *column)
 {
-    const char *p = l->text, *end = l->text + l->len, *found = NULL;
-    for (size_t i = 0; i < n; i++) {
-        const char *k = mlir_key(p, end, keys[i], lens[i]);
+    const char *end = l->text + l->len, *found = NULL;
+    const char *body = system_spec_body(l->text, end);
+    int matched = 0;
+    for (size_t i = 0; i < n && body; i++) {
+        const char *value;
+        const char *k = container_key(body, end, keys[i], lens[i], i == 0, &value);
         if (!k)
             break;
         found = k;
-        p = k + lens[i] + 2;
+        matched++;
+        body = container_body(value, end);
     }
     if (!found)
         return -1;
@@ -133,7 +215,7 @@ static int locate_mlir(const sd_locator *l, const char *const *keys, const size_
     dlti_error_locate(&e, NULL, l->text, l->len, (size_t)(found - l->text));
     *line = e.line;
     *column = e.column;
-    return 0;
+    return matched;
 }
 
 int sd_locate(sd_locator *l, const char *const *keys, const size_t *lens, size_t n, int *line,

@@ -20,7 +20,14 @@
 int sd_keep_first(void *user, const dlti_error_t *problem)
 {
     sd_first_problem *f = user;
-    if (f->n++ == 0 && f->err)
+    /* first in the file, as `sysdesc check` lists them (a problem without a
+     * line first; the checker's order at one place): the checker finds a
+     * device's keys in the order base: left them, not the file's */
+    bool before = f->n == 0 ||
+                  (f->err && (problem->line < f->err->line ||
+                              (problem->line == f->err->line && problem->column < f->err->column)));
+    f->n++;
+    if (before && f->err)
         *f->err = *problem;
     return 0;
 }

@@ -258,16 +258,30 @@ int sd_schema_parent(int entry);
 const char *sd_schema_name(int entry);
 /* Whether `name` may be a child of map key `map` (its `names` list). */
 bool sd_schema_name_allowed(const sysdesc_schema_key *map, const char *name, size_t len);
-/* The key under `parent`, valid for `devices`, nearest to `name` by edit
- * distance, or NULL when none is close enough to be the one meant. */
-const char *sd_schema_suggest(int parent, unsigned devices, const char *name, size_t len);
+/* The keys `name` under `parent` (valid for `devices`) may have been meant,
+ * quoted into `out` ("'num_compute_units'", "'fp32_vector' or
+ * 'fp32_matrix'"): the nearest by edit distance, else the same name in
+ * another map of the device, else the keys it begins; false for none. */
+bool sd_schema_suggest_text(int parent, unsigned devices, const char *name, size_t len,
+                            char *out, size_t size);
+/* The name of map key `map`'s `names` list that `name` is but for case
+ * ("l3" -> "L3"), into `out`; false for none. */
+bool sd_schema_name_nocase(const sysdesc_schema_key *map, const char *name, size_t len,
+                           char *out, size_t size);
+/* The key of a device of type `devices` that does what key `path` of the
+ * other type does ("memory_size_in_bytes" on a CPU: "memory.total_in_bytes"),
+ * or NULL. */
+const char *sd_schema_twin(const char *path, unsigned devices);
 /* "write 65536 (bytes)" for the text "64KB" of a key in bytes (and the like
  * for every unit of the schema); 0, or -1 when the text is no number. */
 int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, char *out,
                  size_t size);
+/* `d` as the YAML and MLIR readers take it back as an f64: "84.0", and
+ * from 1e12 on in units of 1e12 as the catalog writes peaks: "989.4e12". */
+void sd_float_text(double d, char *out, size_t size);
 
-/* A sysdesc_problem_fn that keeps the first problem in `err` (may be NULL)
- * and counts them all. */
+/* A sysdesc_problem_fn that keeps the first problem by position in `err`
+ * (may be NULL) and counts them all. */
 typedef struct sd_first_problem {
     dlti_error_t *err;
     long n;
@@ -281,7 +295,8 @@ typedef struct sd_locator sd_locator;
 sd_locator *sd_locator_new(const char *text, size_t len, const char *source);
 void sd_locator_free(sd_locator *l);
 /* The line and column of the deepest key of the path `keys` (device id
- * first) that the text holds; -1 when not even the device is found. */
+ * first) that the text holds, returning how many keys of the path it holds
+ * (1..n); -1 when not even the device is found. */
 int sd_locate(sd_locator *l, const char *const *keys, const size_t *lens, size_t n, int *line,
               int *column);
 

@@ -132,25 +132,27 @@ static void schema_rejects(void **state)
                     "'GPU.num_compute_units' must be an integer (i64), not the string \"58\"; "
                     "write 58 without quotes");
     expect_rejected("  num_compute_units: !i32 58", 3,
-                    "'GPU.num_compute_units' must be an integer (i64), not 58 : i32");
+                    "'GPU.num_compute_units' must be an integer (i64), not 58 : i32; write 58");
     expect_rejected("  num_compute_units: -1", 3,
                     "'GPU.num_compute_units' must be at least 1, not -1");
     expect_rejected("  is_partition: no", 3,
-                    "'GPU.is_partition' must be true or false, not the string \"no\"");
+                    "'GPU.is_partition' must be true or false, not the string \"no\"; "
+                    "write false");
     expect_rejected("  subgroup_sizes: 32", 3,
-                    "'GPU.subgroup_sizes' must be a non-empty list of integers (i64), not 32 : i64");
+                    "'GPU.subgroup_sizes' must be a non-empty list of integers (i64), not 32; "
+                    "write [32]");
     expect_rejected("  peak_ops_per_second: {fp32_vector: 30}", 3,
                     "'GPU.peak_ops_per_second.fp32_vector' must be a float (f64) in ops/s, not "
-                    "30 : i64; write 30.0");
+                    "30; write 30.0");
     expect_rejected("  peak_ops_per_second: {fp32_vector: 30.3}", 3,
                     "'GPU.peak_ops_per_second.fp32_vector' must be in ops per second, from 1e9 "
-                    "to 1e18, not 30.3 (is it in TFLOP/s? write it times 1e12)");
+                    "to 1e18, not 30.3 (is it in TFLOP/s? then write 30.3e12)");
     expect_rejected("  peak_ops_per_second: {fp33: 1.0e12}", 3,
                     "unknown key 'fp33' in 'GPU.peak_ops_per_second' (docs/keys.md lists the "
                     "keys; put your own under 'extra')");
     expect_rejected("  max_clock_in_mhz: 2040000000", 3,
-                    "'GPU.max_clock_in_mhz' must be at most 10000, not 2040000000 (is it in kHz "
-                    "or Hz? MHz are wanted)");
+                    "'GPU.max_clock_in_mhz' must be at most 10000, not 2040000000 (is it in Hz? "
+                    "then write 2040)");
     expect_rejected("  memory_bandwidth_in_bytes_per_second: 300", 3,
                     "'GPU.memory_bandwidth_in_bytes_per_second' must be at least 1000000000, not "
                     "300 (is it in GB/s? then write 300000000000)");
