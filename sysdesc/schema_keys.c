@@ -34,7 +34,7 @@ static const sysdesc_schema_key schema[] = {
     {"vendor", STR, NULL, ANY, ANY, FACT, 0, 0, NULL,
      "CPU: the CPUID vendor (GenuineIntel, AuthenticAMD); GPU: NVIDIA, AMD, Intel", "vendor"},
     {"model", STR, NULL, ANY, ANY, FACT, 0, 0, NULL,
-     "the product name; a partition says so: Instinct MI250X (one GCD)", "model"},
+     "the product name; a GPU partition says so, as in Instinct MI250X (one GCD)", "model"},
     {"arch", STR, NULL, ANY, ANY, FACT, 0, 0, NULL,
      "CPU: x86_64, aarch64; GPU: the compiler target sm_90, gfx942, pvc", "arch"},
 
@@ -69,7 +69,7 @@ static const sysdesc_schema_key schema[] = {
     {"L1_cache_size_in_bytes", I64, "bytes", ANY, 0, FACT, 1, BIG, NULL,
      "CPU: = cache.L1.size_in_bytes; GPU: L1 per compute unit (NVIDIA: L1 + shared memory)", NULL},
     {"L2_cache_size_in_bytes", I64, "bytes", ANY, GPU, FACT, 1, BIG, NULL,
-     "CPU: = cache.L2.size_in_bytes; GPU: the whole device's L2 (required)", "L2"},
+     "CPU: = cache.L2.size_in_bytes; GPU: the whole device's L2", "L2"},
     {"L3_cache_size_in_bytes", I64, "bytes", CPU, 0, FACT, 1, BIG, NULL,
      "= cache.L3.size_in_bytes", NULL},
     {"max_vector_op_width", I64, "bits", CPU, 0, LIMIT, 1, BIG, NULL,

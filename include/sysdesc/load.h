@@ -19,7 +19,7 @@
  * input size), DLTI_ERROR_NOT_FOUND (a `base:` or catalog name that names
  * nothing), DLTI_ERROR_IO, DLTI_ERROR_NOMEM; and, unless the options say
  * SYSDESC_LOAD_NO_CHECK, the first problem the device schema finds
- * (sysdesc_system_check(): DLTI_ERROR_VERIFY, _TYPE or _RANGE, located at
+ * (sysdesc_system_check(): DLTI_ERROR_VERIFY, located at
  * the key, its text ending in "(and N more problems)" when there are more).
  * A failed load returns nothing:
  * there are no partial results (attributes built before the error stay in
