@@ -132,9 +132,9 @@ static void print_dense_array(dlti_buf *b, const dlti_attr *a)
         } else if (a->type->width == 1) {
             dlti_buf_puts(b, a->u.ints[i] ? "true" : "false");
         } else if (a->type->sign == DLTI_UNSIGNED) {
-            dlti_buf_printf(b, "%llu", (unsigned long long)a->u.ints[i]);
+            dlti_buf_put_u64(b, (uint64_t)a->u.ints[i]);
         } else {
-            dlti_buf_printf(b, "%lld", (long long)a->u.ints[i]);
+            dlti_buf_put_i64(b, a->u.ints[i]);
         }
     }
     dlti_buf_putc(b, '>');
