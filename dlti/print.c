@@ -4,23 +4,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Nonzero when one of the 8 bytes of `x` needs an escape: below 0x20, 0x7F
+ * and above, '"' or '\\'.  Each test works within its byte (no carries
+ * between bytes), so the answer is exact, not a hint. */
+static uint64_t needs_escape8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull,
+                   low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t l = x & low7;
+    uint64_t big = (l + ones) | x;          /* 0x7F, or bit 7 set */
+    uint64_t ctl = ~(l + 0x6060606060606060ull); /* low 7 bits below 0x20 */
+    uint64_t q = x ^ 0x2222222222222222ull, bs = x ^ 0x5C5C5C5C5C5C5C5Cull;
+    uint64_t quote = ~(((q & low7) + low7) | q);   /* a zero byte: '"' */
+    uint64_t slash = ~(((bs & low7) + low7) | bs); /* a zero byte: '\\' */
+    return (big | ctl | quote | slash) & high;
+}
+
 void dlti_print_string(dlti_buf *b, const char *s, size_t len)
 {
     static const char hex[] = "0123456789ABCDEF";
     dlti_buf_putc(b, '"');
     size_t run = 0; /* copy printable runs in one go */
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
-            continue;
-        dlti_buf_put(b, s + run, i - run);
-        /* llvm::printEscapedString: a backslash doubles, the rest are \XX. */
-        char esc[3] = {'\\', hex[c >> 4], hex[c & 15]};
-        if (c == '\\')
-            dlti_buf_put(b, "\\\\", 2);
-        else
-            dlti_buf_put(b, esc, 3);
-        run = i + 1;
+    size_t i = 0;
+    for (;;) {
+        /* skip 8 bytes at a time while none needs an escape */
+        while (i + 8 <= len) {
+            uint64_t x;
+            memcpy(&x, s + i, 8);
+            if (needs_escape8(x))
+                break;
+            i += 8;
+        }
+        size_t stop = i + 8 <= len ? i + 8 : len;
+        for (; i < stop; i++) {
+            unsigned char c = (unsigned char)s[i];
+            if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
+                continue;
+            dlti_buf_put(b, s + run, i - run);
+            /* llvm::printEscapedString: a backslash doubles, the rest are \XX. */
+            char esc[3] = {'\\', hex[c >> 4], hex[c & 15]};
+            if (c == '\\')
+                dlti_buf_put(b, "\\\\", 2);
+            else
+                dlti_buf_put(b, esc, 3);
+            run = i + 1;
+        }
+        if (i >= len)
+            break;
     }
     dlti_buf_put(b, s + run, len - run);
     dlti_buf_putc(b, '"');

@@ -11,6 +11,16 @@
 #include <string.h>
 
 #define MAX_DEPTH 16
+#define MEMO_SLOTS 512 /* a power of two */
+
+/* sd_schema_child() of a (parent entry, key handle): keys are interned, so a
+ * handle stands for one name, and a system of many devices repeats the same
+ * few dozen keys. */
+typedef struct child_memo {
+    dlti_key key;            /* NULL: empty */
+    int parent;
+    int child;
+} child_memo;
 
 typedef struct check_run {
     sysdesc_problem_fn report;
@@ -29,7 +39,28 @@ typedef struct check_run {
     const char *key[MAX_DEPTH];
     size_t key_len[MAX_DEPTH];
     size_t depth;
+    /* the device's values by top-level schema entry (its keys are unique),
+     * for the rules between keys: filled once per device, not searched
+     * per rule */
+    const dlti_attr *top[SD_SCHEMA_MAX_KEYS];
+    child_memo memo[MEMO_SLOTS];
+    /* the i64 and f64 types once seen (types are uniqued per context): a
+     * value of that very type needs no further look at its type */
+    const dlti_type *i64, *f64;
 } check_run;
+
+static int child_of(check_run *r, int parent, dlti_key key, const char *name, size_t len)
+{
+    uintptr_t h = (uintptr_t)key ^ (uintptr_t)(parent + 1);
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    child_memo *m = &r->memo[(h >> 23) & (MEMO_SLOTS - 1)];
+    if (m->key != key || m->parent != parent) {
+        m->key = key;
+        m->parent = parent;
+        m->child = sd_schema_child(parent, name, len);
+    }
+    return m->child;
+}
 
 /* "GPU0.cache.L1" of the first `depth` components. */
 static void path_text(const check_run *r, size_t depth, char *out, size_t size)
@@ -87,6 +118,28 @@ static bool is_i64(const dlti_attr *v, int64_t *x)
            dlti_type_int_signedness(ty) == DLTI_SIGNLESS && dlti_attr_get_int64(v, x, NULL) == 0;
 }
 
+/* is_i64() with the i64 type remembered. */
+static bool run_is_i64(check_run *r, const dlti_attr *v, int64_t *x)
+{
+    if (v && r->i64 && dlti_attr_get_kind(v) == DLTI_ATTR_INTEGER && dlti_attr_type(v) == r->i64)
+        return dlti_attr_get_int64(v, x, NULL) == 0;
+    if (!is_i64(v, x))
+        return false;
+    r->i64 = dlti_attr_type(v);
+    return true;
+}
+
+/* get(map, key), from the device's table when `map` is the device. */
+static const dlti_attr *lookup(const check_run *r, const dlti_attr *map, const char *key)
+{
+    if (map && map == r->device) {
+        int i = sd_schema_child(-1, key, strlen(key));
+        if (i >= 0)
+            return r->top[i];
+    }
+    return get(map, key);
+}
+
 static bool same_ascii_nocase(const char *a, size_t len, const char *b)
 {
     if (strlen(b) != len)
@@ -99,9 +152,9 @@ static bool same_ascii_nocase(const char *a, size_t len, const char *b)
     return true;
 }
 
-static bool get_i64(const dlti_attr *map, const char *key, int64_t *x)
+static bool get_i64(check_run *r, const dlti_attr *map, const char *key, int64_t *x)
 {
-    return is_i64(get(map, key), x);
+    return run_is_i64(r, lookup(r, map, key), x);
 }
 
 /* ---- what a value is, in words ---- */
@@ -246,15 +299,19 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
     int64_t x;
     switch (k->type) {
     case SYSDESC_VALUE_I64:
-        if (!is_i64(v, &x))
+        if (!run_is_i64(r, v, &x))
             wrong_type(r, k, v);
         else
             check_range(r, k, x, "");
         return;
     case SYSDESC_VALUE_F64: {
         double d;
-        if (kind != DLTI_ATTR_FLOAT || strcmp(dlti_type_str(dlti_attr_type(v)), "f64") != 0 ||
-            dlti_attr_get_double(v, &d, NULL) < 0) {
+        bool f64 = kind == DLTI_ATTR_FLOAT &&
+                   (dlti_attr_type(v) == r->f64 ||
+                    strcmp(dlti_type_str(dlti_attr_type(v)), "f64") == 0);
+        if (f64)
+            r->f64 = dlti_attr_type(v);
+        if (!f64 || dlti_attr_get_double(v, &d, NULL) < 0) {
             wrong_type(r, k, v);
         } else if (k->unit && strcmp(k->unit, "ops/s") == 0 && !(d >= 1e9 && d < 1e18)) {
             char path[512];
@@ -291,13 +348,13 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
             return;
         }
         for (size_t i = 0; i < dlti_attr_size(v); i++) {
-            if (!is_i64(dlti_attr_element(v, i), &x)) {
+            if (!run_is_i64(r, dlti_attr_element(v, i), &x)) {
                 wrong_type(r, k, v);
                 return;
             }
         }
         for (size_t i = 0; i < dlti_attr_size(v); i++) {
-            is_i64(dlti_attr_element(v, i), &x);
+            run_is_i64(r, dlti_attr_element(v, i), &x);
             check_range(r, k, x, " element");
         }
         return;
@@ -354,7 +411,9 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
 {
     if (r->depth >= MAX_DEPTH)
         return;
-    for (size_t i = 0; i < dlti_attr_size(map) && !r->stop; i++) {
+    const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
+    size_t n = dlti_attr_size(map);
+    for (size_t i = 0; i < n && !r->stop; i++) {
         size_t len;
         dlti_key key = dlti_attr_entry_key(map, i);
         const char *name = dlti_key_str(key, &len);
@@ -369,8 +428,7 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
         r->key[r->depth] = name;
         r->key_len[r->depth] = len;
         r->depth++;
-        int child = sd_schema_child(parent, name, len);
-        const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
+        int child = child_of(r, parent, key, name, len);
         const sysdesc_schema_key *k = child >= 0 ? sysdesc_schema_key_at((size_t)child) : NULL;
         if (!k || (pk && pk->names && !sd_schema_name_allowed(pk, name, len))) {
             unknown_key(r, parent, name, len);
@@ -394,7 +452,7 @@ static void at_least(check_run *r, const dlti_attr *map, const char *a, const ch
                      const char *why)
 {
     int64_t x, y;
-    if (!get_i64(map, a, &x) || !get_i64(map, b, &y) || x >= y)
+    if (!get_i64(r, map, a, &x) || !get_i64(r, map, b, &y) || x >= y)
         return;
     r->key[r->depth] = a;
     r->key_len[r->depth] = strlen(a);
@@ -406,7 +464,7 @@ static void at_least(check_run *r, const dlti_attr *map, const char *a, const ch
 
 static bool is_suspect(const check_run *r, const char *path)
 {
-    const dlti_attr *s = get(r->device, "suspect");
+    const dlti_attr *s = lookup(r, r->device, "suspect");
     for (size_t i = 0; s && dlti_attr_get_kind(s) == DLTI_ATTR_ARRAY && i < dlti_attr_size(s);
          i++) {
         const char *p;
@@ -426,16 +484,16 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
     at_least(r, dev, "total_num_cores", "num_cores", "the total counts every core");
     at_least(r, dev, "total_num_threads", "num_threads", "the total counts every thread");
     at_least(r, dev, "total_num_numa_nodes", "num_numa_nodes", "the total counts every node");
-    const dlti_attr *cache = get(dev, "cache");
+    const dlti_attr *cache = lookup(r, dev, "cache");
     if (!cache || dlti_attr_get_kind(cache) != DLTI_ATTR_MAP)
         return;
     static const char *const levels[] = {"L1", "L2", "L3"};
     for (int k = 0; k < 3; k++) {
-        const dlti_attr *lvl = get(cache, levels[k]);
+        const dlti_attr *lvl = lookup(r, cache, levels[k]);
         int64_t nested, flat, below;
         char flat_key[32], path[64];
         snprintf(flat_key, sizeof(flat_key), "L%d_cache_size_in_bytes", k + 1);
-        if (get_i64(lvl, "size_in_bytes", &nested) && get_i64(dev, flat_key, &flat) &&
+        if (get_i64(r, lvl, "size_in_bytes", &nested) && get_i64(r, dev, flat_key, &flat) &&
             nested != flat) {
             r->key[1] = flat_key;
             r->key_len[1] = strlen(flat_key);
@@ -446,8 +504,8 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
                     (long long)nested);
         }
         snprintf(path, sizeof(path), "cache.%s.size_in_bytes", levels[k]);
-        if (k > 0 && get_i64(lvl, "size_in_bytes", &nested) &&
-            get_i64(get(cache, levels[k - 1]), "size_in_bytes", &below) && nested < below &&
+        if (k > 0 && get_i64(r, lvl, "size_in_bytes", &nested) &&
+            get_i64(r, lookup(r, cache, levels[k - 1]), "size_in_bytes", &below) && nested < below &&
             !is_suspect(r, path)) {
             r->key[1] = "cache";
             r->key_len[1] = 5;
@@ -487,9 +545,9 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
     at_least(r, dev, "last_level_cache_size_in_bytes", "L2_cache_size_in_bytes",
              "the last level is the largest");
     bool part = false;
-    const dlti_attr *p = get(dev, "is_partition");
+    const dlti_attr *p = lookup(r, dev, "is_partition");
     if (p && dlti_attr_get_bool(p, &part, NULL) == 0 && part &&
-        !get(dev, "num_partitions_per_package")) {
+        !lookup(r, dev, "num_partitions_per_package")) {
         r->key[1] = "is_partition";
         r->key_len[1] = strlen("is_partition");
         problem(r, DLTI_ERROR_VERIFY, 2,
@@ -498,7 +556,7 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
     }
     static const char *const dims[] = {"max_block_dims", "max_grid_dims"};
     for (int i = 0; i < 2; i++) {
-        const dlti_attr *d = get(dev, dims[i]);
+        const dlti_attr *d = lookup(r, dev, dims[i]);
         size_t n = d ? dlti_attr_size(d) : 0;
         if (d && n > 3) {
             r->key[1] = dims[i];
@@ -513,10 +571,28 @@ static void check_required(check_run *r, const dlti_attr *dev)
 {
     for (size_t i = 0; i < sysdesc_schema_size(); i++) {
         const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
-        if (!(k->required & r->dev_bits) || sd_schema_parent((int)i) >= 0 || get(dev, k->path))
+        if (!(k->required & r->dev_bits) || sd_schema_parent((int)i) >= 0 ||
+            lookup(r, dev, k->path))
             continue;
         problem(r, DLTI_ERROR_VERIFY, 1, "device '%.*s' misses the required key '%s' (%s)",
                 (int)r->key_len[0], r->key[0], k->path, k->meaning);
+    }
+}
+
+/* Fills r->top: the value of each top-level schema key the device holds.
+ * A device spec's keys are unique (the core rejects repeated keys), so this
+ * is what get() would find. */
+static void index_device(check_run *r, const dlti_attr *dev)
+{
+    memset(r->top, 0, sizeof(r->top));
+    size_t n = dlti_attr_size(dev);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        dlti_key key = dlti_attr_entry_key(dev, i);
+        const char *name = dlti_key_str(key, &len);
+        int child = name ? child_of(r, -1, key, name, len) : -1;
+        if (child >= 0 && !r->top[child])
+            r->top[child] = dlti_attr_entry_value(dev, i);
     }
 }
 
@@ -529,11 +605,12 @@ static void check_device(check_run *r, const dlti_attr *dev)
                 (int)r->key_len[0], r->key[0]);
         return;
     }
-    const dlti_attr *type = get(dev, "device_type");
+    index_device(r, dev);
+    const dlti_attr *type = lookup(r, dev, "device_type");
     const char *t = NULL;
     size_t tlen = 0;
     r->dev_bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
-    r->probed = get(dev, "source") != NULL;
+    r->probed = lookup(r, dev, "source") != NULL;
     bool known = false;
     if (type && dlti_attr_get_string(type, &t, &tlen, NULL) == 0) {
         unsigned bits = sysdesc_schema_device_type(t);
@@ -556,7 +633,7 @@ static void check_device(check_run *r, const dlti_attr *dev)
                 (int)r->key_len[0], r->key[0]);
     }
     int64_t version;
-    if (get_i64(dev, "schema_version", &version) && version > SYSDESC_SCHEMA_VERSION) {
+    if (get_i64(r, dev, "schema_version", &version) && version > SYSDESC_SCHEMA_VERSION) {
         r->key[1] = "schema_version";
         r->key_len[1] = strlen("schema_version");
         problem(r, DLTI_ERROR_VERIFY, 2,
