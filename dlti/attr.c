@@ -81,21 +81,21 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
 
 /* ---- containers ---- */
 
-static dlti_entry_rec *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
-                                   uint32_t *mask)
+static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
+                             uint32_t *mask)
 {
     size_t cap = 16;
     while (cap < n * 2)
         cap *= 2;
-    dlti_entry_rec *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
+    uint32_t *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
     memset(slots, 0, cap * sizeof(*slots));
     for (size_t i = 0; i < n; i++) {
         size_t j = e[i].key->hash & (cap - 1);
-        while (slots[j].key)
+        while (slots[j])
             j = (j + 1) & (cap - 1);
-        slots[j] = e[i];
+        slots[j] = (uint32_t)i + 1;
     }
     *mask = (uint32_t)(cap - 1);
     return slots;

@@ -177,8 +177,11 @@ typedef struct dlti_entry_rec {
     const dlti_attr *value;
 } dlti_entry_rec;
 
-/* Maps bigger than this get an open-addressing index: slots hold copies of
- * the entries (key NULL when empty), so a probe is one load, not two. */
+/* Maps bigger than this get an open-addressing index of 32-bit slots: the
+ * position of an entry plus one (0: empty), by the key's hash.  Four bytes
+ * a slot, not a copy of the entry: a device of 50 keys carries 512 bytes of
+ * index instead of 2 KiB, and loading and printing stream through less
+ * memory. */
 #define DLTI_INDEX_THRESHOLD 8
 
 struct dlti_attr {
@@ -198,7 +201,7 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const dlti_entry_rec *index;  /* NULL, or index_mask + 1 slots */
+            const uint32_t *index;        /* NULL, or index_mask + 1 slots */
             uint32_t index_mask;
         } c;
     } u;

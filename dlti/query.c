@@ -14,13 +14,14 @@ static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
                 return e[i].value;
         return NULL;
     }
-    const dlti_entry_rec *slots = a->u.c.index;
+    const uint32_t *slots = a->u.c.index;
     uint32_t mask = a->u.c.index_mask;
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
-        if (slots[j].key == key)
-            return slots[j].value;
-        if (!slots[j].key)
+        uint32_t s = slots[j];
+        if (!s)
             return NULL;
+        if (e[s - 1].key == key)
+            return e[s - 1].value;
     }
 }
 
@@ -166,14 +167,15 @@ static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
     }
     size_t len = strlen(s);
     uint64_t hash = dlti_hash_bytes(s, len);
-    const dlti_entry_rec *slots = a->u.c.index;
+    const uint32_t *slots = a->u.c.index;
     uint32_t mask = a->u.c.index_mask;
     for (size_t j = hash & mask;; j = (j + 1) & mask) {
-        dlti_key k = slots[j].key;
-        if (!k)
+        uint32_t i = slots[j];
+        if (!i)
             return NULL;
+        dlti_key k = e[i - 1].key;
         if (k->hash == hash && k->len == len && !k->type && memcmp(k->str, s, len) == 0)
-            return slots[j].value;
+            return e[i - 1].value;
     }
 }
 
