@@ -331,6 +331,17 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
         return NULL;
     }
     unsigned w = type_width(type);
+    if (w == 64) { /* i64, si64, index (ui64 below 0 does not fit): one word */
+        if (type->sign == DLTI_UNSIGNED && value < 0) {
+            dlti_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
+            return NULL;
+        }
+        uint64_t word = (uint64_t)value;
+        const dlti_attr *a = dlti_int_from_words(ctx, type, &word, 1);
+        if (!a)
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return a;
+    }
     bool fits;
     if (w >= 64)
         fits = type->sign != DLTI_UNSIGNED || value >= 0;

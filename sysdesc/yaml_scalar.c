@@ -113,10 +113,18 @@ static int special_float(const char *s, size_t len)
 
 sd_plain_kind sd_plain_classify(const char *s, size_t len)
 {
-    if (is_null_text(s, len))
+    /* Every null starts with ~ n N (or is empty), every boolean with t T f F,
+     * every number with a digit, a sign or a dot: one look at the first
+     * character rules the other kinds out (most plain scalars are words). */
+    if (len == 0)
         return SD_PLAIN_NULL;
-    if (bool_text(s, len) >= 0)
-        return SD_PLAIN_BOOL;
+    char c = s[0];
+    if (c == '~' || c == 'n' || c == 'N')
+        return is_null_text(s, len) ? SD_PLAIN_NULL : SD_PLAIN_STRING;
+    if (c == 't' || c == 'T' || c == 'f' || c == 'F')
+        return bool_text(s, len) >= 0 ? SD_PLAIN_BOOL : SD_PLAIN_STRING;
+    if (!is_digit(c) && c != '-' && c != '+' && c != '.')
+        return SD_PLAIN_STRING;
     if (is_int_text(s, len))
         return SD_PLAIN_INT;
     if (is_float_number(s, len) || special_float(s, len))
