@@ -1,6 +1,7 @@
 /* Canonical printing, byte for byte as mlir-opt-22 prints. */
 #include "dlti_private.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,37 +21,54 @@ static uint64_t needs_escape8(uint64_t x)
     return (big | ctl | quote | slash) & high;
 }
 
+/* True when no byte of s[0..len) needs an escape: words of 8, the last one
+ * overlapping, a short string's bytes padded with spaces. */
+static bool all_printable(const char *s, size_t len)
+{
+    uint64_t x;
+    if (len < 8) {
+        x = 0x2020202020202020ull;
+        for (size_t i = 0; i < len; i++)
+            x = (x << 8) | (unsigned char)s[i];
+        return !needs_escape8(x);
+    }
+    for (size_t i = 0; i + 8 < len; i += 8) {
+        memcpy(&x, s + i, 8);
+        if (needs_escape8(x))
+            return false;
+    }
+    memcpy(&x, s + len - 8, 8);
+    return !needs_escape8(x);
+}
+
 void dlti_print_string(dlti_buf *b, const char *s, size_t len)
 {
     static const char hex[] = "0123456789ABCDEF";
+    if (all_printable(s, len)) { /* nearly every key and string */
+        if (len > SIZE_MAX - 2 || (b->cap - b->len <= len + 2 && !dlti_buf_reserve(b, len + 2)))
+            return;
+        char *o = b->data + b->len;
+        o[0] = '"';
+        memcpy(o + 1, s, len);
+        o[len + 1] = '"';
+        o[len + 2] = '\0';
+        b->len += len + 2;
+        return;
+    }
     dlti_buf_putc(b, '"');
     size_t run = 0; /* copy printable runs in one go */
-    size_t i = 0;
-    for (;;) {
-        /* skip 8 bytes at a time while none needs an escape */
-        while (i + 8 <= len) {
-            uint64_t x;
-            memcpy(&x, s + i, 8);
-            if (needs_escape8(x))
-                break;
-            i += 8;
-        }
-        size_t stop = i + 8 <= len ? i + 8 : len;
-        for (; i < stop; i++) {
-            unsigned char c = (unsigned char)s[i];
-            if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
-                continue;
-            dlti_buf_put(b, s + run, i - run);
-            /* llvm::printEscapedString: a backslash doubles, the rest are \XX. */
-            char esc[3] = {'\\', hex[c >> 4], hex[c & 15]};
-            if (c == '\\')
-                dlti_buf_put(b, "\\\\", 2);
-            else
-                dlti_buf_put(b, esc, 3);
-            run = i + 1;
-        }
-        if (i >= len)
-            break;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
+            continue;
+        dlti_buf_put(b, s + run, i - run);
+        /* llvm::printEscapedString: a backslash doubles, the rest are \XX. */
+        char esc[3] = {'\\', hex[c >> 4], hex[c & 15]};
+        if (c == '\\')
+            dlti_buf_put(b, "\\\\", 2);
+        else
+            dlti_buf_put(b, esc, 3);
+        run = i + 1;
     }
     dlti_buf_put(b, s + run, len - run);
     dlti_buf_putc(b, '"');
