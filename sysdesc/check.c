@@ -20,6 +20,7 @@ typedef struct child_memo {
     dlti_key key;            /* NULL: empty */
     int parent;
     int child;
+    const sysdesc_schema_key *k;   /* the child's entry; NULL when none */
 } child_memo;
 
 typedef struct check_run {
@@ -49,7 +50,8 @@ typedef struct check_run {
     const dlti_type *i64, *f64;
 } check_run;
 
-static int child_of(check_run *r, int parent, dlti_key key, const char *name, size_t len)
+static const child_memo *memo_of(check_run *r, int parent, dlti_key key, const char *name,
+                                 size_t len)
 {
     uintptr_t h = (uintptr_t)key ^ (uintptr_t)(parent + 1);
     h *= (uintptr_t)0x9E3779B97F4A7C15ull;
@@ -58,8 +60,14 @@ static int child_of(check_run *r, int parent, dlti_key key, const char *name, si
         m->key = key;
         m->parent = parent;
         m->child = sd_schema_child(parent, name, len);
+        m->k = m->child >= 0 ? sysdesc_schema_key_at((size_t)m->child) : NULL;
     }
-    return m->child;
+    return m;
+}
+
+static int child_of(check_run *r, int parent, dlti_key key, const char *name, size_t len)
+{
+    return memo_of(r, parent, key, name, len)->child;
 }
 
 /* "GPU0.cache.L1" of the first `depth` components. */
@@ -292,9 +300,8 @@ static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, co
 
 static void walk_map(check_run *r, const dlti_attr *map, int parent);
 
-static void check_value(check_run *r, int idx, const dlti_attr *v)
+static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, const dlti_attr *v)
 {
-    const sysdesc_schema_key *k = sysdesc_schema_key_at((size_t)idx);
     dlti_attr_kind kind = dlti_attr_get_kind(v);
     int64_t x;
     switch (k->type) {
@@ -428,8 +435,9 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
         r->key[r->depth] = name;
         r->key_len[r->depth] = len;
         r->depth++;
-        int child = child_of(r, parent, key, name, len);
-        const sysdesc_schema_key *k = child >= 0 ? sysdesc_schema_key_at((size_t)child) : NULL;
+        const child_memo *m = memo_of(r, parent, key, name, len);
+        int child = m->child;
+        const sysdesc_schema_key *k = m->k;
         if (!k || (pk && pk->names && !sd_schema_name_allowed(pk, name, len))) {
             unknown_key(r, parent, name, len);
         } else if (!(k->devices & r->dev_bits)) {
@@ -439,7 +447,7 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
                     path, (int)len, name, k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
                     r->dev_bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU");
         } else {
-            check_value(r, child, dlti_attr_entry_value(map, i));
+            check_value(r, child, k, dlti_attr_entry_value(map, i));
         }
         r->depth--;
     }
