@@ -81,12 +81,9 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
 
 /* ---- containers ---- */
 
-static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
-                             uint32_t *mask)
+static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n)
 {
-    size_t cap = 16;
-    while (cap < n * 2)
-        cap *= 2;
+    size_t cap = (size_t)dlti_index_mask(n) + 1;
     uint32_t *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
@@ -97,7 +94,6 @@ static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t 
             j = (j + 1) & (cap - 1);
         slots[j] = (uint32_t)i + 1;
     }
-    *mask = (uint32_t)(cap - 1);
     return slots;
 }
 
@@ -109,12 +105,12 @@ const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, kind);
     if (!a)
         return NULL;
-    a->n = n;
+    a->n = (uint32_t)n;
     a->u.c.entries = dlti_arena_memdup(&ctx->arena, entries, n * sizeof(*entries));
     if (n && !a->u.c.entries)
         return NULL;
     if (n > DLTI_INDEX_THRESHOLD && kind != DLTI_ATTR_DICTIONARY) {
-        a->u.c.index = build_index(ctx, a->u.c.entries, n, &a->u.c.index_mask);
+        a->u.c.index = build_index(ctx, a->u.c.entries, n);
         if (!a->u.c.index)
             return NULL;
     }
@@ -311,8 +307,10 @@ const dlti_attr *dlti_int_from_words(dlti_context *ctx, const dlti_type *type,
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_INTEGER);
     if (!a)
         return NULL;
+    if (nwords > UINT32_MAX)
+        return NULL;
     a->type = type;
-    a->n = nwords;
+    a->n = (uint32_t)nwords;
     a->u.i.small = words[0];
     a->u.i.words = &a->u.i.small;
     if (nwords > 1) {
@@ -437,10 +435,12 @@ const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type)
 
 const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n)
 {
+    if (n > UINT32_MAX)
+        return NULL;
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_ARRAY);
     if (!a)
         return NULL;
-    a->n = n;
+    a->n = (uint32_t)n;
     a->u.elems = dlti_arena_memdup(&ctx->arena, elems, n * sizeof(*elems));
     return (n && !a->u.elems) ? NULL : a;
 }
@@ -455,11 +455,15 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
     for (size_t i = 0; i < n; i++)
         if (!dlti_int_new(ctx, elem, values[i], err))
             return NULL;
+    if (n > UINT32_MAX) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_DENSE_ARRAY);
     if (!a)
         return NULL;
     a->type = elem;
-    a->n = n;
+    a->n = (uint32_t)n;
     int64_t *ints = n ? dlti_arena_memdup(&ctx->arena, values, n * sizeof(int64_t)) : NULL;
     if (n && !ints)
         return NULL;

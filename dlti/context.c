@@ -116,6 +116,10 @@ void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits)
         if (limits->max_entries)
             l.max_entries = limits->max_entries;
     }
+    /* An attribute counts its entries or elements in 32 bits, and a map's
+     * index needs twice its entries: the parser's limit stays below that. */
+    if (l.max_entries > UINT32_MAX / 4 - 1)
+        l.max_entries = UINT32_MAX / 4 - 1;
     ctx->limits = l;
 }
 

@@ -184,10 +184,12 @@ typedef struct dlti_entry_rec {
  * memory. */
 #define DLTI_INDEX_THRESHOLD 8
 
+/* 32 bytes: a big spec is millions of these, and loading, checking and
+ * printing stream through them. */
 struct dlti_attr {
     dlti_attr_kind kind;
+    uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
-    size_t n;                   /* entries / elements / words */
     union {
         struct {                /* value in two's complement, `n` 64-bit words */
             uint64_t small;     /* words[0] when n == 1 */
@@ -201,11 +203,20 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const uint32_t *index;        /* NULL, or index_mask + 1 slots */
-            uint32_t index_mask;
+            const uint32_t *index;        /* NULL, or dlti_index_mask(n) + 1 slots */
         } c;
     } u;
 };
+
+/* The slots of an index of `n` entries minus one: at least twice the
+ * entries, a power of two, 16 at least. */
+static inline uint32_t dlti_index_mask(size_t n)
+{
+    size_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    return (uint32_t)(cap - 1);
+}
 
 /* Builds a container without verification (the parser verifies itself). */
 const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,

@@ -611,7 +611,7 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
         goto out;
     }
     a->type = t;
-    a->n = v.n;
+    a->n = (uint32_t)v.n; /* below max_entries, below 2^30 */
     if (is_int)
         a->u.ints = copy;
     else
@@ -806,7 +806,7 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
         goto out;
     }
     a->type = t;
-    a->n = keep;
+    a->n = (uint32_t)keep; /* below max_entries, below 2^30 */
     a->u.elems = copy;
     result = a;
 out:

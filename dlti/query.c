@@ -15,7 +15,7 @@ static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
         return NULL;
     }
     const uint32_t *slots = a->u.c.index;
-    uint32_t mask = a->u.c.index_mask;
+    uint32_t mask = dlti_index_mask(a->n);
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
         uint32_t s = slots[j];
         if (!s)
@@ -168,7 +168,7 @@ static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
     size_t len = strlen(s);
     uint64_t hash = dlti_hash_bytes(s, len);
     const uint32_t *slots = a->u.c.index;
-    uint32_t mask = a->u.c.index_mask;
+    uint32_t mask = dlti_index_mask(a->n);
     for (size_t j = hash & mask;; j = (j + 1) & mask) {
         uint32_t i = slots[j];
         if (!i)
