@@ -45,6 +45,12 @@ typedef struct check_run {
      * per rule */
     const dlti_attr *top[SD_SCHEMA_MAX_KEYS];
     child_memo memo[MEMO_SLOTS];
+    /* lookup()'s top-level entry of a rule's key name, by the name's
+     * address (the rules name keys with string literals) */
+    struct { const char *name; int entry; } names[64]; /* checked by name: a buffer may be reused */
+    /* the entries r->top holds, to clear them for the next device */
+    unsigned char filled[SD_SCHEMA_MAX_KEYS];
+    size_t nfilled;
     /* the i64 and f64 types once seen (types are uniqued per context): a
      * value of that very type needs no further look at its type */
     const dlti_type *i64, *f64;
@@ -138,10 +144,17 @@ static bool run_is_i64(check_run *r, const dlti_attr *v, int64_t *x)
 }
 
 /* get(map, key), from the device's table when `map` is the device. */
-static const dlti_attr *lookup(const check_run *r, const dlti_attr *map, const char *key)
+static const dlti_attr *lookup(check_run *r, const dlti_attr *map, const char *key)
 {
     if (map && map == r->device) {
-        int i = sd_schema_child(-1, key, strlen(key));
+        uintptr_t h = (uintptr_t)key * (uintptr_t)0x9E3779B97F4A7C15ull;
+        size_t slot = (h >> 26) & 63;
+        int i = r->names[slot].entry;
+        if (r->names[slot].name != key || i < 0 || strcmp(sd_schema_name(i), key) != 0) {
+            i = sd_schema_child(-1, key, strlen(key));
+            r->names[slot].name = key;
+            r->names[slot].entry = i;
+        }
         if (i >= 0)
             return r->top[i];
     }
@@ -470,7 +483,7 @@ static void at_least(check_run *r, const dlti_attr *map, const char *a, const ch
             (long long)x, b, (long long)y, why);
 }
 
-static bool is_suspect(const check_run *r, const char *path)
+static bool is_suspect(check_run *r, const char *path)
 {
     const dlti_attr *s = lookup(r, r->device, "suspect");
     for (size_t i = 0; s && dlti_attr_get_kind(s) == DLTI_ATTR_ARRAY && i < dlti_attr_size(s);
@@ -592,15 +605,19 @@ static void check_required(check_run *r, const dlti_attr *dev)
  * is what get() would find. */
 static void index_device(check_run *r, const dlti_attr *dev)
 {
-    memset(r->top, 0, sizeof(r->top));
+    for (size_t i = 0; i < r->nfilled; i++)
+        r->top[r->filled[i]] = NULL;
+    r->nfilled = 0;
     size_t n = dlti_attr_size(dev);
     for (size_t i = 0; i < n; i++) {
         size_t len;
         dlti_key key = dlti_attr_entry_key(dev, i);
         const char *name = dlti_key_str(key, &len);
         int child = name ? child_of(r, -1, key, name, len) : -1;
-        if (child >= 0 && !r->top[child])
+        if (child >= 0 && !r->top[child]) {
             r->top[child] = dlti_attr_entry_value(dev, i);
+            r->filled[r->nfilled++] = (unsigned char)child;
+        }
     }
 }
 
