@@ -104,8 +104,29 @@ typedef struct dlti_arena {
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
 } dlti_arena;
 
-void *dlti_arena_alloc(dlti_arena *arena, size_t size);
-void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size);
+/* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
+#define DLTI_ARENA_ALIGN ((size_t)16)
+/* The slow path of dlti_arena_alloc(): a new chunk, size 0, overflow. */
+void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size);
+/* Bump allocation inline: a load makes one allocation per value. */
+static inline void *dlti_arena_alloc(dlti_arena *arena, size_t size)
+{
+    size_t r = (size + DLTI_ARENA_ALIGN - 1) & ~(DLTI_ARENA_ALIGN - 1);
+    /* r - 1 wraps for size 0 and on overflow: the slow path decides those */
+    if (r - 1 < (size_t)(arena->end - arena->cur)) {
+        void *p = arena->cur;
+        arena->cur += r;
+        return p;
+    }
+    return dlti_arena_alloc_slow(arena, size);
+}
+static inline void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size)
+{
+    void *p = dlti_arena_alloc(arena, size);
+    if (p && size)
+        memcpy(p, src, size);
+    return p;
+}
 void dlti_arena_release(dlti_arena *arena);
 /* Frees every object but keeps standard-size chunks for the next allocations. */
 void dlti_arena_reset(dlti_arena *arena);

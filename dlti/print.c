@@ -188,14 +188,31 @@ static void print_dense_array(dlti_buf *b, const dlti_attr *a)
     dlti_buf_putc(b, '>');
 }
 
+/* Values a few entries ahead are fetched while this one prints: a big spec
+ * does not fit the caches, and each value is a pointer to chase. */
+#define PREFETCH_AHEAD 8
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static void print_entries(dlti_buf *b, const dlti_attr *a)
 {
-    for (size_t i = 0; i < a->n; i++) {
+    const dlti_entry_rec *e = a->u.c.entries;
+    size_t n = a->n;
+    for (size_t i = 0; i < n && i < PREFETCH_AHEAD; i++)
+        PREFETCH(e[i].value);
+    for (size_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n) {
+            PREFETCH(e[i + PREFETCH_AHEAD].value);
+            PREFETCH(e[i + PREFETCH_AHEAD].key);
+        }
         if (i)
             dlti_buf_puts(b, ", ");
-        dlti_print_key(b, a->u.c.entries[i].key);
+        dlti_print_key(b, e[i].key);
         dlti_buf_puts(b, " = ");
-        dlti_print_attr(b, a->u.c.entries[i].value, false);
+        dlti_print_attr(b, e[i].value, false);
     }
 }
 
