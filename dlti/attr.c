@@ -81,18 +81,61 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
 
 /* ---- containers ---- */
 
-static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n)
+/* The index of a map of up to DLTI_INDEX_COMPACT entries: copies. */
+static dlti_entry_rec *build_index_copies(dlti_context *ctx, const dlti_entry_rec *e, size_t n)
 {
+    size_t cap = (size_t)dlti_index_mask(n) + 1, mask = cap - 1;
+    dlti_entry_rec *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
+    if (!slots)
+        return NULL;
+    memset(slots, 0, cap * sizeof(*slots));
+    for (size_t i = 0; i < n; i++) {
+        dlti_entry_rec cur = e[i];
+        size_t j = cur.key->hash & mask, dist = 0;
+        while (slots[j].key) {
+            size_t other_dist = (j - (slots[j].key->hash & mask)) & mask;
+            if (other_dist < dist) { /* Robin Hood: the poorer key stays */
+                dlti_entry_rec t = slots[j];
+                slots[j] = cur;
+                cur = t;
+                dist = other_dist;
+            }
+            j = (j + 1) & mask;
+            dist++;
+        }
+        slots[j] = cur;
+    }
+    return slots;
+}
+
+static const void *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n)
+{
+    if (n <= DLTI_INDEX_COMPACT)
+        return build_index_copies(ctx, e, n);
     size_t cap = (size_t)dlti_index_mask(n) + 1;
     uint32_t *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
     memset(slots, 0, cap * sizeof(*slots));
+    unsigned bits = dlti_index_pos_bits(n);
+    uint32_t pos = ((uint32_t)1 << bits) - 1;
+    size_t mask = cap - 1;
     for (size_t i = 0; i < n; i++) {
-        size_t j = e[i].key->hash & (cap - 1);
-        while (slots[j])
-            j = (j + 1) & (cap - 1);
-        slots[j] = (uint32_t)i + 1;
+        uint32_t cur = ((uint32_t)i + 1) | dlti_index_tag(e[i].key->hash, bits) << bits;
+        size_t j = e[i].key->hash & mask, dist = 0;
+        while (slots[j]) {
+            size_t other_home = e[(slots[j] & pos) - 1].key->hash & mask;
+            size_t other_dist = (j - other_home) & mask;
+            if (other_dist < dist) {
+                uint32_t t = slots[j];
+                slots[j] = cur;
+                cur = t;
+                dist = other_dist;
+            }
+            j = (j + 1) & mask;
+            dist++;
+        }
+        slots[j] = cur;
     }
     return slots;
 }
@@ -110,6 +153,7 @@ const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
     if (n && !a->u.c.entries)
         return NULL;
     if (n > DLTI_INDEX_THRESHOLD && kind != DLTI_ATTR_DICTIONARY) {
+        a->index_bits = (uint8_t)dlti_index_pos_bits(dlti_index_mask(n));
         a->u.c.index = build_index(ctx, a->u.c.entries, n);
         if (!a->u.c.index)
             return NULL;

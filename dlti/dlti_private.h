@@ -198,17 +198,24 @@ typedef struct dlti_entry_rec {
     const dlti_attr *value;
 } dlti_entry_rec;
 
-/* Maps bigger than this get an open-addressing index of 32-bit slots: the
- * position of an entry plus one (0: empty), by the key's hash.  Four bytes
- * a slot, not a copy of the entry: a device of 50 keys carries 512 bytes of
- * index instead of 2 KiB, and loading and printing stream through less
- * memory. */
+/* Maps bigger than this get an open-addressing index by the key's hash:
+ * linear probing over at least twice as many slots as entries, filled with
+ * Robin Hood insertion (a key further from its home slot than the one it
+ * meets takes that slot), which evens out the probes of the keys.  Up to
+ * DLTI_INDEX_COMPACT entries a slot is a copy of the entry (key NULL:
+ * empty), so that a probe is one load.  Bigger maps, whose index would be
+ * most of their memory (16 bytes a slot), get 4-byte slots: the position of
+ * the entry plus one in the low dlti_index_pos_bits(n) bits (0: empty) and a
+ * tag, the top bits of the key's hash, above them, so that a probe that
+ * meets another key rarely loads its entry. */
 #define DLTI_INDEX_THRESHOLD 8
+#define DLTI_INDEX_COMPACT 65536
 
 /* 32 bytes: a big spec is millions of these, and loading, checking and
  * printing stream through them. */
 struct dlti_attr {
-    dlti_attr_kind kind;
+    uint8_t kind;               /* dlti_attr_kind */
+    uint8_t index_bits;         /* containers with an index: log2 of its slots */
     uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
     union {
@@ -224,19 +231,47 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const uint32_t *index;        /* NULL, or dlti_index_mask(n) + 1 slots */
+            const void *index;  /* NULL, or 2^index_bits slots: dlti_entry_rec
+                                 * up to DLTI_INDEX_COMPACT entries, else uint32_t */
         } c;
     } u;
 };
+
+/* Bits of an index slot that hold a position plus one (1..n), n < 2^30. */
+static inline unsigned dlti_index_pos_bits(size_t n)
+{
+#if defined(__GNUC__)
+    return 64u - (unsigned)__builtin_clzll((unsigned long long)n | 1);
+#else
+    unsigned bits = 1;
+    while (bits < 64 && (n >> bits))
+        bits++;
+    return bits;
+#endif
+}
+
+/* The tag of a key of hash `hash` in an index whose positions take `bits`. */
+static inline uint32_t dlti_index_tag(uint64_t hash, unsigned bits)
+{
+    return (uint32_t)(hash >> 32) >> bits;
+}
 
 /* The slots of an index of `n` entries minus one: at least twice the
  * entries, a power of two, 16 at least. */
 static inline uint32_t dlti_index_mask(size_t n)
 {
+    size_t need = n * 2; /* n is below 2^30 */
+    if (need <= 16)
+        return 15;
+#if defined(__GNUC__)
+    /* every query step computes it: no loop */
+    return (uint32_t)(((uint64_t)2 << (63 - __builtin_clzll((unsigned long long)need - 1))) - 1);
+#else
     size_t cap = 16;
-    while (cap < n * 2)
+    while (cap < need)
         cap *= 2;
     return (uint32_t)(cap - 1);
+#endif
 }
 
 /* Builds a container without verification (the parser verifies itself). */

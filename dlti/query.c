@@ -4,8 +4,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define COLD __attribute__((noinline, cold))
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define COLD
+#define HOT_INLINE inline
+#endif
+
+/* lookup_handle() in a map of more than DLTI_INDEX_COMPACT entries (4-byte
+ * slots), out of line: the common path stays small. */
+static COLD const dlti_attr *lookup_compact(const dlti_attr *a, dlti_key key)
+{
+    const dlti_entry_rec *e = a->u.c.entries;
+    const uint32_t *slots = a->u.c.index;
+    uint32_t mask = ((uint32_t)1 << a->index_bits) - 1;
+    unsigned bits = dlti_index_pos_bits(a->n);
+    uint32_t tag = dlti_index_tag(key->hash, bits), pos = ((uint32_t)1 << bits) - 1;
+    for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
+        uint32_t s = slots[j];
+        if (!s)
+            return NULL;
+        if (s >> bits == tag && e[(s & pos) - 1].key == key)
+            return e[(s & pos) - 1].value;
+    }
+}
+
 /* Lookup in a container known to be one; the hot step of every query. */
-static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
+static HOT_INLINE const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
 {
     const dlti_entry_rec *e = a->u.c.entries;
     if (!a->u.c.index) {
@@ -14,14 +40,15 @@ static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
                 return e[i].value;
         return NULL;
     }
-    const uint32_t *slots = a->u.c.index;
-    uint32_t mask = dlti_index_mask(a->n);
+    if (a->n > DLTI_INDEX_COMPACT)
+        return lookup_compact(a, key);
+    const dlti_entry_rec *slots = a->u.c.index;
+    size_t mask = ((size_t)1 << a->index_bits) - 1;
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
-        uint32_t s = slots[j];
-        if (!s)
+        if (slots[j].key == key)
+            return slots[j].value;
+        if (!slots[j].key)
             return NULL;
-        if (e[s - 1].key == key)
-            return e[s - 1].value;
     }
 }
 
@@ -154,9 +181,30 @@ static inline bool key_is_cstring(dlti_key k, const char *s)
     return i == k->len && s[i] == '\0' && !k->type;
 }
 
+/* lookup_string() in a map of more than DLTI_INDEX_COMPACT entries. */
+static COLD const dlti_attr *lookup_string_compact(const dlti_attr *a, const char *s, size_t len,
+                                                   uint64_t hash)
+{
+    const dlti_entry_rec *e = a->u.c.entries;
+    const uint32_t *slots = a->u.c.index;
+    uint32_t mask = ((uint32_t)1 << a->index_bits) - 1;
+    unsigned bits = dlti_index_pos_bits(a->n);
+    uint32_t tag = dlti_index_tag(hash, bits), pos = ((uint32_t)1 << bits) - 1;
+    for (size_t j = hash & mask;; j = (j + 1) & mask) {
+        uint32_t i = slots[j];
+        if (!i)
+            return NULL;
+        if (i >> bits != tag)
+            continue;
+        dlti_key k = e[(i & pos) - 1].key;
+        if (k->hash == hash && k->len == len && !k->type && memcmp(k->str, s, len) == 0)
+            return e[(i & pos) - 1].value;
+    }
+}
+
 /* Lookup by the key's bytes: no interning, so it only reads; small maps
  * compare bytes instead of hashing. */
-static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
+static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
 {
     const dlti_entry_rec *e = a->u.c.entries;
     if (!a->u.c.index) {
@@ -167,15 +215,16 @@ static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
     }
     size_t len = strlen(s);
     uint64_t hash = dlti_hash_bytes(s, len);
-    const uint32_t *slots = a->u.c.index;
-    uint32_t mask = dlti_index_mask(a->n);
+    if (a->n > DLTI_INDEX_COMPACT)
+        return lookup_string_compact(a, s, len, hash);
+    const dlti_entry_rec *slots = a->u.c.index;
+    size_t mask = ((size_t)1 << a->index_bits) - 1;
     for (size_t j = hash & mask;; j = (j + 1) & mask) {
-        uint32_t i = slots[j];
-        if (!i)
+        dlti_key k = slots[j].key;
+        if (!k)
             return NULL;
-        dlti_key k = e[i - 1].key;
         if (k->hash == hash && k->len == len && !k->type && memcmp(k->str, s, len) == 0)
-            return e[i - 1].value;
+            return slots[j].value;
     }
 }
 
