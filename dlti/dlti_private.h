@@ -286,11 +286,16 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
 {
     return (unsigned)kind - DLTI_ATTR_MAP <= (unsigned)(DLTI_ATTR_SYSTEM_SPEC - DLTI_ATTR_MAP);
 }
-/* Verifies container entries; returns 0 or -1 with err->text set (no position). */
-/* `bad` (may be NULL) gets the index of the offending entry, SIZE_MAX when
- * the container as a whole is at fault. */
-int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *entries, size_t n,
-                         dlti_error_t *err, size_t *bad);
+/* Verifies container entries and builds the container: the rules of each
+ * entry first (the first entry that breaks one), then repeated keys (the
+ * first key that repeats an earlier one, found while the index is built).
+ * NULL with err set (no position; DLTI_ERROR_VERIFY, or DLTI_ERROR_NOMEM);
+ * `bad` (may be NULL) gets the index of the offending entry, SIZE_MAX when
+ * the container as a whole is at fault.  What was allocated before an error
+ * stays in the context, as after any failed build. */
+const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
+                                      const dlti_entry_rec *entries, size_t n, dlti_error_t *err,
+                                      size_t *bad);
 /* Data layout entry values as MLIR reads them (getValues<uint64_t>): element
  * `i` of a dense integer attribute, false where there is none; the number of
  * elements of a dense attribute, 0 for other attributes. */

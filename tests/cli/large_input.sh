@@ -1,9 +1,20 @@
 #!/bin/sh
 # Large inputs (docs/reliability.md): `sysdesc fmt` of a 100 MB spec (one
-# #dlti.map with ~4.5 million entries and one entry nested 990 deep) takes
+# #dlti.map with ~3.6 million entries and one entry nested 990 deep) takes
 # linear time (the 100 MB run within 15x the 10 MB run) and bounded memory
 # (max RSS below 12x the input, when /usr/bin/time is there); bulk deep
 # nesting (990 levels, under the limit of 1000) is linear in the input size.
+#
+# Time is the process's CPU time (user + system, from GNU time; wall time
+# without it): wall time also counts waiting for a CPU, and on a 2-core
+# machine that runs other tests and builds beside this one, that wait is
+# most of the noise.  System time stays in: faulting in and zeroing pages is
+# work that grows with the input (and a quadratic buffer growth would show
+# there).  The small input is timed three times and its fastest run kept, so
+# that one quick run cannot make the bound tighter or looser by chance; a
+# large run over the bound is timed once more and its faster run kept, so
+# that a burst of load elsewhere (a big run takes seconds) does not fail the
+# test, while a run that is really not linear fails both times.
 # Environment: SYSDESC, SRCDIR; SYSDESC_LARGE_MB (default 100) scales the
 # large input (the small one is a tenth of it).
 set -u
@@ -39,19 +50,22 @@ if grep -aq __asan_init "$SYSDESC" 2>/dev/null; then
     note "AddressSanitizer build: shadow memory inflates RSS, memory checks skipped"
 fi
 
-# run_fmt FILE: sysdesc fmt FILE >$T/out; sets rc, ms (elapsed) and kb (max RSS or 0).
+# run_fmt FILE: sysdesc fmt FILE >$T/out; sets rc, ms (CPU time, user +
+# system, with GNU time; elapsed time without) and kb (max RSS or 0).
 run_fmt() {
     t0=$(now_ms)
     if [ -n "$TIME" ]; then
-        $TIME -f %M -o "$T/rss" "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
+        $TIME -f '%U %S %M' -o "$T/rss" "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
         rc=$?
-        kb=$(tail -n 1 "$T/rss")
+        set -- $(tail -n 1 "$T/rss")
+        kb=$3
+        ms=$(awk -v u="$1" -v s="$2" 'BEGIN { printf "%d", (u + s) * 1000 + 0.5 }')
     else
         "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
         rc=$?
         kb=0
+        ms=$(($(now_ms) - t0))
     fi
-    ms=$(($(now_ms) - t0))
 }
 
 # gen_map BYTES FILE: a module whose dlti.map holds "keyN" = N : i64 entries up
@@ -87,11 +101,18 @@ gen_deep() {
 }
 
 # linear NAME SMALL LARGE: fmt both files; the large one must take at most
-# 15x the time of the small one (10x the bytes, plus noise); sets big_kb.
+# 15x the time of the small one (10x the bytes; the rest for caches that
+# the larger input outgrows); sets big_kb.  Fastest of three small runs; a
+# large run over the bound gets a second try (see the top).
 linear() {
     name=$1
-    run_fmt "$2"
-    small_rc=$rc small_ms=$ms
+    small_ms=
+    for try in 1 2 3; do
+        run_fmt "$2"
+        small_rc=$rc
+        [ "$small_rc" -eq 0 ] || break
+        if [ -z "$small_ms" ] || [ "$ms" -lt "$small_ms" ]; then small_ms=$ms; fi
+    done
     run_fmt "$3"
     big_rc=$rc big_ms=$ms big_kb=$kb
     if [ "$small_rc" -ne 0 ] || [ "$big_rc" -ne 0 ]; then
@@ -103,13 +124,21 @@ linear() {
     [ "$base" -ge 50 ] || base=50
     in_small=$(wc -c <"$2")
     in_big=$(wc -c <"$3")
+    tries=1
+    if [ "$big_ms" -gt $((base * 15)) ]; then
+        first_ms=$big_ms
+        run_fmt "$3"
+        tries=2
+        [ "$rc" -ne 0 ] || [ "$ms" -ge "$big_ms" ] || big_ms=$ms
+        note "$name: $in_big bytes took ${first_ms} ms, over 15x; second try ${ms} ms"
+    fi
     echo "$name: $in_small bytes in ${small_ms} ms, $in_big bytes in ${big_ms} ms (ratio $((big_ms / base)), max RSS ${big_kb} KB)"
     if [ "$big_ms" -le $((base * 15)) ]; then ok; else
-        bad "$name: $in_big bytes took ${big_ms} ms, more than 15x the ${small_ms} ms of $in_small bytes"
+        bad "$name: $in_big bytes took ${big_ms} ms ($tries tries), more than 15x the ${small_ms} ms of $in_small bytes"
     fi
 }
 
-# ---- one huge #dlti.map (~4.5 million entries at 100 MB) ----
+# ---- one huge #dlti.map (~3.6 million entries at 100 MB) ----
 gen_map $((MB * 1048576 / 10)) "$T/small.mlir"
 gen_map $((MB * 1048576)) "$T/big.mlir"
 linear "huge #dlti.map" "$T/small.mlir" "$T/big.mlir"
