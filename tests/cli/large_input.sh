@@ -17,7 +17,8 @@
 # test, while a run that is really not linear fails both times.  The bound
 # is 1.5x the ratio of the bytes.
 # Environment: SYSDESC, SRCDIR; SYSDESC_LARGE_MB (default 100) scales the
-# large input (the small one is a tenth of it).
+# large inputs (the huge map is compared with a quarter of it, the deep
+# inputs with a tenth).
 set -u
 : "${SYSDESC:?}" "${SRCDIR:?}"
 MB=${SYSDESC_LARGE_MB:-100}
