@@ -20,6 +20,10 @@
  *
  *   sysdesc-yaml-bench [N] [--runs R] [--write FILE]
  *   sysdesc-yaml-bench [N] --only libyaml|cold|warm|nocheck|convert [--runs R]   (for perf)
+ *   sysdesc-yaml-bench --parse-file FILE
+ *       reads FILE and parses it once with the bare libyaml event loop: the
+ *       minimal libyaml process that bench/cli_bench.py times beside
+ *       `sysdesc convert --to mlir FILE`
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sysdesc/sysdesc.h"
@@ -162,8 +166,34 @@ static double median(double *v, int n)
 enum { LIBYAML, COLD, WARM, NO_CHECK, CONVERT, NMEASURES };
 static const char *const names[NMEASURES] = {"libyaml", "cold", "warm", "nocheck", "convert"};
 
+/* --parse-file: what a process that only parses FILE with libyaml does. */
+static int parse_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + len, 1, cap - len, f)) > 0;) {
+        len += got;
+        if (len == cap)
+            text = realloc(text, cap *= 2);
+    }
+    fclose(f);
+    if (!text)
+        return 1;
+    size_t events;
+    bare_libyaml(text, len, &events);
+    free(text);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--parse-file") == 0)
+        return parse_file(argv[2]);
     int n = 2000, runs = 11;
     const char *write = NULL, *only = NULL;
     for (int i = 1; i < argc; i++) {
