@@ -7,32 +7,20 @@
 uint64_t dlti_hash_bytes(const void *data, size_t len)
 {
     /* Eight bytes per step with a multiply-xorshift mix: keys are short, and
-     * a byte-at-a-time hash showed in profiles of string-key queries.  The
-     * last bytes are one load too: the final (overlapping) 8 bytes of a long
-     * key, two (overlapping) 4-byte halves or three single bytes of a short
-     * one, not a loop over up to 7 bytes. */
+     * a byte-at-a-time hash showed in profiles of string-key queries. */
     const unsigned char *p = data;
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xff51afd7ed558ccdull);
-    uint64_t w;
-    if (len >= 8) {
-        const unsigned char *last = p + len - 8;
-        while (p < last) {
-            memcpy(&w, p, 8);
-            h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-            h ^= h >> 31;
-            p += 8;
-        }
-        memcpy(&w, last, 8);
-    } else if (len >= 4) {
-        uint32_t a, b;
-        memcpy(&a, p, 4);
-        memcpy(&b, p + len - 4, 4);
-        w = (uint64_t)a | (uint64_t)b << 32;
-    } else if (len) {
-        w = (uint64_t)p[0] | (uint64_t)p[len / 2] << 8 | (uint64_t)p[len - 1] << 16;
-    } else {
-        w = 0;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+        p += 8;
+        len -= 8;
     }
+    uint64_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w |= (uint64_t)p[i] << (8 * i);
     h = (h ^ w) * 0x94d049bb133111ebull;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
