@@ -157,7 +157,7 @@ static const dlti_attr *container_make(dlti_context *ctx, dlti_attr_kind kind,
     if (n && !a->u.c.entries)
         return NULL;
     if (n > DLTI_INDEX_THRESHOLD && kind != DLTI_ATTR_DICTIONARY) {
-        a->index_bits = (uint8_t)dlti_index_pos_bits(dlti_index_mask(n));
+        a->index_mask = n <= DLTI_INDEX_COMPACT ? (uint16_t)dlti_index_mask(n) : 0;
         a->u.c.index = n <= DLTI_INDEX_COMPACT
                            ? (const void *)build_index_copies(ctx, a->u.c.entries, n, dup)
                            : (const void *)build_index_compact(ctx, a->u.c.entries, n, dup);

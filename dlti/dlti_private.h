@@ -209,13 +209,13 @@ typedef struct dlti_entry_rec {
  * tag, the top bits of the key's hash, above them, so that a probe that
  * meets another key rarely loads its entry. */
 #define DLTI_INDEX_THRESHOLD 8
-#define DLTI_INDEX_COMPACT 65536
+#define DLTI_INDEX_COMPACT 16384
 
 /* 32 bytes: a big spec is millions of these, and loading, checking and
  * printing stream through them. */
 struct dlti_attr {
     uint8_t kind;               /* dlti_attr_kind */
-    uint8_t index_bits;         /* containers with an index: log2 of its slots */
+    uint16_t index_mask;        /* an index of copies: its slots - 1; 0 for a 4-byte index */
     uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
     union {
@@ -231,8 +231,9 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const void *index;  /* NULL, or 2^index_bits slots: dlti_entry_rec
-                                 * up to DLTI_INDEX_COMPACT entries, else uint32_t */
+            const void *index;  /* NULL, or dlti_index_mask(n) + 1 slots: dlti_entry_rec
+                                 * up to DLTI_INDEX_COMPACT entries (index_mask
+                                 * holds the mask, 32767 at most), else uint32_t */
         } c;
     } u;
 };

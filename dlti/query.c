@@ -18,7 +18,7 @@ static COLD const dlti_attr *lookup_compact(const dlti_attr *a, dlti_key key)
 {
     const dlti_entry_rec *e = a->u.c.entries;
     const uint32_t *slots = a->u.c.index;
-    uint32_t mask = ((uint32_t)1 << a->index_bits) - 1;
+    uint32_t mask = dlti_index_mask(a->n);
     unsigned bits = dlti_index_pos_bits(a->n);
     uint32_t tag = dlti_index_tag(key->hash, bits), pos = ((uint32_t)1 << bits) - 1;
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
@@ -40,10 +40,10 @@ static HOT_INLINE const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key ke
                 return e[i].value;
         return NULL;
     }
-    if (a->n > DLTI_INDEX_COMPACT)
+    size_t mask = a->index_mask;
+    if (!mask)
         return lookup_compact(a, key);
     const dlti_entry_rec *slots = a->u.c.index;
-    size_t mask = ((size_t)1 << a->index_bits) - 1;
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
         if (slots[j].key == key)
             return slots[j].value;
@@ -117,14 +117,31 @@ static void fail_no_queryable_attrs(dlti_error_t *err)
                    "no DLTI-queryable attrs on target op or any of its ancestors");
 }
 
-static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys, size_t n,
-                                     size_t from, dlti_error_t *err)
+/* The steps of a path from keys[from] on, as MLIR's query takes them.
+ * `inline_only`: every step inline (no call that returns into the loop, so
+ * the hot loop needs few registers); a map with a 4-byte index hands the
+ * rest of the path to the general copy of this function. */
+static HOT_INLINE const dlti_attr *resolve_steps(const dlti_attr *cur, const dlti_key *keys,
+                                                size_t n, size_t from, dlti_error_t *err,
+                                                bool inline_only);
+
+static COLD const dlti_attr *resolve_rest_general(const dlti_attr *cur, const dlti_key *keys,
+                                                  size_t n, size_t from, dlti_error_t *err)
+{
+    return resolve_steps(cur, keys, n, from, err, false);
+}
+
+static HOT_INLINE const dlti_attr *resolve_steps(const dlti_attr *cur, const dlti_key *keys,
+                                                size_t n, size_t from, dlti_error_t *err,
+                                                bool inline_only)
 {
     for (size_t i = from; i < n; i++) {
         if (!dlti_attr_is_container(cur->kind)) {
             fail_not_queryable(err, (key_list){keys, NULL}, i);
             return NULL;
         }
+        if (inline_only && cur->u.c.index && !cur->index_mask)
+            return resolve_rest_general(cur, keys, n, i, err);
         const dlti_attr *next = lookup_handle(cur, keys[i]);
         if (!next) {
             fail_no_mapping(err, (key_list){keys, NULL}, i, cur);
@@ -133,6 +150,12 @@ static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys,
         cur = next;
     }
     return cur;
+}
+
+static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys, size_t n,
+                                     size_t from, dlti_error_t *err)
+{
+    return resolve_steps(cur, keys, n, from, err, true);
 }
 
 const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, size_t n,
@@ -187,7 +210,7 @@ static COLD const dlti_attr *lookup_string_compact(const dlti_attr *a, const cha
 {
     const dlti_entry_rec *e = a->u.c.entries;
     const uint32_t *slots = a->u.c.index;
-    uint32_t mask = ((uint32_t)1 << a->index_bits) - 1;
+    uint32_t mask = dlti_index_mask(a->n);
     unsigned bits = dlti_index_pos_bits(a->n);
     uint32_t tag = dlti_index_tag(hash, bits), pos = ((uint32_t)1 << bits) - 1;
     for (size_t j = hash & mask;; j = (j + 1) & mask) {
@@ -215,10 +238,10 @@ static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char 
     }
     size_t len = strlen(s);
     uint64_t hash = dlti_hash_bytes(s, len);
-    if (a->n > DLTI_INDEX_COMPACT)
+    size_t mask = a->index_mask;
+    if (!mask)
         return lookup_string_compact(a, s, len, hash);
     const dlti_entry_rec *slots = a->u.c.index;
-    size_t mask = ((size_t)1 << a->index_bits) - 1;
     for (size_t j = hash & mask;; j = (j + 1) & mask) {
         dlti_key k = slots[j].key;
         if (!k)

@@ -226,13 +226,13 @@ static void big_maps(void **state)
     }
 }
 
-/* Maps of more than 65536 entries get the compact index (4-byte slots):
+/* Maps of more than 16384 entries get the compact index (4-byte slots):
  * every key by handle and by string, misses, next to a small and a mid-size
  * map in the same module. */
 static void huge_maps(void **state)
 {
     dlti_context *ctx = *state;
-    static const int sizes[] = {9, 1000, 70001};
+    static const int sizes[] = {9, 1000, 16384, 16385, 70001};
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
         int n = sizes[k];
         size_t cap = (size_t)n * 32 + 256, used = 0;
