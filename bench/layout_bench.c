@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         dlti_layout_free(F);
     }
     double fresh = (now() - t0) / (double)fresh_iters;
-    printf("types: %zu, spec entries: %zu, iterations: %ld\n", (size_t)NTYPES, spec->n, iters);
+    printf("types: %zu, spec entries: %zu, iterations: %ld\n", (size_t)NTYPES, (size_t)spec->n, iters);
     printf("cached size query:        %8.1f ns\n", cached_size);
     printf("cached alignment query:   %8.1f ns\n", cached_align);
     printf("uncached query (compute): %8.1f ns\n", uncached);

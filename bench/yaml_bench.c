@@ -1,22 +1,34 @@
 /* sysdesc-yaml-bench: loads a generated YAML system of N devices (default
- * 2000, about 2.7 MB) with sysdesc_yaml_load() and, in the same run,
- * parses the same bytes with a bare libyaml event loop; prints the medians of
- * RUNS runs of each, interleaved, and their ratios.  Target (issue 5): ratio
- * <= 1.5.
+ * 2000, about 2.8 MB, schema-valid: `sysdesc check` passes it) and, in the
+ * same run, parses the same bytes with a bare libyaml event loop; prints the
+ * medians of RUNS runs of each measure, interleaved, and their ratios to
+ * libyaml's.  Targets: load <= 1.5x (issue 5), the whole convert <= 1.5x
+ * (issue "One device schema").
  *
- * Two figures for sysdesc:
- *   cold: a fresh dlti_context for every load (dlti_context_new before the
- *         clock starts, dlti_context_free after it stops): every attribute
- *         lands in memory the process has just obtained;
- *   warm: one context, dlti_context_reset() between loads (outside the
- *         clock): the steady state of a process that re-reads descriptions.
+ *   (a) libyaml: yaml_parser_parse() until STREAM-END, nothing kept;
+ *   (b) load, checked (the default: the device schema check ends the load),
+ *       cold: a fresh dlti_context for every load (dlti_context_new before
+ *             the clock starts, dlti_context_free after it stops);
+ *       warm: one context, dlti_context_reset() between loads (outside the
+ *             clock): the steady state of a process that re-reads files;
+ *   (c) load, not checked (SYSDESC_LOAD_NO_CHECK), cold: (b) - (c) is the
+ *       check's cost;
+ *   (d) convert: what `sysdesc convert --to mlir FILE` does between reading
+ *       the file and writing the output: a checked load into a fresh
+ *       context and sysdesc_system_print(SYSDESC_FORMAT_MLIR), the text
+ *       freed inside the clock.
  *
  *   sysdesc-yaml-bench [N] [--runs R] [--write FILE]
- *   sysdesc-yaml-bench [N] --only libyaml|cold|warm [--runs R]   (for perf)
+ *   sysdesc-yaml-bench [N] --only libyaml|cold|warm|nocheck|convert [--runs R]   (for perf)
+ *   sysdesc-yaml-bench --parse-file FILE
+ *       reads FILE and parses it once with the bare libyaml event loop: the
+ *       minimal libyaml process that bench/cli_bench.py times beside
+ *       `sysdesc convert --to mlir FILE`
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sysdesc/sysdesc.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +68,9 @@ static size_t device(char *out, size_t cap, int i)
         "  L2_cache_size_in_bytes: 52428800\n  memory_type: HBM3\n"
         "  memory_size_in_bytes: 85899345920\n  memory_bus_width_in_bits: 5120\n"
         "  memory_bandwidth_in_bytes_per_second: 3350000000000\n  max_clock_in_mhz: 1980\n"
-        "  numa_node: !i32 %d\n  vector_type: !type vector<4xf32>\n"
-        "  cache:\n    L1: {size_in_bytes: 262144, line_size_in_bytes: 128}\n"
-        "    L2: {size_in_bytes: 52428800, line_size_in_bytes: 128}\n"
+        "  extra:\n    numa_node: !i32 %d\n    vector_type: !type vector<4xf32>\n"
+        "    cache:\n      L1: {size_in_bytes: 262144, line_size_in_bytes: 128}\n"
+        "      L2: {size_in_bytes: 52428800, line_size_in_bytes: 128}\n"
         "  peak_ops_per_second:\n    fp64_vector: 33.5e12\n    fp64_matrix: 66.9e12\n"
         "    fp32_vector: 66.9e12\n    tf32_matrix: 494.7e12\n    fp16_matrix: 989.4e12\n"
         "    bf16_matrix: 989.4e12\n    fp8_matrix: 1978.9e12\n    int8_matrix: 1978.9e12\n",
@@ -89,33 +101,60 @@ static double bare_libyaml(const char *text, size_t len, size_t *events)
     return now_s() - t0;
 }
 
-static double sysdesc_load(dlti_context *ctx, const char *text, size_t len)
+static double sysdesc_load(dlti_context *ctx, const char *text, size_t len, unsigned flags,
+                           sysdesc_system *sys)
 {
-    sysdesc_system sys;
+    sysdesc_yaml_options opts = {.flags = flags};
     dlti_error_t err;
     double t0 = now_s();
-    if (sysdesc_yaml_load(ctx, text, len, "bench.yaml", NULL, &sys, &err) < 0) {
-        fprintf(stderr, "%d:%d: %s\n", err.line, err.column, err.text);
+    if (sysdesc_yaml_load(ctx, text, len, "bench.yaml", &opts, sys, &err) < 0) {
+        fprintf(stderr, "%s:%d:%d: %s\n", err.source, err.line, err.column, err.text);
         exit(1);
     }
     return now_s() - t0;
 }
 
-static double cold_load(const char *text, size_t len)
+static double cold_load(const char *text, size_t len, unsigned flags)
 {
+    sysdesc_system sys;
     dlti_context *ctx = dlti_context_new();
-    double t = sysdesc_load(ctx, text, len);
+    double t = sysdesc_load(ctx, text, len, flags, &sys);
     dlti_context_free(ctx);
     return t;
 }
 
-static double warm_load(dlti_context *ctx, const char *text, size_t len)
+static void reset(dlti_context *ctx)
 {
     if (dlti_context_reset(ctx) < 0) {
         fprintf(stderr, "dlti_context_reset failed\n");
         exit(1);
     }
-    return sysdesc_load(ctx, text, len);
+}
+
+static double warm_load(dlti_context *ctx, const char *text, size_t len)
+{
+    sysdesc_system sys;
+    reset(ctx);
+    return sysdesc_load(ctx, text, len, 0, &sys);
+}
+
+/* What `sysdesc convert --to mlir FILE` does between reading the file and
+ * writing the output: a fresh context, a checked load, the MLIR text. */
+static double convert(const char *text, size_t len, size_t *out_len)
+{
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    double t0 = now_s();
+    sysdesc_load(ctx, text, len, 0, &sys);
+    char *mlir = sysdesc_system_print(&sys, SYSDESC_FORMAT_MLIR, 0, out_len);
+    if (!mlir) {
+        fprintf(stderr, "sysdesc_system_print failed\n");
+        exit(1);
+    }
+    free(mlir);
+    double t = now_s() - t0;
+    dlti_context_free(ctx);
+    return t;
 }
 
 static double median(double *v, int n)
@@ -124,8 +163,37 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+enum { LIBYAML, COLD, WARM, NO_CHECK, CONVERT, NMEASURES };
+static const char *const names[NMEASURES] = {"libyaml", "cold", "warm", "nocheck", "convert"};
+
+/* --parse-file: what a process that only parses FILE with libyaml does. */
+static int parse_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + len, 1, cap - len, f)) > 0;) {
+        len += got;
+        if (len == cap)
+            text = realloc(text, cap *= 2);
+    }
+    fclose(f);
+    if (!text)
+        return 1;
+    size_t events;
+    bare_libyaml(text, len, &events);
+    free(text);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--parse-file") == 0)
+        return parse_file(argv[2]);
     int n = 2000, runs = 11;
     const char *write = NULL, *only = NULL;
     for (int i = 1; i < argc; i++) {
@@ -140,44 +208,79 @@ int main(int argc, char **argv)
     }
     if (runs < 1)
         runs = 1;
+    bool on[NMEASURES];
+    for (int m = 0; m < NMEASURES; m++)
+        on[m] = !only || strcmp(only, names[m]) == 0;
     size_t cap = (size_t)n * 2048 + 1, len = 0;
     char *text = malloc(cap);
     for (int i = 0; i < n; i++)
         len += device(text + len, cap - len, i);
     if (write) {
         FILE *f = fopen(write, "w");
-        fwrite(text, 1, len, f);
-        fclose(f);
+        if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+            perror(write);
+            return 1;
+        }
     }
-    double *a = calloc((size_t)runs, sizeof(double));
-    double *c = calloc((size_t)runs, sizeof(double));
-    double *w = calloc((size_t)runs, sizeof(double));
-    size_t events = 0;
+    double *t[NMEASURES];
+    for (int m = 0; m < NMEASURES; m++)
+        t[m] = calloc((size_t)runs, sizeof(double));
+    size_t events = 0, mlir_len = 0;
     dlti_context *ctx = dlti_context_new();
-    /* Warm-up: the warm context reaches its steady size. */
-    if (!only || strcmp(only, "warm") == 0)
+    /* Warm-up: the warm context reaches its steady size; the allocator and
+     * the page cache see every path once. */
+    if (on[WARM])
         warm_load(ctx, text, len);
+    if (on[CONVERT])
+        convert(text, len, &mlir_len);
     for (int r = 0; r < runs; r++) {
-        if (!only || strcmp(only, "libyaml") == 0)
-            a[r] = bare_libyaml(text, len, &events);
-        if (!only || strcmp(only, "cold") == 0)
-            c[r] = cold_load(text, len);
-        if (!only || strcmp(only, "warm") == 0)
-            w[r] = warm_load(ctx, text, len);
+        if (on[LIBYAML])
+            t[LIBYAML][r] = bare_libyaml(text, len, &events);
+        if (on[COLD])
+            t[COLD][r] = cold_load(text, len, 0);
+        if (on[WARM])
+            t[WARM][r] = warm_load(ctx, text, len);
+        if (on[NO_CHECK])
+            t[NO_CHECK][r] = cold_load(text, len, SYSDESC_LOAD_NO_CHECK);
+        if (on[CONVERT])
+            t[CONVERT][r] = convert(text, len, &mlir_len);
     }
     dlti_context_free(ctx);
-    double la = median(a, runs), lc = median(c, runs), lw = median(w, runs);
-    printf("input: %d devices, %zu bytes, %zu libyaml events\n", n, len, events);
-    printf("libyaml event parse:        %8.2f ms (median of %d)\n", la * 1e3, runs);
-    printf("sysdesc_yaml_load, cold:    %8.2f ms (fresh context each load)\n", lc * 1e3);
-    printf("sysdesc_yaml_load, warm:    %8.2f ms (one context, reset between loads)\n", lw * 1e3);
-    if (!only) {
-        printf("ratio cold: %.2fx (target <= 1.5x)\n", lc / la);
-        printf("ratio warm: %.2fx (target <= 1.5x)\n", lw / la);
+    double med[NMEASURES];
+    for (int m = 0; m < NMEASURES; m++)
+        med[m] = median(t[m], runs);
+    static const char *const what[NMEASURES] = {
+        "(a) libyaml event parse",
+        "(b) load, checked, cold",
+        "(b) load, checked, warm",
+        "(c) load, not checked",
+        "(d) convert --to mlir",
+    };
+    static const char *const how[NMEASURES] = {
+        "yaml_parser_parse until STREAM-END",
+        "fresh context each load",
+        "one context, reset between loads",
+        "SYSDESC_LOAD_NO_CHECK, fresh context",
+        "fresh context, checked load + sysdesc_system_print(MLIR)",
+    };
+    printf("input: %d devices, %zu bytes, %zu libyaml events; MLIR output %zu bytes\n", n, len,
+           events, mlir_len);
+    printf("medians of %d interleaved runs:\n", runs);
+    for (int m = 0; m < NMEASURES; m++) {
+        if (!on[m])
+            continue;
+        printf("%-26s %8.2f ms", what[m], med[m] * 1e3);
+        if (on[LIBYAML] && m != LIBYAML)
+            printf("  %.2fx", med[m] / med[LIBYAML]);
+        printf("  (%s)\n", how[m]);
     }
-    free(a);
-    free(c);
-    free(w);
+    if (on[COLD] && on[NO_CHECK])
+        printf("the check: %.2f ms (cold checked - not checked)\n",
+               (med[COLD] - med[NO_CHECK]) * 1e3);
+    if (!only)
+        printf("targets (issue 5, \"one device schema\"): load <= 1.5x, whole convert <= 1.5x\n");
+    for (int m = 0; m < NMEASURES; m++)
+        free(t[m]);
     free(text);
     return 0;
 }

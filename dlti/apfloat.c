@@ -9,6 +9,8 @@
  * agree on every value. */
 #include "dlti_private.h"
 
+#include <fenv.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -1336,22 +1338,156 @@ static size_t to_hex(u128 v, char *out)
     return n + 2;
 }
 
+#if defined(__SIZEOF_INT128__) && FLT_EVAL_METHOD == 0
+/* print_value()'s first form of a normal f64 -- toString(precision 6) when it
+ * reads back to the same value -- in 128-bit integers and one IEEE operation:
+ * what nearly every f64 of a spec takes.  0 when the value needs the general
+ * path (zero, subnormal, not finite, too many bits for 128, a reading-back that
+ * one double operation cannot decide); (size_t)-1 when the form does not read
+ * back (then the second form is printed).
+ *
+ * The digits are decimal_significand()'s and trim_digits()'s, bit for bit: the
+ * integer N = sig * 2^e2 or sig * 5^-e2, `tens` from its bit length, then
+ * floor(N / 10^tens) formed as a shift and one division, as there.  Reading back
+ * "D * 10^X" (D of at most 6 digits, |X| <= 22) is one multiply or divide of
+ * two exact doubles, which IEEE rounds to nearest-even as dec_to_apf() does
+ * (in the default rounding mode, which is checked). */
+static size_t print_f64_short(uint64_t raw, char *out)
+{
+    __extension__ typedef unsigned __int128 u128x;
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    unsigned biased = (unsigned)(raw >> 52) & 0x7FF;
+    if (biased == 0 || biased == 0x7FF || fegetround() != FE_TONEAREST)
+        return 0;
+    uint64_t sig = (raw & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    long long e2 = (long long)biased - 1075;
+    unsigned tz = (unsigned)__builtin_ctzll(sig);
+    sig >>= tz;
+    e2 += tz;
+    const size_t required = (6 * 196 + 58) / 59;
+    size_t sig_bits = 64 - (size_t)__builtin_clzll(sig), bits, tens;
+    u128x y;
+    long long exp10;
+    if (e2 >= 0) {
+        bits = sig_bits + (size_t)e2;
+        tens = bits > required ? (bits - required) * 59 / 196 : 0;
+        if (tens > 55 || bits - tens > 127) /* 5^55 < 2^128 */
+            return 0;
+        u128x five = 1;
+        for (size_t i = 0; i < tens; i++)
+            five *= 5;
+        u128x n = (size_t)e2 >= tens ? (u128x)sig << ((size_t)e2 - tens)
+                                     : (u128x)(sig >> (tens - (size_t)e2));
+        y = n / five;
+        exp10 = (long long)tens;
+    } else {
+        size_t texp = (size_t)-e2;
+        if (texp <= 27) { /* sig * 5^27 < 2^116: exact */
+            u128x n = sig;
+            for (size_t i = 0; i < texp; i++)
+                n *= 5;
+            bits = 128 - (size_t)(n >> 64 ? __builtin_clzll((uint64_t)(n >> 64))
+                                          : 64 + __builtin_clzll((uint64_t)n));
+        } else {
+            bits = bitlen_times_pow5((u128){sig, 0}, texp);
+            if (!bits)
+                return 0;
+        }
+        tens = bits > required ? (bits - required) * 59 / 196 : 0;
+        exp10 = e2 + (long long)tens;
+        if (texp >= tens) {
+            if (texp - tens > 27)
+                return 0;
+            u128x n = sig;
+            for (size_t i = 0; i < texp - tens; i++)
+                n *= 5;
+            y = tens >= 128 ? 0 : n >> tens;
+        } else {
+            if (tens - texp > 55 || tens >= 64)
+                return 0;
+            u128x five = 1;
+            for (size_t i = 0; i < tens - texp; i++)
+                five *= 5;
+            y = (u128x)(sig >> tens) / five;
+        }
+    }
+    /* the digits, least significant first, trailing zeros dropped; y has
+     * about `required` bits, far below 64 */
+    if (y >> 63)
+        return 0;
+    uint64_t y64 = (uint64_t)y;
+    char digits[24];
+    size_t nd = 0;
+    bool in_trail = true;
+    while (y64) {
+        char c = (char)('0' + (unsigned)(y64 % 10));
+        y64 /= 10;
+        if (in_trail && c == '0') {
+            exp10++;
+        } else {
+            digits[nd++] = c;
+            in_trail = false;
+        }
+    }
+    if (nd == 0)
+        return 0;
+    trim_digits(digits, &nd, &exp10, 6);
+    /* read back: D * 10^exp10 */
+    uint64_t d = 0;
+    for (size_t i = nd; i-- > 0;)
+        d = d * 10 + (uint64_t)(digits[i] - '0');
+    if (exp10 < -22 || exp10 > 22)
+        return 0;
+    double v, back = exp10 >= 0 ? (double)d * p10[exp10] : (double)d / p10[-exp10];
+    memcpy(&v, &raw, sizeof v);
+    if (back != fabs(v))
+        return (size_t)-1;
+    /* format_normal(), scientific, truncate_zero false */
+    size_t o = 0;
+    if (raw >> 63)
+        out[o++] = '-';
+    long long exp = exp10 + (long long)nd - 1;
+    out[o++] = digits[nd - 1];
+    out[o++] = '.';
+    for (size_t i = 1; i < nd; i++)
+        out[o++] = digits[nd - 1 - i];
+    for (size_t i = 0; i < 6 - nd + 1; i++)
+        out[o++] = '0';
+    out[o++] = 'e';
+    return o + put_exponent(out + o, exp, true);
+}
+#else
+static size_t print_f64_short(uint64_t raw, char *out)
+{
+    (void)raw, (void)out;
+    return 0;
+}
+#endif
+
 /* printFloatValue: the short scientific form if it reads back to the same value, else
  * APFloat's default form if the lexer would take it as a float, else the bits in hex. */
 static size_t print_value(const sem *s, u128 bits, char *out)
 {
+    size_t fast = s == &SEMS[DLTI_FLOAT_F64] ? print_f64_short(bits.lo, out) : 0;
+    if (fast && fast != (size_t)-1)
+        return fast;
     apf f;
     from_bits(&f, s, bits);
     if (f.cat != CAT_INF && f.cat != CAT_NAN) {
         uint32_t ws[PRINT_WS_LIMBS];
-        size_t n = to_string(&f, 6, 0, false, out, ws);
-        bool negative;
-        decimal d;
-        apf back;
-        if (scan_literal(out, n, &negative, &d) &&
-            dec_to_apf(&back, s, &d, negative, ws, PRINT_WS_LIMBS) == 0 && bitwise_equal(&back, &f))
-            return n;
-        n = to_string(&f, 0, 3, true, out, ws);
+        if (!fast) { /* fast == (size_t)-1: the short form does not read back */
+            size_t n = to_string(&f, 6, 0, false, out, ws);
+            bool negative;
+            decimal d;
+            apf back;
+            if (scan_literal(out, n, &negative, &d) &&
+                dec_to_apf(&back, s, &d, negative, ws, PRINT_WS_LIMBS) == 0 &&
+                bitwise_equal(&back, &f))
+                return n;
+        }
+        size_t n = to_string(&f, 0, 3, true, out, ws);
         if (memchr(out, '.', n))
             return n;
     }
@@ -1442,8 +1578,24 @@ static apf from_double_bits(double value)
     return f;
 }
 
+/* f64 to f64 (convert() within one semantics): the same bits, but a
+ * signaling NaN comes out quiet. */
+static uint64_t f64_identity(uint64_t raw)
+{
+    const uint64_t exp = UINT64_C(0x7ff0000000000000), quiet = UINT64_C(0x0008000000000000);
+    if ((raw & exp) == exp && (raw & UINT64_C(0x000fffffffffffff)) && !(raw & quiet))
+        raw |= quiet;
+    return raw;
+}
+
 double dlti_float_to_double(dlti_float_kind kind, dlti_float_bits bits)
 {
+    if (kind == DLTI_FLOAT_F64) { /* the common case, without the general conversion */
+        uint64_t raw = f64_identity(bits.lo);
+        double r;
+        memcpy(&r, &raw, sizeof r);
+        return r;
+    }
     const sem *s = sem_of(kind);
     if (!s)
         return 0.0;
@@ -1463,6 +1615,11 @@ double dlti_float_to_double(dlti_float_kind kind, dlti_float_bits bits)
 
 dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value)
 {
+    if (kind == DLTI_FLOAT_F64) {
+        uint64_t raw;
+        memcpy(&raw, &value, sizeof raw);
+        return (dlti_float_bits){f64_identity(raw), 0};
+    }
     const sem *s = sem_of(kind);
     if (!s)
         return (dlti_float_bits){0, 0};

@@ -12,7 +12,7 @@ struct dlti_arena_chunk {
 };
 
 #define DLTI_CHUNK_MIN ((size_t)64 * 1024)
-#define DLTI_ALIGN ((size_t)16)
+#define DLTI_ALIGN DLTI_ARENA_ALIGN
 
 /* Standard chunks released by any context wait here for the next one, up to
  * DLTI_POOL_MAX of them (32 MiB): returning them to the system and faulting
@@ -75,8 +75,10 @@ void dlti_release_cached_memory(void)
     }
 }
 
-void *dlti_arena_alloc(dlti_arena *arena, size_t size)
+void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
 {
+    if (size > SIZE_MAX - (DLTI_ALIGN - 1))
+        return NULL;
     size = (size + DLTI_ALIGN - 1) & ~(DLTI_ALIGN - 1);
     if (size == 0)
         size = DLTI_ALIGN;
@@ -112,14 +114,6 @@ void *dlti_arena_alloc(dlti_arena *arena, size_t size)
     }
     void *p = arena->cur;
     arena->cur += size;
-    return p;
-}
-
-void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size)
-{
-    void *p = dlti_arena_alloc(arena, size);
-    if (p && size)
-        memcpy(p, src, size);
     return p;
 }
 

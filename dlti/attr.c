@@ -81,44 +81,96 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
 
 /* ---- containers ---- */
 
-static dlti_entry_rec *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
-                                   uint32_t *mask)
+/* The index of a map of up to DLTI_INDEX_COMPACT entries: copies, Robin
+ * Hood insertion.  *dup (when not NULL) gets the position of the first key
+ * that repeats an earlier one (SIZE_MAX: none): equal keys share a home
+ * slot, and the one inserted later meets the earlier one before it takes
+ * any other key's slot (Robin Hood keeps a cluster ordered by home). */
+static dlti_entry_rec *build_index_copies(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
+                                          size_t *dup)
 {
-    size_t cap = 16;
-    while (cap < n * 2)
-        cap *= 2;
+    size_t cap = (size_t)dlti_index_mask(n) + 1, mask = cap - 1;
     dlti_entry_rec *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
     memset(slots, 0, cap * sizeof(*slots));
     for (size_t i = 0; i < n; i++) {
-        size_t j = e[i].key->hash & (cap - 1);
-        while (slots[j].key)
-            j = (j + 1) & (cap - 1);
-        slots[j] = e[i];
+        dlti_entry_rec cur = e[i];
+        bool original = true;
+        size_t j = cur.key->hash & mask, dist = 0;
+        while (slots[j].key) {
+            if (original && slots[j].key == cur.key && dup && *dup == SIZE_MAX)
+                *dup = i;
+            size_t other_dist = (j - (slots[j].key->hash & mask)) & mask;
+            if (other_dist < dist) { /* Robin Hood: the poorer key stays */
+                dlti_entry_rec t = slots[j];
+                slots[j] = cur;
+                cur = t;
+                dist = other_dist;
+                original = false;
+            }
+            j = (j + 1) & mask;
+            dist++;
+        }
+        slots[j] = cur;
     }
-    *mask = (uint32_t)(cap - 1);
     return slots;
 }
 
-const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
-                                     const dlti_entry_rec *entries, size_t n)
+/* The index of a bigger map: 4-byte slots (position + 1, tag), plain
+ * linear probing: Robin Hood would load the entry of every key it passes,
+ * a cache miss each in a map of millions.  *dup as above. */
+static uint32_t *build_index_compact(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
+                                     size_t *dup)
+{
+    size_t cap = (size_t)dlti_index_mask(n) + 1, mask = cap - 1;
+    uint32_t *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
+    if (!slots)
+        return NULL;
+    memset(slots, 0, cap * sizeof(*slots));
+    unsigned bits = dlti_index_pos_bits(n);
+    uint32_t pos = ((uint32_t)1 << bits) - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t tag = dlti_index_tag(e[i].key->hash, bits);
+        size_t j = e[i].key->hash & mask;
+        for (; slots[j]; j = (j + 1) & mask)
+            if (dup && *dup == SIZE_MAX && slots[j] >> bits == tag &&
+                e[(slots[j] & pos) - 1].key == e[i].key)
+                *dup = i;
+        slots[j] = ((uint32_t)i + 1) | tag << bits;
+    }
+    return slots;
+}
+
+/* A container of `n` entries, copied, with its index when it is big enough;
+ * *dup as above (only looked for when there is an index). */
+static const dlti_attr *container_make(dlti_context *ctx, dlti_attr_kind kind,
+                                       const dlti_entry_rec *entries, size_t n, size_t *dup)
 {
     if (n >= UINT32_MAX / 4)
         return NULL;
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, kind);
     if (!a)
         return NULL;
-    a->n = n;
+    a->n = (uint32_t)n;
     a->u.c.entries = dlti_arena_memdup(&ctx->arena, entries, n * sizeof(*entries));
     if (n && !a->u.c.entries)
         return NULL;
     if (n > DLTI_INDEX_THRESHOLD && kind != DLTI_ATTR_DICTIONARY) {
-        a->u.c.index = build_index(ctx, a->u.c.entries, n, &a->u.c.index_mask);
+        a->index_mask = n <= DLTI_INDEX_COMPACT ? (uint16_t)dlti_index_mask(n) : 0;
+        a->u.c.index = n <= DLTI_INDEX_COMPACT
+                           ? (const void *)build_index_copies(ctx, a->u.c.entries, n, dup)
+                           : (const void *)build_index_compact(ctx, a->u.c.entries, n, dup);
         if (!a->u.c.index)
             return NULL;
     }
     return a;
+}
+
+const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
+                                     const dlti_entry_rec *entries, size_t n)
+{
+    return container_make(ctx, kind, entries, n, NULL);
 }
 
 static void print_key_text(char *out, size_t size, dlti_key key)
@@ -133,8 +185,20 @@ static void print_key_text(char *out, size_t size, dlti_key key)
     }
 }
 
-int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *e, size_t n,
-                         dlti_error_t *err, size_t *bad)
+static void repeated_key(dlti_attr_kind kind, dlti_key key, dlti_error_t *err)
+{
+    char text[512];
+    print_key_text(text, sizeof(text), key);
+    if (kind == DLTI_ATTR_SYSTEM_SPEC)
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "repeated device ID in dlti.target_system_spec: %s",
+                       text);
+    else
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "repeated DLTI key: %s", text);
+}
+
+const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
+                                      const dlti_entry_rec *e, size_t n, dlti_error_t *err,
+                                      size_t *bad)
 {
     size_t dummy;
     if (!bad)
@@ -142,7 +206,7 @@ int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *e, size_t n,
     *bad = SIZE_MAX;
     if (n == 0 && (kind == DLTI_ATTR_DEVICE_SPEC || kind == DLTI_ATTR_SYSTEM_SPEC)) {
         dlti_error_set(err, DLTI_ERROR_VERIFY, "no DLTI entries provided");
-        return -1;
+        return NULL;
     }
     char text[512];
     for (size_t i = 0; i < n; i++) {
@@ -150,53 +214,46 @@ int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *e, size_t n,
         *bad = i;
         if (kind == DLTI_ATTR_DEVICE_SPEC && k->type) {
             dlti_error_set(err, DLTI_ERROR_VERIFY, "invalid kind of attribute specified");
-            return -1;
+            return NULL;
         }
         if (!k->type && k->len == 0) {
             dlti_error_set(err, DLTI_ERROR_VERIFY, "empty string as DLTI key is not allowed");
-            return -1;
+            return NULL;
         }
         if (kind == DLTI_ATTR_SYSTEM_SPEC && e[i].value->kind != DLTI_ATTR_DEVICE_SPEC) {
             print_key_text(text, sizeof(text), k);
             dlti_error_set(err, DLTI_ERROR_VERIFY,
                            "value associated with key %s is not a DLTI device spec", text);
-            return -1;
+            return NULL;
         }
     }
-    /* Duplicates: keys are interned, so compare handles; hash for big containers. */
-    if (n > 1) {
-        size_t cap = 16;
-        while (cap < n * 2)
-            cap *= 2;
-        dlti_key small[32];
-        dlti_key *seen = cap <= 32 ? small : calloc(cap, sizeof(dlti_key));
-        if (!seen) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
-            return -1;
-        }
-        memset(seen, 0, cap * sizeof(dlti_key));
-        int rc = 0;
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            size_t j = e[i].key->hash & (cap - 1);
-            while (seen[j] && seen[j] != e[i].key)
-                j = (j + 1) & (cap - 1);
-            if (seen[j]) {
-                *bad = i;
-                print_key_text(text, sizeof(text), e[i].key);
-                if (kind == DLTI_ATTR_SYSTEM_SPEC)
-                    dlti_error_set(err, DLTI_ERROR_VERIFY,
-                                   "repeated device ID in dlti.target_system_spec: %s", text);
-                else
-                    dlti_error_set(err, DLTI_ERROR_VERIFY, "repeated DLTI key: %s", text);
-                rc = -1;
+    *bad = SIZE_MAX;
+    /* Repeated keys, the first in entry order: keys are interned, so equal
+     * keys are equal handles; a big container finds them while building its
+     * index, a small one compares its few handles. */
+    if (n <= DLTI_INDEX_THRESHOLD) {
+        for (size_t i = 1; i < n; i++) {
+            for (size_t j = 0; j < i; j++) {
+                if (e[i].key == e[j].key) {
+                    *bad = i;
+                    repeated_key(kind, e[i].key, err);
+                    return NULL;
+                }
             }
-            seen[j] = e[i].key;
         }
-        if (seen != small)
-            free(seen);
-        return rc;
     }
-    return 0;
+    size_t dup = SIZE_MAX;
+    const dlti_attr *a = container_make(ctx, kind, e, n, &dup);
+    if (!a) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (dup != SIZE_MAX) {
+        *bad = dup;
+        repeated_key(kind, e[dup].key, err);
+        return NULL;
+    }
+    return a;
 }
 
 const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
@@ -215,11 +272,7 @@ const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
     }
     /* dlti_entry and dlti_entry_rec have the same layout by construction. */
     const dlti_entry_rec *recs = (const dlti_entry_rec *)entries;
-    if (dlti_container_check(kind, recs, n, err, NULL) != 0)
-        return NULL;
-    const dlti_attr *a = dlti_container_make(ctx, kind, recs, n);
-    if (!a)
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    const dlti_attr *a = dlti_container_build(ctx, kind, recs, n, err, NULL);
     if (a && kind == DLTI_ATTR_DL_SPEC && dlti_dl_spec_check(a, err) != 0)
         return NULL;
     return a;
@@ -311,8 +364,10 @@ const dlti_attr *dlti_int_from_words(dlti_context *ctx, const dlti_type *type,
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_INTEGER);
     if (!a)
         return NULL;
+    if (nwords > UINT32_MAX)
+        return NULL;
     a->type = type;
-    a->n = nwords;
+    a->n = (uint32_t)nwords;
     a->u.i.small = words[0];
     a->u.i.words = &a->u.i.small;
     if (nwords > 1) {
@@ -331,6 +386,17 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
         return NULL;
     }
     unsigned w = type_width(type);
+    if (w == 64) { /* i64, si64, index (ui64 below 0 does not fit): one word */
+        if (type->sign == DLTI_UNSIGNED && value < 0) {
+            dlti_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
+            return NULL;
+        }
+        uint64_t word = (uint64_t)value;
+        const dlti_attr *a = dlti_int_from_words(ctx, type, &word, 1);
+        if (!a)
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return a;
+    }
     bool fits;
     if (w >= 64)
         fits = type->sign != DLTI_UNSIGNED || value >= 0;
@@ -426,10 +492,12 @@ const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type)
 
 const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n)
 {
+    if (n > UINT32_MAX)
+        return NULL;
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_ARRAY);
     if (!a)
         return NULL;
-    a->n = n;
+    a->n = (uint32_t)n;
     a->u.elems = dlti_arena_memdup(&ctx->arena, elems, n * sizeof(*elems));
     return (n && !a->u.elems) ? NULL : a;
 }
@@ -444,11 +512,15 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
     for (size_t i = 0; i < n; i++)
         if (!dlti_int_new(ctx, elem, values[i], err))
             return NULL;
+    if (n > UINT32_MAX) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_DENSE_ARRAY);
     if (!a)
         return NULL;
     a->type = elem;
-    a->n = n;
+    a->n = (uint32_t)n;
     int64_t *ints = n ? dlti_arena_memdup(&ctx->arena, values, n * sizeof(int64_t)) : NULL;
     if (n && !ints)
         return NULL;

@@ -1,11 +1,12 @@
-/* Growable output buffer: printers append, the caller takes the result. */
+/* Growable output buffer: printers append, the caller takes the result.
+ * The appends are inline (dlti_private.h); this is their slow path. */
 #include "dlti_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool buf_reserve(dlti_buf *b, size_t extra)
+bool dlti_buf_reserve(dlti_buf *b, size_t extra)
 {
     if (b->failed)
         return false;
@@ -24,26 +25,43 @@ static bool buf_reserve(dlti_buf *b, size_t extra)
     return true;
 }
 
-void dlti_buf_put(dlti_buf *b, const char *s, size_t n)
+/* Two digits at a time from a table: integers are most of a big spec's
+ * text, and vsnprintf costs several times this. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static void put_digits(dlti_buf *b, uint64_t v, bool minus)
 {
-    if (!buf_reserve(b, n))
-        return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
+    char tmp[24];
+    char *p = tmp + sizeof(tmp);
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--p = digit_pairs[d + 1];
+        *--p = digit_pairs[d];
+    }
+    if (v >= 10) {
+        unsigned d = (unsigned)v * 2;
+        *--p = digit_pairs[d + 1];
+        *--p = digit_pairs[d];
+    } else {
+        *--p = (char)('0' + v);
+    }
+    if (minus)
+        *--p = '-';
+    dlti_buf_put(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
-void dlti_buf_puts(dlti_buf *b, const char *s)
+void dlti_buf_put_u64(dlti_buf *b, uint64_t v)
 {
-    dlti_buf_put(b, s, strlen(s));
+    put_digits(b, v, false);
 }
 
-void dlti_buf_putc(dlti_buf *b, char c)
+void dlti_buf_put_i64(dlti_buf *b, int64_t v)
 {
-    if (!buf_reserve(b, 1))
-        return;
-    b->data[b->len++] = c;
-    b->data[b->len] = '\0';
+    put_digits(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
@@ -61,7 +79,7 @@ void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
         dlti_buf_put(b, small, (size_t)n);
         return;
     }
-    if (!buf_reserve(b, (size_t)n))
+    if (!dlti_buf_reserve(b, (size_t)n))
         return;
     va_start(ap, fmt);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

@@ -104,6 +104,10 @@ void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits)
         if (limits->max_entries)
             l.max_entries = limits->max_entries;
     }
+    /* An attribute counts its entries or elements in 32 bits, and a map's
+     * index needs twice its entries: the parser's limit stays below that. */
+    if (l.max_entries > UINT32_MAX / 4 - 1)
+        l.max_entries = UINT32_MAX / 4 - 1;
     ctx->limits = l;
 }
 
@@ -136,9 +140,27 @@ static int table_grow(dlti_table *t, slot_hash_fn hash_of)
     return 0;
 }
 
+/* A slot of the string-key table holds the node's address with the top 4
+ * bits of its hash in the low bits, which the arena's 16-byte alignment
+ * leaves zero: a probe that meets another key is told apart 15 times in 16
+ * without loading that key's node (a cache miss each, in a table of
+ * millions of keys). */
+#define KEY_TAG_BITS ((uintptr_t)15)
+_Static_assert(DLTI_ARENA_ALIGN >= 16, "key table tags need 16-byte aligned nodes");
+
+static inline uintptr_t key_tag(uint64_t hash)
+{
+    return (uintptr_t)(hash >> 60);
+}
+
+static inline struct dlti_key_node *key_node_of(const void *slot)
+{
+    return (struct dlti_key_node *)((uintptr_t)slot & ~KEY_TAG_BITS);
+}
+
 static uint64_t key_hash_of(const void *slot)
 {
-    return ((const struct dlti_key_node *)slot)->hash;
+    return key_node_of(slot)->hash;
 }
 
 static uint64_t type_hash_of(const void *slot)
@@ -146,14 +168,43 @@ static uint64_t type_hash_of(const void *slot)
     return ((const dlti_type *)slot)->hash;
 }
 
+/* memcmp(a, b, len) == 0, inline for keys of up to 16 bytes (nearly all of
+ * them): two overlapping loads a side instead of a call. */
+static inline bool same_bytes(const char *a, const char *b, size_t len)
+{
+    uint64_t x, y, u, v;
+    if (len >= 8 && len <= 16) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        memcpy(&u, a + len - 8, 8);
+        memcpy(&v, b + len - 8, 8);
+        return ((x ^ y) | (u ^ v)) == 0;
+    }
+    if (len >= 4 && len < 8) {
+        uint32_t p, q, r, s;
+        memcpy(&p, a, 4);
+        memcpy(&q, b, 4);
+        memcpy(&r, a + len - 4, 4);
+        memcpy(&s, b + len - 4, 4);
+        return ((p ^ q) | (r ^ s)) == 0;
+    }
+    return memcmp(a, b, len) == 0;
+}
+
 /* Index of the slot holding (hash, s, len) or of the empty slot where it goes. */
 static size_t key_slot(const dlti_table *t, uint64_t hash, const char *s, size_t len)
 {
     size_t j = hash & (t->cap - 1);
+    uintptr_t tag = key_tag(hash);
     for (;;) {
-        const struct dlti_key_node *k = t->slots[j];
-        if (!k || (k->hash == hash && k->len == len && memcmp(k->str, s, len) == 0))
+        uintptr_t v = (uintptr_t)t->slots[j];
+        if (!v)
             return j;
+        if ((v & KEY_TAG_BITS) == tag) {
+            const struct dlti_key_node *k = key_node_of(t->slots[j]);
+            if (k->hash == hash && k->len == len && same_bytes(k->str, s, len))
+                return j;
+        }
         j = (j + 1) & (t->cap - 1);
     }
 }
@@ -174,7 +225,7 @@ dlti_key dlti_key_find(const dlti_context *ctx, const char *s, size_t len)
     if (!ctx->strings.cap)
         return NULL;
     size_t j = key_slot(&ctx->strings, dlti_hash_bytes(s, len), s, len);
-    return ctx->strings.slots[j];
+    return ctx->strings.slots[j] ? key_node_of(ctx->strings.slots[j]) : NULL;
 }
 
 dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len)
@@ -185,18 +236,22 @@ dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len)
     uint64_t hash = dlti_hash_bytes(s, len);
     size_t j = key_slot(t, hash, s, len);
     if (t->slots[j])
-        return t->slots[j];
-    struct dlti_key_node *k = dlti_arena_alloc(&ctx->arena, sizeof(*k));
-    char *copy = dlti_arena_alloc(&ctx->arena, len + 1);
-    if (!k || !copy)
+        return key_node_of(t->slots[j]);
+    /* the node and its bytes in one allocation: a lookup that finds the
+     * node finds the bytes in the same cache line or the next */
+    if (len > SIZE_MAX - sizeof(struct dlti_key_node) - 1)
         return NULL;
+    struct dlti_key_node *k = dlti_arena_alloc(&ctx->arena, sizeof(*k) + len + 1);
+    if (!k)
+        return NULL;
+    char *copy = (char *)(k + 1);
     memcpy(copy, s, len);
     copy[len] = '\0';
     k->type = NULL;
     k->hash = hash;
     k->len = len;
     k->str = copy;
-    t->slots[j] = k;
+    t->slots[j] = (void *)((uintptr_t)k | key_tag(hash));
     t->count++;
     return k;
 }

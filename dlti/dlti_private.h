@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ======== floats (a port of LLVM APFloat) ======== */
 
@@ -103,8 +104,29 @@ typedef struct dlti_arena {
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
 } dlti_arena;
 
-void *dlti_arena_alloc(dlti_arena *arena, size_t size);
-void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size);
+/* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
+#define DLTI_ARENA_ALIGN ((size_t)16)
+/* The slow path of dlti_arena_alloc(): a new chunk, size 0, overflow. */
+void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size);
+/* Bump allocation inline: a load makes one allocation per value. */
+static inline void *dlti_arena_alloc(dlti_arena *arena, size_t size)
+{
+    size_t r = (size + DLTI_ARENA_ALIGN - 1) & ~(DLTI_ARENA_ALIGN - 1);
+    /* r - 1 wraps for size 0 and on overflow: the slow path decides those */
+    if (r - 1 < (size_t)(arena->end - arena->cur)) {
+        void *p = arena->cur;
+        arena->cur += r;
+        return p;
+    }
+    return dlti_arena_alloc_slow(arena, size);
+}
+static inline void *dlti_arena_memdup(dlti_arena *arena, const void *src, size_t size)
+{
+    void *p = dlti_arena_alloc(arena, size);
+    if (p && size)
+        memcpy(p, src, size);
+    return p;
+}
 void dlti_arena_release(dlti_arena *arena);
 /* Frees every object but keeps standard-size chunks for the next allocations. */
 void dlti_arena_reset(dlti_arena *arena);
@@ -176,14 +198,26 @@ typedef struct dlti_entry_rec {
     const dlti_attr *value;
 } dlti_entry_rec;
 
-/* Maps bigger than this get an open-addressing index: slots hold copies of
- * the entries (key NULL when empty), so a probe is one load, not two. */
+/* Maps bigger than this get an open-addressing index by the key's hash:
+ * linear probing over at least twice as many slots as entries, filled with
+ * Robin Hood insertion (a key further from its home slot than the one it
+ * meets takes that slot), which evens out the probes of the keys.  Up to
+ * DLTI_INDEX_COMPACT entries a slot is a copy of the entry (key NULL:
+ * empty), so that a probe is one load.  Bigger maps, whose index would be
+ * most of their memory (16 bytes a slot), get 4-byte slots: the position of
+ * the entry plus one in the low dlti_index_pos_bits(n) bits (0: empty) and a
+ * tag, the top bits of the key's hash, above them, so that a probe that
+ * meets another key rarely loads its entry. */
 #define DLTI_INDEX_THRESHOLD 8
+#define DLTI_INDEX_COMPACT 16384
 
+/* 32 bytes: a big spec is millions of these, and loading, checking and
+ * printing stream through them. */
 struct dlti_attr {
-    dlti_attr_kind kind;
+    uint8_t kind;               /* dlti_attr_kind */
+    uint16_t index_mask;        /* an index of copies: its slots - 1; 0 for a 4-byte index */
+    uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
-    size_t n;                   /* entries / elements / words */
     union {
         struct {                /* value in two's complement, `n` 64-bit words */
             uint64_t small;     /* words[0] when n == 1 */
@@ -197,11 +231,49 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const dlti_entry_rec *index;  /* NULL, or index_mask + 1 slots */
-            uint32_t index_mask;
+            const void *index;  /* NULL, or dlti_index_mask(n) + 1 slots: dlti_entry_rec
+                                 * up to DLTI_INDEX_COMPACT entries (index_mask
+                                 * holds the mask, 32767 at most), else uint32_t */
         } c;
     } u;
 };
+
+/* Bits of an index slot that hold a position plus one (1..n), n < 2^30. */
+static inline unsigned dlti_index_pos_bits(size_t n)
+{
+#if defined(__GNUC__)
+    return 64u - (unsigned)__builtin_clzll((unsigned long long)n | 1);
+#else
+    unsigned bits = 1;
+    while (bits < 64 && (n >> bits))
+        bits++;
+    return bits;
+#endif
+}
+
+/* The tag of a key of hash `hash` in an index whose positions take `bits`. */
+static inline uint32_t dlti_index_tag(uint64_t hash, unsigned bits)
+{
+    return (uint32_t)(hash >> 32) >> bits;
+}
+
+/* The slots of an index of `n` entries minus one: at least twice the
+ * entries, a power of two, 16 at least. */
+static inline uint32_t dlti_index_mask(size_t n)
+{
+    size_t need = n * 2; /* n is below 2^30 */
+    if (need <= 16)
+        return 15;
+#if defined(__GNUC__)
+    /* every query step computes it: no loop */
+    return (uint32_t)(((uint64_t)2 << (63 - __builtin_clzll((unsigned long long)need - 1))) - 1);
+#else
+    size_t cap = 16;
+    while (cap < need)
+        cap *= 2;
+    return (uint32_t)(cap - 1);
+#endif
+}
 
 /* Builds a container without verification (the parser verifies itself). */
 const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
@@ -215,11 +287,16 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
 {
     return (unsigned)kind - DLTI_ATTR_MAP <= (unsigned)(DLTI_ATTR_SYSTEM_SPEC - DLTI_ATTR_MAP);
 }
-/* Verifies container entries; returns 0 or -1 with err->text set (no position). */
-/* `bad` (may be NULL) gets the index of the offending entry, SIZE_MAX when
- * the container as a whole is at fault. */
-int dlti_container_check(dlti_attr_kind kind, const dlti_entry_rec *entries, size_t n,
-                         dlti_error_t *err, size_t *bad);
+/* Verifies container entries and builds the container: the rules of each
+ * entry first (the first entry that breaks one), then repeated keys (the
+ * first key that repeats an earlier one, found while the index is built).
+ * NULL with err set (no position; DLTI_ERROR_VERIFY, or DLTI_ERROR_NOMEM);
+ * `bad` (may be NULL) gets the index of the offending entry, SIZE_MAX when
+ * the container as a whole is at fault.  What was allocated before an error
+ * stays in the context, as after any failed build. */
+const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
+                                      const dlti_entry_rec *entries, size_t n, dlti_error_t *err,
+                                      size_t *bad);
 /* Data layout entry values as MLIR reads them (getValues<uint64_t>): element
  * `i` of a dense integer attribute, false where there is none; the number of
  * elements of a dense attribute, 0 for other attributes. */
@@ -292,15 +369,44 @@ size_t dlti_edit_distance(const char *a, size_t la, const char *b, size_t lb);
 
 /* ---- growable string for printers ---- */
 
+/* The text is NUL-terminated after every append.  A failed buffer (out of
+ * memory, overflow) stays failed; what is appended after that is dropped or
+ * kept, either way the caller throws the result away. */
 typedef struct dlti_buf {
     char *data;
     size_t len, cap;
     bool failed;
 } dlti_buf;
 
-void dlti_buf_put(dlti_buf *b, const char *s, size_t n);
-void dlti_buf_puts(dlti_buf *b, const char *s);
-void dlti_buf_putc(dlti_buf *b, char c);
+/* Makes room for `extra` more bytes and the NUL (the slow path of the
+ * appends below: the first buffer is 256 bytes at least, then doubling);
+ * false when the buffer has failed. */
+bool dlti_buf_reserve(dlti_buf *b, size_t extra);
+/* Appends inline: printers append a few bytes at a time, millions of times
+ * for a big spec, and the room is nearly always there. */
+static inline void dlti_buf_put(dlti_buf *b, const char *s, size_t n)
+{
+    if (b->cap - b->len <= n && !dlti_buf_reserve(b, n))
+        return;
+    if (n)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+static inline void dlti_buf_puts(dlti_buf *b, const char *s)
+{
+    dlti_buf_put(b, s, strlen(s));
+}
+static inline void dlti_buf_putc(dlti_buf *b, char c)
+{
+    if (b->cap - b->len <= 1 && !dlti_buf_reserve(b, 1))
+        return;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
+/* Appends the decimal digits of `v` (with a '-' when negative). */
+void dlti_buf_put_u64(dlti_buf *b, uint64_t v);
+void dlti_buf_put_i64(dlti_buf *b, int64_t v);
 void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

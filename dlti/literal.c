@@ -141,12 +141,12 @@ void dlti_print_words(dlti_buf *b, const uint64_t *words, size_t nwords, unsigne
     if (nwords == 1 && width <= 64) {
         uint64_t v = words[0];
         if (!is_signed || width == 0) {
-            dlti_buf_printf(b, "%llu", (unsigned long long)v);
+            dlti_buf_put_u64(b, v);
             return;
         }
         if (width < 64 && ((v >> (width - 1)) & 1))
             v |= ~(((uint64_t)1 << width) - 1); /* sign-extend */
-        dlti_buf_printf(b, "%lld", (long long)(int64_t)v);
+        dlti_buf_put_i64(b, (int64_t)v);
         return;
     }
     uint64_t *w = malloc(nwords * sizeof(uint64_t));

@@ -611,7 +611,7 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
         goto out;
     }
     a->type = t;
-    a->n = v.n;
+    a->n = (uint32_t)v.n; /* below max_entries, below 2^30 */
     if (is_int)
         a->u.ints = copy;
     else
@@ -806,7 +806,7 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
         goto out;
     }
     a->type = t;
-    a->n = keep;
+    a->n = (uint32_t)keep; /* below max_entries, below 2^30 */
     a->u.elems = copy;
     result = a;
 out:
@@ -943,13 +943,9 @@ static const dlti_attr *parse_container(dlti_parser *p, dlti_attr_kind kind, siz
     for (size_t i = 0; i < v.n; i++)
         memmove(&recs[i], &le[i].e, sizeof(dlti_entry_rec));
     dlti_error_t local;
-    if (dlti_container_check(kind, recs, v.n, &local, NULL) != 0) {
-        dlti_parser_fail(p, mnemonic_at, local.code, "%s", local.text);
-        goto out;
-    }
-    result = dlti_container_make(p->ctx, kind, recs, v.n);
+    result = dlti_container_build(p->ctx, kind, recs, v.n, &local, NULL);
     if (!result)
-        dlti_parser_fail(p, mnemonic_at, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_fail(p, mnemonic_at, local.code, "%s", local.text);
 out:
     sv_close(p, &v);
     return result;

@@ -1,12 +1,60 @@
 /* Canonical printing, byte for byte as mlir-opt-22 prints. */
 #include "dlti_private.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Nonzero when one of the 8 bytes of `x` needs an escape: below 0x20, 0x7F
+ * and above, '"' or '\\'.  Each test works within its byte (no carries
+ * between bytes), so the answer is exact, not a hint. */
+static uint64_t needs_escape8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull,
+                   low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t l = x & low7;
+    uint64_t big = (l + ones) | x;          /* 0x7F, or bit 7 set */
+    uint64_t ctl = ~(l + 0x6060606060606060ull); /* low 7 bits below 0x20 */
+    uint64_t q = x ^ 0x2222222222222222ull, bs = x ^ 0x5C5C5C5C5C5C5C5Cull;
+    uint64_t quote = ~(((q & low7) + low7) | q);   /* a zero byte: '"' */
+    uint64_t slash = ~(((bs & low7) + low7) | bs); /* a zero byte: '\\' */
+    return (big | ctl | quote | slash) & high;
+}
+
+/* True when no byte of s[0..len) needs an escape: words of 8, the last one
+ * overlapping, a short string's bytes padded with spaces. */
+static bool all_printable(const char *s, size_t len)
+{
+    uint64_t x;
+    if (len < 8) {
+        x = 0x2020202020202020ull;
+        for (size_t i = 0; i < len; i++)
+            x = (x << 8) | (unsigned char)s[i];
+        return !needs_escape8(x);
+    }
+    for (size_t i = 0; i + 8 < len; i += 8) {
+        memcpy(&x, s + i, 8);
+        if (needs_escape8(x))
+            return false;
+    }
+    memcpy(&x, s + len - 8, 8);
+    return !needs_escape8(x);
+}
 
 void dlti_print_string(dlti_buf *b, const char *s, size_t len)
 {
     static const char hex[] = "0123456789ABCDEF";
+    if (all_printable(s, len)) { /* nearly every key and string */
+        if (len > SIZE_MAX - 2 || (b->cap - b->len <= len + 2 && !dlti_buf_reserve(b, len + 2)))
+            return;
+        char *o = b->data + b->len;
+        o[0] = '"';
+        memcpy(o + 1, s, len);
+        o[len + 1] = '"';
+        o[len + 2] = '\0';
+        b->len += len + 2;
+        return;
+    }
     dlti_buf_putc(b, '"');
     size_t run = 0; /* copy printable runs in one go */
     for (size_t i = 0; i < len; i++) {
@@ -132,22 +180,39 @@ static void print_dense_array(dlti_buf *b, const dlti_attr *a)
         } else if (a->type->width == 1) {
             dlti_buf_puts(b, a->u.ints[i] ? "true" : "false");
         } else if (a->type->sign == DLTI_UNSIGNED) {
-            dlti_buf_printf(b, "%llu", (unsigned long long)a->u.ints[i]);
+            dlti_buf_put_u64(b, (uint64_t)a->u.ints[i]);
         } else {
-            dlti_buf_printf(b, "%lld", (long long)a->u.ints[i]);
+            dlti_buf_put_i64(b, a->u.ints[i]);
         }
     }
     dlti_buf_putc(b, '>');
 }
 
+/* Values a few entries ahead are fetched while this one prints: a big spec
+ * does not fit the caches, and each value is a pointer to chase. */
+#define PREFETCH_AHEAD 8
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static void print_entries(dlti_buf *b, const dlti_attr *a)
 {
-    for (size_t i = 0; i < a->n; i++) {
+    const dlti_entry_rec *e = a->u.c.entries;
+    size_t n = a->n;
+    for (size_t i = 0; i < n && i < PREFETCH_AHEAD; i++)
+        PREFETCH(e[i].value);
+    for (size_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n) {
+            PREFETCH(e[i + PREFETCH_AHEAD].value);
+            PREFETCH(e[i + PREFETCH_AHEAD].key);
+        }
         if (i)
             dlti_buf_puts(b, ", ");
-        dlti_print_key(b, a->u.c.entries[i].key);
+        dlti_print_key(b, e[i].key);
         dlti_buf_puts(b, " = ");
-        dlti_print_attr(b, a->u.c.entries[i].value, false);
+        dlti_print_attr(b, e[i].value, false);
     }
 }
 

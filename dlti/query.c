@@ -4,8 +4,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define COLD __attribute__((noinline, cold))
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define COLD
+#define HOT_INLINE inline
+#endif
+
+/* lookup_handle() in a map of more than DLTI_INDEX_COMPACT entries (4-byte
+ * slots), out of line: the common path stays small. */
+static COLD const dlti_attr *lookup_compact(const dlti_attr *a, dlti_key key)
+{
+    const dlti_entry_rec *e = a->u.c.entries;
+    const uint32_t *slots = a->u.c.index;
+    uint32_t mask = dlti_index_mask(a->n);
+    unsigned bits = dlti_index_pos_bits(a->n);
+    uint32_t tag = dlti_index_tag(key->hash, bits), pos = ((uint32_t)1 << bits) - 1;
+    for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
+        uint32_t s = slots[j];
+        if (!s)
+            return NULL;
+        if (s >> bits == tag && e[(s & pos) - 1].key == key)
+            return e[(s & pos) - 1].value;
+    }
+}
+
 /* Lookup in a container known to be one; the hot step of every query. */
-static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
+static HOT_INLINE const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
 {
     const dlti_entry_rec *e = a->u.c.entries;
     if (!a->u.c.index) {
@@ -14,8 +40,10 @@ static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
                 return e[i].value;
         return NULL;
     }
+    size_t mask = a->index_mask;
+    if (!mask)
+        return lookup_compact(a, key);
     const dlti_entry_rec *slots = a->u.c.index;
-    uint32_t mask = a->u.c.index_mask;
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
         if (slots[j].key == key)
             return slots[j].value;
@@ -89,14 +117,31 @@ static void fail_no_queryable_attrs(dlti_error_t *err)
                    "no DLTI-queryable attrs on target op or any of its ancestors");
 }
 
-static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys, size_t n,
-                                     size_t from, dlti_error_t *err)
+/* The steps of a path from keys[from] on, as MLIR's query takes them.
+ * `inline_only`: every step inline (no call that returns into the loop, so
+ * the hot loop needs few registers); a map with a 4-byte index hands the
+ * rest of the path to the general copy of this function. */
+static HOT_INLINE const dlti_attr *resolve_steps(const dlti_attr *cur, const dlti_key *keys,
+                                                size_t n, size_t from, dlti_error_t *err,
+                                                bool inline_only);
+
+static COLD const dlti_attr *resolve_rest_general(const dlti_attr *cur, const dlti_key *keys,
+                                                  size_t n, size_t from, dlti_error_t *err)
+{
+    return resolve_steps(cur, keys, n, from, err, false);
+}
+
+static HOT_INLINE const dlti_attr *resolve_steps(const dlti_attr *cur, const dlti_key *keys,
+                                                size_t n, size_t from, dlti_error_t *err,
+                                                bool inline_only)
 {
     for (size_t i = from; i < n; i++) {
         if (!dlti_attr_is_container(cur->kind)) {
             fail_not_queryable(err, (key_list){keys, NULL}, i);
             return NULL;
         }
+        if (inline_only && cur->u.c.index && !cur->index_mask)
+            return resolve_rest_general(cur, keys, n, i, err);
         const dlti_attr *next = lookup_handle(cur, keys[i]);
         if (!next) {
             fail_no_mapping(err, (key_list){keys, NULL}, i, cur);
@@ -105,6 +150,12 @@ static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys,
         cur = next;
     }
     return cur;
+}
+
+static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys, size_t n,
+                                     size_t from, dlti_error_t *err)
+{
+    return resolve_steps(cur, keys, n, from, err, true);
 }
 
 const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, size_t n,
@@ -153,9 +204,30 @@ static inline bool key_is_cstring(dlti_key k, const char *s)
     return i == k->len && s[i] == '\0' && !k->type;
 }
 
+/* lookup_string() in a map of more than DLTI_INDEX_COMPACT entries. */
+static COLD const dlti_attr *lookup_string_compact(const dlti_attr *a, const char *s, size_t len,
+                                                   uint64_t hash)
+{
+    const dlti_entry_rec *e = a->u.c.entries;
+    const uint32_t *slots = a->u.c.index;
+    uint32_t mask = dlti_index_mask(a->n);
+    unsigned bits = dlti_index_pos_bits(a->n);
+    uint32_t tag = dlti_index_tag(hash, bits), pos = ((uint32_t)1 << bits) - 1;
+    for (size_t j = hash & mask;; j = (j + 1) & mask) {
+        uint32_t i = slots[j];
+        if (!i)
+            return NULL;
+        if (i >> bits != tag)
+            continue;
+        dlti_key k = e[(i & pos) - 1].key;
+        if (k->hash == hash && k->len == len && !k->type && memcmp(k->str, s, len) == 0)
+            return e[(i & pos) - 1].value;
+    }
+}
+
 /* Lookup by the key's bytes: no interning, so it only reads; small maps
  * compare bytes instead of hashing. */
-static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
+static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
 {
     const dlti_entry_rec *e = a->u.c.entries;
     if (!a->u.c.index) {
@@ -166,8 +238,10 @@ static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
     }
     size_t len = strlen(s);
     uint64_t hash = dlti_hash_bytes(s, len);
+    size_t mask = a->index_mask;
+    if (!mask)
+        return lookup_string_compact(a, s, len, hash);
     const dlti_entry_rec *slots = a->u.c.index;
-    uint32_t mask = a->u.c.index_mask;
     for (size_t j = hash & mask;; j = (j + 1) & mask) {
         dlti_key k = slots[j].key;
         if (!k)

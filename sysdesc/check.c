@@ -11,6 +11,17 @@
 #include <string.h>
 
 #define MAX_DEPTH 16
+#define MEMO_SLOTS 512 /* a power of two */
+
+/* sd_schema_child() of a (parent entry, key handle): keys are interned, so a
+ * handle stands for one name, and a system of many devices repeats the same
+ * few dozen keys. */
+typedef struct child_memo {
+    dlti_key key;            /* NULL: empty */
+    int parent;
+    int child;
+    const sysdesc_schema_key *k;   /* the child's entry; NULL when none */
+} child_memo;
 
 typedef struct check_run {
     sysdesc_problem_fn report;
@@ -29,7 +40,41 @@ typedef struct check_run {
     const char *key[MAX_DEPTH];
     size_t key_len[MAX_DEPTH];
     size_t depth;
+    /* the device's values by top-level schema entry (its keys are unique),
+     * for the rules between keys: filled once per device, not searched
+     * per rule */
+    const dlti_attr *top[SD_SCHEMA_MAX_KEYS];
+    child_memo memo[MEMO_SLOTS];
+    /* lookup()'s top-level entry of a rule's key name, by the name's
+     * address (the rules name keys with string literals) */
+    struct { const char *name; int entry; } names[64]; /* checked by name: a buffer may be reused */
+    /* the entries r->top holds, to clear them for the next device */
+    unsigned char filled[SD_SCHEMA_MAX_KEYS];
+    size_t nfilled;
+    /* the i64 and f64 types once seen (types are uniqued per context): a
+     * value of that very type needs no further look at its type */
+    const dlti_type *i64, *f64;
 } check_run;
+
+static const child_memo *memo_of(check_run *r, int parent, dlti_key key, const char *name,
+                                 size_t len)
+{
+    uintptr_t h = (uintptr_t)key ^ (uintptr_t)(parent + 1);
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    child_memo *m = &r->memo[(h >> 23) & (MEMO_SLOTS - 1)];
+    if (m->key != key || m->parent != parent) {
+        m->key = key;
+        m->parent = parent;
+        m->child = sd_schema_child(parent, name, len);
+        m->k = m->child >= 0 ? sysdesc_schema_key_at((size_t)m->child) : NULL;
+    }
+    return m;
+}
+
+static int child_of(check_run *r, int parent, dlti_key key, const char *name, size_t len)
+{
+    return memo_of(r, parent, key, name, len)->child;
+}
 
 /* "GPU0.cache.L1" of the first `depth` components. */
 static void path_text(const check_run *r, size_t depth, char *out, size_t size)
@@ -138,6 +183,35 @@ static bool is_i64(const dlti_attr *v, int64_t *x)
            dlti_type_int_signedness(ty) == DLTI_SIGNLESS && dlti_attr_get_int64(v, x, NULL) == 0;
 }
 
+/* is_i64() with the i64 type remembered. */
+static bool run_is_i64(check_run *r, const dlti_attr *v, int64_t *x)
+{
+    if (v && r->i64 && dlti_attr_get_kind(v) == DLTI_ATTR_INTEGER && dlti_attr_type(v) == r->i64)
+        return dlti_attr_get_int64(v, x, NULL) == 0;
+    if (!is_i64(v, x))
+        return false;
+    r->i64 = dlti_attr_type(v);
+    return true;
+}
+
+/* get(map, key), from the device's table when `map` is the device. */
+static const dlti_attr *lookup(check_run *r, const dlti_attr *map, const char *key)
+{
+    if (map && map == r->device) {
+        uintptr_t h = (uintptr_t)key * (uintptr_t)0x9E3779B97F4A7C15ull;
+        size_t slot = (h >> 26) & 63;
+        int i = r->names[slot].entry;
+        if (r->names[slot].name != key || i < 0 || strcmp(sd_schema_name(i), key) != 0) {
+            i = sd_schema_child(-1, key, strlen(key));
+            r->names[slot].name = key;
+            r->names[slot].entry = i;
+        }
+        if (i >= 0)
+            return r->top[i];
+    }
+    return get(map, key);
+}
+
 static bool same_ascii_nocase(const char *a, size_t len, const char *b)
 {
     if (strlen(b) != len)
@@ -150,9 +224,9 @@ static bool same_ascii_nocase(const char *a, size_t len, const char *b)
     return true;
 }
 
-static bool get_i64(const dlti_attr *map, const char *key, int64_t *x)
+static bool get_i64(check_run *r, const dlti_attr *map, const char *key, int64_t *x)
 {
-    return is_i64(get(map, key), x);
+    return run_is_i64(r, lookup(r, map, key), x);
 }
 
 /* ---- what a value is, in words ---- */
@@ -407,22 +481,25 @@ static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, co
 
 static void walk_map(check_run *r, const dlti_attr *map, int parent);
 
-static void check_value(check_run *r, int idx, const dlti_attr *v)
+static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, const dlti_attr *v)
 {
-    const sysdesc_schema_key *k = sysdesc_schema_key_at((size_t)idx);
     dlti_attr_kind kind = dlti_attr_get_kind(v);
     int64_t x;
     switch (k->type) {
     case SYSDESC_VALUE_I64:
-        if (!is_i64(v, &x))
+        if (!run_is_i64(r, v, &x))
             wrong_type(r, k, v);
         else
             check_range(r, k, x, "");
         return;
     case SYSDESC_VALUE_F64: {
         double d;
-        if (kind != DLTI_ATTR_FLOAT || strcmp(dlti_type_str(dlti_attr_type(v)), "f64") != 0 ||
-            dlti_attr_get_double(v, &d, NULL) < 0) {
+        bool f64 = kind == DLTI_ATTR_FLOAT &&
+                   (dlti_attr_type(v) == r->f64 ||
+                    strcmp(dlti_type_str(dlti_attr_type(v)), "f64") == 0);
+        if (f64)
+            r->f64 = dlti_attr_type(v);
+        if (!f64 || dlti_attr_get_double(v, &d, NULL) < 0) {
             wrong_type(r, k, v);
         } else if (k->unit && strcmp(k->unit, "ops/s") == 0 && !(d >= 1e9 && d < 1e18)) {
             char path[512], got[64], hint[96] = "";
@@ -464,13 +541,13 @@ static void check_value(check_run *r, int idx, const dlti_attr *v)
             return;
         }
         for (size_t i = 0; i < dlti_attr_size(v); i++) {
-            if (!is_i64(dlti_attr_element(v, i), &x)) {
+            if (!run_is_i64(r, dlti_attr_element(v, i), &x)) {
                 wrong_element(r, k, i, dlti_attr_element(v, i));
                 return;
             }
         }
         for (size_t i = 0; i < dlti_attr_size(v); i++) {
-            is_i64(dlti_attr_element(v, i), &x);
+            run_is_i64(r, dlti_attr_element(v, i), &x);
             check_range(r, k, x, " element");
         }
         return;
@@ -544,7 +621,9 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
 {
     if (r->depth >= MAX_DEPTH)
         return;
-    for (size_t i = 0; i < dlti_attr_size(map) && !r->stop; i++) {
+    const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
+    size_t n = dlti_attr_size(map);
+    for (size_t i = 0; i < n && !r->stop; i++) {
         size_t len;
         dlti_key key = dlti_attr_entry_key(map, i);
         const char *name = dlti_key_str(key, &len);
@@ -559,15 +638,15 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
         r->key[r->depth] = name;
         r->key_len[r->depth] = len;
         r->depth++;
-        int child = sd_schema_child(parent, name, len);
-        const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
-        const sysdesc_schema_key *k = child >= 0 ? sysdesc_schema_key_at((size_t)child) : NULL;
+        const child_memo *m = memo_of(r, parent, key, name, len);
+        int child = m->child;
+        const sysdesc_schema_key *k = m->k;
         if (!k || (pk && pk->names && !sd_schema_name_allowed(pk, name, len)))
             unknown_key(r, parent, name, len);
         else if (!(k->devices & r->dev_bits))
             other_device_key(r, child);
         else
-            check_value(r, child, dlti_attr_entry_value(map, i));
+            check_value(r, child, k, dlti_attr_entry_value(map, i));
         r->depth--;
     }
 }
@@ -580,7 +659,7 @@ static void at_least(check_run *r, const dlti_attr *map, const char *a, const ch
                      const char *why)
 {
     int64_t x, y;
-    if (!get_i64(map, a, &x) || !get_i64(map, b, &y) || x >= y)
+    if (!get_i64(r, map, a, &x) || !get_i64(r, map, b, &y) || x >= y)
         return;
     r->key[r->depth] = a;
     r->key_len[r->depth] = strlen(a);
@@ -591,9 +670,9 @@ static void at_least(check_run *r, const dlti_attr *map, const char *a, const ch
                (long long)x, b, (long long)y, why);
 }
 
-static bool is_suspect(const check_run *r, const char *path)
+static bool is_suspect(check_run *r, const char *path)
 {
-    const dlti_attr *s = get(r->device, "suspect");
+    const dlti_attr *s = lookup(r, r->device, "suspect");
     for (size_t i = 0; s && dlti_attr_get_kind(s) == DLTI_ATTR_ARRAY && i < dlti_attr_size(s);
          i++) {
         const char *p;
@@ -613,17 +692,17 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
     at_least(r, dev, "total_num_cores", "num_cores", "the total counts every core");
     at_least(r, dev, "total_num_threads", "num_threads", "the total counts every thread");
     at_least(r, dev, "total_num_numa_nodes", "num_numa_nodes", "the total counts every node");
-    const dlti_attr *cache = get(dev, "cache");
+    const dlti_attr *cache = lookup(r, dev, "cache");
     if (!cache || dlti_attr_get_kind(cache) != DLTI_ATTR_MAP)
         return;
     static const char *const levels[] = {"L1", "L2", "L3"};
     static const char *const flat_keys[] = {"L1_cache_size_in_bytes", "L2_cache_size_in_bytes",
                                             "L3_cache_size_in_bytes"};
     for (int k = 0; k < 3; k++) {
-        const dlti_attr *lvl = get(cache, levels[k]);
+        const dlti_attr *lvl = lookup(r, cache, levels[k]);
         int64_t nested, flat, below;
         char path[64];
-        if (get_i64(lvl, "size_in_bytes", &nested) && get_i64(dev, flat_keys[k], &flat) &&
+        if (get_i64(r, lvl, "size_in_bytes", &nested) && get_i64(r, dev, flat_keys[k], &flat) &&
             nested != flat) {
             r->key[1] = flat_keys[k];
             r->key_len[1] = strlen(flat_keys[k]);
@@ -638,8 +717,8 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
                        (long long)nested);
         }
         snprintf(path, sizeof(path), "cache.%s.size_in_bytes", levels[k]);
-        if (k > 0 && get_i64(lvl, "size_in_bytes", &nested) &&
-            get_i64(get(cache, levels[k - 1]), "size_in_bytes", &below) && nested < below &&
+        if (k > 0 && get_i64(r, lvl, "size_in_bytes", &nested) &&
+            get_i64(r, lookup(r, cache, levels[k - 1]), "size_in_bytes", &below) && nested < below &&
             !is_suspect(r, path)) {
             r->key[1] = "cache";
             r->key_len[1] = 5;
@@ -685,9 +764,9 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
     at_least(r, dev, "last_level_cache_size_in_bytes", "L2_cache_size_in_bytes",
              "the last level is the largest");
     bool part = false;
-    const dlti_attr *p = get(dev, "is_partition");
+    const dlti_attr *p = lookup(r, dev, "is_partition");
     if (p && dlti_attr_get_bool(p, &part, NULL) == 0 && part &&
-        !get(dev, "num_partitions_per_package")) {
+        !lookup(r, dev, "num_partitions_per_package")) {
         r->key[1] = "is_partition";
         r->key_len[1] = strlen("is_partition");
         other_key count = {.base = 1, .key = {"num_partitions_per_package"}, .len = {26}, .n = 1};
@@ -697,7 +776,7 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
     }
     static const char *const dims[] = {"max_block_dims", "max_grid_dims"};
     for (int i = 0; i < 2; i++) {
-        const dlti_attr *d = get(dev, dims[i]);
+        const dlti_attr *d = lookup(r, dev, dims[i]);
         dlti_attr_kind kind = d ? dlti_attr_get_kind(d) : DLTI_ATTR_STRING;
         size_t n = kind == DLTI_ATTR_ARRAY || kind == DLTI_ATTR_DENSE_ARRAY ? dlti_attr_size(d) : 0;
         if (n > 3) {
@@ -731,12 +810,40 @@ static void check_required(check_run *r, const dlti_attr *dev)
 {
     for (size_t i = 0; i < sysdesc_schema_size(); i++) {
         const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
-        if (!(k->required & r->dev_bits) || sd_schema_parent((int)i) >= 0 || get(dev, k->path))
+        if (!(k->required & r->dev_bits) || sd_schema_parent((int)i) >= 0 ||
+            lookup(r, dev, k->path))
             continue;
         char meaning[256];
         meaning_for(k, r->dev_bits, meaning, sizeof(meaning));
         problem(r, DLTI_ERROR_VERIFY, 1, "device '%.*s' misses the required key '%s' (%s)",
                 (int)r->key_len[0], r->key[0], k->path, meaning);
+    }
+}
+
+/* Fills r->top: the value of each top-level schema key the device holds.
+ * A device spec's keys are unique (the core rejects repeated keys), so this
+ * is what get() would find. */
+static void index_device(check_run *r, const dlti_attr *dev)
+{
+    for (size_t i = 0; i < r->nfilled; i++)
+        r->top[r->filled[i]] = NULL;
+    r->nfilled = 0;
+    size_t n = dlti_attr_size(dev);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        dlti_key key = dlti_attr_entry_key(dev, i);
+        const char *name = dlti_key_str(key, &len);
+        const dlti_attr *v = dlti_attr_entry_value(dev, i);
+#if defined(__GNUC__)
+        /* walk_map() reads every value next: start fetching them now, many
+         * at once, instead of one by one there */
+        __builtin_prefetch(v);
+#endif
+        int child = name ? child_of(r, -1, key, name, len) : -1;
+        if (child >= 0 && !r->top[child]) {
+            r->top[child] = v;
+            r->filled[r->nfilled++] = (unsigned char)child;
+        }
     }
 }
 
@@ -749,11 +856,12 @@ static void check_device(check_run *r, const dlti_attr *dev)
                 (int)r->key_len[0], r->key[0]);
         return;
     }
-    const dlti_attr *type = get(dev, "device_type");
+    index_device(r, dev);
+    const dlti_attr *type = lookup(r, dev, "device_type");
     const char *t = NULL;
     size_t tlen = 0;
     r->dev_bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
-    r->probed = get(dev, "source") != NULL;
+    r->probed = lookup(r, dev, "source") != NULL;
     bool known = false;
     if (type && dlti_attr_get_string(type, &t, &tlen, NULL) == 0) {
         unsigned bits = tlen == strlen(t) ? sysdesc_schema_device_type(t) : 0;
@@ -777,7 +885,7 @@ static void check_device(check_run *r, const dlti_attr *dev)
                 (int)r->key_len[0], r->key[0]);
     }
     int64_t version;
-    if (get_i64(dev, "schema_version", &version) && version > SYSDESC_SCHEMA_VERSION) {
+    if (get_i64(r, dev, "schema_version", &version) && version > SYSDESC_SCHEMA_VERSION) {
         r->key[1] = "schema_version";
         r->key_len[1] = strlen("schema_version");
         problem(r, DLTI_ERROR_VERIFY, 2,

@@ -8,30 +8,24 @@
 
 char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len)
 {
+    /* Everything goes straight into one buffer (dlti_print_attr, the
+     * printer of the core's base): a big spec is not printed into a string
+     * of its own and then copied. */
     dlti_buf b = {0};
-    char *spec = dlti_attr_print(sys->spec, NULL);
-    char *dl = sys->dl_spec && !bare ? dlti_attr_print(sys->dl_spec, NULL) : NULL;
-    if (!spec || (sys->dl_spec && !bare && !dl)) {
-        free(spec);
-        free(dl);
-        return NULL;
-    }
     if (bare) {
-        dlti_buf_puts(&b, spec);
-        dlti_buf_puts(&b, "\n");
+        dlti_print_attr(&b, sys->spec, false);
+        dlti_buf_putc(&b, '\n');
     } else {
         /* Attribute names sorted, as MLIR prints a module's dictionary. */
         dlti_buf_puts(&b, "module attributes {");
-        if (dl) {
+        if (sys->dl_spec) {
             dlti_buf_puts(&b, "dlti.dl_spec = ");
-            dlti_buf_puts(&b, dl);
+            dlti_print_attr(&b, sys->dl_spec, false);
             dlti_buf_puts(&b, ", ");
         }
         dlti_buf_puts(&b, "dlti.target_system_spec = ");
-        dlti_buf_puts(&b, spec);
+        dlti_print_attr(&b, sys->spec, false);
         dlti_buf_puts(&b, "} {\n}\n\n");  /* mlir-opt-22 ends a module with a blank line */
     }
-    free(spec);
-    free(dl);
     return sd_buf_finish(&b, len);
 }

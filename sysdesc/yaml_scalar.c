@@ -113,10 +113,18 @@ static int special_float(const char *s, size_t len)
 
 sd_plain_kind sd_plain_classify(const char *s, size_t len)
 {
-    if (is_null_text(s, len))
+    /* Every null starts with ~ n N (or is empty), every boolean with t T f F,
+     * every number with a digit, a sign or a dot: one look at the first
+     * character rules the other kinds out (most plain scalars are words). */
+    if (len == 0)
         return SD_PLAIN_NULL;
-    if (bool_text(s, len) >= 0)
-        return SD_PLAIN_BOOL;
+    char c = s[0];
+    if (c == '~' || c == 'n' || c == 'N')
+        return is_null_text(s, len) ? SD_PLAIN_NULL : SD_PLAIN_STRING;
+    if (c == 't' || c == 'T' || c == 'f' || c == 'F')
+        return bool_text(s, len) >= 0 ? SD_PLAIN_BOOL : SD_PLAIN_STRING;
+    if (!is_digit(c) && c != '-' && c != '+' && c != '.')
+        return SD_PLAIN_STRING;
     if (is_int_text(s, len))
         return SD_PLAIN_INT;
     if (is_float_number(s, len) || special_float(s, len))
@@ -143,6 +151,12 @@ static bool parse_magnitude(const char *s, size_t len, bool *negative, uint64_t 
      * with d at most the remainder): one division, not one per digit. */
     const uint64_t limit = UINT64_MAX / (uint64_t)base, last = UINT64_MAX % (uint64_t)base;
     uint64_t v = 0;
+    if (base == 10 && len <= 19) { /* below 10^19 < 2^64: nothing to check */
+        for (size_t i = 0; i < len; i++)
+            v = v * 10 + (uint64_t)(s[i] - '0');
+        *mag = v;
+        return true;
+    }
     for (size_t i = 0; i < len; i++) {
         unsigned d = digit_value(s[i]);
         if (v > limit || (v == limit && d > last))
@@ -250,6 +264,58 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
     return a;
 }
 
+/* strtod() of a decimal that is_float_number() or is_int_text() accepted,
+ * when one exact operation gives it: at most 15 significant digits (an exact
+ * double) times or over a power of ten up to 10^22 (also exact), which IEEE
+ * arithmetic rounds once, as strtod() does.  False: use strtod(). */
+static bool decimal_fast(const char *s, size_t len, double *out)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    bool negative = false;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        negative = s[i++] == '-';
+    uint64_t m = 0;
+    int digits = 0, scale = 0;
+    for (; i < len && is_digit(s[i]); i++) {
+        if (m || s[i] != '0')
+            digits++;
+        m = m * 10 + (uint64_t)(s[i] - '0');
+        if (digits > 15)
+            return false;
+    }
+    if (i < len && s[i] == '.') {
+        for (i++; i < len && is_digit(s[i]); i++) {
+            if (m || s[i] != '0')
+                digits++;
+            m = m * 10 + (uint64_t)(s[i] - '0');
+            scale--;
+            if (digits > 15)
+                return false;
+        }
+    }
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < len && (s[i] == '-' || s[i] == '+'))
+            eneg = s[i++] == '-';
+        int e = 0;
+        for (; i < len && is_digit(s[i]); i++) {
+            if (e > 1000)
+                return false;
+            e = e * 10 + (s[i] - '0');
+        }
+        scale += eneg ? -e : e;
+    }
+    if (i != len || scale < -22 || scale > 22)
+        return false;
+    double v = scale >= 0 ? (double)m * p10[scale] : (double)m / p10[-scale];
+    *out = negative ? -v : v;
+    return true;
+}
+
 static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const sd_node *n,
                                    const char *source, dlti_error_t *err)
 {
@@ -263,7 +329,8 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
     } else if (is_float_number(s, n->len) || (is_int_text(s, n->len) && !(n->len > 1 && s[1] == 'o') &&
                                             !(n->len > 1 && s[1] == 'x'))) {
         errno = 0;
-        v = strtod(s, NULL);
+        if (!decimal_fast(s, n->len, &v))
+            v = strtod(s, NULL);
         if (isinf(v)) {
             dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "value %s does not fit !%s", s, type_name(t));

@@ -62,7 +62,8 @@ static int deliver(stream *s, const dlti_attr *value)
     if (p->role == R_SEQ) {
         if (!value)
             return FALLBACK;   /* null in a sequence */
-        if (dlti_grow((void **)&s->elems, &s->elems_cap, s->nelems + 1, sizeof(*s->elems)))
+        if (s->nelems == s->elems_cap &&
+            dlti_grow((void **)&s->elems, &s->elems_cap, s->nelems + 1, sizeof(*s->elems)))
             return FALLBACK;
         s->elems[s->nelems++] = value;
         return 0;
@@ -85,7 +86,8 @@ static int on_key(stream *s, sframe *p, const sd_node *k)
         return FALLBACK;
     if (p->role == R_SYSTEM)
         p->dl_key = sd_is_plain_word(k, "data_layout");
-    if (dlti_grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof(*s->entries)))
+    if (s->nentries == s->entries_cap &&
+        dlti_grow((void **)&s->entries, &s->entries_cap, s->nentries + 1, sizeof(*s->entries)))
         return FALLBACK;
     s->entries[s->nentries].key = key;
     s->entries[s->nentries].value = NULL;
@@ -173,13 +175,23 @@ static int on_end(void *user)
         a = dlti_array_new(s->ctx, s->elems ? s->elems + f.start : NULL, s->nelems - f.start);
         s->nelems = f.start;
     } else {
-        size_t n = s->nentries - f.start, dup, first;
-        if (n > 1 && sd_key_repeat(s->entries + f.start, n, &s->keys, &dup, &first) != 0)
-            return FALLBACK;
-        size_t kept = f.start;
-        for (size_t i = f.start; i < s->nentries; i++)
-            if (s->entries[i].value)
-                s->entries[kept++] = s->entries[i];
+        /* A repeated key fails dlti_container_new() below (the core rejects
+         * it): only pairs about to be dropped (a null value, data_layout)
+         * need looking at first. */
+        size_t n = s->nentries - f.start, dup, first, kept = s->nentries;
+        for (size_t i = f.start; i < s->nentries; i++) {
+            if (!s->entries[i].value) {
+                kept = i;
+                break;
+            }
+        }
+        if (kept < s->nentries) {
+            if (n > 1 && sd_key_repeat(s->entries + f.start, n, &s->keys, &dup, &first) != 0)
+                return FALLBACK;
+            for (size_t i = kept; i < s->nentries; i++)
+                if (s->entries[i].value)
+                    s->entries[kept++] = s->entries[i];
+        }
         if (f.role == R_SYSTEM && kept == f.start)
             return FALLBACK;   /* no device */
         a = dlti_container_new(s->ctx, f.kind, s->entries ? s->entries + f.start : NULL,

@@ -104,7 +104,7 @@ typedef struct dlti_limits {
     unsigned max_depth;       /**< nesting of attributes/types/scopes; default 1000 */
     size_t max_input_bytes;   /**< default 1 GiB */
     size_t max_string_bytes;  /**< one string literal; default 16 MiB */
-    size_t max_entries;       /**< entries of one container; default 16 Mi */
+    size_t max_entries;       /**< entries of one container; default 16 Mi, at most 2^30 - 2 */
 } dlti_limits;
 
 #define DLTI_DEFAULT_MAX_DEPTH 1000u

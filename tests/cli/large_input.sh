@@ -1,11 +1,24 @@
 #!/bin/sh
 # Large inputs (docs/reliability.md): `sysdesc fmt` of a 100 MB spec (one
-# #dlti.map with ~4.5 million entries and one entry nested 990 deep) takes
-# linear time (the 100 MB run within 15x the 10 MB run) and bounded memory
+# #dlti.map with ~3.6 million entries and one entry nested 990 deep) takes
+# linear time (the 100 MB run within 6x the 25 MB run) and bounded memory
 # (max RSS below 12x the input, when /usr/bin/time is there); bulk deep
 # nesting (990 levels, under the limit of 1000) is linear in the input size.
+#
+# Time is the process's CPU time (user + system, from GNU time; wall time
+# without it): wall time also counts waiting for a CPU, and on a 2-core
+# machine that runs other tests and builds beside this one, that wait is
+# most of the noise.  System time stays in: faulting in and zeroing pages is
+# work that grows with the input (and a quadratic buffer growth would show
+# there).  The small input is timed twice and its faster run kept, so
+# that one quick run cannot make the bound tighter or looser by chance; a
+# large run over the bound is timed once more and its faster run kept, so
+# that a burst of load elsewhere (a big run takes seconds) does not fail the
+# test, while a run that is really not linear fails both times.  The bound
+# is 1.5x the ratio of the bytes.
 # Environment: SYSDESC, SRCDIR; SYSDESC_LARGE_MB (default 100) scales the
-# large input (the small one is a tenth of it).
+# large inputs (the huge map is compared with a quarter of it, the deep
+# inputs with a tenth).
 set -u
 : "${SYSDESC:?}" "${SRCDIR:?}"
 MB=${SYSDESC_LARGE_MB:-100}
@@ -39,19 +52,22 @@ if grep -aq __asan_init "$SYSDESC" 2>/dev/null; then
     note "AddressSanitizer build: shadow memory inflates RSS, memory checks skipped"
 fi
 
-# run_fmt FILE: sysdesc fmt FILE >$T/out; sets rc, ms (elapsed) and kb (max RSS or 0).
+# run_fmt FILE: sysdesc fmt FILE >$T/out; sets rc, ms (CPU time, user +
+# system, with GNU time; elapsed time without) and kb (max RSS or 0).
 run_fmt() {
     t0=$(now_ms)
     if [ -n "$TIME" ]; then
-        $TIME -f %M -o "$T/rss" "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
+        $TIME -f '%U %S %M' -o "$T/rss" "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
         rc=$?
-        kb=$(tail -n 1 "$T/rss")
+        set -- $(tail -n 1 "$T/rss")
+        kb=$3
+        ms=$(awk -v u="$1" -v s="$2" 'BEGIN { printf "%d", (u + s) * 1000 + 0.5 }')
     else
         "$SYSDESC" fmt "$1" >"$T/out" 2>"$T/err"
         rc=$?
         kb=0
+        ms=$(($(now_ms) - t0))
     fi
-    ms=$(($(now_ms) - t0))
 }
 
 # gen_map BYTES FILE: a module whose dlti.map holds "keyN" = N : i64 entries up
@@ -86,12 +102,20 @@ gen_deep() {
     }' >"$5"
 }
 
-# linear NAME SMALL LARGE: fmt both files; the large one must take at most
-# 15x the time of the small one (10x the bytes, plus noise); sets big_kb.
+# linear NAME SMALL LARGE FACTOR: fmt both files (LARGE is FACTOR times the
+# bytes of SMALL); the large one must take at most 1.5 x FACTOR the time of
+# the small one (half again for caches that the larger input outgrows, and
+# noise); sets big_kb.  Fastest of two small runs; a large run over the
+# bound gets a second try (see the top).
 linear() {
-    name=$1
-    run_fmt "$2"
-    small_rc=$rc small_ms=$ms
+    name=$1 factor=$4
+    small_ms=
+    for try in 1 2; do
+        run_fmt "$2"
+        small_rc=$rc
+        [ "$small_rc" -eq 0 ] || break
+        if [ -z "$small_ms" ] || [ "$ms" -lt "$small_ms" ]; then small_ms=$ms; fi
+    done
     run_fmt "$3"
     big_rc=$rc big_ms=$ms big_kb=$kb
     if [ "$small_rc" -ne 0 ] || [ "$big_rc" -ne 0 ]; then
@@ -101,18 +125,34 @@ linear() {
     ok
     base=$small_ms
     [ "$base" -ge 50 ] || base=50
+    limit=$((base * factor * 3 / 2))
     in_small=$(wc -c <"$2")
     in_big=$(wc -c <"$3")
-    echo "$name: $in_small bytes in ${small_ms} ms, $in_big bytes in ${big_ms} ms (ratio $((big_ms / base)), max RSS ${big_kb} KB)"
-    if [ "$big_ms" -le $((base * 15)) ]; then ok; else
-        bad "$name: $in_big bytes took ${big_ms} ms, more than 15x the ${small_ms} ms of $in_small bytes"
+    tries=1
+    if [ "$big_ms" -gt "$limit" ]; then
+        first_ms=$big_ms
+        run_fmt "$3"
+        tries=2
+        [ "$rc" -ne 0 ] || [ "$ms" -ge "$big_ms" ] || big_ms=$ms
+        note "$name: $in_big bytes took ${first_ms} ms, over ${limit} ms; second try ${ms} ms"
+    fi
+    ratio=$(awk -v a="$big_ms" -v b="$base" 'BEGIN { printf "%.1f", a / b }')
+    echo "$name: $in_small bytes in ${small_ms} ms, $in_big bytes in ${big_ms} ms (ratio $ratio for ${factor}x the bytes, limit $((factor * 3 / 2))x; max RSS ${big_kb} KB)"
+    if [ "$big_ms" -le "$limit" ]; then ok; else
+        bad "$name: $in_big bytes took ${big_ms} ms ($tries tries), more than $((factor * 3 / 2))x the ${small_ms} ms of $in_small bytes"
     fi
 }
 
-# ---- one huge #dlti.map (~4.5 million entries at 100 MB) ----
-gen_map $((MB * 1048576 / 10)) "$T/small.mlir"
+# ---- one huge #dlti.map (~3.6 million entries at 100 MB) ----
+# Against a quarter of it, not a tenth: the string-key table of a 10 MB map
+# (8 MB) stays in a 32 MB cache and the 100 MB map's (64 MB) does not, so
+# every key of the large one costs a memory access the small one does not
+# pay; at 25 MB (16 MB of table) that step is mostly behind both.  CPU time
+# per MB on a 2-core EPYC VM: 13 ms at 10 MB, 15 ms at 25 MB, 17 ms at
+# 100 MB.  A quadratic cost is still 16x where 6x is allowed.
+gen_map $((MB * 1048576 / 4)) "$T/small.mlir"
 gen_map $((MB * 1048576)) "$T/big.mlir"
-linear "huge #dlti.map" "$T/small.mlir" "$T/big.mlir"
+linear "huge #dlti.map" "$T/small.mlir" "$T/big.mlir" 4
 insize=$(wc -c <"$T/big.mlir")
 outsize=$(wc -c <"$T/out")
 if [ "$outsize" -ge $((insize * 9 / 10)) ] && tail -c 40 "$T/out" | grep -q '"last" = 0 : i64>} {'; then ok; else
@@ -128,16 +168,16 @@ rm -f "$T/small.mlir" "$T/big.mlir" "$T/out"
 # ---- bulk nesting 990 deep (the limit is 1000) ----
 gen_deep $((MB * 1048576 / 100)) '{a = ' '1' '}' "$T/small.mlir"
 gen_deep $((MB * 1048576 / 10)) '{a = ' '1' '}' "$T/big.mlir"
-linear "990-deep dictionaries" "$T/small.mlir" "$T/big.mlir"
+linear "990-deep dictionaries" "$T/small.mlir" "$T/big.mlir" 10
 gen_deep $((MB * 1048576 / 100)) '[' '1' ']' "$T/small.mlir"
 gen_deep $((MB * 1048576 / 10)) '[' '1' ']' "$T/big.mlir"
-linear "990-deep arrays" "$T/small.mlir" "$T/big.mlir"
+linear "990-deep arrays" "$T/small.mlir" "$T/big.mlir" 10
 # #dlti.map bodies are pre-scanned for bracket balance at every level (as
 # MLIR does), so deep maps cost O(bytes x depth): linear in the bytes at a
 # fixed depth, ~1 s/MB at depth 990 (docs/reliability.md); kept small here.
 gen_deep $((MB * 1048576 / 200)) '#dlti.map<"a" = ' '1' '>' "$T/small.mlir"
 gen_deep $((MB * 1048576 / 20)) '#dlti.map<"a" = ' '1' '>' "$T/big.mlir"
-linear "990-deep #dlti.maps" "$T/small.mlir" "$T/big.mlir"
+linear "990-deep #dlti.maps" "$T/small.mlir" "$T/big.mlir" 10
 rm -f "$T/small.mlir" "$T/big.mlir" "$T/out"
 
 echo "$pass passed, $fail failed"

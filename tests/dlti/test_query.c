@@ -226,6 +226,49 @@ static void big_maps(void **state)
     }
 }
 
+/* Maps of more than 16384 entries get the compact index (4-byte slots):
+ * every key by handle and by string, misses, next to a small and a mid-size
+ * map in the same module. */
+static void huge_maps(void **state)
+{
+    dlti_context *ctx = *state;
+    static const int sizes[] = {9, 1000, 16384, 16385, 70001};
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        int n = sizes[k];
+        size_t cap = (size_t)n * 32 + 256, used = 0;
+        char *text = malloc(cap);
+        assert_non_null(text);
+        used += (size_t)snprintf(text + used, cap - used, "module attributes {dlti.map = #dlti.map<");
+        for (int i = 0; i < n; i++)
+            used += (size_t)snprintf(text + used, cap - used, "%s\"k%d\" = %d", i ? ", " : "", i,
+                                     i);
+        used += (size_t)snprintf(text + used, cap - used, ">} {\n}\n");
+        dlti_error_t err;
+        const dlti_scope *s = dlti_parse(ctx, text, used, "t", &err);
+        free(text);
+        assert_non_null(s);
+        const dlti_attr *m = dlti_scope_attr_value(s, 0);
+        assert_int_equal(dlti_attr_size(m), (size_t)n);
+        for (int i = -3; i < n + 3; i++) {
+            char key[32];
+            snprintf(key, sizeof(key), "k%d", i);
+            const dlti_attr *by_handle = dlti_attr_lookup(m, skey(ctx, key));
+            const char *keys[1] = {key};
+            const dlti_attr *by_string = dlti_query_strings(s, keys, 1, NULL);
+            assert_ptr_equal(by_handle, by_string);
+            if (i < 0 || i >= n) {
+                assert_null(by_handle);
+                continue;
+            }
+            int64_t v = -100;
+            assert_non_null(by_handle);
+            assert_int_equal(dlti_attr_get_int64(by_handle, &v, NULL), 0);
+            assert_int_equal(v, i);
+        }
+        assert_null(dlti_attr_lookup(m, tkey(ctx, "i32")));
+    }
+}
+
 /* dlti_query_hint: the nearest key where the path stops, else the keys there. */
 static void hints(void **state)
 {
@@ -268,6 +311,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(handles_and_strings, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(one_attribute, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(big_maps, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(huge_maps, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(hints, setup_ctx, teardown_ctx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The whole `sysdesc convert --to mlir FILE` process beside a minimal
+libyaml process on the same file (`sysdesc-yaml-bench --parse-file FILE`:
+read the file, parse it with the bare event loop, exit), run alternately,
+medians of wall time.  Both start a process and read the file from the page
+cache; the convert also checks, prints and writes (to /dev/null).
+
+    python3 bench/cli_bench.py BUILD_DIR [RUNS] [DEVICES]
+"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 31
+    devices = sys.argv[3] if len(sys.argv) > 3 else "2000"
+    bench = os.path.join(build, "bench", "sysdesc-yaml-bench")
+    cli = os.path.join(build, "cli", "sysdesc")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "system.yaml")
+        subprocess.run([bench, devices, "--runs", "1", "--only", "none", "--write", path],
+                       check=True, stdout=subprocess.DEVNULL)
+        cmds = {
+            "libyaml process (read + event parse)": [bench, "--parse-file", path],
+            "sysdesc convert --to mlir FILE >/dev/null": [cli, "convert", "--to", "mlir", path],
+        }
+        times = {name: [] for name in cmds}
+        with open(os.devnull, "wb") as null:
+            for name, cmd in cmds.items():  # warm-up: page cache, loader
+                subprocess.run(cmd, check=True, stdout=null)
+            for _ in range(runs):
+                for name, cmd in cmds.items():
+                    t0 = time.perf_counter()
+                    subprocess.run(cmd, check=True, stdout=null)
+                    times[name].append(time.perf_counter() - t0)
+        size = os.path.getsize(path)
+    print(f"input: {devices} devices, {size} bytes; medians of {runs} alternating runs")
+    base = None
+    for name, t in times.items():
+        m = statistics.median(t) * 1e3
+        ratio = f"  {m / base:.2f}x" if base else ""
+        print(f"{name:44s} {m:8.2f} ms{ratio}")
+        base = base or m
+
+
+if __name__ == "__main__":
+    main()
