@@ -327,8 +327,8 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
     if (rc < 0)
         dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
-    else
-        qsort(s.e, s.n, sizeof(*s.e), cmp_entry);
+    else if (s.n)
+        qsort(s.e, s.n, sizeof(*s.e), cmp_entry); /* no qsort(NULL, 0): UB */
     /* Bases of the entries resolve along the same path. */
     sd_resolver catalog = sd_catalog_resolver(search_path);
     for (size_t i = 0; i < s.n && rc == 0; i++) {
