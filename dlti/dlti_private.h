@@ -1,9 +1,11 @@
 /*
  * dlti_private.h - the one private header of the DLTI core (not installed).
  *
- * The core's base (arena, growable buffer, error values, file reading) is
- * also the base of the layers above it (probe/, sysdesc/): they include this
- * header for those and nothing else of the core's insides.
+ * The core's base (arena, growable buffer, error values, file reading,
+ * growable arrays) is also the base of the layers above it (probe/,
+ * sysdesc/): they include this header for those, and the description
+ * layer's MLIR printer also for dlti_print_attr (printing into its own
+ * buffer, not a copy); nothing else of the core's insides.
  */
 #ifndef DLTI_PRIVATE_H
 #define DLTI_PRIVATE_H
