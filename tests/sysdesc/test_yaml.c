@@ -457,8 +457,8 @@ static void round_trips(void **state)
                     "\"dlti.endianness\": little}\nD: {a: 1}\n");
     round_trip_text("data_layout: \"e-m:e-i64:64-n8:16:32:64-S128\"\nD: {a: 1}\n");
     /* Dense arrays, as the probe writes memory.numa_node_size_in_bytes: a
-     * YAML sequence would read back as an array of i64 ([1, 2]), another
-     * attribute, so they keep their MLIR text. */
+     * plain YAML sequence would read back as an array of i64 ([1, 2]),
+     * another attribute; written as !mlir text here, printed as !array:T. */
     round_trip_text(
         "CPU:\n"
         "  device_type: CPU\n"
