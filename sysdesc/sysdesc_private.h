@@ -129,6 +129,14 @@ int sd_string_check(dlti_context *ctx, sd_types *tc, const sd_node *n, const cha
 typedef enum sd_plain_kind { SD_PLAIN_STRING, SD_PLAIN_NULL, SD_PLAIN_BOOL, SD_PLAIN_INT,
                              SD_PLAIN_FLOAT } sd_plain_kind;
 sd_plain_kind sd_plain_classify(const char *s, size_t len);
+/* Dense arrays: `!array:T [...]` (docs/yaml.md).  The tag's prefix: */
+#define SD_TAG_DENSE "!array:"
+/* Whether `tag` (may be NULL) is a dense array's tag. */
+bool sd_is_dense_tag(const char *tag);
+/* The dense array `array<T: ...>` of sequence `n` tagged !array:T; NULL with
+ * `err` at the node or element at fault. */
+const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, dlti_error_t *err);
 
 /* ---- the format's rules, shared by both builders (yaml_rules.c) ---- */
 

@@ -153,6 +153,35 @@ static void put_float(dlti_buf *b, const dlti_attr *a)
         dlti_buf_puts(b, ".0");
 }
 
+/* array<T: ...> as `!array:T [...]` (the elements as MLIR prints them);
+ * arrays whose elements YAML numbers cannot spell (NaN, infinities, which
+ * MLIR prints in hex, or floats wider than f64) stay MLIR text. */
+static void put_dense_array(dlti_buf *b, const dlti_attr *a)
+{
+    const dlti_type *t = dlti_attr_type(a);
+    size_t len;
+    char *text = dlti_attr_print(a, &len);
+    if (!text) {
+        b->failed = true;
+        return;
+    }
+    const char *colon = strstr(text, ": ");
+    const char *elems = colon ? colon + 2 : text + len - 1; /* "array<T>": none */
+    size_t n = (size_t)(text + len - 1 - elems);
+    bool plain = dlti_type_get_kind(t) == DLTI_TYPE_INTEGER ||
+                 (dlti_type_float_width(t) <= 64 && !strstr(elems, "0x") &&
+                  !strstr(elems, "nan") && !strstr(elems, "inf"));
+    if (plain) {
+        dlti_buf_printf(b, "%s%s [", SD_TAG_DENSE, dlti_type_str(t));
+        dlti_buf_put(b, elems, n);
+        dlti_buf_puts(b, "]");
+    } else {
+        dlti_buf_puts(b, "!mlir ");
+        put_single_quoted(b, text, len);
+    }
+    free(text);
+}
+
 static bool is_scalar(const dlti_attr *a)
 {
     switch (dlti_attr_get_kind(a)) {
@@ -196,6 +225,9 @@ static void put_scalar(dlti_buf *b, const dlti_attr *a)
             put_mlir(b, a);
         return;
     }
+    case DLTI_ATTR_DENSE_ARRAY:
+        put_dense_array(b, a);
+        return;
     case DLTI_ATTR_TYPE:
         dlti_buf_puts(b, "!type ");
         put_type_text(b, dlti_attr_type(a));

@@ -99,6 +99,8 @@ static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *
         const dlti_attr *merge = base && !n->tag && dlti_attr_get_kind(base) == kind ? base : NULL;
         return build_map(f, n, kind, merge, false);
     }
+    if (sd_is_dense_tag(n->tag))
+        return sd_dense_array(ctx, &f->L->types, n, f->source, f->L->err);
     if (sd_seq_check(n, f->source, f->L->err) < 0)
         return NULL;
     const dlti_attr **elems = malloc((n->len ? n->len : 1) * sizeof(*elems));

@@ -132,12 +132,15 @@ int sd_map_kind(const sd_node *n, dlti_attr_kind dflt, dlti_attr_kind *kind, con
     return 0;
 }
 
+/* A dense array's tag (!array:T) is no error here: the tree path builds it
+ * (sd_dense_array()) before asking; the fast path falls back on it. */
 int sd_seq_check(const sd_node *n, const char *source, dlti_error_t *err)
 {
     if (!n->tag || sd_tag_is(n, SD_TAG_SEQ))
         return 0;
     dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                      "unknown tag '%s' on a sequence", n->tag);
+                      "unknown tag '%s' on a sequence (known: %sTYPE)", n->tag,
+                      SD_TAG_DENSE);
     return -1;
 }
 

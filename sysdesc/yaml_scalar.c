@@ -497,3 +497,110 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
              "unknown tag '%s' (see docs/yaml.md for the tags sysdesc knows)", tag);
     return NULL;
 }
+
+/* ---- dense arrays: !array:T [...] ---- */
+
+bool sd_is_dense_tag(const char *tag)
+{
+    return tag && strncmp(tag, SD_TAG_DENSE, sizeof(SD_TAG_DENSE) - 1) == 0;
+}
+
+/* A float element MLIR reads as it is: [-]digits.digits[e[+-]digits]. */
+static bool mlir_float_text(const char *s, size_t len)
+{
+    size_t i = s[0] == '-' ? 1 : 0, d = i;
+    while (i < len && is_digit(s[i]))
+        i++;
+    if (i == d || i >= len || s[i] != '.')
+        return false;
+    for (i++; i < len && is_digit(s[i]); i++)
+        ;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '-' || s[i] == '+'))
+            i++;
+        if (i >= len || !is_digit(s[i]))
+            return false;
+        while (i < len && is_digit(s[i]))
+            i++;
+    }
+    return i == len;
+}
+
+/* Each element is converted as `!T element` would be (its errors are that
+ * tag's, at the element), then the whole goes through the core's parser as
+ * `array<T: ...>`, so the result is what MLIR makes of that text. */
+const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *n,
+                                const char *source, dlti_error_t *err)
+{
+    const char *tname = n->tag + sizeof(SD_TAG_DENSE) - 1;
+    const dlti_type *t = sd_type_parse(ctx, tc, tname, strlen(tname), NULL);
+    dlti_type_kind k = t ? dlti_type_get_kind(t) : DLTI_TYPE_NONE;
+    if (!t || !((k == DLTI_TYPE_INTEGER && dlti_type_int_width(t) <= 64) ||
+                (k == DLTI_TYPE_FLOAT && dlti_type_float_width(t) <= 64))) {
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                          "unknown tag '%s' on a sequence (%sT [...] needs an integer type of at "
+                          "most 64 bits or a float type up to f64)",
+                          n->tag, SD_TAG_DENSE);
+        return NULL;
+    }
+    char elem_tag[48];
+    snprintf(elem_tag, sizeof(elem_tag), "!%s", tname);
+    bool i1 = k == DLTI_TYPE_INTEGER && dlti_type_int_width(t) == 1;
+    dlti_buf b = {0};
+    dlti_buf_printf(&b, "array<%s", tname);
+    for (size_t i = 0; i < n->len; i++) {
+        const sd_node *e = n->u.items[i];
+        if (e->kind != SD_SCALAR || e->tag || !e->plain) {
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
+                              "an element of %s is a plain number%s", n->tag,
+                              i1 ? " or true/false" : "");
+            goto fail;
+        }
+        dlti_buf_puts(&b, i ? ", " : ": ");
+        if (i1 && (bool_text(e->u.text, e->len) >= 0)) {
+            dlti_buf_puts(&b, bool_text(e->u.text, e->len) ? "true" : "false");
+            continue;
+        }
+        if (is_null_text(e->u.text, e->len)) {
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
+                              "null in a sequence: an array element needs a value");
+            goto fail;
+        }
+        sd_node tagged = *e;
+        tagged.tag = elem_tag;
+        bool null;
+        const dlti_attr *a = sd_scalar_attr(ctx, tc, &tagged, source, &null, err);
+        if (!a)
+            goto fail;
+        if (k == DLTI_TYPE_FLOAT && mlir_float_text(e->u.text, e->len)) {
+            dlti_buf_put(&b, e->u.text, e->len);
+            continue;
+        }
+        size_t len;
+        char *text = dlti_attr_print(a, &len);
+        if (!text)
+            goto nomem;
+        char *colon = strstr(text, " : ");
+        dlti_buf_put(&b, text, colon ? (size_t)(colon - text) : len);
+        free(text);
+    }
+    dlti_buf_puts(&b, ">");
+    char *text = sd_buf_finish(&b, NULL);
+    if (!text) {
+        sd_nomem(err, source);
+        return NULL;
+    }
+    dlti_error_t inner;
+    const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, &inner);
+    free(text);
+    if (!a)
+        dlti_error_set_at(err, inner.code, source, n->line, n->column, "%s: %s", n->tag,
+                          inner.text);
+    return a;
+nomem:
+    sd_nomem(err, source);
+fail:
+    free(sd_buf_finish(&b, NULL));
+    return NULL;
+}

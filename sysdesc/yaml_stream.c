@@ -148,7 +148,7 @@ static int on_start(stream *s, const sd_node *n)
             if (p->role == R_SYSTEM)
                 return FALLBACK; /* data_layout: a sequence */
             if (sd_seq_check(n, s->source, &s->scratch) < 0)
-                return FALLBACK;
+                return FALLBACK; /* a dense array (!array:T) too: the tree builds it */
             f.role = R_SEQ;
         } else {
             f.role = R_MAP;

@@ -187,6 +187,13 @@ static void tags(void **state)
     value_is("!type '!llvm.ptr<270>'", "!llvm.ptr<270>");
     value_is("!mlir 'dense<[1, 2]> : vector<2xi64>'", "dense<[1, 2]> : vector<2xi64>");
     value_is("!mlir 'array<i32: 1, 2>'", "array<i32: 1, 2>");
+    value_is("!array:i64 [1073741824, 1073741824]", "array<i64: 1073741824, 1073741824>");
+    value_is("!array:i64 []", "array<i64>");
+    value_is("!array:i1 [true, false, 1]", "array<i1: true, false, true>");
+    value_is("!array:ui8 [255, 0x0F, 0o7]", "array<ui8: 255, 15, 7>");
+    value_is("!array:si16\n    - -3\n    - 4", "array<si16: -3, 4>");
+    value_is("!array:f32 [1.5, 1e3, -.inf]", "array<f32: 1.500000e+00, 1.000000e+03, 0xFF800000>");
+    value_is("!array:bf16 [3]", "array<bf16: 3.000000e+00>");
     value_is("!mlir unit", "unit");
     value_is("!mlir '\"x\"'", "\"x\"");
     value_is("[1, !i32 2, x, [true]]", "[1, 2 : i32, \"x\", [true]]");
@@ -248,6 +255,18 @@ static void errors(void **state)
     expect_error("D:\n  a: !ui8 -1\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit !ui8");
     expect_error("D:\n  a: !i32 1.5\n", 2, 6, DLTI_ERROR_SYNTAX, "not an integer");
     expect_error("D:\n  a: !f16 1e6\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit !f16");
+    expect_error("D:\n  a: !array:i8 [1,\n    300]\n", 3, 5, DLTI_ERROR_SYNTAX, "300 does not fit !i8");
+    expect_error("D:\n  a: !array:ui8 [-1]\n", 2, 18, DLTI_ERROR_SYNTAX, "does not fit !ui8");
+    expect_error("D:\n  a: !array:i32 [1.5]\n", 2, 18, DLTI_ERROR_SYNTAX, "not an integer");
+    expect_error("D:\n  a: !array:f16 [1e6]\n", 2, 18, DLTI_ERROR_SYNTAX, "does not fit !f16");
+    expect_error("D:\n  a: !array:f32 [x]\n", 2, 18, DLTI_ERROR_SYNTAX, "not a number for !f32");
+    expect_error("D:\n  a: !array:i8 [1, \"2\"]\n", 2, 20, DLTI_ERROR_SYNTAX, "is a plain number");
+    expect_error("D:\n  a: !array:i8 [!i8 1]\n", 2, 17, DLTI_ERROR_SYNTAX, "is a plain number");
+    expect_error("D:\n  a: !array:i8 [[1]]\n", 2, 17, DLTI_ERROR_SYNTAX, "is a plain number");
+    expect_error("D:\n  a: !array:i8 [1, ~]\n", 2, 20, DLTI_ERROR_SYNTAX, "null in a sequence");
+    expect_error("D:\n  a: !array:index [1]\n", 2, 6, DLTI_ERROR_SYNTAX, "unknown tag '!array:index'");
+    expect_error("D:\n  a: !array:i128 [1]\n", 2, 6, DLTI_ERROR_SYNTAX, "unknown tag '!array:i128'");
+    expect_error("D:\n  a: !array:i8 {a: 1}\n", 2, 6, DLTI_ERROR_SYNTAX, "unknown tag '!array:i8' on a mapping");
     expect_error("D:\n  a: !f32 abc\n", 2, 6, DLTI_ERROR_SYNTAX, "not a number");
     expect_error("D:\n  a: 99999999999999999999\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit i64");
     expect_error("D:\n  a: 1e999\n", 2, 6, DLTI_ERROR_SYNTAX, "does not fit");
@@ -438,8 +457,8 @@ static void round_trips(void **state)
                     "\"dlti.endianness\": little}\nD: {a: 1}\n");
     round_trip_text("data_layout: \"e-m:e-i64:64-n8:16:32:64-S128\"\nD: {a: 1}\n");
     /* Dense arrays, as the probe writes memory.numa_node_size_in_bytes: a
-     * YAML sequence would read back as an array of i64 ([1, 2]), another
-     * attribute, so they keep their MLIR text. */
+     * plain YAML sequence would read back as an array of i64 ([1, 2]),
+     * another attribute; written as !mlir text here, printed as !array:T. */
     round_trip_text(
         "CPU:\n"
         "  device_type: CPU\n"
@@ -453,6 +472,20 @@ static void round_trips(void **state)
         "    f: !mlir 'array<f32: 1.5, 0x7FC00000, 0xFF800000, -0.0>'\n"
         "    d: !mlir 'array<f64: 0.1, 1.0e300>'\n"
         "    list: [1, 2]\n");
+    /* The same as tagged sequences (what the printer writes). */
+    round_trip_text(
+        "CPU:\n"
+        "  a: !array:i64 [1073741824, 2147483648]\n"
+        "  e: !array:i64 []\n"
+        "  b: !array:i1 [true, false, 1]\n"
+        "  u: !array:ui64 [18446744073709551615, 0x10]\n"
+        "  s: !array:si8\n"
+        "    - -128\n"
+        "    - 127\n"
+        "  f: !array:f32 [1.5, 1e3, 0.1, -0.0, 3]\n"
+        "  h: !array:f16 [65504.0]\n"
+        "  d: !array:f64 [0.1, 1.0e300, 5e-324]\n"
+        "  n: [!array:i32 [1], 2]\n");
 }
 
 int main(void)
