@@ -14,32 +14,14 @@ struct sd_locator {
     sd_doc doc;
 };
 
-static bool starts_mlir(const char *text, size_t len)
-{
-    size_t i = 0;
-    for (;;) {
-        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-            i++;
-        if (i + 1 < len && text[i] == '/' && text[i + 1] == '/') { /* an MLIR comment */
-            while (i < len && text[i] != '\n')
-                i++;
-            continue;
-        }
-        break;
-    }
-    return (len - i >= 6 && memcmp(text + i, "module", 6) == 0) ||
-           (len - i >= 6 && memcmp(text + i, "#dlti.", 6) == 0);
-}
-
 sd_locator *sd_locator_new(const char *text, size_t len, const char *source)
 {
     sd_locator *l = calloc(1, sizeof(*l));
     if (!l)
         return NULL;
-    size_t slen = source ? strlen(source) : 0;
     l->text = text;
     l->len = len;
-    l->mlir = (slen > 5 && strcmp(source + slen - 5, ".mlir") == 0) || starts_mlir(text, len);
+    l->mlir = sd_looks_like_mlir(source, text, len); /* as the loader decided */
     return l;
 }
 

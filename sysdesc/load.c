@@ -85,9 +85,9 @@ int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_ya
 
 /* ---- either syntax ---- */
 
-static bool looks_like_mlir(const char *path, const char *text, size_t len)
+bool sd_looks_like_mlir(const char *path, const char *text, size_t len)
 {
-    size_t plen = strlen(path);
+    size_t plen = path ? strlen(path) : 0;
     if (plen > 5 && strcmp(path + plen - 5, ".mlir") == 0)
         return true;
     size_t i = 0;
@@ -158,7 +158,7 @@ static char *resolve(const char *path, const sysdesc_yaml_options *opts, char **
 static int load_text(dlti_context *ctx, const char *text, size_t len, const char *path,
                      const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
-    return looks_like_mlir(path, text, len) ? load_mlir(ctx, text, len, path, opts, out, err)
+    return sd_looks_like_mlir(path, text, len) ? load_mlir(ctx, text, len, path, opts, out, err)
                                             : sysdesc_yaml_load(ctx, text, len, path, opts, out,
                                                                 err);
 }

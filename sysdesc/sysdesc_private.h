@@ -298,6 +298,10 @@ int sd_keep_first(void *user, const dlti_error_t *problem);
 /* Appends " (and N-1 more problems: ...)" to the first of `n` problems. */
 void sd_more_problems(dlti_error_t *err, long n);
 
+/* Whether `text` (named `path`, may be NULL) is MLIR rather than YAML: the
+ * one rule of sysdesc_system_load() (load.c), which the locator follows. */
+bool sd_looks_like_mlir(const char *path, const char *text, size_t len);
+
 /* Locates key paths in YAML or MLIR text (check_locate.c). */
 typedef struct sd_locator sd_locator;
 sd_locator *sd_locator_new(const char *text, size_t len, const char *source);
