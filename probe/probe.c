@@ -146,12 +146,14 @@ static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options
     run->warn.prefix = run->prefix;
     pb_init(&run->source);
     pb_init(&run->devices);
+    pb_init(&run->rt_skipped);
 }
 
 static void run_free(pb_run *run)
 {
     pb_free(&run->devices);
     pb_free(&run->source);
+    pb_rt_free_all(run);
     pb_warn_free(&run->warn);
     if (run->allowed)
         hwloc_bitmap_free(run->allowed);

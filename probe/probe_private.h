@@ -58,13 +58,45 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
     ;
 void pb_warn_free(pb_warn *w);
 
+typedef struct pb_run pb_run;
+
+/* ---- vendor runtimes: one file per runtime adds what it sees with
+ * pb_rt_add(); runtime merging matches them to devices (by PCI bus id or
+ * UUID), the host CPU included ---- */
+
+/* One device as one runtime sees it. */
+typedef struct pb_rt_device {
+    const char *runtime; /* its key under "runtimes": "opencl", "vulkan", "cuda",
+                            "nvml", "rocm", "amd_smi", "level_zero" (static) */
+    int ordinal;         /* the runtime's own index of the device */
+    char name[128];      /* the device's name as the runtime gives it */
+    char driver[160];    /* provenance: runtime and driver versions, "CUDA 12.4, driver 550.54.15" */
+    char bus_id[16];     /* "0000:01:00.0"; "" when the runtime does not say */
+    char uuid[48];       /* as the runtime prints it; "" when unknown */
+    bool is_cpu;         /* the host CPU itself (pocl, lavapipe): its view goes under the CPU */
+    pb_map unified;      /* schema keys at the device's top level (num_compute_units, ...) */
+    pb_map view;         /* this runtime's own view, under runtimes.<runtime> */
+    pb_map partitions;   /* partition name -> #dlti.map (MIG instances, Level Zero stacks) */
+} pb_rt_device;
+
+/* Zeroes d and initialises its maps. */
+void pb_rt_init(pb_rt_device *d, const char *runtime, int ordinal);
+/* Appends d to the run, which takes its maps (d is zeroed); -1 with err on
+ * out of memory (d's maps freed). */
+int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err);
+/* Records that a runtime was not asked or not found ("opencl": "libOpenCL.so.1
+ * not found"), for the "source" of the devices. */
+void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
+/* Frees what the runtimes added (run_free calls it). */
+void pb_rt_free_all(pb_run *run);
+
 /* ---- the run and its sources ---- */
 
 /* One probe of one topology (this host or an XML file).  A source is a
  * function over the run that adds devices, or keys, with their provenance:
  * the next ones (CUDA, NVML, OpenCL, Vulkan, Level Zero, ROCm) are one file
  * each and one line in probe.c's table. */
-typedef struct pb_run {
+struct pb_run {
     dlti_context *ctx;
     const sysdesc_probe_options *opts;
     hwloc_topology_t topo;
@@ -78,7 +110,11 @@ typedef struct pb_run {
      * their own "source" map, as pci.c does. */
     pb_map source;
     pb_warn warn; /* sanity warnings; their paths become CPU.suspect */
-} pb_run;
+    /* What the vendor runtimes saw (pb_rt_add), merged into devices later. */
+    struct pb_rt_device *rt;
+    size_t nrt, caprt;
+    pb_map rt_skipped; /* runtime -> why it was not asked or not found */
+};
 
 /* A source: 0, or -1 with err set.  probe.c runs them in a fixed order,
  * which is the order of the devices in the output. */

@@ -64,6 +64,28 @@ typedef enum sysdesc_probe_io {
     SYSDESC_PROBE_IO_OFF
 } sysdesc_probe_io;
 
+/** Vendor runtimes the host probe may ask (bits of
+ *  sysdesc_probe_options.runtimes).  Each is opened with dlopen() when present
+ *  and skipped, with a line in the device's "source", when not. */
+enum {
+    SYSDESC_RUNTIME_OPENCL = 1u << 0,     /**< libOpenCL.so.1 (the ICD loader) */
+    SYSDESC_RUNTIME_VULKAN = 1u << 1,     /**< libvulkan.so.1 */
+    SYSDESC_RUNTIME_CUDA = 1u << 2,       /**< libcuda.so.1 and libnvidia-ml.so.1 (NVML) */
+    SYSDESC_RUNTIME_ROCM = 1u << 3,       /**< HIP or HSA, and AMD SMI */
+    SYSDESC_RUNTIME_LEVEL_ZERO = 1u << 4, /**< libze_loader.so.1 */
+    SYSDESC_RUNTIME_ALL = 0x1fu,
+    /** Ask none: `runtimes` == 0 means the default, all of them. */
+    SYSDESC_RUNTIME_NONE = 1u << 30
+};
+
+/** The cache of the runtimes' answers (opening a CUDA context costs
+ *  hundreds of milliseconds). */
+typedef enum sysdesc_probe_cache {
+    SYSDESC_PROBE_CACHE_AUTO = 0, /**< use a valid cache entry, write a new one */
+    SYSDESC_PROBE_CACHE_OFF,      /**< neither read nor write it */
+    SYSDESC_PROBE_CACHE_REFRESH   /**< ask the runtimes, then write the entry */
+} sysdesc_probe_cache;
+
 /**
  * Options of a probe.  Initialise with sysdesc_probe_options_init() (or zero
  * the struct: all-zero means the defaults); new fields are only appended.
@@ -84,6 +106,15 @@ typedef struct sysdesc_probe_options {
     void *warning_user;
     /** Do not report warnings at all (they are still recorded under "suspect"). */
     bool quiet;
+    /** SYSDESC_RUNTIME_* bits: the vendor runtimes asked on host probes
+     *  (never for XML files); 0: all; SYSDESC_RUNTIME_NONE: none. */
+    unsigned runtimes;
+    sysdesc_probe_cache cache;
+    /** Directory of the cache; NULL: $XDG_CACHE_HOME/sysdesc, else ~/.cache/sysdesc. */
+    const char *cache_dir;
+    /** The longest a runtime may take to answer, in milliseconds (a
+     *  runtime that hangs in its own init is abandoned); 0: the default. */
+    unsigned runtime_timeout_ms;
 } sysdesc_probe_options;
 
 /** Fills `opts` with the defaults (this host, automatic I/O, warnings on stderr). */
