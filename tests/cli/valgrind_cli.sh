@@ -8,18 +8,13 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "SKIP: valgrind not found (apt-get install valgrind)"
     exit 77
 fi
-# hwloc's own OpenCL backend initialises pocl, whose allocations outlive
-# hwloc_topology_destroy (third-party, also seen with lstopo): leave that
-# backend out here rather than turning leak checks off.
-HWLOC_COMPONENTS=-opencl
-export HWLOC_COMPONENTS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 check() { # DESCRIPTION EXPECTED_STATUS ARGS...
     what=$1 want=$2
     shift 2
-    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+    valgrind -q --error-exitcode=99 --suppressions="$SRCDIR/tests/valgrind.supp" --leak-check=full --errors-for-leak-kinds=definite,indirect \
         --show-leak-kinds=definite,indirect "$SYSDESC" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq "$want" ]; then
