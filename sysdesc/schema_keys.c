@@ -236,6 +236,15 @@ static const sysdesc_schema_key schema[] = {
     {"interconnect.total_bandwidth_in_bytes_per_second", I64, "bytes/s", GPU, 0, PEAK, 1, BIG,
      NULL, "both directions, all links, as vendors quote it", NULL},
 
+    /* ---- matrix units (tensor cores, MFMA, WMMA, XMX) ---- */
+    {"matrix_instruction_name", STR, NULL, GPU, 0, FACT, 0, 0, NULL,
+     "the matrix instructions: wgmma/mma.sync, MFMA, WMMA, DPAS", NULL},
+    {"matrix_instruction_shapes", MAP, NULL, GPU, 0, FACT, 0, 0,
+     "fp64 fp32 tf32 fp16 bf16 fp8 fp6 fp4 int8 int4",
+     "per input data type, the shapes one instruction computes", NULL},
+    {"matrix_instruction_shapes.*", STRS, NULL, GPU, 0, FACT, 0, 0, NULL,
+     "\"MxNxK\" shapes, as the ISA reference lists them", NULL},
+
     /* ---- what the vendor runtimes saw, each in its own words (docs/runtimes.md) ---- */
     {"runtimes", MAP, NULL, ANY, 0, BOOK, 0, 0, NULL,
      "one map per runtime that saw the device", NULL},
