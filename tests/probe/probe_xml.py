@@ -498,10 +498,13 @@ by_pci = {}
 listing = subprocess.run([SYSDESC, "list"], capture_output=True, text=True).stdout.splitlines()[1:]
 for name in (line.split()[0] for line in listing if line.strip()):
     doc = show(name)
-    if len(doc) == 1:
-        e = next(iter(doc.values()))
+    e = next(iter(doc.values()))
+    # Architecture bases (nvidia/arch/...) have no PCI ids; a declared variant (a MIG
+    # profile) shares its product's ids and sorts after it: the first entry wins, as in
+    # sysdesc_catalog_match_pci (docs/catalog.md).
+    if len(doc) == 1 and "pci_device_ids" in e:
         for d in e["pci_device_ids"]:
-            by_pci[(e["pci_vendor_id"], d)] = (name, e)
+            by_pci.setdefault((e["pci_vendor_id"], d), (name, e))
 raw = probe_json("--xml", "gpu_server.xml", "--no-catalog")
 filled = probe_json("--xml", "gpu_server.xml")
 check(list(filled) == list(raw), "gpu_server.xml: the catalog adds or drops no device")
