@@ -83,16 +83,33 @@ def text(name):
 
 
 def own_device_keys(name):
-    """The keys each device of the file writes itself (not inherited), and its base."""
-    import yaml  # only the file's own keys; sysdesc resolves bases
-    class Loader(yaml.SafeLoader):
-        pass
-    # Tags (!map, !array:i64) are sysdesc's: read them as plain nodes.
-    Loader.add_multi_constructor("!", lambda l, s, n: (
-        l.construct_mapping(n) if isinstance(n, yaml.MappingNode) else
-        l.construct_sequence(n) if isinstance(n, yaml.SequenceNode) else l.construct_scalar(n)))
-    doc = yaml.load(text(name), Loader=Loader)
-    return {dev: (props or {}) for dev, props in doc.items() if dev != "data_layout"}
+    """The keys each device of the file writes itself (not inherited), with the
+    value of base:.  Read from the text (no YAML module needed): a device is a
+    top-level key, its own keys are those indented by two spaces, or the keys of
+    a one-line flow mapping (GPU0: {base: nvidia/h100-sxm}); sysdesc itself
+    resolves bases for everything else."""
+    devices, current = {}, None
+    for line in text(name).splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        top = re.match(r"^([^\s#][^:]*):\s*(.*?)\s*(#.*)?$", line)
+        if top:
+            current = top.group(1).strip().strip('"')
+            if current == "data_layout":
+                current = None
+                continue
+            devices[current] = {}
+            rest = top.group(2)
+            if rest.startswith("{") and rest.endswith("}"):
+                for item in rest[1:-1].split(","):
+                    if ":" in item:
+                        k, v = item.split(":", 1)
+                        devices[current][k.strip()] = v.strip().strip('"')
+            continue
+        own = re.match(r"^  ([A-Za-z_][\w.]*):\s*(.*?)\s*(#.*)?$", line)
+        if own and current is not None:
+            devices[current][own.group(1)] = own.group(2).strip('"')
+    return devices
 
 
 def as_json(name):
@@ -172,7 +189,8 @@ for n in names:
         bus, clk, bw = (g.get("memory_bus_width_in_bits"), g.get("memory_clock_in_mhz"),
                         g.get("memory_bandwidth_in_bytes_per_second"))
         if bus and clk and bw:
-            mt = g.get("memory_type")
+            mt = {k.lower(): k for k in DATA_RATE}.get(str(g.get("memory_type")).lower(),
+                                                         g.get("memory_type"))  # HBM3E = HBM3e
             check(mt in DATA_RATE, "%s: memory type %r has no data-rate multiplier in this test"
                   % (where, mt))
             if mt in DATA_RATE:
@@ -257,7 +275,7 @@ for n, p in variant_of.items():
         mine = set(next(iter(resolved[n].values())).get("pci_device_ids", []))
         theirs = set(next(iter(resolved[p].values())).get("pci_device_ids", []))
         check(mine <= theirs, "%s: a variant of %s claims ids it does not: %s"
-              % (n, p, sorted(mine - theirs)))
+              % (n, p, ["0x%04x" % i for i in sorted(mine - theirs)]))
 
 # The probe's lookup agrees: every claimed id matches its product.
 # (sysdesc_catalog_match_pci is what `compose --host`/`probe` use; the
