@@ -215,8 +215,9 @@ for n in names:
               "programs see at most the marketed capacity")
         order("max_cluster_size", "max_nonportable_cluster_size", "the non-portable limit is the larger")
         order("max_persisting_L2_cache_size_in_bytes", "L2_cache_size_in_bytes", "a part of the L2")
-        order("shared_memory_per_compute_unit_in_bytes", "L1_cache_size_in_bytes"
-              if g.get("vendor") == "NVIDIA" else "-", "NVIDIA: shared memory is carved from the L1")
+        if g.get("vendor") == "NVIDIA":
+            order("shared_memory_per_compute_unit_in_bytes", "L1_cache_size_in_bytes",
+                  "NVIDIA: shared memory is carved from the L1")
         res, opt, per_cu = (g.get("reserved_shared_memory_per_block_in_bytes"),
                             g.get("max_shared_memory_per_block_in_bytes"),
                             g.get("shared_memory_per_compute_unit_in_bytes"))
@@ -276,10 +277,6 @@ for n, p in variant_of.items():
         theirs = set(next(iter(resolved[p].values())).get("pci_device_ids", []))
         check(mine <= theirs, "%s: a variant of %s claims ids it does not: %s"
               % (n, p, ["0x%04x" % i for i in sorted(mine - theirs)]))
-
-# The probe's lookup agrees: every claimed id matches its product.
-# (sysdesc_catalog_match_pci is what `compose --host`/`probe` use; the
-# listing order above is its order.)
 
 # ---- mlir-opt-22 ----
 mlir_opt = shutil.which("mlir-opt-22")
