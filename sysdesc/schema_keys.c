@@ -47,6 +47,14 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_part_number", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR part number", NULL},
     {"cpu_revision", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR revision", NULL},
     {"hostname", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "the node's host name", "host"},
+    /* ---- CPU identity keys (uarch branch): here so the catalog's CPUs check; the
+     * uarch branch defines them (its wording wins when the two meet) ---- */
+    {"uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "microarchitecture, archspec's name: zen4, sapphirerapids, neoverse_v2", "uarch"},
+    {"uarch_ancestors", STRS, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "archspec's ancestors of uarch, nearest first", NULL},
+    {"triple", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "LLVM target triple: x86_64-unknown-linux-gnu", "triple"},
 
     /* ---- CPU counts ---- */
     {"num_packages", I64, NULL, CPU, 0, FACT, 1, BIG, NULL,
