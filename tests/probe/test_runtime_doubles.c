@@ -1,0 +1,626 @@
+/* The vendor-runtime probes (CUDA, NVML, ROCm/HSA, Level Zero) against
+ * TEST DOUBLES of their libraries (tests/probe/doubles/, README): the
+ * mapping of what a runtime answers to the schema keys, views and
+ * partitions, and the error paths (no device, a missing entry point, bogus
+ * values).  The doubles prove nothing about real drivers.  The "real"
+ * group runs with no double at all: Debian's Level Zero loader without a
+ * driver, and no CUDA or ROCm.
+ *
+ * Usage: test_runtime_doubles doubles|missing|real (meson sets
+ * LD_LIBRARY_PATH to the folder of the doubles each group needs). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probe_private.h"
+
+/* ---- a run without a topology, as a runtime source gets in its child ---- */
+
+typedef struct fixture {
+    dlti_context *ctx;
+    sysdesc_probe_options opts;
+    pb_run run;
+    char config[64]; /* the doubles' configuration file */
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof(*f));
+    assert_non_null(f);
+    f->ctx = dlti_context_new();
+    assert_non_null(f->ctx);
+    sysdesc_probe_options_init(&f->opts);
+    f->run.ctx = f->ctx;
+    f->run.opts = &f->opts;
+    pb_init(&f->run.devices);
+    pb_init(&f->run.source);
+    pb_init(&f->run.rt_skipped);
+    snprintf(f->config, sizeof(f->config), "/tmp/sysdesc-double-XXXXXX");
+    int fd = mkstemp(f->config);
+    assert_true(fd >= 0);
+    close(fd);
+    setenv("SYSDESC_DOUBLE_CONFIG", f->config, 1);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    pb_rt_free_all(&f->run);
+    pb_free(&f->run.devices);
+    pb_free(&f->run.source);
+    dlti_context_free(f->ctx);
+    unlink(f->config);
+    unsetenv("SYSDESC_DOUBLE_CONFIG");
+    free(f);
+    return 0;
+}
+
+/* Writes the doubles' configuration: the given texts, one after another
+ * (a later line overrides an earlier one of the same key). */
+static void config(fixture *f, const char *first, ...)
+{
+    FILE *out = fopen(f->config, "w");
+    assert_non_null(out);
+    va_list ap;
+    va_start(ap, first);
+    for (const char *s = first; s; s = va_arg(ap, const char *))
+        fputs(s, out);
+    va_end(ap);
+    fclose(out);
+}
+
+/* ---- reading what the probes added ---- */
+
+static const dlti_attr *get(fixture *f, const pb_map *m, const char *key)
+{
+    dlti_key k = dlti_key_string(f->ctx, key, strlen(key));
+    for (size_t i = 0; i < m->n; i++)
+        if (m->e[i].key == k)
+            return m->e[i].value;
+    return NULL;
+}
+
+static int64_t get_i64(fixture *f, const pb_map *m, const char *key)
+{
+    const dlti_attr *a = get(f, m, key);
+    if (!a)
+        fail_msg("no key %s", key);
+    int64_t v = 0;
+    assert_int_equal(dlti_attr_get_int64(a, &v, NULL), 0);
+    return v;
+}
+
+static bool get_bool(fixture *f, const pb_map *m, const char *key)
+{
+    const dlti_attr *a = get(f, m, key);
+    if (!a)
+        fail_msg("no key %s", key);
+    bool v = false;
+    assert_int_equal(dlti_attr_get_bool(a, &v, NULL), 0);
+    return v;
+}
+
+/* The string value of key, or of `attr` itself when key is NULL. */
+static void assert_str_attr(const dlti_attr *a, const char *key, const char *want)
+{
+    if (!a)
+        fail_msg("no key %s", key);
+    const char *s = NULL;
+    size_t len = 0;
+    assert_int_equal(dlti_attr_get_string(a, &s, &len, NULL), 0);
+    char got[512];
+    snprintf(got, sizeof(got), "%.*s", (int)len, s);
+    assert_string_equal(got, want);
+}
+
+static void assert_str(fixture *f, const pb_map *m, const char *key, const char *want)
+{
+    assert_str_attr(get(f, m, key), key, want);
+}
+
+/* Compares the printed attribute: "array<i64: 32>". */
+static void assert_printed(fixture *f, const pb_map *m, const char *key, const char *want)
+{
+    const dlti_attr *a = get(f, m, key);
+    if (!a)
+        fail_msg("no key %s", key);
+    char *s = dlti_attr_print(a, NULL);
+    assert_non_null(s);
+    assert_string_equal(s, want);
+    free(s);
+}
+
+static const dlti_attr *in_map(fixture *f, const dlti_attr *map, const char *key)
+{
+    return dlti_attr_lookup(map, dlti_key_string(f->ctx, key, strlen(key)));
+}
+
+static int64_t in_map_i64(fixture *f, const dlti_attr *map, const char *key)
+{
+    const dlti_attr *a = in_map(f, map, key);
+    if (!a)
+        fail_msg("no key %s in the partition", key);
+    int64_t v = 0;
+    assert_int_equal(dlti_attr_get_int64(a, &v, NULL), 0);
+    return v;
+}
+
+static void assert_skipped(fixture *f, const char *runtime, const char *why)
+{
+    assert_str(f, &f->run.rt_skipped, runtime, why);
+}
+
+static pb_rt_device *rt(fixture *f, const char *runtime, int ordinal)
+{
+    for (size_t i = 0; i < f->run.nrt; i++)
+        if (strcmp(f->run.rt[i].runtime, runtime) == 0 && f->run.rt[i].ordinal == ordinal)
+            return &f->run.rt[i];
+    fail_msg("no %s device %d", runtime, ordinal);
+    return NULL;
+}
+
+static size_t count_rt(fixture *f, const char *runtime)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->run.nrt; i++)
+        n += strcmp(f->run.rt[i].runtime, runtime) == 0;
+    return n;
+}
+
+static int probe(fixture *f, int (*fn)(pb_run *, dlti_error_t *))
+{
+    dlti_error_t err;
+    memset(&err, 0, sizeof(err));
+    int rc = fn(&f->run, &err);
+    if (rc != 0)
+        fail_msg("probe failed: %s", err.text);
+    return rc;
+}
+
+/* ---- CUDA: an H100-like GPU and a 1g MIG slice of an A100-like one ---- */
+
+static const char cuda_two_gpus[] =
+    "cuda.driver_version = 12040\n"
+    "cuda.count = 2\n"
+    "# an H100-like GPU\n"
+    "cuda.0.name = NVIDIA H100 80GB HBM3\n"
+    "cuda.0.uuid = 0a1b2c3d4e5f60718293a4b5c6d7e8f9\n"
+    "cuda.0.pci_bus_id = 0000:1B:00.0\n"
+    "cuda.0.total_mem = 84929347584\n"
+    "cuda.0.attr.16 = 132      # MULTIPROCESSOR_COUNT\n"
+    "cuda.0.attr.10 = 32       # WARP_SIZE\n"
+    "cuda.0.attr.1 = 1024      # MAX_THREADS_PER_BLOCK\n"
+    "cuda.0.attr.2 = 1024\ncuda.0.attr.3 = 1024\ncuda.0.attr.4 = 64\n"
+    "cuda.0.attr.5 = 2147483647\ncuda.0.attr.6 = 65535\ncuda.0.attr.7 = 65535\n"
+    "cuda.0.attr.39 = 2048     # MAX_THREADS_PER_MULTIPROCESSOR\n"
+    "cuda.0.attr.106 = 32      # MAX_BLOCKS_PER_MULTIPROCESSOR\n"
+    "cuda.0.attr.12 = 65536    # MAX_REGISTERS_PER_BLOCK\n"
+    "cuda.0.attr.82 = 65536    # MAX_REGISTERS_PER_MULTIPROCESSOR\n"
+    "cuda.0.attr.8 = 49152     # MAX_SHARED_MEMORY_PER_BLOCK\n"
+    "cuda.0.attr.97 = 232448   # MAX_SHARED_MEMORY_PER_BLOCK_OPTIN\n"
+    "cuda.0.attr.81 = 233472   # MAX_SHARED_MEMORY_PER_MULTIPROCESSOR\n"
+    "cuda.0.attr.111 = 1024    # RESERVED_SHARED_MEMORY_PER_BLOCK\n"
+    "cuda.0.attr.9 = 65536     # TOTAL_CONSTANT_MEMORY\n"
+    "cuda.0.attr.38 = 52428800 # L2_CACHE_SIZE\n"
+    "cuda.0.attr.108 = 32505856 # MAX_PERSISTING_L2_CACHE_SIZE\n"
+    "cuda.0.attr.13 = 1980000  # CLOCK_RATE, kHz\n"
+    "cuda.0.attr.36 = 2619000  # MEMORY_CLOCK_RATE, kHz\n"
+    "cuda.0.attr.37 = 5120     # GLOBAL_MEMORY_BUS_WIDTH\n"
+    "cuda.0.attr.40 = 3        # ASYNC_ENGINE_COUNT\n"
+    "cuda.0.attr.32 = 1        # ECC_ENABLED\n"
+    "cuda.0.attr.120 = 1       # CLUSTER_LAUNCH\n"
+    "cuda.0.attr.95 = 1        # COOPERATIVE_LAUNCH\n"
+    "cuda.0.attr.18 = 0        # INTEGRATED\n"
+    "cuda.0.attr.84 = 0        # MULTI_GPU_BOARD\n"
+    "cuda.0.attr.75 = 9\ncuda.0.attr.76 = 0\n"
+    "# a MIG 1g slice of an A100-like GPU: a CUDA device of its own\n"
+    "cuda.1.name = NVIDIA A100-SXM4-40GB MIG 1g.5gb\n"
+    "cuda.1.uuid = 11223344556677889900aabbccddeeff\n"
+    "cuda.1.pci_bus_id = 0000:3b:00.0\n"
+    "cuda.1.total_mem = 5100273664\n"
+    "cuda.1.attr.16 = 14\n"
+    "cuda.1.attr.10 = 32\n"
+    "cuda.1.attr.75 = 8\ncuda.1.attr.76 = 0\n"
+    "cuda.1.attr.8 = 49152\ncuda.1.attr.97 = 166912\n";
+
+static void test_cuda_two_gpus(void **state)
+{
+    fixture *f = *state;
+    char log[80];
+    snprintf(log, sizeof(log), "%s.log", f->config);
+    char line[128];
+    snprintf(line, sizeof(line), "cuda.init_log = %s\n", log);
+    config(f, cuda_two_gpus, line, NULL);
+    probe(f, pb_probe_cuda);
+    assert_int_equal(count_rt(f, "cuda"), 2);
+    assert_null(get(f, &f->run.rt_skipped, "cuda"));
+
+    pb_rt_device *h = rt(f, "cuda", 0);
+    assert_string_equal(h->name, "NVIDIA H100 80GB HBM3");
+    assert_string_equal(h->bus_id, "0000:1b:00.0"); /* lower case, as pci.c */
+    assert_string_equal(h->uuid, "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    assert_string_equal(h->driver, "CUDA 12.4");
+    assert_false(h->is_cpu);
+    const pb_map *u = &h->unified;
+    assert_str(f, u, "vendor", "NVIDIA");
+    assert_str(f, u, "model", "NVIDIA H100 80GB HBM3");
+    assert_str(f, u, "arch", "sm_90");
+    assert_str(f, u, "compute_capability", "9.0");
+    assert_str(f, u, "compute_unit_name", "SM");
+    assert_str(f, u, "uuid", "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    assert_false(get_bool(f, u, "is_partition"));
+    assert_int_equal(get_i64(f, u, "num_compute_units"), 132);
+    assert_printed(f, u, "subgroup_sizes", "array<i64: 32>");
+    assert_int_equal(get_i64(f, u, "max_threads_per_block"), 1024);
+    assert_int_equal(get_i64(f, u, "max_threads_per_compute_unit"), 2048);
+    assert_int_equal(get_i64(f, u, "max_blocks_per_compute_unit"), 32);
+    assert_printed(f, u, "max_block_dims", "array<i64: 1024, 1024, 64>");
+    assert_printed(f, u, "max_grid_dims", "array<i64: 2147483647, 65535, 65535>");
+    assert_int_equal(get_i64(f, u, "registers_per_block"), 65536);
+    assert_int_equal(get_i64(f, u, "registers_per_compute_unit"), 65536);
+    assert_int_equal(get_i64(f, u, "shared_memory_per_block_in_bytes"), 49152);
+    assert_int_equal(get_i64(f, u, "max_shared_memory_per_block_in_bytes"), 232448);
+    assert_int_equal(get_i64(f, u, "shared_memory_per_compute_unit_in_bytes"), 233472);
+    assert_int_equal(get_i64(f, u, "reserved_shared_memory_per_block_in_bytes"), 1024);
+    assert_int_equal(get_i64(f, u, "L2_cache_size_in_bytes"), 52428800);
+    assert_int_equal(get_i64(f, u, "last_level_cache_size_in_bytes"), 52428800);
+    assert_int_equal(get_i64(f, u, "max_persisting_L2_cache_size_in_bytes"), 32505856);
+    assert_int_equal(get_i64(f, u, "max_clock_in_mhz"), 1980);
+    assert_int_equal(get_i64(f, u, "memory_clock_in_mhz"), 2619);
+    assert_int_equal(get_i64(f, u, "memory_bus_width_in_bits"), 5120);
+    assert_int_equal(get_i64(f, u, "memory_size_in_bytes"), 84929347584);
+    assert_true(get_bool(f, u, "ecc_enabled"));
+    /* Only the runtime's own words go to the view. */
+    assert_null(get(f, u, "cluster_launch"));
+    assert_null(get(f, u, "total_constant_memory_in_bytes"));
+
+    const pb_map *v = &h->view;
+    assert_int_equal(get_i64(f, v, "ordinal"), 0);
+    assert_int_equal(get_i64(f, v, "driver_api_version"), 12040);
+    assert_str(f, v, "name", "NVIDIA H100 80GB HBM3");
+    assert_str(f, v, "pci_bus_id", "0000:1b:00.0");
+    assert_int_equal(get_i64(f, v, "multiprocessor_count"), 132);
+    assert_int_equal(get_i64(f, v, "warp_size"), 32);
+    assert_int_equal(get_i64(f, v, "max_shared_memory_per_block_optin_in_bytes"), 232448);
+    assert_int_equal(get_i64(f, v, "total_constant_memory_in_bytes"), 65536);
+    assert_int_equal(get_i64(f, v, "clock_rate_in_mhz"), 1980);
+    assert_int_equal(get_i64(f, v, "async_engine_count"), 3);
+    assert_int_equal(get_i64(f, v, "compute_capability_major"), 9);
+    assert_int_equal(get_i64(f, v, "compute_capability_minor"), 0);
+    assert_true(get_bool(f, v, "cluster_launch"));
+    assert_true(get_bool(f, v, "cooperative_launch"));
+    assert_false(get_bool(f, v, "integrated"));
+    assert_false(get_bool(f, v, "is_mig_instance"));
+    assert_printed(f, v, "max_block_dims", "array<i64: 1024, 1024, 64>");
+    assert_int_equal(h->partitions.n, 0);
+
+    /* The MIG slice: its own 14 SMs, a MIG- UUID, a partition. */
+    pb_rt_device *m = rt(f, "cuda", 1);
+    assert_string_equal(m->uuid, "MIG-11223344-5566-7788-9900-aabbccddeeff");
+    assert_string_equal(m->bus_id, "0000:3b:00.0");
+    assert_true(get_bool(f, &m->unified, "is_partition"));
+    assert_true(get_bool(f, &m->view, "is_mig_instance"));
+    assert_int_equal(get_i64(f, &m->unified, "num_compute_units"), 14);
+    assert_str(f, &m->unified, "arch", "sm_80");
+    /* What the "driver" does not know is absent, not zero. */
+    assert_null(get(f, &m->unified, "L2_cache_size_in_bytes"));
+    assert_null(get(f, &m->view, "cluster_launch"));
+
+    /* cuInit is slow: the probe calls it once. */
+    char text[256] = "";
+    assert_int_equal(pb_read_file(log, text, sizeof(text)) >= 0, 1);
+    assert_string_equal(text, "cuInit\n");
+    unlink(log);
+}
+
+static void test_cuda_no_device(void **state)
+{
+    fixture *f = *state;
+    config(f, cuda_two_gpus, "cuda.init = 100\n", NULL);
+    probe(f, pb_probe_cuda);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "cuda", "cuInit: CUDA_ERROR_NO_DEVICE (100)");
+}
+
+static void test_cuda_unknown_error(void **state)
+{
+    fixture *f = *state;
+    /* A code cuGetErrorName does not know: the number alone. */
+    config(f, cuda_two_gpus, "cuda.init = 7777\n", NULL);
+    probe(f, pb_probe_cuda);
+    assert_skipped(f, "cuda", "cuInit: error (7777)");
+}
+
+static void test_cuda_negative_count(void **state)
+{
+    fixture *f = *state;
+    config(f, cuda_two_gpus, "cuda.count = -3\n", NULL);
+    probe(f, pb_probe_cuda);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "cuda", "cuDeviceGetCount: no device");
+}
+
+static void test_cuda_count_clamped(void **state)
+{
+    fixture *f = *state;
+    config(f, cuda_two_gpus, "cuda.count = 100000\n", NULL);
+    probe(f, pb_probe_cuda);
+    assert_int_equal(count_rt(f, "cuda"), PB_VENDOR_MAX_DEVICES);
+}
+
+static void test_cuda_bogus_values(void **state)
+{
+    fixture *f = *state;
+    config(f, cuda_two_gpus,
+           "cuda.0.name_unterminated = 1\n" /* the name fills the buffer, no NUL */
+           "cuda.0.attr.16 = -5\n"          /* a negative SM count */
+           "cuda.0.attr.10 = 0\n"           /* no warp */
+           "cuda.0.attr.32 = 7\n"           /* a flag that is not 0 or 1 */
+           "cuda.0.attr.4 = -1\n"           /* one block dimension bogus: no dims */
+           "cuda.0.attr.13 = 999\n"         /* under 1 MHz */
+           "cuda.0.attr.76 = 12\n"          /* minor 12: no capability */
+           "cuda.0.pci_bus_id = 0000:1g:00.0\n"
+           "cuda.0.uuid = tooshort\n",
+           NULL);
+    probe(f, pb_probe_cuda);
+    pb_rt_device *h = rt(f, "cuda", 0);
+    assert_string_equal(h->name, "");
+    assert_string_equal(h->bus_id, "");
+    assert_string_equal(h->uuid, "");
+    assert_null(get(f, &h->unified, "model"));
+    assert_null(get(f, &h->unified, "num_compute_units"));
+    assert_null(get(f, &h->view, "multiprocessor_count"));
+    assert_null(get(f, &h->unified, "subgroup_sizes"));
+    assert_null(get(f, &h->unified, "ecc_enabled"));
+    assert_null(get(f, &h->unified, "max_block_dims"));
+    assert_null(get(f, &h->unified, "max_clock_in_mhz"));
+    assert_null(get(f, &h->unified, "compute_capability"));
+    assert_null(get(f, &h->unified, "arch"));
+    assert_null(get(f, &h->unified, "uuid"));
+    /* The rest is still read. */
+    assert_printed(f, &h->unified, "max_grid_dims", "array<i64: 2147483647, 65535, 65535>");
+    assert_int_equal(get_i64(f, &h->unified, "shared_memory_per_block_in_bytes"), 49152);
+}
+
+static void test_cuda_environment(void **state)
+{
+    fixture *f = *state;
+    config(f, cuda_two_gpus, NULL);
+    setenv("CUDA_VISIBLE_DEVICES", "1,0", 1);
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    probe(f, pb_probe_cuda);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    unsetenv("CUDA_DEVICE_ORDER");
+    assert_str(f, &rt(f, "cuda", 0)->view, "visible_devices", "1,0");
+    assert_str(f, &rt(f, "cuda", 1)->view, "device_order", "PCI_BUS_ID");
+}
+
+static void test_cuda_not_asked(void **state)
+{
+    fixture *f = *state;
+    config(f, cuda_two_gpus, NULL);
+    f->opts.runtimes = SYSDESC_RUNTIME_OPENCL;
+    probe(f, pb_probe_cuda);
+    probe(f, pb_probe_nvml);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "cuda", "not asked");
+    assert_skipped(f, "nvml", "not asked");
+}
+
+/* ---- NVML: the same two GPUs, the A100-like one in MIG mode ---- */
+
+static const char nvml_two_gpus[] =
+    "nvml.driver_version = 550.54.15\n"
+    "nvml.cuda_driver_version = 12040\n"
+    "nvml.count = 2\n"
+    "nvml.0.name = NVIDIA H100 80GB HBM3\n"
+    "nvml.0.uuid = GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\n"
+    "nvml.0.pci_bus_id = 00000000:1B:00.0\n"
+    "nvml.0.memory_total = 85520809984\n"
+    "nvml.0.clock.sm = 1980\nnvml.0.clock.graphics = 1980\nnvml.0.clock.mem = 2619\n"
+    "nvml.0.ecc = 1\n"
+    "nvml.0.power_limit_mw = 700000\n"
+    "nvml.0.pcie_gen = 5\nnvml.0.pcie_width = 16\n"
+    "nvml.0.mig = 0\n"
+    "nvml.1.name = NVIDIA A100-SXM4-40GB\n"
+    "nvml.1.uuid = GPU-99999999-8888-7777-6666-555555555555\n"
+    "nvml.1.pci_bus_id = 00000000:3B:00.0\n"
+    "nvml.1.memory_total = 42949672960\n"
+    "nvml.1.clock.sm = 1410\nnvml.1.clock.mem = 1215\n"
+    "nvml.1.ecc = 0\nnvml.1.ecc_pending = 1\n"
+    "nvml.1.power_limit_mw = 400000\n"
+    "nvml.1.pcie_gen = 4\nnvml.1.pcie_width = 16\n"
+    "nvml.1.mig = 1\nnvml.1.mig_max = 7\n"
+    "# two instances, at MIG device indices 0 and 3 (1, 2, 4-6 are empty)\n"
+    "nvml.1.mig.0.uuid = MIG-11223344-5566-7788-9900-aabbccddeeff\n"
+    "nvml.1.mig.0.name = NVIDIA A100-SXM4-40GB MIG 1g.5gb\n"
+    "nvml.1.mig.0.sm = 14\nnvml.1.mig.0.gi = 7\nnvml.1.mig.0.ci = 0\n"
+    "nvml.1.mig.0.gi_slices = 1\nnvml.1.mig.0.ci_slices = 1\n"
+    "nvml.1.mig.0.memory_total = 5100273664\n"
+    "nvml.1.mig.3.uuid = MIG-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee\n"
+    "nvml.1.mig.3.sm = 42\nnvml.1.mig.3.gi = 2\nnvml.1.mig.3.ci = 0\n"
+    "nvml.1.mig.3.memory_mb = 19968\n";
+
+static void test_nvml_two_gpus_mig(void **state)
+{
+    fixture *f = *state;
+    config(f, nvml_two_gpus, NULL);
+    probe(f, pb_probe_nvml);
+    assert_int_equal(count_rt(f, "nvml"), 2);
+    pb_rt_device *h = rt(f, "nvml", 0);
+    assert_string_equal(h->name, "NVIDIA H100 80GB HBM3");
+    assert_string_equal(h->bus_id, "0000:1b:00.0");
+    assert_string_equal(h->uuid, "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    assert_string_equal(h->driver, "NVML, driver 550.54.15");
+    const pb_map *u = &h->unified;
+    assert_str(f, u, "vendor", "NVIDIA");
+    assert_str(f, u, "driver_version", "550.54.15");
+    assert_int_equal(get_i64(f, u, "memory_size_in_bytes"), 85520809984);
+    assert_int_equal(get_i64(f, u, "max_clock_in_mhz"), 1980);
+    assert_int_equal(get_i64(f, u, "memory_clock_in_mhz"), 2619);
+    assert_int_equal(get_i64(f, u, "power_limit_in_watts"), 700);
+    assert_int_equal(get_i64(f, u, "pcie_generation"), 5);
+    assert_int_equal(get_i64(f, u, "pcie_link_width"), 16);
+    assert_true(get_bool(f, u, "ecc_enabled"));
+    const pb_map *v = &h->view;
+    assert_int_equal(get_i64(f, v, "index"), 0);
+    assert_int_equal(get_i64(f, v, "cuda_driver_version"), 12040);
+    assert_int_equal(get_i64(f, v, "max_graphics_clock_in_mhz"), 1980);
+    assert_int_equal(get_i64(f, v, "enforced_power_limit_in_watts"), 700);
+    assert_false(get_bool(f, v, "mig_mode"));
+    assert_null(get(f, v, "max_mig_device_count"));
+    assert_int_equal(h->partitions.n, 0);
+
+    pb_rt_device *a = rt(f, "nvml", 1);
+    assert_string_equal(a->bus_id, "0000:3b:00.0");
+    assert_false(get_bool(f, &a->unified, "ecc_enabled"));
+    assert_true(get_bool(f, &a->view, "ecc_pending"));
+    assert_true(get_bool(f, &a->view, "mig_mode"));
+    assert_int_equal(get_i64(f, &a->view, "max_mig_device_count"), 7);
+    assert_int_equal(a->partitions.n, 2);
+    const dlti_attr *p0 = get(f, &a->partitions, "mig0");
+    assert_non_null(p0);
+    assert_int_equal(dlti_attr_get_kind(p0), DLTI_ATTR_MAP);
+    assert_str_attr(in_map(f, p0, "uuid"), "uuid", "MIG-11223344-5566-7788-9900-aabbccddeeff");
+    assert_str_attr(in_map(f, p0, "name"), "name", "NVIDIA A100-SXM4-40GB MIG 1g.5gb");
+    assert_int_equal(in_map_i64(f, p0, "index"), 0);
+    assert_int_equal(in_map_i64(f, p0, "num_compute_units"), 14);
+    assert_int_equal(in_map_i64(f, p0, "gpu_instance_id"), 7);
+    assert_int_equal(in_map_i64(f, p0, "compute_instance_id"), 0);
+    assert_int_equal(in_map_i64(f, p0, "gpu_instance_slice_count"), 1);
+    assert_int_equal(in_map_i64(f, p0, "memory_size_in_bytes"), 5100273664);
+    const dlti_attr *p3 = get(f, &a->partitions, "mig3");
+    assert_non_null(p3);
+    assert_int_equal(in_map_i64(f, p3, "num_compute_units"), 42);
+    /* No memory info for this instance: its memorySizeMB, in MiB. */
+    assert_int_equal(in_map_i64(f, p3, "memory_size_in_bytes"), 19968ll << 20);
+    assert_null(in_map(f, p3, "name"));
+}
+
+static void test_nvml_init_fails(void **state)
+{
+    fixture *f = *state;
+    config(f, nvml_two_gpus, "nvml.init = 9\n", NULL);
+    probe(f, pb_probe_nvml);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "nvml", "nvmlInit_v2: Driver Not Loaded (9)");
+}
+
+static void test_nvml_bogus_values(void **state)
+{
+    fixture *f = *state;
+    config(f, nvml_two_gpus,
+           "nvml.0.name_unterminated = 1\n"
+           "nvml.0.power_limit_mw = 0\n"
+           "nvml.0.pcie_gen = 99\n"
+           "nvml.0.clock.sm = 0\n"
+           "nvml.0.pci_bus_id = 1B:00.0\n"
+           "nvml.1.mig_max = 4000000000\n",
+           NULL);
+    probe(f, pb_probe_nvml);
+    pb_rt_device *h = rt(f, "nvml", 0);
+    assert_string_equal(h->name, "");
+    assert_string_equal(h->bus_id, "");
+    assert_null(get(f, &h->unified, "model"));
+    assert_null(get(f, &h->unified, "power_limit_in_watts"));
+    assert_null(get(f, &h->unified, "pcie_generation"));
+    assert_null(get(f, &h->unified, "max_clock_in_mhz"));
+    assert_int_equal(get_i64(f, &h->unified, "pcie_link_width"), 16);
+    /* A huge MIG count is bounded; the two instances are still found. */
+    assert_int_equal(rt(f, "nvml", 1)->partitions.n, 2);
+}
+
+/* ---- the "missing" group: doubles that lack one entry point ---- */
+
+static void test_missing_cuda_symbol(void **state)
+{
+    fixture *f = *state;
+    config(f, cuda_two_gpus, NULL);
+    probe(f, pb_probe_cuda);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "cuda", "libcuda.so.1 lacks cuDeviceGetAttribute");
+}
+
+static void test_missing_nvml_mig_mode(void **state)
+{
+    fixture *f = *state;
+    config(f, nvml_two_gpus, NULL);
+    probe(f, pb_probe_nvml);
+    /* An optional entry point: the GPUs are there, without MIG. */
+    assert_int_equal(count_rt(f, "nvml"), 2);
+    pb_rt_device *a = rt(f, "nvml", 1);
+    assert_int_equal(a->partitions.n, 0);
+    assert_null(get(f, &a->view, "mig_mode"));
+    assert_int_equal(get_i64(f, &a->unified, "pcie_generation"), 4);
+}
+
+/* ---- the "real" group: no double; what this machine has ---- */
+
+static bool library_present(const char *soname)
+{
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (lib)
+        dlclose(lib);
+    return lib != NULL;
+}
+
+/* Without the library the reason is "<soname> not found"; a machine that
+ * has the real runtime may answer anything but a crash. */
+static void check_absent_or_real(fixture *f, const char *runtime, const char *soname)
+{
+    if (library_present(soname))
+        return;
+    char want[96];
+    snprintf(want, sizeof(want), "%s not found", soname);
+    assert_skipped(f, runtime, want);
+    assert_int_equal(count_rt(f, runtime), 0);
+}
+
+static void test_real_cuda_nvml(void **state)
+{
+    fixture *f = *state;
+    unsetenv("SYSDESC_DOUBLE_CONFIG");
+    probe(f, pb_probe_cuda);
+    probe(f, pb_probe_nvml);
+    check_absent_or_real(f, "cuda", "libcuda.so.1");
+    check_absent_or_real(f, "nvml", "libnvidia-ml.so.1");
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(int argc, char **argv)
+{
+    const char *group = argc > 1 ? argv[1] : "doubles";
+    const struct CMUnitTest doubles[] = {
+        T(test_cuda_two_gpus),     T(test_cuda_no_device),    T(test_cuda_unknown_error),
+        T(test_cuda_negative_count), T(test_cuda_count_clamped), T(test_cuda_bogus_values),
+        T(test_cuda_environment),  T(test_cuda_not_asked),    T(test_nvml_two_gpus_mig),
+        T(test_nvml_init_fails),   T(test_nvml_bogus_values),
+    };
+    const struct CMUnitTest missing[] = {
+        T(test_missing_cuda_symbol),
+        T(test_missing_nvml_mig_mode),
+    };
+    const struct CMUnitTest real[] = {
+        T(test_real_cuda_nvml),
+    };
+    if (strcmp(group, "doubles") == 0)
+        return cmocka_run_group_tests_name("doubles", doubles, NULL, NULL);
+    if (strcmp(group, "missing") == 0)
+        return cmocka_run_group_tests_name("missing", missing, NULL, NULL);
+    if (strcmp(group, "real") == 0)
+        return cmocka_run_group_tests_name("real", real, NULL, NULL);
+    fprintf(stderr, "usage: %s doubles|missing|real\n", argv[0]);
+    return 2;
+}
