@@ -541,6 +541,168 @@ static void test_nvml_bogus_values(void **state)
     assert_int_equal(rt(f, "nvml", 1)->partitions.n, 2);
 }
 
+
+/* ---- Level Zero: a PVC-like GPU with two stacks, and an NPU ---- */
+
+static const char ze_pvc[] =
+    "ze.api_version = 0x10003\n"
+    "ze.driver_version = 16929000\n"
+    "ze.count = 2\n"
+    "ze.0.name = Intel(R) Data Center GPU Max 1550\n"
+    "ze.0.device_id = 0x0bd5\n"
+    "ze.0.uuid = 8680d50b080000000000000000000000\n"
+    "ze.0.core_clock = 1600\n"
+    "ze.0.max_mem_alloc = 68719476736\n"
+    "ze.0.threads_per_eu = 8\nze.0.simd_width = 16\nze.0.eus_per_subslice = 8\n"
+    "ze.0.subslices_per_slice = 16\nze.0.slices = 8\n"
+    "ze.0.max_total_group_size = 1024\n"
+    "ze.0.group_size_x = 1024\nze.0.group_size_y = 1024\nze.0.group_size_z = 1024\n"
+    "ze.0.group_count_x = 4294967295\nze.0.group_count_y = 4294967295\n"
+    "ze.0.group_count_z = 4294967295\n"
+    "ze.0.slm = 131072\n"
+    "ze.0.subgroup_sizes = 16,32\n"
+    "ze.0.memory.count = 2\n"
+    "ze.0.memory.0.size = 68719476736\nze.0.memory.0.clock = 3200\n"
+    "ze.0.memory.0.bus_width = 8192\n"
+    "ze.0.memory.1.size = 68719476736\n"
+    "ze.0.cache.count = 2\nze.0.cache.0.size = 1048576\nze.0.cache.1.size = 427819008\n"
+    "ze.0.pci = 0000:3A:00.0\n"
+    "ze.0.pcie_gen = 5\nze.0.pcie_width = 16\nze.0.pcie_bandwidth = 63000000000\n"
+    "ze.0.subdevices = 2\n"
+    "ze.0.sub.0.name = Intel(R) Data Center GPU Max 1550\n"
+    "ze.0.sub.0.uuid = 8680d50b080000000000000000000001\n"
+    "ze.0.sub.0.slices = 4\nze.0.sub.0.subslices_per_slice = 16\n"
+    "ze.0.sub.0.eus_per_subslice = 8\n"
+    "ze.0.sub.0.memory.count = 1\nze.0.sub.0.memory.0.size = 68719476736\n"
+    "ze.0.sub.1.slices = 4\nze.0.sub.1.subslices_per_slice = 16\n"
+    "ze.0.sub.1.eus_per_subslice = 8\n"
+    "ze.1.type = 5   # ZE_DEVICE_TYPE_VPU: not a GPU\n"
+    "ze.1.name = Intel(R) AI Boost\n";
+
+static void test_ze_pvc(void **state)
+{
+    fixture *f = *state;
+    config(f, ze_pvc, NULL);
+    probe(f, pb_probe_level_zero);
+    assert_int_equal(count_rt(f, "level_zero"), 1); /* the NPU is left out */
+    pb_rt_device *d = rt(f, "level_zero", 0);
+    assert_string_equal(d->name, "Intel(R) Data Center GPU Max 1550");
+    assert_string_equal(d->bus_id, "0000:3a:00.0");
+    assert_string_equal(d->uuid, "8680d50b-0800-0000-0000-000000000000");
+    assert_string_equal(d->driver, "Level Zero 1.3, driver 16929000");
+    const pb_map *u = &d->unified;
+    assert_str(f, u, "vendor", "Intel");
+    assert_str(f, u, "compute_unit_name", "Xe-core");
+    assert_false(get_bool(f, u, "is_partition"));
+    assert_int_equal(get_i64(f, u, "num_compute_units"), 128);    /* 8 slices x 16 */
+    assert_int_equal(get_i64(f, u, "num_execution_units"), 1024); /* x 8 EUs */
+    assert_int_equal(get_i64(f, u, "threads_per_execution_unit"), 8);
+    assert_int_equal(get_i64(f, u, "execution_unit_simd_width"), 16);
+    assert_printed(f, u, "subgroup_sizes", "array<i64: 16, 32>");
+    assert_int_equal(get_i64(f, u, "max_threads_per_block"), 1024);
+    assert_printed(f, u, "max_block_dims", "array<i64: 1024, 1024, 1024>");
+    assert_printed(f, u, "max_grid_dims", "array<i64: 4294967295, 4294967295, 4294967295>");
+    assert_int_equal(get_i64(f, u, "shared_memory_per_block_in_bytes"), 131072);
+    assert_int_equal(get_i64(f, u, "max_shared_memory_per_block_in_bytes"), 131072);
+    assert_int_equal(get_i64(f, u, "memory_size_in_bytes"), 137438953472);
+    assert_int_equal(get_i64(f, u, "memory_clock_in_mhz"), 3200);
+    assert_int_equal(get_i64(f, u, "memory_bus_width_in_bits"), 8192);
+    assert_int_equal(get_i64(f, u, "last_level_cache_size_in_bytes"), 427819008);
+    assert_int_equal(get_i64(f, u, "max_clock_in_mhz"), 1600);
+    assert_int_equal(get_i64(f, u, "pcie_generation"), 5);
+    assert_int_equal(get_i64(f, u, "pcie_link_width"), 16);
+    const pb_map *v = &d->view;
+    assert_int_equal(get_i64(f, v, "num_slices"), 8);
+    assert_int_equal(get_i64(f, v, "num_subslices_per_slice"), 16);
+    assert_int_equal(get_i64(f, v, "num_eus_per_subslice"), 8);
+    assert_int_equal(get_i64(f, v, "device_id"), 0x0bd5);
+    assert_int_equal(get_i64(f, v, "vendor_id"), 0x8086);
+    assert_int_equal(get_i64(f, v, "api_version"), 0x10003);
+    assert_int_equal(get_i64(f, v, "num_sub_devices"), 2);
+    assert_int_equal(get_i64(f, v, "pcie_max_bandwidth_in_bytes_per_second"), 63000000000);
+    assert_printed(f, v, "cache_sizes_in_bytes", "array<i64: 1048576, 427819008>");
+    assert_printed(f, v, "max_group_size", "array<i64: 1024, 1024, 1024>");
+    assert_null(get(f, v, "affinity_mask"));
+    assert_int_equal(d->partitions.n, 2);
+    const dlti_attr *s0 = get(f, &d->partitions, "stack0");
+    assert_non_null(s0);
+    assert_int_equal(in_map_i64(f, s0, "num_compute_units"), 64);
+    assert_int_equal(in_map_i64(f, s0, "num_execution_units"), 512);
+    assert_int_equal(in_map_i64(f, s0, "memory_size_in_bytes"), 68719476736);
+    assert_int_equal(in_map_i64(f, s0, "subdevice_id"), 0);
+    assert_str_attr(in_map(f, s0, "uuid"), "uuid", "8680d50b-0800-0000-0000-000000000001");
+    const dlti_attr *s1 = get(f, &d->partitions, "stack1");
+    assert_non_null(s1);
+    assert_int_equal(in_map_i64(f, s1, "index"), 1);
+    assert_null(in_map(f, s1, "uuid")); /* all zeros: unknown */
+    assert_null(in_map(f, s1, "memory_size_in_bytes"));
+}
+
+static void test_ze_init_fails(void **state)
+{
+    fixture *f = *state;
+    config(f, ze_pvc, "ze.init = 0x78000001\n", NULL);
+    probe(f, pb_probe_level_zero);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "level_zero", "zeInit: ZE_RESULT_ERROR_UNINITIALIZED (0x78000001)");
+}
+
+static void test_ze_no_gpu(void **state)
+{
+    fixture *f = *state;
+    config(f, ze_pvc, "ze.0.type = 2\n", NULL); /* a CPU device: not ours */
+    probe(f, pb_probe_level_zero);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "level_zero", "no GPU device");
+}
+
+static void test_ze_bogus_values(void **state)
+{
+    fixture *f = *state;
+    config(f, ze_pvc,
+           "ze.0.name_unterminated = 1\n"
+           "ze.0.num_subgroup_sizes = 1000\n" /* more than the 8 the array holds */
+           "ze.0.subdevices = 1000\n"         /* claims more than it writes */
+           "ze.0.slices = 0\n"
+           "ze.0.pcie_gen = -1\nze.0.pcie_width = 999\n"
+           "ze.0.pci = 0000:3a:40.0\n" /* device 0x40: no PCI device number */
+           "ze.0.core_clock = 0\n",
+           NULL);
+    probe(f, pb_probe_level_zero);
+    pb_rt_device *d = rt(f, "level_zero", 0);
+    assert_string_equal(d->name, "");
+    assert_null(get(f, &d->unified, "model"));
+    assert_printed(f, &d->unified, "subgroup_sizes", "array<i64: 16, 32>");
+    assert_null(get(f, &d->unified, "num_compute_units"));
+    assert_null(get(f, &d->unified, "num_execution_units"));
+    assert_null(get(f, &d->unified, "pcie_generation"));
+    assert_null(get(f, &d->unified, "pcie_link_width"));
+    assert_null(get(f, &d->unified, "max_clock_in_mhz"));
+    assert_string_equal(d->bus_id, "");
+    /* 1000 claimed, 8 written by the "runtime": the 8 become partitions. */
+    assert_int_equal(d->partitions.n, 8);
+}
+
+static void test_ze_many_devices(void **state)
+{
+    fixture *f = *state;
+    config(f, ze_pvc, "ze.count = 100000\n", NULL);
+    probe(f, pb_probe_level_zero);
+    /* Bounded by what the double can hand out (64) and the probe's maximum. */
+    assert_true(count_rt(f, "level_zero") <= PB_VENDOR_MAX_DEVICES);
+    assert_true(count_rt(f, "level_zero") >= 1);
+}
+
+static void test_ze_affinity_mask(void **state)
+{
+    fixture *f = *state;
+    config(f, ze_pvc, NULL);
+    setenv("ZE_AFFINITY_MASK", "0.1", 1);
+    probe(f, pb_probe_level_zero);
+    unsetenv("ZE_AFFINITY_MASK");
+    assert_str(f, &rt(f, "level_zero", 0)->view, "affinity_mask", "0.1");
+}
+
 /* ---- the "missing" group: doubles that lack one entry point ---- */
 
 static void test_missing_cuda_symbol(void **state)
@@ -563,6 +725,17 @@ static void test_missing_nvml_mig_mode(void **state)
     assert_int_equal(a->partitions.n, 0);
     assert_null(get(f, &a->view, "mig_mode"));
     assert_int_equal(get_i64(f, &a->unified, "pcie_generation"), 4);
+}
+
+static void test_missing_ze_pci(void **state)
+{
+    fixture *f = *state;
+    config(f, ze_pvc, NULL);
+    probe(f, pb_probe_level_zero);
+    pb_rt_device *d = rt(f, "level_zero", 0);
+    assert_string_equal(d->bus_id, "");
+    assert_null(get(f, &d->unified, "pcie_generation"));
+    assert_int_equal(get_i64(f, &d->unified, "num_compute_units"), 128);
 }
 
 /* ---- the "real" group: no double; what this machine has ---- */
@@ -597,6 +770,29 @@ static void test_real_cuda_nvml(void **state)
     check_absent_or_real(f, "nvml", "libnvidia-ml.so.1");
 }
 
+/* Debian's libze1 is the real loader with no driver behind it: zeInit fails
+ * and the reason is recorded; nothing crashes.  (Where a real driver is
+ * installed, its GPUs may be seen instead.) */
+static void test_real_level_zero(void **state)
+{
+    fixture *f = *state;
+    unsetenv("SYSDESC_DOUBLE_CONFIG");
+    probe(f, pb_probe_level_zero);
+    if (!library_present("libze_loader.so.1")) {
+        check_absent_or_real(f, "level_zero", "libze_loader.so.1");
+        return;
+    }
+    if (count_rt(f, "level_zero") > 0)
+        return;
+    const dlti_attr *why = get(f, &f->run.rt_skipped, "level_zero");
+    assert_non_null(why);
+    const char *s = NULL;
+    size_t len = 0;
+    assert_int_equal(dlti_attr_get_string(why, &s, &len, NULL), 0);
+    printf("level_zero skipped: %.*s\n", (int)len, s);
+    assert_true(len > 7 && (strncmp(s, "zeInit: ", 8) == 0 || strncmp(s, "zeDriverGet: ", 13) == 0));
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(int argc, char **argv)
@@ -606,14 +802,18 @@ int main(int argc, char **argv)
         T(test_cuda_two_gpus),     T(test_cuda_no_device),    T(test_cuda_unknown_error),
         T(test_cuda_negative_count), T(test_cuda_count_clamped), T(test_cuda_bogus_values),
         T(test_cuda_environment),  T(test_cuda_not_asked),    T(test_nvml_two_gpus_mig),
-        T(test_nvml_init_fails),   T(test_nvml_bogus_values),
+        T(test_nvml_init_fails),   T(test_nvml_bogus_values), T(test_ze_pvc),
+        T(test_ze_init_fails),     T(test_ze_no_gpu),         T(test_ze_bogus_values),
+        T(test_ze_many_devices),   T(test_ze_affinity_mask),
     };
     const struct CMUnitTest missing[] = {
         T(test_missing_cuda_symbol),
         T(test_missing_nvml_mig_mode),
+        T(test_missing_ze_pci),
     };
     const struct CMUnitTest real[] = {
         T(test_real_cuda_nvml),
+        T(test_real_level_zero),
     };
     if (strcmp(group, "doubles") == 0)
         return cmocka_run_group_tests_name("doubles", doubles, NULL, NULL);
