@@ -703,6 +703,158 @@ static void test_ze_affinity_mask(void **state)
     assert_str(f, &rt(f, "level_zero", 0)->view, "affinity_mask", "0.1");
 }
 
+/* ---- ROCm (HSA): a CPU agent and two MI250X-like GCDs ---- */
+
+static const char hsa_gcds[] =
+    "hsa.version_major = 1\nhsa.version_minor = 1\n"
+    "hsa.count = 3\n"
+    "hsa.0.device = 0   # a CPU agent: not ours\n"
+    "hsa.0.name = AMD EPYC 7A53 64-Core Processor\n"
+    "hsa.1.device = 1\n"
+    "hsa.1.name = gfx90a\nhsa.1.vendor = AMD\nhsa.1.product = AMD Instinct MI250X\n"
+    "hsa.1.uuid = GPU-5e3b9a1c2d4f6e7a\n"
+    "hsa.1.isa = amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-\n"
+    "hsa.1.attr.0x6 = 64       # WAVEFRONT_SIZE\n"
+    "hsa.1.attr.0x8 = 1024     # WORKGROUP_MAX_SIZE\n"
+    "hsa.1.workgroup_max_dim = 1024,1024,1024\n"
+    "hsa.1.grid_max_dim = 4294967295,4294967295,4294967295\n"
+    "hsa.1.cache = 16384,8388608,0,0\n"
+    "hsa.1.attr.0xa002 = 110   # COMPUTE_UNIT_COUNT\n"
+    "hsa.1.attr.0xa003 = 1700  # MAX_CLOCK_FREQUENCY\n"
+    "hsa.1.attr.0xa008 = 1600  # MEMORY_MAX_FREQUENCY\n"
+    "hsa.1.attr.0xa007 = 4096  # MEMORY_WIDTH\n"
+    "hsa.1.attr.0xa00a = 32    # MAX_WAVES_PER_CU\n"
+    "hsa.1.attr.0xa00b = 4     # NUM_SIMDS_PER_CU\n"
+    "hsa.1.attr.0xa00c = 8     # NUM_SHADER_ENGINES\n"
+    "hsa.1.attr.0xa111 = 1     # NUM_XCC\n"
+    "hsa.1.attr.0xa000 = 0x740c\n"
+    "hsa.1.attr.0xa001 = 128\n"
+    "hsa.1.attr.0xa004 = 2\n"
+    "hsa.1.attr.0xa00f = 0     # DOMAIN\n"
+    "hsa.1.attr.0xa006 = 0xc100  # BDFID: bus 0xc1, device 0, function 0\n"
+    "hsa.1.pool.count = 3\n"
+    "hsa.1.pool.0.segment = 0\nhsa.1.pool.0.flags = 4\nhsa.1.pool.0.size = 68702699520\n"
+    "hsa.1.pool.1.segment = 0\nhsa.1.pool.1.flags = 2\nhsa.1.pool.1.size = 540000000000\n"
+    "hsa.1.pool.2.segment = 3\nhsa.1.pool.2.size = 65536\n"
+    "hsa.2.device = 1\n"
+    "hsa.2.name = gfx90a\nhsa.2.product = AMD Instinct MI250X\n"
+    "hsa.2.attr.0xa002 = 110\n"
+    "hsa.2.attr.0xa00f = 1\n"
+    "hsa.2.attr.0xa006 = 0xc609  # bus 0xc6, device 1, function 1\n";
+
+static void test_rocm_gcds(void **state)
+{
+    fixture *f = *state;
+    config(f, hsa_gcds, NULL);
+    probe(f, pb_probe_rocm);
+    assert_int_equal(count_rt(f, "rocm"), 2);
+    pb_rt_device *g = rt(f, "rocm", 0);
+    assert_string_equal(g->name, "AMD Instinct MI250X");
+    assert_string_equal(g->bus_id, "0000:c1:00.0");
+    assert_string_equal(g->uuid, "GPU-5e3b9a1c2d4f6e7a");
+    assert_string_equal(g->driver, "HSA 1.1");
+    const pb_map *u = &g->unified;
+    assert_str(f, u, "vendor", "AMD");
+    assert_str(f, u, "arch", "gfx90a");
+    assert_str(f, u, "model", "AMD Instinct MI250X");
+    assert_str(f, u, "compute_unit_name", "CU");
+    assert_str(f, u, "uuid", "GPU-5e3b9a1c2d4f6e7a");
+    assert_int_equal(get_i64(f, u, "num_compute_units"), 110);
+    assert_printed(f, u, "subgroup_sizes", "array<i64: 64>");
+    assert_int_equal(get_i64(f, u, "max_threads_per_block"), 1024);
+    assert_printed(f, u, "max_block_dims", "array<i64: 1024, 1024, 1024>");
+    assert_printed(f, u, "max_grid_dims", "array<i64: 4294967295, 4294967295, 4294967295>");
+    assert_int_equal(get_i64(f, u, "L1_cache_size_in_bytes"), 16384);
+    assert_int_equal(get_i64(f, u, "L2_cache_size_in_bytes"), 8388608);
+    assert_int_equal(get_i64(f, u, "last_level_cache_size_in_bytes"), 8388608);
+    assert_int_equal(get_i64(f, u, "max_clock_in_mhz"), 1700);
+    assert_int_equal(get_i64(f, u, "memory_clock_in_mhz"), 1600);
+    assert_int_equal(get_i64(f, u, "memory_bus_width_in_bits"), 4096);
+    assert_int_equal(get_i64(f, u, "shared_memory_per_block_in_bytes"), 65536);
+    assert_int_equal(get_i64(f, u, "max_shared_memory_per_block_in_bytes"), 65536);
+    /* The coarse-grained pool is the device memory, not the larger fine-grained one. */
+    assert_int_equal(get_i64(f, u, "memory_size_in_bytes"), 68702699520);
+    const pb_map *v = &g->view;
+    assert_str(f, v, "isa_name", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-");
+    assert_str(f, v, "target_id", "gfx90a:sramecc+:xnack-");
+    assert_str(f, v, "agent_name", "gfx90a");
+    assert_str(f, v, "vendor_name", "AMD");
+    assert_int_equal(get_i64(f, v, "wavefront_size"), 64);
+    assert_int_equal(get_i64(f, v, "max_waves_per_cu"), 32);
+    assert_int_equal(get_i64(f, v, "num_simds_per_cu"), 4);
+    assert_int_equal(get_i64(f, v, "num_shader_engines"), 8);
+    assert_int_equal(get_i64(f, v, "num_xcc"), 1);
+    assert_int_equal(get_i64(f, v, "chip_id"), 0x740c);
+    assert_int_equal(get_i64(f, v, "cacheline_size_in_bytes"), 128);
+    assert_int_equal(get_i64(f, v, "driver_node_id"), 2);
+    assert_int_equal(get_i64(f, v, "group_segment_size_in_bytes"), 65536);
+    assert_printed(f, v, "cache_sizes_in_bytes", "array<i64: 16384, 8388608, 0, 0>");
+    assert_str(f, v, "pci_bus_id", "0000:c1:00.0");
+
+    pb_rt_device *g2 = rt(f, "rocm", 1);
+    assert_string_equal(g2->bus_id, "0001:c6:01.1");
+    assert_string_equal(g2->uuid, "");
+    assert_null(get(f, &g2->view, "isa_name"));
+    assert_null(get(f, &g2->unified, "memory_size_in_bytes"));
+}
+
+static void test_rocm_init_fails(void **state)
+{
+    fixture *f = *state;
+    config(f, hsa_gcds, "hsa.init = 0x1008\n", NULL);
+    probe(f, pb_probe_rocm);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "rocm",
+                   "hsa_init: HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate "
+                   "the necessary resources. (0x1008)");
+}
+
+static void test_rocm_no_gpu(void **state)
+{
+    fixture *f = *state;
+    config(f, hsa_gcds, "hsa.count = 1\n", NULL);
+    probe(f, pb_probe_rocm);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "rocm", "no GPU agent");
+}
+
+static void test_rocm_bogus_values(void **state)
+{
+    fixture *f = *state;
+    config(f, hsa_gcds,
+           "hsa.1.product_unterminated = 1\n"
+           "hsa.1.uuid = GPU-XX\n"             /* the runtime's "no UUID" */
+           "hsa.1.attr.0xa006 = 0x1ffff\n"     /* no BDF */
+           "hsa.1.attr.0xa002 = 0\n"           /* no CUs */
+           "hsa.1.attr.0x6 = 4096\n"           /* no such wavefront */
+           "hsa.1.workgroup_max_dim = 1024,0,1024\n"
+           "hsa.1.pool.count = 1000000\n",     /* bounded */
+           NULL);
+    probe(f, pb_probe_rocm);
+    pb_rt_device *g = rt(f, "rocm", 0);
+    assert_string_equal(g->name, "");
+    assert_string_equal(g->uuid, "");
+    assert_string_equal(g->bus_id, "");
+    assert_null(get(f, &g->unified, "model"));
+    assert_null(get(f, &g->unified, "uuid"));
+    assert_null(get(f, &g->unified, "num_compute_units"));
+    assert_null(get(f, &g->unified, "subgroup_sizes"));
+    assert_null(get(f, &g->unified, "max_block_dims"));
+    assert_str(f, &g->unified, "arch", "gfx90a");
+    assert_int_equal(get_i64(f, &g->unified, "memory_size_in_bytes"), 68702699520);
+}
+
+static void test_rocm_visible_devices(void **state)
+{
+    fixture *f = *state;
+    config(f, hsa_gcds, NULL);
+    setenv("ROCR_VISIBLE_DEVICES", "GPU-5e3b9a1c2d4f6e7a", 1);
+    probe(f, pb_probe_rocm);
+    unsetenv("ROCR_VISIBLE_DEVICES");
+    assert_str(f, &rt(f, "rocm", 0)->view, "visible_devices", "GPU-5e3b9a1c2d4f6e7a");
+    assert_null(get(f, &rt(f, "rocm", 0)->view, "hip_visible_devices"));
+}
+
 /* ---- the "missing" group: doubles that lack one entry point ---- */
 
 static void test_missing_cuda_symbol(void **state)
@@ -738,6 +890,17 @@ static void test_missing_ze_pci(void **state)
     assert_int_equal(get_i64(f, &d->unified, "num_compute_units"), 128);
 }
 
+static void test_missing_rocm_pools(void **state)
+{
+    fixture *f = *state;
+    config(f, hsa_gcds, NULL);
+    probe(f, pb_probe_rocm);
+    pb_rt_device *g = rt(f, "rocm", 0);
+    assert_null(get(f, &g->unified, "memory_size_in_bytes"));
+    assert_null(get(f, &g->unified, "shared_memory_per_block_in_bytes"));
+    assert_int_equal(get_i64(f, &g->unified, "num_compute_units"), 110);
+}
+
 /* ---- the "real" group: no double; what this machine has ---- */
 
 static bool library_present(const char *soname)
@@ -760,14 +923,16 @@ static void check_absent_or_real(fixture *f, const char *runtime, const char *so
     assert_int_equal(count_rt(f, runtime), 0);
 }
 
-static void test_real_cuda_nvml(void **state)
+static void test_real_cuda_nvml_rocm(void **state)
 {
     fixture *f = *state;
     unsetenv("SYSDESC_DOUBLE_CONFIG");
     probe(f, pb_probe_cuda);
     probe(f, pb_probe_nvml);
+    probe(f, pb_probe_rocm);
     check_absent_or_real(f, "cuda", "libcuda.so.1");
     check_absent_or_real(f, "nvml", "libnvidia-ml.so.1");
+    check_absent_or_real(f, "rocm", "libhsa-runtime64.so.1");
 }
 
 /* Debian's libze1 is the real loader with no driver behind it: zeInit fails
@@ -804,15 +969,18 @@ int main(int argc, char **argv)
         T(test_cuda_environment),  T(test_cuda_not_asked),    T(test_nvml_two_gpus_mig),
         T(test_nvml_init_fails),   T(test_nvml_bogus_values), T(test_ze_pvc),
         T(test_ze_init_fails),     T(test_ze_no_gpu),         T(test_ze_bogus_values),
-        T(test_ze_many_devices),   T(test_ze_affinity_mask),
+        T(test_ze_many_devices),   T(test_ze_affinity_mask),  T(test_rocm_gcds),
+        T(test_rocm_init_fails),   T(test_rocm_no_gpu),       T(test_rocm_bogus_values),
+        T(test_rocm_visible_devices),
     };
     const struct CMUnitTest missing[] = {
         T(test_missing_cuda_symbol),
         T(test_missing_nvml_mig_mode),
         T(test_missing_ze_pci),
+        T(test_missing_rocm_pools),
     };
     const struct CMUnitTest real[] = {
-        T(test_real_cuda_nvml),
+        T(test_real_cuda_nvml_rocm),
         T(test_real_level_zero),
     };
     if (strcmp(group, "doubles") == 0)
