@@ -355,7 +355,7 @@ static void ze_add_pci(dlti_context *ctx, const ze_api *ze, ze_device dev, pb_rt
         pb_i64(ctx, &d->view, "pcie_max_bandwidth_in_bytes_per_second", pci.max_bandwidth);
 }
 
-/* Sub-devices (stacks) as partitions["stack<subdeviceId>"]. */
+/* Sub-devices (stacks) as partitions["<i>"], i their place in zeDeviceGetSubDevices. */
 static void ze_add_sub_devices(pb_run *run, const ze_api *ze, ze_device dev, pb_rt_device *d,
                                dlti_error_t *err)
 {
@@ -378,6 +378,7 @@ static void ze_add_sub_devices(pb_run *run, const ze_api *ze, ze_device dev, pb_
         pb_map part;
         pb_init(&part);
         char name[256] = "", uuid[48];
+        pb_str(ctx, &part, "kind", "sub-device");
         pb_i64(ctx, &part, "index", i);
         pb_i64(ctx, &part, "subdevice_id", p.subdevice_id);
         if (pb_vendor_text(p.name, sizeof(p.name), name, sizeof(name)))
@@ -397,7 +398,7 @@ static void ze_add_sub_devices(pb_run *run, const ze_api *ze, ze_device dev, pb_
             mem.total_size > 0 && mem.total_size <= (uint64_t)INT64_MAX)
             pb_i64(ctx, &part, "memory_size_in_bytes", (int64_t)mem.total_size);
         char key[32];
-        snprintf(key, sizeof(key), "stack%u", (unsigned)(p.subdevice_id % 1000000u));
+        snprintf(key, sizeof(key), "%u", (unsigned)i);
         pb_add_map(ctx, &d->partitions, key, &part, err);
     }
 }

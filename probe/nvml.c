@@ -116,6 +116,7 @@ static void nvml_mig(dlti_context *ctx, const nvml_api *nv, nvml_device mig, uns
                      pb_map *part)
 {
     char name[128] = "", uuid[96] = "";
+    pb_str(ctx, part, "kind", "MIG instance");
     pb_i64(ctx, part, "index", index);
     nvml_common(ctx, nv, mig, part, name, sizeof(name), uuid, sizeof(uuid));
     unsigned id;
@@ -143,7 +144,8 @@ static void nvml_mig(dlti_context *ctx, const nvml_api *nv, nvml_device mig, uns
         pb_i64(ctx, part, "memory_size_in_bytes", total);
 }
 
-/* MIG mode and, when it is on, every instance as partitions["mig<i>"]. */
+/* MIG mode and, when it is on, every instance as partitions["<i>"], i its
+ * MIG device index. */
 static void nvml_migs(pb_run *run, const nvml_api *nv, nvml_device dev, pb_rt_device *d,
                       dlti_error_t *err)
 {
@@ -169,7 +171,7 @@ static void nvml_migs(pb_run *run, const nvml_api *nv, nvml_device dev, pb_rt_de
         pb_init(&part);
         nvml_mig(ctx, nv, mig, i, &part);
         char key[32];
-        snprintf(key, sizeof(key), "mig%u", i);
+        snprintf(key, sizeof(key), "%u", i);
         pb_add_map(ctx, &d->partitions, key, &part, err);
     }
 }

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "probe_private.h"
+#include "sysdesc/schema.h"
+#include "sysdesc/system.h"
 
 /* ---- a run without a topology, as a runtime source gets in its child ---- */
 
@@ -188,6 +190,61 @@ static int probe(fixture *f, int (*fn)(pb_run *, dlti_error_t *))
     return rc;
 }
 
+/* Every key the runtimes added, checked against the device schema (names,
+ * types, units, ranges): each rt device becomes a GPU whose top level is
+ * its unified keys, with its view under runtimes.<runtime> and its
+ * partitions.  A fragment (PARTIAL): one runtime's view is not a whole
+ * description. */
+static int print_problem(void *user, const dlti_error_t *problem)
+{
+    (void)user;
+    fprintf(stderr, "schema: %s\n", problem->text);
+    return 0;
+}
+
+static const dlti_attr *map_of(fixture *f, const pb_map *m, dlti_attr_kind kind)
+{
+    const dlti_attr *a = dlti_container_new(f->ctx, kind, m->e, m->n, NULL);
+    assert_non_null(a);
+    return a;
+}
+
+static void assert_schema_valid(fixture *f)
+{
+    pb_map devices;
+    pb_init(&devices);
+    for (size_t i = 0; i < f->run.nrt; i++) {
+        const pb_rt_device *d = &f->run.rt[i];
+        pb_map dev, runtimes;
+        pb_init(&dev);
+        pb_init(&runtimes);
+        pb_str(f->ctx, &dev, "device_type", "GPU");
+        for (size_t k = 0; k < d->unified.n; k++) {
+            size_t len = 0;
+            const char *key = dlti_key_str(d->unified.e[k].key, &len);
+            char name[128];
+            snprintf(name, sizeof(name), "%.*s", (int)len, key);
+            pb_add(f->ctx, &dev, name, d->unified.e[k].value);
+        }
+        pb_add(f->ctx, &runtimes, d->runtime, map_of(f, &d->view, DLTI_ATTR_MAP));
+        pb_add(f->ctx, &dev, "runtimes", map_of(f, &runtimes, DLTI_ATTR_MAP));
+        pb_free(&runtimes);
+        if (d->partitions.n)
+            pb_add(f->ctx, &dev, "partitions", map_of(f, &d->partitions, DLTI_ATTR_MAP));
+        char id[32];
+        snprintf(id, sizeof(id), "GPU%zu", i);
+        pb_add(f->ctx, &devices, id, map_of(f, &dev, DLTI_ATTR_DEVICE_SPEC));
+        pb_free(&dev);
+    }
+    sysdesc_system sys;
+    memset(&sys, 0, sizeof(sys));
+    sys.spec = map_of(f, &devices, DLTI_ATTR_SYSTEM_SPEC);
+    pb_free(&devices);
+    assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_PARTIAL, "doubles", print_problem,
+                                          NULL),
+                     0);
+}
+
 /* ---- CUDA: an H100-like GPU and a 1g MIG slice of an A100-like one ---- */
 
 static const char cuda_two_gpus[] =
@@ -322,6 +379,7 @@ static void test_cuda_two_gpus(void **state)
     assert_int_equal(pb_read_file(log, text, sizeof(text)) >= 0, 1);
     assert_string_equal(text, "cuInit\n");
     unlink(log);
+    assert_schema_valid(f);
 }
 
 static void test_cuda_no_device(void **state)
@@ -489,23 +547,25 @@ static void test_nvml_two_gpus_mig(void **state)
     assert_true(get_bool(f, &a->view, "mig_mode"));
     assert_int_equal(get_i64(f, &a->view, "max_mig_device_count"), 7);
     assert_int_equal(a->partitions.n, 2);
-    const dlti_attr *p0 = get(f, &a->partitions, "mig0");
+    const dlti_attr *p0 = get(f, &a->partitions, "0");
     assert_non_null(p0);
     assert_int_equal(dlti_attr_get_kind(p0), DLTI_ATTR_MAP);
     assert_str_attr(in_map(f, p0, "uuid"), "uuid", "MIG-11223344-5566-7788-9900-aabbccddeeff");
     assert_str_attr(in_map(f, p0, "name"), "name", "NVIDIA A100-SXM4-40GB MIG 1g.5gb");
     assert_int_equal(in_map_i64(f, p0, "index"), 0);
+    assert_str_attr(in_map(f, p0, "kind"), "kind", "MIG instance");
     assert_int_equal(in_map_i64(f, p0, "num_compute_units"), 14);
     assert_int_equal(in_map_i64(f, p0, "gpu_instance_id"), 7);
     assert_int_equal(in_map_i64(f, p0, "compute_instance_id"), 0);
     assert_int_equal(in_map_i64(f, p0, "gpu_instance_slice_count"), 1);
     assert_int_equal(in_map_i64(f, p0, "memory_size_in_bytes"), 5100273664);
-    const dlti_attr *p3 = get(f, &a->partitions, "mig3");
+    const dlti_attr *p3 = get(f, &a->partitions, "3");
     assert_non_null(p3);
     assert_int_equal(in_map_i64(f, p3, "num_compute_units"), 42);
     /* No memory info for this instance: its memorySizeMB, in MiB. */
     assert_int_equal(in_map_i64(f, p3, "memory_size_in_bytes"), 19968ll << 20);
     assert_null(in_map(f, p3, "name"));
+    assert_schema_valid(f);
 }
 
 static void test_nvml_init_fails(void **state)
@@ -624,18 +684,20 @@ static void test_ze_pvc(void **state)
     assert_printed(f, v, "max_group_size", "array<i64: 1024, 1024, 1024>");
     assert_null(get(f, v, "affinity_mask"));
     assert_int_equal(d->partitions.n, 2);
-    const dlti_attr *s0 = get(f, &d->partitions, "stack0");
+    const dlti_attr *s0 = get(f, &d->partitions, "0");
     assert_non_null(s0);
     assert_int_equal(in_map_i64(f, s0, "num_compute_units"), 64);
     assert_int_equal(in_map_i64(f, s0, "num_execution_units"), 512);
     assert_int_equal(in_map_i64(f, s0, "memory_size_in_bytes"), 68719476736);
     assert_int_equal(in_map_i64(f, s0, "subdevice_id"), 0);
+    assert_str_attr(in_map(f, s0, "kind"), "kind", "sub-device");
     assert_str_attr(in_map(f, s0, "uuid"), "uuid", "8680d50b-0800-0000-0000-000000000001");
-    const dlti_attr *s1 = get(f, &d->partitions, "stack1");
+    const dlti_attr *s1 = get(f, &d->partitions, "1");
     assert_non_null(s1);
     assert_int_equal(in_map_i64(f, s1, "index"), 1);
     assert_null(in_map(f, s1, "uuid")); /* all zeros: unknown */
     assert_null(in_map(f, s1, "memory_size_in_bytes"));
+    assert_schema_valid(f);
 }
 
 static void test_ze_init_fails(void **state)
@@ -796,6 +858,7 @@ static void test_rocm_gcds(void **state)
     assert_string_equal(g2->uuid, "");
     assert_null(get(f, &g2->view, "isa_name"));
     assert_null(get(f, &g2->unified, "memory_size_in_bytes"));
+    assert_schema_valid(f);
 }
 
 static void test_rocm_init_fails(void **state)
