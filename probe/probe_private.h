@@ -91,13 +91,14 @@ void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
 void pb_rt_free_all(pb_run *run);
 
 /* ---- vendor runtimes: CUDA, NVML, ROCm (HSA), Level Zero (cuda.c, nvml.c,
- * rocm.c, level_zero.c; their shared helpers in vendor.c).  Each opens its
+ * rocm.c, amd_smi.c, level_zero.c; their shared helpers in vendor.c).  Each opens its
  * library with dlopen, adds one pb_rt_device per device it sees and
  * records a missing or failing runtime with pb_rt_skipped; none touches
  * run->topo.  The values and layouts they declare are cited beside them. ---- */
 int pb_probe_cuda(pb_run *run, dlti_error_t *err);       /* libcuda.so.1 */
 int pb_probe_nvml(pb_run *run, dlti_error_t *err);       /* libnvidia-ml.so.1 */
 int pb_probe_rocm(pb_run *run, dlti_error_t *err);       /* libhsa-runtime64.so.1 */
+int pb_probe_amd_smi(pb_run *run, dlti_error_t *err);    /* libamd_smi.so: partition modes */
 int pb_probe_level_zero(pb_run *run, dlti_error_t *err); /* libze_loader.so.1 */
 
 /* The most devices (and partitions of one device) a vendor probe reads,

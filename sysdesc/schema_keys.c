@@ -437,6 +437,17 @@ static const sysdesc_schema_key schema[] = {
      "ROCR_VISIBLE_DEVICES when set (the runtime applied it)", NULL, NULL},
     {"runtimes.rocm.hip_visible_devices", STR, NULL, GPU, 0, BOOK, 0, 0, NULL,
      "HIP_VISIBLE_DEVICES when set (HIP applies it, HSA does not)", NULL, NULL},
+    /* -- runtimes.amd_smi: AMD SMI (probe/amd_smi.c) -- */
+    {"runtimes.amd_smi", MAP, NULL, GPU, 0, BOOK, 0, 0, NULL,
+     "what AMD SMI (libamd_smi.so) says of the GPU", NULL, NULL},
+    {"runtimes.amd_smi.index", I64, NULL, GPU, 0, BOOK, 0, BIG, NULL,
+     "the GPU's place in amdsmi_get_socket_handles and amdsmi_get_processor_handles", NULL, NULL},
+    {"runtimes.amd_smi.pci_bus_id", STR, NULL, GPU, 0, BOOK, 0, 0, NULL,
+     "amdsmi_get_gpu_device_bdf as dddd:bb:dd.f", NULL, NULL},
+    {"runtimes.amd_smi.compute_partition", STR, NULL, GPU, 0, FACT, 0, 0, NULL,
+     "amdsmi_get_gpu_compute_partition: SPX, DPX, TPX, QPX, CPX", NULL, NULL},
+    {"runtimes.amd_smi.memory_partition", STR, NULL, GPU, 0, FACT, 0, 0, NULL,
+     "amdsmi_get_gpu_memory_partition: NPS1, NPS2, NPS4, NPS8", NULL, NULL},
     /* -- runtimes.level_zero: Level Zero (probe/level_zero.c); ze_*_properties_t fields -- */
     {"runtimes.level_zero", MAP, NULL, GPU, 0, BOOK, 0, 0, NULL,
      "what Level Zero (libze_loader.so.1) says of the device", NULL, NULL},

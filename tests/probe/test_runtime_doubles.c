@@ -918,6 +918,57 @@ static void test_rocm_visible_devices(void **state)
     assert_null(get(f, &rt(f, "rocm", 0)->view, "hip_visible_devices"));
 }
 
+/* ---- AMD SMI: partition modes of two MI300X-like GPUs ---- */
+
+static const char smi_two_gpus[] =
+    "smi.sockets = 2\n"
+    "smi.0.count = 1\n"
+    "smi.0.0.bdf = 0xc100   # bus 0xc1 << 8\n"
+    "smi.0.0.compute_partition = CPX\n"
+    "smi.0.0.memory_partition = NPS4\n"
+    "smi.1.count = 1\n"
+    "smi.1.0.bdf = 0x1e209  # domain 1 << 16, bus 0xe2 << 8, device 1 << 3, function 1\n"
+    "smi.1.0.compute_partition = SPX\n";
+
+static void test_amd_smi_partition_modes(void **state)
+{
+    fixture *f = *state;
+    config(f, smi_two_gpus, NULL);
+    probe(f, pb_probe_amd_smi);
+    assert_int_equal(count_rt(f, "amd_smi"), 2);
+    pb_rt_device *a = rt(f, "amd_smi", 0);
+    assert_string_equal(a->bus_id, "0000:c1:00.0");
+    assert_string_equal(a->driver, "AMD SMI");
+    assert_str(f, &a->view, "compute_partition", "CPX");
+    assert_str(f, &a->view, "memory_partition", "NPS4");
+    pb_rt_device *b = rt(f, "amd_smi", 1);
+    assert_string_equal(b->bus_id, "0001:e2:01.1");
+    assert_str(f, &b->view, "compute_partition", "SPX");
+    assert_null(get(f, &b->view, "memory_partition"));
+    assert_schema_valid(f);
+}
+
+static void test_amd_smi_bogus(void **state)
+{
+    fixture *f = *state;
+    config(f, smi_two_gpus,
+           "smi.init = 34\n", NULL);
+    probe(f, pb_probe_amd_smi);
+    assert_int_equal(f->run.nrt, 0);
+    assert_skipped(f, "amd_smi", "amdsmi_init: AMDSMI_STATUS_DRIVER_NOT_LOADED - Driver not loaded (34)");
+    pb_rt_free_all(&f->run);
+    config(f, smi_two_gpus,
+           "smi.sockets = 100000\n"                 /* claims more than it writes */
+           "smi.0.0.compute_partition_unterminated = 1\n"
+           "smi.0.0.bdf = 0x100000000000000\n",     /* a domain beyond 16 bits */
+           NULL);
+    probe(f, pb_probe_amd_smi);
+    assert_int_equal(count_rt(f, "amd_smi"), 2);
+    pb_rt_device *a = rt(f, "amd_smi", 0);
+    assert_string_equal(a->bus_id, "");
+    assert_null(get(f, &a->view, "compute_partition"));
+}
+
 /* ---- the "missing" group: doubles that lack one entry point ---- */
 
 static void test_missing_cuda_symbol(void **state)
@@ -993,7 +1044,9 @@ static void test_real_cuda_nvml_rocm(void **state)
     probe(f, pb_probe_cuda);
     probe(f, pb_probe_nvml);
     probe(f, pb_probe_rocm);
+    probe(f, pb_probe_amd_smi);
     check_absent_or_real(f, "cuda", "libcuda.so.1");
+    check_absent_or_real(f, "amd_smi", "libamd_smi.so");
     check_absent_or_real(f, "nvml", "libnvidia-ml.so.1");
     check_absent_or_real(f, "rocm", "libhsa-runtime64.so.1");
 }
@@ -1034,7 +1087,7 @@ int main(int argc, char **argv)
         T(test_ze_init_fails),     T(test_ze_no_gpu),         T(test_ze_bogus_values),
         T(test_ze_many_devices),   T(test_ze_affinity_mask),  T(test_rocm_gcds),
         T(test_rocm_init_fails),   T(test_rocm_no_gpu),       T(test_rocm_bogus_values),
-        T(test_rocm_visible_devices),
+        T(test_rocm_visible_devices), T(test_amd_smi_partition_modes), T(test_amd_smi_bogus),
     };
     const struct CMUnitTest missing[] = {
         T(test_missing_cuda_symbol),
