@@ -90,11 +90,12 @@ void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
 /* Frees what the runtimes added (run_free calls it). */
 void pb_rt_free_all(pb_run *run);
 
-/* ---- vendor runtimes: CUDA, NVML, ROCm (HSA), Level Zero (cuda.c, nvml.c,
- * rocm.c, amd_smi.c, level_zero.c; their shared helpers in vendor.c).  Each opens its
- * library with dlopen, adds one pb_rt_device per device it sees and
- * records a missing or failing runtime with pb_rt_skipped; none touches
- * run->topo.  The values and layouts they declare are cited beside them. ---- */
+/* ---- vendor runtimes: CUDA, NVML, ROCm (HSA, AMD SMI), Level Zero (cuda.c,
+ * nvml.c, rocm.c, amd_smi.c, level_zero.c; their shared helpers in
+ * vendor.c).  Each opens its library with dlopen, adds one pb_rt_device per
+ * device it sees and records a missing or failing runtime with
+ * pb_rt_skipped; none touches run->topo.  The values and layouts they
+ * declare are cited beside them. ---- */
 int pb_probe_cuda(pb_run *run, dlti_error_t *err);       /* libcuda.so.1 */
 int pb_probe_nvml(pb_run *run, dlti_error_t *err);       /* libnvidia-ml.so.1 */
 int pb_probe_rocm(pb_run *run, dlti_error_t *err);       /* libhsa-runtime64.so.1 */

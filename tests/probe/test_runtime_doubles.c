@@ -955,7 +955,8 @@ static void test_amd_smi_bogus(void **state)
            "smi.init = 34\n", NULL);
     probe(f, pb_probe_amd_smi);
     assert_int_equal(f->run.nrt, 0);
-    assert_skipped(f, "amd_smi", "amdsmi_init: AMDSMI_STATUS_DRIVER_NOT_LOADED - Driver not loaded (34)");
+    assert_skipped(f, "amd_smi",
+                   "amdsmi_init: AMDSMI_STATUS_DRIVER_NOT_LOADED - Driver not loaded (34)");
     pb_rt_free_all(&f->run);
     config(f, smi_two_gpus,
            "smi.sockets = 100000\n"                 /* claims more than it writes */
@@ -1071,7 +1072,8 @@ static void test_real_level_zero(void **state)
     size_t len = 0;
     assert_int_equal(dlti_attr_get_string(why, &s, &len, NULL), 0);
     printf("level_zero skipped: %.*s\n", (int)len, s);
-    assert_true(len > 7 && (strncmp(s, "zeInit: ", 8) == 0 || strncmp(s, "zeDriverGet: ", 13) == 0));
+    assert_true(len > 7 &&
+                (strncmp(s, "zeInit: ", 8) == 0 || strncmp(s, "zeDriverGet: ", 13) == 0));
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)

@@ -43,8 +43,13 @@ DBL_API int hsa_shut_down(void)
 DBL_API int hsa_status_string(int s, const char **text)
 {
     switch (s) {
-    case OK: *text = "HSA_STATUS_SUCCESS: The function has been executed successfully."; return OK;
-    case 0x1008: *text = "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources."; return OK;
+    case OK:
+        *text = "HSA_STATUS_SUCCESS: The function has been executed successfully.";
+        return OK;
+    case 0x1008:
+        *text = "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the "
+                "necessary resources.";
+        return OK;
     case NOT_INITIALIZED: *text = "HSA_STATUS_ERROR_NOT_INITIALIZED: The HSA runtime is not initialized."; return OK;
     default: return INVALID_ARGUMENT;
     }
