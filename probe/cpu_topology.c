@@ -31,6 +31,14 @@ static hwloc_obj_t holder(hwloc_obj_t const where[3], const char *name)
     return pb_info(where[0], name) ? where[0] : pb_info(where[1], name) ? where[1] : where[2];
 }
 
+/* An identity info of the CPU, wherever this topology's backend put it. */
+const char *pb_cpu_info(const pb_run *run, const char *name)
+{
+    hwloc_obj_t const where[3] = {first_package(run), first_pu(run),
+                                  hwloc_get_root_obj(run->topo)};
+    return pb_info(holder(where, name), name);
+}
+
 void pb_cpu_identity(pb_run *run, pb_map *dev)
 {
     dlti_context *ctx = run->ctx;
@@ -44,7 +52,7 @@ void pb_cpu_identity(pb_run *run, pb_map *dev)
     static const struct { const char *info, *key; } nums[] = {
         {"CPUFamilyNumber", "cpu_family"}, {"CPUModelNumber", "cpu_model_number"},
         {"CPUStepping", "cpu_stepping"},   {"CPUImplementer", "cpu_implementer"},
-        {"CPUVariant", "cpu_variant"},     {"CPUPartNumber", "cpu_part_number"},
+        {"CPUVariant", "cpu_variant"},     {"CPUPart", "cpu_part_number"}, /* hwloc's name */
         {"CPURevision", "cpu_revision"},
     };
     for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {

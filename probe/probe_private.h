@@ -191,6 +191,9 @@ int pb_read_file(const char *path, char *buf, size_t size);
 
 /* cpu_topology.c */
 void pb_cpu_identity(pb_run *run, pb_map *dev);
+/* An identity info (CPUVendor, CPUFamilyNumber, CPUPart...) of the first
+ * usable package or PU, or of the root; NULL when none has it. */
+const char *pb_cpu_info(const pb_run *run, const char *name);
 void pb_cpu_counts(pb_run *run, pb_map *dev);
 void pb_cpu_frequency(pb_run *run, pb_map *dev);
 void pb_cpu_kinds(pb_run *run, pb_map *dev, dlti_error_t *err);
@@ -243,6 +246,10 @@ typedef struct pb_isa {
 } pb_isa;
 
 void pb_isa_detect(pb_isa *isa);
+
+/* ---- cpu_uarch.c (issue 12): the microarchitecture (probe/uarch.h), the
+ * triple and the compiler map; after the ISA, which the recogniser reads ---- */
+void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err);
 
 /* x86 CPUID deterministic cache parameters (leaf 4 / 0x8000001D) for
  * `level` (1..3) and type (1 data, 2 instruction, 3 unified); returns 0 and

@@ -48,8 +48,7 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_part_number", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR part number", NULL, NULL},
     {"cpu_revision", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR revision", NULL, NULL},
     {"hostname", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "the node's host name", "host", NULL},
-    /* ---- CPU identity keys (uarch branch): here so the catalog's CPUs check; the
-     * uarch branch defines them (its wording wins when the two meet) ---- */
+    /* ---- CPU microarchitecture (issue 12): probe/cpu_uarch.c, docs/keys.md ---- */
     {"uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
      "microarchitecture, archspec's name: zen4, sapphirerapids, neoverse_v2", "uarch", NULL},
     {"uarch_ancestors", STRS, NULL, CPU, 0, FACT, 0, 0, NULL,
@@ -130,6 +129,38 @@ static const sysdesc_schema_key schema[] = {
      "LLVM target feature names usable here", NULL, NULL},
     {"sve_vector_length_in_bits", I64, "bits", CPU, 0, FACT, 1, BIG, NULL,
      "SVE vector length (aarch64)", NULL, NULL},
+    /* ---- CPU compiler targets (issue 12, probe/cpu_uarch.c; uarch, uarch_ancestors and
+     * triple are with the identity keys) ---- */
+    {"compiler", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "how compilers target uarch: gcc, clang, llvm", NULL, NULL},
+#define CC_KEYS(map, who)                                                                      \
+    {map ".march", STR, NULL, CPU, 0, FACT, 0, 0, NULL, who ": the -march value", NULL, NULL}, \
+    {map ".mtune", STR, NULL, CPU, 0, FACT, 0, 0, NULL, who ": the -mtune value", NULL, NULL}, \
+    {map ".mcpu", STR, NULL, CPU, 0, FACT, 0, 0, NULL, who ": the -mcpu value", NULL, NULL},   \
+    {map ".flags", STR, NULL, CPU, 0, FACT, 0, 0, NULL, who ": the whole flags", NULL, NULL},  \
+    {map ".min_version", STR, NULL, CPU, 0, FACT, 0, 0, NULL,                                  \
+     who ": the oldest version that takes the flags", NULL, NULL},                             \
+    {map ".max_version", STR, NULL, CPU, 0, FACT, 0, 0, NULL,                                  \
+     who ": the newest version that takes them, when bounded", NULL, NULL},                    \
+    {map ".uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,                                        \
+     who ": the ancestor the flags target, when not uarch itself", NULL, NULL}
+    {"compiler.gcc", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "GCC's flags for uarch, and the versions that know them", NULL, NULL},
+    CC_KEYS("compiler.gcc", "GCC"),
+    {"compiler.gcc.fallback", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "what a GCC older than min_version takes instead", NULL, NULL},
+    CC_KEYS("compiler.gcc.fallback", "older GCC"),
+    {"compiler.clang", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "Clang's flags for uarch, and the versions that know them", NULL, NULL},
+    CC_KEYS("compiler.clang", "Clang"),
+    {"compiler.clang.fallback", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "what a Clang older than min_version takes instead", NULL, NULL},
+    CC_KEYS("compiler.clang.fallback", "older Clang"),
+#undef CC_KEYS
+    {"compiler.llvm", MAP, NULL, CPU, 0, FACT, 0, 0, NULL, "LLVM's own view", NULL, NULL},
+    {"compiler.llvm.cpu", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "LLVM's CPU name: llc -mcpu, the chip of #llvm.target", NULL, NULL},
+
     {"max_frequency_mhz", I64, "MHz", CPU, 0, PEAK, 1, 100000, NULL,
      "cpufreq maximum of the first usable PU", "max clock", NULL},
     {"base_frequency_mhz", I64, "MHz", CPU, 0, PEAK, 1, 100000, NULL,
