@@ -68,6 +68,13 @@ static const struct {
 } arm[] = {
     {"nvidia-dgx-gb10 (Cortex-X925 + A725)", 0x41, 0xd85, "cortex_x925", "cortex-x925"},
     {"128arm-2pa2n8cluster4co (HiSilicon)", 0x48, 0xd01, NULL, NULL}, /* LLVM: tsv110 */
+    /* /proc/cpuinfo samples in LLVM's llvm/unittests/TargetParser/Host.cpp
+     * (TEST(getLinuxHostCPUName, AArch64)) */
+    {"LLVM Host test: neoverse-n1", 0x41, 0xd0c, "neoverse_n1", "neoverse-n1"},
+    {"LLVM Host test: ThunderX2T99", 0x43, 0x0af, "thunderx2", "thunderx2t99"},
+    {"LLVM Host test: ThunderX2T99 (Broadcom)", 0x42, 0x516, "thunderx2", "thunderx2t99"},
+    {"LLVM Host test: A64FX", 0x46, 0x001, "a64fx", "a64fx"},
+    {"LLVM Host test: Carmel", 0x4e, 0x004, NULL, NULL}, /* LLVM: carmel */
 };
 
 static void test_recorded_x86(void **state)
@@ -106,6 +113,11 @@ static void test_recorded_arm(void **state)
         if (arm[i].llvm)
             assert_string_equal(m.llvm, arm[i].llvm);
     }
+    /* tests/hwloc/linux/2arm-2c: a 32-bit Cortex-A9 (0x41, 0xc09): no row */
+    pb_cpu_id v7 = {.arch = "armv7l", .family = -1, .model = -1, .stepping = -1,
+                    .implementer = 0x41, .part = 0xc09};
+    pb_uarch_match m;
+    assert_int_equal(pb_uarch_identify(&v7, &m), -1);
 }
 
 /* Host.cpp's model 0x55 tests: features decide when they are known. */
