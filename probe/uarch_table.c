@@ -18,7 +18,11 @@
  *   what `llc-22 --version` prints as "Host CPU"; archspec's "cpupart" agrees
  *   where it has one.
  * tests/probe/test_uarch.c checks the rules against CPUs recorded by hwloc's
- * own tests, and every LLVM name against llc-22. */
+ * own tests, every LLVM name against llc-22, and every compiler entry whose
+ * range holds an installed GCC's or Clang's version against that compiler.
+ * The ranges are archspec's: the versions it vouches for, not always the
+ * first to know a name (Clang 14 already takes -mcpu=neoverse-n2 and
+ * -mcpu=ampere1, which archspec gives from 16). */
 #include "uarch.h"
 
 #define CC(...) ((const pb_cc[]){__VA_ARGS__, {NULL, NULL, NULL}})

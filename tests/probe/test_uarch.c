@@ -283,6 +283,83 @@ static void test_llvm_names(void **state)
     }
 }
 
+/* archspec's version ranges against the compilers installed here: every
+ * entry whose range holds a compiler's version must be accepted by it, and
+ * the newest entry of a row must be refused by a compiler older than its
+ * min_version (so the fallback is needed).  Clang is asked for every
+ * architecture (--target), GCC for its own only. */
+static bool compiles(const char *cc, const char *target, const char *flags)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "%s %s%s %s -x c -E /dev/null -o /dev/null >/dev/null 2>&1", cc,
+             target ? "--target=" : "", target ? target : "", flags);
+    return system(cmd) == 0;
+}
+
+static bool in_range(const pb_cc *e, const char *v)
+{
+    return pb_version_cmp(e->min, v) <= 0 && (!e->max || pb_version_cmp(v, e->max) <= 0);
+}
+
+static void test_installed_compilers(void **state)
+{
+    (void)state;
+    static const struct { const char *cc, *version_flag; bool clang; } ccs[] = {
+        {"gcc", "-dumpfullversion", false},   {"clang-14", "-dumpversion", true},
+        {"clang-15", "-dumpversion", true},   {"clang-16", "-dumpversion", true},
+        {"clang-17", "-dumpversion", true},   {"clang-18", "-dumpversion", true},
+        {"clang-19", "-dumpversion", true},   {"clang-20", "-dumpversion", true},
+    };
+    char host[64] = "";
+    FILE *f = popen("uname -m", "r");
+    if (f) {
+        if (!fgets(host, sizeof(host), f))
+            host[0] = '\0';
+        host[strcspn(host, "\n")] = '\0';
+        pclose(f);
+    }
+    int asked = 0;
+    for (size_t c = 0; c < sizeof(ccs) / sizeof(ccs[0]); c++) {
+        char cmd[128], version[64] = "";
+        snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", ccs[c].cc, ccs[c].version_flag);
+        f = popen(cmd, "r");
+        if (!f)
+            continue;
+        if (!fgets(version, sizeof(version), f))
+            version[0] = '\0';
+        pclose(f);
+        version[strcspn(version, "\n")] = '\0';
+        if (!version[0] || version[0] < '0' || version[0] > '9')
+            continue; /* not installed */
+        for (size_t i = 0; i < pb_uarch_count; i++) {
+            const pb_uarch *u = &pb_uarch_table[i];
+            char target[64];
+            snprintf(target, sizeof(target), "%s-linux-gnu", u->arch);
+            if (!ccs[c].clang && strcmp(u->arch, host) != 0)
+                continue;
+            const char *t = ccs[c].clang ? target : NULL;
+            for (const pb_cc *e = ccs[c].clang ? u->clang : u->gcc; e && e->flags; e++)
+                if (in_range(e, version)) {
+                    asked++;
+                    if (!compiles(ccs[c].cc, t, e->flags))
+                        fail_msg("%s %s refuses %s's %s (range %s:%s)", ccs[c].cc, version,
+                                 u->name, e->flags, e->min ? e->min : "", e->max ? e->max : "");
+                }
+            pb_cc_choice ch;
+            pb_uarch_compiler(u, ccs[c].clang, &ch);
+            if (ch.best && pb_version_cmp(version, ch.best->min) < 0 && ch.fallback) {
+                asked++;
+                if (compiles(ccs[c].cc, t, ch.best->flags))
+                    print_message("note: %s %s already takes %s's %s (min_version %s)\n",
+                                  ccs[c].cc, version, u->name, ch.best->flags, ch.best->min);
+            }
+        }
+    }
+    if (!asked)
+        skip();
+    print_message("%d compiler checks\n", asked);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_features_decide), cmocka_unit_test(test_feature_levels),
         cmocka_unit_test(test_table_consistent), cmocka_unit_test(test_ancestors),
         cmocka_unit_test(test_compiler_choice), cmocka_unit_test(test_llvm_names),
+        cmocka_unit_test(test_installed_compilers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
