@@ -10,7 +10,8 @@
   when the CPU was recognised by its identity (not guessed from features),
   one LLVM's own feature set for the chip holds: the names are LLVM's
   (probe/isa.c maps CPUID and hwcap bits to them), no translation table.
-On this host and on two XML fixtures (x86_64 and aarch64, no features).
+On this host and on three XML fixtures (x86_64, aarch64, aarch64 with two
+core kinds; no features).
 Skipped (77) without mlir-opt-22.
 """
 import os
@@ -95,7 +96,7 @@ def features_of(target):
     return [f.strip().strip('"') for f in m.group(1).split(",")] if m else []
 
 
-def one(label, args, tmp):
+def one(label, args, tmp, want_chip=None):
     out = run([SYSDESC, "probe", "-q", "--llvm-target"] + args)
     path = os.path.join(tmp, "probe.mlir")
     with open(path, "w") as f:
@@ -111,6 +112,7 @@ def one(label, args, tmp):
     chip = run([SYSDESC, "query", path, "CPU", "compiler", "llvm", "cpu"]).strip().strip('"')
     check('triple = "%s"' % triple in target, "%s: target triple is not CPU.triple" % label)
     check('chip = "%s"' % chip in target, "%s: chip is not CPU.compiler.llvm.cpu" % label)
+    check(not want_chip or chip == want_chip, "%s: chip %s, want %s" % (label, chip, want_chip))
     # The derived data layout is dl-import's for the triple.
     derived = run([MLIR_OPT, "--llvm-target-to-data-layout", "--llvm-target-to-target-features", path])
     dl = attr_after(derived, "dlti.dl_spec")
@@ -146,6 +148,10 @@ def main():
         xml = os.path.join(SRCDIR, "tests", "data", "xml")
         one("one_socket.xml", ["--xml", os.path.join(xml, "one_socket.xml"), "--no-io"], tmp)
         one("two_socket_numa.xml", ["--xml", os.path.join(xml, "two_socket_numa.xml"), "--no-io"], tmp)
+        # Cores that differ, the part per CPU kind (as hwloc records NVIDIA's
+        # GB10): LLVM's Host.cpp names the pair 0xd85+0xd87 cortex-x925.
+        one("arm_hybrid.xml", ["--xml", os.path.join(xml, "arm_hybrid.xml"), "--no-io"], tmp,
+            "cortex-x925")
         # Without a triple there is no target: an error, not a guess.
         r = subprocess.run([SYSDESC, "probe", "-q", "--llvm-target", "--set", "CPU.triple=1",
                             "--no-check"], capture_output=True, text=True)
