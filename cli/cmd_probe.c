@@ -178,6 +178,12 @@ int cmd_probe(int argc, char **argv)
             goto done;
     }
     sysdesc_system sys = {.spec = spec};
+    if (llvm_target && format != SYSDESC_FORMAT_MLIR) {
+        /* YAML and JSON have no module: their CPU keys carry the same facts */
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target needs --format mlir (the "
+                      "CPU's triple, compiler.llvm.cpu and features carry it otherwise)");
+        goto done;
+    }
     if (llvm_target && !(sys.llvm_target = sysdesc_llvm_target_new(ctx, spec, "CPU", &err))) {
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target: %s", err.text);
         goto done;

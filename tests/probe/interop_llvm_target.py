@@ -156,6 +156,14 @@ def main():
         r = subprocess.run([SYSDESC, "probe", "-q", "--llvm-target", "--set", "CPU.triple=1",
                             "--no-check"], capture_output=True, text=True)
         check(r.returncode == 2 and "--llvm-target" in r.stderr, "a non-string triple is refused")
+        r = subprocess.run([SYSDESC, "probe", "-q", "--llvm-target", "--no-check", "--set",
+                            "CPU.compiler.llvm.cpu=3"], capture_output=True, text=True)
+        check(r.returncode == 2 and "CPU.compiler.llvm.cpu is not a string" in r.stderr,
+              "a non-string chip is refused: %s" % r.stderr.strip())
+        # Only a module has attributes beside the spec.
+        r = subprocess.run([SYSDESC, "probe", "-q", "--llvm-target", "--format", "yaml"],
+                           capture_output=True, text=True)
+        check(r.returncode == 2 and "needs --format mlir" in r.stderr, "--llvm-target with yaml")
     print("%d failure(s)" % failures if failures else "all #llvm.target checks passed")
     return 1 if failures else 0
 
