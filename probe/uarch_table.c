@@ -10,9 +10,13 @@
  * - Rows after "not in archspec": LLVM's names from
  *   llvm/lib/TargetParser/Host.cpp (getIntelProcessorTypeAndSubtype,
  *   getHostCPUNameForARMFromComponents) and `llc-22 -mcpu=help`; parents by
- *   the core they derive from (comment per row).  They carry no compiler
- *   entries: the versions could not be confirmed here, so the compiler map
- *   gives the nearest ancestor's flags as the fallback only.
+ *   the core they derive from (comment per row).  Their GCC entry starts at
+ *   the first release (N.1) of the series whose release notes announce the
+ *   name: gcc.gnu.org/gcc-N/changes.html (the gcc-wwwdocs repository as of
+ *   2024-09-19; IA-32/x86-64 and AArch64 sections).  Cortex-X925 and
+ *   Neoverse V3 are not in those notes, and no row here has a Clang entry
+ *   (no per-version source at hand): for those the compiler map gives the
+ *   nearest ancestor's flags as the fallback only.
  * - The recognition rules: LLVM's Host.cpp (x86 family/model ranges and the
  *   feature tests of model 0x55; Arm implementer/part switch), which is also
  *   what `llc-22 --version` prints as "Host CPU"; archspec's "cpupart" agrees
@@ -207,19 +211,28 @@ const pb_uarch pb_uarch_table[] = {
 
     /* ---- not in archspec (see the header) ---- */
     /* Cooper Lake: Cascade Lake + AVX512_BF16 (Host.cpp model 0x55 test) */
-    {"cooperlake", {"cascadelake", NULL}, "x86_64", "cooperlake", NONE, NONE},
+    {"cooperlake", {"cascadelake", NULL}, "x86_64", "cooperlake",
+     CC({"10.1", NULL, "-march=cooperlake -mtune=cooperlake"}), NONE},
     /* Tiger Lake, Rocket Lake: Ice Lake's cores (Willow Cove, Cypress Cove) */
-    {"tigerlake", {"icelake", NULL}, "x86_64", "tigerlake", NONE, NONE},
-    {"rocketlake", {"icelake", NULL}, "x86_64", "rocketlake", NONE, NONE},
+    {"tigerlake", {"icelake", NULL}, "x86_64", "tigerlake",
+     CC({"10.1", NULL, "-march=tigerlake -mtune=tigerlake"}), NONE},
+    {"rocketlake", {"icelake", NULL}, "x86_64", "rocketlake",
+     CC({"11.1", NULL, "-march=rocketlake -mtune=rocketlake"}), NONE},
     /* Granite Rapids: Sapphire Rapids' successor (Redwood Cove) */
-    {"graniterapids", {"sapphirerapids", NULL}, "x86_64", "graniterapids", NONE, NONE},
+    {"graniterapids", {"sapphirerapids", NULL}, "x86_64", "graniterapids",
+     CC({"13.1", NULL, "-march=graniterapids -mtune=graniterapids"}), NONE},
     /* Cortex-A76: Armv8.2-A; Neoverse N1 derives from it */
-    {"cortex_a76", {"cortex_a72", "armv8.2a"}, "aarch64", "cortex-a76", NONE, NONE},
+    {"cortex_a76", {"cortex_a72", "armv8.2a"}, "aarch64", "cortex-a76",
+     CC({"9.1", NULL, "-mcpu=cortex-a76"}), NONE},
     /* Cortex-X: X1 Armv8.2-A, X2 and X3 Armv9.0-A, X4 and X925 Armv9.2-A */
-    {"cortex_x1", {"cortex_a76", NULL}, "aarch64", "cortex-x1", NONE, NONE},
-    {"cortex_x2", {"cortex_x1", "armv9.0a"}, "aarch64", "cortex-x2", NONE, NONE},
-    {"cortex_x3", {"cortex_x2", NULL}, "aarch64", "cortex-x3", NONE, NONE},
-    {"cortex_x4", {"cortex_x3", "armv9.2a"}, "aarch64", "cortex-x4", NONE, NONE},
+    {"cortex_x1", {"cortex_a76", NULL}, "aarch64", "cortex-x1", CC({"11.1", NULL, "-mcpu=cortex-x1"}),
+     NONE},
+    {"cortex_x2", {"cortex_x1", "armv9.0a"}, "aarch64", "cortex-x2",
+     CC({"12.1", NULL, "-mcpu=cortex-x2"}), NONE},
+    {"cortex_x3", {"cortex_x2", NULL}, "aarch64", "cortex-x3", CC({"13.1", NULL, "-mcpu=cortex-x3"}),
+     NONE},
+    {"cortex_x4", {"cortex_x3", "armv9.2a"}, "aarch64", "cortex-x4",
+     CC({"14.1", NULL, "-mcpu=cortex-x4"}), NONE},
     {"cortex_x925", {"cortex_x4", NULL}, "aarch64", "cortex-x925", NONE, NONE},
     /* Neoverse V3: V3AE's sibling core (archspec has only V3AE) */
     {"neoverse_v3", {"neoverse_v2", "armv9.2a"}, "aarch64", "neoverse-v3", NONE, NONE},

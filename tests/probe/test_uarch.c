@@ -235,9 +235,13 @@ static void test_compiler_choice(void **state)
     assert_string_equal(c.fallback->flags, "-march=znver4 -mtune=znver4");
     assert_ptr_equal(c.fallback_from, pb_uarch_find("zen4"));
     /* a row without entries: only the ancestor's */
-    pb_uarch_compiler(pb_uarch_find("graniterapids"), false, &c);
+    pb_uarch_compiler(pb_uarch_find("graniterapids"), true, &c);
     assert_null(c.best);
     assert_string_equal(c.fallback->flags, "-march=sapphirerapids -mtune=sapphirerapids");
+    /* GCC 13 release notes: -march=graniterapids; older: Sapphire Rapids (11.0) */
+    pb_uarch_compiler(pb_uarch_find("graniterapids"), false, &c);
+    assert_string_equal(c.best->min, "13.1");
+    assert_string_equal(c.fallback->min, "11.0");
     assert_true(pb_version_cmp("12.3", "12.10") < 0);
     assert_true(pb_version_cmp("4.8.5", "4.8") > 0);
     assert_int_equal(pb_version_cmp("16.0", "16"), 0);
