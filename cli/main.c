@@ -21,6 +21,7 @@ static const sysdesc_command commands[] = {
     {"schema", "the device schema: every key, its type, unit and meaning", cmd_schema},
     /* issue 12, measured half: docs/measure.md */
     {"measure", "measure this host: bandwidth and latency per level, peak FMA, clock", cmd_measure},
+    {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
 };
 
 static void print_usage(FILE *out)
