@@ -53,7 +53,8 @@ typedef struct sysdesc_roofline {
     char device_id[64];
     /** "AMD EPYC (CPU)": vendor, model and device id as the spec has them. */
     char title[192];
-    /** Provenance of the measured ceilings: "2026-11-23T14:36:11Z, avx512f, 2 threads"; "" when none. */
+    /** Provenance of the measured ceilings: "sysdesc measure 2026-11-23T14:36:11Z,
+     *  avx512f, 2 threads"; "" when none. */
     char measured_by[160];
     sysdesc_roofline_ceiling c[SYSDESC_ROOFLINE_MAX];
     size_t n;
