@@ -65,7 +65,7 @@ static int64_t cache_i64(dlti_context *ctx, const dlti_attr *dev, const char *lv
  * level k hold for one thread (an L3 shared by T of our threads holds
  * size/T for each), so it misses k-1 and hits k.  Memory: 4x every
  * last-level cache together, at least 64 MiB, at most a quarter of the
- * memory this process may use and 1 GiB. */
+ * memory this process may use and 4 GiB. */
 static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_error_t *err)
 {
     static const char *const names[] = {"L1", "L2", "L3", "L4"};
@@ -104,8 +104,8 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
         total = limit;
     if (total > 0 && mem > (size_t)total / 4)
         mem = (size_t)total / 4;
-    if (mem > 1024 * MIB)
-        mem = 1024 * MIB;
+    if (mem > 4096 * MIB)
+        mem = 4096 * MIB;
     if (mem <= below_one) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT,
                        "measure: a quarter of the memory (%zu bytes) does not exceed the caches",

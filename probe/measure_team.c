@@ -29,7 +29,7 @@ typedef struct team {
     double *t0, *t1; /* [sample * nthreads + thread] */
     double *warm;    /* [thread]: one pass's time */
     uint64_t passes;
-    bool failed;     /* any thread: set before a barrier, read after it */
+    bool failed;     /* any thread, under lock (is_failed) */
     dlti_error_t err; /* the first failure, under lock */
 } team;
 
@@ -37,6 +37,7 @@ typedef struct worker {
     team *tm;
     int id;
     pthread_t th;
+    volatile uintptr_t sink; /* where the chase ended: kept, so the loads stay */
 } worker;
 
 static double now_s(void)
@@ -62,6 +63,14 @@ static void fail(team *tm, dlti_error_code code, const char *fmt, ...)
     pthread_mutex_unlock(&tm->lock);
 }
 
+static bool is_failed(team *tm)
+{
+    pthread_mutex_lock(&tm->lock);
+    bool f = tm->failed;
+    pthread_mutex_unlock(&tm->lock);
+    return f;
+}
+
 static double *alloc_doubles(size_t n)
 {
     if (n == 0 || n > SIZE_MAX / sizeof(double) - MK_ALIGN)
@@ -73,7 +82,6 @@ static double *alloc_doubles(size_t n)
 /* What the kernels' results must be, and values the compiler cannot know. */
 static volatile double v_one = 1.0, v_d64 = 0x1p-24, v_scalar = 3.0;
 static volatile float v_onef = 1.0f, v_d32 = 0x1p-10f;
-static volatile double sink;
 /* The FMA chains' starting values: 1, 2, ..., 12, distinct so that no two
  * chains are the same computation. */
 static double init64[MK_FMA_ACC] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
@@ -208,8 +216,15 @@ static void *work(void *arg)
 
     bufs st = {.a = a, .b = b, .c = c, .n = n, .expected_sum = expected_sum, .p = chain.base,
                .n_run = r->break_triad && n > MK_BLOCK ? n - MK_BLOCK : n};
+    /* Every thread must take the same way at every barrier, or the others
+     * wait for ever: the setup's outcome is read between two barriers
+     * (nothing fails in between), and once the samples have begun every
+     * thread runs them all, a failure or not (they are bounded), and the
+     * results are judged after the last. */
     pthread_barrier_wait(&tm->bar);
-    if (tm->failed)
+    bool setup_failed = is_failed(tm);
+    pthread_barrier_wait(&tm->bar);
+    if (setup_failed)
         goto out;
     /* Warm-up: one pass, timed, to size the samples. */
     double t = now_s();
@@ -231,7 +246,7 @@ static void *work(void *arg)
     }
     pthread_barrier_wait(&tm->bar);
     const uint64_t passes = tm->passes;
-    for (int smp = 0; smp < r->samples && !tm->failed; smp++) {
+    for (int smp = 0; smp < r->samples; smp++) {
         pthread_barrier_wait(&tm->bar);
         size_t slot = (size_t)smp * (size_t)n_thr + (size_t)w->id;
         tm->t0[slot] = now_s();
@@ -244,7 +259,7 @@ static void *work(void *arg)
         tm->t1[slot] = now_s();
         pthread_barrier_wait(&tm->bar);
     }
-    if (r->kind == MK_TRIAD && !tm->failed)
+    if (r->kind == MK_TRIAD && !is_failed(tm))
         for (size_t i = 0; i < n; i++)
             if (a[i] != b[i] + 6.0) {
                 fail(tm, DLTI_ERROR_VERIFY,
@@ -252,10 +267,9 @@ static void *work(void *arg)
                      b[i] + 6.0);
                 break;
             }
-    if (r->kind == MK_CHASE && !tm->failed && !mk_chain_holds(&chain, st.p))
+    if (r->kind == MK_CHASE && !is_failed(tm) && !mk_chain_holds(&chain, st.p))
         fail(tm, DLTI_ERROR_VERIFY, "the latency chase left its chain (%p)", st.p);
-    if (st.p)
-        sink = (double)(uintptr_t)st.p;
+    w->sink = (uintptr_t)st.p;
 out:
     free(a);
     free(b);

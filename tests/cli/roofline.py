@@ -93,6 +93,17 @@ except ET.ParseError as e:
     check(False, f"cpu-measured: SVG is not well-formed: {e}")
 check("nominal ceilings: none in this spec" in r.stderr, f"cpu-measured stderr: {r.stderr}")
 
+# No SPEC: this host, probed and measured first; every ceiling measured.
+r = run("--quick")
+check(r.returncode == 0, f"this host: exit {r.returncode}: {r.stderr}")
+if r.returncode == 0:
+    _, cs, dots = ceilings(r.stdout)
+    check(any(k == "measured.levels.L1.triad_bandwidth_in_bytes_per_second" for _, _, k in cs) and
+          any(k == "measured.peak_ops_per_second.fp64_vector" for _, _, k in cs),
+          f"this host: ceilings {cs}")
+    check(dots == sum(1 for _, w, _ in cs if w == "bandwidth"), "this host: a ridge per bandwidth")
+    check("measuring this host" in r.stderr, "this host: no progress on stderr")
+
 # What is missing, named.
 r = run(os.path.join(DATA, "gpu-no-bandwidth.yaml"))
 check(r.returncode == 1 and "no bandwidth ceiling" in r.stderr and
