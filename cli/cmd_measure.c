@@ -20,7 +20,7 @@ static const char usage[] =
     "progress goes to stderr.  docs/measure.md says how each value is measured.\n"
     "\n"
     "  --quick         under a second: fewer, shorter samples (noisier)\n"
-    "  --full          about 10x longer: more, longer samples\n"
+    "  --full          about 7x longer: 101 samples a value rather than 15\n"
     "  --threads N     use at most N of the allowed CPUs for the all-thread runs\n"
     "  --format F      mlir (default), attr, yaml or json\n"
     "  -q, --quiet     no progress on stderr\n"

@@ -223,9 +223,10 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
      * for the clock's resolution; the median of a noisy host is lower. */
     /* Short samples and many: on a shared host the best sample is one that
      * no other process interrupted, and a sample shorter than a scheduler
-     * time slice has a fair chance of being one. */
-    static const double sample_s[] = {0.002, 0.001, 0.005};
-    static const int samples[] = {15, 5, 41};
+     * time slice has a fair chance of being one.  So --full takes more
+     * samples, not longer ones (5 ms samples did worse on a loaded host). */
+    static const double sample_s[] = {0.002, 0.001, 0.002};
+    static const int samples[] = {15, 5, 101};
     p->sample_s = sample_s[opts->mode];
     p->samples = samples[opts->mode];
     const dlti_attr *result = NULL;

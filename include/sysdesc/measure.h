@@ -35,7 +35,7 @@ extern "C" {
 typedef enum sysdesc_measure_mode {
     SYSDESC_MEASURE_DEFAULT = 0, /**< about 2-4 s on a 2-core host */
     SYSDESC_MEASURE_QUICK,       /**< under a second: fewer, shorter samples */
-    SYSDESC_MEASURE_FULL         /**< about 10x the default: more, longer samples */
+    SYSDESC_MEASURE_FULL         /**< about 7x the default: more samples */
 } sysdesc_measure_mode;
 
 /** Receives progress: the step being measured ("L2 triad, 2 threads") and
