@@ -66,7 +66,8 @@ static const char three_first[] =
 /* ---- the table ---- */
 
 static const char *const documented_units[] = {"bytes", "bits", "MHz", "bytes/s",
-                                               "ops/s", "W",    "ways"};
+                                               "ops/s", "W",    "ways",
+                                               "ns",    "s"}; /* ns, s: sysdesc measure */
 
 static const sysdesc_schema_key *by_path(const char *path, size_t len)
 {
