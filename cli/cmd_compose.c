@@ -124,7 +124,7 @@ int cmd_compose(int argc, char **argv)
         free(items);
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     }
-    if (rc == SYSDESC_EXIT_OK && (rc = cli_probe_args_need_host("compose", &pa)) < 0)
+    if (rc == SYSDESC_EXIT_OK && (rc = cli_probe_args_check("compose", &pa, pa.host)) < 0)
         rc = SYSDESC_EXIT_OK;
     if (rc == SYSDESC_EXIT_OK && pa.host)
         rc = add_host(c, ctx, &pa);

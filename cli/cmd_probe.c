@@ -137,6 +137,9 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
         goto done;
     }
+    if ((rc = cli_probe_args_check("probe", &pa, nxml == 0)) >= 0)
+        goto done;
+    rc = SYSDESC_EXIT_OK;
     ctx = dlti_context_new();
     if (!ctx) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");

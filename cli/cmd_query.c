@@ -34,7 +34,7 @@ int cmd_query(int argc, char **argv)
     if (done >= 0)
         return done;
     bool host = pa.host;
-    if ((done = cli_probe_args_need_host("query", &pa)) >= 0)
+    if ((done = cli_probe_args_check("query", &pa, pa.host)) >= 0)
         return done;
     if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");

@@ -287,7 +287,7 @@ int cmd_summary(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                         "summary: missing SPEC: a file, a catalog name or --host for this "
                         "machine (see sysdesc summary --help)");
-    int need = cli_probe_args_need_host("summary", &pa);
+    int need = cli_probe_args_check("summary", &pa, pa.host);
     if (need >= 0)
         return need;
     dlti_context *ctx = dlti_context_new();

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -81,6 +82,19 @@ static int load_topology(pb_run *run, dlti_error_t *err)
                           strerror(errno));
         return -1;
     }
+    /* hwloc's own runtime backends would open OpenCL (pocl), CUDA, NVML,
+     * RSMI and Level Zero inside this process, without a time bound, for
+     * OS devices that the runtime sources describe better: not on this host
+     * (docs/runtimes.md, "hwloc's runtime backends").  XML files keep the
+     * OS devices they were exported with. */
+#if HWLOC_API_VERSION >= 0x00020100
+    static const char *const runtime_components[] = {"opencl", "cuda", "nvml", "rsmi",
+                                                     "levelzero"};
+    for (size_t i = 0; run->host && i < sizeof(runtime_components) / sizeof(*runtime_components);
+         i++)
+        hwloc_topology_set_components(run->topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
+                                      runtime_components[i]);
+#endif
     hwloc_topology_set_icache_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (run->io)
         hwloc_topology_set_io_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
@@ -118,10 +132,15 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
-/* The sources, in the order of their devices in the system spec. */
+/* The sources, in the order of their devices in the system spec: the CPU,
+ * the PCI devices, then (this host only) what the vendor runtimes saw,
+ * merged into those devices or added after them; last, the caller's hook
+ * fills the GPUs (from the catalog), live values already in place. */
 static const pb_probe_fn sources[] = {
     pb_probe_cpu,
     pb_probe_pci,
+    pb_probe_runtimes,
+    pb_fill_gpus,
 };
 
 static int run_sources(pb_run *run, dlti_error_t *err)
@@ -154,6 +173,7 @@ static void run_free(pb_run *run)
     pb_free(&run->devices);
     pb_free(&run->source);
     pb_rt_free_all(run);
+    free(run->gpus);
     pb_warn_free(&run->warn);
     if (run->allowed)
         hwloc_bitmap_free(run->allowed);
