@@ -71,7 +71,8 @@ typedef struct pb_rt_device {
     int ordinal;         /* the runtime's own index of the device */
     char name[128];      /* the device's name as the runtime gives it */
     char driver[160];    /* provenance: runtime and driver versions, "CUDA 12.4, driver 550.54.15" */
-    char bus_id[16];     /* "0000:01:00.0"; "" when the runtime does not say */
+    char bus_id[24];     /* "0000:01:00.0" (NVML's "00000000:01:00.0" too: the merge
+                            normalises it); "" when the runtime does not say */
     char uuid[48];       /* as the runtime prints it; "" when unknown */
     bool is_cpu;         /* the host CPU itself (pocl, lavapipe): its view goes under the CPU */
     pb_map unified;      /* schema keys at the device's top level (num_compute_units, ...) */

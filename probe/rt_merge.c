@@ -246,13 +246,6 @@ static void add_skipped(dlti_context *ctx, merged *g, const pb_map *skipped)
 
 /* ---- physical devices ---- */
 
-typedef struct group {
-    int gpu;            /* index in run->gpus; -1 for a new GPU */
-    char bus_id[16];    /* "" when no member says */
-    size_t *members;    /* indices in run->rt, by priority */
-    size_t nmembers;
-} group;
-
 /* A runtime device's place in the merge: by priority (its runtime's rank,
  * then its ordinal, then the order the sources added it). */
 typedef struct ranked {
@@ -270,28 +263,35 @@ static int by_priority(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static bool group_has_uuid(const pb_run *run, const group *g, const char *uuid)
-{
-    for (size_t i = 0; i < g->nmembers; i++) {
-        char u[33];
-        norm_uuid(run->rt[g->members[i]].uuid, u);
-        if (u[0] && strcmp(u, uuid) == 0)
-            return true;
-    }
-    return false;
-}
+typedef struct group {
+    int gpu;            /* index in run->gpus; -1 for a new GPU */
+    char bus_id[16];    /* "" when no member says */
+    size_t *members;    /* indices in run->rt, by priority */
+    size_t nmembers;
+} group;
 
-/* The group of runtime device d: by bus id, else by UUID, else a new one
- * (or the PCI source's GPU of that bus id). */
-static group *find_group(pb_run *run, group *groups, size_t *ngroups, const pb_rt_device *d)
+/* The group of runtime device d (the ranked[] entry `at`): by bus id, else
+ * by the UUID of a device grouped before it, else a new one (or the PCI
+ * source's GPU of that bus id).  gof[] holds the groups of the devices
+ * before `at`. */
+static group *find_group(pb_run *run, group *groups, size_t *ngroups, const ranked *order,
+                         group **gof, size_t at)
 {
-    char bus[16], uuid[33];
+    const pb_rt_device *d = &run->rt[order[at].index];
+    char bus[16], uuid[33], other[33];
     norm_bus_id(d->bus_id, bus);
     norm_uuid(d->uuid, uuid);
-    for (size_t i = 0; i < *ngroups; i++)
-        if ((bus[0] && strcmp(groups[i].bus_id, bus) == 0) ||
-            (uuid[0] && group_has_uuid(run, &groups[i], uuid)))
+    for (size_t i = 0; bus[0] && i < *ngroups; i++)
+        if (strcmp(groups[i].bus_id, bus) == 0)
             return &groups[i];
+    for (size_t j = 0; uuid[0] && j < at; j++) {
+        norm_uuid(run->rt[order[j].index].uuid, other);
+        if (gof[j] && strcmp(other, uuid) == 0) {
+            if (!gof[j]->bus_id[0]) /* a bus id known now is the group's */
+                snprintf(gof[j]->bus_id, sizeof(gof[j]->bus_id), "%s", bus);
+            return gof[j];
+        }
+    }
     group *g = &groups[(*ngroups)++];
     memset(g, 0, sizeof(*g));
     g->gpu = -1;
@@ -434,7 +434,7 @@ int pb_rt_merge(pb_run *run, dlti_error_t *err)
         if (d->is_cpu)
             cpu[ncpu++] = order[i].index;
         else
-            gof[i] = find_group(run, groups, &ngroups, d);
+            gof[i] = find_group(run, groups, &ngroups, order, gof, i);
     }
     size_t used = 0;
     for (size_t k = 0; k < ngroups; k++) {

@@ -477,6 +477,26 @@ static void this_host(void **state)
     if (!s)
         fail_msg("probe --io of this host: %s", err.text);
     assert_int_equal(problems(s, "this host (io, catalog)"), 0);
+    /* The runtimes asked in this process (no fork) answer as the children
+     * do: the same views of the CPU, values that do not move (pocl's global
+     * memory follows free memory) equal. */
+    o = options(false);
+    o.cache = SYSDESC_PROBE_CACHE_OFF;
+    const dlti_attr *forked = sysdesc_probe_host(ctx, &o, &err);
+    o.runtimes_in_process = true;
+    const dlti_attr *inproc = sysdesc_probe_host(ctx, &o, &err);
+    assert_non_null(forked);
+    assert_non_null(inproc);
+    static const char *const same[] = {"CPU/runtimes/vulkan", "CPU/runtimes/opencl/max_work_group_size",
+                                       "CPU/runtimes/opencl/local_memory_size_in_bytes",
+                                       "CPU/runtimes/opencl/device_name"};
+    for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+        const dlti_attr *a = q(ctx, forked, same[i]), *b = q(ctx, inproc, same[i]);
+        if ((a || b) && !(a && b && dlti_attr_equal(a, b)))
+            fail_msg("%s differs between a child and this process", same[i]);
+    }
+    assert_string_equal(qs(ctx, inproc, "CPU/source/runtimes"),
+                        "asked by this probe, in this process");
     dlti_context_free(ctx);
 }
 
