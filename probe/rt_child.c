@@ -7,7 +7,8 @@
  * The fork rule (docs/runtimes.md, "Children and fork"): the child runs
  * only the runtime source and pb_rt_print, writes to its pipe and ends with
  * _exit(): no atexit handler, no stdio flush and no return into the
- * caller's code.  Its standard output and error go to a second pipe, so a
+ * caller's code; the caller's handlers of crash signals are reset, so that
+ * a runtime's crash ends the child by its signal.  Its standard output and error go to a second pipe, so a
  * runtime's chatter never lands in the caller's output; the last line of it
  * explains a child that failed.  In a multithreaded caller the child holds
  * the forking thread only; glibc makes malloc, stdio and dlopen safe there,
@@ -76,6 +77,12 @@ static void child_main(const pb_run *run, const pb_rt_source *src, int out_fd, i
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(4);
+    /* The caller's handlers are the caller's business: a runtime that
+     * crashes here ends this child by its signal, which the parent reports
+     * (no crash reporter of the caller's, no sanitizer's report). */
+    static const int crashes[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGTRAP};
+    for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++)
+        signal(crashes[i], SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     /* Above 2 first, so that the dup2 onto 1 and 2 cannot close them. */
     int out = fcntl(out_fd, F_DUPFD_CLOEXEC, 3);

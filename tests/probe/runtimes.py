@@ -394,7 +394,10 @@ os.chmod(cache_dir, 0o700)
 
 for mode in ("hang", "crash"):
     t0 = time.monotonic()
-    r = sysdesc("probe", "--format", "json", "-q", "--no-cache", "--runtime-timeout=700",
+    # 3 s: lavapipe, asked at the same time, answers within it even under a
+    # sanitizer on a loaded machine
+    bound = ["--runtime-timeout=3000"] if mode == "hang" else []
+    r = sysdesc("probe", "--format", "json", "-q", "--no-cache", *bound,
                 e=dict(fake_env, FAKE_OPENCL=mode), timeout=60)
     took = time.monotonic() - t0
     d = json.loads(r.stdout) if r.returncode == 0 else {}
@@ -402,7 +405,7 @@ for mode in ("hang", "crash"):
     rts = d.get("CPU", {}).get("runtimes", {})
     why = src.get("runtimes.opencl", "")
     if mode == "hang":
-        check(r.returncode == 0 and took < 5 and why.startswith("no answer within 700 ms"),
+        check(r.returncode == 0 and took < 8 and why.startswith("no answer within 3000 ms"),
               "a hanging OpenCL is abandoned at the bound (%.2f s): %r" % (took, why))
     else:
         check(r.returncode == 0 and why.startswith("crashed in its probe (signal 11"),

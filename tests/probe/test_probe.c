@@ -1,5 +1,6 @@
 /* Unit tests of the probe's public API (include/sysdesc/probe.h) on the XML
  * fixtures of tests/data/xml (SRCDIR is set by meson). */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "sysdesc/dlti.h"
 #include "sysdesc/sysdesc.h"
@@ -477,27 +480,57 @@ static void this_host(void **state)
     if (!s)
         fail_msg("probe --io of this host: %s", err.text);
     assert_int_equal(problems(s, "this host (io, catalog)"), 0);
-    /* The runtimes asked in this process (no fork) answer as the children
-     * do: the same views of the CPU, values that do not move (pocl's global
-     * memory follows free memory) equal. */
-    o = options(false);
+    dlti_context_free(ctx);
+}
+
+/* The runtimes asked in this process (no fork) answer as the children do:
+ * the same views of the CPU, the values that do not move (pocl's global
+ * memory follows free memory) equal.  Checked in a child of this test: the
+ * drivers that pocl and the Vulkan loader unload leave allocations behind
+ * that LeakSanitizer cannot name (which is one more reason why the probe
+ * asks them in children of its own). */
+static int in_process_as_forked(void)
+{
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_probe_options o = options(false);
+    dlti_error_t err;
     o.cache = SYSDESC_PROBE_CACHE_OFF;
     const dlti_attr *forked = sysdesc_probe_host(ctx, &o, &err);
     o.runtimes_in_process = true;
     const dlti_attr *inproc = sysdesc_probe_host(ctx, &o, &err);
-    assert_non_null(forked);
-    assert_non_null(inproc);
-    static const char *const same[] = {"CPU/runtimes/vulkan", "CPU/runtimes/opencl/max_work_group_size",
+    if (!forked || !inproc)
+        return 1;
+    static const char *const same[] = {"CPU/runtimes/vulkan",
+                                       "CPU/runtimes/opencl/max_work_group_size",
                                        "CPU/runtimes/opencl/local_memory_size_in_bytes",
                                        "CPU/runtimes/opencl/device_name"};
     for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
         const dlti_attr *a = q(ctx, forked, same[i]), *b = q(ctx, inproc, same[i]);
-        if ((a || b) && !(a && b && dlti_attr_equal(a, b)))
-            fail_msg("%s differs between a child and this process", same[i]);
+        if ((a || b) && !(a && b && dlti_attr_equal(a, b))) {
+            fprintf(stderr, "%s differs between a child and this process\n", same[i]);
+            return 2;
+        }
     }
-    assert_string_equal(qs(ctx, inproc, "CPU/source/runtimes"),
-                        "asked by this probe, in this process");
-    dlti_context_free(ctx);
+    const dlti_attr *origin = q(ctx, inproc, "CPU/source/runtimes");
+    const char *s = NULL;
+    if (!origin || dlti_attr_get_string(origin, &s, NULL, NULL) != 0 ||
+        strcmp(s, "asked by this probe, in this process") != 0)
+        return 3;
+    return 0;
+}
+
+static void runtimes_in_process(void **state)
+{
+    (void)state;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(in_process_as_forked());
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 /* ---- the probe's output against the device schema (sysdesc/schema.h) ---- */
@@ -548,7 +581,7 @@ int main(void)
         cmocka_unit_test(warnings),    cmocka_unit_test(gpus), cmocka_unit_test(gpu_vendors),
         cmocka_unit_test(gpu_rules),   cmocka_unit_test(gpu_order),
         cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
-        cmocka_unit_test(this_host),
+        cmocka_unit_test(this_host),           cmocka_unit_test(runtimes_in_process),
         cmocka_unit_test(fixtures_pass_the_checker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
