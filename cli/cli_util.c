@@ -204,6 +204,10 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
     opts.runtime_timeout_ms = a->timeout_ms;
     if (a->catalog)
         opts.pci_match = sysdesc_catalog_pci_fill;
+    /* One probe a process: hwloc need not load the plugins it will not use. */
+    bool io = a->io == SYSDESC_PROBE_IO_ON || (a->io == SYSDESC_PROBE_IO_AUTO && nxml);
+    sysdesc_probe_setup_process((nxml ? SYSDESC_PROBE_SETUP_XML : 0) |
+                                (io ? SYSDESC_PROBE_SETUP_IO : 0));
     if (nxml)
         return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);
     return sysdesc_probe_host(ctx, &opts, err);

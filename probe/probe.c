@@ -18,6 +18,16 @@ void sysdesc_probe_options_init(sysdesc_probe_options *opts)
     opts->io = SYSDESC_PROBE_IO_AUTO;
 }
 
+void sysdesc_probe_setup_process(unsigned flags)
+{
+    char list[256] = "hwloc_opencl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero,hwloc_gl";
+    if (!(flags & SYSDESC_PROBE_SETUP_XML))
+        strcat(list, ",hwloc_xml_libxml");
+    if (!(flags & SYSDESC_PROBE_SETUP_IO))
+        strcat(list, ",hwloc_pci");
+    setenv("HWLOC_PLUGINS_BLACKLIST", list, 0);
+}
+
 const char *sysdesc_probe_hwloc_version(void)
 {
 #ifdef HWLOC_VERSION

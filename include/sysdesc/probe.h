@@ -143,6 +143,26 @@ typedef struct sysdesc_probe_options {
  */
 SYSDESC_API int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t *err);
 
+/** What a program will probe (flags of sysdesc_probe_setup_process()). */
+enum {
+    SYSDESC_PROBE_SETUP_XML = 1u << 0, /**< hwloc XML files (--xml) */
+    SYSDESC_PROBE_SETUP_IO = 1u << 1   /**< this host with I/O (PCI) discovery */
+};
+
+/**
+ * Optional, for a program that probes: call it once at the start, before it
+ * starts threads and before anything calls hwloc.  hwloc loads every plugin
+ * it has when a topology is created (here: ~12 ms a process, half of a
+ * cached `sysdesc query --host`); this keeps it from loading those the
+ * probe never uses: its OpenCL, CUDA, NVML, RSMI and Level Zero backends
+ * (the probe leaves them out of host loads anyway) and its GL display
+ * backend, and unless `flags` say so its libxml2 XML importer
+ * (SYSDESC_PROBE_SETUP_XML) and its PCI discovery (SYSDESC_PROBE_SETUP_IO).
+ * It sets HWLOC_PLUGINS_BLACKLIST with setenv(), which is not thread-safe,
+ * and leaves a value the environment already has.
+ */
+SYSDESC_API void sysdesc_probe_setup_process(unsigned flags);
+
 /** Fills `opts` with the defaults (this host, automatic I/O, warnings on stderr). */
 SYSDESC_API void sysdesc_probe_options_init(sysdesc_probe_options *opts);
 
