@@ -162,7 +162,7 @@ static int run_sources(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
-static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts)
+void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts)
 {
     memset(run, 0, sizeof(*run));
     run->ctx = ctx;
@@ -178,7 +178,7 @@ static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options
     pb_init(&run->rt_skipped);
 }
 
-static void run_free(pb_run *run)
+void pb_run_free(pb_run *run)
 {
     pb_free(&run->devices);
     pb_free(&run->source);
@@ -187,7 +187,8 @@ static void run_free(pb_run *run)
     pb_warn_free(&run->warn);
     if (run->allowed)
         hwloc_bitmap_free(run->allowed);
-    hwloc_topology_destroy(run->topo);
+    if (run->topo)
+        hwloc_topology_destroy(run->topo);
 }
 
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
@@ -205,7 +206,7 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     if (err)
         memset(err, 0, sizeof(*err));
     pb_run run;
-    run_init(&run, ctx, opts);
+    pb_run_init(&run, ctx, opts);
     if (hwloc_topology_init(&run.topo) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
@@ -214,7 +215,7 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
         run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
-    run_free(&run);
+    pb_run_free(&run);
     return result;
 }
 

@@ -98,6 +98,9 @@ int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err);
 /* Records that a runtime was not asked or not found ("opencl": "libOpenCL.so.1
  * not found"), for the "source" of the devices. */
 void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
+/* dlopen()s a runtime's library `lib` ("libOpenCL.so.1"); NULL, with the
+ * skipped line "LIB not loaded: dlerror()" for `runtime`, when it cannot. */
+void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib);
 /* Frees what the runtimes added (run_free calls it). */
 void pb_rt_free_all(pb_run *run);
 
@@ -216,6 +219,11 @@ struct pb_run {
     pb_gpu *gpus;
     size_t ngpus, capgpus;
 };
+
+/* A run over `opts` building in `ctx` (no topology yet: probe.c loads one);
+ * pb_run_free frees what it holds. */
+void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts);
+void pb_run_free(pb_run *run);
 
 /* A source: 0, or -1 with err set.  probe.c runs them in a fixed order,
  * which is the order of the devices in the output. */

@@ -39,20 +39,17 @@ int64_t pb_rt_now_ms(void)
  * memory): the whole of a child's work, and of an in-process ask. */
 static char *answer_of(const pb_run *parent, const pb_rt_source *src, size_t *len)
 {
-    pb_run run;
-    memset(&run, 0, sizeof(run));
-    run.ctx = dlti_context_new();
-    if (!run.ctx)
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
         return NULL;
-    run.opts = parent->opts;
-    run.host = true;
-    pb_init(&run.rt_skipped);
+    pb_run run;
+    pb_run_init(&run, ctx, parent->opts);
     dlti_error_t err;
     if (src->probe(&run, &err) != 0)
         pb_rt_skipped(&run, src->name, err.text);
-    char *text = pb_rt_print(&run, pb_rt_libraries(run.ctx), len);
-    pb_rt_free_all(&run);
-    dlti_context_free(run.ctx);
+    char *text = pb_rt_print(&run, pb_rt_libraries(ctx), len);
+    pb_run_free(&run);
+    dlti_context_free(ctx);
     return text;
 }
 

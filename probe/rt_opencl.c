@@ -368,14 +368,10 @@ static void platform_str(const cl_api *cl, cl_platform_id p, cl_uint param, char
 
 int pb_probe_opencl(pb_run *run, dlti_error_t *err)
 {
-    void *lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = pb_rt_dlopen(run, "opencl", "libOpenCL.so.1");
     char why[PB_RT_WHY];
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(why, sizeof(why), "libOpenCL.so.1 not loaded: %s", e ? e : "not found");
-        pb_rt_skipped(run, "opencl", why);
+    if (!lib)
         return 0;
-    }
     cl_api cl;
     PB_DLSYM(lib, cl.get_platform_ids, "clGetPlatformIDs");
     PB_DLSYM(lib, cl.get_platform_info, "clGetPlatformInfo");

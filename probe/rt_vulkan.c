@@ -454,14 +454,10 @@ static int enumerate(pb_run *run, const vk_api *vk, VkInstance inst, uint32_t ve
 
 int pb_probe_vulkan(pb_run *run, dlti_error_t *err)
 {
-    void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = pb_rt_dlopen(run, "vulkan", "libvulkan.so.1");
     char why[PB_RT_WHY];
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(why, sizeof(why), "libvulkan.so.1 not loaded: %s", e ? e : "not found");
-        pb_rt_skipped(run, "vulkan", why);
+    if (!lib)
         return 0;
-    }
     vk_api vk;
     memset(&vk, 0, sizeof(vk));
     PB_DLSYM(lib, vk.get_instance_proc_addr, "vkGetInstanceProcAddr");

@@ -5,6 +5,7 @@
  * devices (rt_merge.c).  docs/runtimes.md describes the whole. */
 #include "probe_private.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,18 @@ int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err)
 void pb_rt_skipped(pb_run *run, const char *runtime, const char *why)
 {
     pb_str(run->ctx, &run->rt_skipped, runtime, why);
+}
+
+void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib)
+{
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        char why[PB_RT_WHY];
+        snprintf(why, sizeof(why), "%s not loaded: %.200s", lib, e ? e : "not found");
+        pb_rt_skipped(run, runtime, why);
+    }
+    return h;
 }
 
 void pb_rt_free_all(pb_run *run)

@@ -27,25 +27,6 @@ static const dlti_attr *parse(dlti_context *ctx, const char *text)
     return a;
 }
 
-static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *o)
-{
-    memset(run, 0, sizeof(*run));
-    run->ctx = ctx;
-    run->opts = o;
-    run->host = true;
-    pb_init(&run->devices);
-    pb_init(&run->source);
-    pb_init(&run->rt_skipped);
-}
-
-static void run_free(pb_run *run)
-{
-    pb_free(&run->devices);
-    pb_free(&run->source);
-    pb_rt_free_all(run);
-    free(run->gpus);
-}
-
 /* A runtime device with its unified keys and view given as map bodies. */
 static void rt(pb_run *run, const char *runtime, int ordinal, const char *bus, const char *uuid,
                bool cpu, const char *unified, const char *view)
@@ -122,7 +103,7 @@ static void one_device_per_physical_device(void **state)
     o.pci_match = sysdesc_catalog_pci_fill;
     o.pci_match_user = catalog;
     pb_run run;
-    run_init(&run, ctx, &o);
+    pb_run_init(&run, ctx, &o);
     /* What the CPU and PCI sources left: a CPU, and an H100 at 0000:65:00.0. */
     pb_add(ctx, &run.devices, "CPU",
            parse(ctx, "#dlti.target_device_spec<\"device_type\" = \"CPU\", \"source\" = "
@@ -234,7 +215,7 @@ static void one_device_per_physical_device(void **state)
         assert_string_equal(qs(ctx, s, p), "GPU");
     }
     assert_int_equal(run.ngpus, 4);
-    run_free(&run);
+    pb_run_free(&run);
     dlti_context_free(ctx);
 }
 
@@ -247,8 +228,8 @@ static void answers_read_back(void **state)
     sysdesc_probe_options o;
     sysdesc_probe_options_init(&o);
     pb_run a, b;
-    run_init(&a, ctx, &o);
-    run_init(&b, ctx, &o);
+    pb_run_init(&a, ctx, &o);
+    pb_run_init(&b, ctx, &o);
     rt(&a, "opencl", 0, "0000:b3:00.0", "GPU-0123abcd-0000-1111-2222-333344445555", false,
        "\"num_compute_units\" = 108, \"subgroup_sizes\" = array<i64: 32>",
        "\"device_name\" = \"x\\22y\", \"max_work_item_sizes\" = array<i64: 1, 2, 3>");
@@ -296,8 +277,8 @@ static void answers_read_back(void **state)
     /* A library that changed makes the list stale. */
     assert_false(pb_rt_libraries_unchanged(
         parse(ctx, "#dlti.map<\"/nonexistent/libOpenCL.so.1\" = \"1:2:3.000000000\">")));
-    run_free(&a);
-    run_free(&b);
+    pb_run_free(&a);
+    pb_run_free(&b);
     dlti_context_free(ctx);
 }
 
