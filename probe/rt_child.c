@@ -28,7 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
-int64_t pb_rt_now_ms(void)
+/* How long a killed child is waited for before it is left behind. */
+#define KILL_GRACE_MS 200
+
+static int64_t now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -189,13 +192,13 @@ static void job_drain(job *j)
     j->out_fd = j->log_fd = -1;
 }
 
-/* Reaps the child when it has ended (blocking when `wait` says so). */
-static void job_reap(job *j, bool wait)
+/* Reaps the child when it has ended (never blocks). */
+static void job_reap(job *j)
 {
     if (j->reaped || j->pid <= 0)
         return;
     for (;;) {
-        pid_t r = waitpid(j->pid, &j->status, wait ? 0 : WNOHANG);
+        pid_t r = waitpid(j->pid, &j->status, WNOHANG);
         if (r < 0 && errno == EINTR)
             continue;
         if (r == j->pid) {
@@ -288,7 +291,7 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
     /* Flushed before fork: the children's copies are never flushed (they
      * _exit), and nothing the caller buffered is written twice. */
     fflush(NULL);
-    int64_t deadline = pb_rt_now_ms() + timeout;
+    int64_t deadline = now_ms() + timeout;
     for (size_t i = 0; i < n; i++)
         job_start(run, src[i], &jobs[i], whys[i]);
     for (;;) {
@@ -298,7 +301,7 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
             job *j = &jobs[i];
             if (j->pid <= 0)
                 continue;
-            job_reap(j, false);
+            job_reap(j);
             if (j->reaped) {
                 job_drain(j);
                 continue;
@@ -309,12 +312,12 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
             if (j->log_fd >= 0)
                 pfd[np++] = (struct pollfd){.fd = j->log_fd, .events = POLLIN};
         }
-        int64_t left = deadline - pb_rt_now_ms();
+        int64_t left = deadline - now_ms();
         if (!pending || left <= 0)
             break;
         /* Pipes closed: the child is ending, look again in a millisecond. */
-        int wait = np ? (left < 100 ? (int)left : 100) : 1;
-        if (poll(pfd, np, wait) < 0 && errno != EINTR)
+        int ms = np ? (left < 100 ? (int)left : 100) : 1;
+        if (poll(pfd, np, ms) < 0 && errno != EINTR)
             break;
         for (size_t k = 0; k < np; k++) {
             if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
@@ -334,7 +337,15 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
         if (!j->reaped) { /* still running at the bound: abandoned */
             kill(j->pid, SIGKILL);
             j->killed = true;
-            job_reap(j, true);
+            /* A child stuck in the kernel (a driver's ioctl) dies only when
+             * it returns: it is waited for a moment, then left to become a
+             * zombie of this process rather than holding the caller up. */
+            for (int64_t until = now_ms() + KILL_GRACE_MS;
+                 !j->reaped && now_ms() < until;) {
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+                job_reap(j);
+            }
         }
         job_drain(j);
         texts[i] = job_result(j, timeout, whys[i]);

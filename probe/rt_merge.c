@@ -217,6 +217,8 @@ static void add_unified(dlti_context *ctx, merged *g, const pb_rt_device *d, dlt
 static const dlti_attr *merged_finish(dlti_context *ctx, merged *g, dlti_error_t *err)
 {
     pb_map *m = &g->keys;
+    if (g->runtimes.failed || g->disagree.failed || g->source.failed)
+        m->failed = true; /* pb_finish reports it */
     if (g->runtimes.n)
         pb_add(ctx, m, "runtimes", dlti_container_new(ctx, DLTI_ATTR_MAP, g->runtimes.e,
                                                       g->runtimes.n, err));
