@@ -75,7 +75,8 @@ typedef struct pb_rt_device {
                             normalises it); "" when the runtime does not say */
     char uuid[48];       /* as the runtime prints it; "" when unknown */
     bool is_cpu;         /* the host CPU itself (pocl, lavapipe): its view goes under the CPU */
-    pb_map unified;      /* schema keys at the device's top level (num_compute_units, ...) */
+    pb_map unified;      /* schema keys at the device's top level (num_compute_units, ...);
+                            not used for the host CPU, whose keys are hwloc's */
     pb_map view;         /* this runtime's own view, under runtimes.<runtime> */
     pb_map partitions;   /* partition name -> #dlti.map (MIG instances, Level Zero stacks);
                             merged into the view as runtimes.<runtime>.partitions */
@@ -86,7 +87,8 @@ void pb_rt_init(pb_rt_device *d, const char *runtime, int ordinal);
 /* Frees d's maps (a device given up before pb_rt_add). */
 void pb_rt_free_device(pb_rt_device *d);
 /* Sets function pointer `fp` to symbol `name` of dlopen()ed `lib` (NULL
- * when absent): POSIX's data-to-function pointer conversion, spelled once. */
+ * when absent): POSIX's data-to-function pointer conversion, spelled once
+ * (needs <dlfcn.h> and <string.h>). */
 #define PB_DLSYM(lib, fp, name)                                                                 \
     do {                                                                                        \
         void *pb_sym_ = dlsym((lib), (name));                                                   \
@@ -101,7 +103,7 @@ void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
 /* dlopen()s a runtime's library `lib` ("libOpenCL.so.1"); NULL, with the
  * skipped line "LIB not loaded: dlerror()" for `runtime`, when it cannot. */
 void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib);
-/* Frees what the runtimes added (run_free calls it). */
+/* Frees what the runtimes added (pb_run_free calls it). */
 void pb_rt_free_all(pb_run *run);
 
 /* The runtime sources (runtime.c's table): each is one file and runs in a
@@ -150,8 +152,8 @@ bool pb_rt_libraries_unchanged(const dlti_attr *libraries);
  * of its own that must answer within opts->runtime_timeout_ms, or one after
  * the other in this process when opts->runtimes_in_process.  texts[i] gets
  * source i's malloc'ed answer (pb_rt_print), or NULL with whys[i] saying
- * what happened ("no answer within 20000 ms: abandoned", "crashed (signal
- * 11)").  Returns -1 only when out of memory. */
+ * what happened ("no answer within 20000 ms: abandoned (killed)", "crashed
+ * in its probe (signal 11, ...)").  Returns -1 only when out of memory. */
 #define PB_RT_WHY 256
 int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
               char (*whys)[PB_RT_WHY]);
@@ -181,7 +183,7 @@ const char *pb_known_vendor(unsigned vendor_id);
 typedef struct pb_gpu {
     char id[300];          /* "GPU0", "node1.GPU0" */
     bool has_pci;          /* pci holds its PCI identity */
-    sysdesc_pci_info pci;  /* device_id_str points at id */
+    sysdesc_pci_info pci;  /* its device_id_str is set to id for each hook call */
 } pb_gpu;
 
 /* Appends a GPU record (pci may be NULL); NULL when out of memory. */
