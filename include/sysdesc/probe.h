@@ -56,8 +56,10 @@ typedef struct sysdesc_pci_info {
 } sysdesc_pci_info;
 
 /**
- * Hook called for every GPU device the probe finds on the PCI bus, after the
- * probe has built its device spec.  It may replace `*device_spec` with a new
+ * Hook called for every GPU device with a PCI identity (found by hwloc's PCI
+ * discovery or, on this host, by a vendor runtime: its ids then read from
+ * sysfs), last, after the probe has built its device spec with the
+ * runtimes' live values.  It may replace `*device_spec` with a new
  * #dlti.target_device_spec built in `ctx` (for instance the probe's spec
  * merged with a systems/ description whose PCI ids match), or leave it alone.
  * Returns 0, or -1 with `err` filled to abort the probe (the error is passed
