@@ -18,11 +18,10 @@ PyObject *ext_node_new(SystemObject *system, const dlti_attr *attr, const dlti_s
 
 static void node_dealloc(NodeObject *self)
 {
-    PyTypeObject *tp = Py_TYPE(self);
+    /* Instances of the Python subclasses (Map, Spec) come here through
+     * subtype_dealloc, which releases their heap type itself. */
     Py_CLEAR(self->system);
-    tp->tp_free((PyObject *)self);
-    if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE)
-        Py_DECREF(tp);
+    Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static const char *utf8_of(PyObject *s, Py_ssize_t *len, PyObject **holder)

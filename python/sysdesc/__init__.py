@@ -228,5 +228,12 @@ def check(what: Union[PathLike, Spec], complete: bool = False,
     (an override file).  A file that does not load is one problem."""
     if isinstance(what, Spec):
         return what.check(complete=complete, partial=partial)
-    return [Problem(*p) for p in _sysdesc._check_file(os.fspath(what), bool(complete),
-                                                      bool(partial), catalog_path())]
+    found = [Problem(*p) for p in _sysdesc._check_file(os.fspath(what), bool(complete),
+                                                       bool(partial), catalog_path())]
+    return _file_order(found)
+
+
+def _file_order(problems: List[Problem]) -> List[Problem]:
+    """The order `sysdesc check` prints: by line and column, problems at one
+    place (the keys a device misses) in the checker's order."""
+    return sorted(problems, key=lambda p: (p.line, p.column))

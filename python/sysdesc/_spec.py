@@ -100,5 +100,6 @@ class Spec(Map):
 
     def check(self, complete: bool = False, partial: bool = False) -> list:
         """Every problem the device schema finds, as sysdesc.Problem values (none: valid)."""
-        from . import Problem
-        return [Problem(*p) for p in self.system.check(complete=complete, partial=partial)]
+        from . import Problem, _file_order
+        return _file_order([Problem(*p) for p in self.system.check(complete=complete,
+                                                                   partial=partial)])
