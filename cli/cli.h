@@ -57,6 +57,7 @@ int cmd_show(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 

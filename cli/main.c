@@ -19,6 +19,8 @@ static const sysdesc_command commands[] = {
     {"check", "check descriptions against the device schema, every problem", cmd_check},
     {"summary", "a system at a glance: one block per device, at 80 columns", cmd_summary},
     {"schema", "the device schema: every key, its type, unit and meaning", cmd_schema},
+    /* autotuners' field names (sysdesc/tuner.h, docs/export.md) */
+    {"export", "one device as a TVM target, Triton or Inductor device properties (JSON)", cmd_export},
 };
 
 static void print_usage(FILE *out)

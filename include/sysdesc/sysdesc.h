@@ -13,6 +13,7 @@
  *   sysdesc/schema.h    the device schema and the checker
  *   sysdesc/catalog.h   the systems/ catalog and PCI matching
  *   sysdesc/compose.h   several systems into one
+ *   sysdesc/tuner.h     one device in an autotuner's field names (TVM, Triton, Inductor)
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
  * errors and threads in its preamble; docs/architecture.md draws the layers.
  */
@@ -30,5 +31,6 @@
 #include "sysdesc/schema.h"
 #include "sysdesc/catalog.h"
 #include "sysdesc/compose.h"
+#include "sysdesc/tuner.h"
 
 #endif /* SYSDESC_SYSDESC_H */

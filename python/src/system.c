@@ -112,6 +112,25 @@ static PyObject *system_layout(SystemObject *self, PyObject *args, PyObject *kwa
     return ext_layout_new(self, scope);
 }
 
+/* export(device, tuner): sysdesc_tuner_export's JSON text, as `sysdesc export` prints it. */
+static PyObject *system_export(SystemObject *self, PyObject *args)
+{
+    const char *device, *name;
+    if (!PyArg_ParseTuple(args, "ss:export", &device, &name))
+        return NULL;
+    sysdesc_tuner tuner;
+    if (sysdesc_tuner_parse(name, &tuner) < 0)
+        return ext_raise_argument("unknown tuner '%s' (%s)", name, sysdesc_tuner_names());
+    dlti_error_t err;
+    size_t len;
+    char *text = sysdesc_tuner_export(self->sys.spec, device, tuner, &len, &err);
+    if (!text)
+        return ext_raise(&err);
+    PyObject *r = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "surrogateescape");
+    free(text);
+    return r;
+}
+
 static PyObject *system_data_layout(SystemObject *self, void *unused)
 {
     (void)unused;
@@ -138,6 +157,8 @@ static PyMethodDef system_methods[] = {
      "print(format, typed=False)\n--\n\nThe system as `sysdesc convert --to FORMAT` prints it."},
     {"check", (PyCFunction)(void (*)(void))system_check, METH_VARARGS | METH_KEYWORDS,
      "check(complete=False, partial=False)\n--\n\nEvery problem the device schema finds."},
+    {"export", (PyCFunction)system_export, METH_VARARGS,
+     "export(device, tuner)\n--\n\nThe JSON `sysdesc export --to TUNER SPEC DEVICE` prints."},
     {"layout", (PyCFunction)(void (*)(void))system_layout, METH_VARARGS | METH_KEYWORDS,
      "layout(scope=None)\n--\n\nThe data layout of the system (or of a nested module)."},
     {NULL, NULL, 0, NULL},

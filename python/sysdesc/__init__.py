@@ -39,7 +39,7 @@ __version__ = _sysdesc.version
 
 __all__ = [
     "host", "load", "parse", "catalog", "catalog_names", "catalog_entries", "catalog_path",
-    "compose", "check", "export", "export_targets",
+    "compose", "check", "TUNERS",
     "Spec", "Map", "Path", "Layout", "System", "Attribute", "Problem", "CatalogEntry",
     "MlirType", "MlirAttr", "UNIT",
     "Error", "ParseError", "VerifyError", "LimitError", "NotFoundError", "ValueTypeError",
@@ -73,6 +73,9 @@ class CatalogEntry(NamedTuple):
 class ProbeWarning(UserWarning):
     """A probed value that failed a sanity check (it is also listed under "suspect")."""
 
+
+#: The autotuners Spec.export() and `sysdesc export --to` know.
+TUNERS = ("tvm", "triton", "inductor")
 
 # ---- the catalog ----
 

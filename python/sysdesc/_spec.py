@@ -98,6 +98,33 @@ class Spec(Map):
         """The data layout (sysdesc.Layout) of the description, or of nested module ``scope``."""
         return self.system.layout(scope)
 
+    def export(self, device: str, tuner: str) -> Dict[str, Any]:
+        """Device ``device`` in an autotuner's own field names (docs/export.md).
+
+        tuner: "tvm" (a TVM target's attributes: kind, arch,
+        max_shared_memory_per_block, thread_warp_size, ...), "triton"
+        (driver.active.utils.get_device_properties(): max_shared_mem,
+        multiprocessor_count, warpSize, clock rates in kHz, ...) or
+        "inductor" (torch._inductor.runtime.hints.DeviceProperties fields).
+        The same mapping as ``sysdesc export`` (one C function); a field whose
+        source key is absent is left out.  Raises NotFoundError for an
+        unknown device, UnsupportedError for a device the tuner cannot
+        describe (Triton and Inductor: GPUs only)."""
+        return json.loads(self.system.export(device, tuner))
+
+    def to_tvm(self, device: str) -> Dict[str, Any]:
+        """``export(device, "tvm")``: the attributes of a TVM target (tvm.target.Target(d))."""
+        return self.export(device, "tvm")
+
+    def to_triton(self, device: str) -> Dict[str, Any]:
+        """``export(device, "triton")``: Triton's device properties."""
+        return self.export(device, "triton")
+
+    def to_inductor(self, device: str) -> Dict[str, Any]:
+        """``export(device, "inductor")``: fields of Inductor's DeviceProperties
+        (``index`` is left out: it is the runtime's ordinal, not a property)."""
+        return self.export(device, "inductor")
+
     def check(self, complete: bool = False, partial: bool = False) -> list:
         """Every problem the device schema finds, as sysdesc.Problem values (none: valid)."""
         from . import Problem, _file_order
