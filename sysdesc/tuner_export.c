@@ -40,7 +40,6 @@ static const field_row fields[] = {
     {SYSDESC_TUNER_TVM, "GPU", NULL, "registers_per_block", "registers_per_block", AS_IS},
     {SYSDESC_TUNER_TVM, "GPU", NULL, "l2_cache_size_bytes", "L2_cache_size_in_bytes", AS_IS},
     {SYSDESC_TUNER_TVM, "CPU", NULL, "kind", NULL, KIND},
-    {SYSDESC_TUNER_TVM, "CPU", NULL, "mcpu", "llvm_cpu", AS_IS},
     {SYSDESC_TUNER_TVM, "CPU", NULL, "mattr", "features", PLUS_FEATURES},
     {SYSDESC_TUNER_TVM, "CPU", NULL, "num-cores", "num_cores", AS_IS},
     /* Triton: third_party/nvidia/backend/driver.c getDeviceProperties (CUDA
