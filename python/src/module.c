@@ -57,7 +57,7 @@ static PyObject *m_load(PyObject *mod, PyObject *args)
     }
     sysdesc_yaml_options o;
     load_options(&o, check, search_path);
-    sysdesc_system sys;
+    sysdesc_system sys = {0};
     dlti_error_t err;
     PyObject *r;
     if (sysdesc_system_load(ctx, path, &o, &sys, &err) < 0) {
@@ -84,7 +84,7 @@ static PyObject *m_parse(PyObject *mod, PyObject *args)
         return PyErr_NoMemory();
     sysdesc_yaml_options o;
     load_options(&o, check, search_path);
-    sysdesc_system sys;
+    sysdesc_system sys = {0};
     dlti_error_t err;
     if (sysdesc_system_parse(ctx, text, (size_t)len, source, &o, &sys, &err) < 0) {
         dlti_context_free(ctx);
@@ -240,7 +240,7 @@ static int compose_item(sysdesc_compose *c, dlti_context *ctx, PyObject *obj,
     char *copy = strdup(PyBytes_AS_STRING(bytes)), *id, *item;
     unsigned count;
     int rc = -1;
-    sysdesc_system sys;
+    sysdesc_system sys = {0};
     dlti_error_t err;
     if (!copy) {
         PyErr_NoMemory();
@@ -300,7 +300,7 @@ static PyObject *m_compose(PyObject *mod, PyObject *args)
     }
     for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(items); i++)
         ok = compose_item(c, ctx, PyTuple_GET_ITEM(items, i), &o) == 0;
-    sysdesc_system result;
+    sysdesc_system result = {0};
     if (ok && sysdesc_compose_finish(c, &result, &err) < 0) {
         ok = false;
         ext_raise(&err);

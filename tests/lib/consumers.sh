@@ -20,6 +20,9 @@ trap 'rm -rf "$T"' EXIT
 P=$T/stage$PREFIX
 case $LIBDIR in /*) L=$T/stage$LIBDIR ;; *) L=$P/$LIBDIR ;; esac
 want="$VERSION 132"
+# A sanitized library (scripts/test-all's ASan pass) needs sanitized programs.
+san=""
+[ "${SANITIZE:-none}" = none ] || san="-fsanitize=$SANITIZE"
 unset SYSDESC_PATH
 for f in sysdescConfig.cmake sysdescConfigVersion.cmake; do
     [ -f "$L/cmake/sysdesc/$f" ] || bad "$f is not installed in $L/cmake/sysdesc"
@@ -27,7 +30,8 @@ done
 
 # CMake, C and C++.
 if cmake -S "$SRCDIR/tests/lib/consumer" -B "$T/cmake" -DCMAKE_PREFIX_PATH="$P" \
-        -DCMAKE_BUILD_TYPE=Release >"$T/cmake.log" 2>&1 &&
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
+        >"$T/cmake.log" 2>&1 &&
    cmake --build "$T/cmake" >>"$T/cmake.log" 2>&1; then
     for prog in consumer_c consumer_cxx; do
         got=$(LD_LIBRARY_PATH="$L" "$T/cmake/$prog" 2>&1)
@@ -54,9 +58,9 @@ PCDIR=$L/pkgconfig
 [ -f "$PCDIR/sysdesc.pc" ] || bad "sysdesc.pc is not installed in $PCDIR"
 flags=$(PKG_CONFIG_PATH="$PCDIR" PKG_CONFIG_SYSROOT_DIR="$T/stage" pkg-config --cflags --libs sysdesc) ||
     bad "pkg-config --cflags --libs sysdesc failed"
-cc -o "$T/pc_c" "$SRCDIR/tests/lib/consumer/consumer.c" $flags 2>"$T/pc_c.log" ||
+cc $san -o "$T/pc_c" "$SRCDIR/tests/lib/consumer/consumer.c" $flags 2>"$T/pc_c.log" ||
     { cat "$T/pc_c.log"; bad "the pkg-config C consumer did not build"; }
-c++ -o "$T/pc_cxx" "$SRCDIR/tests/lib/consumer/consumer.cpp" $flags 2>"$T/pc_cxx.log" ||
+c++ $san -o "$T/pc_cxx" "$SRCDIR/tests/lib/consumer/consumer.cpp" $flags 2>"$T/pc_cxx.log" ||
     { cat "$T/pc_cxx.log"; bad "the pkg-config C++ consumer did not build"; }
 for prog in pc_c pc_cxx; do
     [ -x "$T/$prog" ] || continue

@@ -11,5 +11,16 @@ if ! "$PYTHON" -c 'import pytest' 2>/dev/null; then
     echo "skip: $PYTHON has no pytest (python3-pytest)"; exit 77
 fi
 export PYTHONPATH="$BUILDDIR/python" PYTHONDONTWRITEBYTECODE=1
+# A sanitized build (scripts/test-all's ASan+UBSan pass): the extension needs
+# the sanitizer runtimes loaded first; CPython's own allocations at exit are
+# not leaks of ours.
+case ${SANITIZE:-none} in
+*address*)
+    preload=$(${CC:-cc} -print-file-name=libasan.so)
+    case $SANITIZE in *undefined*) preload="$preload $(${CC:-cc} -print-file-name=libubsan.so)" ;; esac
+    export LD_PRELOAD="$preload" ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" ;;
+none) ;;
+*) echo "skip: the module is not tested under -Db_sanitize=$SANITIZE"; exit 77 ;;
+esac
 cd "$SRCDIR/tests/python" || exit 1
 exec "$PYTHON" -m pytest -q -p no:cacheprovider "$@" .

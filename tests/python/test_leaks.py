@@ -2,12 +2,18 @@
 references, Python allocations or resident memory behind."""
 
 import gc
+import os
 import sys
 import tracemalloc
 
 import sysdesc
 
 N = 100_000
+# Under AddressSanitizer (scripts/test-all's ASan pass) freed memory sits in
+# ASan's quarantine, so resident memory grows whatever the module does: the
+# RSS bounds hold for normal builds only; the reference counts and Python's
+# allocations are checked in both.
+SANITIZED = "address" in os.environ.get("SANITIZE", "")
 
 
 def rss_bytes():
@@ -58,7 +64,8 @@ def test_no_memory_growth_over_100k_queries():
     tracemalloc.stop()
     grown = sum(s.size_diff for s in snap1.compare_to(snap0, "filename"))
     assert grown < 64 * 1024, f"Python allocations grew by {grown} bytes"
-    assert rss1 - rss0 < 2 * 1024 * 1024, f"RSS grew by {rss1 - rss0} bytes"
+    if not SANITIZED:
+        assert rss1 - rss0 < 2 * 1024 * 1024, f"RSS grew by {rss1 - rss0} bytes"
 
 
 def test_dropped_specs_free_their_contexts():
@@ -72,7 +79,8 @@ def test_dropped_specs_free_their_contexts():
         s.to_json()
     del s
     gc.collect()
-    assert rss_bytes() - rss0 < 4 * 1024 * 1024
+    if not SANITIZED:
+        assert rss_bytes() - rss0 < 4 * 1024 * 1024
 
 
 def test_children_keep_the_context_alive():
