@@ -123,15 +123,15 @@ static PyObject *l_big_endian(LayoutObject *self, void *unused)
 }
 
 static PyMethodDef layout_methods[] = {
-    {"size", (PyCFunction)l_size, METH_O, "size(type)\n--\n\nSize in bytes (ceil(bits / 8))."},
-    {"size_in_bits", (PyCFunction)l_bits, METH_O, "size_in_bits(type)\n--\n\nSize in bits."},
-    {"abi_alignment", (PyCFunction)l_abi, METH_O, "abi_alignment(type)\n--\n\nABI alignment in bytes."},
+    {"size", (PyCFunction)l_size, METH_O, "size($self, type, /)\n--\n\nSize in bytes (ceil(bits / 8))."},
+    {"size_in_bits", (PyCFunction)l_bits, METH_O, "size_in_bits($self, type, /)\n--\n\nSize in bits."},
+    {"abi_alignment", (PyCFunction)l_abi, METH_O, "abi_alignment($self, type, /)\n--\n\nABI alignment in bytes."},
     {"preferred_alignment", (PyCFunction)l_pref, METH_O,
-     "preferred_alignment(type)\n--\n\nPreferred alignment in bytes."},
+     "preferred_alignment($self, type, /)\n--\n\nPreferred alignment in bytes."},
     {"index_bitwidth", (PyCFunction)l_index, METH_O,
-     "index_bitwidth(type)\n--\n\nIndex width in bits of index and pointer types; None for others."},
+     "index_bitwidth($self, type, /)\n--\n\nIndex width in bits of index and pointer types; None for others."},
     {"property", (PyCFunction)l_property, METH_O,
-     "property(name)\n--\n\nA scope-wide property ('endianness', 'stack_alignment', ...) as\n"
+     "property($self, name, /)\n--\n\nA scope-wide property ('endianness', 'stack_alignment', ...) as\n"
      "`sysdesc layout` and mlir-opt-22 print it."},
     {NULL, NULL, 0, NULL},
 };

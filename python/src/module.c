@@ -390,7 +390,7 @@ static PyMethodDef module_methods[] = {
     {"_compose", m_compose, METH_VARARGS, "_compose(items, host, ...probe..., check)"},
     {"_check_file", m_check_file, METH_VARARGS, "_check_file(path, complete, partial, search_path)"},
     {"catalog_path", m_catalog_path, METH_NOARGS,
-     "catalog_path()\n--\n\nThe library's default catalog search path (':'-separated)."},
+     "catalog_path($module, /)\n--\n\nThe library's default catalog search path (':'-separated)."},
     {"_catalog_list", m_catalog_list, METH_VARARGS, "_catalog_list(search_path)"},
     {NULL, NULL, 0, NULL},
 };

@@ -413,16 +413,16 @@ static PySequenceMethods node_sequence = {
 
 static PyMethodDef node_methods[] = {
     {"get", (PyCFunction)(void (*)(void))node_get, METH_FASTCALL,
-     "get(key, default=None)\n--\n\nThe value of `key`, or `default` when it is absent."},
+     "get($self, key, default=None, /)\n--\n\nThe value of `key`, or `default` when it is absent."},
     {"query", (PyCFunction)(void (*)(void))node_query, METH_VARARGS | METH_KEYWORDS,
-     "query(*keys, scope=None)\n--\n\n"
+     "query($self, /, *keys, scope=None)\n--\n\n"
      "The value at a path of keys, with MLIR's query semantics (transform.dlti.query).\n"
      "Raises NotFoundError with MLIR's reason and a hint when the path is not there.\n"
      "`scope` (\"outer/inner\") picks a nested module of an MLIR description."},
     {"_query_raw", (PyCFunction)(void (*)(void))node_query_raw, METH_VARARGS | METH_KEYWORDS,
      "as query(), a bare node over the value (sysdesc.Attribute uses it)"},
     {"path", (PyCFunction)(void (*)(void))node_path, METH_VARARGS | METH_KEYWORDS,
-     "path(*keys, scope=None)\n--\n\n"
+     "path($self, /, *keys, scope=None)\n--\n\n"
      "A Path: the keys resolved once; calling it answers the query again (the fast path)."},
     {"_mlir", (PyCFunction)node_mlir, METH_NOARGS, "the attribute as MLIR prints it"},
     {"_info", (PyCFunction)node_info, METH_NOARGS, "(kind, MLIR type or None, value)"},

@@ -97,7 +97,7 @@ static PyObject *path_repr(PathObject *self)
 
 static PyMethodDef path_methods[] = {
     {"get", (PyCFunction)(void (*)(void))path_get, METH_FASTCALL,
-     "get(default=None)\n--\n\nThe value, or `default` when the path is not there."},
+     "get($self, default=None, /)\n--\n\nThe value, or `default` when the path is not there."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -109,8 +109,7 @@ static PyGetSetDef path_getset[] = {
 PyTypeObject PathType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sysdesc.Path",
-    .tp_doc = "Path(...)\n--\n\n"
-              "A key path resolved once against one spec (spec.path(\"CPU\", \"cache\", ...)).\n"
+    .tp_doc = "A key path resolved once against one spec (spec.path(\"CPU\", \"cache\", ...)).\n"
               "path() answers the query as spec.query(*keys) does, without resolving the\n"
               "keys again; path.get(default) returns `default` instead of raising.",
     .tp_basicsize = sizeof(PathObject),

@@ -154,13 +154,13 @@ static PyObject *system_is_module(SystemObject *self, void *unused)
 
 static PyMethodDef system_methods[] = {
     {"print", (PyCFunction)(void (*)(void))system_print, METH_VARARGS | METH_KEYWORDS,
-     "print(format, typed=False)\n--\n\nThe system as `sysdesc convert --to FORMAT` prints it."},
+     "print($self, /, format, typed=False)\n--\n\nThe system as `sysdesc convert --to FORMAT` prints it."},
     {"check", (PyCFunction)(void (*)(void))system_check, METH_VARARGS | METH_KEYWORDS,
-     "check(complete=False, partial=False)\n--\n\nEvery problem the device schema finds."},
+     "check($self, /, complete=False, partial=False)\n--\n\nEvery problem the device schema finds."},
     {"export", (PyCFunction)system_export, METH_VARARGS,
-     "export(device, tuner)\n--\n\nThe JSON `sysdesc export --to TUNER SPEC DEVICE` prints."},
+     "export($self, device, tuner, /)\n--\n\nThe JSON `sysdesc export --to TUNER SPEC DEVICE` prints."},
     {"layout", (PyCFunction)(void (*)(void))system_layout, METH_VARARGS | METH_KEYWORDS,
-     "layout(scope=None)\n--\n\nThe data layout of the system (or of a nested module)."},
+     "layout($self, /, scope=None)\n--\n\nThe data layout of the system (or of a nested module)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -49,3 +49,15 @@ def test_docstrings():
             if not n.startswith("_") and callable(m):
                 assert inspect.getdoc(m), f"{cls.__name__}.{n}"
     assert "query" in inspect.getdoc(sysdesc.Map.query)
+
+
+def test_c_methods_have_signatures():
+    """help() and IDEs read the C methods' signatures (__text_signature__)."""
+    methods = [sysdesc.Map.get, sysdesc.Map.query, sysdesc.Map.path, sysdesc.Path.get,
+               sysdesc.Layout.size, sysdesc.Layout.size_in_bits, sysdesc.Layout.abi_alignment,
+               sysdesc.Layout.preferred_alignment, sysdesc.Layout.index_bitwidth,
+               sysdesc.Layout.property, sysdesc.System.print, sysdesc.System.check,
+               sysdesc.System.layout, sysdesc.System.export]
+    for m in methods:
+        params = list(inspect.signature(m).parameters)
+        assert params[0] == "self" and len(params) >= 2, m.__name__
