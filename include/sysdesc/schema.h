@@ -77,6 +77,11 @@ typedef struct sysdesc_schema_key {
     const char *meaning;
     /** `sysdesc summary`: the label it is shown under, NULL when not shown. */
     const char *summary;
+    /** NULL, or the path of a boolean key of the same device that narrows
+     *  `required`: a device that sets that key to false need not give this
+     *  one (absent counts as true).  pci_vendor_id and pci_device_ids are
+     *  required only of GPUs that are PCI devices (`is_pci_device`). */
+    const char *required_if;
 } sysdesc_schema_key;
 
 /** The number of keys in the schema. */

@@ -40,8 +40,9 @@ def run_installed(site, tmp_path):
 
 
 def expected_names():
-    return sorted(os.path.relpath(p, os.path.join(SRCDIR, "systems"))[:-5]
-                  for p in glob.glob(os.path.join(SRCDIR, "systems", "*", "*.yaml")))
+    root = os.path.join(SRCDIR, "systems")
+    return sorted(os.path.relpath(p, root)[:-5]
+                  for p in glob.glob(os.path.join(root, "**", "*.yaml"), recursive=True))
 
 
 @pytest.mark.skipif(not MESON, reason="meson not found")
