@@ -60,6 +60,7 @@ int cmd_schema(int argc, char **argv);
 /* issue 12, measured half: docs/measure.md */
 int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 
