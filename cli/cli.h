@@ -57,6 +57,7 @@ int cmd_show(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 
@@ -87,7 +88,8 @@ bool cli_probe_option(const char *arg, cli_probe_args *a);
  * reports that they need it and returns the exit code. */
 int cli_probe_args_need_host(const char *cmd, const cli_probe_args *a);
 /* Takes the options of commands that load and print descriptions:
- * --no-check (into `load`) and --typed (into `print_flags`); false for any other. */
+ * --no-check (into `load`), --typed, --pretty and --inherent-dlti (into
+ * `print_flags`); false for any other. */
 bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;

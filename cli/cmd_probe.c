@@ -8,7 +8,7 @@
 static const char usage[] =
     "usage: sysdesc probe [--xml FILE]... [--io|--no-io] [--format mlir|attr|yaml|json]\n"
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
-    "                     [--no-check] [--quiet] [-o FILE]\n"
+    "                     [--no-check] [--quiet] [--pretty] [--inherent-dlti] [-o FILE]\n"
     "\n"
     "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
     "and prints a #dlti.target_system_spec with a \"CPU\" device and, with I/O\n"
@@ -34,6 +34,9 @@ static const char usage[] =
     "                  override files and the result of each --set are checked\n"
     "                  against the device schema (sysdesc check, docs/keys.md)\n"
     "  --quiet, -q     do not print sanity warnings (still listed in \"suspect\")\n"
+    "  --pretty        MLIR one DLTI entry a line, nested maps indented\n"
+    "  --inherent-dlti MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "                  (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE         write to FILE atomically (temporary file + rename)\n"
     "\n"
     "Exit status: 0 ok; 2 bad usage, malformed XML or override; 3 unreadable\n"
@@ -83,6 +86,7 @@ int cmd_probe(int argc, char **argv)
     size_t nxml = 0, nset = 0, noverride = 0;
     const char *out = NULL;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
+    unsigned print_flags = 0;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
     sysdesc_yaml_options load_opts = {0};
@@ -125,7 +129,7 @@ int cmd_probe(int argc, char **argv)
             }
         } else if (cli_probe_option(a, &pa)) {
             continue;
-        } else if (cli_description_option(a, &load_opts, NULL)) {
+        } else if (cli_description_option(a, &load_opts, &print_flags)) {
             continue;
         } else {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
@@ -171,7 +175,7 @@ int cmd_probe(int argc, char **argv)
             goto done;
     }
     sysdesc_system sys = {.spec = spec};
-    rc = cli_output_system(&sys, format, 0, out);
+    rc = cli_output_system(&sys, format, print_flags, out);
 done:
     free(xmls);
     free(sets);
