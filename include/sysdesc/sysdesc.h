@@ -30,5 +30,6 @@
 #include "sysdesc/schema.h"
 #include "sysdesc/catalog.h"
 #include "sysdesc/compose.h"
+#include "sysdesc/attach.h"
 
 #endif /* SYSDESC_SYSDESC_H */
