@@ -198,6 +198,20 @@ def main():
         shutil.copy(os.path.join(DATA, "func_gpu.mlir"), inplace)
         rc, _, err = sysdesc("attach", "--no-check", SPEC, inplace, "-o", inplace)
         check(rc == 0 and mlir_opt(inplace)[0] == 0, "attach -o IN: %s" % err)
+        # layout from a real file equals mlir-opt-22's data layout queries.
+        out = os.path.join(tmp, "layout_query.mlir")
+        r = run(MLIR_OPT, "--allow-unregistered-dialect", "--test-data-layout-query", out)
+        answers = re.findall(r'"test.data_layout_query"\(\) \{alignment = (\d+) : index, .*'
+                             r'bitsize = (\d+) : index, .* index = (\d+) : index, .*'
+                             r'preferred = (\d+) : index, .*size = (\d+) : index, .*\} : \(\) -> (.*)$',
+                             r.stdout.decode(), re.M)
+        check(r.returncode == 0 and len(answers) == 5, "layout: mlir-opt-22: %s" % r.stderr.decode())
+        for align, bits, index, pref, size, ty in answers:
+            rc, got, err = sysdesc("layout", out, ty)
+            want = "%s: size = %s, bitsize = %s, alignment = %s, preferred = %s, index = %s\n" % (
+                ty, size, bits, align, pref, index)
+            check(rc == 0 and got == want, "layout %s: %r, mlir-opt-22: %r" % (ty, got, want))
+
         # convert (and so probe and compose: one printer) --pretty / --inherent-dlti.
         plain = sysdesc("convert", "--no-check", SPEC)[1]
         for fmt_name, extra in (("mlir", []), ("attr", ["--to", "attr"])):
