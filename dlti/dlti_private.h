@@ -331,6 +331,7 @@ struct dlti_scope {
     /* Where the module's parts sit in the source (dlti_scope_source). */
     bool implicit;            /* the module MLIR wraps around top-level ops */
     bool interleaved;         /* implicit: alias definitions between those ops */
+    bool generic;             /* "builtin.module"() ({...}) {...} : () -> () */
     size_t name_end, dict_open, dict_close, body_open, body_close;
     /* Ops of other dialects skipped in the body (skip_op.c): how many, and
      * the first one's name and place, for messages. */

@@ -162,6 +162,8 @@ fail:
 }
 
 static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent);
+static bool at_generic_module(const dlti_parser *p, size_t at);
+static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent);
 
 /* Counts an op skipped in the body of `s`, keeping the first one's name
  * and place for messages (dlti_scope_skipped_ops). */
@@ -243,7 +245,8 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
             }
             break;
         }
-        if (!dlti_at_module_op(p, p->pos)) {
+        bool generic = at_generic_module(p, p->pos);
+        if (!generic && !dlti_at_module_op(p, p->pos)) {
             if (check_op_start(p, top) != 0)
                 goto fail;
             dlti_skipped_op op;
@@ -260,7 +263,7 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
             continue;
         }
         size_t at = p->pos;
-        dlti_scope *k = parse_module_op(p, s);
+        dlti_scope *k = generic ? parse_generic_module(p, s) : parse_module_op(p, s);
         if (!k)
             goto fail;
         s->interleaved |= item_after_op;
@@ -308,6 +311,14 @@ static int parse_body(dlti_parser *p, dlti_scope *s)
     }
     size_t n = 0;
     dlti_scope **kids = NULL;
+    /* The generic form prints an empty body's block: `^bb0:`. */
+    if (s->generic && dlti_accept(p, '^')) {
+        size_t st;
+        if (!dlti_bare_id(p, &st) || dlti_expect(p, ':') != 0) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected a block label '^bb0:'");
+            return -1;
+        }
+    }
     if (parse_ops(p, s, false, &kids, &n) != 0)
         return -1;
     s->body_close = p->pos;
@@ -386,6 +397,104 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
         p->pos = save;
     }
     int rc = parse_body(p, scope);
+    dlti_leave(p);
+    return rc == 0 ? scope : NULL;
+}
+
+/* ---- the generic form of a module (mlir-opt --mlir-print-op-generic) ----
+ * "builtin.module"() <{sym_name = "x"}> ({ ... }) {attributes} : () -> () */
+
+static bool at_generic_module(const dlti_parser *p, size_t at)
+{
+    static const char w[] = "\"builtin.module\"";
+    size_t i = at + sizeof(w) - 1;
+    if (p->len - at < sizeof(w) - 1 || memcmp(p->text + at, w, sizeof(w) - 1) != 0)
+        return false;
+    while (i < p->len && (p->text[i] == ' ' || p->text[i] == '\t'))
+        i++;
+    return i < p->len && p->text[i] == '(';
+}
+
+/* <{sym_name = "x"}>: the name.  sym_visibility is refused, as the custom
+ * form's `attributes {sym_visibility = ...}` is (docs/mlir-syntax.md). */
+static int parse_generic_props(dlti_parser *p, dlti_scope *scope)
+{
+    do {
+        size_t st, at = (dlti_skip_ws(p), p->pos);
+        size_t n = dlti_bare_id(p, &st);
+        bool is_name = n == 8 && memcmp(p->text + st, "sym_name", 8) == 0;
+        if (!is_name) {
+            dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
+                             "property '%.*s' of a generic 'builtin.module' is not supported",
+                             (int)(n ? n : 1), p->text + at);
+            return -1;
+        }
+        size_t len;
+        const char *v = dlti_expect(p, '=') == 0 && dlti_peek(p) == '"' ? dlti_parse_string(p, &len)
+                                                                         : NULL;
+        if (!v) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected a string");
+            return -1;
+        }
+        char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
+        if (!copy) {
+            dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+            return -1;
+        }
+        memcpy(copy, v, len);
+        copy[len] = '\0';
+        scope->name = copy;
+    } while (dlti_accept(p, ','));
+    return dlti_expect(p, '}') != 0 || dlti_expect(p, '>') != 0 ? -1 : 0;
+}
+
+static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent)
+{
+    dlti_skip_ws(p);
+    size_t op_at = p->pos;
+    if (!dlti_enter(p))
+        return NULL;
+    dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
+    if (!scope) {
+        dlti_leave(p);
+        return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+    }
+    memset(scope, 0, sizeof(*scope));
+    scope->ctx = p->ctx;
+    scope->parent = parent;
+    scope->offset = op_at;
+    scope->generic = true;
+    scope->dict_open = scope->dict_close = SIZE_MAX;
+    p->pos += strlen("\"builtin.module\"");
+    int rc = dlti_expect(p, '(') == 0 && dlti_expect(p, ')') == 0 ? 0 : -1;
+    if (rc == 0 && dlti_accept_str(p, "<{"))
+        rc = parse_generic_props(p, scope);
+    if (rc == 0)
+        rc = dlti_expect(p, '(') == 0 && parse_body(p, scope) == 0 && dlti_expect(p, ')') == 0
+                 ? 0 : -1;
+    scope->name_end = p->pos; /* where a new {attributes} goes */
+    if (rc == 0 && dlti_peek(p) == '{') {
+        size_t count = 0;
+        dlti_named_attr *attrs = parse_attr_dict(p, &count, op_at, scope);
+        rc = attrs || !p->failed ? 0 : -1;
+        scope->num_attrs = count;
+        scope->attrs = count ? dlti_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
+        free(attrs);
+        if (count && !scope->attrs)
+            rc = -1, dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+    }
+    /* : () -> () */
+    if (rc == 0 && !dlti_accept(p, ':')) {
+        dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                         "expected ':' followed by operation type");
+        rc = -1;
+    }
+    if (rc == 0 && (dlti_expect(p, '(') != 0 ||
+                    dlti_expect(p, ')') != 0 || !dlti_accept_str(p, "->") ||
+                    dlti_expect(p, '(') != 0 || dlti_expect(p, ')') != 0)) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected ': () -> ()' after a generic module");
+        rc = -1;
+    }
     dlti_leave(p);
     return rc == 0 ? scope : NULL;
 }
@@ -590,7 +699,7 @@ int dlti_scope_get_source(const dlti_scope *s, dlti_scope_source *out)
 {
     if (s->bare)
         return -1;
-    *out = (dlti_scope_source){s->implicit, s->interleaved, s->offset, s->name_end,
+    *out = (dlti_scope_source){s->implicit, s->interleaved, s->generic, s->offset, s->name_end,
                                s->dict_open, s->dict_close, s->body_open, s->body_close};
     return 0;
 }

@@ -87,10 +87,11 @@ static void set_attr(attacher *a, size_t old, const char *name, const dlti_attr 
         add_edit(a, a->append_at, a->append_at, at);
         return;
     }
-    /* no dictionary: one new `attributes {...}` after `module [@name]`,
-     * its entries gathered into a single edit */
+    /* no dictionary: one new `attributes {...}` after `module [@name]`
+     * (generic form: `{...}` after the region), its entries gathered into a
+     * single edit */
     if (!a->new_dict_open) {
-        dlti_buf_puts(&a->out, " attributes {");
+        dlti_buf_puts(&a->out, a->src.generic ? " {" : " attributes {");
         a->new_dict_open = true;
     } else {
         a->num_edits--;

@@ -395,8 +395,11 @@ typedef struct dlti_scope_source {
     bool implicit;
     /** implicit: alias definitions or `{-#` metadata lie between the ops. */
     bool interleaved;
+    /** The generic form `"builtin.module"() ({...}) {attrs} : () -> ()`:
+     *  `name_end` is just after the region's ')', where a new `{...}` goes. */
+    bool generic;
     size_t op;          /**< the `module` keyword; implicit: the start of the text */
-    size_t name_end;    /**< just after `module` or its `@name` */
+    size_t name_end;    /**< just after `module` or its `@name` (generic: see above) */
     size_t dict_open;   /**< the '{' of `attributes {...}`; SIZE_MAX without one */
     size_t dict_close;  /**< just after that dictionary's '}'; SIZE_MAX without one */
     size_t body_open;   /**< the body's '{'; implicit: where the first op starts */

@@ -119,6 +119,8 @@ def main():
                 back = back.replace(b", " + p, b"").replace(p + b", ", b"").replace(p, b"")
             if b" attributes {}" not in raw:
                 back = back.replace(b" attributes {}", b"")
+            if b") {} :" not in raw:  # a generic module's new dictionary
+                back = back.replace(b") {} :", b") :")
             if b"existing" in f.encode():
                 back = raw  # replaced in place: checked below through mlir-opt's print
             wrapped = b"module {" + nl

@@ -38,6 +38,12 @@ check "show" 0 show --format json nvidia/h100-sxm
 check "compose" 0 compose --format mlir nvidia/dgx-h100 GPU=nvidia/h100-pcie
 check "convert" 0 convert --to yaml "$ex"
 check "summary" 0 summary --color=always nvidia/dgx-h100
+real="$SRCDIR/tests/data/real"
+check "attach" 0 attach --no-check --merge --pretty "$real/_spec.yaml" "$real/existing_spec.mlir"
+check "attach implicit" 0 attach --no-check --inherent-dlti "$real/_spec.yaml" "$real/implicit.mlir"
+check "fmt --skeleton" 0 fmt --skeleton --pretty "$real/generic_module.mlir"
+check "query real file" 0 query --scope inner "$real/generic.mlir" CPU L1_cache_size_in_bytes
+check "convert --pretty" 0 convert --pretty --inherent-dlti "$ex"
 check "summary --host" 0 summary --host --quiet
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

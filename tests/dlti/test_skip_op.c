@@ -216,6 +216,62 @@ static void pretty(void **state)
     free(p);
 }
 
+static const char generic_file[] =
+    "\"builtin.module\"() <{sym_name = \"top\"}> ({\n"
+    "  \"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n"
+    "  }) : () -> ()\n"
+    "  \"builtin.module\"() ({\n"
+    "  ^bb0:\n"
+    "  }) : () -> ()\n"
+    "  \"builtin.module\"() <{sym_name = \"in\"}> ({\n"
+    "  ^bb0:\n"
+    "  }) {dlti.map = #dlti.map<\"CPU\" = #dlti.map<\"n\" = 2 : i32>>} : () -> ()\n"
+    "}) {x.y} : () -> ()\n";
+
+static void generic_modules(void **state)
+{
+    dlti_context *ctx = *state;
+    dlti_error_t err;
+    const dlti_scope *top = dlti_parse(ctx, generic_file, strlen(generic_file), "g", &err);
+    if (!top)
+        fail_msg("%d:%d: %s", err.line, err.column, err.text);
+    assert_string_equal(dlti_scope_name(top), "top");
+    assert_int_equal(dlti_scope_num_children(top), 2);
+    assert_null(dlti_scope_name(dlti_scope_child(top, 0)));
+    const dlti_scope *in = dlti_scope_child(top, 1);
+    assert_string_equal(dlti_scope_name(in), "in");
+    assert_int_equal(dlti_scope_skipped_ops(top, NULL, NULL, NULL), 1);
+    const char *keys[] = {"CPU", "n"};
+    const dlti_attr *v = dlti_query_strings(in, keys, 2, &err);
+    assert_non_null(v);
+    assert_attr_prints(v, "2 : i32");
+    dlti_scope_source src;
+    assert_int_equal(dlti_scope_get_source(top, &src), 0);
+    assert_true(src.generic);
+    assert_memory_equal(generic_file + src.name_end - 2, "})", 2);
+    assert_int_equal(generic_file[src.dict_open], '{');
+    char *p = dlti_scope_print(top, NULL);
+    assert_string_equal(p, "module @top attributes {x.y} {\n  module {\n  }\n"
+                           "  module @in attributes {dlti.map = #dlti.map<\"CPU\" = #dlti.map<\"n\" = "
+                           "2 : i32>>} {\n  }\n}\n\n");
+    free(p);
+    assert_parse_error(ctx, "\"builtin.module\"() <{sym_visibility = \"private\"}> ({\n}) : () -> ()",
+                       DLTI_ERROR_UNSUPPORTED, 1, 22,
+                       "property 'sym_visibility' of a generic 'builtin.module' is not supported");
+    assert_parse_error(ctx, "\"builtin.module\"() ({\n}) {x.y}", DLTI_ERROR_SYNTAX, 2, 8,
+                       "expected ':' followed by operation type");
+    size_t full = sizeof(generic_file) - 1;
+    for (size_t n = 0; n < full; n++) {
+        char *buf = malloc(n ? n : 1);
+        memcpy(buf, generic_file, n);
+        memset(&err, 0, sizeof(err));
+        const dlti_scope *s = dlti_parse(ctx, buf, n, "cut", &err);
+        if (!s && (err.code == DLTI_OK || err.text[0] == '\0' || err.line < 1 || err.position > n))
+            fail_msg("prefix %zu: bad error (%d) %s", n, err.code, err.text);
+        free(buf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +280,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(skip_errors, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(inherent_dlti, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(pretty, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(generic_modules, setup_ctx, teardown_ctx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
