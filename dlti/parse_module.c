@@ -415,14 +415,28 @@ static bool at_generic_module(const dlti_parser *p, size_t at)
     return i < p->len && p->text[i] == '(';
 }
 
-/* <{sym_name = "x"}>: the name.  sym_visibility is refused, as the custom
- * form's `attributes {sym_visibility = ...}` is (docs/mlir-syntax.md). */
-static int parse_generic_props(dlti_parser *p, dlti_scope *scope)
+/* <{sym_name = "x"}>: the name; and MLIR head's inherent `dlti` (printed
+ * as a property in the generic form) into `*dlti`.  sym_visibility is
+ * refused, as the custom form's `attributes {sym_visibility = ...}` is. */
+static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_attr *dlti)
 {
     do {
         size_t st, at = (dlti_skip_ws(p), p->pos);
         size_t n = dlti_bare_id(p, &st);
         bool is_name = n == 8 && memcmp(p->text + st, "sym_name", 8) == 0;
+        if (n == 4 && memcmp(p->text + st, "dlti", 4) == 0) {
+            const dlti_attr *v = dlti_expect(p, '=') == 0 ? dlti_parse_attr(p) : NULL;
+            if (!v)
+                return -1;
+            *dlti = (dlti_named_attr){"dlti", 4, v, at, p->pos};
+            if (!is_inherent_dlti(dlti)) {
+                dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
+                                 "property 'dlti' holds no #dlti.map, #dlti.dl_spec or "
+                                 "#dlti.target_system_spec");
+                return -1;
+            }
+            continue;
+        }
         if (!is_name) {
             dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
                              "property '%.*s' of a generic 'builtin.module' is not supported",
@@ -448,6 +462,32 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope)
     return dlti_expect(p, '}') != 0 || dlti_expect(p, '>') != 0 ? -1 : 0;
 }
 
+/* The `dlti` property joins the attributes, sorted, under MLIR's rules. */
+static int add_inherent(dlti_parser *p, dlti_scope *scope, const dlti_named_attr *a, size_t op_at)
+{
+    size_t n = scope->num_attrs;
+    dlti_named_attr *all = dlti_arena_alloc(&p->ctx->arena, (n + 1) * sizeof(*all));
+    if (!all) {
+        dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    if (n)
+        memcpy(all, scope->attrs, n * sizeof(*all));
+    all[n] = *a;
+    qsort(all, n + 1, sizeof(*all), cmp_named);
+    for (size_t i = 1; i <= n; i++)
+        if (!cmp_named(&all[i - 1], &all[i])) {
+            dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY,
+                             "'dlti' is both a property and an attribute of the module");
+            return -1;
+        }
+    if (verify_module(p, all, n + 1, op_at) != 0)
+        return -1;
+    scope->attrs = all;
+    scope->num_attrs = n + 1;
+    return 0;
+}
+
 static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent)
 {
     dlti_skip_ws(p);
@@ -467,8 +507,9 @@ static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent
     scope->dict_open = scope->dict_close = SIZE_MAX;
     p->pos += strlen("\"builtin.module\"");
     int rc = dlti_expect(p, '(') == 0 && dlti_expect(p, ')') == 0 ? 0 : -1;
+    dlti_named_attr inherent = {0};
     if (rc == 0 && dlti_accept_str(p, "<{"))
-        rc = parse_generic_props(p, scope);
+        rc = parse_generic_props(p, scope, &inherent);
     if (rc == 0)
         rc = dlti_expect(p, '(') == 0 && parse_body(p, scope) == 0 && dlti_expect(p, ')') == 0
                  ? 0 : -1;
@@ -483,6 +524,8 @@ static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent
         if (count && !scope->attrs)
             rc = -1, dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
     }
+    if (rc == 0 && inherent.name && add_inherent(p, scope, &inherent, op_at) != 0)
+        rc = -1;
     /* : () -> () */
     if (rc == 0 && !dlti_accept(p, ':')) {
         dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,

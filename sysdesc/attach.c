@@ -75,6 +75,10 @@ static void set_attr(attacher *a, size_t old, const char *name, const dlti_attr 
     if (old != SIZE_MAX) {
         size_t s, e;
         dlti_scope_attr_source(a->top, old, &s, &e);
+        /* MLIR head's generic form holds `dlti` among the properties
+         * <{...}>, before the region: there it can only stay `dlti`. */
+        if (a->src.generic && s < a->src.body_open)
+            name = "dlti";
         put_attr(a, name, value);
         add_edit(a, s, e, at);
         return;

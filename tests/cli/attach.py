@@ -136,6 +136,9 @@ def main():
                 a = sysdesc("query", out, *keys)
                 b = sysdesc("query", SPEC, *keys)
                 check(a[0] == 0 and a[1] == b[1], "%s: query %s: %r vs %r" % (f, keys, a, b))
+            # ... and from standard input, which has no .mlir name to go by.
+            r = run(SYSDESC, "query", "-", "CPU", "L1_cache_size_in_bytes", stdin=got)
+            check(r.returncode == 0 and r.stdout == b"32768 : i64\n", "%s: query - : %r" % (f, r.stderr))
             # 4. Again: the same file, with a warning that it replaced.
             rc, again, err = sysdesc("attach", "--no-check", SPEC, out)
             check(rc == 0 and again.encode() == got and "replaced" in err,
@@ -184,6 +187,23 @@ def main():
         check(rc == 0 and val == "1024 : i32\n", "scoped query after attach: %r" % val)
         rc, val, _ = sysdesc("query", "--scope", "inner", out, "NPU", "max_vector_op_width")
         check(rc == 0 and val == "128 : i64\n", "outer device from a nested scope: %r" % val)
+
+        # MLIR head's generic form keeps DLTI in the `dlti` property.  MLIR 22
+        # drops a property it does not know without a word; sysdesc reads it,
+        # and attach replaces it where it stands (a property stays `dlti`).
+        hg = os.path.join(tmp, "head_generic.mlir")
+        open(hg, "w").write('"builtin.module"() <{dlti = #dlti.target_system_spec<"CPU" = '
+                            '#dlti.target_device_spec<"n" = 2>>, sym_name = "m"}> ({\n'
+                            '  "func.func"() <{function_type = () -> (), sym_name = "f", sym_visibility = "private"}> ({\n'
+                            '  }) : () -> ()\n}) : () -> ()\n')
+        r = mlir_opt(hg)
+        check(r[0] == 0 and r[1].startswith("module @m {"), "mlir-opt-22 no longer drops the property")
+        check(sysdesc("query", hg, "CPU", "n")[1] == "2 : i64\n", "the dlti property is not read")
+        rc, got, err = sysdesc("attach", "--no-check", SPEC, hg)
+        check(rc == 0 and got.startswith('"builtin.module"() <{dlti = #dlti.target_system_spec<"CPU" = '
+                                         '#dlti.target_device_spec<"device_type" = "CPU"')
+              and "replaced" in err and ") {dlti.dl_spec = #dlti.dl_spec<" in got,
+              "attach to a dlti property: %s %s" % (got[:120], err))
 
         # Errors: a bare attribute, a DLTI attribute inside another op, no ops.
         bare = os.path.join(tmp, "bare.mlir")

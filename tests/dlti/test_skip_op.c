@@ -164,6 +164,24 @@ static void inherent_dlti(void **state)
                            "  module @in attributes {dlti = #dlti.map<\"GPU\" = #dlti.map<\"n\" = "
                            "2 : i64>>} {\n  }\n}\n\n");
     free(p);
+    /* MLIR head's generic form: `dlti` among the properties. */
+    t = "\"builtin.module\"() <{dlti = #dlti.map<\"module\" = 1 : i32>, sym_name = \"m\"}> ({\n"
+        "}) {x.y} : () -> ()";
+    s = dlti_parse(ctx, t, strlen(t), "t", &err);
+    assert_non_null(s);
+    assert_string_equal(dlti_scope_name(s), "m");
+    const char *k3[] = {"module"};
+    v = dlti_query_strings(s, k3, 1, &err);
+    assert_non_null(v);
+    assert_attr_prints(v, "1 : i32");
+    assert_parse_error(ctx, "\"builtin.module\"() <{dlti = #dlti.map<\"a\" = 1>}> ({\n}) "
+                            "{dlti = #dlti.map<\"b\" = 1>} : () -> ()",
+                       DLTI_ERROR_VERIFY, 1, 1,
+                       "'dlti' is both a property and an attribute of the module");
+    assert_parse_error(ctx, "\"builtin.module\"() <{dlti = 1}> ({\n}) : () -> ()", DLTI_ERROR_VERIFY,
+                       1, 22,
+                       "property 'dlti' holds no #dlti.map, #dlti.dl_spec or "
+                       "#dlti.target_system_spec");
     /* Only DLTI containers may hide under the bare name. */
     assert_parse_error(ctx, "module attributes {dlti = 1} {}", DLTI_ERROR_VERIFY, 1, 1,
                        "'builtin.module' op can only contain attributes with dialect-prefixed "
