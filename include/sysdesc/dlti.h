@@ -339,7 +339,8 @@ SYSDESC_API bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b);
 /* ------------------------------------------------------------------ */
 
 /**
- * A scope is a `module [@name] attributes {...} {...}`: a set of named
+ * A scope is a `module [@name] attributes {...} {...}` (or its generic
+ * form, or the implicit module around a file's top-level ops): a set of named
  * attributes (sorted by name, as MLIR keeps them) and nested scopes.  Parsing
  * a file that holds a bare attribute yields a root scope with that one
  * attribute, named by its kind (dlti.target_system_spec, dlti.dl_spec or
@@ -348,9 +349,13 @@ SYSDESC_API bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b);
 typedef struct dlti_scope dlti_scope;
 
 /**
- * Parses MLIR text: either one attribute or one `module` holding nested
- * modules.  Any other operation is an error (DLTI_ERROR_UNSUPPORTED) naming it.
- * Returns the root scope, or NULL with `err` filled.
+ * Parses MLIR text: either one attribute or a file of operations.  Modules
+ * (custom or generic form) become scopes; every other op is stepped over
+ * (dlti_scope_skipped_ops counts them); a file that is not exactly one
+ * module is wrapped in MLIR's implicit module.  A DLTI attribute inside an
+ * op that is not a module is an error (DLTI_ERROR_UNSUPPORTED) naming the
+ * op (docs/mlir-syntax.md).  Returns the root scope, or NULL with `err`
+ * filled.
  */
 SYSDESC_API const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len,
                              const char *source, dlti_error_t *err);
