@@ -61,6 +61,7 @@ int cmd_schema(int argc, char **argv);
 int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 
@@ -99,7 +100,8 @@ bool cli_probe_option(const char *arg, cli_probe_args *a);
  * reports the problem and returns the exit code. */
 int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host);
 /* Takes the options of commands that load and print descriptions:
- * --no-check (into `load`) and --typed (into `print_flags`); false for any other. */
+ * --no-check (into `load`), --typed, --pretty and --inherent-dlti (into
+ * `print_flags`); false for any other. */
 bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;

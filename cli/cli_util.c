@@ -187,6 +187,11 @@ bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigne
         load->flags |= SYSDESC_LOAD_NO_CHECK;
     else if (print_flags && strcmp(arg, "--typed") == 0)
         *print_flags |= SYSDESC_PRINT_TYPED;
+    /* issue 14: MLIR output one entry a line / in MLIR head's dlti form */
+    else if (print_flags && strcmp(arg, "--pretty") == 0)
+        *print_flags |= SYSDESC_PRINT_PRETTY;
+    else if (print_flags && strcmp(arg, "--inherent-dlti") == 0)
+        *print_flags |= SYSDESC_PRINT_INHERENT;
     else
         return false;
     return true;

@@ -10,7 +10,7 @@
 static const char usage[] =
     "usage: sysdesc compose [--host [PROBE OPTIONS]]\n"
     "                       [--format mlir|attr|yaml|json] [--typed] [--no-check]\n"
-    "                       [-o FILE] ITEM...\n"
+    "                       [--pretty] [--inherent-dlti] [-o FILE] ITEM...\n"
     "\n"
     "Builds one #dlti.target_system_spec from the devices of every ITEM:\n"
     "  ITEM        a YAML or MLIR file, or a catalog name (nvidia/h100-sxm)\n"
@@ -26,6 +26,9 @@ static const char usage[] =
     "A device id used twice is an error: rename one with ID=ITEM.  Every item\n"
     "is checked against the device schema (sysdesc check) unless --no-check.\n"
     "  --format F  mlir (default), attr, yaml or json (--typed: keep types)\n"
+    "  --pretty    MLIR one DLTI entry a line, nested maps indented\n"
+    "  --inherent-dlti  MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "              (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE     write to FILE atomically\n"
     "\n"
     "Exit status: 0 ok; 2 bad input or usage; 3 unreadable file, failed probe\n"

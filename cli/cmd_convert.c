@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check] [-o FILE] FILE\n"
+    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check] [--pretty]\n"
+    "                       [--inherent-dlti] [-o FILE] FILE\n"
     "\n"
     "Reads FILE (YAML or MLIR, \"-\" for standard input, or a catalog name such\n"
     "as nvidia/h100-sxm) and prints it as:\n"
@@ -16,6 +17,9 @@ static const char usage[] =
     "  json  plain JSON; --typed keeps MLIR types as {\"type\", \"value\"}\n"
     "  --no-check  convert what is written; by default FILE is checked against\n"
     "           the device schema first (sysdesc check lists every problem)\n"
+    "  --pretty MLIR one DLTI entry a line, nested maps indented\n"
+    "  --inherent-dlti  MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "           (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE  write to FILE atomically (temporary file + rename; \"-\" is\n"
     "           standard output; a device or FIFO is written in place)\n"
     "\n"

@@ -10,7 +10,7 @@ static const char usage[] =
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
     "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
     "                     [--runtime-timeout=MS] [--no-check] [--quiet] [--llvm-target]\n"
-    "                     [-o FILE]\n"
+    "                     [--pretty] [--inherent-dlti] [-o FILE]\n"
     "\n"
     "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
     "and its vendor runtimes (OpenCL, Vulkan, CUDA, ROCm, Level Zero) and prints\n"
@@ -51,6 +51,9 @@ static const char usage[] =
     "                  the module (--format mlir), from the CPU's triple,\n"
     "                  compiler.llvm.cpu and features, for mlir-opt's\n"
     "                  --llvm-target-to-data-layout/-to-target-features\n"
+    "  --pretty        MLIR one DLTI entry a line, nested maps indented\n"
+    "  --inherent-dlti MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "                  (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE         write to FILE atomically (temporary file + rename)\n"
     "\n"
     "Exit status: 0 ok; 2 bad usage, malformed XML or override; 3 unreadable\n"
@@ -100,6 +103,7 @@ int cmd_probe(int argc, char **argv)
     size_t nxml = 0, nset = 0, noverride = 0;
     const char *out = NULL;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
+    unsigned print_flags = 0;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
     sysdesc_yaml_options load_opts = {0};
@@ -145,7 +149,7 @@ int cmd_probe(int argc, char **argv)
             llvm_target = true;
         } else if (cli_probe_option(a, &pa)) {
             continue;
-        } else if (cli_description_option(a, &load_opts, NULL)) {
+        } else if (cli_description_option(a, &load_opts, &print_flags)) {
             continue;
         } else {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
@@ -204,7 +208,7 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target: %s", err.text);
         goto done;
     }
-    rc = cli_output_system(&sys, format, 0, out);
+    rc = cli_output_system(&sys, format, print_flags, out);
 done:
     free(xmls);
     free(sets);

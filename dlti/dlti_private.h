@@ -314,6 +314,7 @@ typedef struct dlti_named_attr {
     size_t name_len;
     const dlti_attr *value;
     size_t offset;    /* where the name starts in the source */
+    size_t end;       /* just after its value (or its name, for a unit) */
 } dlti_named_attr;
 
 struct dlti_scope {
@@ -327,6 +328,16 @@ struct dlti_scope {
     const dlti_named_attr *attrs;   /* sorted by name */
     size_t num_children;
     const dlti_scope *const *children;
+    /* Where the module's parts sit in the source (dlti_scope_source). */
+    bool implicit;            /* the module MLIR wraps around top-level ops */
+    bool interleaved;         /* implicit: alias definitions between those ops */
+    bool generic;             /* "builtin.module"() ({...}) {...} : () -> () */
+    size_t name_end, dict_open, dict_close, body_open, body_close;
+    /* Ops of other dialects skipped in the body (skip_op.c): how many, and
+     * the first one's name and place, for messages. */
+    size_t num_skipped;
+    const char *skipped_name;
+    int skipped_line, skipped_column;
 };
 
 /* ---- errors: the one way every layer fills a dlti_error_t ---- */
@@ -419,6 +430,13 @@ void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
 void dlti_print_attr(dlti_buf *b, const dlti_attr *attr, bool elide);
 void dlti_print_key(dlti_buf *b, dlti_key key);
 void dlti_print_string(dlti_buf *b, const char *s, size_t len);
+/* print_pretty.c: a DLTI container one entry a line, nested ones indented
+ * `indent` levels (two spaces each) and more; other attributes as
+ * dlti_print_attr prints them. */
+void dlti_print_attr_pretty(dlti_buf *b, const dlti_attr *attr, int indent);
+/* A module's attributes under the names DLTI_PRINT_INHERENT asks for, sorted
+ * as MLIR prints them: a malloc'ed copy (NULL when out of memory). */
+dlti_named_attr *dlti_module_attrs_for_print(const dlti_named_attr *attrs, size_t n, unsigned flags);
 /* Prints a two's-complement integer of `nwords` words, signed or not. */
 void dlti_print_words(dlti_buf *b, const uint64_t *words, size_t nwords, unsigned width,
                       bool is_signed);
@@ -500,6 +518,25 @@ static inline bool dlti_is_id_char(int c)
 }
 bool dlti_enter(dlti_parser *p);
 void dlti_leave(dlti_parser *p);
+
+/* ---- operations sysdesc does not model (skip_op.c) ---- */
+
+typedef struct dlti_skipped_op {
+    size_t offset;        /* where the op starts */
+    size_t end;           /* just after its last token */
+    const char *name;     /* its name for messages, in the source text */
+    size_t name_len;
+} dlti_skipped_op;
+
+/* Whether `module` or `builtin.module` starts at `at`. */
+bool dlti_at_module_op(const dlti_parser *p, size_t at);
+/* `#name =` / `!name =`, and `{-#` file metadata: top-of-file items. */
+bool dlti_at_alias_def(const dlti_parser *p, size_t at);
+bool dlti_at_metadata(const dlti_parser *p, size_t at);
+/* Skips one op at the cursor (`top`: at the top of a file, where alias
+ * definitions and `{-#` start items too); 0, or -1 with the parser failed
+ * (a string or bracket left open, a DLTI attribute inside the op). */
+int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out);
 
 /* Parses a type at the cursor. */
 const dlti_type *dlti_parse_type(dlti_parser *p);

@@ -34,9 +34,9 @@ char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format format, uns
 {
     switch (format) {
     case SYSDESC_FORMAT_MLIR:
-        return sysdesc_mlir_print(sys, false, len);
+        return sysdesc_mlir_print_flags(sys, false, flags, len);
     case SYSDESC_FORMAT_ATTR:
-        return sysdesc_mlir_print(sys, true, len);
+        return sysdesc_mlir_print_flags(sys, true, flags, len);
     case SYSDESC_FORMAT_YAML:
         return sysdesc_yaml_print(sys, len);
     case SYSDESC_FORMAT_JSON:

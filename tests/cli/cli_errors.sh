@@ -80,7 +80,7 @@ fi
 
 # Every command, written once: the loops below run each of them.  It must be
 # the list `sysdesc --help` prints, so that a new command is not left out.
-commands="fmt query probe layout dl-import dl-export convert compose list show check summary schema measure roofline export"
+commands="fmt query probe layout dl-import dl-export convert compose attach list show check summary schema measure roofline export"
 listed=$("$SYSDESC" --help 2>/dev/null | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | tr '\n' ' ')
 [ "$listed" = "$commands " ] && ok || bad "the command list '$commands' is not the one sysdesc --help prints: '$listed'"
 
@@ -112,6 +112,7 @@ expect 0 "convert" normal "$SYSDESC" convert --to yaml "$GOOD"
 expect 0 "convert yaml" normal "$SYSDESC" convert --to json "$YAML"
 expect 0 "compose" normal "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 expect 0 "list" normal "$SYSDESC" list
+expect 0 "attach" normal "$SYSDESC" attach "$GOOD" "$GOOD"
 expect 0 "show" normal "$SYSDESC" show nvidia/h100-sxm
 expect 0 "summary" normal "$SYSDESC" summary "$YAML"
 expect 0 "--version" normal "$SYSDESC" --version
@@ -142,6 +143,11 @@ expect 2 "compose: malformed" normal "$SYSDESC" compose "$BROKEN_YAML"
 expect 2 "summary: malformed" normal "$SYSDESC" summary "$BROKEN_YAML"
 expect 2 "compose: duplicate id" normal "$SYSDESC" compose "$YAML" "$YAML"
 expect 2 "probe: malformed XML" normal "$SYSDESC" probe --xml "$MALFORMED_XML"
+expect 2 "attach: malformed IN" normal "$SYSDESC" attach "$GOOD" "$BROKEN"
+grep -q "broken.mlir:1:31: error: " "$T/err" && ok || bad "attach: malformed IN: no FILE:LINE:COL: error: line"
+expect 2 "attach: malformed SPEC" normal "$SYSDESC" attach "$BROKEN" "$GOOD"
+expect 3 "attach: missing IN" normal "$SYSDESC" attach "$GOOD" "$MISSING"
+grep -q "no-such-file" "$T/err" && ok || bad "attach: missing IN not named"
 
 # ---- usage errors: unknown command and options, missing arguments ----
 expect 2 "no command" normal "$SYSDESC"
@@ -174,6 +180,10 @@ expect 2 "list: argument" normal "$SYSDESC" list extra
 expect 2 "show: no NAME" normal "$SYSDESC" show
 expect 2 "show: bad format" normal "$SYSDESC" show --format xml nvidia/h100-sxm
 expect 2 "summary: nothing" normal "$SYSDESC" summary
+expect 2 "attach: nothing" normal "$SYSDESC" attach
+expect 2 "attach: no IN" normal "$SYSDESC" attach "$GOOD"
+expect 2 "attach: three operands" normal "$SYSDESC" attach "$GOOD" "$GOOD" "$GOOD"
+expect 2 "attach: -o without value" normal "$SYSDESC" attach "$GOOD" "$GOOD" -o
 expect 2 "summary: two SPECs" normal "$SYSDESC" summary "$YAML" "$YAML"
 
 # ---- --help: exit 0, usage on stdout, nothing on stderr ----

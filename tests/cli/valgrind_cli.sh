@@ -54,5 +54,11 @@ rt check "summary --host" 0 summary --host --quiet --runtimes=opencl
 check "measure" 0 measure --quick --quiet --threads 1 --format yaml
 check "roofline" 0 roofline --quiet nvidia/h100-sxm
 check "roofline no bandwidth" 1 roofline --quiet "$SRCDIR/tests/data/roofline/gpu-no-bandwidth.yaml"
+real="$SRCDIR/tests/data/real"
+check "attach" 0 attach --no-check --merge --pretty "$real/_spec.yaml" "$real/existing_spec.mlir"
+check "attach implicit" 0 attach --no-check --inherent-dlti "$real/_spec.yaml" "$real/implicit.mlir"
+check "fmt --skeleton" 0 fmt --skeleton --pretty "$real/generic_module.mlir"
+check "query real file" 0 query --scope inner "$real/generic.mlir" CPU L1_cache_size_in_bytes
+check "convert --pretty" 0 convert --pretty --inherent-dlti "$ex"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
