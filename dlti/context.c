@@ -95,8 +95,13 @@ void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits)
 {
     dlti_limits l = default_limits;
     if (limits) {
+        /* Lower, never higher: every recursive walk is bounded by the
+         * invariant of dlti_private.h, and the default is the depth their
+         * stacks are sized and tested for.  2 at least: a module and a value. */
         if (limits->max_depth)
-            l.max_depth = limits->max_depth;
+            l.max_depth = limits->max_depth > DLTI_DEFAULT_MAX_DEPTH ? DLTI_DEFAULT_MAX_DEPTH
+                          : limits->max_depth < 2                    ? 2
+                                                                     : limits->max_depth;
         if (limits->max_input_bytes)
             l.max_input_bytes = limits->max_input_bytes;
         if (limits->max_string_bytes)
@@ -302,6 +307,24 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
         if (!ty->dims || (proto->scalable && !ty->scalable))
             return NULL;
     }
+    /* Bracket nesting of the canonical text (strings skipped): at least the
+     * levels the parser enters to read it back. */
+    unsigned nest = 0, level = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = copy[i];
+        if (c == '"') {
+            for (i++; i < len && copy[i] != '"'; i++)
+                if (copy[i] == '\\')
+                    i++;
+        } else if (c == '<' || c == '(' || c == '[' || c == '{') {
+            if (++level > nest)
+                nest = level;
+        } else if ((c == '>' && !(i && copy[i - 1] == '-')) || c == ')' || c == ']' || c == '}') {
+            if (level)
+                level--;
+        }
+    }
+    ty->nest = nest;
     ty->hash = hash;
     ty->text = copy;
     ty->text_len = len;

@@ -184,6 +184,8 @@ struct dlti_type {
     uint64_t hash;
     size_t text_len;
     const char *text;        /* canonical spelling, NUL-terminated */
+    unsigned nest;           /* bracket nesting of the text: the levels the
+                              * parser may count to read it (dlti_attr_height) */
     struct dlti_key_node key;
 };
 
@@ -217,6 +219,9 @@ typedef struct dlti_entry_rec {
  * printing stream through them. */
 struct dlti_attr {
     uint8_t kind;               /* dlti_attr_kind */
+    uint8_t height;             /* arrays and containers built by the public
+                                 * builders: dlti_attr_height() when below 255;
+                                 * 0 (parsed) or 255: not recorded */
     uint16_t index_mask;        /* an index of copies: its slots - 1; 0 for a 4-byte index */
     uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
@@ -277,6 +282,8 @@ static inline uint32_t dlti_index_mask(size_t n)
 #endif
 }
 
+/* Builds an array without the depth check (the parser checks depth itself). */
+const dlti_attr *dlti_array_make(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
 /* Builds a container without verification (the parser verifies itself). */
 const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
                                      const dlti_entry_rec *entries, size_t n);
@@ -289,6 +296,30 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
 {
     return (unsigned)kind - DLTI_ATTR_MAP <= (unsigned)(DLTI_ATTR_SYSTEM_SPEC - DLTI_ATTR_MAP);
 }
+/* ---- nesting: the one depth limit ----
+ *
+ * Every recursive walk of the core and the layers above it (printers,
+ * equality, the YAML/JSON emitters, the schema checker, layouts) relies on
+ * one invariant instead of a guard of its own: no attribute that exists in
+ * a context is taller than the context's max_depth - 1 levels, the levels
+ * the parser counts to read back its printing, with one level kept for the
+ * module that may hold it.  The parser enforces it while reading (a bare
+ * attribute is counted as if a module held it), the public builders
+ * (dlti_container_new/_set/_set_path, dlti_array_new) before building, and
+ * dlti_context_set_limits() caps max_depth at DLTI_DEFAULT_MAX_DEPTH, the
+ * depth those walks' stacks are sized and tested for. */
+
+/* Levels the parser counts (at most) to read the printing of `a`: 1 for
+ * the attribute, plus its type's nesting, its dense brackets, its
+ * elements' or entries' heights.  O(1) for recorded heights; otherwise a
+ * walk as deep as the attribute (bounded by the invariant). */
+unsigned dlti_attr_height(const dlti_attr *a);
+/* The tallest attribute a context may hold (the invariant above). */
+static inline unsigned dlti_max_height(const dlti_context *ctx)
+{
+    return ctx->limits.max_depth - 1;
+}
+
 /* Verifies container entries and builds the container: the rules of each
  * entry first (the first entry that breaks one), then repeated keys (the
  * first key that repeats an earlier one, found while the index is built).

@@ -386,7 +386,7 @@ static const dlti_attr *parse_array(dlti_parser *p)
             goto out;
         }
     }
-    result = dlti_array_new(p->ctx, sv_data(p, &v), v.n);
+    result = dlti_array_make(p->ctx, sv_data(p, &v), v.n);
     if (!result)
         dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
 out:
@@ -1267,6 +1267,7 @@ const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len
     if (len > ctx->limits.max_input_bytes)
         return dlti_parser_fail(&p, 0, DLTI_ERROR_LIMIT, "input larger than the limit of %zu bytes",
                                 ctx->limits.max_input_bytes);
+    p.depth = 1; /* as if a module held it (the depth invariant, dlti_private.h) */
     const dlti_attr *a = dlti_parse_attr(&p);
     if (a && dlti_peek(&p) != 0)
         return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");

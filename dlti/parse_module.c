@@ -308,6 +308,9 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
             return NULL;
     } else {
         size_t at = p.pos;
+        /* Counted as if a module held it (the depth invariant of
+         * dlti_private.h): what sysdesc prints in a module reads back. */
+        p.depth = 1;
         const dlti_attr *a = dlti_parse_attr(&p);
         if (!a)
             return NULL;

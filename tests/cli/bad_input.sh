@@ -231,8 +231,9 @@ awk 'BEGIN { for (i = 0; i < 1001; i++) printf "["; printf "1"; for (i = 0; i < 
 check 2 "nesting deeper than the limit of 1000" "MLIR depth 1001" "$SYSDESC" fmt "$T/deep.mlir"
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "#dlti.map<\"a\" = "; printf "1"; for (i = 0; i < 100000; i++) printf ">" }' >"$T/deeper.mlir"
 check 2 "nesting deeper than the limit of 1000" "MLIR depth 100000" "$SYSDESC" fmt "$T/deeper.mlir"
-awk 'BEGIN { for (i = 0; i < 999; i++) printf "["; printf "1"; for (i = 0; i < 999; i++) printf "]" }' >"$T/deep_ok.mlir"
-check 0 "" "MLIR depth 999" "$SYSDESC" fmt "$T/deep_ok.mlir"
+# a bare attribute counts one level for the module that may hold it (docs/reliability.md)
+awk 'BEGIN { for (i = 0; i < 998; i++) printf "["; printf "1"; for (i = 0; i < 998; i++) printf "]" }' >"$T/deep_ok.mlir"
+check 0 "" "MLIR depth 998 and the value" "$SYSDESC" fmt "$T/deep_ok.mlir"
 awk 'BEGIN { for (i = 0; i < 1001; i++) printf "tuple<"; printf "i32"; for (i = 0; i < 1001; i++) printf ">" }' >"$T/deep.type"
 check 2 "nesting deeper than the limit of 1000" "layout type depth 1001" "$SYSDESC" layout "$T/dl.mlir" "$(cat "$T/deep.type")"
 # string length (16 MiB)
@@ -260,9 +261,9 @@ while [ $i -le 17 ]; do
 done
 check 0 "" "YAML base chain of 16" "$SYSDESC" convert --no-check "$T/chain/f16.yaml"
 check 2 "$T/chain/f1.yaml:2:9: error: base chain longer than the limit of 16 files" "YAML base chain of 17 (the path as written, no ./././)" "$SYSDESC" convert --no-check "$T/chain/f17.yaml"
-# YAML nesting (64)
-awk 'BEGIN { printf "D:\n  a: "; for (i = 0; i < 64; i++) printf "["; for (i = 0; i < 64; i++) printf "]"; print "" }' >"$T/deep.yaml"
-check 2 "nesting deeper than the limit of 64 levels" "YAML depth" "$SYSDESC" convert --no-check "$T/deep.yaml"
+# YAML nesting (the core's limit, 1000)
+awk 'BEGIN { printf "D:\n  a: "; for (i = 0; i < 1000; i++) printf "["; for (i = 0; i < 1000; i++) printf "]"; print "" }' >"$T/deep.yaml"
+check 2 "nesting deeper than the limit of 1000 levels" "YAML depth" "$SYSDESC" convert --no-check "$T/deep.yaml"
 # YAML alias expansion (billion laughs: 10^9 nodes from 1 KB)
 awk 'BEGIN { print "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"
     for (i = 1; i < 9; i++) { printf "a%d: &a%d [", i, i
