@@ -112,9 +112,11 @@ int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned
                       const char *out_path)
 {
     size_t len = 0;
-    char *text = sysdesc_system_print(sys, format, flags, &len);
+    dlti_error_t err;
+    char *text = sysdesc_system_print_checked(sys, format, flags, &len, &err);
     if (!text)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_fail(err.code == DLTI_ERROR_NOMEM ? SYSDESC_EXIT_ENVIRONMENT : SYSDESC_EXIT_BAD_INPUT,
+                        "%s", err.text);
     int rc = cli_output(text, len, out_path);
     free(text);
     return rc;
