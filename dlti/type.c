@@ -212,11 +212,14 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
         } else if (p->pos < p->len && p->text[p->pos] >= '0' && p->text[p->pos] <= '9') {
             uint64_t v = 0;
             while (p->pos < p->len && p->text[p->pos] >= '0' && p->text[p->pos] <= '9') {
-                if (v > (uint64_t)(INT64_MAX - 9) / 10) {
+                /* up to INT64_MAX itself, as mlir-opt-22 reads it */
+                uint64_t d = (uint64_t)(p->text[p->pos] - '0');
+                if (v > ((uint64_t)INT64_MAX - d) / 10) {
                     dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "invalid dimension");
                     return -1;
                 }
-                v = v * 10 + (uint64_t)(p->text[p->pos++] - '0');
+                v = v * 10 + d;
+                p->pos++;
             }
             dim = (int64_t)v;
             /* "0x..." would lex as hex in MLIR; a literal like 4x is fine. */
