@@ -87,6 +87,12 @@ size_t dlti_float_print(dlti_float_kind kind, dlti_float_bits bits, char *buf, s
 double dlti_float_to_double(dlti_float_kind kind, dlti_float_bits bits);
 dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value);
 
+/* NULL when `x` converts to `kind` as itself, up to rounding to the nearest
+ * value of the type; else why not (no NaN, no infinities, overflow or
+ * saturation, a lost sign, no zero): the rule every reader of typed floats
+ * that go through a double applies (dlti/float_fit.c). */
+const char *dlti_float_loss(dlti_float_kind kind, double x);
+
 /* 1 if `bits` has no bit set at or above the kind's width (a hex literal that fits the
  * type), 0 if it has (MLIR: "hexadecimal float constant out of range for type") or the
  * kind is invalid. */

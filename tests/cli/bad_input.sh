@@ -193,6 +193,22 @@ lit 2 "parsed zero elements, but type ('tensor<9223372036854775807x2xi8>') expec
 # (sysdesc reads no hex strings in dense<>: mlir-opt-22 reads them and says
 # "elements hex data size is invalid for provided type" for this one)
 lit 2 "lit.mlir:1:23: error: expected integer or floating point literal" 'dense<"0xFFFFFFFFFFFFFFFFFF"> : vector<1xi64>'
+# harden (issue 13): a YAML float of a narrow type arrives as itself or is
+# refused at the value (never NaN/infinity/overflow turned into another number)
+for c in 'f4E2M1FN .nan:the type has no NaN' 'f6E2M3FN .inf:the type has no infinities' \
+    'f8E4M3FN .inf:the type has no infinities' 'f4E2M1FN 7.0:it saturates to the largest value' \
+    'f6E3M2FN 1e30:it saturates to the largest value' 'f8E4M3FN 470.0:it becomes NaN in this type' \
+    'f8E4M3FNUZ -0.0:the type has no negative zero' 'f8E8M0FNU 0.0:the type has no zero' \
+    'f8E8M0FNU -1.0:it becomes NaN in this type' 'f8E5M2FNUZ -.inf:the type has no infinities' \
+    'f16 65520.0:it overflows to infinity'; do
+    v=${c%%:*} why=${c#*:}
+    yaml narrow 'D:\n  a: !'"${v% *} ${v#* }"'\n'
+    check 2 "narrow.yaml:2:6: error: value ${v#* } does not fit !${v% *} ($why)" "YAML !$v" "$SYSDESC" convert --no-check "$T/narrow.yaml"
+done
+for v in 'f8E5M2 .inf' 'f8E4M3FN .nan' 'f8E8M0FNU .nan' 'f4E2M1FN 6.5' 'f8E4M3FN 448.0'; do
+    yaml narrow 'D:\n  a: !'"${v% *} ${v#* }"'\n'
+    check 0 "" "YAML !$v (held, or rounded to the nearest value)" "$SYSDESC" convert --no-check "$T/narrow.yaml"
+done
 # YAML integers
 yaml int_big 'CPU:\n  a: 99999999999999999999\n'
 check 2 "int_big.yaml:2:6: error: integer 99999999999999999999 does not fit i64" "YAML integer too big" "$SYSDESC" convert --no-check "$T/int_big.yaml"

@@ -182,7 +182,35 @@ def string_cases(tmp):
             readback(g, fmt, None if fmt == "json" else attr, what)
 
 
+NARROW = {"f8E5M2": 8, "f8E4M3": 8, "f8E4M3FN": 8, "f8E5M2FNUZ": 8, "f8E4M3FNUZ": 8,
+          "f8E4M3B11FNUZ": 8, "f8E3M4": 8, "f8E8M0FNU": 8, "f6E2M3FN": 6, "f6E3M2FN": 6,
+          "f4E2M1FN": 4}
+
+
+def float_cases(tmp):
+    """Every bit pattern of every narrow float type (NaNs, infinities,
+    negative zeros, the largest values) through YAML and back, equal."""
+    for kind, width in NARROW.items():
+        entries = ", ".join('"p%d" = 0x%X : %s' % (p, p, kind) for p in range(1 << width))
+        f = os.path.join(tmp, f"{kind}.mlir")
+        with open(f, "w") as fh:
+            fh.write(f'#dlti.target_system_spec<"D" = #dlti.target_device_spec<{entries}>>')
+        rc, attr, err = run("convert", "--no-check", f, "--format", "attr")
+        if rc != 0:
+            bad(f"{kind}: MLIR does not read its patterns: {err[:200]}")
+            continue
+        rc, out, err = run("convert", "--no-check", f, "--format", "yaml")
+        g = os.path.join(tmp, f"{kind}.yaml")
+        with open(g, "wb") as fh:
+            fh.write(out)
+        if rc != 0:
+            bad(f"{kind}: yaml exit {rc}: {err[:200]}")
+        else:
+            readback(g, "yaml", attr, f"{kind} bit patterns")
+
+
 with tempfile.TemporaryDirectory() as tmp:
+    float_cases(tmp)
     depth_cases(tmp)
     string_cases(tmp)
 print(f"{checks} read-backs, {failures} failures")
