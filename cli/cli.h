@@ -28,6 +28,8 @@ int cli_fail(int code, const char *fmt, ...)
     ;
 /* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
 int cli_report(const dlti_error_t *err);
+/* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
+dlti_context *cli_context_new(void);
 /* The exit code for an error code. */
 int cli_exit_code(dlti_error_code code);
 /* True when argv[i] is -h or --help. */

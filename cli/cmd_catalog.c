@@ -123,7 +123,7 @@ int cmd_show(int argc, char **argv)
     char *path = sysdesc_catalog_find(name, NULL, &err);
     if (!path)
         return cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     sysdesc_system sys;
     int rc;
     if (!ctx)

@@ -117,7 +117,7 @@ int cmd_compose(int argc, char **argv)
         free(items);
         return rc;
     }
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     sysdesc_compose *c = ctx ? sysdesc_compose_new(ctx) : NULL;
     if (!c) {
         dlti_context_free(ctx);

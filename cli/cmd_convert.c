@@ -62,7 +62,7 @@ int cmd_convert(int argc, char **argv)
     }
     if (!path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: missing FILE (see sysdesc convert --help)");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

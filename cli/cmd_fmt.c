@@ -30,7 +30,7 @@ int cmd_fmt(int argc, char **argv)
     }
     if (files > 1)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: expected at most one FILE");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

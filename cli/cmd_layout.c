@@ -63,7 +63,7 @@ int cmd_layout(int argc, char **argv)
     if (i >= argc)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: missing FILE (see sysdesc layout --help)");
     const char *path = argv[i++];
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     dlti_layout *L = NULL;
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;

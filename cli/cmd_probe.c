@@ -137,7 +137,7 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
         goto done;
     }
-    ctx = dlti_context_new();
+    ctx = cli_context_new();
     if (!ctx) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;

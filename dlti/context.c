@@ -1,6 +1,8 @@
 /* The context: arena, interned keys and uniqued types. */
 #include "dlti_private.h"
 
+#include <stdio.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,7 @@ static const dlti_limits default_limits = {
     .max_input_bytes = (size_t)1 << 30,
     .max_string_bytes = (size_t)16 << 20,
     .max_entries = (size_t)16 << 20,
+    .max_memory_bytes = (size_t)4 << 30,
 };
 
 /* The objects every context starts with. */
@@ -62,6 +65,7 @@ dlti_context *dlti_context_new(void)
     if (!ctx)
         return NULL;
     ctx->limits = default_limits;
+    ctx->arena.budget = default_limits.max_memory_bytes;
     if (context_init(ctx) != 0) {
         dlti_context_free(ctx);
         return NULL;
@@ -108,12 +112,15 @@ void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits)
             l.max_string_bytes = limits->max_string_bytes;
         if (limits->max_entries)
             l.max_entries = limits->max_entries;
+        if (limits->max_memory_bytes)
+            l.max_memory_bytes = limits->max_memory_bytes;
     }
     /* An attribute counts its entries or elements in 32 bits, and a map's
      * index needs twice its entries: the parser's limit stays below that. */
     if (l.max_entries > UINT32_MAX / 4 - 1)
         l.max_entries = UINT32_MAX / 4 - 1;
     ctx->limits = l;
+    ctx->arena.budget = l.max_memory_bytes;
 }
 
 dlti_limits dlti_context_get_limits(const dlti_context *ctx)
@@ -335,4 +342,15 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     t->slots[j] = ty;
     t->count++;
     return ty;
+}
+
+void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err)
+{
+    if (err && err->code == DLTI_ERROR_NOMEM && ctx && ctx->arena.over_budget) {
+        err->code = DLTI_ERROR_LIMIT;
+        snprintf(err->text, sizeof(err->text),
+                 "memory budget of %zu bytes exceeded (dlti_limits.max_memory_bytes; "
+                 "SYSDESC_MAX_MEMORY for the sysdesc tool)",
+                 ctx->limits.max_memory_bytes);
+    }
 }

@@ -110,6 +110,11 @@ typedef struct dlti_arena {
     char *cur;   /* bump pointer inside head */
     char *end;
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
+    /* The memory budget (issue 13): bytes of chunks held, and the most it
+     * may hold (0: no budget); a chunk past it is refused and over_budget
+     * set, so that "out of memory" becomes the limit's error. */
+    size_t held, budget;
+    bool over_budget;
 } dlti_arena;
 
 /* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
@@ -383,6 +388,9 @@ void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *sour
                        int column, const char *fmt, ...) DLTI_PRINTF(6, 7);
 void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                         int column, const char *fmt, va_list ap);
+/* An out-of-memory error that the context's memory budget caused becomes
+ * the budget's DLTI_ERROR_LIMIT, naming it (position kept). */
+void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err);
 /* Moves an error (from a layer that knew no position) to source:line:column. */
 void dlti_error_place(dlti_error_t *err, const char *source, int line, int column);
 /* Places an error at a byte offset into `text` (line, column, position, source). */

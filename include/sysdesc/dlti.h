@@ -105,6 +105,11 @@ typedef struct dlti_limits {
     size_t max_input_bytes;   /**< default 1 GiB */
     size_t max_string_bytes;  /**< one string literal; default 16 MiB */
     size_t max_entries;       /**< entries of one container; default 16 Mi, at most 2^30 - 2 */
+    /** Memory the context may hold (its arena: every attribute, type, key
+     *  and string it reads or builds); default 4 GiB.  Past it a reader
+     *  fails with DLTI_ERROR_LIMIT naming the limit, before the system runs
+     *  out of memory. */
+    size_t max_memory_bytes;
 } dlti_limits;
 
 #define DLTI_DEFAULT_MAX_DEPTH 1000u

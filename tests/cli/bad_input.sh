@@ -209,6 +209,16 @@ for v in 'f8E5M2 .inf' 'f8E4M3FN .nan' 'f8E8M0FNU .nan' 'f4E2M1FN 6.5' 'f8E4M3FN
     yaml narrow 'D:\n  a: !'"${v% *} ${v#* }"'\n'
     check 0 "" "YAML !$v (held, or rounded to the nearest value)" "$SYSDESC" convert --no-check "$T/narrow.yaml"
 done
+# harden (issue 13): every reader has a size limit and a memory budget
+check 2 "/dev/zero: error: file is larger than the limit of 67108864 bytes" "probe --xml of an endless stream" timeout 60 "$SYSDESC" probe --xml /dev/zero
+awk 'BEGIN { printf "#dlti.map<\"a\" = ["; for (i = 0; i < 3000; i++) printf "%s1 : i16777215", (i ? ", " : ""); printf "]>" }' >"$T/wide.mlir"
+check 2 "wide.mlir:1:483: error: memory budget of 67108864 bytes exceeded (dlti_limits.max_memory_bytes; SYSDESC_MAX_MEMORY for the sysdesc tool)" "45 KB of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" fmt "$T/wide.mlir"
+awk 'BEGIN { printf "#dlti.map<\"a\" = dense<["; for (i = 0; i < 3000; i++) printf "%s1", (i ? ", " : ""); printf "]> : tensor<3000xi16777215>>" }' >"$T/wided.mlir"
+check 2 "memory budget of 67108864 bytes exceeded" "dense of 3000 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" fmt "$T/wided.mlir"
+printf 'D:\n  a: [' >"$T/wide.yaml"
+awk 'BEGIN { for (i = 0; i < 100; i++) printf "%s!i16777215 1", (i ? ", " : ""); print "]" }' >>"$T/wide.yaml"
+check 2 "wide.yaml:2:7: error: memory budget of 67108864 bytes exceeded" "YAML of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" convert --no-check "$T/wide.yaml"
+check 0 "" "a small file within a small budget" env SYSDESC_MAX_MEMORY=1M "$SYSDESC" fmt "$SRCDIR/examples/two-devices.mlir"
 # YAML integers
 yaml int_big 'CPU:\n  a: 99999999999999999999\n'
 check 2 "int_big.yaml:2:6: error: integer 99999999999999999999 does not fit i64" "YAML integer too big" "$SYSDESC" convert --no-check "$T/int_big.yaml"

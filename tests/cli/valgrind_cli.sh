@@ -32,6 +32,14 @@ check "query not found" 1 query "$ex" CPU cache L9
 check "fmt bad input" 2 fmt "$SRCDIR/tests/data/errors/$(ls "$SRCDIR/tests/data/errors" | head -n 1)"
 check "probe" 0 probe --quiet
 check "probe xml" 0 probe --xml "$SRCDIR/tests/data/xml/two_socket_numa.xml" --format yaml
+# harden (issue 13): malformed topologies leak nothing, with no suppression
+# beyond hwloc_topology_load's: refused by hwloc_topology_set_xmlbuffer
+# (malformed.xml, a truncated file) and by hwloc_topology_load (a bad object)
+check "probe malformed xml" 2 probe --xml "$SRCDIR/tests/data/xml/malformed.xml"
+head -c 2000 "$SRCDIR/tests/data/xml/gpu.xml" >"$tmp/cut.xml"
+check "probe truncated xml" 2 probe --xml "$tmp/cut.xml"
+sed 's/type="Machine"/type="Bogus"/' "$SRCDIR/tests/data/xml/gpu.xml" >"$tmp/bogus.xml"
+check "probe xml hwloc_topology_load refuses" 2 probe --xml "$tmp/bogus.xml"
 check "layout" 0 layout "$ex" i32 'vector<3xf32>' index
 check "dl-import" 0 dl-import --triple x86_64-unknown-linux-gnu
 check "show" 0 show --format json nvidia/h100-sxm

@@ -353,8 +353,17 @@ static void depth_limits(void **state)
     big[0] = '1';
     assert_null(dlti_parse(ctx, big, sizeof(big), "s", &err));
     assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    /* The memory budget: 2 MB integers past 1 MiB are the budget's error,
+     * not "out of memory" */
+    lim = (dlti_limits){.max_memory_bytes = 1 << 20};
+    dlti_context_set_limits(ctx, &lim);
+    const char *wide = "[1 : i16777215, 2 : i16777215]";
+    assert_null(dlti_attr_parse(ctx, wide, strlen(wide), "w", &err));
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    assert_non_null(strstr(err.text, "memory budget of 1048576 bytes exceeded"));
     dlti_context_set_limits(ctx, NULL);
     assert_int_equal(dlti_context_get_limits(ctx).max_depth, DLTI_DEFAULT_MAX_DEPTH);
+    assert_int_equal(dlti_context_get_limits(ctx).max_memory_bytes, (size_t)4 << 30);
 }
 
 /* Every prefix of a rich input fails cleanly (and never crashes). */
