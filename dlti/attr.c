@@ -212,7 +212,9 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
     for (size_t i = 0; i < n; i++) {
         dlti_key k = e[i].key;
         *bad = i;
-        if (kind == DLTI_ATTR_DEVICE_SPEC && k->type) {
+        /* device IDs and device keys are strings (mlir-opt-22: a type key
+         * in either is "invalid kind of attribute specified") */
+        if ((kind == DLTI_ATTR_DEVICE_SPEC || kind == DLTI_ATTR_SYSTEM_SPEC) && k->type) {
             dlti_error_set(err, DLTI_ERROR_VERIFY, "invalid kind of attribute specified");
             return NULL;
         }

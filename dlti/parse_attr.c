@@ -739,6 +739,14 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
     const dlti_attr **elems = NULL;
     const dlti_attr *result = NULL;
     bool empty = dlti_peek(p) == '>';
+    if (dlti_peek(p) == '"') {
+        /* MLIR's hex form (dense<"0x...">, raw element bytes): said plainly
+         * rather than as a syntax error */
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
+                         "hex data in dense<\"0x...\"> is not supported: write the elements "
+                         "(dense<[1, 2]>)");
+        goto out;
+    }
     if (!empty && parse_dense_elems(p, &v, &shape, 0) != 0)
         goto out;
     if (dlti_expect(p, '>') != 0 || dlti_expect(p, ':') != 0)
@@ -926,7 +934,8 @@ static const dlti_attr *parse_container(dlti_parser *p, dlti_attr_kind kind, siz
                 e.key = parse_key(p, &key_at);
                 if (!e.key)
                     goto out;
-                if (kind == DLTI_ATTR_DEVICE_SPEC && e.key->type) {
+                if ((kind == DLTI_ATTR_DEVICE_SPEC || kind == DLTI_ATTR_SYSTEM_SPEC) &&
+                    e.key->type) {
                     dlti_parser_fail(p, key_at, DLTI_ERROR_VERIFY,
                                      "invalid kind of attribute specified");
                     goto out;
@@ -949,7 +958,7 @@ static const dlti_attr *parse_container(dlti_parser *p, dlti_attr_kind kind, siz
             goto out;
     }
     /* Compact the entries in place: the key offsets were only for messages,
-     * and type keys in device specs were reported while parsing. */
+     * and type keys in device and system specs were reported while parsing. */
     located_entry *le = sv_data(p, &v);
     dlti_entry_rec *recs = (dlti_entry_rec *)(void *)le;
     for (size_t i = 0; i < v.n; i++)
@@ -1221,6 +1230,9 @@ static const dlti_attr *parse_attr_inner(dlti_parser *p)
             if (dlti_bare_id(p, &s) == 0 || s != start + 1)
                 return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected symbol name");
         }
+        if (p->len - p->pos >= 2 && memcmp(p->text + p->pos, "::", 2) == 0)
+            return dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
+                                    "nested symbol references (@a::@b) are not supported");
         return make_opaque(p, start);
     }
     default:

@@ -163,10 +163,21 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
                 a++;
             while (b > a && (p->text[b - 1] == ' ' || p->text[b - 1] == '\t'))
                 b--;
-            unsigned as;
-            if (!parse_width(p->text + a, b - a, &as))
+            /* An unsigned 32-bit integer, as mlir-opt-22 reads it (its
+             * error past that: "integer value too large"). */
+            uint64_t as64 = 0;
+            bool digits = a < b;
+            for (size_t i = a; i < b && digits; i++) {
+                digits = p->text[i] >= '0' && p->text[i] <= '9';
+                if (digits && as64 <= UINT32_MAX)
+                    as64 = as64 * 10 + (uint64_t)(p->text[i] - '0');
+            }
+            if (!digits)
                 return dlti_parser_fail(p, body, DLTI_ERROR_SYNTAX,
                                         "expected an address space in !llvm.ptr<...>");
+            if (as64 > UINT32_MAX)
+                return dlti_parser_fail(p, a, DLTI_ERROR_SYNTAX, "integer value too large");
+            unsigned as = (unsigned)as64;
             dlti_buf_puts(&text, "!llvm.ptr");
             if (as != 0)
                 dlti_buf_printf(&text, "<%u>", as);
