@@ -19,11 +19,16 @@ int cmd_fmt(int argc, char **argv)
 {
     const char *path = "-";
     int files = 0;
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
+        if (!operands && cli_end_of_options(argv[i])) {
+            operands = true;
+            continue;
+        }
+        if (!operands && cli_is_help(argv[i])) {
             return cli_write_stdout(usage, sizeof(usage) - 1);
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
+        if (!operands && argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: unknown option '%s' (see sysdesc fmt --help)", argv[i]);
         path = argv[i];
         files++;
