@@ -357,9 +357,12 @@ static int one_token(importer *im, const token *t)
                 size_t j = i;
                 uint64_t as = 0;
                 while (j < len && s[j] != ':') {
-                    if (s[j] < '0' || s[j] > '9' || as >= (1u << 24))
+                    if (s[j] < '0' || s[j] > '9')
                         return fail(im, "invalid address space, must be a 24-bit integer", NULL);
                     as = as * 10 + (uint64_t)(s[j++] - '0');
+                    /* checked after each digit: 16777216 is refused, as opt-22 does */
+                    if (as >= (1u << 24))
+                        return fail(im, "invalid address space, must be a 24-bit integer", NULL);
                 }
                 if (j == i)
                     return fail(im, "address space component cannot be empty", NULL);
