@@ -28,6 +28,14 @@ int cli_fail(int code, const char *fmt, ...)
     ;
 /* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
 int cli_report(const dlti_error_t *err);
+/* "--": every command reads the arguments after it as operands, never as
+ * options (harden, issue 13: some commands took it and others did not). */
+static inline bool cli_end_of_options(const char *arg)
+{
+    return arg[0] == '-' && arg[1] == '-' && arg[2] == '\0';
+}
+/* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
+dlti_context *cli_context_new(void);
 /* The exit code for an error code. */
 int cli_exit_code(dlti_error_code code);
 /* True when argv[i] is -h or --help. */

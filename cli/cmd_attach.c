@@ -78,7 +78,7 @@ int cmd_attach(int argc, char **argv)
                         "attach: missing %s (see sysdesc attach --help)", nops ? "IN.mlir" : "SPEC");
     if (strcmp(operands[0], "-") == 0 && strcmp(operands[1], "-") == 0)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: SPEC and IN.mlir cannot both be standard input");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

@@ -32,8 +32,19 @@ int cmd_convert(int argc, char **argv)
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     sysdesc_yaml_options load_opts = {0};
     unsigned flags = 0;
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!operands && cli_end_of_options(a)) {
+            operands = true;
+            continue;
+        }
+        if (operands) {
+            if (path)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: expected one FILE");
+            path = a;
+            continue;
+        }
         if (cli_is_help(a)) {
             return cli_write_stdout(usage, sizeof(usage) - 1);
         }
@@ -66,7 +77,7 @@ int cmd_convert(int argc, char **argv)
     }
     if (!path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: missing FILE (see sysdesc convert --help)");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

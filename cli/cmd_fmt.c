@@ -32,30 +32,35 @@ int cmd_fmt(int argc, char **argv)
     int files = 0;
     unsigned flags = 0;
     bool skeleton = false;
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
+        if (!operands && cli_end_of_options(argv[i])) {
+            operands = true;
+            continue;
+        }
+        if (!operands && cli_is_help(argv[i])) {
             return cli_write_stdout(usage, sizeof(usage) - 1);
         }
-        if (strcmp(argv[i], "--pretty") == 0) {
+        if (!operands && strcmp(argv[i], "--pretty") == 0) {
             flags |= DLTI_PRINT_PRETTY;
             continue;
         }
-        if (strcmp(argv[i], "--inherent-dlti") == 0) {
+        if (!operands && strcmp(argv[i], "--inherent-dlti") == 0) {
             flags |= DLTI_PRINT_INHERENT;
             continue;
         }
-        if (strcmp(argv[i], "--skeleton") == 0) {
+        if (!operands && strcmp(argv[i], "--skeleton") == 0) {
             skeleton = true;
             continue;
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
+        if (!operands && argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: unknown option '%s' (see sysdesc fmt --help)", argv[i]);
         path = argv[i];
         files++;
     }
     if (files > 1)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: expected at most one FILE");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

@@ -114,8 +114,18 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
+        if (!operands && cli_end_of_options(a)) {
+            operands = true;
+            continue;
+        }
+        if (operands) {
+            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                          "probe: unexpected argument '%s' (see sysdesc probe --help)", a);
+            goto done;
+        }
         if (cli_is_help(a)) {
             rc = cli_write_stdout(usage, sizeof(usage) - 1);
             goto done;
@@ -164,7 +174,7 @@ int cmd_probe(int argc, char **argv)
     if ((rc = cli_probe_args_check("probe", &pa, nxml == 0)) >= 0)
         goto done;
     rc = SYSDESC_EXIT_OK;
-    ctx = dlti_context_new();
+    ctx = cli_context_new();
     if (!ctx) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;

@@ -87,6 +87,12 @@ size_t dlti_float_print(dlti_float_kind kind, dlti_float_bits bits, char *buf, s
 double dlti_float_to_double(dlti_float_kind kind, dlti_float_bits bits);
 dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value);
 
+/* NULL when `x` converts to `kind` as itself, up to rounding to the nearest
+ * value of the type; else why not (no NaN, no infinities, overflow or
+ * saturation, a lost sign, no zero): the rule every reader of typed floats
+ * that go through a double applies (dlti/float_fit.c). */
+const char *dlti_float_loss(dlti_float_kind kind, double x);
+
 /* 1 if `bits` has no bit set at or above the kind's width (a hex literal that fits the
  * type), 0 if it has (MLIR: "hexadecimal float constant out of range for type") or the
  * kind is invalid. */
@@ -104,6 +110,11 @@ typedef struct dlti_arena {
     char *cur;   /* bump pointer inside head */
     char *end;
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
+    /* The memory budget (issue 13): bytes of chunks held, and the most it
+     * may hold (0: no budget); a chunk past it is refused and over_budget
+     * set, so that "out of memory" becomes the limit's error. */
+    size_t held, budget;
+    bool over_budget;
 } dlti_arena;
 
 /* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
@@ -184,6 +195,8 @@ struct dlti_type {
     uint64_t hash;
     size_t text_len;
     const char *text;        /* canonical spelling, NUL-terminated */
+    unsigned nest;           /* bracket nesting of the text: the levels the
+                              * parser may count to read it (dlti_attr_height) */
     struct dlti_key_node key;
 };
 
@@ -217,6 +230,9 @@ typedef struct dlti_entry_rec {
  * printing stream through them. */
 struct dlti_attr {
     uint8_t kind;               /* dlti_attr_kind */
+    uint8_t height;             /* arrays and containers built by the public
+                                 * builders: dlti_attr_height() when below 255;
+                                 * 0 (parsed) or 255: not recorded */
     uint16_t index_mask;        /* an index of copies: its slots - 1; 0 for a 4-byte index */
     uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
@@ -277,6 +293,8 @@ static inline uint32_t dlti_index_mask(size_t n)
 #endif
 }
 
+/* Builds an array without the depth check (the parser checks depth itself). */
+const dlti_attr *dlti_array_make(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
 /* Builds a container without verification (the parser verifies itself). */
 const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
                                      const dlti_entry_rec *entries, size_t n);
@@ -289,6 +307,30 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
 {
     return (unsigned)kind - DLTI_ATTR_MAP <= (unsigned)(DLTI_ATTR_SYSTEM_SPEC - DLTI_ATTR_MAP);
 }
+/* ---- nesting: the one depth limit ----
+ *
+ * Every recursive walk of the core and the layers above it (printers,
+ * equality, the YAML/JSON emitters, the schema checker, layouts) relies on
+ * one invariant instead of a guard of its own: no attribute that exists in
+ * a context is taller than the context's max_depth - 1 levels, the levels
+ * the parser counts to read back its printing, with one level kept for the
+ * module that may hold it.  The parser enforces it while reading (a bare
+ * attribute is counted as if a module held it), the public builders
+ * (dlti_container_new/_set/_set_path, dlti_array_new) before building, and
+ * dlti_context_set_limits() caps max_depth at DLTI_DEFAULT_MAX_DEPTH, the
+ * depth those walks' stacks are sized and tested for. */
+
+/* Levels the parser counts (at most) to read the printing of `a`: 1 for
+ * the attribute, plus its type's nesting, its dense brackets, its
+ * elements' or entries' heights.  O(1) for recorded heights; otherwise a
+ * walk as deep as the attribute (bounded by the invariant). */
+unsigned dlti_attr_height(const dlti_attr *a);
+/* The tallest attribute a context may hold (the invariant above). */
+static inline unsigned dlti_max_height(const dlti_context *ctx)
+{
+    return ctx->limits.max_depth - 1;
+}
+
 /* Verifies container entries and builds the container: the rules of each
  * entry first (the first entry that breaks one), then repeated keys (the
  * first key that repeats an earlier one, found while the index is built).
@@ -357,6 +399,9 @@ void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *sour
                        int column, const char *fmt, ...) DLTI_PRINTF(6, 7);
 void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                         int column, const char *fmt, va_list ap);
+/* An out-of-memory error that the context's memory budget caused becomes
+ * the budget's DLTI_ERROR_LIMIT, naming it (position kept). */
+void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err);
 /* Moves an error (from a layer that knew no position) to source:line:column. */
 void dlti_error_place(dlti_error_t *err, const char *source, int line, int column);
 /* Places an error at a byte offset into `text` (line, column, position, source). */

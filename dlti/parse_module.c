@@ -165,6 +165,81 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent);
 static bool at_generic_module(const dlti_parser *p, size_t at);
 static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent);
 
+typedef struct named_kid {
+    const char *name;
+    size_t index;
+} named_kid;
+
+static int by_name_then_index(const void *a, const void *b)
+{
+    const named_kid *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* MLIR's symbol table: two sibling modules with one name are an error
+ * ("redefinition of symbol named 'a'", at the later one, as mlir-opt-22
+ * says).  Sorted, so that many siblings cost n log n. */
+static int unique_symbols(dlti_parser *p, dlti_scope *const *kids, size_t n)
+{
+    size_t m = 0;
+    named_kid *named = malloc((n ? n : 1) * sizeof(*named));
+    if (!named) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (kids[i]->name)
+            named[m++] = (named_kid){kids[i]->name, i};
+    qsort(named, m, sizeof(*named), by_name_then_index);
+    size_t dup = SIZE_MAX;
+    for (size_t i = 1; i < m; i++)
+        if (strcmp(named[i].name, named[i - 1].name) == 0 && named[i].index < dup)
+            dup = named[i].index;
+    free(named);
+    if (dup == SIZE_MAX)
+        return 0;
+    dlti_parser_fail(p, kids[dup]->offset, DLTI_ERROR_VERIFY, "redefinition of symbol named '%s'",
+                     kids[dup]->name);
+    return -1;
+}
+
+/* A trailing location, `loc(...)` after an operation: MLIR keeps it as
+ * debug information and prints none of it; skipped (strings respected). */
+static int skip_loc(dlti_parser *p)
+{
+    if (dlti_peek(p) != 'l' || p->len - p->pos < 4 || memcmp(p->text + p->pos, "loc(", 4) != 0)
+        return 0;
+    size_t at = p->pos;
+    p->pos += 4;
+    if (dlti_peek(p) == '#') {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
+                         "location aliases (loc(#name)) are not supported");
+        return -1;
+    }
+    int depth = 1;
+    while (depth > 0) {
+        if (p->pos >= p->len) {
+            dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "expected ')' to end the location");
+            return -1;
+        }
+        char c = p->text[p->pos];
+        if (c == '"') {
+            size_t n;
+            if (!dlti_parse_string(p, &n))
+                return -1;
+            continue;
+        }
+        if (c == '\0') {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
+            return -1;
+        }
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        p->pos++;
+    }
+    return 0;
+}
+
 /* Counts an op skipped in the body of `s`, keeping the first one's name
  * and place for messages (dlti_scope_skipped_ops). */
 static int note_skipped(dlti_parser *p, dlti_scope *s, const dlti_skipped_op *op)
@@ -289,6 +364,10 @@ fail:
 
 static int set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t n)
 {
+    if (n > 1 && unique_symbols(p, kids, n) != 0) {
+        free(kids);
+        return -1;
+    }
     s->num_children = n;
     s->children = n ? dlti_arena_memdup(&p->ctx->arena, kids, n * sizeof(*kids)) : NULL;
     free(kids);
@@ -397,6 +476,8 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
         p->pos = save;
     }
     int rc = parse_body(p, scope);
+    if (rc == 0)
+        rc = skip_loc(p);
     dlti_leave(p);
     return rc == 0 ? scope : NULL;
 }
@@ -627,6 +708,9 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
             return NULL;
     } else {
         size_t at = p.pos;
+        /* Counted as if a module held it (the depth invariant of
+         * dlti_private.h): what sysdesc prints in a module reads back. */
+        p.depth = 1;
         const dlti_attr *a = dlti_parse_attr(&p);
         if (!a)
             return NULL;

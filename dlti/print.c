@@ -154,8 +154,9 @@ static void print_dense_level(dlti_buf *b, const dlti_attr *a, int level, size_t
 static void print_dense(dlti_buf *b, const dlti_attr *a)
 {
     dlti_buf_puts(b, "dense<");
-    size_t total = dlti_dense_num_elements(a->type);
-    if (total == 0) {
+    /* What is stored decides, not the shape's element count: a splat of a
+     * shape whose count does not fit 64 bits is one element, not dense<>. */
+    if (a->n == 0) {
         /* nothing between the brackets */
     } else if (a->n == 1) {
         /* One stored element is a splat; MLIR also treats any one-element

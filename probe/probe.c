@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,11 +87,22 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     const char *xml = run->opts->xml_path;
     if (!run->host && xml_unreadable(xml, err))
         return -1;
-    if (!run->host && hwloc_topology_set_xml(run->topo, xml) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
-                          "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)",
-                          strerror(errno));
-        return -1;
+    /* Read by sysdesc, with the size limit every reader has (issue 13: an
+     * endless stream given as the file), then handed to hwloc as a buffer;
+     * hwloc reads it during hwloc_topology_load. */
+    char *text = NULL;
+    size_t len = 0;
+    if (!run->host) {
+        text = dlti_read_file(xml, SYSDESC_PROBE_MAX_XML_BYTES, &len, err);
+        if (!text)
+            return -1;
+        if (hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+                              "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
+                              strerror(errno));
+            free(text);
+            return -1;
+        }
     }
     /* hwloc's own runtime backends would open OpenCL (pocl), CUDA, NVML,
      * RSMI and Level Zero inside this process, without a time bound, for
@@ -110,7 +122,9 @@ static int load_topology(pb_run *run, dlti_error_t *err)
         hwloc_topology_set_io_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     /* Disallowed PUs and nodes stay, so that the totals can be reported. */
     hwloc_topology_set_flags(run->topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-    if (hwloc_topology_load(run->topo) != 0) {
+    int loaded = hwloc_topology_load(run->topo);
+    free(text);
+    if (loaded != 0) {
         if (run->host)
             dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
                               "hwloc cannot load the topology of this host: %s",

@@ -65,8 +65,10 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     sd_resolver catalog = sd_catalog_resolver(opts ? opts->search_path : NULL);
     sysdesc_system sys;
     if (sd_yaml_load(ctx, text, len, source, opts, &catalog, &sys, err) < 0 ||
-        check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0)
+        check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0) {
+        dlti_error_budget(ctx, err); /* the context's memory budget, named */
         return -1;
+    }
     *out = sys;
     return 0;
 }

@@ -101,10 +101,15 @@ SYSDESC_API void dlti_release_cached_memory(void);
 
 /** Limits applied by the parsers (and the builder, for depth). 0 keeps the default. */
 typedef struct dlti_limits {
-    unsigned max_depth;       /**< nesting of attributes/types/scopes; default 1000 */
+    unsigned max_depth;       /**< nesting of attributes/types/scopes; default and most 1000 */
     size_t max_input_bytes;   /**< default 1 GiB */
     size_t max_string_bytes;  /**< one string literal; default 16 MiB */
     size_t max_entries;       /**< entries of one container; default 16 Mi, at most 2^30 - 2 */
+    /** Memory the context may hold (its arena: every attribute, type, key
+     *  and string it reads or builds); default 4 GiB.  Past it a reader
+     *  fails with DLTI_ERROR_LIMIT naming the limit, before the system runs
+     *  out of memory. */
+    size_t max_memory_bytes;
 } dlti_limits;
 
 #define DLTI_DEFAULT_MAX_DEPTH 1000u
@@ -270,7 +275,8 @@ SYSDESC_API const dlti_attr *dlti_bool_new(dlti_context *ctx, bool value);
 SYSDESC_API const dlti_attr *dlti_string_new(dlti_context *ctx, const char *s, size_t len);
 SYSDESC_API const dlti_attr *dlti_unit_new(dlti_context *ctx);
 SYSDESC_API const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type);
-/** Array of `n` attributes (copied). */
+/** Array of `n` attributes (copied); NULL when out of memory or nesting
+ *  deeper than the context's max_depth allows (a module and the array). */
 SYSDESC_API const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
 /** array<TYPE: v...> of an integer type; values must fit (RANGE error otherwise). */
 SYSDESC_API const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
@@ -286,8 +292,10 @@ typedef struct dlti_entry {
  * A DLTI container of kind DLTI_ATTR_MAP, _DL_SPEC, _DEVICE_SPEC or
  * _SYSTEM_SPEC from `n` entries (copied, order kept), verified as the parser
  * verifies (duplicate keys, empty keys, type keys in device specs, device
- * values in system specs, empty device/system specs).  The error has no
- * position.
+ * values in system specs, empty device/system specs) and for depth: a
+ * container nesting deeper than the context's max_depth allows (with one
+ * level for the module that may hold it) is DLTI_ERROR_LIMIT.  The error
+ * has no position.
  */
 SYSDESC_API const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
                                     const dlti_entry *entries, size_t n, dlti_error_t *err);

@@ -66,6 +66,16 @@ SYSDESC_API const char *sysdesc_format_names(void);
  */
 SYSDESC_API char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format format,
                                        unsigned flags, size_t *len);
+/**
+ * The same, with the reason for NULL in `err` (may be NULL): out of memory,
+ * or DLTI_ERROR_UNSUPPORTED for a key or value `format` cannot hold so that
+ * it reads back as itself (YAML: a key that is not UTF-8; JSON: a key or a
+ * string that is not UTF-8, a key longer than 1000 characters quoted), the
+ * error naming its path.  sysdesc_system_print() returns NULL for those too:
+ * nothing is printed that would not read back equal.
+ */
+SYSDESC_API char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format format,
+                                               unsigned flags, size_t *len, dlti_error_t *err);
 
 /**
  * Prints `sys` as MLIR: a module whose attributes are dlti.dl_spec (when

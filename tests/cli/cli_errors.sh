@@ -173,6 +173,13 @@ expect 2 "convert: bad format" normal "$SYSDESC" convert --to xml "$GOOD"
 expect 2 "convert: two FILEs" normal "$SYSDESC" convert "$GOOD" "$GOOD"
 expect 2 "compose: nothing" normal "$SYSDESC" compose
 expect 2 "compose: bad count" normal "$SYSDESC" compose "$YAML:0"
+# harden (issue 13): every count that is not 1..100000 fails alike (exit 2,
+# one message), none is looked up as a file named "F:-1"
+for n in 0 -1 +1 '' ' 1' 100001 99999999999999999999; do
+    expect 2 "compose: count '$n'" normal "$SYSDESC" compose "$YAML:$n"
+    grep -qF "is not [ID=]ITEM[:N] (N from 1 to 100000)" "$T/err" || bad "compose: count '$n': $(cat "$T/err")"
+done
+expect 0 "compose: count 100000" normal "$SYSDESC" compose "$YAML:100000"
 expect 2 "compose: --format without value" normal "$SYSDESC" compose --format
 expect 2 "probe: --xml without value" normal "$SYSDESC" probe --xml
 expect 2 "probe: bad format" normal "$SYSDESC" probe --format xml
@@ -348,6 +355,30 @@ if [ "$full_rc" = 0 ]; then
     done
 else
     skip "cannot mount a tmpfs (unshare -m / -rm): full-disk case covered by -o /dev/full only"
+fi
+
+# harden (issue 13): "--" ends the options of every command; what follows
+# is an operand even when it starts with '-'
+expect 0 "fmt --" normal "$SYSDESC" fmt -- "$EX"
+expect 0 "query --" normal "$SYSDESC" query -- "$EX" CPU
+expect 0 "layout --" normal "$SYSDESC" layout -- "$EX" i32
+expect 0 "dl-import --" normal "$SYSDESC" dl-import -- e
+expect 0 "convert --" normal "$SYSDESC" convert -- "$EX"
+expect 0 "compose --" normal "$SYSDESC" compose -- "$YAML"
+expect 0 "list --" normal "$SYSDESC" list --
+expect 0 "show --" normal "$SYSDESC" show -- nvidia/h100-sxm
+expect 0 "check --" normal "$SYSDESC" check -- "$YAML"
+expect 0 "summary --" normal "$SYSDESC" summary -- "$YAML"
+expect 0 "schema --" normal "$SYSDESC" schema --
+expect 0 "probe --" normal "$SYSDESC" probe --xml "$SRCDIR/tests/data/xml/gpu.xml" --
+expect 3 "fmt -- --help (a file named --help)" normal "$SYSDESC" fmt -- --help
+expect 2 "list -- x" normal "$SYSDESC" list -- x
+# layout answers every TYPE; one it cannot answer does not hide the rest
+printf 'module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i64>} {}\n' >"$T/dl.mlir"
+expect 1 "layout: a type that does not fit, among others" normal "$SYSDESC" layout "$T/dl.mlir" i32 'vector<9223372036854775807x3xi8>' 'bogus<' i64
+if ! grep -q '^i32: size = 4' "$T/out" || ! grep -q '^i64: size = 8' "$T/out" ||
+    ! grep -qF "layout: 2 of 4 types not answered" "$T/err" || ! grep -qF "invalid type 'bogus<'" "$T/err"; then
+    bad "layout: the answers or the errors of the others are missing: $(cat "$T/out" "$T/err")"
 fi
 
 echo "$pass passed, $fail failed"

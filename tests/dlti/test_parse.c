@@ -322,9 +322,19 @@ static void depth_limits(void **state)
     assert_int_equal(err.code, DLTI_ERROR_LIMIT);
     assert_string_equal(err.text, "nesting deeper than the limit of 1000");
     free(s);
-    s = nest("[", "1", "]", 999, &len);
+    /* A bare attribute counts as if a module held it (the depth invariant
+     * of dlti_private.h): 998 brackets and the value are 1000 levels. */
+    s = nest("[", "1", "]", 998, &len);
     assert_non_null(dlti_parse(ctx, s, len, "ok", &err));
     free(s);
+    s = nest("[", "1", "]", 999, &len);
+    assert_null(dlti_parse(ctx, s, len, "deep", &err));
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    free(s);
+    /* max_depth can be lowered, never raised above the default */
+    dlti_limits high = {.max_depth = 5000};
+    dlti_context_set_limits(ctx, &high);
+    assert_int_equal(dlti_context_get_limits(ctx).max_depth, DLTI_DEFAULT_MAX_DEPTH);
     /* The limit is configurable. */
     dlti_limits lim = {.max_depth = 10};
     dlti_context_set_limits(ctx, &lim);
@@ -345,8 +355,17 @@ static void depth_limits(void **state)
     big[0] = '1';
     assert_null(dlti_parse(ctx, big, sizeof(big), "s", &err));
     assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    /* The memory budget: 2 MB integers past 1 MiB are the budget's error,
+     * not "out of memory" */
+    lim = (dlti_limits){.max_memory_bytes = 1 << 20};
+    dlti_context_set_limits(ctx, &lim);
+    const char *wide = "[1 : i16777215, 2 : i16777215]";
+    assert_null(dlti_attr_parse(ctx, wide, strlen(wide), "w", &err));
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    assert_non_null(strstr(err.text, "memory budget of 1048576 bytes exceeded"));
     dlti_context_set_limits(ctx, NULL);
     assert_int_equal(dlti_context_get_limits(ctx).max_depth, DLTI_DEFAULT_MAX_DEPTH);
+    assert_int_equal(dlti_context_get_limits(ctx).max_memory_bytes, (size_t)4 << 30);
 }
 
 /* Every prefix of a rich input fails cleanly (and never crashes). */
