@@ -15,6 +15,7 @@
  *   sysdesc/compose.h   several systems into one
  *   sysdesc/measure.h   measure this host: bandwidth, latency, peak FMA, clock
  *   sysdesc/roofline.h  a device's roofline as SVG
+ *   sysdesc/uarch.h     the CPU identity keys of a microarchitecture, by name
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
  * errors and threads in its preamble; docs/architecture.md draws the layers.
  */
@@ -34,5 +35,6 @@
 #include "sysdesc/compose.h"
 #include "sysdesc/measure.h"
 #include "sysdesc/roofline.h"
+#include "sysdesc/uarch.h"
 
 #endif /* SYSDESC_SYSDESC_H */
