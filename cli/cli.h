@@ -60,6 +60,8 @@ int cmd_schema(int argc, char **argv);
 /* issue 12, measured half: docs/measure.md */
 int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
+/* issue 12: the microarchitecture table by name (sysdesc/uarch.h) */
+int cmd_uarch(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 

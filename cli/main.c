@@ -22,6 +22,8 @@ static const sysdesc_command commands[] = {
     /* issue 12, measured half: docs/measure.md */
     {"measure", "measure this host: bandwidth and latency per level, peak FMA, clock", cmd_measure},
     {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
+    /* issue 12: the CPU identity keys a catalog entry copies */
+    {"uarch", "the probe's microarchitectures: names, or one's CPU identity keys", cmd_uarch},
 };
 
 static void print_usage(FILE *out)

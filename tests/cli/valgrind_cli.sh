@@ -44,5 +44,9 @@ check "summary --host" 0 summary --host --quiet
 check "measure" 0 measure --quick --quiet --threads 1 --format yaml
 check "roofline" 0 roofline --quiet nvidia/h100-sxm
 check "roofline no bandwidth" 1 roofline --quiet "$SRCDIR/tests/data/roofline/gpu-no-bandwidth.yaml"
+# issue 12: the microarchitecture table by name
+check "uarch list" 0 uarch
+check "uarch" 0 uarch --format json zen4
+check "uarch unknown" 1 uarch zen6
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
