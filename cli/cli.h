@@ -70,6 +70,8 @@ int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
+/* issue 12: the microarchitecture table by name (sysdesc/uarch.h) */
+int cmd_uarch(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 

@@ -26,6 +26,8 @@ static const sysdesc_command commands[] = {
     {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
     /* autotuners' field names (sysdesc/tuner.h, docs/export.md) */
     {"export", "one device as a TVM target, Triton or Inductor device properties (JSON)", cmd_export},
+    /* issue 12: the CPU identity keys a catalog entry copies */
+    {"uarch", "the probe's microarchitectures: names, or one's CPU identity keys", cmd_uarch},
 };
 
 static void print_usage(FILE *out)

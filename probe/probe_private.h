@@ -369,6 +369,18 @@ void pb_isa_detect(pb_isa *isa);
  * triple and the compiler map; after the ISA, which the recogniser reads ---- */
 void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err);
 
+/* ---- uarch_keys.c: the keys one table row implies, for the probe and for
+ * sysdesc_uarch_keys() alike (one code path) ---- */
+struct pb_uarch;
+/* The compiler map: compiler.gcc and compiler.clang (newest entry and
+ * fallback), compiler.llvm.cpu = llvm, or the row's LLVM name when NULL.
+ * NULL with err on out of memory. */
+const dlti_attr *pb_uarch_compiler_map(dlti_context *ctx, const struct pb_uarch *u,
+                                       const char *llvm, dlti_error_t *err);
+/* Appends uarch, uarch_ancestors (when any), triple and compiler to dev. */
+void pb_uarch_keys(dlti_context *ctx, pb_map *dev, const struct pb_uarch *u, const char *llvm,
+                   dlti_error_t *err);
+
 /* x86 CPUID deterministic cache parameters (leaf 4 / 0x8000001D) for
  * `level` (1..3) and type (1 data, 2 instruction, 3 unified); returns 0 and
  * fills the fields, or -1 (not x86, not reported). */

@@ -16,6 +16,7 @@
  *   sysdesc/measure.h   measure this host: bandwidth, latency, peak FMA, clock
  *   sysdesc/roofline.h  a device's roofline as SVG
  *   sysdesc/tuner.h     one device in an autotuner's field names (TVM, Triton, Inductor)
+ *   sysdesc/uarch.h     the CPU identity keys of a microarchitecture, by name
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
  * errors and threads in its preamble; docs/architecture.md draws the layers.
  */
@@ -37,5 +38,6 @@
 #include "sysdesc/roofline.h"
 #include "sysdesc/tuner.h"
 #include "sysdesc/attach.h"
+#include "sysdesc/uarch.h"
 
 #endif /* SYSDESC_SYSDESC_H */

@@ -16,6 +16,11 @@ docs/catalog.md:
   limits in order, threads and registers in order, L2 <= last level cache,
   runtime-visible memory <= nominal, sparse = 2 x dense, matrix peaks >= the
   vector peaks they replace, cluster sizes in order;
+* every CPU with a `uarch` (a catalog CPU or the CPU of a system file) names a
+  microarchitecture of the probe's table (`sysdesc uarch`), and its
+  `uarch_ancestors`, `triple` and `compiler` are what `sysdesc uarch NAME`
+  gives, in its order (so a catalog CPU carries the keys a probe of it
+  writes); the triple's architecture is the entry's `arch`;
 * no two single-device entries claim the same PCI id, unless one declares
   `# variant-of: NAME` naming the other, which claims the id too and sorts
   first (so sysdesc_catalog_match_pci, which takes the first match in name
@@ -241,6 +246,67 @@ for n in names:
             check("num_partitions_per_package" not in g,
                   "%s: a whole device with num_partitions_per_package (inherited?)" % where)
 
+# ---- CPU identity keys: those the probe writes for the uarch (issue 12) ----
+r = run("uarch")
+check(r.returncode == 0, "sysdesc uarch (the list) failed: %s" % r.stderr.strip())
+UARCH_NAMES = set(r.stdout.split())
+uarch_keys = {}  # name -> the CPU keys `sysdesc uarch NAME` prints
+
+
+def keys_of(name):
+    if name not in uarch_keys:
+        r = run("uarch", "--format", "json", name)
+        check(r.returncode == 0, "sysdesc uarch %s failed: %s" % (name, r.stderr.strip()))
+        uarch_keys[name] = json.loads(r.stdout)["CPU"] if r.returncode == 0 else {}
+    return uarch_keys[name]
+
+
+def first_difference(path, a, b):
+    """The first place where a and b differ, key order included (the entry is
+    written as the probe writes it): "compiler.gcc.min_version: "9.9", not
+    "10.3""; None when equal."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b):
+            return "%s: keys %s, not %s" % (path, list(a), list(b))
+        for k in a:
+            d = first_difference("%s.%s" % (path, k), a[k], b[k])
+            if d:
+                return d
+        return None
+    return None if a == b else "%s: %s, not %s" % (path, json.dumps(a), json.dumps(b))
+
+
+IDENTITY = ("uarch_ancestors", "triple", "compiler")
+cpus_checked = 0
+for n in names:
+    for dev, spec in resolved[n].items():
+        if not isinstance(spec, dict) or spec.get("device_type") != "CPU":
+            continue
+        where = "%s: %s" % (n, dev)
+        if "triple" in spec:
+            check(spec["triple"].split("-")[0] == spec.get("arch"),
+                  "%s: triple %s is not for arch %s" % (where, spec["triple"], spec.get("arch")))
+        u = spec.get("uarch")
+        if u is None:
+            for k in IDENTITY:
+                check(k == "triple" or k not in spec,
+                      "%s: %s without uarch: write the uarch it belongs to" % (where, k))
+            continue
+        cpus_checked += 1
+        if u not in UARCH_NAMES:
+            check(False, "%s: uarch %r is not in the probe's table: %s"
+                  % (where, u, run("uarch", u).stderr.strip()))
+            continue
+        want = keys_of(u)
+        check(want.get("triple", "").split("-")[0] == spec.get("arch"),
+              "%s: uarch %s is for %s, the entry's arch is %s"
+              % (where, u, want.get("triple", "?").split("-")[0], spec.get("arch")))
+        for k in IDENTITY:
+            if k == "triple" and k not in spec:
+                continue  # left out on purpose (Apple: macOS or Linux), said in the file
+            d = first_difference(k, spec.get(k), want.get(k))
+            check(d is None, "%s: not what `sysdesc uarch %s` gives: %s" % (where, u, d))
+
 # ---- PCI ids: one product each, variants declared ----
 VARIANT = re.compile(r"^#\s*variant-of:\s*(\S+)\s*$", re.M)
 variant_of = {}
@@ -297,6 +363,7 @@ if mlir_opt:
 else:
     print("mlir-opt-22 not found: the MLIR part is skipped")
 
-print("%d catalog files (%d architecture bases), %d PCI ids, %d variants: %d problems"
-      % (len(names), sum(is_base.values()), len(claims), len(variant_of), len(failures)))
+print("%d catalog files (%d architecture bases), %d PCI ids, %d variants, %d CPUs with a uarch: "
+      "%d problems" % (len(names), sum(is_base.values()), len(claims), len(variant_of),
+                       cpus_checked, len(failures)))
 sys.exit(1 if failures else 0)

@@ -80,7 +80,7 @@ fi
 
 # Every command, written once: the loops below run each of them.  It must be
 # the list `sysdesc --help` prints, so that a new command is not left out.
-commands="fmt query probe layout dl-import dl-export convert compose attach list show check summary schema measure roofline export"
+commands="fmt query probe layout dl-import dl-export convert compose attach list show check summary schema measure roofline export uarch"
 listed=$("$SYSDESC" --help 2>/dev/null | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | tr '\n' ' ')
 [ "$listed" = "$commands " ] && ok || bad "the command list '$commands' is not the one sysdesc --help prints: '$listed'"
 
@@ -192,6 +192,12 @@ expect 2 "attach: no IN" normal "$SYSDESC" attach "$GOOD"
 expect 2 "attach: three operands" normal "$SYSDESC" attach "$GOOD" "$GOOD" "$GOOD"
 expect 2 "attach: -o without value" normal "$SYSDESC" attach "$GOOD" "$GOOD" -o
 expect 2 "summary: two SPECs" normal "$SYSDESC" summary "$YAML" "$YAML"
+expect 2 "uarch: two NAMEs" normal "$SYSDESC" uarch zen4 zen5
+expect 2 "uarch: bad format" normal "$SYSDESC" uarch --format xml zen4
+expect 2 "uarch: --format without value" normal "$SYSDESC" uarch --format
+expect 2 "uarch: --format without NAME" normal "$SYSDESC" uarch --format json
+expect 1 "uarch: unknown NAME" normal "$SYSDESC" uarch zen6
+grep -q "did you mean 'zen5'" "$T/err" && ok || bad "uarch: unknown NAME: no suggestion"
 
 # ---- --help: exit 0, usage on stdout, nothing on stderr ----
 for c in "" $commands; do
@@ -250,6 +256,8 @@ out_case "compose" "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 out_case "list" "$SYSDESC" list
 out_case "show" "$SYSDESC" show nvidia/h100-sxm
 out_case "summary" "$SYSDESC" summary nvidia/dgx-h100
+out_case "uarch" "$SYSDESC" uarch
+out_case "uarch NAME" "$SYSDESC" uarch zen4
 out_case "probe --xml" "$SYSDESC" probe --quiet --xml "$XML"
 out_case "probe --xml --format yaml" "$SYSDESC" probe --quiet --format yaml --xml "$XML"
 

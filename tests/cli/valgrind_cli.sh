@@ -68,5 +68,9 @@ check "attach implicit" 0 attach --no-check --inherent-dlti "$real/_spec.yaml" "
 check "fmt --skeleton" 0 fmt --skeleton --pretty "$real/generic_module.mlir"
 check "query real file" 0 query --scope inner "$real/generic.mlir" CPU L1_cache_size_in_bytes
 check "convert --pretty" 0 convert --pretty --inherent-dlti "$ex"
+# issue 12: the microarchitecture table by name
+check "uarch list" 0 uarch
+check "uarch" 0 uarch --format json zen4
+check "uarch unknown" 1 uarch zen6
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
