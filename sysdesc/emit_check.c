@@ -53,6 +53,23 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth)
         refuse(w, depth, "string", "bytes that are not UTF-8");
         return -1;
     }
+    /* Opaque attributes, types and dictionaries are MLIR text kept
+     * verbatim (a dialect's body may hold any byte): both formats print
+     * that text as a string, which must be UTF-8. */
+    if (kind == DLTI_ATTR_OPAQUE || kind == DLTI_ATTR_TYPE || kind == DLTI_ATTR_DICTIONARY) {
+        char *text = dlti_attr_print(a, &len);
+        if (!text) {
+            dlti_error_set(w->err, DLTI_ERROR_NOMEM, "out of memory");
+            return -1;
+        }
+        bool utf8 = sd_utf8_valid(text, len);
+        free(text);
+        if (!utf8) {
+            refuse(w, depth, "value", "MLIR text with bytes that are not UTF-8");
+            return -1;
+        }
+        return 0;
+    }
     if (kind == DLTI_ATTR_ARRAY) {
         for (size_t i = 0; i < dlti_attr_size(a); i++)
             if (check_attr(w, dlti_attr_element(a, i), depth) != 0)

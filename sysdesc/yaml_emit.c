@@ -46,6 +46,32 @@ static void put_single_quoted(dlti_buf *b, const char *s, size_t len)
     dlti_buf_put(b, "'", 1);
 }
 
+static void put_double_quoted(dlti_buf *b, const char *s, size_t len)
+{
+    sd_buf_put_quoted(b, s, len, "\\x%02X");
+}
+
+/* Single quotes keep MLIR text readable, but a YAML reader folds their line
+ * breaks (and U+0085, U+2028, U+2029) into spaces and cannot take control
+ * characters: such text goes in double quotes, escaped.  (Text that is not
+ * UTF-8 never gets here: sd_format_check refuses it.) */
+static bool single_quote_safe(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            return false;
+        if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] == 0x85)
+            return false;
+        if ((c == 0xE2 || c == 0xEF) && i + 2 < len &&
+            ((c == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
+              ((unsigned char)s[i + 2] & 0xFE) == 0xA8) ||
+             (c == 0xEF && (unsigned char)s[i + 1] == 0xBB && (unsigned char)s[i + 2] == 0xBF)))
+            return false;
+    }
+    return true;
+}
+
 static void put_mlir(dlti_buf *b, const dlti_attr *a)
 {
     size_t len;
@@ -55,13 +81,11 @@ static void put_mlir(dlti_buf *b, const dlti_attr *a)
         return;
     }
     dlti_buf_puts(b, "!mlir ");
-    put_single_quoted(b, text, len);
+    if (single_quote_safe(text, len))
+        put_single_quoted(b, text, len);
+    else
+        put_double_quoted(b, text, len);
     free(text);
-}
-
-static void put_double_quoted(dlti_buf *b, const char *s, size_t len)
-{
-    sd_buf_put_quoted(b, s, len, "\\x%02X");
 }
 
 /* Writes a string scalar; false when YAML cannot hold it (invalid UTF-8). */

@@ -55,7 +55,9 @@ dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level leve
                           k->tag);
         return NULL;
     }
-    if (k->len == 0) {
+    /* As MLIR: an empty device ID is allowed (mlir-opt-22), an empty key
+     * inside a device or map is not. */
+    if (k->len == 0 && level != SD_LEVEL_SYSTEM) {
         dlti_error_set_at(err, DLTI_ERROR_VERIFY, source, k->line, k->column,
                           "empty string as DLTI key is not allowed");
         return NULL;
