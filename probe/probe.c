@@ -3,10 +3,13 @@
  * keys are the sources' business; docs/keys.md is their contract. */
 #define _GNU_SOURCE
 #include "probe_private.h"
+#include "sysdesc/cluster.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -55,7 +58,8 @@ static void topology_provenance(pb_run *run)
     if (run->host)
         l = (size_t)snprintf(b, sizeof(b), "hwloc %s on this host", sysdesc_probe_hwloc_version());
     else
-        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s", run->opts->xml_path);
+        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s",
+                             run->xml.provenance ? run->xml.provenance : run->opts->xml_path);
     int nb = 0;
     for (unsigned i = 0; i < pb_info_count(root) && l < sizeof(b); i++) {
         const struct hwloc_info_s *in = pb_info_at(root, i);
@@ -72,10 +76,26 @@ static void topology_provenance(pb_run *run)
  * ~4x the load time) or an XML file's; 0, or -1 with err set. */
 static int load_topology(pb_run *run, dlti_error_t *err)
 {
-    const char *xml = run->opts->xml_path;
-    if (!run->host && xml_unreadable(xml, err))
+    const char *xml = run->xml.label ? run->xml.label : run->opts->xml_path;
+    if (run->xml.buffer) {
+        /* A node's topology sent as text (probe --mpi): hwloc wants it
+         * NUL-terminated, its size counting the NUL. */
+        char *text = run->xml.len < INT_MAX ? malloc(run->xml.len + 1) : NULL;
+        if (text) {
+            memcpy(text, run->xml.buffer, run->xml.len);
+            text[run->xml.len] = '\0';
+        }
+        int rc = text ? hwloc_topology_set_xmlbuffer(run->topo, text, (int)run->xml.len + 1) : -1;
+        free(text);
+        if (rc != 0) {
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+                              "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
+                              strerror(errno));
+            return -1;
+        }
+    } else if (!run->host && xml_unreadable(run->opts->xml_path, err)) {
         return -1;
-    if (!run->host && hwloc_topology_set_xml(run->topo, xml) != 0) {
+    } else if (!run->host && hwloc_topology_set_xml(run->topo, run->opts->xml_path) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
                           "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)",
                           strerror(errno));
@@ -133,12 +153,15 @@ static int run_sources(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
-static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts)
+static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts,
+                     const pb_topology_source *xml)
 {
     memset(run, 0, sizeof(*run));
     run->ctx = ctx;
     run->opts = opts;
-    run->host = opts->xml_path == NULL;
+    if (xml)
+        run->xml = *xml;
+    run->host = opts->xml_path == NULL && !run->xml.buffer;
     run->io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run->host);
     snprintf(run->prefix, sizeof(run->prefix), "%s",
              opts->device_prefix ? opts->device_prefix : "");
@@ -163,6 +186,12 @@ static void run_free(pb_run *run)
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
                                     dlti_error_t *err)
 {
+    return pb_probe_topology(ctx, opts, NULL, err);
+}
+
+const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_options *opts,
+                                   const pb_topology_source *xml, dlti_error_t *err)
+{
     sysdesc_probe_options defaults;
     if (!opts) {
         sysdesc_probe_options_init(&defaults);
@@ -175,7 +204,7 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
     if (err)
         memset(err, 0, sizeof(*err));
     pb_run run;
-    run_init(&run, ctx, opts);
+    run_init(&run, ctx, opts, xml);
     if (hwloc_topology_init(&run.topo) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
@@ -200,25 +229,22 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
         o = *opts;
     else
         sysdesc_probe_options_init(&o);
-    pb_map sys;
-    pb_init(&sys);
-    for (size_t i = 0; i < n; i++) {
-        char prefix[32];
-        snprintf(prefix, sizeof(prefix), "node%zu.", i);
-        o.xml_path = paths[i];
-        o.device_prefix = n > 1 ? prefix : NULL;
-        const dlti_attr *spec = sysdesc_probe_host(ctx, &o, err);
-        if (!spec) {
-            pb_free(&sys);
-            return NULL;
-        }
-        for (size_t j = 0; j < dlti_attr_size(spec); j++) {
-            size_t klen;
-            dlti_key key = dlti_attr_entry_key(spec, j);
-            const char *k = key ? dlti_key_str(key, &klen) : NULL;
-            if (k)
-                pb_add(ctx, &sys, k, dlti_attr_entry_value(spec, j));
-        }
+    o.device_prefix = NULL;
+    if (n == 1) {
+        o.xml_path = paths[0];
+        return sysdesc_probe_host(ctx, &o, err);
     }
-    return pb_finish(ctx, &sys, DLTI_ATTR_SYSTEM_SPEC, err);
+    /* Many nodes: node classes (cluster.c, docs/cluster.md). */
+    o.xml_path = NULL;
+    sysdesc_cluster *cl = sysdesc_cluster_new(ctx, &o, err);
+    if (!cl)
+        return NULL;
+    const dlti_attr *spec = NULL;
+    size_t i = 0;
+    while (i < n && sysdesc_cluster_add_xml_file(cl, paths[i], err) == 0)
+        i++;
+    if (i == n)
+        spec = sysdesc_cluster_finish(cl, err);
+    sysdesc_cluster_free(cl);
+    return spec;
 }

@@ -90,6 +90,19 @@ void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
 /* Frees what the runtimes added (run_free calls it). */
 void pb_rt_free_all(pb_run *run);
 
+/* ---- clusters (cluster.c): a node's topology as a file or a text, probed
+ * as a member of a node class ---- */
+typedef struct pb_topology_source {
+    const char *buffer;     /* hwloc XML text (len bytes), or NULL: opts->xml_path */
+    size_t len;
+    const char *label;      /* names the topology in errors ("rank 3"); NULL: the path */
+    const char *provenance; /* source.topology says "hwloc XML <this>"; NULL: the label */
+} pb_topology_source;
+
+/* sysdesc_probe_host() of a topology given by `xml` (NULL: as opts say). */
+const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_options *opts,
+                                   const pb_topology_source *xml, dlti_error_t *err);
+
 /* ---- the run and its sources ---- */
 
 /* One probe of one topology (this host or an XML file).  A source is a
@@ -100,6 +113,7 @@ struct pb_run {
     dlti_context *ctx;
     const sysdesc_probe_options *opts;
     hwloc_topology_t topo;
+    pb_topology_source xml; /* a node of a cluster: its text and names (cluster.c) */
     bool host;              /* this machine: /proc, sysfs and CPUID describe it too */
     bool io;                /* the topology was loaded with its PCI and OS devices */
     hwloc_bitmap_t allowed; /* PUs this process may use (cgroup cpuset and affinity) */

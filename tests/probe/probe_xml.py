@@ -521,14 +521,42 @@ check(list(got) == ["CPU"], "--no-io keeps only the CPU")
 r = probe("--xml", "smt_off.xml", "--quiet")
 check(r.stderr == "", "--quiet prints nothing")
 
-# Several files: node<i>. prefixes, each node equal to its own file.
-r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml", "--no-catalog")
+# Several files: node classes (docs/cluster.md).  Each class's devices are
+# its first node's, without the host name, provenance naming no file; the
+# "cluster" device maps node names (HostName, else node<i>) to classes.
+def as_class(spec, cls):
+    out = {}
+    for dev, keys in spec.items():
+        keys = dict(keys)
+        keys.pop("hostname", None)
+        if "source" in keys and "topology" in keys["source"]:
+            keys["source"] = dict(keys["source"])
+            keys["source"]["topology"] = re.sub(r"^hwloc XML \S+", "hwloc XML of each node of the class",
+                                                keys["source"]["topology"])
+        out["%s.%s" % (cls, dev)] = keys
+    return out
+
+
+r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml", "--xml", "one_socket.xml", "--no-catalog", rc=2)
+check("a second node named 'node-a'" in r.stderr, "two nodes of one name: %s" % r.stderr.strip())
+r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml", "--xml", "smt_off.xml", "--no-catalog", "-q")
 got = parse(r.stdout)
 exp = {}
-exp.update(expected("one_socket.xml", "node0."))
-exp.update(expected("gpu.xml", "node1."))
+exp.update(as_class(expected("one_socket.xml"), "class0"))
+exp.update(as_class(expected("gpu.xml"), "class1"))
+exp.update(as_class(expected("smt_off.xml"), "class2"))
+cluster = got.pop("cluster", {})
 check(same(got, exp), "cluster spec differs")
-check(list(got) == ["node0.CPU", "node1.CPU", "node1.GPU0"], "cluster ids %s" % list(got))
+check(list(got) == ["class0.CPU", "class1.CPU", "class1.GPU0", "class2.CPU"], "cluster ids %s" % list(got))
+check(cluster.get("nodes") == {"node-a": "class0", "node1": "class1", "node2": "class2"},
+      "cluster nodes %r" % cluster.get("nodes"))
+check(cluster.get("classes") == {"class0": ["node-a"], "class1": ["node1"], "class2": ["node2"]},
+      "cluster classes %r" % cluster.get("classes"))
+check(cluster.get("num_nodes") == 3 and cluster.get("num_classes") == 3, "cluster counts")
+q = subprocess.run([SYSDESC, "query", "-", "node1.GPU0", "pci_bus_id"], input=r.stdout,
+                   capture_output=True, text=True)
+check(q.returncode == 0 and q.stdout.strip() == '"%s"' % exp["class1.GPU0"]["pci_bus_id"],
+      "node1.GPU0 through its class: %s %s" % (q.stdout, q.stderr))
 
 # Overrides.
 r = probe("--xml", "smt_off.xml", "-q", "--set", "CPU.cache.L3.size_in_bytes=33554432",
