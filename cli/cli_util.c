@@ -161,15 +161,20 @@ bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigne
     return true;
 }
 
+void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
+{
+    sysdesc_probe_options_init(opts);
+    opts->io = a->io;
+    opts->quiet = a->quiet;
+    if (a->catalog)
+        opts->pci_match = sysdesc_catalog_pci_fill;
+}
+
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err)
 {
     sysdesc_probe_options opts;
-    sysdesc_probe_options_init(&opts);
-    opts.io = a->io;
-    opts.quiet = a->quiet;
-    if (a->catalog)
-        opts.pci_match = sysdesc_catalog_pci_fill;
+    cli_probe_options(a, &opts);
     if (nxml)
         return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);
     return sysdesc_probe_host(ctx, &opts, err);

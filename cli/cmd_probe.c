@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc probe [--xml FILE]... [--io|--no-io] [--format mlir|attr|yaml|json]\n"
+    "usage: sysdesc probe [--xml FILE]... [--cluster] [--mpi] [--io|--no-io]\n"
+    "                     [--format mlir|attr|yaml|json]\n"
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
     "                     [--no-check] [--quiet] [-o FILE]\n"
     "\n"
@@ -15,8 +16,18 @@ static const char usage[] =
     "discovery, \"GPU0\", \"GPU1\", ... (docs/keys.md lists every key).\n"
     "\n"
     "  --xml FILE      probe a topology exported on another machine with\n"
-    "                  `lstopo-no-graphics --of xml`; repeat for a cluster: file i\n"
-    "                  gives the devices \"node<i>.CPU\", \"node<i>.GPU0\", ...\n"
+    "                  `lstopo-no-graphics --of xml`; repeat for a cluster: nodes\n"
+    "                  probed identical form a class, described once as\n"
+    "                  \"class0.CPU\", \"class0.GPU0\", ...; the \"cluster\" device maps\n"
+    "                  each node (its HostName, else node<i>) to its class, and\n"
+    "                  queries for \"NODE.GPU0\" find the class's device\n"
+    "                  (docs/cluster.md)\n"
+    "  --cluster       describe the --xml files as a cluster even when there is one\n"
+    "  --mpi           under mpirun or srun: the ranks of each node elect one that\n"
+    "                  exports the node's hwloc topology; rank 0 receives them,\n"
+    "                  probes each as --xml would and writes one cluster spec with\n"
+    "                  the ranks' nodes (\"MPI:comm_world_size\", \"MPI:rank_nodes\");\n"
+    "                  needs a sysdesc built with MPI (OpenMPI's ompi-c)\n"
     "  --io, --no-io   PCI/GPU discovery (default: off for this host, where it\n"
     "                  costs ~4x the load time; on for XML files)\n"
     "  --no-catalog    keep probed GPUs as found; by default a GPU whose PCI ids\n"
@@ -82,6 +93,7 @@ int cmd_probe(int argc, char **argv)
     const char **overrides = calloc((size_t)argc, sizeof(char *));
     size_t nxml = 0, nset = 0, noverride = 0;
     const char *out = NULL;
+    bool cluster = false, mpi = false;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
@@ -123,6 +135,10 @@ int cmd_probe(int argc, char **argv)
             } else if (!(out = opt_value(argc, argv, &i, "--output"))) {
                 goto missing;
             }
+        } else if (strcmp(a, "--cluster") == 0) {
+            cluster = true;
+        } else if (strcmp(a, "--mpi") == 0) {
+            mpi = true;
         } else if (cli_probe_option(a, &pa)) {
             continue;
         } else if (cli_description_option(a, &load_opts, NULL)) {
@@ -137,13 +153,31 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
         goto done;
     }
+    if (mpi && (nxml || cluster)) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --mpi probes the job's nodes: no --xml "
+                                              "or --cluster with it");
+        goto done;
+    }
+    if (cluster && !nxml) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --cluster needs --xml files");
+        goto done;
+    }
+    if (mpi && !cli_mpi_probe) {
+        rc = cli_probe_mpi_exec(argc, argv); /* returns only when it cannot */
+        goto done;
+    }
     ctx = dlti_context_new();
     if (!ctx) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
     dlti_error_t err;
-    const dlti_attr *spec = cli_probe(ctx, xmls, nxml, &pa, &err);
+    bool writer = true;
+    const dlti_attr *spec = mpi       ? cli_mpi_probe(ctx, &pa, &writer, &err)
+                            : cluster ? cli_probe_cluster(ctx, xmls, nxml, &pa, &err)
+                                      : cli_probe(ctx, xmls, nxml, &pa, &err);
+    if (!writer)
+        goto done; /* another rank writes */
     if (!spec) {
         rc = cli_report(&err);
         if (err.code == DLTI_ERROR_IO)
