@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""1,000 synthetic nodes of three kinds (gen_nodes.py) through
+`sysdesc probe --xml` (docs/cluster.md): three classes, each equal to what
+one node of its kind gives alone; every node in the class of its kind; the
+per-node ids answer queries through the class; MLIR reads the spec back
+unchanged and `sysdesc check` accepts it."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SYSDESC = os.environ["SYSDESC"]
+SRCDIR = os.environ["SRCDIR"]
+N = int(os.environ.get("CLUSTER_NODES", "1000"))
+fails = 0
+
+
+def check(cond, what):
+    global fails
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        fails += 1
+
+
+def run(*args, rc=0, **kw):
+    r = subprocess.run([SYSDESC] + list(args), capture_output=True, text=True, **kw)
+    if r.returncode != rc:
+        print("sysdesc %s -> %d: %s" % (" ".join(args[:6]), r.returncode, r.stderr[:600]))
+        sys.exit(1)
+    return r
+
+
+t = tempfile.mkdtemp()
+try:
+    gen = subprocess.run([sys.executable, os.path.join(SRCDIR, "tests", "probe", "gen_nodes.py"), SRCDIR,
+                          t, str(N)], capture_output=True, text=True, check=True)
+    nodes = [line.split() for line in gen.stdout.splitlines()]
+    check(len(nodes) == N, "%d node XMLs written" % N)
+    xml_args = []
+    for _, _, path in nodes:
+        xml_args += ["--xml", path]
+    spec_path = os.path.join(t, "cluster.mlir")
+    run("probe", "-q", "--no-catalog", *xml_args, "-o", spec_path)
+    spec = json.loads(run("convert", "--to", "json", spec_path).stdout)
+    cluster = spec.pop("cluster")
+
+    # Classes in the order of first appearance of each kind.
+    order = []
+    for _, kind, _ in nodes:
+        if kind not in order:
+            order.append(kind)
+    cls = {kind: "class%d" % i for i, kind in enumerate(order)}
+    check(cluster["num_nodes"] == N and cluster["num_classes"] == 3,
+          "%d nodes, 3 classes (got %s, %s)" % (N, cluster["num_nodes"], cluster["num_classes"]))
+    check(cluster["nodes"] == {name: cls[kind] for name, kind, _ in nodes}, "every node in its kind's class")
+    check(list(cluster["nodes"]) == [name for name, _, _ in nodes], "nodes in the order given")
+    for kind, c in cls.items():
+        members = [name for name, k, _ in nodes if k == kind]
+        check(cluster["classes"][c] == members, "%s lists its %d nodes" % (c, len(members)))
+
+    # A class is what one node of its kind gives alone (as a one-node cluster).
+    for kind, c in cls.items():
+        first = next(path for _, k, path in nodes if k == kind)
+        one = json.loads(run("probe", "-q", "--no-catalog", "--cluster", "--xml", first, "--format", "json").stdout)
+        one.pop("cluster")
+        mine = {d: v for d, v in spec.items() if d.startswith(c + ".")}
+        theirs = {c + d[len("class0"):]: v for d, v in one.items()}
+        check(mine == theirs, "%s equals one %s node probed alone (%d devices)" % (c, kind, len(mine)))
+    check(all("hostname" not in v for v in spec.values()), "no host names inside classes")
+    big = spec[cls["bigmem"] + ".CPU"]["memory"]["total_in_bytes"]
+    small = spec[cls["numa"] + ".CPU"]["memory"]["total_in_bytes"]
+    check(big == 2 * small, "bigmem's class has twice the memory (%d, %d)" % (big, small))
+
+    # Per-node ids through the class: CLI queries on the MLIR file.
+    for name, kind, _ in (nodes[0], nodes[1], nodes[3], nodes[N - 1]):
+        dev = "GPU4" if kind == "gpu" else "CPU"
+        key = "num_compute_units" if kind == "gpu" else "num_numa_nodes"
+        want = run("query", spec_path, cls[kind] + "." + dev, key).stdout
+        got = run("query", spec_path, name + "." + dev, key).stdout
+        check(got == want and got.strip(), "%s.%s %s = %s" % (name, dev, key, got.strip()))
+    r = run("query", spec_path, "cn9999.CPU", "num_cores", rc=1)
+    check('key "cn9999.CPU" has no DLTI-mapping' in r.stderr, "an unknown node fails as MLIR does")
+    r = run("query", spec_path, nodes[1][0] + ".GPU0", rc=1)
+    check("has no DLTI-mapping" in r.stderr, "a device its class lacks fails")
+
+    run("check", spec_path)
+    check(True, "sysdesc check accepts the cluster spec")
+    if shutil.which("mlir-opt-22"):
+        r = subprocess.run(["mlir-opt-22", spec_path], capture_output=True, text=True)
+        with open(spec_path) as f:
+            check(r.returncode == 0 and r.stdout == f.read(), "mlir-opt-22 prints the spec back unchanged")
+    for fmt in ("yaml",):
+        conv = os.path.join(t, "c." + fmt)
+        with open(conv, "w") as f:
+            f.write(run("convert", "--to", fmt, spec_path).stdout)
+        with open(spec_path) as f:
+            check(run("convert", "--to", "mlir", conv).stdout == f.read(), "%s reads back unchanged" % fmt)
+finally:
+    shutil.rmtree(t)
+sys.exit(1 if fails else 0)
