@@ -137,7 +137,8 @@ static int add_node(sysdesc_cluster *cl, const char *name, size_t cls, const cha
     name_slot(cl, name, &s);
     if (cl->name_index[s]) {
         dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, where, 0, 0,
-                          "a second node named '%s' (node %u of the cluster has that HostName)",
+                          "a second node named '%s' (node %u of the cluster has that name; a "
+                          "node's name is its HostName, else node<i>)",
                           name, cl->name_index[s] - 1);
         return -1;
     }
