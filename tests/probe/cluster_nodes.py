@@ -87,6 +87,25 @@ try:
 
     run("check", spec_path)
     check(True, "sysdesc check accepts the cluster spec")
+    # The cluster device's own rules (sysdesc/check_cluster.c), each at its key.
+    with open(spec_path) as f:
+        text = f.read()
+    broken = [
+        ('"num_nodes" = %d : i64' % N, '"num_nodes" = %d : i64' % (N - 1),
+         "'cluster.num_nodes' is %d, but 'cluster.nodes' has %d" % (N - 1, N)),
+        ('"cn0001" = "%s"' % cls[nodes[1][1]], '"cn0001" = "class7"',
+         "node 'cn0001' is in class 'class7', which 'cluster.classes' lacks"),
+        ('"num_classes" = 3 : i64', '"num_classes" = 3 : i64, "colour" = "red"',
+         "unknown key 'colour' in the cluster device"),
+        ('"class2" = ["', '"class2" = ["cn0000", "',
+         "'cluster.classes.class2' lists a node that 'cluster.nodes' does not put in that class"),
+    ]
+    for old, new, want in broken:
+        bad_path = os.path.join(t, "bad.mlir")
+        with open(bad_path, "w") as f:
+            f.write(text.replace(old, new, 1))
+        r = run("check", bad_path, rc=2)
+        check(want in r.stderr and ":1:" in r.stderr, "check: %s" % want)
     if shutil.which("mlir-opt-22"):
         r = subprocess.run(["mlir-opt-22", spec_path], capture_output=True, text=True)
         with open(spec_path) as f:
