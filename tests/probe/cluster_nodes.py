@@ -116,6 +116,14 @@ try:
             f.write(run("convert", "--to", fmt, spec_path).stdout)
         with open(spec_path) as f:
             check(run("convert", "--to", "mlir", conv).stdout == f.read(), "%s reads back unchanged" % fmt)
+    # A sysdesc without sysdesc-mpi beside it (a build without MPI) says so.
+    lone = os.path.join(t, "lone")
+    os.mkdir(lone)
+    shutil.copy(SYSDESC, lone)
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(os.path.dirname(os.path.abspath(SYSDESC))))
+    r = subprocess.run([os.path.join(lone, "sysdesc"), "probe", "--mpi"], capture_output=True, text=True, env=env)
+    check(r.returncode == 3 and "this sysdesc was built without MPI" in r.stderr,
+          "--mpi without sysdesc-mpi: exit 3, says so (%d %s)" % (r.returncode, r.stderr.strip()))
 finally:
     shutil.rmtree(t)
 sys.exit(1 if fails else 0)
