@@ -85,6 +85,13 @@ try:
     r = run("query", spec_path, nodes[1][0] + ".GPU0", rc=1)
     check("has no DLTI-mapping" in r.stderr, "a device its class lacks fails")
 
+    summary = run("summary", spec_path).stdout
+    first = {k: next(n for n, kk, _ in nodes if kk == k) for k in cls}
+    last = {k: [n for n, kk, _ in nodes if kk == k][-1] for k in cls}
+    count = {k: sum(1 for _, kk, _ in nodes if kk == k) for k in cls}
+    check("nodes    %d in 3 classes" % N in summary and all(
+        "%s  %d nodes: %s \u2026 %s" % (cls[k], count[k], first[k], last[k]) in summary for k in cls),
+        "summary: the nodes and each class's first and last")
     run("check", spec_path)
     check(True, "sysdesc check accepts the cluster spec")
     # The cluster device's own rules (sysdesc/check_cluster.c), each at its key.
