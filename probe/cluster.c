@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct cl_class {
     char *text; /* the node's system spec, printed, without host names */
@@ -152,28 +153,99 @@ static int add_node(sysdesc_cluster *cl, const char *name, size_t cls, const cha
 
 /* ---- one node ---- */
 
-/* The node's spec without "hostname" (which goes into *host, malloc'ed, or
- * NULL when the topology names no host). */
-static const dlti_attr *without_host(dlti_context *ctx, const dlti_attr *spec, char **host,
-                                     dlti_error_t *err)
+/* Whether an hwloc info names one physical device, not its kind:
+ * NVIDIAUUID, NVIDIASerial, AMDUUID, LevelZeroSerialNumber... */
+static bool is_identity_info(const char *name, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((len - i >= 4 && strncasecmp(name + i, "uuid", 4) == 0) ||
+            (len - i >= 6 && strncasecmp(name + i, "serial", 6) == 0))
+            return true;
+    return false;
+}
+
+/* `map` without its entries whose key `drop` names (may return map itself). */
+static const dlti_attr *without(dlti_context *ctx, const dlti_attr *map,
+                                bool (*drop)(const char *, size_t), dlti_error_t *err)
+{
+    for (size_t i = 0; map && i < dlti_attr_size(map);) {
+        size_t n;
+        dlti_key k = dlti_attr_entry_key(map, i);
+        const char *name = dlti_key_str(k, &n);
+        if (name && drop(name, n))
+            map = dlti_container_set(ctx, map, k, NULL, err);
+        else
+            i++;
+    }
+    return map;
+}
+
+/* hwloc_info: OS device name -> its infos, each without identities; a map
+ * left empty goes.  *empty: nothing is left (NULL returned, no error). */
+static const dlti_attr *infos_without_identity(dlti_context *ctx, const dlti_attr *infos,
+                                               bool *empty, dlti_error_t *err)
+{
+    size_t n = dlti_attr_size(infos), m = 0;
+    bool changed = false;
+    *empty = false;
+    dlti_entry *e = malloc((n ? n : 1) * sizeof(*e));
+    if (!e)
+        return nomem(err), NULL;
+    for (size_t i = 0; i < n; i++) {
+        const dlti_attr *os = dlti_attr_entry_value(infos, i), *kept = os;
+        if (dlti_attr_get_kind(os) == DLTI_ATTR_MAP && !(kept = without(ctx, os, is_identity_info, err))) {
+            free(e);
+            return NULL;
+        }
+        changed = changed || kept != os;
+        if (kept != os && dlti_attr_size(kept) == 0)
+            continue;
+        e[m++] = (dlti_entry){dlti_attr_entry_key(infos, i), kept};
+    }
+    const dlti_attr *r = !changed ? infos : m ? dlti_container_new(ctx, DLTI_ATTR_MAP, e, m, err) : NULL;
+    *empty = changed && m == 0;
+    free(e);
+    return r;
+}
+
+/* A device's keys that name this node or this very device, not its kind. */
+static bool is_identity_key(const char *name, size_t len)
+{
+    return (len == 8 && memcmp(name, "hostname", 8) == 0) ||
+           (len == 4 && memcmp(name, "uuid", 4) == 0);
+}
+
+/* The node's spec without what differs between identical nodes: the host
+ * name (it goes into *host, malloc'ed, or NULL when the topology names no
+ * host) and per-device identities (docs/cluster.md). */
+static const dlti_attr *without_identity(dlti_context *ctx, const dlti_attr *spec, char **host,
+                                         dlti_error_t *err)
 {
     *host = NULL;
     dlti_key hk = dlti_key_string(ctx, "hostname", strlen("hostname"));
-    if (!hk)
+    dlti_key ik = dlti_key_string(ctx, "hwloc_info", strlen("hwloc_info"));
+    if (!hk || !ik)
         return nomem(err), NULL;
-    for (size_t i = 0; i < dlti_attr_size(spec); i++) {
-        const dlti_attr *dev = dlti_attr_entry_value(spec, i);
+    for (size_t i = 0; spec && i < dlti_attr_size(spec); i++) {
+        const dlti_attr *dev = dlti_attr_entry_value(spec, i), *orig = dev;
         const dlti_attr *h = dlti_attr_lookup(dev, hk);
-        if (!h)
-            continue;
         const char *s;
         size_t n;
-        if (!*host && dlti_attr_get_string(h, &s, &n, NULL) == 0 && n && !memchr(s, '\0', n) &&
-            !(*host = strndup(s, n)))
+        if (h && !*host && dlti_attr_get_string(h, &s, &n, NULL) == 0 && n &&
+            !memchr(s, '\0', n) && !(*host = strndup(s, n)))
             return nomem(err), NULL;
-        dev = dlti_container_set(ctx, dev, hk, NULL, err);
-        if (!dev || !(spec = dlti_container_set(ctx, spec, dlti_attr_entry_key(spec, i), dev, err)))
+        dev = without(ctx, dev, is_identity_key, err);
+        const dlti_attr *infos = dev ? dlti_attr_lookup(dev, ik) : NULL;
+        bool empty = false;
+        const dlti_attr *kept = infos ? infos_without_identity(ctx, infos, &empty, err) : NULL;
+        if (infos && !kept && !empty)
             return NULL;
+        if (dev && kept != infos)
+            dev = dlti_container_set(ctx, dev, ik, kept, err);
+        if (!dev)
+            return NULL;
+        if (dev != orig)
+            spec = dlti_container_set(ctx, spec, dlti_attr_entry_key(spec, i), dev, err);
     }
     return spec;
 }
@@ -216,7 +288,7 @@ static int add_node_topology(sysdesc_cluster *cl, const pb_topology_source *src,
     char *host = NULL, *text = NULL;
     size_t len = 0;
     const dlti_attr *spec = pb_probe_topology(scratch, &cl->opts, src, err);
-    if (spec && (spec = without_host(scratch, spec, &host, err))) {
+    if (spec && (spec = without_identity(scratch, spec, &host, err))) {
         if (!(text = dlti_attr_print(spec, &len))) {
             nomem(err);
         } else {

@@ -69,6 +69,14 @@ try:
         theirs = {c + d[len("class0"):]: v for d, v in one.items()}
         check(mine == theirs, "%s equals one %s node probed alone (%d devices)" % (c, kind, len(mine)))
     check(all("hostname" not in v for v in spec.values()), "no host names inside classes")
+    # Per-device identities (NVIDIASerial, NVIDIAUUID) differ on every GPU
+    # server: they stay out of the class, the rest of the OS device's infos stay.
+    gpu_node = next(path for _, k, path in nodes if k == "gpu")
+    alone = json.loads(run("probe", "-q", "--no-catalog", "--xml", gpu_node, "--format", "json").stdout)
+    check("NVIDIAUUID" in alone["GPU4"]["hwloc_info"]["nvml0"], "one node alone keeps its GPU's UUID")
+    nvml = spec[cls["gpu"] + ".GPU4"]["hwloc_info"]["nvml0"]
+    check(nvml == {"Backend": "NVML", "GPUVendor": "NVIDIA Corporation", "GPUModel": "NVIDIA H100 PCIe"},
+          "the class's GPU4 keeps no serial or UUID: %r" % nvml)
     big = spec[cls["bigmem"] + ".CPU"]["memory"]["total_in_bytes"]
     small = spec[cls["numa"] + ".CPU"]["memory"]["total_in_bytes"]
     check(big == 2 * small, "bigmem's class has twice the memory (%d, %d)" % (big, small))

@@ -3,7 +3,7 @@
 the real fixtures in tests/data/xml: a GPU server (gpu_server.xml), a
 two-socket NUMA node (two_socket_numa.xml), and that node with twice the
 memory per NUMA node ("bigmem").  Every node gets its own HostName, cn0000,
-cn0001, ...; node i is of kind KINDS[i % 3] with a twist (every tenth node
+cn0001, ..., and the GPU servers' NVML device its own serial and UUID; node i is of kind KINDS[i % 3] with a twist (every tenth node
 of kind 1 is bigmem instead), so classes are not simply round robin.
 
 usage: gen_nodes.py SRCDIR OUTDIR N   -> prints "NAME KIND PATH" per node
@@ -26,6 +26,15 @@ def with_host(text, host):
     # after the Machine's first info
     return re.sub(r'(<info name="Architecture"[^>]*/>)', r'\1\n    <info name="HostName" value="%s"/>' % host,
                   text, count=1)
+
+
+def with_gpu_identity(text, i):
+    """A GPU's serial and UUID, as hwloc's NVML backend records them: one per
+    physical device, so they differ on every node."""
+    return text.replace('<info name="Backend" value="NVML"/>',
+                        '<info name="Backend" value="NVML"/>\n'
+                        '            <info name="NVIDIASerial" value="13240%08d"/>\n'
+                        '            <info name="NVIDIAUUID" value="GPU-%08x-1c2d-3e4f-5a6b-7c8d9e0f1a2b"/>' % (i, i), 1)
 
 
 def double_memory(text):
@@ -51,7 +60,11 @@ def main():
         host, kind = "cn%04d" % i, kind_of(i)
         path = os.path.join(outdir, "%s.xml" % host)
         with open(path, "w") as f:
-            f.write(with_host(base[kind], host))
+            text = with_host(base[kind], host)
+            if kind == "gpu":
+                text = with_gpu_identity(text, i)
+                assert "NVIDIAUUID" in text
+            f.write(text)
         print(host, kind, path)
 
 
