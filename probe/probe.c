@@ -142,6 +142,7 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
 static const pb_probe_fn sources[] = {
     pb_probe_cpu,
     pb_probe_pci,
+    pb_probe_locality, /* after the devices it locates */
 };
 
 static int run_sources(pb_run *run, dlti_error_t *err)

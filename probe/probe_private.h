@@ -135,6 +135,8 @@ struct pb_run {
 typedef int (*pb_probe_fn)(pb_run *run, dlti_error_t *err);
 int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* cpu.c: the CPU device */
 int pb_probe_pci(pb_run *run, dlti_error_t *err); /* pci.c: GPUs and accelerators */
+/* locality.c: GPUs' NUMA nodes, the CPU's network devices (with I/O discovery) */
+int pb_probe_locality(pb_run *run, dlti_error_t *err);
 
 /* Records where the CPU key at `path` came from; nothing when `what` is NULL. */
 void pb_provenance(pb_run *run, const char *path, const char *what);

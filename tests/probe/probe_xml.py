@@ -315,6 +315,29 @@ def expected(path, prefix=""):
             if s not in seen:
                 seen.append(s)
         cpu["suspect"] = seen
+    # Network and OpenFabrics OS devices (I/O is on for XML): kind, the NUMA
+    # node of the nearest non-I/O ancestor when it is one, the PCI parent's
+    # identity; no addresses or GUIDs.
+    net = {}
+    for e, anc in objs:
+        if e.get("type") != "OSDev" or e.get("osdev_type") not in ("2", "3"):
+            continue
+        d = {"type": "network" if e.get("osdev_type") == "2" else "openfabrics"}
+        cpu_side = [a for a in anc if a.get("type") not in ("Bridge", "PCIDev", "OSDev")]
+        nodes = bits(cpu_side[-1].get("nodeset")) if cpu_side else None
+        if nodes and nodes & (nodes - 1) == 0:
+            d["numa_node"] = nodes.bit_length() - 1
+        pci = [a for a in anc if a.get("type") == "PCIDev"]
+        if pci:
+            m = re.match(r"[0-9a-f]{4} \[([0-9a-f]{4}):([0-9a-f]{4})\]", pci[-1].get("pci_type"))
+            d.update({"pci_bus_id": pci[-1].get("pci_busid"), "pci_vendor_id": int(m.group(1), 16),
+                      "pci_device_id": int(m.group(2), 16)})
+            if infos(pci[-1]).get("PCIDevice"):
+                d["model"] = infos(pci[-1])["PCIDevice"]
+        net[e.get("name")] = d
+    if net:
+        cpu["network"] = net
+        source["network"] = "hwloc OS devices"
     spec = {prefix + "CPU": cpu}
 
     # GPUs (docs/keys.md, "Which devices are GPUs"): PCI devices with an OS
@@ -372,6 +395,7 @@ def expected(path, prefix=""):
     # In PCI bus id order (domain, bus, device, function), not the document's.
     def bus_order(e):
         return tuple(int(x, 16) for x in re.split(r"[:.]", e.get("pci_busid")))
+    ancestors_of = {id(e): anc for e, anc in objs}
     for e in sorted((e for e, _ in bytype.get("PCIDev", [])), key=bus_order):
         m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
                      e.get("pci_type"))
@@ -396,6 +420,12 @@ def expected(path, prefix=""):
         if pci_vendor:
             g["pci_vendor_name"] = pci_vendor
         osdev_lists(g, osd, {"pci": "hwloc PCI discovery"})
+        # Locality: the nodeset of the nearest ancestor that is not I/O, when it is one node.
+        cpu_side = [a for a in ancestors_of[id(e)] if a.get("type") not in ("Bridge", "PCIDev", "OSDev")]
+        nodes = bits(cpu_side[-1].get("nodeset")) if cpu_side else None
+        if nodes and nodes & (nodes - 1) == 0:
+            g["numa_node"] = nodes.bit_length() - 1
+            g.setdefault("source", {})["numa_node"] = "hwloc PCI locality"
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
     # Then runtime OS devices without a PCI parent, one device each, in document order.
@@ -427,7 +457,7 @@ def same(a, b, where=""):
 
 
 FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml",
-            "gpu_server.xml"]
+            "gpu_server.xml", "nic_node.xml"]
 for f in FIXTURES:
     r = probe("--xml", f, "--no-catalog")
     got = parse(r.stdout)
