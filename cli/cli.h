@@ -57,6 +57,9 @@ int cmd_show(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
+/* issue 12, measured half: docs/measure.md */
+int cmd_measure(int argc, char **argv);
+int cmd_roofline(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 

@@ -9,7 +9,7 @@ static const char usage[] =
     "usage: sysdesc probe [--xml FILE]... [--cluster] [--mpi] [--io|--no-io]\n"
     "                     [--format mlir|attr|yaml|json]\n"
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
-    "                     [--no-check] [--quiet] [-o FILE]\n"
+    "                     [--no-check] [--quiet] [--llvm-target] [-o FILE]\n"
     "\n"
     "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
     "and prints a #dlti.target_system_spec with a \"CPU\" device and, with I/O\n"
@@ -45,6 +45,10 @@ static const char usage[] =
     "                  override files and the result of each --set are checked\n"
     "                  against the device schema (sysdesc check, docs/keys.md)\n"
     "  --quiet, -q     do not print sanity warnings (still listed in \"suspect\")\n"
+    "  --llvm-target   add llvm.target = #llvm.target<triple, chip, features> to\n"
+    "                  the module (--format mlir), from the CPU's triple,\n"
+    "                  compiler.llvm.cpu and features, for mlir-opt's\n"
+    "                  --llvm-target-to-data-layout/-to-target-features\n"
     "  -o FILE         write to FILE atomically (temporary file + rename)\n"
     "\n"
     "Exit status: 0 ok; 2 bad usage, malformed XML or override; 3 unreadable\n"
@@ -98,6 +102,7 @@ int cmd_probe(int argc, char **argv)
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
     sysdesc_yaml_options load_opts = {0};
+    bool llvm_target = false; /* --llvm-target (issue 12) */
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
     if (!xmls || !sets || !overrides) {
@@ -139,6 +144,8 @@ int cmd_probe(int argc, char **argv)
             cluster = true;
         } else if (strcmp(a, "--mpi") == 0) {
             mpi = true;
+        } else if (strcmp(a, "--llvm-target") == 0) {
+            llvm_target = true;
         } else if (cli_probe_option(a, &pa)) {
             continue;
         } else if (cli_description_option(a, &load_opts, NULL)) {
@@ -205,6 +212,16 @@ int cmd_probe(int argc, char **argv)
             goto done;
     }
     sysdesc_system sys = {.spec = spec};
+    if (llvm_target && format != SYSDESC_FORMAT_MLIR) {
+        /* YAML and JSON have no module: their CPU keys carry the same facts */
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target needs --format mlir (the "
+                      "CPU's triple, compiler.llvm.cpu and features carry it otherwise)");
+        goto done;
+    }
+    if (llvm_target && !(sys.llvm_target = sysdesc_llvm_target_new(ctx, spec, "CPU", &err))) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target: %s", err.text);
+        goto done;
+    }
     rc = cli_output_system(&sys, format, 0, out);
 done:
     free(xmls);

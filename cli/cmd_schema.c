@@ -95,10 +95,14 @@ static void put_cell(const char *s)
 
 static void put_markdown_key(const sysdesc_schema_key *k)
 {
-    char path[256], devices[32], required[32], range[64] = "", meaning[1024];
+    char path[256], devices[32], required[128], range[64] = "", meaning[1024];
     snprintf(path, sizeof(path), "`%s`", k->path);
     devices_text(k->devices, ", ", "", devices, sizeof(devices));
     devices_text(k->required, ", ", "", required, sizeof(required));
+    if (k->required_if && k->required) {
+        size_t used = strlen(required);
+        snprintf(required + used, sizeof(required) - used, " (if %s)", k->required_if);
+    }
     if (has_range(k) && k->max == INT64_MAX)
         snprintf(range, sizeof(range), ">= %" PRId64, k->min);
     else if (has_range(k))
@@ -180,8 +184,9 @@ static void put_json_key(const sysdesc_schema_key *k, bool first)
     char devices[32], required[32];
     devices_text(k->devices, ", ", "\"", devices, sizeof(devices));
     devices_text(k->required, ", ", "\"", required, sizeof(required));
-    printf(", \"devices\": [%s], \"required\": [%s], \"class\": \"%s\", ", devices, required,
-           class_name(k->key_class));
+    printf(", \"devices\": [%s], \"required\": [%s], \"required_if\": ", devices, required);
+    put_json_string(k->required_if);
+    printf(", \"class\": \"%s\", ", class_name(k->key_class));
     if (has_range(k)) {
         printf("\"min\": %" PRId64 ", \"max\": ", k->min);
         if (k->max == INT64_MAX)

@@ -19,6 +19,9 @@ static const sysdesc_command commands[] = {
     {"check", "check descriptions against the device schema, every problem", cmd_check},
     {"summary", "a system at a glance: one block per device, at 80 columns", cmd_summary},
     {"schema", "the device schema: every key, its type, unit and meaning", cmd_schema},
+    /* issue 12, measured half: docs/measure.md */
+    {"measure", "measure this host: bandwidth and latency per level, peak FMA, clock", cmd_measure},
+    {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
 };
 
 static void print_usage(FILE *out)

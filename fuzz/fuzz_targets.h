@@ -24,6 +24,15 @@ int sysdesc_fuzz_layout(const uint8_t *data, size_t size);
 /* YAML: load, print YAML, load again: an equal spec. */
 int sysdesc_fuzz_yaml(const uint8_t *data, size_t size);
 
+/* MLIR text: when it loads as a system, every format prints stably, reads
+ * back to an equal spec (MLIR, YAML) and JSON is strict JSON. */
+int sysdesc_fuzz_formats(const uint8_t *data, size_t size);
+
+/* Those checks on a loaded system (fuzz_formats.c; fuzz_yaml uses them too). */
+struct dlti_context;
+struct sysdesc_system;
+void sysdesc_fuzz_check_prints(struct dlti_context *ctx, const struct sysdesc_system *sys);
+
 /* Reports a broken invariant the way a crash would, so the fuzzer keeps the input. */
 void sysdesc_fuzz_fail(const char *what);
 

@@ -48,6 +48,7 @@ int sysdesc_fuzz_yaml(const uint8_t *data, size_t size)
             (sys.dl_spec && !dlti_attr_equal(sys.dl_spec, again.dl_spec)))
             sysdesc_fuzz_fail("YAML round trip changed the spec");
         free(y);
+        sysdesc_fuzz_check_prints(ctx, &sys);
         long problems = sysdesc_system_check_located(&sys, 0, (const char *)data, size, "fuzz.yaml",
                                               problem_has_text, NULL);
         if (problems < 0)

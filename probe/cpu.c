@@ -71,6 +71,7 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
     pb_caches_add(run, &dev, caches, err);
     pb_memory_add(run, &dev, &mem, err);
     add_isa(run, &dev, &isa);
+    pb_cpu_uarch(run, &dev, &isa, err); /* cpu_uarch.c: uarch, triple, compiler */
     pb_cpu_frequency(run, &dev);
     pb_cpu_kinds(run, &dev, err);
     add_provenance(run, &dev, err);

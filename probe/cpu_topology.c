@@ -44,7 +44,7 @@ void pb_cpu_identity(pb_run *run, pb_map *dev)
     static const struct { const char *info, *key; } nums[] = {
         {"CPUFamilyNumber", "cpu_family"}, {"CPUModelNumber", "cpu_model_number"},
         {"CPUStepping", "cpu_stepping"},   {"CPUImplementer", "cpu_implementer"},
-        {"CPUVariant", "cpu_variant"},     {"CPUPartNumber", "cpu_part_number"},
+        {"CPUVariant", "cpu_variant"},     {"CPUPart", "cpu_part_number"}, /* hwloc's name */
         {"CPURevision", "cpu_revision"},
     };
     for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
@@ -131,6 +131,30 @@ static int kind_info(hwloc_topology_t t, int k, hwloc_bitmap_t set, int *eff,
     *ki = a;
 #endif
     return 0;
+}
+
+/* An identity info of the CPU, wherever this topology's backend put it.
+ * Arm CPUs whose cores differ (big.LITTLE, NVIDIA GB10) have their CPUPart
+ * on each CPU kind only: then the most powerful kind's, the core LLVM's
+ * Host.cpp names such a CPU after (it reads the last "CPU part" of
+ * /proc/cpuinfo, the big cores' on these machines). */
+const char *pb_cpu_info(const pb_run *run, const char *name)
+{
+    hwloc_obj_t const where[3] = {first_package(run), first_pu(run),
+                                  hwloc_get_root_obj(run->topo)};
+    const char *v = pb_info(holder(where, name), name);
+    int nkinds = hwloc_cpukinds_get_nr(run->topo, 0);
+    for (int k = nkinds - 1; !v && k >= 0; k--) { /* hwloc: most efficient last */
+        int eff;
+        const struct hwloc_info_s *ki;
+        unsigned nki;
+        if (kind_info(run->topo, k, NULL, &eff, &ki, &nki) != 0)
+            continue;
+        for (unsigned q = 0; q < nki && !v; q++)
+            if (ki[q].name && ki[q].value && strcmp(ki[q].name, name) == 0)
+                v = ki[q].value;
+    }
+    return v;
 }
 
 static void add_kind_infos(dlti_context *ctx, pb_map *km, const struct hwloc_info_s *ki,

@@ -102,6 +102,51 @@ typedef struct pb_topology_source {
 /* sysdesc_probe_host() of a topology given by `xml` (NULL: as opts say). */
 const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_options *opts,
                                    const pb_topology_source *xml, dlti_error_t *err);
+/* ---- vendor runtimes: CUDA, NVML, ROCm (HSA, AMD SMI), Level Zero (cuda.c,
+ * nvml.c, rocm.c, amd_smi.c, level_zero.c; their shared helpers in
+ * vendor.c).  Each opens its library with dlopen, adds one pb_rt_device per
+ * device it sees and records a missing or failing runtime with
+ * pb_rt_skipped; none touches run->topo.  The values and layouts they
+ * declare are cited beside them. ---- */
+int pb_probe_cuda(pb_run *run, dlti_error_t *err);       /* libcuda.so.1 */
+int pb_probe_nvml(pb_run *run, dlti_error_t *err);       /* libnvidia-ml.so.1 */
+int pb_probe_rocm(pb_run *run, dlti_error_t *err);       /* libhsa-runtime64.so.1 */
+int pb_probe_amd_smi(pb_run *run, dlti_error_t *err);    /* libamd_smi.so: partition modes */
+int pb_probe_level_zero(pb_run *run, dlti_error_t *err); /* libze_loader.so.1 */
+
+/* The most devices (and partitions of one device) a vendor probe reads,
+ * whatever the runtime says. */
+#define PB_VENDOR_MAX_DEVICES 64
+/* Whether run->opts asks the runtimes of `bit` (SYSDESC_RUNTIME_*); when
+ * not, records `runtime` as "not asked". */
+bool pb_vendor_wanted(pb_run *run, const char *runtime, unsigned bit);
+/* dlopen()s `soname`; NULL after recording why ("libcuda.so.1 not found"). */
+void *pb_vendor_open(pb_run *run, const char *runtime, const char *soname);
+/* A symbol of lib (NULL when absent). */
+void *pb_vendor_sym(void *lib, const char *name);
+/* Sets the function pointer `fp` to dlsym()'s data pointer `sym` (POSIX
+ * guarantees the conversion; memcpy keeps it free of type punning). */
+#define PB_VENDOR_FN(fp, sym)                                                                 \
+    do {                                                                                      \
+        void *pb_vendor_sym_ = (sym);                                                         \
+        memcpy(&(fp), &pb_vendor_sym_, sizeof(pb_vendor_sym_));                               \
+    } while (0)
+/* Records "<soname> lacks <symbol>" and closes lib: for a required entry point. */
+void pb_vendor_lacks(pb_run *run, const char *runtime, void *lib, const char *soname,
+                     const char *symbol);
+/* out = "dddd:bb:dd.f" in lower-case hex from the runtime's text
+ * ("00000000:1B:00.0", "0000:1b:00.0"); false (out "") when it is none. */
+bool pb_vendor_bus_id(const char *text, char out[16]);
+/* out = "dddd:bb:dd.f" from the numbers; false (out "") when out of range. */
+bool pb_vendor_bus_id_of(uint64_t domain, uint64_t bus, uint64_t device, uint64_t function,
+                         char out[16]);
+/* out = prefix + the 16 bytes as 8-4-4-4-12 lower-case hex. */
+void pb_vendor_uuid(const unsigned char bytes[16], const char *prefix, char *out, size_t size);
+/* Copies the string a runtime wrote into buf[size] to out; when buf holds
+ * no NUL (an unterminated buffer) the text is not trusted: out = "", false. */
+bool pb_vendor_text(const char *buf, size_t size, char *out, size_t outsize);
+/* view[key] = the environment variable `var`, when it is set. */
+void pb_vendor_env(dlti_context *ctx, pb_map *view, const char *key, const char *var);
 
 /* ---- the run and its sources ---- */
 
@@ -161,6 +206,9 @@ int pb_read_file(const char *path, char *buf, size_t size);
 
 /* cpu_topology.c */
 void pb_cpu_identity(pb_run *run, pb_map *dev);
+/* An identity info (CPUVendor, CPUFamilyNumber, CPUPart...) of the first
+ * usable package or PU, or of the root; NULL when none has it. */
+const char *pb_cpu_info(const pb_run *run, const char *name);
 void pb_cpu_counts(pb_run *run, pb_map *dev);
 void pb_cpu_frequency(pb_run *run, pb_map *dev);
 void pb_cpu_kinds(pb_run *run, pb_map *dev, dlti_error_t *err);
@@ -213,6 +261,10 @@ typedef struct pb_isa {
 } pb_isa;
 
 void pb_isa_detect(pb_isa *isa);
+
+/* ---- cpu_uarch.c (issue 12): the microarchitecture (probe/uarch.h), the
+ * triple and the compiler map; after the ISA, which the recogniser reads ---- */
+void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err);
 
 /* x86 CPUID deterministic cache parameters (leaf 4 / 0x8000001D) for
  * `level` (1..3) and type (1 data, 2 instruction, 3 unified); returns 0 and

@@ -774,6 +774,20 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
                    "device '%.*s' is a partition: give 'num_partitions_per_package' too",
                    (int)r->key_len[0], r->key[0]);
     }
+    bool pci = true;
+    const dlti_attr *isp = lookup(r, dev, "is_pci_device");
+    if (isp && dlti_attr_get_bool(isp, &pci, NULL) == 0 && !pci) {
+        static const char *const ids[] = {"pci_vendor_id", "pci_device_ids"};
+        for (int i = 0; i < 2; i++) {
+            if (!lookup(r, dev, ids[i]))
+                continue;
+            r->key[1] = ids[i];
+            r->key_len[1] = strlen(ids[i]);
+            problem(r, DLTI_ERROR_VERIFY, 2,
+                    "device '%.*s' is no PCI device (is_pci_device: false): it has no '%s'",
+                    (int)r->key_len[0], r->key[0], ids[i]);
+        }
+    }
     static const char *const dims[] = {"max_block_dims", "max_grid_dims"};
     for (int i = 0; i < 2; i++) {
         const dlti_attr *d = lookup(r, dev, dims[i]);
@@ -812,6 +826,10 @@ static void check_required(check_run *r, const dlti_attr *dev)
         const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
         if (!(k->required & r->dev_bits) || sd_schema_parent((int)i) >= 0 ||
             lookup(r, dev, k->path))
+            continue;
+        bool on = true; /* required_if: waived where that key is false */
+        const dlti_attr *cond = k->required_if ? lookup(r, dev, k->required_if) : NULL;
+        if (cond && dlti_attr_get_bool(cond, &on, NULL) == 0 && !on)
             continue;
         char meaning[256];
         meaning_for(k, r->dev_bits, meaning, sizeof(meaning));

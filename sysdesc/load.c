@@ -124,6 +124,8 @@ static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char
             sys.spec = a;
         else if (dlti_attr_get_kind(a) == DLTI_ATTR_DL_SPEC && !sys.dl_spec)
             sys.dl_spec = a;
+        else if (strcmp(dlti_scope_attr_name(root, i), "llvm.target") == 0)
+            sys.llvm_target = a; /* issue 12: kept and printed back (mlir_emit.c) */
     }
     if (!sys.spec && !(opts && (opts->flags & SYSDESC_LOAD_ANY_MODULE))) {
         dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,

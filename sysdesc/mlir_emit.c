@@ -25,6 +25,10 @@ char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len)
         }
         dlti_buf_puts(&b, "dlti.target_system_spec = ");
         dlti_print_attr(&b, sys->spec, false);
+        if (sys->llvm_target) { /* "llvm.target" sorts after "dlti.*" */
+            dlti_buf_puts(&b, ", llvm.target = ");
+            dlti_print_attr(&b, sys->llvm_target, false);
+        }
         dlti_buf_puts(&b, "} {\n}\n\n");  /* mlir-opt-22 ends a module with a blank line */
     }
     return sd_buf_finish(&b, len);

@@ -256,7 +256,7 @@ void sd_format_double(char *out, size_t size, double v);
 #include "sysdesc/schema.h"
 
 /* The most keys schema_keys.c may hold (schema.c indexes them in arrays). */
-#define SD_SCHEMA_MAX_KEYS 256
+#define SD_SCHEMA_MAX_KEYS 512 /* the vendor runtimes' views need more than 256 */
 
 /* The entry named `name` under entry `parent` (-1: the device's top level):
  * the parent's '*' entry when it has one; -1 when there is none. */

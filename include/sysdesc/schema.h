@@ -59,7 +59,8 @@ typedef struct sysdesc_schema_key {
     /** Dotted path inside the device; '*' is one level named as `names` says. */
     const char *path;
     sysdesc_value_type type;
-    /** The unit: "bytes", "bits", "MHz", "bytes/s", "ops/s", "W", "ways"; NULL for none. */
+    /** The unit: "bytes", "bits", "MHz", "bytes/s", "ops/s", "W", "ways", "ns", "s"
+     *  (the last two: sysdesc measure); NULL for none. */
     const char *unit;
     /** SYSDESC_DEVICE_* bits: which device types carry it. */
     unsigned devices;
@@ -77,6 +78,11 @@ typedef struct sysdesc_schema_key {
     const char *meaning;
     /** `sysdesc summary`: the label it is shown under, NULL when not shown. */
     const char *summary;
+    /** NULL, or the path of a boolean key of the same device that narrows
+     *  `required`: a device that sets that key to false need not give this
+     *  one (absent counts as true).  pci_vendor_id and pci_device_ids are
+     *  required only of GPUs that are PCI devices (`is_pci_device`). */
+    const char *required_if;
 } sysdesc_schema_key;
 
 /** The number of keys in the schema. */

@@ -14,6 +14,8 @@
  *   sysdesc/schema.h    the device schema and the checker
  *   sysdesc/catalog.h   the systems/ catalog and PCI matching
  *   sysdesc/compose.h   several systems into one
+ *   sysdesc/measure.h   measure this host: bandwidth, latency, peak FMA, clock
+ *   sysdesc/roofline.h  a device's roofline as SVG
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
  * errors and threads in its preamble; docs/architecture.md draws the layers.
  */
@@ -32,5 +34,7 @@
 #include "sysdesc/schema.h"
 #include "sysdesc/catalog.h"
 #include "sysdesc/compose.h"
+#include "sysdesc/measure.h"
+#include "sysdesc/roofline.h"
 
 #endif /* SYSDESC_SYSDESC_H */

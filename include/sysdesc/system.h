@@ -32,7 +32,25 @@ typedef struct sysdesc_system {
     /** The parsed module when the description was MLIR (scoped queries:
      *  dlti_query()), NULL for YAML. */
     const dlti_scope *module;
+    /** The module's `llvm.target` attribute (`#llvm.target<triple = ...,
+     *  chip = ..., features = <[...]>>`, kept verbatim as an opaque
+     *  attribute), or NULL.  MLIR output prints it back; YAML and JSON carry
+     *  its facts as the CPU keys triple, compiler.llvm.cpu and features. */
+    const dlti_attr *llvm_target;
 } sysdesc_system;
+
+/**
+ * Builds the `#llvm.target` that MLIR's LLVM dialect reads
+ * (`--llvm-target-to-data-layout`, `--llvm-target-to-target-features`) from
+ * the keys of device `device` (NULL: "CPU") of the system spec `spec`:
+ * `triple` (required), `compiler.llvm.cpu` as the chip and `features` as
+ * `+name` target features, each when present.  Printed as mlir-opt-22
+ * prints it.  The attribute belongs to `ctx`.  NULL with DLTI_ERROR_NOT_FOUND
+ * when the device or its triple is missing, DLTI_ERROR_TYPE when a key has
+ * another type, DLTI_ERROR_NOMEM when out of memory.
+ */
+SYSDESC_API const dlti_attr *sysdesc_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
+                                                     const char *device, dlti_error_t *err);
 
 #ifdef __cplusplus
 }

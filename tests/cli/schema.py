@@ -28,8 +28,8 @@ TYPES = {"i64", "f64", "i1", "string", "array<i64>", "[string]", "map", "open_ma
 MD_TYPES = {"i64", "f64", "i1", "string", "array<i64> / [i64]", "[string]", "map",
             "map (any keys)"}
 CLASSES = {"fact", "limit", "peak", "bookkeeping"}
-FIELDS = ["path", "type", "unit", "devices", "required", "class", "min", "max", "names",
-          "meaning", "summary"]
+FIELDS = ["path", "type", "unit", "devices", "required", "required_if", "class", "min", "max",
+          "names", "meaning", "summary"]
 
 
 def load_json(*args):
@@ -59,6 +59,11 @@ for k in keys:
     dev, req = k.get("devices", []), k.get("required", [])
     check(dev and set(dev) <= {"CPU", "GPU"}, f"{p}: devices {dev!r}")
     check(set(req) <= set(dev), f"{p}: required {req!r} outside devices {dev!r}")
+    cond = k.get("required_if")
+    if cond is not None:
+        ck = next((x for x in keys if x["path"] == cond), None)
+        check(req and ck is not None and ck["type"] == "i1" and set(dev) <= set(ck["devices"]),
+              f"{p}: required_if {cond!r} is no boolean key of its devices")
     lo, hi = k.get("min"), k.get("max")
     if k.get("type") in ("i64", "array<i64>"):
         check(isinstance(lo, int), f"{p}: integer key without a min")
@@ -83,6 +88,8 @@ check(by_path.get("memory_bandwidth_in_bytes_per_second", {}).get("min") == 1000
       "bandwidth's min")
 check(by_path.get("pci_vendor_id", {}).get("max") == 0xffff, "pci_vendor_id's max")
 check(by_path.get("extra", {}).get("type") == "open_map", "extra is not an open map")
+check(by_path.get("pci_device_ids", {}).get("required_if") == "is_pci_device",
+      "pci_device_ids is not required_if is_pci_device")
 
 
 def rows(text):
@@ -121,7 +128,8 @@ for cells, k in zip(body, keys):
     check(cells[1] in MD_TYPES, f"{k['path']}: markdown type {cells[1]!r}")
     check(cells[2] == (k["unit"] or ""), f"{k['path']}: unit {cells[2]!r}")
     check(cells[3] == ", ".join(k["devices"]), f"{k['path']}: devices {cells[3]!r}")
-    check(cells[4] == ", ".join(k["required"]), f"{k['path']}: required {cells[4]!r}")
+    want_req = ", ".join(k["required"]) + (f" (if {k['required_if']})" if k["required_if"] else "")
+    check(cells[4] == want_req, f"{k['path']}: required {cells[4]!r}")
     check(cells[5] == k["class"], f"{k['path']}: class {cells[5]!r}")
     want = ("" if k["min"] is None else f">= {k['min']}" if k["max"] is None
             else f"{k['min']}..{k['max']}")

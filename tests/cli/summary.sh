@@ -76,7 +76,7 @@ run 0 "h100-sxm" nvidia/h100-sxm
 has "h100-sxm" \
     "GPU NVIDIA H100 SXM5 80GB (GPU, sm_90)" \
     " compute units 132" \
-    " memory 80 GiB" \
+    " memory 79.2 GiB" \
     " memory bandwidth 3.35 TB/s" \
     " max clock 1.98 GHz" \
     " TDP 700 W" \

@@ -39,5 +39,10 @@ check "compose" 0 compose --format mlir nvidia/dgx-h100 GPU=nvidia/h100-pcie
 check "convert" 0 convert --to yaml "$ex"
 check "summary" 0 summary --color=always nvidia/dgx-h100
 check "summary --host" 0 summary --host --quiet
+# issue 12: measure (one thread: valgrind runs threads one at a time anyway;
+# its CPUID hides AVX-512, so the AVX2 kernels run) and roofline
+check "measure" 0 measure --quick --quiet --threads 1 --format yaml
+check "roofline" 0 roofline --quiet nvidia/h100-sxm
+check "roofline no bandwidth" 1 roofline --quiet "$SRCDIR/tests/data/roofline/gpu-no-bandwidth.yaml"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

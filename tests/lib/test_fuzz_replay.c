@@ -92,6 +92,12 @@ static void replay_yaml(void **state)
     replay("yaml", sysdesc_fuzz_yaml);
 }
 
+static void replay_formats(void **state)
+{
+    (void)state;
+    replay("formats", sysdesc_fuzz_formats);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +107,7 @@ int main(void)
         cmocka_unit_test(replay_dl),
         cmocka_unit_test(replay_layout),
         cmocka_unit_test(replay_yaml),
+        cmocka_unit_test(replay_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

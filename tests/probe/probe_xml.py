@@ -208,6 +208,10 @@ def expected(path, prefix=""):
             cpu[key] = int(ident(name), 0)
     if mi.get("HostName"):
         cpu["hostname"] = mi["HostName"]
+    # issue 12: LLVM's triple for the architecture (Linux, glibc); the
+    # microarchitecture keys are adopted by adopt_uarch() below.
+    if mi.get("Architecture") in ("x86_64", "aarch64", "riscv64"):
+        cpu["triple"] = mi["Architecture"] + "-unknown-linux-gnu"
     for t, key in (("Package", "num_packages"), ("Core", "num_cores"), ("PU", "num_threads")):
         allobjs = [e for e, _ in bytype.get(t, [])]
         if not allobjs:
@@ -289,6 +293,8 @@ def expected(path, prefix=""):
     source["topology"] = "hwloc XML %s" % path + (" (backend %s)" % ",".join(backends) if backends else "")
     source["cache"] = "hwloc"
     source["memory"] = "hwloc"
+    if "triple" in cpu:
+        source["triple"] = "hwloc Architecture, Linux with glibc"
     if kinds:
         km = {}
         for idx, k in enumerate(kinds):
@@ -440,6 +446,33 @@ def expected(path, prefix=""):
     return spec
 
 
+# The microarchitecture keys (issue 12) come from the table that
+# tests/probe/test_uarch.c checks against recorded CPUs and LLVM; here they
+# are checked for shape and consistency, then taken into the expectation.
+UARCH_KEYS = ("uarch", "uarch_ancestors", "compiler")
+
+
+def adopt_uarch(got, exp):
+    for dev, keys in got.items():
+        if not dev.endswith("CPU") or dev not in exp:
+            continue
+        if exp[dev].get("arch") not in ("x86_64", "aarch64", "riscv64"):
+            check(not any(k in keys for k in UARCH_KEYS), "%s: uarch keys without arch" % dev)
+            continue
+        u = keys.get("uarch")
+        check(isinstance(u, str) and u, "%s: no uarch" % dev)
+        anc = keys.get("uarch_ancestors", [])
+        check(u not in anc and len(set(anc)) == len(anc), "%s: ancestors %r" % (dev, anc))
+        cpu = keys.get("compiler", {}).get("llvm", {}).get("cpu")
+        check(isinstance(cpu, str) and cpu, "%s: no compiler.llvm.cpu" % dev)
+        for k in UARCH_KEYS:
+            if k in keys:
+                exp[dev][k] = keys[k]
+        for k in ("uarch", "compiler"):
+            if k in keys.get("source", {}):
+                exp[dev]["source"][k] = keys["source"][k]
+
+
 def same(a, b, where=""):
     if isinstance(a, dict) and isinstance(b, dict):
         ok = True
@@ -462,6 +495,7 @@ for f in FIXTURES:
     r = probe("--xml", f, "--no-catalog")
     got = parse(r.stdout)
     exp = expected(f)
+    adopt_uarch(got, exp)
     check(same(got, exp), "%s: spec differs from the fixture" % f)
     for dev, keys in got.items():
         check(list(keys)[:2] == ["device_type", "schema_version"],
@@ -528,10 +562,13 @@ by_pci = {}
 listing = subprocess.run([SYSDESC, "list"], capture_output=True, text=True).stdout.splitlines()[1:]
 for name in (line.split()[0] for line in listing if line.strip()):
     doc = show(name)
-    if len(doc) == 1:
-        e = next(iter(doc.values()))
+    e = next(iter(doc.values()))
+    # Architecture bases (nvidia/arch/...) have no PCI ids; a declared variant (a MIG
+    # profile) shares its product's ids and sorts after it: the first entry wins, as in
+    # sysdesc_catalog_match_pci (docs/catalog.md).
+    if len(doc) == 1 and "pci_device_ids" in e:
         for d in e["pci_device_ids"]:
-            by_pci[(e["pci_vendor_id"], d)] = (name, e)
+            by_pci.setdefault((e["pci_vendor_id"], d), (name, e))
 raw = probe_json("--xml", "gpu_server.xml", "--no-catalog")
 filled = probe_json("--xml", "gpu_server.xml")
 check(list(filled) == list(raw), "gpu_server.xml: the catalog adds or drops no device")
@@ -576,6 +613,7 @@ exp.update(as_class(expected("one_socket.xml"), "class0"))
 exp.update(as_class(expected("gpu.xml"), "class1"))
 exp.update(as_class(expected("smt_off.xml"), "class2"))
 cluster = got.pop("cluster", {})
+adopt_uarch(got, exp)
 check(same(got, exp), "cluster spec differs")
 check(list(got) == ["class0.CPU", "class1.CPU", "class1.GPU0", "class2.CPU"], "cluster ids %s" % list(got))
 check(cluster.get("nodes") == {"node-a": "class0", "node1": "class1", "node2": "class2"},

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,14 +56,20 @@ static void every_entry_passes(void **state)
         sysdesc_yaml_options opts = {0};
         opts.search_path = CATALOG;
         sysdesc_system sys;
-        /* The load checks against the device schema; check_file lists every problem. */
-        long problems = sysdesc_check_file(ctx, e[i].path, &opts, SYSDESC_CHECK_COMPLETE, print_problem, NULL);
+        /* The load checks against the device schema; check_file lists every problem.
+         * An architecture base (VENDOR/arch/NAME, docs/catalog.md) is no product: it is
+         * checked as a description, not as a complete one. */
+        bool base = strstr(e[i].name, "/arch/") != NULL;
+        long problems = sysdesc_check_file(ctx, e[i].path, &opts,
+                                           base ? 0 : SYSDESC_CHECK_COMPLETE, print_problem, NULL);
         if (problems != 0)
             fail_msg("%s: %ld schema problems", e[i].path, problems);
         if (sysdesc_yaml_load_file(ctx, e[i].path, &opts, &sys, &err) < 0)
             fail_msg("%s:%d:%d: %s", err.source, err.line, err.column, err.text);
         names_schema_version(e[i].path, sys.spec);
-        if (dlti_attr_size(sys.spec) == 1)
+        if (base)
+            ;
+        else if (dlti_attr_size(sys.spec) == 1)
             gpus++;
         else
             systems++;

@@ -66,7 +66,8 @@ static const char three_first[] =
 /* ---- the table ---- */
 
 static const char *const documented_units[] = {"bytes", "bits", "MHz", "bytes/s",
-                                               "ops/s", "W",    "ways"};
+                                               "ops/s", "W",    "ways",
+                                               "ns",    "s"}; /* ns, s: sysdesc measure */
 
 static const sysdesc_schema_key *by_path(const char *path, size_t len)
 {
@@ -115,6 +116,14 @@ static void table_is_consistent(void **state)
         assert_true((k->devices & ~(unsigned)(SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU)) == 0);
         if (k->required & ~k->devices)
             fail_msg("'%s' is required of devices that do not carry it", k->path);
+        /* required_if names a top-level boolean key of the same devices */
+        if (k->required_if) {
+            const sysdesc_schema_key *c = by_path(k->required_if, strlen(k->required_if));
+            if (!k->required || !c || c->type != SYSDESC_VALUE_BOOL ||
+                strchr(c->path, '.') || (k->devices & ~c->devices))
+                fail_msg("'%s': required_if '%s' is no boolean key of its devices", k->path,
+                         k->required_if);
+        }
         if (k->type == SYSDESC_VALUE_I64 || k->type == SYSDESC_VALUE_I64_ARRAY)
             if (k->min > k->max)
                 fail_msg("'%s': min %lld > max %lld", k->path, (long long)k->min,
@@ -552,6 +561,14 @@ static void required_keys(void **state)
                 strcmp(k->path, "num_compute_units") != 0;
     }
     assert_true(want >= 10);
+    assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_COMPLETE, NULL, NULL, NULL), want);
+    /* required_if: a GPU that is no PCI device is not asked for PCI ids */
+    sys = load_raw(ctx, "GPU:\n  device_type: GPU\n  num_compute_units: 10\n"
+                        "  is_pci_device: false\n");
+    assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_COMPLETE, NULL, NULL, NULL),
+                     want - 2);
+    sys = load_raw(ctx, "GPU:\n  device_type: GPU\n  num_compute_units: 10\n"
+                        "  is_pci_device: true\n");
     assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_COMPLETE, NULL, NULL, NULL), want);
     /* a probed device (a source map) is not asked */
     sys = load_raw(ctx, "GPU0:\n  device_type: GPU\n  source: {num_compute_units: hwloc}\n");

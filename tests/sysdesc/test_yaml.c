@@ -417,7 +417,7 @@ static void round_trip_text(const char *yaml)
     char *mlir = sysdesc_mlir_print(&a, true, NULL);
     const dlti_attr *parsed = dlti_attr_parse(ctx, mlir, strlen(mlir), "m", &err);
     assert_non_null(parsed);
-    sysdesc_system c = {parsed, NULL, NULL, NULL};
+    sysdesc_system c = {.spec = parsed};
     char *again = sysdesc_yaml_print(&c, NULL);
     sysdesc_system d;
     assert_int_equal(sysdesc_yaml_load(ctx, again, strlen(again), "again.yaml", NULL, &d, &err), 0);

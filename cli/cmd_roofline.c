@@ -1,0 +1,168 @@
+/* sysdesc roofline: a device's roofline as SVG, from a description (file or
+ * catalog name) or, without one, from this host measured as `sysdesc
+ * measure` does (docs/measure.md). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc roofline [SPEC] [--device ID] [--types LIST] [--quick|--full]\n"
+    "                        [--no-check] [-q] [-o FILE]\n"
+    "\n"
+    "Draws the roofline of one device as SVG: arithmetic intensity (FLOP/byte)\n"
+    "against GFLOP/s, log-log; a ceiling per compute rate and per bandwidth,\n"
+    "measured (CPU.measured, from sysdesc measure) solid and nominal (datasheet,\n"
+    "catalog: peak_ops_per_second, memory_bandwidth_in_bytes_per_second) dashed;\n"
+    "a ridge point per bandwidth.  Which ceilings it found goes to stderr.\n"
+    "\n"
+    "  SPEC            a system (MLIR or YAML file, or a catalog name such as\n"
+    "                  nvidia/h100-sxm); without one, this host is probed and\n"
+    "                  measured first (as sysdesc measure; --quick, --full)\n"
+    "  --device ID     the device (default: CPU when there is one, else the first)\n"
+    "  --types LIST    compute ceilings' data types, comma-separated (default:\n"
+    "                  fp64_vector,fp64_matrix,fp32_vector,fp32_matrix)\n"
+    "  --no-check      take SPEC as written (default: checked against the schema)\n"
+    "  -q, --quiet     nothing on stderr but errors\n"
+    "  -o FILE         write to FILE atomically (default: standard output)\n"
+    "\n"
+    "Exit status: 0 ok; 1 the device has no compute or no bandwidth ceiling,\n"
+    "or no such device; 2 bad usage or SPEC; 3 unreadable SPEC, failed\n"
+    "measurement or write.\n";
+
+static void on_progress(void *user, const char *step, double done)
+{
+    (void)user;
+    if (strcmp(step, "done") == 0)
+        fprintf(stderr, "sysdesc: roofline: measured this host\n");
+    else if (done == 0)
+        fprintf(stderr, "sysdesc: roofline: measuring this host (%s)...\n", step);
+}
+
+/* Which ceilings there were, plainly, on stderr. */
+static void report(const sysdesc_roofline *r)
+{
+    for (int m = 1; m >= 0; m--) {
+        fprintf(stderr, "sysdesc: roofline: %s: %s ceilings:", r->device_id,
+                m ? "measured" : "nominal");
+        size_t n = 0;
+        for (size_t i = 0; i < r->n; i++)
+            if (r->c[i].measured == (m == 1))
+                fprintf(stderr, "%s %s (%s)", n++ ? "," : "", r->c[i].label, r->c[i].key);
+        fputs(n ? "\n" : " none in this spec\n", stderr);
+    }
+}
+
+int cmd_roofline(int argc, char **argv)
+{
+    const char *spec_path = NULL, *device = NULL, *types = NULL, *out = NULL;
+    sysdesc_yaml_options load_opts = {0};
+    sysdesc_measure_options mo;
+    sysdesc_measure_options_init(&mo);
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a))
+            return cli_write_stdout(usage, sizeof(usage) - 1);
+        if (strcmp(a, "--quick") == 0) {
+            mo.mode = SYSDESC_MEASURE_QUICK;
+        } else if (strcmp(a, "--full") == 0) {
+            mo.mode = SYSDESC_MEASURE_FULL;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            quiet = true;
+        } else if (cli_description_option(a, &load_opts, NULL)) {
+            continue;
+        } else if (strcmp(a, "--device") == 0 || strcmp(a, "--types") == 0 ||
+                   strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (i + 1 >= argc)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "roofline: %s needs a value", a);
+            const char **slot = a[2] == 'd' ? &device : a[2] == 't' ? &types : &out;
+            *slot = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                            "roofline: unexpected argument '%s' (see sysdesc roofline --help)", a);
+        } else if (spec_path) {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "roofline: one SPEC only ('%s' and '%s')",
+                            spec_path, a);
+        } else {
+            spec_path = a;
+        }
+    }
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    int rc;
+    dlti_error_t err;
+    const dlti_attr *spec = NULL;
+    if (spec_path) {
+        sysdesc_system sys;
+        if (sysdesc_system_load(ctx, spec_path, &load_opts, &sys, &err) != 0) {
+            rc = cli_report(&err);
+            goto done;
+        }
+        spec = sys.spec;
+    } else {
+        /* This host: the CPU probed, then measured. */
+        sysdesc_probe_options po;
+        sysdesc_probe_options_init(&po);
+        po.io = SYSDESC_PROBE_IO_OFF;
+        po.runtimes = SYSDESC_RUNTIME_NONE;
+        po.quiet = quiet;
+        if (!quiet)
+            mo.progress = on_progress;
+        const dlti_attr *cpu = NULL, *measured = NULL;
+        if ((spec = sysdesc_probe_host(ctx, &po, &err)))
+            cpu = dlti_attr_lookup(spec, dlti_key_string(ctx, "CPU", 3));
+        if (cpu && (measured = sysdesc_measure_host(ctx, cpu, &mo, &err)))
+            spec = sysdesc_measure_attach(ctx, spec, "CPU", measured, &err);
+        if (!cpu || !measured || !spec) {
+            rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "roofline: %s",
+                          cpu || !spec ? err.text : "the probe found no CPU");
+            goto done;
+        }
+    }
+    /* The device: as asked, else CPU, else the first. */
+    const dlti_attr *dev = NULL;
+    char id[64] = "";
+    if (device) {
+        dev = dlti_attr_lookup(spec, dlti_key_string(ctx, device, strlen(device)));
+        snprintf(id, sizeof(id), "%s", device);
+    } else if ((dev = dlti_attr_lookup(spec, dlti_key_string(ctx, "CPU", 3)))) {
+        snprintf(id, sizeof(id), "CPU");
+    } else if (dlti_attr_size(spec) > 0) {
+        size_t n;
+        const char *k = dlti_key_str(dlti_attr_entry_key(spec, 0), &n);
+        dev = dlti_attr_entry_value(spec, 0);
+        snprintf(id, sizeof(id), "%.*s", (int)(n < 63 ? n : 63), k ? k : "");
+    }
+    if (!dev || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
+        rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "roofline: no device \"%s\" in %s", id,
+                      spec_path ? spec_path : "this host's spec");
+        goto done;
+    }
+    sysdesc_roofline *r = malloc(sizeof(*r));
+    if (!r) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto done;
+    }
+    char *svg = NULL;
+    size_t len = 0;
+    if (sysdesc_roofline_collect(ctx, dev, id, types, r, &err) != 0 ||
+        !(svg = sysdesc_roofline_svg(r, &len, &err))) {
+        rc = cli_fail(err.code == DLTI_ERROR_NOT_FOUND    ? SYSDESC_EXIT_NOT_FOUND
+                      : err.code == DLTI_ERROR_ARGUMENT ? SYSDESC_EXIT_BAD_INPUT
+                                                        : SYSDESC_EXIT_ENVIRONMENT,
+                      "%s", err.text);
+        free(r);
+        goto done;
+    }
+    if (!quiet)
+        report(r);
+    rc = cli_output(svg, len, out);
+    free(svg);
+    free(r);
+done:
+    dlti_context_free(ctx);
+    return rc;
+}

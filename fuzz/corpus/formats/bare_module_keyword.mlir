@@ -1,0 +1,1 @@
+builtin.module attributes {x.a = 1} {}

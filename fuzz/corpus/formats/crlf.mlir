@@ -1,0 +1,3 @@
+module attributes {x.a = 1,
+ x.b = 2} {
+}

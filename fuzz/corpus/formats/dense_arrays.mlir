@@ -1,0 +1,1 @@
+module attributes {x.a = array<i1: true, false>, x.b = array<i8: -1, 127>, x.c = array<i16: 1>, x.d = array<i32>, x.e = array<i64: -9223372036854775808>, x.f = array<f32: 1.5, 0.1>, x.g = array<f64: 2.0, -0.0>, x.h = array<ui8: 255, -1>, x.i = array<si16: -5>, x.j = array<f16: 1.0>, x.k = array<bf16: 1.0>, x.l = array<i8: 255, -128>, x.m = array<f32>, x.n = array<i64: 0x10>} {}

@@ -1,0 +1,1 @@
+module attributes {x.a = dense<[]> : tensor<0xf32>, x.b = dense<> : tensor<0xi32>, x.c = dense<0x7FC00000> : vector<2xf32>, x.d = dense<[1.5, 1.5]> : tensor<2xf16>, x.f = dense<[0.1, 0.2]> : vector<2xbf16>, x.g = dense<[[]]> : tensor<1x0xi32>} {}

@@ -1,0 +1,1 @@
+module attributes {x.a = dense<[1.0, 2.0]> : vector<2xf64>, x.b = dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>, x.c = dense<[1, 2]> : vector<2xindex>, x.d = dense<[-1, 255]> : vector<2xi8>, x.e = dense<[true, false]> : vector<2xi1>, x.f = dense<[[[1, 2]], [[3, 4]]]> : tensor<2x1x2xi16>} {}

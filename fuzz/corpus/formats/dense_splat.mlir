@@ -1,0 +1,1 @@
+module attributes {x.a = dense<1.0> : vector<4xf32>, x.b = dense<true> : vector<3xi1>, x.c = dense<5> : tensor<i32>, x.d = dense<[1, 1]> : vector<2xi64>, x.e = dense<7> : tensor<1xi32>, x.f = dense<[[1]]> : tensor<1x1xi32>, x.g = dense<[32]> : vector<1xi64>} {}

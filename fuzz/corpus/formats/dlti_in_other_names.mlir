@@ -1,0 +1,1 @@
+module attributes {x.a = #dlti.dl_spec<"a" = 1>, x.b = #dlti.map<>, x.c = #dlti.target_device_spec<"k" = "v">, x.d = #dlti.target_system_spec<"a" = #dlti.target_device_spec<"x" = 1>>, x.e = #dlti.target_system_spec<"b" = #dlti.target_device_spec<"x" = 1>>} {}

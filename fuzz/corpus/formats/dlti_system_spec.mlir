@@ -1,0 +1,1 @@
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"L1_cache_size_in_bytes" = 32768 : i32, "max_vector_op_width" = 512, "cache" = #dlti.map<"L1" = #dlti.map<"size" = 32768>>>, "GPU" = #dlti.target_device_spec<"max_threads" = 1024 : ui32>>} {}

@@ -1,0 +1,1 @@
+module @m attributes {x.a = 1} {}

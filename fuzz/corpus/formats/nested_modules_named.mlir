@@ -1,0 +1,8 @@
+module @outer {
+  module @inner attributes {x.a = 1} {
+    module {
+    }
+  }
+  module @"odd name" {}
+  builtin.module @bm {}
+}

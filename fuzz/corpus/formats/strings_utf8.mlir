@@ -1,0 +1,1 @@
+module attributes {x.a = "héllo ü €", x.b = "😀"} {}

@@ -1,0 +1,1 @@
+module   attributes{x.a=1,x.b=[1,2],x.c=#dlti.map<"a"=1>,x.d=dense<[1,2]>:vector<2xi32>}{}

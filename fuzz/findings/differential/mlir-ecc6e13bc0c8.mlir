@@ -1,0 +1,5 @@
+// verdict: mlir-opt-22 accepts, sysdesc refuses
+//   /tmp/tmp6xreeaz3/case.mlir:1:878: error: invalid dimension
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"node1.GPU3" = #dlti.target_device_spec<"dlti.x" = #dlti.map<" \n#xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{" = 1.0e38 : f64, "cache" = 293140887605904034621508465085365049775 : i128, f8E3M4 = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx😀<\\é">, "\\#\n:" = dense<-751909688> : vector<9223372036854775807xi32>>>, dlti.dl_spec = #dlti.dl_spec<"dlti.program_memory_space" = 1 : ui64, "dlti.stack_alignment" = 128 : i64, "dlti.endianness" = "big">} {
+
+}

@@ -1,0 +1,1 @@
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<")1size_in_byteswidth" = 512, "cache" = #dlti.map<"L1" = #dspec<")1_cah" = 32768>>>, "GPU" = #dlti.target_device_spec<"max_threads" = 1024 : ui32>>} {}

@@ -1,0 +1,1 @@
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<")1_cahecache" = #di.map<"L1" = i.map<"size" = 3ÿÿÿ>>>, "GPU" = #dlti.target_device_spec<"max_tads" = 1024 : ui32>>} {}

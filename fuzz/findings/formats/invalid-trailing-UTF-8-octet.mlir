@@ -1,0 +1,1 @@
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<")1_cahe_size_in_~yteswidth" = 512, " ache" = !d<"L1maplti." = #dlti.map<"size" Â 32768>>>, "aPU" = #dlti.target_device_spec<"-ax_threads" = ui32>>} {}

@@ -1,0 +1,86 @@
+/*
+ * sysdesc/measure.h - measure what this host delivers: bandwidth and
+ * load-to-use latency of each cache level and of memory, peak f64/f32 FMA
+ * rate, the achieved clock (docs/measure.md).
+ *
+ * The results form the CPU device's `measured` map (docs/keys.md): numbers
+ * with their provenance (method, threads, CPU set, date, sysdesc version).
+ * Every kernel's result is checked (the triad's array element by element,
+ * the read kernel's sum, the FMA accumulators), so a broken or optimised-away
+ * kernel fails the measurement rather than reporting a number.
+ *
+ * Ownership: attributes returned are owned by the dlti_context passed in.
+ *
+ * Errors: NULL with `err` filled: DLTI_ERROR_ARGUMENT for a spec without a
+ * usable CPU device or bad options, DLTI_ERROR_NOMEM when the buffers cannot
+ * be allocated, DLTI_ERROR_IO when threads cannot be started or pinned,
+ * DLTI_ERROR_VERIFY when a kernel's result is wrong (the text says which
+ * kernel, element, value and expected value).
+ *
+ * Threads: a measurement starts its own threads, pinned to the CPUs this
+ * process may use (sched_getaffinity); do not run two at once, they would
+ * measure each other.
+ */
+#ifndef SYSDESC_MEASURE_H
+#define SYSDESC_MEASURE_H
+
+#include "sysdesc/dlti.h"
+#include "sysdesc/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How long a measurement runs: samples per value and their length. */
+typedef enum sysdesc_measure_mode {
+    SYSDESC_MEASURE_DEFAULT = 0, /**< about 2-4 s on a 2-core host */
+    SYSDESC_MEASURE_QUICK,       /**< under a second: fewer, shorter samples */
+    SYSDESC_MEASURE_FULL         /**< about 7x the default: more samples */
+} sysdesc_measure_mode;
+
+/** Receives progress: the step being measured ("L2 triad, 2 threads") and
+ *  the fraction of the steps done (0..1). */
+typedef void (*sysdesc_measure_progress_fn)(void *user, const char *step, double done);
+
+/** Options; zero the struct (or sysdesc_measure_options_init) for the defaults. */
+typedef struct sysdesc_measure_options {
+    sysdesc_measure_mode mode;
+    /** NULL: no progress reports. */
+    sysdesc_measure_progress_fn progress;
+    void *progress_user;
+    /** The most threads for the "all threads" runs; 0: every allowed CPU. */
+    unsigned max_threads;
+} sysdesc_measure_options;
+
+/** Fills `opts` with the defaults. */
+SYSDESC_API void sysdesc_measure_options_init(sysdesc_measure_options *opts);
+
+/**
+ * Measures this host and returns the `measured` #dlti.map of its CPU device.
+ * `cpu_device` is the CPU's #dlti.target_device_spec from
+ * sysdesc_probe_host() of this host: its cache sizes (cache.Lk.size_in_bytes,
+ * num_instances) choose the working sets, and its memory size bounds them.
+ * The kernels are those of the widest vector ISA this CPU and OS support
+ * (AVX-512F, AVX2+FMA, NEON, else portable C), chosen at run time.
+ *
+ * Test hook: when the environment variable SYSDESC_MEASURE_BREAK_TRIAD is
+ * set, the triad kernel skips the last elements of its arrays, so that the
+ * verification must fail (DLTI_ERROR_VERIFY); tests use it.
+ */
+SYSDESC_API const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_device,
+                                                  const sysdesc_measure_options *opts,
+                                                  dlti_error_t *err);
+
+/**
+ * Returns `system_spec` (a #dlti.target_system_spec) with `measured` set as
+ * the `measured` key of the device `device_id` ("CPU"), replacing any earlier
+ * one.  NULL with err (DLTI_ERROR_ARGUMENT) when there is no such device.
+ */
+SYSDESC_API const dlti_attr *sysdesc_measure_attach(dlti_context *ctx, const dlti_attr *system_spec,
+                                                    const char *device_id,
+                                                    const dlti_attr *measured, dlti_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_MEASURE_H */

@@ -1,0 +1,89 @@
+/*
+ * sysdesc/roofline.h - the roofline of one device, from its spec, as SVG
+ * (docs/measure.md).
+ *
+ * A ceiling is a compute rate (FLOP/s: `peak_ops_per_second.T` of the
+ * datasheet or catalog, `measured.peak_ops_per_second.T` of sysdesc
+ * measure) or a bandwidth (bytes/s: `memory_bandwidth_in_bytes_per_second`,
+ * `measured.levels.L.triad_bandwidth_in_bytes_per_second`).  Nominal and
+ * measured ceilings use the same keys, so a roofline draws from either or
+ * both; each ceiling records the key it came from.
+ *
+ * Ownership: the SVG text is malloc()ed, the caller free()s it.  Nothing
+ * else is allocated.
+ *
+ * Errors: -1 or NULL with `err` filled: DLTI_ERROR_NOT_FOUND when the
+ * device has no compute or no bandwidth ceiling (the text lists the keys
+ * looked for), DLTI_ERROR_ARGUMENT for a NULL or non-device argument,
+ * DLTI_ERROR_NOMEM.
+ *
+ * Threads: only reads the spec; distinct rooflines may be built at once.
+ */
+#ifndef SYSDESC_ROOFLINE_H
+#define SYSDESC_ROOFLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sysdesc/dlti.h"
+#include "sysdesc/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The most ceilings one roofline holds. */
+#define SYSDESC_ROOFLINE_MAX 32
+
+/** One ceiling. */
+typedef struct sysdesc_roofline_ceiling {
+    /** "FP64 vector", "L2 triad", "memory": what it is. */
+    char label[64];
+    /** The dotted key path it came from, "measured.peak_ops_per_second.fp64_vector". */
+    char key[128];
+    /** From the `measured` map; else nominal (datasheet, catalog). */
+    bool measured;
+    /** A compute rate (FLOP/s); else a bandwidth (bytes/s). */
+    bool compute;
+    double value;
+} sysdesc_roofline_ceiling;
+
+/** The ceilings of one device, in the order of the keys above. */
+typedef struct sysdesc_roofline {
+    char device_id[64];
+    /** "AMD EPYC (CPU)": vendor, model and device id as the spec has them. */
+    char title[192];
+    /** Provenance of the measured ceilings: "sysdesc measure 2026-11-23T14:36:11Z,
+     *  avx512f, 2 threads"; "" when none. */
+    char measured_by[160];
+    sysdesc_roofline_ceiling c[SYSDESC_ROOFLINE_MAX];
+    size_t n;
+} sysdesc_roofline;
+
+/**
+ * Collects the ceilings of `device_spec` (a #dlti.target_device_spec whose
+ * id is `device_id`, NULL for none).  `types` lists the data types of the
+ * compute ceilings, comma-separated ("fp64_vector,fp32_vector"); NULL: the
+ * f64 and f32 ones (fp64_vector, fp64_matrix, fp32_vector, fp32_matrix,
+ * tf32_matrix).  Returns 0, or -1 with err (DLTI_ERROR_NOT_FOUND when
+ * there is no compute or no bandwidth ceiling).
+ */
+SYSDESC_API int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *device_spec,
+                                         const char *device_id, const char *types,
+                                         sysdesc_roofline *out, dlti_error_t *err);
+
+/**
+ * The roofline as an SVG document (log-log: arithmetic intensity in
+ * FLOP/byte against GFLOP/s; measured ceilings solid, nominal dashed; one
+ * ridge point per bandwidth ceiling against the highest compute ceiling of
+ * its kind; a legend listing every ceiling with its value and key).
+ * `*len` (may be NULL) gets the length.  NULL with err on out of memory, or
+ * DLTI_ERROR_ARGUMENT when `r` has no compute or no bandwidth ceiling.
+ */
+SYSDESC_API char *sysdesc_roofline_svg(const sysdesc_roofline *r, size_t *len,
+                                       dlti_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYSDESC_ROOFLINE_H */

@@ -1,0 +1,342 @@
+/* sysdesc_measure_host: the plan (working sets from the probed caches, the
+ * allowed CPUs, the steps), the runs, and the `measured` map
+ * (docs/measure.md says what each value is and how it is measured). */
+#define _GNU_SOURCE
+#include "measure_private.h"
+#include "probe_private.h"
+#include "sysdesc/version.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_LEVELS 5 /* L1..L4 and memory */
+#define MIB ((size_t)1 << 20)
+#define MAX_CPUS 4096
+
+typedef struct level {
+    char name[8];              /* "L1" ... "memory" */
+    size_t ws_all, ws_one;     /* working set per thread: all threads, one thread */
+    double read_all, triad_all, read_one, triad_one, latency_ns;
+} level;
+
+typedef struct plan {
+    const sysdesc_measure_options *opts;
+    const mk_kernels *k;
+    int cpus[MAX_CPUS];
+    int ncpu;
+    double sample_s;
+    int samples;
+    int step, nsteps;
+    level lv[MAX_LEVELS];
+    int nlv;
+} plan;
+
+static const char *mode_name(sysdesc_measure_mode m)
+{
+    return m == SYSDESC_MEASURE_QUICK ? "quick" : m == SYSDESC_MEASURE_FULL ? "full" : "default";
+}
+
+void sysdesc_measure_options_init(sysdesc_measure_options *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+}
+
+static int64_t get_i64(dlti_context *ctx, const dlti_attr *a, const char *const *path, size_t n)
+{
+    for (size_t i = 0; a && i < n; i++)
+        a = dlti_attr_lookup(a, dlti_key_string(ctx, path[i], strlen(path[i])));
+    int64_t v;
+    if (!a || dlti_attr_get_int64(a, &v, NULL) != 0 || v <= 0)
+        return -1;
+    return v;
+}
+
+static int64_t cache_i64(dlti_context *ctx, const dlti_attr *dev, const char *lvl, const char *key)
+{
+    const char *path[] = {"cache", lvl, key};
+    return get_i64(ctx, dev, path, 3);
+}
+
+/* Working sets: level k's run holds half-way between what level k-1 and
+ * level k hold for one thread (an L3 shared by T of our threads holds
+ * size/T for each), so it misses k-1 and hits k.  Memory: 4x every
+ * last-level cache together, at least 64 MiB, at most a quarter of the
+ * memory this process may use and 4 GiB. */
+static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_error_t *err)
+{
+    static const char *const names[] = {"L1", "L2", "L3", "L4"};
+    size_t below_all = 0, below_one = 0, llc_total = 0;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        int64_t size = cache_i64(ctx, dev, names[i], "size_in_bytes");
+        if (size <= 0)
+            continue;
+        int64_t inst = cache_i64(ctx, dev, names[i], "num_instances");
+        if (inst <= 0)
+            inst = 1;
+        int64_t share = (p->ncpu + inst - 1) / inst; /* our threads on one instance */
+        if (share < 1)
+            share = 1;
+        size_t cap_all = (size_t)(size / share), cap_one = (size_t)size;
+        llc_total = (size_t)size * (size_t)inst;
+        if (cap_all <= below_all || cap_one <= below_one)
+            continue; /* not larger than the level below for a thread: nothing to see */
+        level *l = &p->lv[p->nlv++];
+        snprintf(l->name, sizeof(l->name), "%s", names[i]);
+        l->ws_all = below_all + (cap_all - below_all) / 2;
+        l->ws_one = below_one + (cap_one - below_one) / 2;
+        below_all = cap_all;
+        below_one = cap_one;
+    }
+    if (p->nlv == 0) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "measure: the CPU device has no cache sizes (cache.L1.size_in_bytes ...)");
+        return -1;
+    }
+    size_t mem = 4 * llc_total > 64 * MIB ? 4 * llc_total : 64 * MIB;
+    const char *total_path[] = {"memory", "total_in_bytes"};
+    const char *limit_path[] = {"memory", "cgroup_limit_in_bytes"};
+    int64_t total = get_i64(ctx, dev, total_path, 2), limit = get_i64(ctx, dev, limit_path, 2);
+    if (limit > 0 && (total <= 0 || limit < total))
+        total = limit;
+    if (total > 0 && mem > (size_t)total / 4)
+        mem = (size_t)total / 4;
+    if (mem > 4096 * MIB)
+        mem = 4096 * MIB;
+    if (mem <= below_one) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "measure: a quarter of the memory (%zu bytes) does not exceed the caches",
+                       mem);
+        return -1;
+    }
+    level *l = &p->lv[p->nlv++];
+    snprintf(l->name, sizeof(l->name), "memory");
+    l->ws_one = mem;
+    l->ws_all = mem / (size_t)p->ncpu;
+    return 0;
+}
+
+static int plan_cpus(plan *p, dlti_error_t *err)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) {
+        dlti_error_set(err, DLTI_ERROR_IO, "measure: sched_getaffinity failed");
+        return -1;
+    }
+    unsigned max = p->opts->max_threads;
+    for (int c = 0; c < CPU_SETSIZE && p->ncpu < MAX_CPUS; c++)
+        if (CPU_ISSET(c, &set) && (max == 0 || (unsigned)p->ncpu < max))
+            p->cpus[p->ncpu++] = c;
+    if (p->ncpu == 0) {
+        dlti_error_set(err, DLTI_ERROR_IO, "measure: no CPU is allowed");
+        return -1;
+    }
+    return 0;
+}
+
+static void progress(plan *p, const char *what, const char *name, int threads)
+{
+    if (!p->opts->progress)
+        return;
+    char line[96];
+    snprintf(line, sizeof(line), "%s %s, %d thread%s", name, what, threads,
+             threads == 1 ? "" : "s");
+    p->opts->progress(p->opts->progress_user, line, (double)p->step / p->nsteps);
+}
+
+/* One run; the rate (best sample), or -1 with err. */
+static double run(plan *p, mk_kind kind, size_t bytes, int threads, const char *what,
+                  const char *name, dlti_error_t *err)
+{
+    progress(p, what, name, threads);
+    mk_run r = {.kind = kind, .k = p->k, .bytes = bytes, .nthreads = threads, .cpus = p->cpus,
+                .sample_s = p->sample_s, .samples = p->samples,
+                .break_triad = kind == MK_TRIAD && getenv("SYSDESC_MEASURE_BREAK_TRIAD")};
+    p->step++;
+    return mk_team_run(&r, err) == 0 ? r.best : -1;
+}
+
+static const dlti_attr *f64(dlti_context *ctx, double v)
+{
+    const dlti_type *t = dlti_type_f64(ctx);
+    return t ? dlti_float_new(ctx, t, v, NULL) : NULL;
+}
+
+static void add_level(dlti_context *ctx, pb_map *levels, const level *l, bool multi,
+                      dlti_error_t *err)
+{
+    pb_map m;
+    pb_init(&m);
+    pb_i64(ctx, &m, "working_set_in_bytes", (int64_t)l->ws_one);
+    if (multi)
+        pb_i64(ctx, &m, "working_set_per_thread_in_bytes", (int64_t)l->ws_all);
+    pb_i64(ctx, &m, "read_bandwidth_in_bytes_per_second", llround(l->read_all));
+    pb_i64(ctx, &m, "triad_bandwidth_in_bytes_per_second", llround(l->triad_all));
+    pb_i64(ctx, &m, "read_bandwidth_single_thread_in_bytes_per_second", llround(l->read_one));
+    pb_i64(ctx, &m, "triad_bandwidth_single_thread_in_bytes_per_second", llround(l->triad_one));
+    pb_add(ctx, &m, "latency_in_ns", f64(ctx, l->latency_ns));
+    pb_add_map(ctx, levels, l->name, &m, err);
+}
+
+static void add_peaks(dlti_context *ctx, pb_map *out, const char *key, double f64v, double f32v,
+                      dlti_error_t *err)
+{
+    pb_map m;
+    pb_init(&m);
+    pb_add(ctx, &m, "fp64_vector", f64(ctx, f64v));
+    pb_add(ctx, &m, "fp32_vector", f64(ctx, f32v));
+    pb_add_map(ctx, out, key, &m, err);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_device,
+                                      const sysdesc_measure_options *opts, dlti_error_t *err)
+{
+    sysdesc_measure_options defaults;
+    sysdesc_measure_options_init(&defaults);
+    if (!opts)
+        opts = &defaults;
+    if (!ctx || !cpu_device || dlti_attr_get_kind(cpu_device) != DLTI_ATTR_DEVICE_SPEC ||
+        opts->mode > SYSDESC_MEASURE_FULL) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "measure: needs a context, a CPU #dlti.target_device_spec and a valid mode");
+        return NULL;
+    }
+    plan *p = calloc(1, sizeof(*p));
+    if (!p) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "measure: out of memory");
+        return NULL;
+    }
+    p->opts = opts;
+    p->k = mk_select();
+    /* Samples: STREAM's convention, the best of several, each long enough
+     * for the clock's resolution; the median of a noisy host is lower. */
+    /* Short samples and many: on a shared host the best sample is one that
+     * no other process interrupted, and a sample shorter than a scheduler
+     * time slice has a fair chance of being one.  So --full takes more
+     * samples, not longer ones (5 ms samples did worse on a loaded host). */
+    static const double sample_s[] = {0.002, 0.001, 0.002};
+    static const int samples[] = {15, 5, 101};
+    p->sample_s = sample_s[opts->mode];
+    p->samples = samples[opts->mode];
+    const dlti_attr *result = NULL;
+    double t_start = now_s();
+    if (plan_cpus(p, err) != 0 || plan_levels(p, ctx, cpu_device, err) != 0)
+        goto done;
+    const int all = p->ncpu;
+    const bool multi = all > 1;
+    p->nsteps = p->nlv * (multi ? 5 : 3) + (multi ? 4 : 2) + 1;
+
+    for (int i = 0; i < p->nlv; i++) {
+        level *l = &p->lv[i];
+        if ((l->read_one = run(p, MK_READ, l->ws_one, 1, "read", l->name, err)) < 0 ||
+            (l->triad_one = run(p, MK_TRIAD, l->ws_one, 1, "triad", l->name, err)) < 0)
+            goto done;
+        double loads = run(p, MK_CHASE, l->ws_one, 1, "latency", l->name, err);
+        if (loads <= 0)
+            goto done;
+        l->latency_ns = 1e9 / loads;
+        if (multi) {
+            if ((l->read_all = run(p, MK_READ, l->ws_all, all, "read", l->name, err)) < 0 ||
+                (l->triad_all = run(p, MK_TRIAD, l->ws_all, all, "triad", l->name, err)) < 0)
+                goto done;
+        } else {
+            l->read_all = l->read_one;
+            l->triad_all = l->triad_one;
+        }
+    }
+    progress(p, "clock", "core", 1);
+    double mhz = mk_clock_mhz(p->sample_s, p->samples * 3);
+    p->step++;
+    double f64_one, f32_one, f64_all, f32_all;
+    if ((f64_one = run(p, MK_FMA_F64, 0, 1, "FMA f64", "peak", err)) < 0 ||
+        (f32_one = run(p, MK_FMA_F32, 0, 1, "FMA f32", "peak", err)) < 0)
+        goto done;
+    f64_all = f64_one;
+    f32_all = f32_one;
+    if (multi && ((f64_all = run(p, MK_FMA_F64, 0, all, "FMA f64", "peak", err)) < 0 ||
+                  (f32_all = run(p, MK_FMA_F32, 0, all, "FMA f32", "peak", err)) < 0))
+        goto done;
+    if (opts->progress)
+        opts->progress(opts->progress_user, "done", 1.0);
+
+    /* The map, provenance first. */
+    char method[600], date[32], version[32];
+    snprintf(method, sizeof(method),
+             "sysdesc measure (%s): best of %d samples of ~%g ms; bandwidth = bytes the kernel "
+             "loads and stores (read: 8, triad a=b+s*c: 24 a element, STREAM's count, no "
+             "write-allocate) over the first thread's start to the last thread's end; latency: "
+             "randomised pointer chase, one load per 64-byte line; peak: %d independent %s FMA "
+             "chains a thread; clock: a chain of dependent integer adds; every result verified",
+             mode_name(opts->mode), p->samples, p->sample_s * 1e3, MK_FMA_ACC, p->k->isa);
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (!gmtime_r(&now, &tmv) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tmv))
+        snprintf(date, sizeof(date), "unknown");
+    snprintf(version, sizeof(version), "%s", SYSDESC_VERSION_STRING);
+    int64_t cpus[MAX_CPUS];
+    for (int i = 0; i < all; i++)
+        cpus[i] = p->cpus[i];
+
+    pb_map m, levels;
+    pb_init(&m);
+    pb_init(&levels);
+    pb_str(ctx, &m, "method", method);
+    pb_str(ctx, &m, "date", date);
+    pb_str(ctx, &m, "sysdesc_version", version);
+    pb_str(ctx, &m, "mode", mode_name(opts->mode));
+    pb_str(ctx, &m, "kernel_isa", p->k->isa);
+    pb_i64(ctx, &m, "vector_width_in_bits", p->k->vector_bits);
+    pb_i64(ctx, &m, "num_threads", all);
+    pb_add(ctx, &m, "cpus", pb_i64_array(ctx, cpus, (size_t)all));
+    if (mhz > 0)
+        pb_i64(ctx, &m, "frequency_mhz", llround(mhz));
+    add_peaks(ctx, &m, "peak_ops_per_second", f64_all, f32_all, err);
+    add_peaks(ctx, &m, "peak_ops_per_second_single_thread", f64_one, f32_one, err);
+    pb_i64(ctx, &m, "memory_bandwidth_in_bytes_per_second",
+           llround(p->lv[p->nlv - 1].triad_all));
+    for (int i = 0; i < p->nlv; i++)
+        add_level(ctx, &levels, &p->lv[i], multi, err);
+    pb_add_map(ctx, &m, "levels", &levels, err);
+    pb_add(ctx, &m, "duration_in_seconds", f64(ctx, now_s() - t_start));
+    result = pb_finish(ctx, &m, DLTI_ATTR_MAP, err);
+done:
+    free(p);
+    return result;
+}
+
+const dlti_attr *sysdesc_measure_attach(dlti_context *ctx, const dlti_attr *system_spec,
+                                        const char *device_id, const dlti_attr *measured,
+                                        dlti_error_t *err)
+{
+    if (!ctx || !system_spec || !device_id || !measured ||
+        dlti_attr_get_kind(system_spec) != DLTI_ATTR_SYSTEM_SPEC) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: needs a system spec, a device id and "
+                                                 "a measured map");
+        return NULL;
+    }
+    dlti_key id = dlti_key_string(ctx, device_id, strlen(device_id));
+    dlti_key mk = dlti_key_string(ctx, "measured", 8);
+    if (!id || !mk) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    const dlti_attr *dev = dlti_attr_lookup(system_spec, id);
+    if (!dev || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: the system has no device \"%s\"",
+                       device_id);
+        return NULL;
+    }
+    dev = dlti_container_set(ctx, dev, mk, measured, err);
+    return dev ? dlti_container_set(ctx, system_spec, id, dev, err) : NULL;
+}

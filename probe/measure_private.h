@@ -1,0 +1,94 @@
+/* measure_private.h - what the measurement files share (not installed).
+ * measure_kernels.c: the kernels of each ISA; measure_chase.c: latency and
+ * clock; measure_team.c: pinned threads timing a kernel; measure.c: the plan
+ * and the `measured` map. */
+#ifndef SYSDESC_MEASURE_PRIVATE_H
+#define SYSDESC_MEASURE_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sysdesc/measure.h"
+#include "dlti_private.h"
+
+/* Every buffer is aligned to this and a whole number of these long, and
+ * every kernel's element count is a multiple of MK_BLOCK (the widest
+ * unrolled step: 8 AVX-512 vectors of 8 doubles). */
+#define MK_ALIGN 4096
+#define MK_BLOCK 64
+
+/* Accumulators of the FMA kernels: independent chains, enough to cover
+ * FMA latency x FMA pipes (Zen 4: 4 x 2, Skylake-X: 4 x 2, Neoverse V1:
+ * 4 x 4 at 128 bits), so the rate is throughput-bound. */
+#define MK_FMA_ACC 12
+
+/* The kernels of one ISA. */
+typedef struct mk_kernels {
+    const char *isa;  /* "avx512f", "avx2+fma", "neon", "portable C" */
+    int vector_bits;  /* of the FMA kernel's vectors */
+    /* Sum of a[0..n): n a multiple of MK_BLOCK, a aligned. */
+    double (*read)(const double *a, size_t n);
+    /* a[i] = b[i] + s * c[i] for i < n (fused multiply-add where the ISA has one). */
+    void (*triad)(double *a, const double *b, const double *c, double s, size_t n);
+    /* MK_FMA_ACC vectors of accumulators, vector j starting at init[j] in
+     * every lane; each of `iters` iterations does acc = acc * one + d1, then
+     * acc = acc * one + d2.  Returns the sum of every lane of every
+     * accumulator. */
+    double (*fma_f64)(uint64_t iters, const double *init, double one, double d1, double d2);
+    float (*fma_f32)(uint64_t iters, const float *init, float one, float d1, float d2);
+} mk_kernels;
+
+/* The widest kernels this CPU and its OS support (CPUID + XGETBV through the
+ * probe's ISA detection on x86; NEON on aarch64; portable C elsewhere). */
+const mk_kernels *mk_select(void);
+/* f64 (or f32) lanes of one FMA vector of `k`. */
+static inline unsigned mk_lanes(const mk_kernels *k, bool f32)
+{
+    return (unsigned)(k->vector_bits / (f32 ? 32 : 64));
+}
+
+/* ---- measure_chase.c ---- */
+
+/* A random cyclic chain of pointers, one per 64-byte line, over `bytes`. */
+typedef struct mk_chain {
+    void **base;
+    size_t lines;
+} mk_chain;
+/* 0, or -1 when out of memory. `seed` makes the order reproducible. */
+int mk_chain_build(mk_chain *c, size_t bytes, uint64_t seed);
+void mk_chain_free(mk_chain *c);
+/* Follows `steps` pointers from `start`; returns where it ended, so the
+ * loads cannot be dropped (the caller checks and keeps it). */
+void *mk_chase(void *start, uint64_t steps);
+/* Whether p is the start of one of the chain's lines. */
+bool mk_chain_holds(const mk_chain *c, const void *p);
+/* The core clock in MHz from a chain of dependent integer adds (one cycle
+ * each on every x86-64 and aarch64 core), the best of `samples` runs of
+ * about `sample_s` seconds; 0 where no such chain is written (other ISAs). */
+double mk_clock_mhz(double sample_s, int samples);
+
+/* ---- measure_team.c ---- */
+
+typedef enum mk_kind { MK_READ, MK_TRIAD, MK_FMA_F64, MK_FMA_F32, MK_CHASE } mk_kind;
+
+/* One timed kernel on `nthreads` threads, thread t pinned to cpus[t]. */
+typedef struct mk_run {
+    mk_kind kind;
+    const mk_kernels *k;
+    size_t bytes;     /* per thread: the working set (READ, TRIAD, CHASE) */
+    int nthreads;
+    const int *cpus;
+    double sample_s;  /* the length a sample aims at */
+    int samples;
+    bool break_triad; /* the test hook: the triad skips its last MK_BLOCK elements */
+    /* out: the best sample's rate (bytes/s for READ and TRIAD, FLOP/s for
+     * FMA, seconds per load for CHASE) and the median sample's rate */
+    double best, median;
+    size_t elements;  /* per thread, as run */
+} mk_run;
+
+/* 0, or -1 with err: NOMEM, IO (threads), VERIFY (a wrong result). */
+int mk_team_run(mk_run *r, dlti_error_t *err);
+
+#endif

@@ -1,0 +1,106 @@
+/* uarch.h - CPU microarchitectures: the table (uarch_table.c) and the
+ * recogniser (uarch.c).  libc only and pure: the recogniser is a function of
+ * what identifies a CPU, so the tests give it tuples recorded on real
+ * machines without the hardware. */
+#ifndef SYSDESC_PROBE_UARCH_H
+#define SYSDESC_PROBE_UARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One compiler entry, as archspec writes it: the versions "min:max" (both
+ * inclusive, NULL open) that take these flags for this microarchitecture. */
+typedef struct pb_cc {
+    const char *min, *max;
+    const char *flags;
+} pb_cc;
+
+/* One microarchitecture (archspec's name and parents). */
+typedef struct pb_uarch {
+    const char *name;       /* archspec: "zen4", "neoverse_v2" */
+    const char *parents[2]; /* archspec's "from", in its order; NULL: none */
+    const char *arch;       /* "x86_64", "aarch64", "riscv64" */
+    const char *llvm;       /* LLVM's CPU name (llc -mcpu, #llvm.target chip) */
+    const pb_cc *gcc;       /* entries ended by one with flags == NULL; NULL: none known */
+    const pb_cc *clang;
+} pb_uarch;
+
+/* How x86 CPUs are recognised: vendor, family, a model range, optionally a
+ * feature the CPU must have (LLVM's names), first match wins.  A rule with a
+ * feature test matches a CPU whose features are unknown only by stepping. */
+typedef struct pb_x86_rule {
+    const char *vendor;
+    int family, model_lo, model_hi;
+    const char *needs; /* NULL: no feature test */
+    /* Where `needs` cannot be tested (an hwloc XML file carries no
+     * features): the steppings that tell the same apart; 0, 0: none. */
+    int stepping_lo, stepping_hi;
+    const char *uarch;
+    const char *llvm; /* LLVM's name when it differs from the row's (icelake-server) */
+} pb_x86_rule;
+
+/* How Arm CPUs are recognised: MIDR implementer and part number. */
+typedef struct pb_arm_rule {
+    int implementer, part;
+    const char *uarch;
+    const char *llvm; /* NULL: the row's */
+} pb_arm_rule;
+
+extern const pb_uarch pb_uarch_table[];
+extern const size_t pb_uarch_count;
+extern const pb_x86_rule pb_x86_rules[];
+extern const size_t pb_x86_rule_count;
+extern const pb_arm_rule pb_arm_rules[];
+extern const size_t pb_arm_rule_count;
+
+/* What identifies a CPU; -1 or NULL for what is unknown. */
+typedef struct pb_cpu_id {
+    const char *arch;   /* hwloc's Architecture: "x86_64", "aarch64", "riscv64" */
+    const char *vendor; /* CPUID vendor string (x86) */
+    int64_t family, model, stepping;
+    int64_t implementer, part; /* Arm MIDR */
+    const char *const *features; /* LLVM feature names (probe/isa.c); may be NULL */
+    size_t nfeatures;
+} pb_cpu_id;
+
+typedef struct pb_uarch_match {
+    const pb_uarch *uarch;
+    const char *llvm; /* LLVM's CPU name for this CPU */
+    const char *how;  /* provenance: "cpuid family/model", "MIDR", "features", "arch" */
+} pb_uarch_match;
+
+/* Recognises the microarchitecture: by vendor/family/model (x86) or MIDR
+ * (Arm) when a rule knows the CPU, else the most specific generic level its
+ * features reach (x86-64 psABI levels), else the architecture's generic row.
+ * 0 and *m filled, or -1 (an architecture the table does not know). */
+int pb_uarch_identify(const pb_cpu_id *id, pb_uarch_match *m);
+
+/* The row named `name`, or NULL. */
+const pb_uarch *pb_uarch_find(const char *name);
+
+/* archspec's ancestors, nearest first: the parents, then each parent's
+ * ancestors not yet listed.  Writes at most `max`, returns how many. */
+size_t pb_uarch_ancestors(const pb_uarch *u, const char **out, size_t max);
+
+/* What one compiler needs for u: the newest entry (open-ended, highest
+ * minimum) and the fallback for older compilers: u's own next older entry,
+ * else the newest entry of the nearest ancestor that an older compiler
+ * knows.  Either may be NULL. */
+typedef struct pb_cc_choice {
+    const pb_cc *best;
+    const pb_cc *fallback;
+    const pb_uarch *fallback_from; /* the row the fallback belongs to */
+} pb_cc_choice;
+
+void pb_uarch_compiler(const pb_uarch *u, bool clang, pb_cc_choice *c);
+
+/* Compares dotted version strings numerically ("12.3" < "12.10"); NULL is
+ * lowest. */
+int pb_version_cmp(const char *a, const char *b);
+
+/* LLVM's triple for this architecture on Linux with glibc:
+ * "x86_64-unknown-linux-gnu"; NULL when unknown. */
+const char *pb_uarch_triple(const char *arch);
+
+#endif

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""The whole systems/ catalog, every file under it, against the rules of
+docs/catalog.md:
+
+* every file names its sources ("# Sources:");
+* a product entry (not under VENDOR/arch/) passes `sysdesc check --complete`;
+  an architecture base passes `sysdesc check`, holds no model and no PCI ids,
+  and is the base of at least one entry;
+* every entry, printed as MLIR, is accepted and printed back unchanged by
+  mlir-opt-22 (skipped when it is absent);
+* an NVIDIA product with a compute capability builds on its architecture base
+  (nvidia/arch/<arch>) and does not write again a value that base gives;
+* arithmetic that must hold for every GPU device (a catalog GPU or a GPU of a
+  system file): bandwidth = bus width / 8 x memory clock x the data-rate
+  multiplier of its memory type (where both are given), the shared memory
+  limits in order, threads and registers in order, L2 <= last level cache,
+  runtime-visible memory <= nominal, sparse = 2 x dense, matrix peaks >= the
+  vector peaks they replace, cluster sizes in order;
+* no two single-device entries claim the same PCI id, unless one declares
+  `# variant-of: NAME` naming the other, which claims the id too and sorts
+  first (so sysdesc_catalog_match_pci, which takes the first match in name
+  order, finds the product and not its variant).
+Environment: SYSDESC (the tool), SRCDIR (the source tree)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SYSDESC = os.environ["SYSDESC"]
+CATALOG = os.path.join(os.environ["SRCDIR"], "systems")
+ENV = dict(os.environ, SYSDESC_PATH=CATALOG)
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(*args):
+    return subprocess.run([SYSDESC, *args], capture_output=True, text=True, env=ENV,
+                          stdin=subprocess.DEVNULL)
+
+
+# Data-rate multiplier per memory type: memory_clock_in_mhz is the clock as the
+# runtimes report it (CUDA's and HIP's memoryClockRate, deviceQuery's "Memory
+# Clock rate"), at which data moves on both edges: bandwidth = bus width / 8 x
+# clock x 2 for every type below (HBM: the DDR clock; GDDR6/6X/7: CUDA reports
+# the clock so that the same formula gives the marketed bandwidth, e.g. T4 5001
+# MHz x 256 bits, RTX 4090 10501 MHz x 384 bits).  A type not listed here, given
+# with a clock and a bus width, is an error: add it with its source.
+DATA_RATE = {"HBM2": 2, "HBM2e": 2, "HBM3": 2, "HBM3e": 2, "GDDR6": 2, "GDDR6X": 2,
+             "GDDR7": 2, "LPDDR5": 2, "LPDDR5X": 2}
+BANDWIDTH_TOLERANCE = 0.02      # published bandwidths are rounded (2039 vs 2039.04 GB/s)
+SPARSE_TOLERANCE = 0.02         # the L40S datasheet: 362.05 dense, 733 sparse
+
+# Matrix peaks that are at least the peak they accelerate (where both are given).
+AT_LEAST = [("fp64_matrix", "fp64_vector"), ("fp32_vector", "fp64_vector"),
+            ("tf32_matrix", "fp32_vector"), ("fp16_matrix", "fp32_vector"),
+            ("bf16_matrix", "fp32_vector"), ("fp16_matrix", "tf32_matrix"),
+            ("bf16_matrix", "tf32_matrix"), ("fp8_matrix", "fp16_matrix"),
+            ("int8_matrix", "fp16_matrix"), ("int4_matrix", "int8_matrix"),
+            ("fp16_matrix", "fp16_vector"), ("bf16_matrix", "bf16_vector")]
+
+names = []
+for root, _dirs, files in os.walk(CATALOG):
+    for f in files:
+        if f.endswith(".yaml"):
+            rel = os.path.relpath(os.path.join(root, f), CATALOG)
+            names.append(rel[:-5])
+names.sort()
+check(len(names) > 0, "no catalog files under %s" % CATALOG)
+is_base = {n: "/arch/" in n for n in names}
+
+
+def text(name):
+    with open(os.path.join(CATALOG, name + ".yaml"), encoding="utf-8") as fh:
+        return fh.read()
+
+
+def own_device_keys(name):
+    """The keys each device of the file writes itself (not inherited), with the
+    value of base:.  Read from the text (no YAML module needed): a device is a
+    top-level key, its own keys are those indented by two spaces, or the keys of
+    a one-line flow mapping (GPU0: {base: nvidia/h100-sxm}); sysdesc itself
+    resolves bases for everything else."""
+    devices, current = {}, None
+    for line in text(name).splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        top = re.match(r"^([^\s#][^:]*):\s*(.*?)\s*(#.*)?$", line)
+        if top:
+            current = top.group(1).strip().strip('"')
+            if current == "data_layout":
+                current = None
+                continue
+            devices[current] = {}
+            rest = top.group(2)
+            if rest.startswith("{") and rest.endswith("}"):
+                for item in rest[1:-1].split(","):
+                    if ":" in item:
+                        k, v = item.split(":", 1)
+                        devices[current][k.strip()] = v.strip().strip('"')
+            continue
+        own = re.match(r"^  ([A-Za-z_][\w.]*):\s*(.*?)\s*(#.*)?$", line)
+        if own and current is not None:
+            devices[current][own.group(1)] = own.group(2).strip('"')
+    return devices
+
+
+def as_json(name):
+    r = run("convert", "--to", "json", name)
+    check(r.returncode == 0, "%s: convert --to json failed: %s" % (name, r.stderr.strip()))
+    return json.loads(r.stdout) if r.returncode == 0 else {}
+
+
+resolved = {n: as_json(n) for n in names}
+own = {n: own_device_keys(n) for n in names}
+
+# ---- sources, schema, bases ----
+for n in names:
+    body = text(n)
+    check("# Sources:" in body, "%s has no '# Sources:' comment" % n)
+    r = run("check", *([] if is_base[n] else ["--complete"]), n)
+    check(r.returncode == 0, "%s: sysdesc check%s: %s" % (
+        n, "" if is_base[n] else " --complete", (r.stdout + r.stderr).strip()))
+    if is_base[n]:
+        for dev, props in own[n].items():
+            check("model" not in props, "%s: an architecture base has no model" % n)
+            check("pci_device_ids" not in props, "%s: an architecture base claims no PCI ids" % n)
+
+bases_used = set()
+for n in names:
+    for dev, props in own[n].items():
+        b = props.get("base")
+        if isinstance(b, str) and not b.endswith((".yaml", ".yml")) and not b.startswith(("/", "./", "../")):
+            bases_used.add(b)
+            check(b in names, "%s: %s has base %s, which is not in the catalog" % (n, dev, b))
+for n in names:
+    if is_base[n]:
+        check(n in bases_used, "%s: an architecture base no entry uses" % n)
+
+
+def chain(name, dev):
+    """The base names a device goes through, nearest first."""
+    out = []
+    props = own[name].get(dev, {})
+    while isinstance(props.get("base"), str) and props["base"] in own and len(out) < 16:
+        b = props["base"]
+        out.append(b)
+        props = next(iter(own[b].values()))
+    return out
+
+
+# ---- NVIDIA products build on their architecture base, and do not copy it ----
+for n in names:
+    if is_base[n]:
+        continue
+    for dev, spec in resolved[n].items():
+        if not isinstance(spec, dict) or spec.get("vendor") != "NVIDIA" or "compute_capability" not in spec:
+            continue
+        arch_base = "nvidia/arch/%s" % spec.get("arch")
+        bases = chain(n, dev)
+        check(arch_base in bases, "%s: %s (compute capability %s) does not build on %s (its bases: %s)"
+              % (n, dev, spec["compute_capability"], arch_base, bases or "none"))
+        if arch_base in bases and arch_base in resolved:
+            base_spec = next(iter(resolved[arch_base].values()))
+            for k in own[n].get(dev, {}):
+                if k not in ("base",) and k in base_spec and spec.get(k) == base_spec[k]:
+                    check(False, "%s: %s writes %s again, as %s gives it: leave it to the base"
+                          % (n, dev, k, arch_base))
+
+# ---- arithmetic on every GPU ----
+def close(a, b, tol):
+    return abs(a - b) <= tol * max(abs(a), abs(b))
+
+
+for n in names:
+    if is_base[n]:
+        continue
+    for dev, g in resolved[n].items():
+        if not isinstance(g, dict) or g.get("device_type") != "GPU":
+            continue
+        where = "%s: %s" % (n, dev)
+        bus, clk, bw = (g.get("memory_bus_width_in_bits"), g.get("memory_clock_in_mhz"),
+                        g.get("memory_bandwidth_in_bytes_per_second"))
+        if bus and clk and bw:
+            mt = {k.lower(): k for k in DATA_RATE}.get(str(g.get("memory_type")).lower(),
+                                                         g.get("memory_type"))  # HBM3E = HBM3e
+            check(mt in DATA_RATE, "%s: memory type %r has no data-rate multiplier in this test"
+                  % (where, mt))
+            if mt in DATA_RATE:
+                want = bus / 8 * clk * 1e6 * DATA_RATE[mt]
+                check(close(want, bw, BANDWIDTH_TOLERANCE),
+                      "%s: bandwidth %.4g B/s, but %d bits / 8 x %d MHz x %d = %.4g B/s"
+                      % (where, bw, bus, clk, DATA_RATE[mt], want))
+
+        def order(small, large, why):
+            a, b = g.get(small), g.get(large)
+            if isinstance(a, int) and isinstance(b, int):
+                check(a <= b, "%s: %s (%d) > %s (%d): %s" % (where, small, a, large, b, why))
+
+        order("shared_memory_per_block_in_bytes", "max_shared_memory_per_block_in_bytes",
+              "the opt-in limit is at least the default")
+        order("max_shared_memory_per_block_in_bytes", "shared_memory_per_compute_unit_in_bytes",
+              "a block's shared memory fits a compute unit")
+        order("max_threads_per_block", "max_threads_per_compute_unit", "a block fits a compute unit")
+        order("registers_per_block", "registers_per_compute_unit", "a block's registers fit a compute unit")
+        order("L2_cache_size_in_bytes", "last_level_cache_size_in_bytes", "the last level is the largest")
+        order("memory_size_in_bytes", "nominal_memory_size_in_bytes",
+              "programs see at most the marketed capacity")
+        order("max_cluster_size", "max_nonportable_cluster_size", "the non-portable limit is the larger")
+        order("max_persisting_L2_cache_size_in_bytes", "L2_cache_size_in_bytes", "a part of the L2")
+        if g.get("vendor") == "NVIDIA":
+            order("shared_memory_per_compute_unit_in_bytes", "L1_cache_size_in_bytes",
+                  "NVIDIA: shared memory is carved from the L1")
+        res, opt, per_cu = (g.get("reserved_shared_memory_per_block_in_bytes"),
+                            g.get("max_shared_memory_per_block_in_bytes"),
+                            g.get("shared_memory_per_compute_unit_in_bytes"))
+        if isinstance(res, int) and isinstance(opt, int) and isinstance(per_cu, int):
+            check(opt + res <= per_cu, "%s: opt-in %d + reserved %d > per compute unit %d"
+                  % (where, opt, res, per_cu))
+        for d in g.get("max_block_dims", []):
+            order_ok = d <= g.get("max_threads_per_block", d)
+            check(order_ok, "%s: a block dimension %d exceeds max_threads_per_block" % (where, d))
+        dense, sparse = g.get("peak_ops_per_second", {}), g.get("peak_sparse_ops_per_second", {})
+        for k, v in sparse.items():
+            check(k in dense, "%s: sparse %s without its dense peak" % (where, k))
+            if k in dense:
+                check(close(v, 2 * dense[k], SPARSE_TOLERANCE),
+                      "%s: sparse %s %.4g is not 2 x dense %.4g" % (where, k, v, dense[k]))
+        for big, small in AT_LEAST:
+            if big in dense and small in dense:
+                check(dense[big] >= dense[small], "%s: %s %.4g < %s %.4g"
+                      % (where, big, dense[big], small, dense[small]))
+        if g.get("is_partition") is False:
+            check("num_partitions_per_package" not in g,
+                  "%s: a whole device with num_partitions_per_package (inherited?)" % where)
+
+# ---- PCI ids: one product each, variants declared ----
+VARIANT = re.compile(r"^#\s*variant-of:\s*(\S+)\s*$", re.M)
+variant_of = {}
+claims = {}
+for n in names:
+    m = VARIANT.findall(text(n))
+    check(len(m) <= 1, "%s: more than one variant-of line" % n)
+    if m:
+        variant_of[n] = m[0]
+        check(m[0] in names and not is_base.get(m[0], True),
+              "%s: variant-of names %s, which is no catalog entry" % (n, m[0]))
+    if is_base[n] or len(resolved[n]) != 1:
+        continue
+    g = next(iter(resolved[n].values()))
+    for d in g.get("pci_device_ids", []):
+        claims.setdefault((g.get("pci_vendor_id"), d), []).append(n)
+for (vendor, dev_id), who in sorted(claims.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1])):
+    if len(who) < 2:
+        continue
+    primary = [w for w in who if w not in variant_of]
+    pid = "%04x:%04x" % (vendor or 0, dev_id)
+    check(len(primary) == 1, "PCI id %s is claimed by %s: one product, the others declare "
+          "'# variant-of: PRODUCT'" % (pid, ", ".join(who)))
+    if len(primary) == 1:
+        for w in who:
+            if w in variant_of:
+                check(variant_of[w] == primary[0], "%s (PCI id %s) is a variant of %s, but %s "
+                      "claims the id" % (w, pid, variant_of[w], primary[0]))
+        check(sorted(who)[0] == primary[0], "PCI id %s: %s sorts before the product %s, so the "
+              "probe would take the variant" % (pid, sorted(who)[0], primary[0]))
+for n, p in variant_of.items():
+    if p in resolved and n in resolved and len(resolved[n]) == 1 and len(resolved[p]) == 1:
+        mine = set(next(iter(resolved[n].values())).get("pci_device_ids", []))
+        theirs = set(next(iter(resolved[p].values())).get("pci_device_ids", []))
+        check(mine <= theirs, "%s: a variant of %s claims ids it does not: %s"
+              % (n, p, ["0x%04x" % i for i in sorted(mine - theirs)]))
+
+# ---- mlir-opt-22 ----
+mlir_opt = shutil.which("mlir-opt-22")
+if mlir_opt:
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in names:
+            r = run("convert", "--to", "mlir", n)
+            check(r.returncode == 0, "%s: convert --to mlir failed: %s" % (n, r.stderr.strip()))
+            if r.returncode != 0:
+                continue
+            path = os.path.join(tmp, "a.mlir")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(r.stdout)
+            o = subprocess.run([mlir_opt, path], capture_output=True, text=True)
+            check(o.returncode == 0 and o.stdout == r.stdout,
+                  "%s: mlir-opt-22 %s" % (n, "rejects it: " + o.stderr.strip()
+                                          if o.returncode else "prints it differently"))
+else:
+    print("mlir-opt-22 not found: the MLIR part is skipped")
+
+print("%d catalog files (%d architecture bases), %d PCI ids, %d variants: %d problems"
+      % (len(names), sum(is_base.values()), len(claims), len(variant_of), len(failures)))
+sys.exit(1 if failures else 0)

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""sysdesc roofline: the SVG is well-formed XML (xml.etree parses it) and
+holds exactly the ceilings the spec has, each with its key and kind
+(measured, nominal), one ridge dot per bandwidth ceiling, text escaped;
+a catalog GPU (nvidia/h100-sxm) draws its nominal ceilings; --types picks
+the compute ceilings; stderr says plainly which ceilings there were; a spec
+without a compute or a bandwidth ceiling, or without the device, exits 1
+naming what was looked for; bad usage exits 2; -o is atomic.
+Environment: SYSDESC (the tool), SRCDIR (the source tree)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+SYSDESC = os.environ["SYSDESC"]
+DATA = os.path.join(os.environ["SRCDIR"], "tests", "data", "roofline")
+NS = "{http://www.w3.org/2000/svg}"
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(*args):
+    e = dict(os.environ, SYSDESC_PATH=os.path.join(os.environ["SRCDIR"], "systems"))
+    return subprocess.run([SYSDESC, "roofline", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=e,
+                          timeout=60)
+
+
+def ceilings(svg_text):
+    """(kind, compute|bandwidth, key) of every ceiling group, and the number of ridge dots."""
+    root = ET.fromstring(svg_text)
+    out = []
+    for g in root.iter(NS + "g"):
+        cls = g.get("class", "").split()
+        if cls[:1] == ["ceiling"]:
+            out.append((cls[1], cls[2], g.get("data-key")))
+    dots = sum(1 for _ in root.iter(NS + "circle"))
+    return root, out, dots
+
+
+# A catalog GPU: nominal ceilings only, the default f64/f32 types it has.
+r = run("nvidia/h100-sxm")
+check(r.returncode == 0, f"h100: exit {r.returncode}: {r.stderr}")
+try:
+    root, cs, dots = ceilings(r.stdout)
+    check(root.tag == NS + "svg", "h100: root is not <svg>")
+    want = {("nominal", "compute", "peak_ops_per_second.fp64_vector"),
+            ("nominal", "compute", "peak_ops_per_second.fp64_matrix"),
+            ("nominal", "compute", "peak_ops_per_second.fp32_vector"),
+            ("nominal", "bandwidth", "memory_bandwidth_in_bytes_per_second")}
+    check(set(cs) == want, f"h100 ceilings: {cs}")
+    check(dots == 1, f"h100: {dots} ridge dots, expected 1")
+    check("3.35 TB/s" in r.stdout and "33.5 TFLOP/s" in r.stdout, "h100: values not labelled")
+    check("GFLOP/s" in r.stdout and "FLOP/byte" in r.stdout, "h100: axes not labelled")
+except ET.ParseError as e:
+    check(False, f"h100: SVG is not well-formed: {e}")
+check("measured ceilings: none" in r.stderr and "nominal ceilings: FP64 vector" in r.stderr,
+      f"h100: stderr does not say which ceilings: {r.stderr}")
+
+r = run("-q", "nvidia/h100-sxm", "--types", "fp16_matrix,fp8_matrix")
+check(r.returncode == 0 and r.stderr == "", f"--types: exit {r.returncode}: {r.stderr}")
+if r.returncode == 0:
+    _, cs, _ = ceilings(r.stdout)
+    check({k for _, _, k in cs} == {"peak_ops_per_second.fp16_matrix",
+                                    "peak_ops_per_second.fp8_matrix",
+                                    "memory_bandwidth_in_bytes_per_second"}, f"--types: {cs}")
+
+# A measured CPU: a bandwidth ceiling per level, each with its ridge.
+r = run(os.path.join(DATA, "cpu-measured.yaml"))
+check(r.returncode == 0, f"cpu-measured: exit {r.returncode}: {r.stderr}")
+try:
+    root, cs, dots = ceilings(r.stdout)
+    levels = [k for kind, what, k in cs if what == "bandwidth"]
+    check(levels == [f"measured.levels.{l}.triad_bandwidth_in_bytes_per_second"
+                     for l in ("L1", "L2", "L3", "memory")], f"cpu-measured levels: {levels}")
+    check(all(kind == "measured" for kind, _, _ in cs), "cpu-measured: a ceiling is not measured")
+    check({k for _, w, k in cs if w == "compute"} ==
+          {"measured.peak_ops_per_second.fp64_vector", "measured.peak_ops_per_second.fp32_vector"},
+          f"cpu-measured compute: {cs}")
+    check(dots == 4, f"cpu-measured: {dots} ridge dots, expected 4")
+    title = "".join(next(root.iter(NS + "text")).itertext())
+    check('Fast & <Furious> "CPU"' in title, f"title not escaped and read back: {title!r}")
+    # The memory ridge: 800 GFLOP/s over 50 GB/s = 16 FLOP/byte.
+    check(">16</text>" in r.stdout, "cpu-measured: the memory ridge (16 FLOP/byte) is not labelled")
+except ET.ParseError as e:
+    check(False, f"cpu-measured: SVG is not well-formed: {e}")
+check("nominal ceilings: none in this spec" in r.stderr, f"cpu-measured stderr: {r.stderr}")
+
+# No SPEC: this host, probed and measured first; every ceiling measured.
+r = run("--quick")
+check(r.returncode == 0, f"this host: exit {r.returncode}: {r.stderr}")
+if r.returncode == 0:
+    _, cs, dots = ceilings(r.stdout)
+    check(any(k == "measured.levels.L1.triad_bandwidth_in_bytes_per_second" for _, _, k in cs) and
+          any(k == "measured.peak_ops_per_second.fp64_vector" for _, _, k in cs),
+          f"this host: ceilings {cs}")
+    check(dots == sum(1 for _, w, _ in cs if w == "bandwidth"), "this host: a ridge per bandwidth")
+    check("measuring this host" in r.stderr, "this host: no progress on stderr")
+
+# What is missing, named.
+r = run(os.path.join(DATA, "gpu-no-bandwidth.yaml"))
+check(r.returncode == 1 and "no bandwidth ceiling" in r.stderr and
+      "memory_bandwidth_in_bytes_per_second" in r.stderr and r.stdout == "",
+      f"no bandwidth: exit {r.returncode}: {r.stderr}")
+r = run(os.path.join(os.environ["SRCDIR"], "examples", "two-devices.mlir"))
+check(r.returncode == 1 and "no compute ceiling" in r.stderr and "peak_ops_per_second" in r.stderr,
+      f"no compute: exit {r.returncode}: {r.stderr}")
+r = run("nvidia/h100-sxm", "--device", "GPU7")
+check(r.returncode == 1 and "GPU7" in r.stderr, f"missing device: exit {r.returncode}: {r.stderr}")
+
+# Bad usage.
+for args, needle in ((["nvidia/h100-sxm", "--types", "fp63_vector"], "fp63_vector"),
+                     (["--frobnicate"], "--frobnicate"), (["nvidia/h100-sxm", "--device"], "--device"),
+                     (["nvidia/h100-sxm", "nvidia/h100-sxm"], "one SPEC")):
+    r = run(*args)
+    check(r.returncode == 2 and needle in r.stderr and r.stdout == "",
+          f"roofline {' '.join(args)}: exit {r.returncode}: {r.stderr}")
+
+# -o: written atomically; kept when the run fails.
+tmp = tempfile.mkdtemp(prefix="sysdesc-roofline.")
+try:
+    out = os.path.join(tmp, "roof.svg")
+    r = run("-q", "nvidia/h100-sxm", "-o", out)
+    check(r.returncode == 0 and r.stdout == "" and os.path.getsize(out) > 0, "-o: not written")
+    before = open(out).read()
+    r = run("-q", os.path.join(DATA, "gpu-no-bandwidth.yaml"), "-o", out)
+    check(r.returncode == 1 and open(out).read() == before, "-o: changed by a failed run")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print(f"{'FAIL' if failures else 'ok'}: roofline.py, {len(failures)} failures")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,279 @@
+/* nvml_double.c - TEST DOUBLE of NVML (built as libnvidia-ml.so.1 in this
+ * folder): only the entry points probe/nvml.c calls, answering from the
+ * configuration (double_config.h, README).  It proves nothing about a real
+ * NVIDIA driver.  Built a second time without nvmlDeviceGetMigMode
+ * (DOUBLE_WITHOUT_MIG_MODE): an optional entry point missing. */
+#include "double_config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* nvmlReturn_t values the double returns (NVML API reference). */
+enum { OK = 0, UNINITIALIZED = 1, INVALID_ARGUMENT = 2, NOT_SUPPORTED = 3, NOT_FOUND = 6 };
+
+#define MAXDEV 64
+#define MAXMIG 64
+
+/* A handle points at one of these: a GPU (mig < 0) or one of its MIG instances. */
+typedef struct handle {
+    int dev, mig;
+} handle;
+static handle handles[MAXDEV][MAXMIG + 1];
+static int initialised;
+
+/* The configuration prefix of a handle: "nvml.0" or "nvml.0.mig.2". */
+static const char *prefix(const handle *h, char *buf, size_t size)
+{
+    if (h->mig < 0)
+        snprintf(buf, size, "nvml.%d", h->dev);
+    else
+        snprintf(buf, size, "nvml.%d.mig.%d", h->dev, h->mig);
+    return buf;
+}
+
+static int value(const handle *h, const char *key, unsigned long long *v)
+{
+    char p[64];
+    if (!initialised)
+        return UNINITIALIZED;
+    if (!h || !v)
+        return INVALID_ARGUMENT;
+    const char *s = dbl_str("%s.%s", prefix(h, p, sizeof(p)), key);
+    if (!s)
+        return NOT_SUPPORTED;
+    *v = (unsigned long long)dbl_int(0, "%s.%s", p, key);
+    return OK;
+}
+
+static int uvalue(const handle *h, const char *key, unsigned *v)
+{
+    unsigned long long x = 0;
+    int r = value(h, key, &x);
+    if (r == OK)
+        *v = (unsigned)x;
+    return r;
+}
+
+DBL_API int nvmlInit_v2(void)
+{
+    if (dbl_load() != 0)
+        return UNINITIALIZED;
+    int r = (int)dbl_int(0, "nvml.init");
+    initialised = r == OK;
+    for (int i = 0; i < MAXDEV; i++)
+        for (int j = 0; j <= MAXMIG; j++)
+            handles[i][j] = (handle){i, j - 1};
+    return r;
+}
+
+DBL_API int nvmlShutdown(void)
+{
+    if (!initialised)
+        return UNINITIALIZED;
+    initialised = 0;
+    return OK;
+}
+
+DBL_API const char *nvmlErrorString(int r)
+{
+    switch (r) {
+    case OK: return "Success";
+    case UNINITIALIZED: return "Uninitialized";
+    case NOT_SUPPORTED: return "Not Supported";
+    case NOT_FOUND: return "Not Found";
+    case 9: return "Driver Not Loaded";
+    default: return "Unknown Error";
+    }
+}
+
+DBL_API int nvmlSystemGetDriverVersion(char *buf, unsigned length)
+{
+    const char *s = dbl_str("nvml.driver_version");
+    if (!initialised)
+        return UNINITIALIZED;
+    if (!s)
+        return NOT_SUPPORTED;
+    snprintf(buf, length, "%s", s);
+    return OK;
+}
+
+DBL_API int nvmlSystemGetCudaDriverVersion(int *v)
+{
+    if (!initialised)
+        return UNINITIALIZED;
+    *v = (int)dbl_int(0, "nvml.cuda_driver_version");
+    return OK;
+}
+
+DBL_API int nvmlDeviceGetCount_v2(unsigned *n)
+{
+    if (!initialised)
+        return UNINITIALIZED;
+    *n = (unsigned)dbl_int(0, "nvml.count");
+    return OK;
+}
+
+DBL_API int nvmlDeviceGetHandleByIndex_v2(unsigned i, handle **h)
+{
+    if (!initialised)
+        return UNINITIALIZED;
+    if (i >= MAXDEV || i >= (unsigned)dbl_int(0, "nvml.count"))
+        return INVALID_ARGUMENT;
+    *h = &handles[i][0];
+    return OK;
+}
+
+DBL_API int nvmlDeviceGetName(handle *h, char *buf, unsigned length)
+{
+    char p[64], key[96];
+    if (!initialised)
+        return UNINITIALIZED;
+    snprintf(key, sizeof(key), "%s.name", prefix(h, p, sizeof(p)));
+    return dbl_copy_name(buf, length, key) == 0 ? OK : NOT_SUPPORTED;
+}
+
+DBL_API int nvmlDeviceGetUUID(handle *h, char *buf, unsigned length)
+{
+    char p[64];
+    if (!initialised)
+        return UNINITIALIZED;
+    const char *s = dbl_str("%s.uuid", prefix(h, p, sizeof(p)));
+    if (!s)
+        return NOT_SUPPORTED;
+    snprintf(buf, length, "%s", s);
+    return OK;
+}
+
+/* nvmlPciInfo_t (NVML API reference). */
+typedef struct pci_info {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+} pci_info;
+
+DBL_API int nvmlDeviceGetPciInfo_v3(handle *h, pci_info *pci)
+{
+    char p[64];
+    if (!initialised)
+        return UNINITIALIZED;
+    const char *s = dbl_str("%s.pci_bus_id", prefix(h, p, sizeof(p)));
+    if (!s)
+        return NOT_SUPPORTED;
+    memset(pci, 0, sizeof(*pci));
+    snprintf(pci->bus_id, sizeof(pci->bus_id), "%s", s);
+    return OK;
+}
+
+typedef struct memory {
+    unsigned long long total, free, used;
+} memory;
+
+DBL_API int nvmlDeviceGetMemoryInfo(handle *h, memory *m)
+{
+    unsigned long long total;
+    int r = value(h, "memory_total", &total);
+    if (r == OK) {
+        m->total = total;
+        m->free = total;
+        m->used = 0;
+    }
+    return r;
+}
+
+DBL_API int nvmlDeviceGetMaxClockInfo(handle *h, int type, unsigned *mhz)
+{
+    static const char *const names[] = {"clock.graphics", "clock.sm", "clock.mem"};
+    if (type < 0 || type > 2)
+        return INVALID_ARGUMENT;
+    return uvalue(h, names[type], mhz);
+}
+
+DBL_API int nvmlDeviceGetEccMode(handle *h, int *current, int *pending)
+{
+    unsigned c = 0, p = 0;
+    int r = uvalue(h, "ecc", &c);
+    if (r == OK) {
+        if (uvalue(h, "ecc_pending", &p) != OK)
+            p = c;
+        *current = (int)c;
+        *pending = (int)p;
+    }
+    return r;
+}
+
+DBL_API int nvmlDeviceGetEnforcedPowerLimit(handle *h, unsigned *mw)
+{
+    return uvalue(h, "power_limit_mw", mw);
+}
+
+DBL_API int nvmlDeviceGetMaxPcieLinkGeneration(handle *h, unsigned *v)
+{
+    return uvalue(h, "pcie_gen", v);
+}
+
+DBL_API int nvmlDeviceGetMaxPcieLinkWidth(handle *h, unsigned *v)
+{
+    return uvalue(h, "pcie_width", v);
+}
+
+#ifndef DOUBLE_WITHOUT_MIG_MODE
+DBL_API int nvmlDeviceGetMigMode(handle *h, unsigned *current, unsigned *pending)
+{
+    unsigned c = 0, p = 0;
+    int r = uvalue(h, "mig", &c);
+    if (r == OK) {
+        if (uvalue(h, "mig_pending", &p) != OK)
+            p = c;
+        *current = c;
+        *pending = p;
+    }
+    return r;
+}
+#endif
+
+DBL_API int nvmlDeviceGetMaxMigDeviceCount(handle *h, unsigned *n)
+{
+    return uvalue(h, "mig_max", n);
+}
+
+DBL_API int nvmlDeviceGetMigDeviceHandleByIndex(handle *h, unsigned i, handle **mig)
+{
+    if (!initialised)
+        return UNINITIALIZED;
+    if (!h || h->mig >= 0 || i >= MAXMIG)
+        return INVALID_ARGUMENT;
+    if (!dbl_str("nvml.%d.mig.%u.uuid", h->dev, i))
+        return NOT_FOUND;
+    *mig = &handles[h->dev][i + 1];
+    return OK;
+}
+
+DBL_API int nvmlDeviceGetGpuInstanceId(handle *h, unsigned *id)
+{
+    return h && h->mig >= 0 ? uvalue(h, "gi", id) : INVALID_ARGUMENT;
+}
+
+DBL_API int nvmlDeviceGetComputeInstanceId(handle *h, unsigned *id)
+{
+    return h && h->mig >= 0 ? uvalue(h, "ci", id) : INVALID_ARGUMENT;
+}
+
+/* nvmlDeviceAttributes_t (NVML API reference). */
+typedef struct attributes {
+    unsigned sm, ce, dec, enc, jpeg, ofa, gi_slices, ci_slices;
+    unsigned long long memory_mb;
+} attributes;
+
+DBL_API int nvmlDeviceGetAttributes_v2(handle *h, attributes *a)
+{
+    if (!initialised)
+        return UNINITIALIZED;
+    if (!h || h->mig < 0)
+        return NOT_SUPPORTED; /* as NVML: MIG device handles only */
+    memset(a, 0, sizeof(*a));
+    uvalue(h, "sm", &a->sm);
+    uvalue(h, "gi_slices", &a->gi_slices);
+    uvalue(h, "ci_slices", &a->ci_slices);
+    value(h, "memory_mb", &a->memory_mb);
+    return OK;
+}
