@@ -165,6 +165,12 @@ int cmd_probe(int argc, char **argv)
                                               "or --cluster with it");
         goto done;
     }
+    if (llvm_target && (mpi || cluster || nxml > 1)) {
+        /* one #llvm.target per module: a cluster's classes may differ */
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target describes one node, not a "
+                                              "cluster of node classes (docs/cluster.md)");
+        goto done;
+    }
     if (cluster && !nxml) {
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --cluster needs --xml files");
         goto done;
