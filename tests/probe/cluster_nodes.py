@@ -131,6 +131,8 @@ try:
             f.write(run("convert", "--to", fmt, spec_path).stdout)
         with open(spec_path) as f:
             check(run("convert", "--to", "mlir", conv).stdout == f.read(), "%s reads back unchanged" % fmt)
+    r = run("probe", "-q", "--no-catalog", "--xml", nodes[0][2], "--xml", nodes[1][2], "--llvm-target", rc=2)
+    check("--llvm-target describes one node" in r.stderr, "--llvm-target with a cluster: usage error")
     # A sysdesc without sysdesc-mpi beside it (a build without MPI) says so.
     lone = os.path.join(t, "lone")
     os.mkdir(lone)
