@@ -64,6 +64,9 @@ static double time_probe(int io)
     sysdesc_probe_options_init(&o);
     o.quiet = 1;
     o.io = io ? SYSDESC_PROBE_IO_ON : SYSDESC_PROBE_IO_OFF;
+    /* hwloc's load against the probe's own code: the vendor runtimes have
+     * their own bench (bench/runtimes_bench.py). */
+    o.runtimes = SYSDESC_RUNTIME_NONE;
     const dlti_attr *s = sysdesc_probe_host(ctx, &o, NULL);
     if (!s) {
         fprintf(stderr, "probe failed\n");

@@ -60,6 +60,7 @@ int cmd_schema(int argc, char **argv);
 /* issue 12, measured half: docs/measure.md */
 int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 
@@ -74,21 +75,29 @@ int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned
  * neither NULL nor "-"; reports failures (exit 3). */
 int cli_output(const char *text, size_t len, const char *out_path);
 
-/* The probe's options, shared by probe, query --host and compose --host. */
+/* The probe's options, shared by probe, query --host, compose --host and
+ * summary --host. */
 struct cli_probe_args {
-    bool host;          /* --host was given (query, compose) */
+    bool host;          /* --host was given (query, compose, summary) */
     bool io_given;      /* --io or --no-io was given */
     sysdesc_probe_io io;
     bool quiet;         /* -q, --quiet */
     bool catalog;       /* false with --no-catalog */
+    bool runtime_given; /* a runtime option below was given */
+    unsigned runtimes;  /* --runtimes=LIST: SYSDESC_RUNTIME_* bits, 0 all */
+    sysdesc_probe_cache cache; /* --no-cache, --refresh-cache */
+    unsigned timeout_ms;       /* --runtime-timeout=MS, 0 the default */
+    char bad[256];      /* a bad option value, reported by cli_probe_args_check */
 };
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
 /* Takes `arg` when it is a probe option (--io, --no-io, -q, --quiet,
- * --no-catalog); false otherwise. */
+ * --no-catalog, --runtimes=LIST, --no-cache, --refresh-cache,
+ * --runtime-timeout=MS); false otherwise.  A bad value is kept in a->bad. */
 bool cli_probe_option(const char *arg, cli_probe_args *a);
-/* -1 when the probe options were given with --host (or not at all); else
- * reports that they need it and returns the exit code. */
-int cli_probe_args_need_host(const char *cmd, const cli_probe_args *a);
+/* -1 when the probe options are fine: no bad value, and given only where
+ * this host is probed (`host`: --host, or probe without --xml); else
+ * reports the problem and returns the exit code. */
+int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host);
 /* Takes the options of commands that load and print descriptions:
  * --no-check (into `load`) and --typed (into `print_flags`); false for any other. */
 bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);

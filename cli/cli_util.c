@@ -1,6 +1,7 @@
 /* Error reporting and output helpers for the CLI. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -136,15 +137,45 @@ bool cli_probe_option(const char *arg, cli_probe_args *a)
         a->quiet = true;
     } else if (strcmp(arg, "--no-catalog") == 0) {
         a->catalog = false;
+    } else if (strncmp(arg, "--runtimes=", 11) == 0) {
+        dlti_error_t err;
+        if (sysdesc_probe_runtimes_parse(arg + 11, &a->runtimes, &err) != 0)
+            snprintf(a->bad, sizeof(a->bad), "--runtimes: %.200s", err.text);
+        a->runtime_given = true;
+    } else if (strcmp(arg, "--no-cache") == 0 || strcmp(arg, "--refresh-cache") == 0) {
+        a->cache = arg[2] == 'n' ? SYSDESC_PROBE_CACHE_OFF : SYSDESC_PROBE_CACHE_REFRESH;
+        a->runtime_given = true;
+    } else if (strncmp(arg, "--runtime-timeout=", 18) == 0) {
+        const char *v = arg + 18;
+        char *end;
+        errno = 0;
+        unsigned long ms = strtoul(v, &end, 10);
+        if (errno || end == v || *end || ms == 0 || ms > 3600000 || !isdigit((unsigned char)*v))
+            snprintf(a->bad, sizeof(a->bad),
+                     "--runtime-timeout: '%.100s' is not a number of milliseconds from 1 to "
+                     "3600000",
+                     v);
+        a->timeout_ms = (unsigned)ms;
+        a->runtime_given = true;
+    } else if (strcmp(arg, "--runtimes") == 0 || strcmp(arg, "--runtime-timeout") == 0) {
+        snprintf(a->bad, sizeof(a->bad), "%s needs a value: %s=VALUE", arg, arg);
     } else {
         return false;
     }
     return true;
 }
 
-int cli_probe_args_need_host(const char *cmd, const cli_probe_args *a)
+int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
 {
-    if (a->host || !(a->io_given || a->quiet || !a->catalog))
+    if (a->bad[0])
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: %s", cmd, a->bad);
+    bool probe = strcmp(cmd, "probe") == 0;
+    if (!host && a->runtime_given)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                        "%s: --runtimes, --no-cache, --refresh-cache and --runtime-timeout ask "
+                        "this host's runtimes: %s",
+                        cmd, probe ? "not with --xml" : "they go with --host");
+    if (host || probe || !(a->io_given || a->quiet || !a->catalog))
         return -1;
     return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                     "%s: --io, --no-io, --quiet and --no-catalog go with --host", cmd);
@@ -166,6 +197,9 @@ void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
     sysdesc_probe_options_init(opts);
     opts->io = a->io;
     opts->quiet = a->quiet;
+    opts->runtimes = a->runtimes;
+    opts->cache = a->cache;
+    opts->runtime_timeout_ms = a->timeout_ms;
     if (a->catalog)
         opts->pci_match = sysdesc_catalog_pci_fill;
 }
@@ -175,6 +209,10 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
 {
     sysdesc_probe_options opts;
     cli_probe_options(a, &opts);
+    /* One probe a process: hwloc need not load the plugins it will not use. */
+    bool io = a->io == SYSDESC_PROBE_IO_ON || (a->io == SYSDESC_PROBE_IO_AUTO && nxml);
+    sysdesc_probe_setup_process((nxml ? SYSDESC_PROBE_SETUP_XML : 0) |
+                                (io ? SYSDESC_PROBE_SETUP_IO : 0));
     if (nxml)
         return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);
     return sysdesc_probe_host(ctx, &opts, err);

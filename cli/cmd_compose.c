@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc compose [--host [--io|--no-io] [--quiet] [--no-catalog]]\n"
+    "usage: sysdesc compose [--host [PROBE OPTIONS]]\n"
     "                       [--format mlir|attr|yaml|json] [--typed] [--no-check]\n"
     "                       [-o FILE] ITEM...\n"
     "\n"
@@ -20,8 +20,9 @@ static const char usage[] =
     "              device's own), without N copies: GPU=nvidia/h100-sxm:8\n"
     "  --host      add this machine as the probe sees it; probed GPUs whose PCI\n"
     "              ids match a catalog entry take the entry's keys they lack;\n"
-    "              --io (default here), --no-io, --quiet, --no-catalog as for\n"
-    "              sysdesc probe\n"
+    "              PROBE OPTIONS as for sysdesc probe: --io (default here),\n"
+    "              --no-io, --quiet, --no-catalog, --runtimes=LIST, --no-cache,\n"
+    "              --refresh-cache, --runtime-timeout=MS\n"
     "A device id used twice is an error: rename one with ID=ITEM.  Every item\n"
     "is checked against the device schema (sysdesc check) unless --no-check.\n"
     "  --format F  mlir (default), attr, yaml or json (--typed: keep types)\n"
@@ -124,7 +125,7 @@ int cmd_compose(int argc, char **argv)
         free(items);
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     }
-    if (rc == SYSDESC_EXIT_OK && (rc = cli_probe_args_need_host("compose", &pa)) < 0)
+    if (rc == SYSDESC_EXIT_OK && (rc = cli_probe_args_check("compose", &pa, pa.host)) < 0)
         rc = SYSDESC_EXIT_OK;
     if (rc == SYSDESC_EXIT_OK && pa.host)
         rc = add_host(c, ctx, &pa);

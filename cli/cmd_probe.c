@@ -9,11 +9,15 @@ static const char usage[] =
     "usage: sysdesc probe [--xml FILE]... [--cluster] [--mpi] [--io|--no-io]\n"
     "                     [--format mlir|attr|yaml|json]\n"
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
-    "                     [--no-check] [--quiet] [--llvm-target] [-o FILE]\n"
+    "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
+    "                     [--runtime-timeout=MS] [--no-check] [--quiet] [--llvm-target]\n"
+    "                     [-o FILE]\n"
     "\n"
     "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
-    "and prints a #dlti.target_system_spec with a \"CPU\" device and, with I/O\n"
-    "discovery, \"GPU0\", \"GPU1\", ... (docs/keys.md lists every key).\n"
+    "and its vendor runtimes (OpenCL, Vulkan, CUDA, ROCm, Level Zero) and prints\n"
+    "a #dlti.target_system_spec with a \"CPU\" device and \"GPU0\", \"GPU1\", ...\n"
+    "for the accelerators I/O discovery or a runtime finds (docs/keys.md lists\n"
+    "every key, docs/runtimes.md how the runtimes' answers are merged).\n"
     "\n"
     "  --xml FILE      probe a topology exported on another machine with\n"
     "                  `lstopo-no-graphics --of xml`; repeat for a cluster: nodes\n"
@@ -32,6 +36,15 @@ static const char usage[] =
     "                  costs ~4x the load time; on for XML files)\n"
     "  --no-catalog    keep probed GPUs as found; by default a GPU whose PCI ids\n"
     "                  match a systems/ entry takes the entry's keys it lacks\n"
+    "  --runtimes=LIST the runtimes asked on this host: a comma-separated list of\n"
+    "                  opencl, vulkan, cuda, rocm, level_zero; all (default); none.\n"
+    "                  Each runs in a child process; one that is not installed is\n"
+    "                  skipped with a line in the devices' \"source\"\n"
+    "  --no-cache      ask the runtimes and neither read nor write their cache\n"
+    "                  ($XDG_CACHE_HOME/sysdesc, else ~/.cache/sysdesc)\n"
+    "  --refresh-cache ask the runtimes and write their answers to the cache\n"
+    "  --runtime-timeout=MS  the longest the runtimes may take (default 20000);\n"
+    "                  a runtime still busy then is abandoned\n"
     "  --format F      mlir (default): module attributes {dlti.target_system_spec\n"
     "                  = ...} {}; attr: the bare attribute; yaml: a YAML system\n"
     "                  (docs/yaml.md) that `sysdesc convert` and base: read back;\n"
@@ -160,6 +173,9 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
         goto done;
     }
+    if ((rc = cli_probe_args_check("probe", &pa, nxml == 0 && !mpi)) >= 0)
+        goto done;
+    rc = SYSDESC_EXIT_OK;
     if (mpi && (nxml || cluster)) {
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --mpi probes the job's nodes: no --xml "
                                               "or --cluster with it");

@@ -7,7 +7,9 @@
 
 static const char usage[] =
     "usage: sysdesc query [--scope NAME/NAME] FILE|NAME KEY...\n"
-    "       sysdesc query --host [--io|--no-io] [--quiet] [--no-catalog] KEY...\n"
+    "       sysdesc query --host [--io|--no-io] [--quiet] [--no-catalog]\n"
+    "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
+    "                     [--runtime-timeout=MS] KEY...\n"
     "\n"
     "Looks up the path KEY... (e.g. CPU cache L1 size_in_bytes) in the DLTI\n"
     "attributes of FILE (MLIR or YAML, \"-\" for standard input) or of the\n"
@@ -18,7 +20,8 @@ static const char usage[] =
     "in those of the enclosing scopes, outward; the rest in the value found.\n"
     "--host takes no FILE: the spec is probed from this machine as `sysdesc\n"
     "probe` makes it, with the probe's options (sanity warnings on stderr\n"
-    "unless --quiet).\n"
+    "unless --quiet); the runtimes' answers come from their cache when it is\n"
+    "current (docs/runtimes.md), so a repeated query costs a topology load.\n"
     "\n"
     "Exit status: 0 found; 1 not found (MLIR's reason on stderr); 2 bad input\n"
     "or usage; 3 the file could not be read.\n";
@@ -34,7 +37,7 @@ int cmd_query(int argc, char **argv)
     if (done >= 0)
         return done;
     bool host = pa.host;
-    if ((done = cli_probe_args_need_host("query", &pa)) >= 0)
+    if ((done = cli_probe_args_check("query", &pa, pa.host)) >= 0)
         return done;
     if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");

@@ -12,8 +12,7 @@
 
 static const char usage[] =
     "usage: sysdesc summary [--color[=WHEN]] [--no-check] SPEC\n"
-    "       sysdesc summary [--color[=WHEN]] --host [--io|--no-io] [--quiet]\n"
-    "                       [--no-catalog]\n"
+    "       sysdesc summary [--color[=WHEN]] --host [PROBE OPTIONS]\n"
     "\n"
     "Prints a system for people: one block per device, a header line (id,\n"
     "vendor and model, device type, arch), then the keys the device schema\n"
@@ -22,8 +21,10 @@ static const char usage[] =
     "  SPEC          a YAML or MLIR file (\"-\": standard input) or a catalog\n"
     "                name (nvidia/dgx-h100), checked against the device\n"
     "                schema first unless --no-check (sysdesc check)\n"
-    "  --host        probe this machine instead; --io (default here), --no-io,\n"
-    "                --quiet, --no-catalog as for sysdesc probe\n"
+    "  --host        probe this machine instead; PROBE OPTIONS as for sysdesc\n"
+    "                probe: --io (default here), --no-io, --quiet, --no-catalog,\n"
+    "                --runtimes=LIST, --no-cache, --refresh-cache,\n"
+    "                --runtime-timeout=MS\n"
     "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is\n"
     "                set or TERM is dumb), always or never; --color: always\n"
     "\n"
@@ -287,7 +288,7 @@ int cmd_summary(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                         "summary: missing SPEC: a file, a catalog name or --host for this "
                         "machine (see sysdesc summary --help)");
-    int need = cli_probe_args_need_host("summary", &pa);
+    int need = cli_probe_args_check("summary", &pa, pa.host);
     if (need >= 0)
         return need;
     dlti_context *ctx = dlti_context_new();

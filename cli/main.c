@@ -22,6 +22,8 @@ static const sysdesc_command commands[] = {
     /* issue 12, measured half: docs/measure.md */
     {"measure", "measure this host: bandwidth and latency per level, peak FMA, clock", cmd_measure},
     {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
+    /* autotuners' field names (sysdesc/tuner.h, docs/export.md) */
+    {"export", "one device as a TVM target, Triton or Inductor device properties (JSON)", cmd_export},
 };
 
 static void print_usage(FILE *out)

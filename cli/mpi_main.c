@@ -15,6 +15,9 @@ int main(int argc, char **argv)
               stderr);
         return SYSDESC_EXIT_BAD_INPUT;
     }
+    /* No sysdesc_probe_setup_process() here: the leaders export what
+     * lstopo would, with every plugin hwloc has (CUDA, NVML, OpenCL OS
+     * devices included). */
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         fputs("sysdesc: error: probe --mpi: MPI_Init failed\n", stderr);
         return SYSDESC_EXIT_ENVIRONMENT;

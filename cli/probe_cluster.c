@@ -21,6 +21,8 @@ const dlti_attr *cli_probe_cluster(dlti_context *ctx, const char *const *xmls, s
 {
     sysdesc_probe_options opts;
     cli_probe_options(a, &opts);
+    /* XML files only: hwloc need not load the plugins it will not use. */
+    sysdesc_probe_setup_process(SYSDESC_PROBE_SETUP_XML);
     sysdesc_cluster *cl = sysdesc_cluster_new(ctx, &opts, err);
     if (!cl)
         return NULL;

@@ -26,7 +26,7 @@ static bool osdev_is_gpu(hwloc_obj_t o)
 /* The normalised vendor of well-known PCI vendor ids, as the catalog writes
  * it (pci.ids names these ids "NVIDIA Corporation", "Advanced Micro Devices,
  * Inc. [AMD/ATI]", ...; a runtime's GPUVendor differs again). */
-static const char *known_vendor(unsigned id)
+const char *pb_known_vendor(unsigned id)
 {
     switch (id) {
     case 0x10de: return "NVIDIA";
@@ -78,9 +78,13 @@ static bool pci_is_accelerator(hwloc_obj_t pci)
     return cls == 0x03 && display_is_gpu(&pci->attr->pcidev);
 }
 
-/* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero) knows. */
-static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
+/* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero)
+ * knows, each with its provenance in `src` ("hwloc OS device cuda0 (CUDA)"). */
+static void add_osdev_keys(dlti_context *ctx, pb_map *m, pb_map *src, hwloc_obj_t os)
 {
+    char from[160];
+    snprintf(from, sizeof(from), "hwloc OS device %s%s%s%s", os->name ? os->name : "?",
+             os->subtype ? " (" : "", os->subtype ? os->subtype : "", os->subtype ? ")" : "");
     pb_str(ctx, m, "vendor", pb_info(os, "GPUVendor"));
     pb_str(ctx, m, "model", pb_info(os, "GPUModel"));
     static const struct { const char *info, *key; int64_t scale; } nk[] = {
@@ -100,8 +104,10 @@ static void add_osdev_keys(dlti_context *ctx, pb_map *m, hwloc_obj_t os)
     };
     for (size_t i = 0; i < sizeof(nk) / sizeof(nk[0]); i++) {
         int64_t v = pb_info_num(os, nk[i].info);
-        if (v >= 0)
+        if (v >= 0) {
             pb_i64(ctx, m, nk[i].key, v * nk[i].scale);
+            pb_str(ctx, src, nk[i].key, from);
+        }
     }
     pb_str(ctx, m, "opencl_device_type", pb_info(os, "OpenCLDeviceType"));
     pb_str(ctx, m, "opencl_platform_name", pb_info(os, "OpenCLPlatformName"));
@@ -177,7 +183,7 @@ static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci
             has_model = true;
     }
     const char *pci_vendor = pb_info(g->pci, "PCIVendor");
-    const char *known = known_vendor(a->vendor_id);
+    const char *known = pb_known_vendor(a->vendor_id);
     if (known) /* replaces an OS device's name in its place */
         pb_str(ctx, m, "vendor", known);
     else if (!has_vendor)
@@ -211,7 +217,10 @@ static void add_os_device_keys(dlti_context *ctx, pb_map *m, const gpu *g, dlti_
     pb_add_map(ctx, m, "hwloc_info", &infos, err);
 }
 
-static void add_provenance(dlti_context *ctx, pb_map *m, const gpu *g, dlti_error_t *err)
+/* The source map: where the PCI identity and the OS devices came from,
+ * then the OS devices' keys one by one (`keys`, emptied). */
+static void add_provenance(dlti_context *ctx, pb_map *m, const gpu *g, pb_map *keys,
+                           dlti_error_t *err)
 {
     pb_map src;
     pb_init(&src);
@@ -225,24 +234,10 @@ static void add_provenance(dlti_context *ctx, pb_map *m, const gpu *g, dlti_erro
         }
         pb_str(ctx, &src, "os_devices", b);
     }
+    for (size_t i = 0; i < keys->n; i++)
+        pb_add(ctx, &src, dlti_key_str(keys->e[i].key, NULL), keys->e[i].value);
+    pb_free(keys);
     pb_add(ctx, m, "source", pb_finish(ctx, &src, DLTI_ATTR_MAP, err));
-}
-
-/* The caller's hook (the catalog, for the CLI) may fill or replace a PCI
- * device's spec; it must leave a device spec. */
-static int match_pci(pb_run *run, const gpu *g, const sysdesc_pci_info *pi,
-                     const dlti_attr **spec, dlti_error_t *err)
-{
-    if (!g->pci || !run->opts->pci_match)
-        return 0;
-    if (run->opts->pci_match(run->opts->pci_match_user, run->ctx, pi, spec, err) != 0)
-        return -1;
-    if (!*spec || dlti_attr_get_kind(*spec) != DLTI_ATTR_DEVICE_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "the PCI match hook returned no target_device_spec for %s", g->id);
-        return -1;
-    }
-    return 0;
 }
 
 static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
@@ -252,24 +247,71 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     gpu g = {.pci = pci};
     find_os_devices(&g, lone_os);
     snprintf(g.id, sizeof(g.id), "%sGPU%d", run->prefix, index);
-    pb_map m;
+    pb_map m, keysrc;
     pb_init(&m);
+    pb_init(&keysrc);
     pb_device_head(ctx, &m, "GPU"); /* first, as on the CPU and in the catalog */
     /* Backwards, so that the first OS device's value of a key wins: pb_add
      * replaces. */
     for (size_t i = g.nos; i-- > 0;)
-        add_osdev_keys(ctx, &m, g.os[i]);
+        add_osdev_keys(ctx, &m, &keysrc, g.os[i]);
     sysdesc_pci_info pi;
     memset(&pi, 0, sizeof(pi));
-    pi.device_id_str = g.id;
     if (pci)
         add_pci_keys(ctx, &m, &g, &pi);
     add_os_device_keys(ctx, &m, &g, err);
-    add_provenance(ctx, &m, &g, err);
+    add_provenance(ctx, &m, &g, &keysrc, err);
     const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
-    if (!spec || match_pci(run, &g, &pi, &spec, err) != 0)
+    if (!spec || !pb_gpu_add(run, g.id, pci ? &pi : NULL)) {
+        if (spec)
+            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
         return -1;
+    }
     pb_add(ctx, &run->devices, g.id, spec);
+    return 0;
+}
+
+pb_gpu *pb_gpu_add(pb_run *run, const char *id, const sysdesc_pci_info *pci)
+{
+    if (dlti_grow((void **)&run->gpus, &run->capgpus, run->ngpus + 1, sizeof(*run->gpus)) != 0)
+        return NULL;
+    pb_gpu *g = &run->gpus[run->ngpus++];
+    memset(g, 0, sizeof(*g));
+    snprintf(g->id, sizeof(g->id), "%s", id);
+    if (pci) {
+        g->has_pci = true;
+        g->pci = *pci;
+    }
+    return g;
+}
+
+/* The caller's hook (the catalog, for the CLI) may fill or replace each
+ * GPU's spec, live values already in place; it must leave a device spec. */
+int pb_fill_gpus(pb_run *run, dlti_error_t *err)
+{
+    dlti_context *ctx = run->ctx;
+    for (size_t i = 0; run->opts->pci_match && i < run->ngpus; i++) {
+        pb_gpu *g = &run->gpus[i];
+        if (!g->has_pci)
+            continue;
+        dlti_key k = dlti_key_string(ctx, g->id, strlen(g->id));
+        const dlti_attr *spec = NULL;
+        size_t at = 0;
+        while (at < run->devices.n && run->devices.e[at].key != k)
+            at++;
+        if (at == run->devices.n)
+            continue;
+        spec = run->devices.e[at].value;
+        g->pci.device_id_str = g->id;
+        if (run->opts->pci_match(run->opts->pci_match_user, ctx, &g->pci, &spec, err) != 0)
+            return -1;
+        if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
+            dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                           "the PCI match hook returned no target_device_spec for %s", g->id);
+            return -1;
+        }
+        run->devices.e[at].value = spec;
+    }
     return 0;
 }
 

@@ -20,6 +20,16 @@ void sysdesc_probe_options_init(sysdesc_probe_options *opts)
     opts->io = SYSDESC_PROBE_IO_AUTO;
 }
 
+void sysdesc_probe_setup_process(unsigned flags)
+{
+    char list[256] = "hwloc_opencl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero,hwloc_gl";
+    if (!(flags & SYSDESC_PROBE_SETUP_XML))
+        strcat(list, ",hwloc_xml_libxml");
+    if (!(flags & SYSDESC_PROBE_SETUP_IO))
+        strcat(list, ",hwloc_pci");
+    setenv("HWLOC_PLUGINS_BLACKLIST", list, 0);
+}
+
 const char *sysdesc_probe_hwloc_version(void)
 {
 #ifdef HWLOC_VERSION
@@ -101,6 +111,19 @@ static int load_topology(pb_run *run, dlti_error_t *err)
                           strerror(errno));
         return -1;
     }
+    /* hwloc's own runtime backends would open OpenCL (pocl), CUDA, NVML,
+     * RSMI and Level Zero inside this process, without a time bound, for
+     * OS devices that the runtime sources describe better: not on this host
+     * (docs/runtimes.md, "hwloc's runtime backends").  XML files keep the
+     * OS devices they were exported with. */
+#if HWLOC_API_VERSION >= 0x00020100
+    static const char *const runtime_components[] = {"opencl", "cuda", "nvml", "rsmi",
+                                                     "levelzero"};
+    for (size_t i = 0; run->host && i < sizeof(runtime_components) / sizeof(*runtime_components);
+         i++)
+        hwloc_topology_set_components(run->topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
+                                      runtime_components[i]);
+#endif
     hwloc_topology_set_icache_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (run->io)
         hwloc_topology_set_io_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
@@ -138,11 +161,16 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
-/* The sources, in the order of their devices in the system spec. */
+/* The sources, in the order of their devices in the system spec: the CPU,
+ * the PCI devices, then (this host only) what the vendor runtimes saw,
+ * merged into those devices or added after them; last, the caller's hook
+ * fills the GPUs (from the catalog), live values already in place. */
 static const pb_probe_fn sources[] = {
     pb_probe_cpu,
     pb_probe_pci,
-    pb_probe_locality, /* after the devices it locates */
+    pb_probe_runtimes,
+    pb_fill_gpus,
+    pb_probe_locality, /* last: it locates the devices the others made */
 };
 
 static int run_sources(pb_run *run, dlti_error_t *err)
@@ -154,15 +182,12 @@ static int run_sources(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
-static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts,
-                     const pb_topology_source *xml)
+void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts)
 {
     memset(run, 0, sizeof(*run));
     run->ctx = ctx;
     run->opts = opts;
-    if (xml)
-        run->xml = *xml;
-    run->host = opts->xml_path == NULL && !run->xml.buffer;
+    run->host = opts->xml_path == NULL;
     run->io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run->host);
     snprintf(run->prefix, sizeof(run->prefix), "%s",
              opts->device_prefix ? opts->device_prefix : "");
@@ -173,15 +198,17 @@ static void run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options
     pb_init(&run->rt_skipped);
 }
 
-static void run_free(pb_run *run)
+void pb_run_free(pb_run *run)
 {
     pb_free(&run->devices);
     pb_free(&run->source);
     pb_rt_free_all(run);
+    free(run->gpus);
     pb_warn_free(&run->warn);
     if (run->allowed)
         hwloc_bitmap_free(run->allowed);
-    hwloc_topology_destroy(run->topo);
+    if (run->topo)
+        hwloc_topology_destroy(run->topo);
 }
 
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
@@ -205,7 +232,12 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
     if (err)
         memset(err, 0, sizeof(*err));
     pb_run run;
-    run_init(&run, ctx, opts, xml);
+    pb_run_init(&run, ctx, opts);
+    if (xml) { /* a cluster's node (cluster.c): a text is not this host */
+        run.xml = *xml;
+        run.host = opts->xml_path == NULL && !xml->buffer;
+        run.io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run.host);
+    }
     if (hwloc_topology_init(&run.topo) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
@@ -214,7 +246,7 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
     if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
         run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
-    run_free(&run);
+    pb_run_free(&run);
     return result;
 }
 

@@ -62,7 +62,7 @@ typedef struct pb_run pb_run;
 
 /* ---- vendor runtimes: one file per runtime adds what it sees with
  * pb_rt_add(); runtime merging matches them to devices (by PCI bus id or
- * UUID), the host CPU included ---- */
+ * UUID), the host CPU included.  docs/runtimes.md is the contract ---- */
 
 /* One device as one runtime sees it. */
 typedef struct pb_rt_device {
@@ -71,23 +71,39 @@ typedef struct pb_rt_device {
     int ordinal;         /* the runtime's own index of the device */
     char name[128];      /* the device's name as the runtime gives it */
     char driver[160];    /* provenance: runtime and driver versions, "CUDA 12.4, driver 550.54.15" */
-    char bus_id[16];     /* "0000:01:00.0"; "" when the runtime does not say */
+    char bus_id[24];     /* "0000:01:00.0" (NVML's "00000000:01:00.0" too: the merge
+                            normalises it); "" when the runtime does not say */
     char uuid[48];       /* as the runtime prints it; "" when unknown */
     bool is_cpu;         /* the host CPU itself (pocl, lavapipe): its view goes under the CPU */
-    pb_map unified;      /* schema keys at the device's top level (num_compute_units, ...) */
+    pb_map unified;      /* schema keys at the device's top level (num_compute_units, ...);
+                            not used for the host CPU, whose keys are hwloc's */
     pb_map view;         /* this runtime's own view, under runtimes.<runtime> */
-    pb_map partitions;   /* partition name -> #dlti.map (MIG instances, Level Zero stacks) */
+    pb_map partitions;   /* partition name -> #dlti.map (MIG instances, Level Zero stacks);
+                            merged into the view as runtimes.<runtime>.partitions */
 } pb_rt_device;
 
 /* Zeroes d and initialises its maps. */
 void pb_rt_init(pb_rt_device *d, const char *runtime, int ordinal);
+/* Frees d's maps (a device given up before pb_rt_add). */
+void pb_rt_free_device(pb_rt_device *d);
+/* Sets function pointer `fp` to symbol `name` of dlopen()ed `lib` (NULL
+ * when absent): POSIX's data-to-function pointer conversion, spelled once
+ * (needs <dlfcn.h> and <string.h>). */
+#define PB_DLSYM(lib, fp, name)                                                                 \
+    do {                                                                                        \
+        void *pb_sym_ = dlsym((lib), (name));                                                   \
+        memcpy(&(fp), &pb_sym_, sizeof(pb_sym_));                                               \
+    } while (0)
 /* Appends d to the run, which takes its maps (d is zeroed); -1 with err on
  * out of memory (d's maps freed). */
 int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err);
 /* Records that a runtime was not asked or not found ("opencl": "libOpenCL.so.1
  * not found"), for the "source" of the devices. */
 void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
-/* Frees what the runtimes added (run_free calls it). */
+/* dlopen()s a runtime's library `lib` ("libOpenCL.so.1"); NULL, with the
+ * skipped line "LIB not loaded: dlerror()" for `runtime`, when it cannot. */
+void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib);
+/* Frees what the runtimes added (pb_run_free calls it). */
 void pb_rt_free_all(pb_run *run);
 
 /* ---- clusters (cluster.c): a node's topology as a file or a text, probed
@@ -102,9 +118,9 @@ typedef struct pb_topology_source {
 /* sysdesc_probe_host() of a topology given by `xml` (NULL: as opts say). */
 const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_options *opts,
                                    const pb_topology_source *xml, dlti_error_t *err);
-/* ---- vendor runtimes: CUDA, NVML, ROCm (HSA, AMD SMI), Level Zero (cuda.c,
- * nvml.c, rocm.c, amd_smi.c, level_zero.c; their shared helpers in
- * vendor.c).  Each opens its library with dlopen, adds one pb_rt_device per
+/* ---- vendor runtimes: CUDA, NVML, ROCm (HSA, AMD SMI), Level Zero (rt_cuda.c,
+ * rt_nvml.c, rt_rocm.c, rt_amd_smi.c, rt_level_zero.c; their shared helpers in
+ * rt_vendor.c).  Each opens its library with dlopen, adds one pb_rt_device per
  * device it sees and records a missing or failing runtime with
  * pb_rt_skipped; none touches run->topo.  The values and layouts they
  * declare are cited beside them. ---- */
@@ -147,13 +163,98 @@ void pb_vendor_uuid(const unsigned char bytes[16], const char *prefix, char *out
 bool pb_vendor_text(const char *buf, size_t size, char *out, size_t outsize);
 /* view[key] = the environment variable `var`, when it is set. */
 void pb_vendor_env(dlti_context *ctx, pb_map *view, const char *key, const char *var);
+/* The runtime sources (runtime.c's table): each is one file and runs in a
+ * child process of its own (rt_child.c), never in the probing process
+ * unless opts->runtimes_in_process.  A source only calls pb_rt_init,
+ * pb_rt_add, pb_rt_skipped and the pb_map builders over run->ctx: it never
+ * touches run->topo (there is none in the child). */
+int pb_probe_opencl(pb_run *run, dlti_error_t *err); /* rt_opencl.c */
+int pb_probe_vulkan(pb_run *run, dlti_error_t *err); /* rt_vulkan.c */
+
+/* One entry of runtime.c's table of runtime sources. */
+typedef struct pb_rt_source {
+    unsigned bit;         /* SYSDESC_RUNTIME_*: the option that asks it */
+    const char *name;     /* its key under "runtimes" and in "source" lines */
+    int (*probe)(pb_run *run, dlti_error_t *err);
+} pb_rt_source;
+
+/* Asks the runtimes the options choose (the cache, else the sources in
+ * bounded time) and merges what they saw into run->devices: the host CPU's
+ * runtime views under CPU.runtimes, each GPU's runtimes matched to it by PCI
+ * bus id or UUID (a GPU no hwloc device stands for becomes a new one).
+ * Host probes only; 0, or -1 with err (out of memory). */
+int pb_probe_runtimes(pb_run *run, dlti_error_t *err);
+
+/* The rank of a key under "runtimes" (runtime.c's priority order: where two
+ * runtimes give one device the same key, the lower rank wins); -1 when it is
+ * not one.  pb_rt_view_name gives the static name of a rank. */
+int pb_rt_rank(const char *runtime, size_t len);
+const char *pb_rt_view_name(int rank);
+
+/* rt_text.c: what runtime sources saw, as DLTI text (a #dlti.map: the child's
+ * answer and the body of a cache entry).  pb_rt_print prints run->rt,
+ * run->rt_skipped and `libraries` (may be NULL); NULL when out of memory.
+ * pb_rt_load adds the devices and skipped lines of such a map to `run`;
+ * -1 (run unchanged) when the map is not one. */
+char *pb_rt_print(pb_run *run, const dlti_attr *libraries, size_t *len);
+int pb_rt_load(pb_run *run, const dlti_attr *answer);
+/* The shared objects loaded in this process, path -> "inode:size:mtime"
+ * (the runtime libraries and their drivers: a cache entry holds them and is
+ * stale when one changed); NULL when out of memory. */
+const dlti_attr *pb_rt_libraries(dlti_context *ctx);
+/* Whether every library of such a map is still the same file. */
+bool pb_rt_libraries_unchanged(const dlti_attr *libraries);
+
+/* rt_child.c: asks the `n` sources `src` at once, each in a forked child
+ * of its own that must answer within opts->runtime_timeout_ms, or one after
+ * the other in this process when opts->runtimes_in_process.  texts[i] gets
+ * source i's malloc'ed answer (pb_rt_print), or NULL with whys[i] saying
+ * what happened ("no answer within 20000 ms: abandoned (killed)", "crashed
+ * in its probe (signal 11, ...)").  Returns -1 only when out of memory. */
+#define PB_RT_WHY 256
+int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
+              char (*whys)[PB_RT_WHY]);
+/* The default bound of a runtime's answer (sysdesc_probe_options.runtime_timeout_ms 0). */
+#define PB_RT_TIMEOUT_MS 20000
+
+/* rt_cache.c: the cache of the runtimes' answers ($XDG_CACHE_HOME/sysdesc).
+ * pb_rt_cache_key builds the key of this host and options into `key`;
+ * pb_rt_cache_read returns the entry's answer parsed into run->ctx when a
+ * valid, current one exists (NULL otherwise: absent, corrupt, stale);
+ * pb_rt_cache_write stores `text` (an answer) under `key` atomically and
+ * quietly does nothing when it cannot. */
+void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key);
+const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key);
+void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len);
+
+/* rt_merge.c: the runtimes' devices into run->devices (pb_probe_runtimes' second half). */
+int pb_rt_merge(pb_run *run, dlti_error_t *err);
+
+/* The normalised vendor of a well-known PCI vendor id ("NVIDIA", "AMD",
+ * "Intel", ...), NULL for others (pci.c). */
+const char *pb_known_vendor(unsigned vendor_id);
+
+/* A GPU the system spec holds: the PCI source's and the runtimes' own, in
+ * device order.  The catalog hook runs over them last (pb_fill_gpus), so
+ * that live values are in place before the catalog fills the rest. */
+typedef struct pb_gpu {
+    char id[300];          /* "GPU0", "node1.GPU0" */
+    bool has_pci;          /* pci holds its PCI identity */
+    sysdesc_pci_info pci;  /* its device_id_str is set to id for each hook call */
+} pb_gpu;
+
+/* Appends a GPU record (pci may be NULL); NULL when out of memory. */
+pb_gpu *pb_gpu_add(pb_run *run, const char *id, const sysdesc_pci_info *pci);
+/* The caller's pci_match hook (the catalog, for the CLI) over every GPU
+ * with a PCI identity; 0, or -1 with err (the hook's error). */
+int pb_fill_gpus(pb_run *run, dlti_error_t *err);
 
 /* ---- the run and its sources ---- */
 
 /* One probe of one topology (this host or an XML file).  A source is a
- * function over the run that adds devices, or keys, with their provenance:
- * the next ones (CUDA, NVML, OpenCL, Vulkan, Level Zero, ROCm) are one file
- * each and one line in probe.c's table. */
+ * function over the run that adds devices, or keys, with their provenance;
+ * the vendor runtimes are sources too, one file each and one line in
+ * runtime.c's table (pb_rt_source). */
 struct pb_run {
     dlti_context *ctx;
     const sysdesc_probe_options *opts;
@@ -173,7 +274,16 @@ struct pb_run {
     struct pb_rt_device *rt;
     size_t nrt, caprt;
     pb_map rt_skipped; /* runtime -> why it was not asked or not found */
+    const char *rt_origin; /* how the runtimes answered (the CPU's source "runtimes"); NULL: not asked */
+    /* The GPUs of run->devices, for the merge and the catalog hook. */
+    pb_gpu *gpus;
+    size_t ngpus, capgpus;
 };
+
+/* A run over `opts` building in `ctx` (no topology yet: probe.c loads one);
+ * pb_run_free frees what it holds. */
+void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts);
+void pb_run_free(pb_run *run);
 
 /* A source: 0, or -1 with err set.  probe.c runs them in a fixed order,
  * which is the order of the devices in the output. */
@@ -198,6 +308,9 @@ const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i);
 /* Whether this process may use (part of) o: a NUMA node by the allowed
  * nodeset (cgroup cpuset.mems), anything else by its cpuset. */
 bool pb_usable(const pb_run *run, hwloc_obj_t o);
+
+/* Copies src into dst (size bytes), cut to fit, always NUL-terminated. */
+void pb_copy(char *dst, size_t size, const char *src);
 
 /* Reads up to size-1 bytes of a file into buf (NUL-terminated); -1 when unreadable. */
 int pb_read_file(const char *path, char *buf, size_t size);

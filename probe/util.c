@@ -220,6 +220,14 @@ void pb_warn_free(pb_warn *w)
     w->nsuspect = w->capsuspect = 0;
 }
 
+void pb_copy(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    n = n < size ? n : size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 int pb_read_file(const char *path, char *buf, size_t size)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -165,6 +165,16 @@ static int load_text(dlti_context *ctx, const char *text, size_t len, const char
                                                                 err);
 }
 
+int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
+                         const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
+{
+    if (!text && len) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no text");
+        return -1;
+    }
+    return load_text(ctx, text ? text : "", len, source, opts, out, err);
+}
+
 int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                         sysdesc_system *out, dlti_error_t *err)
 {

@@ -86,8 +86,13 @@ SYSDESC_API const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsign
  * catalog: when a catalog device matches its PCI ids
  * (sysdesc_catalog_match_pci()), the GPU takes the entry's keys it lacks
  * (sysdesc_device_fill(): measured values win).  `search_path` is the
- * catalog path (NULL: the default).  The CLI's `probe` and `compose --host`
- * use it; set it in sysdesc_probe_options to get the same devices:
+ * catalog path (NULL: the default).  Each key it fills gets "catalog NAME"
+ * in the device's "source" map; a measured key (one with a "source" line of
+ * its own: a runtime's, an OS device's) that the entry gives differently
+ * keeps its value, and the entry's is recorded under
+ * "disagreements".KEY."catalog NAME" (docs/runtimes.md).  The CLI's
+ * `probe`, `query --host`, `compose --host` and `summary --host` use it;
+ * set it in sysdesc_probe_options to get the same devices:
  *     opts.pci_match = sysdesc_catalog_pci_fill;
  * Returns 0 (also when nothing matches), or -1 with `err` filled when an
  * entry cannot be loaded.

@@ -100,6 +100,19 @@ SYSDESC_API int sysdesc_system_load(dlti_context *ctx, const char *path,
                                     const sysdesc_yaml_options *opts, sysdesc_system *out,
                                     dlti_error_t *err);
 
+/**
+ * Loads a description held in memory (`len` bytes; it need not be
+ * NUL-terminated), in either syntax, by the rule sysdesc_system_load()
+ * applies to a file's text: MLIR when `source` ends in ".mlir" or the text
+ * starts with an attribute (`#dlti...`) or `module`, else YAML.  `source`
+ * names the input in errors and is the base of relative `base:` paths (may
+ * be NULL).  Errors and ownership as sysdesc_system_load().  (The Python
+ * module's sysdesc.parse().)
+ */
+SYSDESC_API int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len,
+                                     const char *source, const sysdesc_yaml_options *opts,
+                                     sysdesc_system *out, dlti_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

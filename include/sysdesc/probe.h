@@ -19,6 +19,18 @@
  * a sanity check) are not errors: they go to the options' warning callback,
  * or to stderr as "sysdesc: warning: ..." when none is set.
  *
+ * Vendor runtimes (docs/runtimes.md): host probes also ask the OpenCL,
+ * Vulkan, CUDA, ROCm and Level Zero runtimes that are installed (dlopen()ed
+ * at run time, skipped with a "source" line when absent), each in a child
+ * process of its own created with fork() that must answer within
+ * runtime_timeout_ms; their answers are cached under $XDG_CACHE_HOME/sysdesc.
+ * The child only runs the runtime and writes its answer to a pipe; it never
+ * returns into the caller's code (it ends with _exit()).  In a multithreaded
+ * process the child holds only the forking thread: glibc makes malloc,
+ * stdio and dlopen usable there, and a child that deadlocks all the same is
+ * killed at the time bound.  Processes that must not fork set
+ * runtimes_in_process (or ask no runtime).
+ *
  * Threads: the probe writes to the context (see dlti.h).  Distinct contexts
  * may be probed from distinct threads.
  */
@@ -44,8 +56,10 @@ typedef struct sysdesc_pci_info {
 } sysdesc_pci_info;
 
 /**
- * Hook called for every GPU device the probe finds on the PCI bus, after the
- * probe has built its device spec.  It may replace `*device_spec` with a new
+ * Hook called for every GPU device with a PCI identity (found by hwloc's PCI
+ * discovery or, on this host, by a vendor runtime: its ids then read from
+ * sysfs), last, after the probe has built its device spec with the
+ * runtimes' live values.  It may replace `*device_spec` with a new
  * #dlti.target_device_spec built in `ctx` (for instance the probe's spec
  * merged with a systems/ description whose PCI ids match), or leave it alone.
  * Returns 0, or -1 with `err` filled to abort the probe (the error is passed
@@ -113,9 +127,43 @@ typedef struct sysdesc_probe_options {
     /** Directory of the cache; NULL: $XDG_CACHE_HOME/sysdesc, else ~/.cache/sysdesc. */
     const char *cache_dir;
     /** The longest a runtime may take to answer, in milliseconds (a
-     *  runtime that hangs in its own init is abandoned); 0: the default. */
+     *  runtime that hangs in its own init is abandoned); 0: the default,
+     *  20000. */
     unsigned runtime_timeout_ms;
+    /** Ask the runtimes in this process instead of forked children: no
+     *  fork, and no time bound either (a runtime that hangs hangs the
+     *  caller, one that crashes takes it down).  For processes that must not
+     *  fork; docs/runtimes.md, "Children and fork". */
+    bool runtimes_in_process;
 } sysdesc_probe_options;
+
+/**
+ * The SYSDESC_RUNTIME_* bits of a comma-separated list of runtime names:
+ * "opencl", "vulkan", "cuda", "rocm", "level_zero", or "all", or "none"
+ * alone (SYSDESC_RUNTIME_NONE).  Returns 0 with `*bits` set, or -1 with
+ * DLTI_ERROR_ARGUMENT naming the first word that is not one of them.
+ */
+SYSDESC_API int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t *err);
+
+/** What a program will probe (flags of sysdesc_probe_setup_process()). */
+enum {
+    SYSDESC_PROBE_SETUP_XML = 1u << 0, /**< hwloc XML files (--xml) */
+    SYSDESC_PROBE_SETUP_IO = 1u << 1   /**< this host with I/O (PCI) discovery */
+};
+
+/**
+ * Optional, for a program that probes: call it once at the start, before it
+ * starts threads and before anything calls hwloc.  hwloc loads every plugin
+ * it has when a topology is created (here: ~12 ms a process, half of a
+ * cached `sysdesc query --host`); this keeps it from loading those the
+ * probe never uses: its OpenCL, CUDA, NVML, RSMI and Level Zero backends
+ * (the probe leaves them out of host loads anyway) and its GL display
+ * backend, and unless `flags` say so its libxml2 XML importer
+ * (SYSDESC_PROBE_SETUP_XML) and its PCI discovery (SYSDESC_PROBE_SETUP_IO).
+ * It sets HWLOC_PLUGINS_BLACKLIST with setenv(), which is not thread-safe,
+ * and leaves a value the environment already has.
+ */
+SYSDESC_API void sysdesc_probe_setup_process(unsigned flags);
 
 /** Fills `opts` with the defaults (this host, automatic I/O, warnings on stderr). */
 SYSDESC_API void sysdesc_probe_options_init(sysdesc_probe_options *opts);
@@ -123,8 +171,8 @@ SYSDESC_API void sysdesc_probe_options_init(sysdesc_probe_options *opts);
 /**
  * Probes one machine, this host or `opts->xml_path`, and returns its
  * #dlti.target_system_spec: a "CPU" device (always) and "GPU0", "GPU1", ...
- * when I/O discovery is on and finds accelerators, all ids prefixed with
- * `opts->device_prefix`.  `opts` may be NULL (defaults).  Returns NULL with
+ * for the accelerators that I/O discovery or, on this host, a vendor
+ * runtime finds, all ids prefixed with `opts->device_prefix`.  `opts` may be NULL (defaults).  Returns NULL with
  * `err` filled when the topology cannot be loaded (DLTI_ERROR_IO), the hook
  * fails (its error) or memory runs out (DLTI_ERROR_NOMEM).
  */

@@ -16,6 +16,7 @@
  *   sysdesc/compose.h   several systems into one
  *   sysdesc/measure.h   measure this host: bandwidth, latency, peak FMA, clock
  *   sysdesc/roofline.h  a device's roofline as SVG
+ *   sysdesc/tuner.h     one device in an autotuner's field names (TVM, Triton, Inductor)
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
  * errors and threads in its preamble; docs/architecture.md draws the layers.
  */
@@ -36,5 +37,6 @@
 #include "sysdesc/compose.h"
 #include "sysdesc/measure.h"
 #include "sysdesc/roofline.h"
+#include "sysdesc/tuner.h"
 
 #endif /* SYSDESC_SYSDESC_H */

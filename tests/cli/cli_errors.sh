@@ -80,12 +80,12 @@ fi
 
 # Every command, written once: the loops below run each of them.  It must be
 # the list `sysdesc --help` prints, so that a new command is not left out.
-commands="fmt query probe layout dl-import dl-export convert compose list show check summary schema measure roofline"
+commands="fmt query probe layout dl-import dl-export convert compose list show check summary schema measure roofline export"
 listed=$("$SYSDESC" --help 2>/dev/null | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | tr '\n' ' ')
 [ "$listed" = "$commands " ] && ok || bad "the command list '$commands' is not the one sysdesc --help prints: '$listed'"
 
 # The commands that read a FILE, as NAME|ARGS before FILE|ARGS after FILE.
-file_cmds='fmt|| query||CPU layout||i32 dl-export|| convert|| compose|| probe|--quiet,--xml| summary||'
+file_cmds='fmt|| query||CPU layout||i32 dl-export|| convert|| compose|| probe|--quiet,--xml| summary|| export|--to,tvm|CPU'
 
 # for_file_cmds FUNCTION: calls FUNCTION NAME PRE POST for each of file_cmds.
 for_file_cmds() {

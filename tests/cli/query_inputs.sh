@@ -51,5 +51,27 @@ expect 0 "\"CPU\"" "" "--host --no-io -q" --host --no-io -q CPU device_type
 expect 2 "" "sysdesc: error: query: --io, --no-io, --quiet and --no-catalog go with --host" \
     "-q without --host" -q nvidia/h100-sxm GPU
 
+# The runtime options (docs/runtimes.md): on a host probe only, values checked.
+expect 0 "\"CPU\"" "" "--host --runtimes=none" --host -q --runtimes=none CPU device_type
+expect 0 "\"not asked (runtimes option)\"" "" "--runtimes=none leaves a source line" \
+    --host -q --runtimes=none --no-cache CPU source runtimes.opencl
+expect 0 "\"CPU\"" "" "--host --runtimes=opencl,vulkan --no-cache --runtime-timeout=60000" \
+    --host -q --runtimes=opencl,vulkan --no-cache --runtime-timeout=60000 CPU device_type
+expect 2 "" "sysdesc: error: query: --runtimes: unknown runtime 'metal' (opencl, vulkan, cuda, rocm, level_zero; all; none)" \
+    "an unknown runtime" --host --runtimes=opencl,metal CPU
+expect 2 "" "sysdesc: error: query: --runtimes: unknown runtime '' (opencl, vulkan, cuda, rocm, level_zero; all; none)" \
+    "an empty runtime list" --host --runtimes= CPU
+expect 2 "" "sysdesc: error: query: --runtime-timeout: '0' is not a number of milliseconds from 1 to 3600000" \
+    "a timeout of 0" --host --runtime-timeout=0 CPU
+expect 2 "" "sysdesc: error: query: --runtime-timeout: '-5' is not a number of milliseconds from 1 to 3600000" \
+    "a negative timeout" --host --runtime-timeout=-5 CPU
+expect 2 "" "sysdesc: error: query: --runtimes needs a value: --runtimes=VALUE" \
+    "--runtimes without its value" --host --runtimes opencl CPU
+expect 2 "" "sysdesc: error: query: --runtimes, --no-cache, --refresh-cache and --runtime-timeout ask this host's runtimes: they go with --host" \
+    "--no-cache without --host" --no-cache nvidia/h100-sxm GPU
+"$SYSDESC" probe --xml "$SRCDIR/tests/data/xml/gpu.xml" --refresh-cache >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && [ "$(cat "$T/err")" = "sysdesc: error: probe: --runtimes, --no-cache, --refresh-cache and --runtime-timeout ask this host's runtimes: not with --xml" ] &&
+    ok || bad "probe --xml --refresh-cache: $(cat "$T/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -363,8 +363,9 @@ def expected(path, prefix=""):
             return True
         return cls >> 8 == 0x03 and ven in (0x10de, 0x1002, 0x8086) and (ven, dev) != (0x1002, 0x515e)
 
-    def osdev_keys(g, osd):
-        """The keys a GPU's OS devices give: the first OS device that has a value wins."""
+    def osdev_keys(g, osd, src):
+        """The keys a GPU's OS devices give: the first OS device that has a value wins;
+        src gets each numeric key's OS device ("hwloc OS device cuda0 (CUDA)")."""
         oi = [infos(o) for o in osd]
         for key, iname in (("vendor", "GPUVendor"), ("model", "GPUModel")):
             v = next((i[iname] for i in oi if iname in i), None)
@@ -372,7 +373,9 @@ def expected(path, prefix=""):
                 g[key] = v
         # Catalog-schema names (docs/keys.md); several infos give one key: the
         # first OS device that has one wins, and within it the last in this list.
-        for i in reversed(oi):
+        for o, i in reversed(list(zip(osd, oi))):
+            sub = o.get("subtype")
+            where = "hwloc OS device %s%s" % (o.get("name"), " (%s)" % sub if sub else "")
             for iname, key, scale in (("CUDAGlobalMemorySize", "memory_size_in_bytes", 1024),
                                       ("CUDAL2CacheSize", "L2_cache_size_in_bytes", 1024),
                                       ("CUDAMultiProcessors", "num_compute_units", 1),
@@ -382,6 +385,7 @@ def expected(path, prefix=""):
                                       ("OpenCLGlobalMemorySize", "memory_size_in_bytes", 1024)):
                 if i.get(iname):
                     g[key] = int(i[iname]) * scale
+                    src[key] = where
         for iname, key in (("OpenCLDeviceType", "opencl_device_type"), ("OpenCLPlatformName", "opencl_platform_name")):
             v = next((i[iname] for i in oi if iname in i), None)
             if v:
@@ -410,7 +414,8 @@ def expected(path, prefix=""):
         if not is_gpu(cls, ven, dev, osd):
             continue
         g = {"device_type": "GPU", "schema_version": SCHEMA_VERSION}
-        osdev_keys(g, osd)
+        src = {"pci": "hwloc PCI discovery"}
+        osdev_keys(g, osd, src)
         # A well-known vendor id gives the normalised vendor (the catalog's
         # names), whatever GPUVendor or PCIVendor say; other ids keep hwloc's
         # name.  PCIVendor itself is pci_vendor_name.
@@ -425,7 +430,7 @@ def expected(path, prefix=""):
                   "pci_subdevice_id": sdev, "pci_class_id": cls, "pci_bus_id": e.get("pci_busid")})
         if pci_vendor:
             g["pci_vendor_name"] = pci_vendor
-        osdev_lists(g, osd, {"pci": "hwloc PCI discovery"})
+        osdev_lists(g, osd, src)
         # Locality: the nodeset of the nearest ancestor that is not I/O, when it is one node.
         cpu_side = [a for a in ancestors_of[id(e)] if a.get("type") not in ("Bridge", "PCIDev", "OSDev")]
         nodes = bits(cpu_side[-1].get("nodeset")) if cpu_side else None
@@ -439,8 +444,9 @@ def expected(path, prefix=""):
         if not runtime_osdev(e) or (anc and anc[-1].get("type") == "PCIDev"):
             continue
         g = {"device_type": "GPU", "schema_version": SCHEMA_VERSION}
-        osdev_keys(g, [e])
-        osdev_lists(g, [e], {})
+        src = {}
+        osdev_keys(g, [e], src)
+        osdev_lists(g, [e], src)
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
     return spec
@@ -530,13 +536,33 @@ def probe_json(*args):
     return json.loads(r.stdout)
 
 
-def fill(probed, entry):
+def fill(probed, entry, name, src, dis, path=""):
+    """The keys of catalog entry `name` that the probed map lacks, deeply;
+    each filled key's dotted path gets "catalog NAME" in `src`, and a
+    measured value (one with a line in `src`) that the entry gives
+    differently goes into `dis` (docs/runtimes.md)."""
     out = dict(probed)
     for k, v in entry.items():
+        p = path + k
         if k not in out:
             out[k] = v
+            src[p] = "catalog " + name
         elif isinstance(out[k], dict) and isinstance(v, dict):
-            out[k] = fill(out[k], v)
+            out[k] = fill(out[k], v, name, src, dis, p + ".")
+        elif out[k] != v and p in src:
+            dis.setdefault(p, {})["catalog " + name] = v
+    return out
+
+
+def filled_device(probed, entry, name):
+    """What the catalog hook makes of a probed device: filled, its provenance
+    and disagreements recorded."""
+    src = dict(probed.get("source", {}))
+    dis = {k: dict(v) for k, v in probed.get("disagreements", {}).items()}
+    out = fill(probed, entry, name, src, dis)
+    out["source"] = src
+    if dis:
+        out["disagreements"] = dis
     return out
 
 
@@ -551,7 +577,8 @@ filled = probe_json("--xml", "gpu.xml")
 entry = next(iter(show("nvidia/h100-sxm").values()))
 check(raw["GPU0"]["pci_device_id"] == 0x2330 and 0x2330 in entry["pci_device_ids"],
       "gpu.xml GPU0 is the catalog's H100 SXM by PCI id")
-check(same(filled["GPU0"], fill(raw["GPU0"], entry)), "GPU0 filled from nvidia/h100-sxm")
+check(same(filled["GPU0"], filled_device(raw["GPU0"], entry, "nvidia/h100-sxm")),
+      "GPU0 filled from nvidia/h100-sxm, each filled key's source recorded")
 check("num_compute_units" in filled["GPU0"] and "num_compute_units" in raw["GPU0"] and
       filled["GPU0"]["num_compute_units"] == raw["GPU0"]["num_compute_units"],
       "the measured SM count wins over the catalog's")
@@ -577,7 +604,8 @@ for dev, r in raw.items():
     hit = by_pci.get((r.get("pci_vendor_id"), r.get("pci_device_id")))
     if hit:
         matched.append(hit[0])
-        check(same(filled[dev], fill(r, hit[1])), "gpu_server.xml %s filled from %s" % (dev, hit[0]))
+        check(same(filled[dev], filled_device(r, hit[1], hit[0])),
+              "gpu_server.xml %s filled from %s" % (dev, hit[0]))
     else:
         check(filled[dev] == r, "gpu_server.xml %s: the catalog does not know it, left alone" % dev)
 check(matched == ["amd/mi210", "nvidia/h100-pcie", "nvidia/l40s"], "gpu_server.xml catalog matches %s" % matched)

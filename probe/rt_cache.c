@@ -1,0 +1,279 @@
+/* The cache of the runtimes' answers (docs/runtimes.md, "The cache").
+ *
+ * An entry is one file, DIR/runtimes-HASH.mlir, holding
+ *     #dlti.map<"key" = "...", "answer" = #dlti.map<...>>
+ * where the answer is what the runtime sources said (rt_text.c) and the key
+ * says what it depends on: the sysdesc and schema versions, the boot, the
+ * runtimes asked, the CPUs this process may use, the environment variables
+ * the runtimes read, the PCI devices and their drivers, the kernel drivers'
+ * versions, and the loader's configuration files (ld.so.cache, the OpenCL
+ * and Vulkan ICD directories).  HASH is the key's 64-bit hash; the key
+ * itself is compared in full.  An entry is also stale when one of the
+ * shared libraries the runtimes loaded (its "libraries") is no longer the
+ * same file.  Entries are written atomically (a temporary file renamed
+ * over the old one), read only when they are regular files of this user,
+ * and ignored when they do not parse, do not match or are stale. */
+#define _GNU_SOURCE
+#include "probe_private.h"
+
+#include "sysdesc/version.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAX_ENTRY_BYTES (4u << 20)
+#define PRUNE_AFTER_SECONDS (7 * 24 * 3600) /* entries of past boots and settings */
+
+/* The environment variables that change what a runtime reports: every one
+ * with one of these prefixes (or exactly one of the names without '_' at
+ * the end). */
+static const char *const env_prefixes[] = {
+    "CUDA_", "NVIDIA_", "__GL", "ROCR_", "HIP_", "HSA_", "GPU_DEVICE_ORDINAL", "AMD_", "ZE_",
+    "OCL_ICD_", "OPENCL_", "POCL_", "VK_", "MESA_", "LP_", "RUSTICL_", "LD_LIBRARY_PATH",
+    "LD_PRELOAD", "XDG_DATA_DIRS", "XDG_DATA_HOME", "XDG_CONFIG_DIRS", "XDG_CONFIG_HOME",
+};
+
+/* Files whose identity (inode, size, mtime) is part of the key: the loader's
+ * library cache and the directories of the runtimes' ICD manifests. */
+static const char *const key_files[] = {
+    "/etc/ld.so.cache",
+    "/etc/OpenCL/vendors",
+    "/usr/share/vulkan/icd.d",
+    "/usr/local/share/vulkan/icd.d",
+    "/etc/vulkan/icd.d",
+    "/usr/share/vulkan/implicit_layer.d",
+    "/etc/vulkan/implicit_layer.d",
+    "/dev/dri",
+};
+
+/* Small files whose content is part of the key: the boot, the PCI devices
+ * with their drivers, the kernel drivers' versions. */
+static const char *const key_contents[] = {
+    "/proc/sys/kernel/random/boot_id",
+    "/proc/bus/pci/devices",
+    "/proc/driver/nvidia/version",
+    "/sys/module/nvidia/version",
+    "/sys/module/amdgpu/version",
+    "/sys/module/i915/version",
+    "/sys/module/xe/version",
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void key_environment(dlti_buf *key)
+{
+    size_t n = 0;
+    for (char **e = environ; e && *e; e++)
+        n++;
+    const char **sel = calloc(n ? n : 1, sizeof(*sel));
+    if (!sel) {
+        key->failed = true;
+        return;
+    }
+    size_t k = 0;
+    for (char **e = environ; e && *e; e++)
+        for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++)
+            if (strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0) {
+                sel[k++] = *e;
+                break;
+            }
+    qsort(sel, k, sizeof(*sel), cmp_str); /* the environment's order does not matter */
+    for (size_t i = 0; i < k; i++)
+        dlti_buf_printf(key, "env %s\n", sel[i]);
+    free(sel);
+}
+
+void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
+{
+    dlti_buf_printf(key, "sysdesc %s schema %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
+                    SYSDESC_SCHEMA_VERSION, asked);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        dlti_buf_puts(key, "cpus");
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set))
+                dlti_buf_printf(key, " %d", c);
+        dlti_buf_putc(key, '\n');
+    }
+    key_environment(key);
+    for (size_t i = 0; i < sizeof(key_contents) / sizeof(key_contents[0]); i++) {
+        size_t len = 0;
+        char *text = dlti_read_file(key_contents[i], 1u << 20, &len, NULL);
+        if (text)
+            dlti_buf_printf(key, "file %s %016llx\n", key_contents[i],
+                            (unsigned long long)dlti_hash_bytes(text, len));
+        free(text);
+    }
+    for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
+        struct stat st;
+        if (stat(key_files[i], &st) == 0)
+            dlti_buf_printf(key, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
+                            (unsigned long long)st.st_ino, (long long)st.st_size,
+                            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    }
+    (void)run;
+}
+
+/* The cache directory into `out`; false when there is none (no
+ * $XDG_CACHE_HOME, no $HOME). */
+static bool cache_dir(const pb_run *run, char *out, size_t size)
+{
+    const char *dir = run->opts->cache_dir;
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n;
+    if (dir && *dir)
+        n = snprintf(out, size, "%s", dir);
+    else if (xdg && xdg[0] == '/') /* relative values are invalid (XDG base directories) */
+        n = snprintf(out, size, "%s/sysdesc", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(out, size, "%s/.cache/sysdesc", home);
+    else
+        return false;
+    return n > 0 && (size_t)n < size;
+}
+
+static bool entry_path(const pb_run *run, const char *key, char *out, size_t size)
+{
+    char dir[4096];
+    if (!cache_dir(run, dir, sizeof(dir)))
+        return false;
+    int n = snprintf(out, size, "%s/runtimes-%016llx.mlir", dir,
+                     (unsigned long long)dlti_hash_bytes(key, strlen(key)));
+    return n > 0 && (size_t)n < size;
+}
+
+/* The whole file when it is a regular file of this user, not too big. */
+static char *read_entry(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+        st.st_size > 0 && (uint64_t)st.st_size < MAX_ENTRY_BYTES &&
+        (text = malloc((size_t)st.st_size + 1)) != NULL) {
+        size_t got = 0;
+        while (got < (size_t)st.st_size) {
+            ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                break;
+            got += (size_t)r;
+        }
+        text[got] = '\0';
+        *len = got;
+    }
+    close(fd);
+    return text;
+}
+
+const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key)
+{
+    char path[4200];
+    size_t len = 0;
+    if (!entry_path(run, key, path, sizeof(path)))
+        return NULL;
+    char *text = read_entry(path, &len);
+    if (!text)
+        return NULL;
+    dlti_context *ctx = run->ctx;
+    const dlti_attr *entry = dlti_attr_parse(ctx, text, len, path, NULL);
+    free(text);
+    const dlti_attr *k = entry ? dlti_attr_lookup(entry, dlti_key_string(ctx, "key", 3)) : NULL;
+    const dlti_attr *answer =
+        entry ? dlti_attr_lookup(entry, dlti_key_string(ctx, "answer", 6)) : NULL;
+    const char *was;
+    size_t wlen;
+    if (!k || !answer || dlti_attr_get_kind(answer) != DLTI_ATTR_MAP ||
+        dlti_attr_get_string(k, &was, &wlen, NULL) != 0 || wlen != strlen(key) ||
+        memcmp(was, key, wlen) != 0)
+        return NULL;
+    const dlti_attr *libs = dlti_attr_lookup(answer, dlti_key_string(ctx, "libraries", 9));
+    if (libs && (dlti_attr_get_kind(libs) != DLTI_ATTR_MAP || !pb_rt_libraries_unchanged(libs)))
+        return NULL;
+    return answer;
+}
+
+/* Removes the entries (and temporary files left by a crash) that nobody
+ * wrote for a week: those of earlier boots, drivers and settings. */
+static void prune(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "runtimes-", 9) != 0 && strncmp(e->d_name, ".runtimes-", 10) != 0)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid() && now - st.st_mtime > PRUNE_AFTER_SECONDS)
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* mkdir -p with mode 0700 for what it creates; true when `dir` is there. */
+static bool make_dirs(char *dir)
+{
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+            *p = '/';
+            return false;
+        }
+        *p = '/';
+    }
+    return mkdir(dir, 0700) == 0 || errno == EEXIST;
+}
+
+void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len)
+{
+    char dir[4096], path[4200], tmp[4200];
+    if (!cache_dir(run, dir, sizeof(dir)) || !entry_path(run, key, path, sizeof(path)) ||
+        !make_dirs(dir))
+        return;
+    dlti_buf b = {0};
+    dlti_buf_puts(&b, "#dlti.map<\"key\" = ");
+    dlti_print_string(&b, key, strlen(key));
+    dlti_buf_puts(&b, ", \"answer\" = ");
+    dlti_buf_put(&b, text, len);
+    dlti_buf_puts(&b, ">\n");
+    snprintf(tmp, sizeof(tmp), "%s/.runtimes-XXXXXX", dir);
+    int fd = b.failed ? -1 : mkstemp(tmp);
+    if (fd >= 0) {
+        size_t done = 0;
+        while (done < b.len) {
+            ssize_t w = write(fd, b.data + done, b.len - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+        bool ok = done == b.len; /* mkstemp made it 0600 */
+        if (close(fd) != 0 || !ok || rename(tmp, path) != 0)
+            unlink(tmp);
+        prune(dir);
+    }
+    free(b.data);
+}

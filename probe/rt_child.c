@@ -1,0 +1,356 @@
+/* Runtime sources in bounded time: each runs in a child process of its own,
+ * all at once, and writes its answer (rt_text.c) to a pipe; the parent
+ * reads the pipes until the answers are complete or the time bound has
+ * passed, and kills a child that is still running then.  A runtime that
+ * hangs or crashes in its own init costs its own answer, nothing else.
+ *
+ * The fork rule (docs/runtimes.md, "Children and fork"): the child runs
+ * only the runtime source and pb_rt_print, writes to its pipe and ends with
+ * _exit(): no atexit handler, no stdio flush and no return into the
+ * caller's code; the caller's handlers of crash signals are reset, so that
+ * a runtime's crash ends the child by its signal.  Its standard output and error go to a second pipe, so a
+ * runtime's chatter never lands in the caller's output; the last line of it
+ * explains a child that failed.  In a multithreaded caller the child holds
+ * the forking thread only; glibc makes malloc, stdio and dlopen safe there,
+ * and a child that deadlocks all the same is killed at the bound. */
+#define _GNU_SOURCE
+#include "probe_private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long a killed child is waited for before it is left behind. */
+#define KILL_GRACE_MS 200
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Runs `src` over a run of its own and prints the answer (NULL when out of
+ * memory): the whole of a child's work, and of an in-process ask. */
+static char *answer_of(const pb_run *parent, const pb_rt_source *src, size_t *len)
+{
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return NULL;
+    pb_run run;
+    pb_run_init(&run, ctx, parent->opts);
+    dlti_error_t err;
+    if (src->probe(&run, &err) != 0)
+        pb_rt_skipped(&run, src->name, err.text);
+    char *text = pb_rt_print(&run, pb_rt_libraries(ctx), len);
+    pb_run_free(&run);
+    dlti_context_free(ctx);
+    return text;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* The child: never returns. */
+static void child_main(const pb_run *run, const pb_rt_source *src, int out_fd, int log_fd,
+                       pid_t parent)
+{
+    /* Killed with the parent; gone already if the parent died before this. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(4);
+    /* The caller's handlers are the caller's business: a runtime that
+     * crashes here ends this child by its signal, which the parent reports
+     * (no crash reporter of the caller's, no sanitizer's report). */
+    static const int crashes[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGTRAP};
+    for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++)
+        signal(crashes[i], SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    /* Above 2 first, so that the dup2 onto 1 and 2 cannot close them. */
+    int out = fcntl(out_fd, F_DUPFD_CLOEXEC, 3);
+    int log = fcntl(log_fd, F_DUPFD_CLOEXEC, 3);
+    if (out < 0 || log < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
+        _exit(5);
+    size_t len = 0;
+    char *text = answer_of(run, src, &len);
+    if (!text)
+        _exit(3);
+    write_all(out, text, len);
+    _exit(0);
+}
+
+typedef struct job {
+    pid_t pid;
+    int out_fd, log_fd; /* -1 once at end of file */
+    dlti_buf text;
+    char log[512]; /* the end of what the child printed */
+    size_t loglen;
+    int status;
+    bool reaped, killed;
+} job;
+
+static void job_start(const pb_run *run, const pb_rt_source *src, job *j, char *why)
+{
+    int out[2], log[2];
+    j->pid = -1;
+    j->out_fd = j->log_fd = -1;
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        snprintf(why, PB_RT_WHY, "not asked: pipe: %s", strerror(errno));
+        return;
+    }
+    if (pipe2(log, O_CLOEXEC) != 0) {
+        snprintf(why, PB_RT_WHY, "not asked: pipe: %s", strerror(errno));
+        close(out[0]);
+        close(out[1]);
+        return;
+    }
+    pid_t parent = getpid();
+    j->pid = fork();
+    if (j->pid == 0)
+        child_main(run, src, out[1], log[1], parent);
+    close(out[1]);
+    close(log[1]);
+    if (j->pid < 0) {
+        snprintf(why, PB_RT_WHY, "not asked: fork: %s", strerror(errno));
+        close(out[0]);
+        close(log[0]);
+        return;
+    }
+    j->out_fd = out[0];
+    j->log_fd = log[0];
+    /* The parent's ends only: the child's writes block as pipes do. */
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(log[0], F_SETFL, O_NONBLOCK);
+}
+
+/* Reads what is there: false when nothing more is there now (EAGAIN);
+ * closes the descriptor at end of file. */
+static bool job_read(job *j, int *fd, bool is_log)
+{
+    char b[4096];
+    ssize_t r = read(*fd, b, sizeof(b));
+    if (r < 0 && errno == EINTR)
+        return true;
+    if (r < 0 && errno == EAGAIN)
+        return false;
+    if (r <= 0) {
+        close(*fd);
+        *fd = -1;
+        return false;
+    }
+    if (!is_log) {
+        dlti_buf_put(&j->text, b, (size_t)r);
+        return true;
+    }
+    /* keep the last sizeof(log) bytes */
+    size_t n = (size_t)r;
+    if (n >= sizeof(j->log)) {
+        memcpy(j->log, b + n - sizeof(j->log), sizeof(j->log));
+        j->loglen = sizeof(j->log);
+    } else {
+        if (j->loglen + n > sizeof(j->log)) {
+            size_t drop = j->loglen + n - sizeof(j->log);
+            memmove(j->log, j->log + drop, j->loglen - drop);
+            j->loglen -= drop;
+        }
+        memcpy(j->log + j->loglen, b, n);
+        j->loglen += n;
+    }
+    return true;
+}
+
+/* The child has ended: what its pipes hold is all of it (a process it
+ * started may still hold them open: they are closed all the same). */
+static void job_drain(job *j)
+{
+    while (j->out_fd >= 0 && job_read(j, &j->out_fd, false))
+        ;
+    while (j->log_fd >= 0 && job_read(j, &j->log_fd, true))
+        ;
+    if (j->out_fd >= 0)
+        close(j->out_fd);
+    if (j->log_fd >= 0)
+        close(j->log_fd);
+    j->out_fd = j->log_fd = -1;
+}
+
+/* Reaps the child when it has ended (never blocks). */
+static void job_reap(job *j)
+{
+    if (j->reaped || j->pid <= 0)
+        return;
+    for (;;) {
+        pid_t r = waitpid(j->pid, &j->status, WNOHANG);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == j->pid) {
+            j->reaped = true;
+        } else if (r < 0) {
+            /* ECHILD: the caller reaps children itself (SIGCHLD ignored):
+             * the child's end is seen on its pipes, its answer judged alone. */
+            if (j->out_fd < 0 && j->log_fd < 0) {
+                j->reaped = true;
+                j->status = 0;
+            }
+        }
+        return;
+    }
+}
+
+/* The last non-empty line the child printed, for a failure's reason. */
+static void last_line(const job *j, char *out, size_t size)
+{
+    size_t end = j->loglen;
+    while (end && (j->log[end - 1] == '\n' || j->log[end - 1] == '\r' || j->log[end - 1] == ' '))
+        end--;
+    size_t start = end;
+    while (start && j->log[start - 1] != '\n')
+        start--;
+    out[0] = '\0';
+    if (end > start)
+        snprintf(out, size, ": \"%.*s\"", (int)(end - start < 160 ? end - start : 160),
+                 j->log + start);
+    for (char *p = out; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = '?';
+}
+
+static char *job_result(job *j, unsigned timeout_ms, char *why)
+{
+    char tail[200];
+    last_line(j, tail, sizeof(tail));
+    if (j->killed) {
+        snprintf(why, PB_RT_WHY, "no answer within %u ms: abandoned (killed)%s", timeout_ms,
+                 tail);
+    } else if (WIFSIGNALED(j->status)) {
+        snprintf(why, PB_RT_WHY, "crashed in its probe (signal %d, %s)%s", WTERMSIG(j->status),
+                 strsignal(WTERMSIG(j->status)), tail);
+    } else if (WIFEXITED(j->status) && WEXITSTATUS(j->status) != 0) {
+        snprintf(why, PB_RT_WHY, "its probe exited with status %d%s", WEXITSTATUS(j->status),
+                 tail);
+    } else if (j->text.failed || !j->text.data) {
+        snprintf(why, PB_RT_WHY, "%s", j->text.failed ? "out of memory" : "no answer");
+    } else {
+        char *t = j->text.data;
+        j->text.data = NULL;
+        return t;
+    }
+    free(j->text.data);
+    j->text.data = NULL;
+    return NULL;
+}
+
+static int ask_in_process(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
+                          char (*whys)[PB_RT_WHY])
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        texts[i] = answer_of(run, src[i], &len);
+        if (!texts[i])
+            snprintf(whys[i], PB_RT_WHY, "out of memory");
+    }
+    return 0;
+}
+
+int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
+              char (*whys)[PB_RT_WHY])
+{
+    for (size_t i = 0; i < n; i++) {
+        texts[i] = NULL;
+        whys[i][0] = '\0';
+    }
+    if (run->opts->runtimes_in_process)
+        return ask_in_process(run, src, n, texts, whys);
+    unsigned timeout = run->opts->runtime_timeout_ms ? run->opts->runtime_timeout_ms
+                                                     : PB_RT_TIMEOUT_MS;
+    job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+    struct pollfd *pfd = calloc(2 * n + 1, sizeof(*pfd));
+    if (!jobs || !pfd) {
+        free(jobs);
+        free(pfd);
+        return -1;
+    }
+    /* Flushed before fork: the children's copies are never flushed (they
+     * _exit), and nothing the caller buffered is written twice. */
+    fflush(NULL);
+    int64_t deadline = now_ms() + timeout;
+    for (size_t i = 0; i < n; i++)
+        job_start(run, src[i], &jobs[i], whys[i]);
+    for (;;) {
+        size_t np = 0;
+        bool pending = false;
+        for (size_t i = 0; i < n; i++) {
+            job *j = &jobs[i];
+            if (j->pid <= 0)
+                continue;
+            job_reap(j);
+            if (j->reaped) {
+                job_drain(j);
+                continue;
+            }
+            pending = true;
+            if (j->out_fd >= 0)
+                pfd[np++] = (struct pollfd){.fd = j->out_fd, .events = POLLIN};
+            if (j->log_fd >= 0)
+                pfd[np++] = (struct pollfd){.fd = j->log_fd, .events = POLLIN};
+        }
+        int64_t left = deadline - now_ms();
+        if (!pending || left <= 0)
+            break;
+        /* Pipes closed: the child is ending, look again in a millisecond. */
+        int ms = np ? (left < 100 ? (int)left : 100) : 1;
+        if (poll(pfd, np, ms) < 0 && errno != EINTR)
+            break;
+        for (size_t k = 0; k < np; k++) {
+            if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+                continue;
+            for (size_t i = 0; i < n; i++) {
+                if (jobs[i].out_fd == pfd[k].fd)
+                    job_read(&jobs[i], &jobs[i].out_fd, false);
+                else if (jobs[i].log_fd == pfd[k].fd)
+                    job_read(&jobs[i], &jobs[i].log_fd, true);
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        job *j = &jobs[i];
+        if (j->pid <= 0)
+            continue;
+        if (!j->reaped) { /* still running at the bound: abandoned */
+            kill(j->pid, SIGKILL);
+            j->killed = true;
+            /* A child stuck in the kernel (a driver's ioctl) dies only when
+             * it returns: it is waited for a moment, then left to become a
+             * zombie of this process rather than holding the caller up. */
+            for (int64_t until = now_ms() + KILL_GRACE_MS;
+                 !j->reaped && now_ms() < until;) {
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+                job_reap(j);
+            }
+        }
+        job_drain(j);
+        texts[i] = job_result(j, timeout, whys[i]);
+    }
+    free(jobs);
+    free(pfd);
+    return 0;
+}

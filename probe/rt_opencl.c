@@ -1,0 +1,413 @@
+/* The OpenCL source: every device of every platform the ICD loader
+ * (libOpenCL.so.1, opened at run time) lists, as runtimes.opencl, and for a
+ * GPU the schema keys whose meaning OpenCL answers.  The entry points and
+ * values are declared here from the Khronos OpenCL API specification and
+ * its extension registry (cl_khr_pci_bus_info, cl_khr_device_uuid,
+ * cl_intel_required_subgroup_size, cl_nv_device_attribute_query,
+ * cl_amd_device_attribute_query); no OpenCL header is needed to build. */
+#define _GNU_SOURCE
+#include "probe_private.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int32_t cl_int;
+typedef uint32_t cl_uint;
+typedef struct cl_platform *cl_platform_id;
+typedef struct cl_device *cl_device_id;
+
+enum {
+    CL_SUCCESS = 0,
+    CL_PLATFORM_NOT_FOUND_KHR = -1001,
+    CL_PLATFORM_VERSION = 0x0901,
+    CL_PLATFORM_NAME = 0x0902,
+    CL_PLATFORM_VENDOR = 0x0903,
+    CL_DEVICE_TYPE_CPU = 1 << 1,
+    CL_DEVICE_TYPE_GPU = 1 << 2,
+    CL_DEVICE_TYPE_ACCELERATOR = 1 << 3,
+    CL_DEVICE_TYPE_CUSTOM = 1 << 4,
+    CL_DEVICE_TYPE = 0x1000,
+    CL_DEVICE_VENDOR_ID = 0x1001,
+    CL_DEVICE_MAX_COMPUTE_UNITS = 0x1002,
+    CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS = 0x1003,
+    CL_DEVICE_MAX_WORK_GROUP_SIZE = 0x1004,
+    CL_DEVICE_MAX_WORK_ITEM_SIZES = 0x1005,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR = 0x1006, /* SHORT, INT, LONG, FLOAT, DOUBLE follow */
+    CL_DEVICE_MAX_CLOCK_FREQUENCY = 0x100C,
+    CL_DEVICE_ADDRESS_BITS = 0x100D,
+    CL_DEVICE_MAX_MEM_ALLOC_SIZE = 0x1010,
+    CL_DEVICE_GLOBAL_MEM_CACHE_TYPE = 0x101C,
+    CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE = 0x101D,
+    CL_DEVICE_GLOBAL_MEM_CACHE_SIZE = 0x101E,
+    CL_DEVICE_GLOBAL_MEM_SIZE = 0x101F,
+    CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE = 0x1020,
+    CL_DEVICE_LOCAL_MEM_TYPE = 0x1022,
+    CL_DEVICE_LOCAL_MEM_SIZE = 0x1023,
+    CL_DEVICE_ERROR_CORRECTION_SUPPORT = 0x1024,
+    CL_DEVICE_NAME = 0x102B,
+    CL_DEVICE_VENDOR = 0x102C,
+    CL_DRIVER_VERSION = 0x102D,
+    CL_DEVICE_VERSION = 0x102F,
+    CL_DEVICE_EXTENSIONS = 0x1030,
+    CL_DEVICE_DOUBLE_FP_CONFIG = 0x1032,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF = 0x1034,
+    CL_DEVICE_HOST_UNIFIED_MEMORY = 0x1035,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR = 0x1036, /* SHORT, INT, LONG, FLOAT, DOUBLE, HALF follow */
+    CL_DEVICE_OPENCL_C_VERSION = 0x103D,
+    CL_DEVICE_MAX_NUM_SUB_GROUPS = 0x105C,
+    CL_DEVICE_UUID_KHR = 0x106A,
+    CL_DEVICE_WARP_SIZE_NV = 0x4003,
+    CL_DEVICE_PCI_BUS_ID_NV = 0x4008,
+    CL_DEVICE_PCI_SLOT_ID_NV = 0x4009,
+    CL_DEVICE_PCI_DOMAIN_ID_NV = 0x400A,
+    CL_DEVICE_TOPOLOGY_AMD = 0x4037,
+    CL_DEVICE_WAVEFRONT_WIDTH_AMD = 0x4043,
+    CL_DEVICE_SUB_GROUP_SIZES_INTEL = 0x4108,
+    CL_DEVICE_PCI_BUS_INFO_KHR = 0x410F,
+    CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD = 1,
+    CL_READ_ONLY_CACHE = 1,
+    CL_READ_WRITE_CACHE = 2,
+    CL_LOCAL = 1,
+    CL_GLOBAL = 2,
+};
+#define CL_DEVICE_TYPE_ALL 0xffffffffu
+
+typedef struct cl_api {
+    cl_int (*get_platform_ids)(cl_uint, cl_platform_id *, cl_uint *);
+    cl_int (*get_platform_info)(cl_platform_id, cl_uint, size_t, void *, size_t *);
+    cl_int (*get_device_ids)(cl_platform_id, uint64_t, cl_uint, cl_device_id *, cl_uint *);
+    cl_int (*get_device_info)(cl_device_id, cl_uint, size_t, void *, size_t *);
+} cl_api;
+
+#define MAX_PLATFORMS 32
+#define MAX_DEVICES 64
+#define EXTENSIONS_SIZE 65536 /* CL_DEVICE_EXTENSIONS: a few kB in practice */
+
+/* A string parameter into buf ("" when the device does not answer). */
+static void dev_str(const cl_api *cl, cl_device_id d, cl_uint param, char *buf, size_t size)
+{
+    size_t got = 0;
+    buf[0] = '\0';
+    if (cl->get_device_info(d, param, size - 1, buf, &got) != CL_SUCCESS)
+        buf[0] = '\0';
+    buf[got < size ? got : size - 1] = '\0';
+}
+
+/* An unsigned parameter of any width (cl_uint, cl_ulong, size_t, cl_bool,
+ * cl_bitfield); false when the device does not answer. */
+static bool dev_num(const cl_api *cl, cl_device_id d, cl_uint param, uint64_t *out)
+{
+    size_t size = 0;
+    unsigned char b[8] = {0};
+    if (cl->get_device_info(d, param, 0, NULL, &size) != CL_SUCCESS ||
+        (size != 4 && size != 8) || cl->get_device_info(d, param, size, b, NULL) != CL_SUCCESS)
+        return false;
+    if (size == 4) {
+        uint32_t v;
+        memcpy(&v, b, 4);
+        *out = v;
+    } else {
+        memcpy(out, b, 8);
+    }
+    return true;
+}
+
+/* Adds the parameter as an i64 under key (nothing when it does not answer or
+ * does not fit). */
+static bool add_num(pb_run *run, pb_map *m, const char *key, const cl_api *cl, cl_device_id d,
+                    cl_uint param, uint64_t *value)
+{
+    uint64_t v;
+    if (!dev_num(cl, d, param, &v) || v > (uint64_t)INT64_MAX)
+        return false;
+    pb_i64(run->ctx, m, key, (int64_t)v);
+    if (value)
+        *value = v;
+    return true;
+}
+
+/* An array of size_t (work-item sizes, sub-group sizes) into v; its length. */
+static size_t dev_sizes(const cl_api *cl, cl_device_id d, cl_uint param, int64_t *v, size_t max)
+{
+    size_t got = 0, raw[64];
+    if (cl->get_device_info(d, param, sizeof(raw), raw, &got) != CL_SUCCESS)
+        return 0;
+    size_t n = got / sizeof(size_t);
+    n = n < max ? n : max;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (int64_t)raw[i];
+    return n;
+}
+
+static bool has_extension(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* The device's PCI bus id from whichever extension answers: cl_khr_pci_bus_info,
+ * NVIDIA's bus/slot/domain ids, AMD's topology (no domain: 0). */
+static void pci_bus_id(const cl_api *cl, cl_device_id d, const char *ext, char *out, size_t size)
+{
+    uint32_t v[6] = {0};
+    uint64_t bus, slot, domain = 0;
+    if (has_extension(ext, "cl_khr_pci_bus_info") &&
+        cl->get_device_info(d, CL_DEVICE_PCI_BUS_INFO_KHR, 16, v, NULL) == CL_SUCCESS) {
+        snprintf(out, size, "%04x:%02x:%02x.%x", v[0] & 0xffffu, v[1] & 0xffu, v[2] & 0x1fu,
+                 v[3] & 7u);
+    } else if (has_extension(ext, "cl_nv_device_attribute_query") &&
+               dev_num(cl, d, CL_DEVICE_PCI_BUS_ID_NV, &bus) &&
+               dev_num(cl, d, CL_DEVICE_PCI_SLOT_ID_NV, &slot)) {
+        dev_num(cl, d, CL_DEVICE_PCI_DOMAIN_ID_NV, &domain); /* newer drivers only */
+        snprintf(out, size, "%04x:%02x:%02x.%x", (unsigned)(domain & 0xffffu),
+                 (unsigned)(bus & 0xffu), (unsigned)((slot >> 3) & 0x1fu), (unsigned)(slot & 7u));
+    } else if (has_extension(ext, "cl_amd_device_attribute_query") &&
+               cl->get_device_info(d, CL_DEVICE_TOPOLOGY_AMD, 24, v, NULL) == CL_SUCCESS &&
+               v[0] == CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD) {
+        const unsigned char *b = (const unsigned char *)v;
+        snprintf(out, size, "0000:%02x:%02x.%x", b[21], b[22] & 0x1fu, b[23] & 7u);
+    }
+}
+
+static void uuid_text(const unsigned char *u, char *out, size_t size)
+{
+    snprintf(out, size,
+             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+             u[15]);
+}
+
+/* The sub-group sizes the device supports: cl_intel_required_subgroup_size
+ * lists them; NVIDIA's warp size and AMD's wavefront width are the one size
+ * of their devices. */
+static size_t subgroup_sizes(const cl_api *cl, cl_device_id d, const char *ext, int64_t *v,
+                             size_t max)
+{
+    uint64_t w;
+    if (has_extension(ext, "cl_intel_required_subgroup_size")) {
+        size_t n = dev_sizes(cl, d, CL_DEVICE_SUB_GROUP_SIZES_INTEL, v, max);
+        if (n)
+            return n;
+    }
+    if (has_extension(ext, "cl_nv_device_attribute_query") &&
+        dev_num(cl, d, CL_DEVICE_WARP_SIZE_NV, &w) && w) {
+        v[0] = (int64_t)w;
+        return 1;
+    }
+    if (has_extension(ext, "cl_amd_device_attribute_query") &&
+        dev_num(cl, d, CL_DEVICE_WAVEFRONT_WIDTH_AMD, &w) && w) {
+        v[0] = (int64_t)w;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *const vector_types[] = {"char", "short", "int", "long", "float", "double"};
+
+/* preferred_vector_width and native_vector_width: the six types whose
+ * parameters follow each other, then half (its own parameter). */
+static void vector_widths(pb_run *run, pb_map *view, const cl_api *cl, cl_device_id d,
+                          const char *key, cl_uint first, cl_uint half, dlti_error_t *err)
+{
+    pb_map m;
+    pb_init(&m);
+    for (cl_uint i = 0; i < 6; i++)
+        add_num(run, &m, vector_types[i], cl, d, first + i, NULL);
+    add_num(run, &m, "half", cl, d, half, NULL);
+    pb_add_map(run->ctx, view, key, &m, err);
+}
+
+static const char *device_type_name(uint64_t t)
+{
+    return t & CL_DEVICE_TYPE_GPU           ? "GPU"
+           : t & CL_DEVICE_TYPE_CPU         ? "CPU"
+           : t & CL_DEVICE_TYPE_ACCELERATOR ? "ACCELERATOR"
+           : t & CL_DEVICE_TYPE_CUSTOM      ? "CUSTOM"
+                                            : NULL;
+}
+
+/* The schema keys at a GPU's top level that OpenCL answers with their
+ * meaning (docs/runtimes.md, "Unified keys"). */
+static void unified_keys(pb_run *run, pb_rt_device *rd, const cl_api *cl, cl_device_id d,
+                         uint64_t vendor_id, const int64_t *sg, size_t nsg, const int64_t *wis,
+                         size_t nwis)
+{
+    uint64_t v;
+    /* Intel's OpenCL counts EUs (vector engines) as compute units. */
+    add_num(run, &rd->unified, vendor_id == 0x8086 ? "num_execution_units" : "num_compute_units",
+            cl, d, CL_DEVICE_MAX_COMPUTE_UNITS, NULL);
+    add_num(run, &rd->unified, "max_threads_per_block", cl, d, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+            NULL);
+    if (nwis)
+        pb_add(run->ctx, &rd->unified, "max_block_dims", pb_i64_array(run->ctx, wis, nwis));
+    if (dev_num(cl, d, CL_DEVICE_LOCAL_MEM_TYPE, &v) && v == CL_LOCAL)
+        add_num(run, &rd->unified, "shared_memory_per_block_in_bytes", cl, d,
+                CL_DEVICE_LOCAL_MEM_SIZE, NULL);
+    add_num(run, &rd->unified, "memory_size_in_bytes", cl, d, CL_DEVICE_GLOBAL_MEM_SIZE, NULL);
+    add_num(run, &rd->unified, "max_clock_in_mhz", cl, d, CL_DEVICE_MAX_CLOCK_FREQUENCY, NULL);
+    if (nsg)
+        pb_add(run->ctx, &rd->unified, "subgroup_sizes", pb_i64_array(run->ctx, sg, nsg));
+}
+
+static int add_device(pb_run *run, const cl_api *cl, cl_device_id d, int ordinal, cl_uint pi,
+                      cl_uint di, const char *pname, const char *pvendor, const char *pversion,
+                      dlti_error_t *err)
+{
+    dlti_context *ctx = run->ctx;
+    pb_rt_device rd;
+    pb_rt_init(&rd, "opencl", ordinal);
+    pb_map *view = &rd.view;
+    char s[1024];
+    uint64_t type = 0, vendor_id = 0, v;
+    char *ext = malloc(EXTENSIONS_SIZE);
+    if (!ext) {
+        pb_rt_free_device(&rd);
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    dev_str(cl, d, CL_DEVICE_EXTENSIONS, ext, EXTENSIONS_SIZE);
+
+    pb_i64(ctx, view, "platform_index", pi);
+    pb_i64(ctx, view, "device_index", di);
+    pb_str(ctx, view, "platform_name", pname);
+    pb_str(ctx, view, "platform_vendor", pvendor);
+    pb_str(ctx, view, "platform_version", pversion);
+    dev_str(cl, d, CL_DEVICE_NAME, s, sizeof(s));
+    pb_str(ctx, view, "device_name", s);
+    pb_copy(rd.name, sizeof(rd.name), s);
+    dev_str(cl, d, CL_DEVICE_VENDOR, s, sizeof(s));
+    pb_str(ctx, view, "device_vendor", s);
+    add_num(run, view, "vendor_id", cl, d, CL_DEVICE_VENDOR_ID, &vendor_id);
+    if (dev_num(cl, d, CL_DEVICE_TYPE, &type))
+        pb_str(ctx, view, "device_type", device_type_name(type));
+    rd.is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    dev_str(cl, d, CL_DEVICE_VERSION, s, sizeof(s));
+    pb_str(ctx, view, "device_version", s);
+    dev_str(cl, d, CL_DRIVER_VERSION, s, sizeof(s));
+    pb_str(ctx, view, "driver_version", s);
+    snprintf(rd.driver, sizeof(rd.driver), "%.80s, driver %.70s", pname, *s ? s : "unknown");
+    dev_str(cl, d, CL_DEVICE_OPENCL_C_VERSION, s, sizeof(s));
+    pb_str(ctx, view, "opencl_c_version", s);
+
+    add_num(run, view, "max_compute_units", cl, d, CL_DEVICE_MAX_COMPUTE_UNITS, NULL);
+    add_num(run, view, "max_clock_frequency_in_mhz", cl, d, CL_DEVICE_MAX_CLOCK_FREQUENCY, NULL);
+    add_num(run, view, "max_work_group_size", cl, d, CL_DEVICE_MAX_WORK_GROUP_SIZE, NULL);
+    int64_t wis[16];
+    size_t nwis = 0;
+    if (dev_num(cl, d, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, &v) && v >= 1 && v <= 16) {
+        nwis = dev_sizes(cl, d, CL_DEVICE_MAX_WORK_ITEM_SIZES, wis, (size_t)v);
+        if (nwis)
+            pb_add(ctx, view, "max_work_item_sizes", pb_i64_array(ctx, wis, nwis));
+    }
+    int64_t sg[64];
+    size_t nsg = subgroup_sizes(cl, d, ext, sg, 64);
+    if (nsg)
+        pb_add(ctx, view, "subgroup_sizes", pb_i64_array(ctx, sg, nsg));
+    if (dev_num(cl, d, CL_DEVICE_MAX_NUM_SUB_GROUPS, &v) && v > 0)
+        pb_i64(ctx, view, "max_num_subgroups", (int64_t)v);
+
+    add_num(run, view, "local_memory_size_in_bytes", cl, d, CL_DEVICE_LOCAL_MEM_SIZE, NULL);
+    if (dev_num(cl, d, CL_DEVICE_LOCAL_MEM_TYPE, &v))
+        pb_str(ctx, view, "local_memory_type",
+               v == CL_LOCAL ? "local" : v == CL_GLOBAL ? "global" : "none");
+    add_num(run, view, "global_memory_size_in_bytes", cl, d, CL_DEVICE_GLOBAL_MEM_SIZE, NULL);
+    add_num(run, view, "max_memory_allocation_in_bytes", cl, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+            NULL);
+    if (dev_num(cl, d, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, &v))
+        pb_str(ctx, view, "global_memory_cache_type",
+               v == CL_READ_WRITE_CACHE  ? "read_write"
+               : v == CL_READ_ONLY_CACHE ? "read_only"
+                                         : "none");
+    add_num(run, view, "global_memory_cache_size_in_bytes", cl, d,
+            CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, NULL);
+    add_num(run, view, "global_memory_cache_line_size_in_bytes", cl, d,
+            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, NULL);
+    add_num(run, view, "max_constant_buffer_size_in_bytes", cl, d,
+            CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, NULL);
+    vector_widths(run, view, cl, d, "preferred_vector_width",
+                  CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF,
+                  err);
+    vector_widths(run, view, cl, d, "native_vector_width", CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR,
+                  CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR + 6, err);
+    if (dev_num(cl, d, CL_DEVICE_DOUBLE_FP_CONFIG, &v))
+        pb_bool(ctx, view, "fp64", v != 0);
+    pb_bool(ctx, view, "fp16", has_extension(ext, "cl_khr_fp16"));
+    if (dev_num(cl, d, CL_DEVICE_ERROR_CORRECTION_SUPPORT, &v))
+        pb_bool(ctx, view, "error_correction_support", v != 0);
+    if (dev_num(cl, d, CL_DEVICE_HOST_UNIFIED_MEMORY, &v))
+        pb_bool(ctx, view, "host_unified_memory", v != 0);
+    add_num(run, view, "address_bits", cl, d, CL_DEVICE_ADDRESS_BITS, NULL);
+
+    pci_bus_id(cl, d, ext, rd.bus_id, sizeof(rd.bus_id));
+    pb_str(ctx, view, "pci_bus_id", rd.bus_id);
+    unsigned char uuid[16];
+    if (has_extension(ext, "cl_khr_device_uuid") &&
+        cl->get_device_info(d, CL_DEVICE_UUID_KHR, 16, uuid, NULL) == CL_SUCCESS) {
+        uuid_text(uuid, rd.uuid, sizeof(rd.uuid));
+        pb_str(ctx, view, "uuid", rd.uuid);
+    }
+    if (!rd.is_cpu)
+        unified_keys(run, &rd, cl, d, vendor_id, sg, nsg, wis, nwis);
+    free(ext);
+    return pb_rt_add(run, &rd, err);
+}
+
+static void platform_str(const cl_api *cl, cl_platform_id p, cl_uint param, char *buf,
+                         size_t size)
+{
+    size_t got = 0;
+    if (cl->get_platform_info(p, param, size - 1, buf, &got) != CL_SUCCESS)
+        got = 0;
+    buf[got < size ? got : size - 1] = '\0';
+}
+
+int pb_probe_opencl(pb_run *run, dlti_error_t *err)
+{
+    void *lib = pb_rt_dlopen(run, "opencl", "libOpenCL.so.1");
+    char why[PB_RT_WHY];
+    if (!lib)
+        return 0;
+    cl_api cl;
+    PB_DLSYM(lib, cl.get_platform_ids, "clGetPlatformIDs");
+    PB_DLSYM(lib, cl.get_platform_info, "clGetPlatformInfo");
+    PB_DLSYM(lib, cl.get_device_ids, "clGetDeviceIDs");
+    PB_DLSYM(lib, cl.get_device_info, "clGetDeviceInfo");
+    if (!cl.get_platform_ids || !cl.get_platform_info || !cl.get_device_ids ||
+        !cl.get_device_info) {
+        pb_rt_skipped(run, "opencl", "libOpenCL.so.1 lacks the OpenCL 1.0 entry points");
+        return 0;
+    }
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    cl_int rc = cl.get_platform_ids(MAX_PLATFORMS, plats, &np);
+    if (rc != CL_SUCCESS || np == 0) {
+        snprintf(why, sizeof(why), "no OpenCL platform (clGetPlatformIDs: %d%s)", (int)rc,
+                 rc == CL_PLATFORM_NOT_FOUND_KHR ? ", no ICD found" : "");
+        pb_rt_skipped(run, "opencl", why);
+        return 0;
+    }
+    int ordinal = 0;
+    for (cl_uint pi = 0; pi < np && pi < MAX_PLATFORMS; pi++) {
+        char pname[256], pvendor[256], pversion[512];
+        platform_str(&cl, plats[pi], CL_PLATFORM_NAME, pname, sizeof(pname));
+        platform_str(&cl, plats[pi], CL_PLATFORM_VENDOR, pvendor, sizeof(pvendor));
+        platform_str(&cl, plats[pi], CL_PLATFORM_VERSION, pversion, sizeof(pversion));
+        cl_device_id devs[MAX_DEVICES];
+        cl_uint nd = 0;
+        if (cl.get_device_ids(plats[pi], CL_DEVICE_TYPE_ALL, MAX_DEVICES, devs, &nd) !=
+            CL_SUCCESS)
+            continue; /* CL_DEVICE_NOT_FOUND: a platform without devices */
+        for (cl_uint di = 0; di < nd && di < MAX_DEVICES; di++)
+            if (add_device(run, &cl, devs[di], ordinal++, pi, di, pname, pvendor, pversion,
+                           err) != 0)
+                return -1;
+    }
+    if (ordinal == 0)
+        pb_rt_skipped(run, "opencl", "no OpenCL device");
+    return 0;
+}

@@ -1,0 +1,236 @@
+/* What the runtime sources saw as DLTI text: a child's answer to its parent
+ * and the body of a cache entry are one #dlti.map, read back with the core's
+ * parser (docs/runtimes.md, "Answers"):
+ *
+ *   #dlti.map<"devices" = [#dlti.map<"runtime" = "opencl", "ordinal" = 0,
+ *                "name" = "...", "driver" = "...", "bus_id" = "...",
+ *                "uuid" = "...", "is_cpu" = true, "unified" = #dlti.map<...>,
+ *                "view" = #dlti.map<...>, "partitions" = #dlti.map<...>>, ...],
+ *             "skipped" = #dlti.map<"cuda" = "libcuda.so.1 not loaded: ...">,
+ *             "libraries" = #dlti.map<"/usr/lib/.../libOpenCL.so.1" = "ino:size:mtime">>
+ *
+ * Empty strings and maps are left out.  Reading is strict: anything else
+ * (an unknown runtime, a field of the wrong kind, a string too long for its
+ * field) makes the whole answer unreadable, and a cache entry is then
+ * ignored. */
+#define _GNU_SOURCE
+#include "probe_private.h"
+
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static dlti_key key(dlti_context *ctx, const char *s)
+{
+    return dlti_key_string(ctx, s, strlen(s));
+}
+
+/* The entries of a pb_map as a #dlti.map, the pb_map left as it is. */
+static void add_copy(dlti_context *ctx, pb_map *m, const char *k, const pb_map *sub)
+{
+    if (sub->failed)
+        m->failed = true;
+    else if (sub->n)
+        pb_add(ctx, m, k, dlti_container_new(ctx, DLTI_ATTR_MAP, sub->e, sub->n, NULL));
+}
+
+static const dlti_attr *device_attr(dlti_context *ctx, const pb_rt_device *d)
+{
+    pb_map m;
+    pb_init(&m);
+    pb_str(ctx, &m, "runtime", d->runtime);
+    pb_i64(ctx, &m, "ordinal", d->ordinal);
+    pb_str(ctx, &m, "name", d->name);
+    pb_str(ctx, &m, "driver", d->driver);
+    pb_str(ctx, &m, "bus_id", d->bus_id);
+    pb_str(ctx, &m, "uuid", d->uuid);
+    pb_bool(ctx, &m, "is_cpu", d->is_cpu);
+    add_copy(ctx, &m, "unified", &d->unified);
+    add_copy(ctx, &m, "view", &d->view);
+    add_copy(ctx, &m, "partitions", &d->partitions);
+    return pb_finish(ctx, &m, DLTI_ATTR_MAP, NULL);
+}
+
+char *pb_rt_print(pb_run *run, const dlti_attr *libraries, size_t *len)
+{
+    dlti_context *ctx = run->ctx;
+    const dlti_attr **devs = calloc(run->nrt ? run->nrt : 1, sizeof(*devs));
+    if (!devs)
+        return NULL;
+    bool ok = true;
+    for (size_t i = 0; i < run->nrt && ok; i++)
+        ok = (devs[i] = device_attr(ctx, &run->rt[i])) != NULL;
+    pb_map m;
+    pb_init(&m);
+    if (ok && run->nrt)
+        pb_add(ctx, &m, "devices", dlti_array_new(ctx, devs, run->nrt));
+    free(devs);
+    add_copy(ctx, &m, "skipped", &run->rt_skipped);
+    if (libraries && dlti_attr_size(libraries))
+        pb_add(ctx, &m, "libraries", libraries);
+    if (!ok)
+        m.failed = true;
+    /* An empty answer (no source ran) is an empty map. */
+    const dlti_attr *a = pb_finish(ctx, &m, DLTI_ATTR_MAP, NULL);
+    return a ? dlti_attr_print(a, len) : NULL;
+}
+
+/* The string at `k` of map `m` into out (size bytes): true when absent
+ * (out = "") or a string that fits, false otherwise. */
+static bool get_str(dlti_context *ctx, const dlti_attr *m, const char *k, char *out, size_t size)
+{
+    const dlti_attr *v = dlti_attr_lookup(m, key(ctx, k));
+    const char *s;
+    size_t len;
+    out[0] = '\0';
+    if (!v)
+        return true;
+    if (dlti_attr_get_string(v, &s, &len, NULL) != 0 || len >= size || memchr(s, '\0', len))
+        return false;
+    memcpy(out, s, len + 1);
+    return true;
+}
+
+/* The map at `k` of `m` into a pb_map; true when absent or a map. */
+static bool get_map(dlti_context *ctx, const dlti_attr *m, const char *k, pb_map *out)
+{
+    const dlti_attr *v = dlti_attr_lookup(m, key(ctx, k));
+    if (!v)
+        return true;
+    if (dlti_attr_get_kind(v) != DLTI_ATTR_MAP)
+        return false;
+    for (size_t i = 0; i < dlti_attr_size(v); i++) {
+        const char *name = dlti_key_str(dlti_attr_entry_key(v, i), NULL);
+        if (!name)
+            return false; /* a type key */
+        pb_add(ctx, out, name, dlti_attr_entry_value(v, i));
+    }
+    return !out->failed;
+}
+
+/* One device of an answer; false when it is not one. */
+static bool read_device(dlti_context *ctx, const dlti_attr *m, pb_rt_device *d)
+{
+    char rt[32];
+    const dlti_attr *ord = dlti_attr_lookup(m, key(ctx, "ordinal"));
+    const dlti_attr *cpu = dlti_attr_lookup(m, key(ctx, "is_cpu"));
+    int64_t ordinal;
+    bool is_cpu;
+    if (dlti_attr_get_kind(m) != DLTI_ATTR_MAP || !get_str(ctx, m, "runtime", rt, sizeof(rt)) ||
+        !ord || dlti_attr_get_int64(ord, &ordinal, NULL) != 0 || ordinal < 0 ||
+        ordinal > INT32_MAX || !cpu || dlti_attr_get_bool(cpu, &is_cpu, NULL) != 0)
+        return false;
+    int rank = pb_rt_rank(rt, strlen(rt));
+    if (rank < 0)
+        return false;
+    pb_rt_init(d, pb_rt_view_name(rank), (int)ordinal);
+    d->is_cpu = is_cpu;
+    if (get_str(ctx, m, "name", d->name, sizeof(d->name)) &&
+        get_str(ctx, m, "driver", d->driver, sizeof(d->driver)) &&
+        get_str(ctx, m, "bus_id", d->bus_id, sizeof(d->bus_id)) &&
+        get_str(ctx, m, "uuid", d->uuid, sizeof(d->uuid)) &&
+        get_map(ctx, m, "unified", &d->unified) && get_map(ctx, m, "view", &d->view) &&
+        get_map(ctx, m, "partitions", &d->partitions))
+        return true;
+    pb_rt_free_device(d);
+    return false;
+}
+
+int pb_rt_load(pb_run *run, const dlti_attr *answer)
+{
+    dlti_context *ctx = run->ctx;
+    if (!answer || dlti_attr_get_kind(answer) != DLTI_ATTR_MAP)
+        return -1;
+    const dlti_attr *devs = dlti_attr_lookup(answer, key(ctx, "devices"));
+    const dlti_attr *skipped = dlti_attr_lookup(answer, key(ctx, "skipped"));
+    if ((devs && dlti_attr_get_kind(devs) != DLTI_ATTR_ARRAY) ||
+        (skipped && dlti_attr_get_kind(skipped) != DLTI_ATTR_MAP))
+        return -1;
+    size_t n = devs ? dlti_attr_size(devs) : 0;
+    pb_rt_device *d = calloc(n ? n : 1, sizeof(*d));
+    if (!d)
+        return -1;
+    size_t got = 0;
+    while (got < n && read_device(ctx, dlti_attr_element(devs, got), &d[got]))
+        got++;
+    bool ok = got == n;
+    for (size_t i = 0; ok && skipped && i < dlti_attr_size(skipped); i++) {
+        const char *rt = dlti_key_str(dlti_attr_entry_key(skipped, i), NULL);
+        const char *why;
+        size_t len;
+        ok = rt && pb_rt_rank(rt, strlen(rt)) >= 0 &&
+             dlti_attr_get_string(dlti_attr_entry_value(skipped, i), &why, &len, NULL) == 0;
+    }
+    dlti_error_t err;
+    for (size_t i = 0; i < got; i++)
+        if (!ok || pb_rt_add(run, &d[i], &err) != 0) {
+            pb_rt_free_device(&d[i]);
+            ok = false;
+        }
+    free(d);
+    if (!ok)
+        return -1;
+    for (size_t i = 0; skipped && i < dlti_attr_size(skipped); i++) {
+        const char *rt = dlti_key_str(dlti_attr_entry_key(skipped, i), NULL);
+        const char *why;
+        dlti_attr_get_string(dlti_attr_entry_value(skipped, i), &why, NULL, NULL);
+        pb_rt_skipped(run, pb_rt_view_name(pb_rt_rank(rt, strlen(rt))), why);
+    }
+    return 0;
+}
+
+/* ---- the libraries a runtime loaded ---- */
+
+/* A file's identity: "inode:size:mtime", "" when it cannot be stat()ed. */
+static void file_identity(const char *path, char *out, size_t size)
+{
+    struct stat st;
+    out[0] = '\0';
+    if (stat(path, &st) == 0)
+        snprintf(out, size, "%llu:%lld:%lld.%09ld", (unsigned long long)st.st_ino,
+                 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+typedef struct lib_walk {
+    dlti_context *ctx;
+    pb_map m;
+} lib_walk;
+
+static int one_library(struct dl_phdr_info *info, size_t size, void *user)
+{
+    (void)size;
+    lib_walk *w = user;
+    const char *path = info->dlpi_name;
+    char id[96];
+    if (!path || path[0] != '/') /* the program itself, the vDSO */
+        return 0;
+    file_identity(path, id, sizeof(id));
+    pb_str(w->ctx, &w->m, path, id);
+    return 0;
+}
+
+const dlti_attr *pb_rt_libraries(dlti_context *ctx)
+{
+    lib_walk w = {ctx, {0}};
+    pb_init(&w.m);
+    dl_iterate_phdr(one_library, &w);
+    return pb_finish(ctx, &w.m, DLTI_ATTR_MAP, NULL);
+}
+
+bool pb_rt_libraries_unchanged(const dlti_attr *libraries)
+{
+    for (size_t i = 0; i < dlti_attr_size(libraries); i++) {
+        const char *path = dlti_key_str(dlti_attr_entry_key(libraries, i), NULL);
+        const char *was;
+        char now[96];
+        if (!path ||
+            dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, NULL, NULL) != 0)
+            return false;
+        file_identity(path, now, sizeof(now));
+        if (strcmp(was, now) != 0)
+            return false;
+    }
+    return true;
+}

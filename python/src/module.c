@@ -1,0 +1,433 @@
+/* module.c - the _sysdesc module: loading, parsing, probing, composing,
+ * checking and the catalog.  sysdesc/__init__.py wraps these in the public
+ * API (docs/python.md). */
+#include "ext.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+/* A loaded system's root spec: a sysdesc.Spec node (scoped for modules). */
+static PyObject *spec_of(dlti_context *ctx, const sysdesc_system *sys, const char *source)
+{
+    SystemObject *s = ext_system_new(ctx, sys, source);
+    if (!s)
+        return NULL;
+    PyObject *r = ext_node_new(s, sys->spec, sys->module, ext_reg.spec_class);
+    Py_DECREF(s);
+    return r;
+}
+
+static void load_options(sysdesc_yaml_options *o, int check, const char *search_path)
+{
+    memset(o, 0, sizeof *o);
+    o->flags = check ? 0 : SYSDESC_LOAD_NO_CHECK;
+    o->search_path = search_path;
+}
+
+static PyObject *m_register(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    ext_registry r;
+    if (!PyArg_ParseTuple(args, "OOOOOO!:_register", &r.map_class, &r.spec_class, &r.mlir_type,
+                          &r.mlir_attr, &r.unit, &PyDict_Type, &r.errors))
+        return NULL;
+    PyObject **slots[] = {&ext_reg.map_class, &ext_reg.spec_class, &ext_reg.mlir_type,
+                          &ext_reg.mlir_attr, &ext_reg.unit, &ext_reg.errors};
+    PyObject *vals[] = {r.map_class, r.spec_class, r.mlir_type, r.mlir_attr, r.unit, r.errors};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+        Py_XSETREF(*slots[i], Py_NewRef(vals[i]));
+    Py_RETURN_NONE;
+}
+
+/* _load(path, check, search_path) */
+static PyObject *m_load(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *path_obj;
+    int check;
+    const char *search_path;
+    if (!PyArg_ParseTuple(args, "O&pz:_load", PyUnicode_FSConverter, &path_obj, &check,
+                          &search_path))
+        return NULL;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx) {
+        Py_DECREF(path_obj);
+        return PyErr_NoMemory();
+    }
+    sysdesc_yaml_options o;
+    load_options(&o, check, search_path);
+    sysdesc_system sys = {0};
+    dlti_error_t err;
+    PyObject *r;
+    if (sysdesc_system_load(ctx, path, &o, &sys, &err) < 0) {
+        dlti_context_free(ctx);
+        r = ext_raise(&err);
+    } else {
+        r = spec_of(ctx, &sys, path);
+    }
+    Py_DECREF(path_obj);
+    return r;
+}
+
+/* _parse(text, source, check, search_path) */
+static PyObject *m_parse(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *text, *source, *search_path;
+    Py_ssize_t len;
+    int check;
+    if (!PyArg_ParseTuple(args, "s#zpz:_parse", &text, &len, &source, &check, &search_path))
+        return NULL;
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return PyErr_NoMemory();
+    sysdesc_yaml_options o;
+    load_options(&o, check, search_path);
+    sysdesc_system sys = {0};
+    dlti_error_t err;
+    if (sysdesc_system_parse(ctx, text, (size_t)len, source, &o, &sys, &err) < 0) {
+        dlti_context_free(ctx);
+        return ext_raise(&err);
+    }
+    return spec_of(ctx, &sys, source ? source : "<string>");
+}
+
+/* ---- probing, with the GIL released ---- */
+
+typedef struct {
+    char **lines;
+    size_t n, cap;
+} warning_list;
+
+static void collect_warning(void *user, const char *message)
+{
+    warning_list *w = user;
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 8;
+        char **p = realloc(w->lines, cap * sizeof *p);
+        if (!p)
+            return; /* a lost warning, not a failed probe */
+        w->lines = p;
+        w->cap = cap;
+    }
+    char *copy = strdup(message);
+    if (copy)
+        w->lines[w->n++] = copy;
+}
+
+/* The warnings as a list of str (and the C list freed). */
+static PyObject *warnings_take(warning_list *w)
+{
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; i < w->n; i++) {
+        PyObject *s = list ? PyUnicode_DecodeUTF8(w->lines[i], (Py_ssize_t)strlen(w->lines[i]),
+                                                  "replace")
+                           : NULL;
+        if (list && (!s || PyList_Append(list, s) < 0))
+            Py_CLEAR(list);
+        Py_XDECREF(s);
+        free(w->lines[i]);
+    }
+    free(w->lines);
+    w->lines = NULL;
+    w->n = w->cap = 0;
+    return list;
+}
+
+typedef struct {
+    int io;           /* -1 auto, 0 off, 1 on */
+    unsigned runtimes;
+    int cache;        /* sysdesc_probe_cache */
+    const char *cache_dir;
+    int catalog;
+    const char *search_path;
+} probe_args;
+
+/* Probes into `ctx` without the GIL; the warnings go to `w`. */
+static const dlti_attr *probe(dlti_context *ctx, const probe_args *a, warning_list *w,
+                              dlti_error_t *err)
+{
+    sysdesc_probe_options opts;
+    sysdesc_probe_options_init(&opts);
+    opts.io = a->io < 0 ? SYSDESC_PROBE_IO_AUTO : a->io ? SYSDESC_PROBE_IO_ON : SYSDESC_PROBE_IO_OFF;
+    opts.runtimes = a->runtimes;
+    opts.cache = (sysdesc_probe_cache)a->cache;
+    opts.cache_dir = a->cache_dir;
+    opts.warning = collect_warning;
+    opts.warning_user = w;
+    if (a->catalog) {
+        opts.pci_match = sysdesc_catalog_pci_fill;
+        opts.pci_match_user = (void *)a->search_path;
+    }
+    const dlti_attr *spec;
+    Py_BEGIN_ALLOW_THREADS
+    spec = sysdesc_probe_host(ctx, &opts, err);
+    Py_END_ALLOW_THREADS
+    return spec;
+}
+
+static int parse_probe_args(PyObject *args, probe_args *a, const char *fmt)
+{
+    return PyArg_ParseTuple(args, fmt, &a->io, &a->runtimes, &a->cache, &a->cache_dir,
+                            &a->catalog, &a->search_path);
+}
+
+/* _host(io, runtimes, cache, cache_dir, catalog, search_path) -> (spec, warnings) */
+static PyObject *m_host(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    probe_args a;
+    if (!parse_probe_args(args, &a, "iIizpz:_host"))
+        return NULL;
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return PyErr_NoMemory();
+    warning_list w = {0};
+    dlti_error_t err;
+    const dlti_attr *spec = probe(ctx, &a, &w, &err);
+    PyObject *warnings = warnings_take(&w);
+    if (!spec || !warnings) {
+        dlti_context_free(ctx);
+        Py_XDECREF(warnings);
+        return spec ? NULL : ext_raise(&err);
+    }
+    sysdesc_system sys = {.spec = spec};
+    PyObject *s = spec_of(ctx, &sys, "<host>");
+    if (!s) {
+        Py_DECREF(warnings);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", s, warnings);
+}
+
+/* "[ID=]ITEM[:N]" as `sysdesc compose` reads it (cli/cmd_compose.c,
+ * parse_item; tests/python/test_compose.py compares the two). */
+static int parse_item(char *arg, char **id, char **item, unsigned *count)
+{
+    *id = NULL;
+    *count = 0;
+    char *eq = strchr(arg, '=');
+    if (eq && !memchr(arg, '/', (size_t)(eq - arg))) {
+        *eq = '\0';
+        *id = arg;
+        arg = eq + 1;
+        if (!**id)
+            return -1;
+    }
+    char *colon = strrchr(arg, ':');
+    if (colon && colon[1]) {
+        char *end;
+        unsigned long n = strtoul(colon + 1, &end, 10);
+        if (*end == '\0' && isdigit((unsigned char)colon[1])) {
+            if (n == 0 || n > 100000)
+                return -1;
+            *count = (unsigned)n;
+            *colon = '\0';
+        }
+    }
+    *item = arg;
+    return **item ? 0 : -1;
+}
+
+/* Adds one item string to the composition. */
+static int compose_item(sysdesc_compose *c, dlti_context *ctx, PyObject *obj,
+                        const sysdesc_yaml_options *o)
+{
+    PyObject *bytes;
+    if (!PyUnicode_FSConverter(obj, &bytes))
+        return -1;
+    char *copy = strdup(PyBytes_AS_STRING(bytes)), *id, *item;
+    unsigned count;
+    int rc = -1;
+    sysdesc_system sys = {0};
+    dlti_error_t err;
+    if (!copy) {
+        PyErr_NoMemory();
+    } else if (parse_item(copy, &id, &item, &count) < 0) {
+        ext_raise_argument("compose: '%s' is not [ID=]ITEM[:N] (N from 1 to 100000)",
+                           PyBytes_AS_STRING(bytes));
+    } else if (sysdesc_system_load(ctx, item, o, &sys, &err) < 0) {
+        ext_raise(&err);
+    } else if (sysdesc_compose_add(c, &sys, id, count, &err) < 0) {
+        char text[sizeof err.text];
+        snprintf(text, sizeof text, "compose: %.200s: %.800s", PyBytes_AS_STRING(bytes), err.text);
+        memcpy(err.text, text, sizeof text);
+        ext_raise(&err);
+    } else {
+        rc = 0;
+    }
+    free(copy);
+    Py_DECREF(bytes);
+    return rc;
+}
+
+/* _compose(items, host, io, runtimes, cache, cache_dir, catalog, search_path, check) */
+static PyObject *m_compose(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *items;
+    int host, check;
+    probe_args a;
+    if (!PyArg_ParseTuple(args, "O!piIizpzp:_compose", &PyTuple_Type, &items, &host, &a.io,
+                          &a.runtimes, &a.cache, &a.cache_dir, &a.catalog, &a.search_path,
+                          &check))
+        return NULL;
+    if (PyTuple_GET_SIZE(items) == 0 && !host)
+        return ext_raise_argument("compose: nothing to compose");
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_compose *c = ctx ? sysdesc_compose_new(ctx) : NULL;
+    if (!c) {
+        dlti_context_free(ctx);
+        return PyErr_NoMemory();
+    }
+    sysdesc_yaml_options o;
+    load_options(&o, check, a.search_path);
+    dlti_error_t err;
+    PyObject *warnings = NULL;
+    bool ok = true;
+    if (host) {
+        warning_list w = {0};
+        sysdesc_system hs = {0};
+        hs.spec = probe(ctx, &a, &w, &err);
+        warnings = warnings_take(&w);
+        ok = warnings && hs.spec && sysdesc_compose_add(c, &hs, NULL, 0, &err) == 0;
+        if (!ok && warnings)
+            ext_raise(&err);
+    } else {
+        warnings = PyList_New(0);
+        ok = warnings != NULL;
+    }
+    for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(items); i++)
+        ok = compose_item(c, ctx, PyTuple_GET_ITEM(items, i), &o) == 0;
+    sysdesc_system result = {0};
+    if (ok && sysdesc_compose_finish(c, &result, &err) < 0) {
+        ok = false;
+        ext_raise(&err);
+    }
+    sysdesc_compose_free(c);
+    if (!ok) {
+        dlti_context_free(ctx);
+        Py_XDECREF(warnings);
+        return NULL;
+    }
+    PyObject *s = spec_of(ctx, &result, "<composed>");
+    if (!s) {
+        Py_DECREF(warnings);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", s, warnings);
+}
+
+/* _check_file(path, complete, partial, search_path) -> [problems] */
+static PyObject *m_check_file(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *path_obj;
+    int complete, partial;
+    const char *search_path;
+    if (!PyArg_ParseTuple(args, "O&ppz:_check_file", PyUnicode_FSConverter, &path_obj, &complete,
+                          &partial, &search_path))
+        return NULL;
+    dlti_context *ctx = dlti_context_new();
+    PyObject *list = ctx ? PyList_New(0) : NULL;
+    if (!list) {
+        dlti_context_free(ctx);
+        Py_DECREF(path_obj);
+        return ctx ? NULL : PyErr_NoMemory();
+    }
+    sysdesc_yaml_options o;
+    load_options(&o, 1, search_path);
+    long n = sysdesc_check_file(ctx, PyBytes_AS_STRING(path_obj), &o,
+                                ext_check_flags(complete, partial), ext_check_report, list);
+    dlti_context_free(ctx);
+    Py_DECREF(path_obj);
+    return ext_check_list(n, list);
+}
+
+static PyObject *m_catalog_path(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    char *p = sysdesc_catalog_path();
+    if (!p)
+        return PyErr_NoMemory();
+    PyObject *r = PyUnicode_DecodeFSDefault(p);
+    free(p);
+    return r;
+}
+
+/* _catalog_list(search_path) -> [(name, path, vendor, model)] */
+static PyObject *m_catalog_list(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *search_path;
+    if (!PyArg_ParseTuple(args, "z:_catalog_list", &search_path))
+        return NULL;
+    sysdesc_catalog_entry *e;
+    size_t n;
+    dlti_error_t err;
+    if (sysdesc_catalog_list(search_path, &e, &n, &err) < 0)
+        return ext_raise(&err);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        PyObject *t = Py_BuildValue("(ssss)", e[i].name, e[i].path, e[i].vendor, e[i].model);
+        if (!t)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    sysdesc_catalog_list_free(e, n);
+    return list;
+}
+
+static PyMethodDef module_methods[] = {
+    {"_register", m_register, METH_VARARGS, "the Python layer's classes"},
+    {"_load", m_load, METH_VARARGS, "_load(path, check, search_path)"},
+    {"_parse", m_parse, METH_VARARGS, "_parse(text, source, check, search_path)"},
+    {"_host", m_host, METH_VARARGS,
+     "_host(io, runtimes, cache, cache_dir, catalog, search_path) -> (spec, warnings)"},
+    {"_compose", m_compose, METH_VARARGS, "_compose(items, host, ...probe..., check)"},
+    {"_check_file", m_check_file, METH_VARARGS, "_check_file(path, complete, partial, search_path)"},
+    {"catalog_path", m_catalog_path, METH_NOARGS,
+     "catalog_path($module, /)\n--\n\nThe library's default catalog search path (':'-separated)."},
+    {"_catalog_list", m_catalog_list, METH_VARARGS, "_catalog_list(search_path)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "sysdesc._sysdesc",
+    .m_doc = "The C half of the sysdesc module (use `import sysdesc`).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__sysdesc(void)
+{
+    PyTypeObject *types[] = {&SystemType, &NodeType, &PathType, &LayoutType, &KeyIterType};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (PyType_Ready(types[i]) < 0)
+            return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "System", (PyObject *)&SystemType) < 0 ||
+        PyModule_AddObjectRef(m, "Node", (PyObject *)&NodeType) < 0 ||
+        PyModule_AddObjectRef(m, "Path", (PyObject *)&PathType) < 0 ||
+        PyModule_AddObjectRef(m, "Layout", (PyObject *)&LayoutType) < 0 ||
+        PyModule_AddStringConstant(m, "version", sysdesc_version_string()) < 0 ||
+        PyModule_AddIntConstant(m, "RUNTIME_OPENCL", SYSDESC_RUNTIME_OPENCL) < 0 ||
+        PyModule_AddIntConstant(m, "RUNTIME_VULKAN", SYSDESC_RUNTIME_VULKAN) < 0 ||
+        PyModule_AddIntConstant(m, "RUNTIME_CUDA", SYSDESC_RUNTIME_CUDA) < 0 ||
+        PyModule_AddIntConstant(m, "RUNTIME_ROCM", SYSDESC_RUNTIME_ROCM) < 0 ||
+        PyModule_AddIntConstant(m, "RUNTIME_LEVEL_ZERO", SYSDESC_RUNTIME_LEVEL_ZERO) < 0 ||
+        PyModule_AddIntConstant(m, "RUNTIME_NONE", (long)SYSDESC_RUNTIME_NONE) < 0 ||
+        PyModule_AddIntConstant(m, "CACHE_AUTO", SYSDESC_PROBE_CACHE_AUTO) < 0 ||
+        PyModule_AddIntConstant(m, "CACHE_OFF", SYSDESC_PROBE_CACHE_OFF) < 0 ||
+        PyModule_AddIntConstant(m, "CACHE_REFRESH", SYSDESC_PROBE_CACHE_REFRESH) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

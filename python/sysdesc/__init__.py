@@ -1,0 +1,242 @@
+"""sysdesc: heterogeneous computers as MLIR DLTI target system specs.
+
+    >>> import sysdesc
+    >>> spec = sysdesc.host()
+    >>> spec["CPU"]["cache"]["L1"]["size_in_bytes"]
+    49152
+    >>> spec.query("CPU", "cache", "L1", "size_in_bytes")   # MLIR's semantics
+    49152
+    >>> l1 = spec.path("CPU", "cache", "L1", "size_in_bytes")  # resolved once
+    >>> l1()
+    49152
+    >>> sysdesc.catalog("nvidia/h100-sxm").export("GPU", "triton")["max_shared_mem"]
+    232448
+
+Entry points: host(), load(), parse(), catalog(), catalog_names(),
+compose(), check().  A Spec is a read-only nested mapping; values are plain
+Python values (docs/python.md, "Values").  Errors are sysdesc.Error
+subclasses carrying file, line, column and MLIR's message.  Every object is
+safe to read from several threads.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings as _warnings
+from typing import Iterable, List, NamedTuple, Optional, Sequence, Union
+
+from . import _sysdesc
+from ._errors import (ArgumentError, Error, FileError, LimitError, NotFoundError, ParseError,
+                      RangeError, UnsupportedError, ValueTypeError, VerifyError, BY_CODE)
+from ._spec import Map, Spec
+from ._values import UNIT, Attribute, MlirAttr, MlirType
+
+Path = _sysdesc.Path
+Layout = _sysdesc.Layout
+System = _sysdesc.System
+
+__version__ = _sysdesc.version
+
+__all__ = [
+    "host", "load", "parse", "catalog", "catalog_names", "catalog_entries", "catalog_path",
+    "compose", "check", "TUNERS",
+    "Spec", "Map", "Path", "Layout", "System", "Attribute", "Problem", "CatalogEntry",
+    "MlirType", "MlirAttr", "UNIT",
+    "Error", "ParseError", "VerifyError", "LimitError", "NotFoundError", "ValueTypeError",
+    "RangeError", "UnsupportedError", "ArgumentError", "FileError", "ProbeWarning",
+]
+
+_sysdesc._register(Map, Spec, MlirType, MlirAttr, UNIT, dict(BY_CODE))
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Problem(NamedTuple):
+    """One problem the device schema found (sysdesc.check, Spec.check)."""
+
+    formatted: str          #: "FILE:LINE:COL: error: MESSAGE", as `sysdesc check` prints it
+    message: str            #: the message alone
+    file: Optional[str]
+    line: int               #: 1-based; 0 when unknown
+    column: int
+
+
+class CatalogEntry(NamedTuple):
+    """One entry of the systems/ catalog (sysdesc.catalog_entries)."""
+
+    name: str    #: "nvidia/h100-sxm"
+    path: str    #: the YAML file
+    vendor: str
+    model: str
+
+
+class ProbeWarning(UserWarning):
+    """A probed value that failed a sanity check (it is also listed under "suspect")."""
+
+
+#: The autotuners Spec.export() and `sysdesc export --to` know.
+TUNERS = ("tvm", "triton", "inductor")
+
+# ---- the catalog ----
+
+_PACKAGE_CATALOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "systems")
+
+
+def catalog_path() -> str:
+    """The catalog search path, ':'-separated: $SYSDESC_PATH, the catalog
+    installed inside this package (a wheel from ``pip install``), then the
+    library's own search (next to the library, DATADIR, the source tree)."""
+    parts = []
+    env = os.environ.get("SYSDESC_PATH")
+    if env:
+        parts.append(env)
+    if os.path.isdir(_PACKAGE_CATALOG):
+        parts.append(_PACKAGE_CATALOG)
+    parts.append(_sysdesc.catalog_path())
+    return ":".join(parts)
+
+
+def catalog_entries() -> List[CatalogEntry]:
+    """Every catalog entry, sorted by name (as ``sysdesc list``)."""
+    return [CatalogEntry(*e) for e in _sysdesc._catalog_list(catalog_path())]
+
+
+def catalog_names() -> List[str]:
+    """The names of the catalog entries: "nvidia/h100-sxm", ..."""
+    return [e.name for e in catalog_entries()]
+
+
+def catalog(name: str, check: bool = True) -> Spec:
+    """The catalog entry ``name`` ("nvidia/h100-sxm") as a Spec.
+
+    Raises FileError when there is no such entry."""
+    if os.sep in name and os.path.exists(name) or name.endswith(".mlir"):
+        raise ArgumentError(f"catalog: {name!r} is a file, not a catalog name (use sysdesc.load)",
+                            f"{name!r} is a file, not a catalog name", code="argument")
+    return _sysdesc._load(name, check, catalog_path())
+
+
+# ---- loading ----
+
+def load(path: PathLike, check: bool = True) -> Spec:
+    """Loads a YAML or MLIR description, or a catalog name, as ``sysdesc convert`` does.
+
+    With ``check`` (the default) the description is checked against the
+    device schema first (VerifyError at the first problem; sysdesc.check
+    lists them all).  Raises ParseError, VerifyError, LimitError, FileError."""
+    return _sysdesc._load(os.fspath(path), check, catalog_path())
+
+
+def parse(text: Union[str, bytes], source: Optional[str] = None, check: bool = True) -> Spec:
+    """Parses a description held in a string: MLIR when it starts with an
+    attribute (``#dlti...``) or ``module`` (or ``source`` ends in .mlir), else
+    YAML.  ``source`` names the text in errors (and is the base of relative
+    ``base:`` paths)."""
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogateescape")
+    return _sysdesc._parse(text, source, check, catalog_path())
+
+
+# ---- probing ----
+
+_RUNTIMES = {
+    "opencl": _sysdesc.RUNTIME_OPENCL,
+    "vulkan": _sysdesc.RUNTIME_VULKAN,
+    "cuda": _sysdesc.RUNTIME_CUDA,
+    "rocm": _sysdesc.RUNTIME_ROCM,
+    "level_zero": _sysdesc.RUNTIME_LEVEL_ZERO,
+}
+
+_CACHE = {True: _sysdesc.CACHE_AUTO, None: _sysdesc.CACHE_AUTO, False: _sysdesc.CACHE_OFF,
+          "auto": _sysdesc.CACHE_AUTO, "off": _sysdesc.CACHE_OFF,
+          "refresh": _sysdesc.CACHE_REFRESH}
+
+
+def _probe_args(io: Optional[bool], runtimes: Union[None, bool, Iterable[str]],
+                cache: Union[None, bool, str], cache_dir: Optional[PathLike],
+                catalog: bool) -> tuple:
+    if runtimes is None or runtimes is True:
+        bits = 0  # the default: all of them
+    elif runtimes is False:
+        bits = _sysdesc.RUNTIME_NONE
+    else:
+        if isinstance(runtimes, str):
+            runtimes = [runtimes]
+        bits = 0
+        for r in runtimes:
+            if r not in _RUNTIMES:
+                raise ArgumentError(f"unknown runtime {r!r} ({', '.join(_RUNTIMES)})",
+                                    code="argument")
+            bits |= _RUNTIMES[r]
+        bits = bits or _sysdesc.RUNTIME_NONE
+    if not isinstance(cache, (bool, str, type(None))) or cache not in _CACHE:
+        raise ArgumentError(f"cache must be True, False, 'auto', 'off' or 'refresh', not {cache!r}",
+                            code="argument")
+    io_arg = -1 if io is None else int(bool(io))
+    return (io_arg, bits, _CACHE[cache], None if cache_dir is None else os.fspath(cache_dir),
+            bool(catalog), catalog_path())
+
+
+def _warn(lines: List[str]) -> None:
+    for line in lines:
+        _warnings.warn(line, ProbeWarning, stacklevel=3)
+
+
+def host(io: Optional[bool] = None, runtimes: Union[None, bool, Iterable[str]] = None,
+         cache: Union[None, bool, str] = None, cache_dir: Optional[PathLike] = None,
+         catalog: bool = True) -> Spec:
+    """Probes this machine, as ``sysdesc probe`` does, into a Spec.
+
+    io: PCI/GPU discovery (None: the library's default, off for this host;
+        True: on, as ``--io``).
+    runtimes: vendor runtimes to ask ("opencl", "vulkan", "cuda", "rocm",
+        "level_zero"); None or True: all; False or []: none.
+    cache: the runtimes' answer cache: True/"auto" (default), False/"off",
+        "refresh"; cache_dir: its directory (None: $XDG_CACHE_HOME/sysdesc).
+    catalog: fill probed GPUs from the catalog by PCI id (as the CLI does).
+    The GIL is released while probing.  Sanity-check warnings are issued as
+    sysdesc.ProbeWarning.  Raises FileError when the topology cannot be read."""
+    spec, lines = _sysdesc._host(*_probe_args(io, runtimes, cache, cache_dir, catalog))
+    _warn(lines)
+    return spec
+
+
+def compose(*items: str, host: bool = False, io: Optional[bool] = True,
+            runtimes: Union[None, bool, Iterable[str]] = None,
+            cache: Union[None, bool, str] = None, cache_dir: Optional[PathLike] = None,
+            catalog: bool = True, check: bool = True) -> Spec:
+    """One system from several descriptions, by ``sysdesc compose``'s rules.
+
+    Each item is a string as on the command line: a file or catalog name
+    ("nvidia/h100-sxm"), ``ID=ITEM`` (the device gets id ID; a system's ids
+    get "ID." in front), ``ITEM:N`` (N identical devices ID0..ID<N-1>):
+    ``compose("GPU=nvidia/h100-sxm:8", host=True)``.  ``host`` adds this
+    machine (probed with ``io`` on by default, as ``compose --host``).
+    A device id used twice is a VerifyError."""
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(f"compose items are strings ([ID=]ITEM[:N]), not {type(item).__name__}")
+    args = _probe_args(io, runtimes, cache, cache_dir, catalog)
+    spec, lines = _sysdesc._compose(tuple(os.fspath(i) for i in items), bool(host), *args,
+                                    bool(check))
+    _warn(lines)
+    return spec
+
+
+def check(what: Union[PathLike, Spec], complete: bool = False,
+          partial: bool = False) -> List[Problem]:
+    """Every problem the device schema finds in a file, catalog name or Spec
+    (``sysdesc check``): an empty list when it is valid.  ``complete``: the
+    required keys must be there (catalog entries); ``partial``: a fragment
+    (an override file).  A file that does not load is one problem."""
+    if isinstance(what, Spec):
+        return what.check(complete=complete, partial=partial)
+    found = [Problem(*p) for p in _sysdesc._check_file(os.fspath(what), bool(complete),
+                                                       bool(partial), catalog_path())]
+    return _file_order(found)
+
+
+def _file_order(problems: List[Problem]) -> List[Problem]:
+    """The order `sysdesc check` prints: by line and column, problems at one
+    place (the keys a device misses) in the checker's order."""
+    return sorted(problems, key=lambda p: (p.line, p.column))

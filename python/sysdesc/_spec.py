@@ -1,0 +1,132 @@
+"""Map and Spec: the read-only mapping view of a description.
+
+The mapping protocol (``[]``, ``in``, ``len``, iteration in spec order,
+``get``) is the C type ``_sysdesc.Node``; ``collections.abc.Mapping`` adds
+``keys()``, ``items()``, ``values()`` and ``==`` with dicts.  Nothing here
+copies the description: a Map is a pointer into the loaded attributes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Dict, Optional
+
+from . import _sysdesc
+from ._values import Attribute
+
+
+class Map(_sysdesc.Node, Mapping):
+    """A #dlti.map, device spec or system spec as a read-only mapping.
+
+    ``m["key"]`` raises NotFoundError (a KeyError) with MLIR's reason;
+    ``m.query(*keys)`` follows a path with MLIR's semantics; ``m.path(*keys)``
+    resolves the keys once for hot loops.
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _sysdesc.Node):
+            return _sysdesc.Node.__eq__(self, other)
+        return Mapping.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<sysdesc.Map {self.kind} of {len(self)} entries: {list(self.keys())!r}>"
+
+    def attribute(self, *keys: str, scope: Optional[str] = None) -> Attribute:
+        """The value at ``keys`` with its MLIR kind, type and text (sysdesc.Attribute)."""
+        node = self._query_raw(*keys, scope=scope)
+        kind, mlir_type, value = node._info()
+        return Attribute(value, kind, mlir_type, node._mlir())
+
+    def to_mlir_attr(self) -> str:
+        """This map or spec as MLIR prints the attribute."""
+        return self._mlir()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """A plain nested dict (maps become dicts; other values as in the mapping)."""
+        return {k: (v.to_dict() if isinstance(v, Map) else v) for k, v in self.items()}
+
+
+class Spec(Map):
+    """A loaded description: its #dlti.target_system_spec, device by device.
+
+    ``spec["CPU"]["cache"]["L1"]["size_in_bytes"]``, ``spec.query(...)``,
+    ``spec.path(...)``, ``spec.layout()``, and the CLI's outputs:
+    ``to_mlir()``, ``to_attr()``, ``to_yaml()``, ``to_json()``, ``to_dict()``.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<sysdesc.Spec {self.system.source!r}: {', '.join(self.keys())}>"
+
+    @property
+    def devices(self) -> list:
+        """The device ids, in spec order."""
+        return list(self.keys())
+
+    @property
+    def data_layout(self) -> Optional[str]:
+        """``data_layout:`` as written (LLVM data layout string or triple), or None."""
+        return self.system.data_layout
+
+    def to_mlir(self) -> str:
+        """What ``sysdesc convert --to mlir`` prints: the module, as mlir-opt-22 prints it."""
+        return self.system.print("mlir")
+
+    def to_attr(self) -> str:
+        """What ``sysdesc convert --to attr`` prints: the bare system spec."""
+        return self.system.print("attr")
+
+    def to_yaml(self) -> str:
+        """What ``sysdesc convert --to yaml`` prints (sysdesc.load reads it back)."""
+        return self.system.print("yaml")
+
+    def to_json(self, typed: bool = False) -> str:
+        """What ``sysdesc convert --to json [--typed]`` prints."""
+        return self.system.print("json", typed=typed)
+
+    def to_dict(self, typed: bool = False) -> Dict[str, Any]:  # type: ignore[override]
+        """``json.loads(self.to_json(typed))``: the CLI's JSON as Python objects."""
+        return json.loads(self.to_json(typed))
+
+    def layout(self, scope: Optional[str] = None) -> "_sysdesc.Layout":
+        """The data layout (sysdesc.Layout) of the description, or of nested module ``scope``."""
+        return self.system.layout(scope)
+
+    def export(self, device: str, tuner: str) -> Dict[str, Any]:
+        """Device ``device`` in an autotuner's own field names (docs/export.md).
+
+        tuner: "tvm" (a TVM target's attributes: kind, arch,
+        max_shared_memory_per_block, thread_warp_size, ...), "triton"
+        (driver.active.utils.get_device_properties(): max_shared_mem,
+        multiprocessor_count, warpSize, clock rates in kHz, ...) or
+        "inductor" (torch._inductor.runtime.hints.DeviceProperties fields).
+        The same mapping as ``sysdesc export`` (one C function); a field whose
+        source key is absent is left out.  Raises NotFoundError for an
+        unknown device, UnsupportedError for a device the tuner cannot
+        describe (Triton and Inductor: GPUs only)."""
+        return json.loads(self.system.export(device, tuner))
+
+    def to_tvm(self, device: str) -> Dict[str, Any]:
+        """``export(device, "tvm")``: the attributes of a TVM target (tvm.target.Target(d))."""
+        return self.export(device, "tvm")
+
+    def to_triton(self, device: str) -> Dict[str, Any]:
+        """``export(device, "triton")``: Triton's device properties."""
+        return self.export(device, "triton")
+
+    def to_inductor(self, device: str) -> Dict[str, Any]:
+        """``export(device, "inductor")``: fields of Inductor's DeviceProperties
+        (``index`` is left out: it is the runtime's ordinal, not a property)."""
+        return self.export(device, "inductor")
+
+    def check(self, complete: bool = False, partial: bool = False) -> list:
+        """Every problem the device schema finds, as sysdesc.Problem values (none: valid)."""
+        from . import Problem, _file_order
+        return _file_order([Problem(*p) for p in self.system.check(complete=complete,
+                                                                   partial=partial)])

@@ -1,0 +1,90 @@
+"""Queries: MLIR's semantics through the C API, the not-found reason, paths."""
+
+import pytest
+
+import sysdesc
+
+SCOPED = """module attributes {dlti.target_system_spec = #dlti.target_system_spec<
+  "CPU" = #dlti.target_device_spec<"device_type" = "CPU", "vendor" = "V", "model" = "M",
+                                   "arch" = "x86_64", "L1_cache_size_in_bytes" = 32768 : i64>>} {
+  module @inner attributes {dlti.dl_spec = #dlti.dl_spec<"inner_only" = 7 : i64>} {
+  }
+}
+"""
+
+
+def test_query_equals_subscripts():
+    s = sysdesc.catalog("nvidia/h100-sxm")
+    assert s.query("GPU", "num_compute_units") == s["GPU"]["num_compute_units"] == 132
+    assert s["GPU"].query("peak_ops_per_second", "fp64_vector") == 33.5e12
+
+
+def test_query_not_found_carries_mlirs_reason_and_a_hint(cli):
+    s = sysdesc.catalog("nvidia/h100-sxm")
+    with pytest.raises(sysdesc.NotFoundError) as e:
+        s.query("GPU", "num_compute_unit")
+    err = e.value
+    assert isinstance(err, KeyError)
+    assert err.message.startswith('key "num_compute_unit" has no DLTI-mapping per attr: '
+                                  "#dlti.target_device_spec<")
+    assert err.hint == 'did you mean "num_compute_units"?'
+    # The CLI's words for the same query.
+    r = cli("query", "nvidia/h100-sxm", "GPU", "num_compute_unit", check=False)
+    assert r.returncode == 1
+    assert r.stderr.decode().splitlines() == [f"sysdesc: error: {err.message}",
+                                              f"sysdesc: hint: {err.hint}"]
+
+
+def test_query_needs_a_key():
+    with pytest.raises(sysdesc.ArgumentError):
+        sysdesc.catalog("nvidia/l4").query()
+
+
+def test_scoped_query_searches_outward():
+    s = sysdesc.parse(SCOPED)
+    assert s.query("CPU", "L1_cache_size_in_bytes") == 32768
+    assert s.query("inner_only", scope="inner") == 7
+    # From the inner scope, the first key not found there is tried outward.
+    assert s.query("CPU", "vendor", scope="inner") == "V"
+    with pytest.raises(sysdesc.NotFoundError):
+        s.query("inner_only")
+    with pytest.raises(sysdesc.NotFoundError):
+        s.query("CPU", scope="no_such_scope")
+    with pytest.raises(sysdesc.ArgumentError):
+        sysdesc.catalog("nvidia/l4").query("GPU", scope="inner")
+
+
+def test_path_is_the_query_resolved_once():
+    s = sysdesc.catalog("nvidia/h100-sxm")
+    p = s.path("GPU", "L2_cache_size_in_bytes")
+    assert isinstance(p, sysdesc.Path) and p.keys == ("GPU", "L2_cache_size_in_bytes")
+    assert p() == 52428800 == s.query("GPU", "L2_cache_size_in_bytes")
+    assert repr(p) == "sysdesc.Path('GPU', 'L2_cache_size_in_bytes')"
+    missing = s.path("GPU", "never_seen_key_xyz")
+    assert missing.get() is None and missing.get(3) == 3
+    with pytest.raises(sysdesc.NotFoundError) as e:
+        missing()
+    assert 'key "never_seen_key_xyz"' in e.value.message
+    with pytest.raises(TypeError):
+        p(1)
+    with pytest.raises(sysdesc.ArgumentError):
+        s.path()
+
+
+def test_path_on_a_scope_and_a_map():
+    s = sysdesc.parse(SCOPED)
+    assert s.path("CPU", "vendor", scope="inner")() == "V"
+    gpu = sysdesc.catalog("nvidia/h100-sxm")["GPU"]
+    assert gpu.path("peak_ops_per_second", "bf16_matrix")() == 989.4e12
+
+
+def test_type_keys_in_a_dl_spec():
+    s = sysdesc.parse(
+        'module attributes {dlti.dl_spec = #dlti.dl_spec<i64 = dense<[32, 64]> : vector<2xi64>>,'
+        ' dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<'
+        '"device_type" = "CPU", "vendor" = "V", "model" = "M", "arch" = "a">>} {}')
+    assert s.query(sysdesc.MlirType("i64")) == (32, 64)
+    with pytest.raises(sysdesc.NotFoundError):
+        s.query(sysdesc.MlirType("i32"))
+    with pytest.raises(sysdesc.ParseError):
+        s.query(sysdesc.MlirType("not a type"))
