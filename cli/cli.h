@@ -28,6 +28,14 @@ int cli_fail(int code, const char *fmt, ...)
     ;
 /* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
 int cli_report(const dlti_error_t *err);
+/* "--": every command reads the arguments after it as operands, never as
+ * options (harden, issue 13: some commands took it and others did not). */
+static inline bool cli_end_of_options(const char *arg)
+{
+    return arg[0] == '-' && arg[1] == '-' && arg[2] == '\0';
+}
+/* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
+dlti_context *cli_context_new(void);
 /* The exit code for an error code. */
 int cli_exit_code(dlti_error_code code);
 /* True when argv[i] is -h or --help. */
@@ -61,6 +69,7 @@ int cmd_schema(int argc, char **argv);
 int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 
 #include "sysdesc/sysdesc.h"
 
@@ -99,7 +108,8 @@ bool cli_probe_option(const char *arg, cli_probe_args *a);
  * reports the problem and returns the exit code. */
 int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host);
 /* Takes the options of commands that load and print descriptions:
- * --no-check (into `load`) and --typed (into `print_flags`); false for any other. */
+ * --no-check (into `load`), --typed, --pretty and --inherent-dlti (into
+ * `print_flags`); false for any other. */
 bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;

@@ -113,9 +113,11 @@ int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned
                       const char *out_path)
 {
     size_t len = 0;
-    char *text = sysdesc_system_print(sys, format, flags, &len);
+    dlti_error_t err;
+    char *text = sysdesc_system_print_checked(sys, format, flags, &len, &err);
     if (!text)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_fail(err.code == DLTI_ERROR_NOMEM ? SYSDESC_EXIT_ENVIRONMENT : SYSDESC_EXIT_BAD_INPUT,
+                        "%s", err.text);
     int rc = cli_output(text, len, out_path);
     free(text);
     return rc;
@@ -187,6 +189,11 @@ bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigne
         load->flags |= SYSDESC_LOAD_NO_CHECK;
     else if (print_flags && strcmp(arg, "--typed") == 0)
         *print_flags |= SYSDESC_PRINT_TYPED;
+    /* issue 14: MLIR output one entry a line / in MLIR head's dlti form */
+    else if (print_flags && strcmp(arg, "--pretty") == 0)
+        *print_flags |= SYSDESC_PRINT_PRETTY;
+    else if (print_flags && strcmp(arg, "--inherent-dlti") == 0)
+        *print_flags |= SYSDESC_PRINT_INHERENT;
     else
         return false;
     return true;
@@ -216,4 +223,30 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
     if (nxml)
         return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);
     return sysdesc_probe_host(ctx, &opts, err);
+}
+
+dlti_context *cli_context_new(void)
+{
+    dlti_context *ctx = dlti_context_new();
+    /* The memory budget of every reader (dlti_limits.max_memory_bytes):
+     * SYSDESC_MAX_MEMORY=BYTES[K|M|G] raises or lowers it; a value that is
+     * not one keeps the default (and says so). */
+    const char *env = getenv("SYSDESC_MAX_MEMORY");
+    if (ctx && env && *env) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 10);
+        unsigned shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+        if (shift)
+            end++;
+        if (errno || *end || v == 0 || env[0] == '-' || (shift && v > (SIZE_MAX >> shift))) {
+            fprintf(stderr, "sysdesc: warning: SYSDESC_MAX_MEMORY='%s' is not BYTES[K|M|G]; "
+                            "the default budget applies\n", env);
+        } else {
+            dlti_limits l = dlti_context_get_limits(ctx);
+            l.max_memory_bytes = (size_t)v << shift;
+            dlti_context_set_limits(ctx, &l);
+        }
+    }
+    return ctx;
 }

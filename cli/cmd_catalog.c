@@ -62,8 +62,13 @@ static int no_entries(void)
 
 int cmd_list(int argc, char **argv)
 {
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
+        if (!operands && cli_end_of_options(argv[i])) {
+            operands = true;
+            continue;
+        }
+        if (!operands && cli_is_help(argv[i])) {
             return cli_write_stdout(list_usage, sizeof(list_usage) - 1);
         }
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "list: unexpected argument '%s'", argv[i]);
@@ -97,8 +102,19 @@ int cmd_show(int argc, char **argv)
     sysdesc_format format = SYSDESC_FORMAT_YAML;
     sysdesc_yaml_options load_opts = {0};
     unsigned flags = 0;
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!operands && cli_end_of_options(a)) {
+            operands = true;
+            continue;
+        }
+        if (operands) {
+            if (name)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: expected one NAME");
+            name = a;
+            continue;
+        }
         if (cli_is_help(a)) {
             return cli_write_stdout(show_usage, sizeof(show_usage) - 1);
         }
@@ -123,7 +139,7 @@ int cmd_show(int argc, char **argv)
     char *path = sysdesc_catalog_find(name, NULL, &err);
     if (!path)
         return cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     sysdesc_system sys;
     int rc;
     if (!ctx)

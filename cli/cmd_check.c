@@ -87,7 +87,7 @@ int cmd_check(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "check: missing FILE (see sysdesc check --help)");
     int rc = SYSDESC_EXIT_OK;
     for (int i = first; i < argc; i++) {
-        dlti_context *ctx = dlti_context_new();
+        dlti_context *ctx = cli_context_new();
         collected c = {0};
         long n = ctx ? sysdesc_check_file(ctx, argv[i], NULL, flags, collect, &c) : -1;
         if (n < 0 || c.nomem) {

@@ -10,7 +10,7 @@
 static const char usage[] =
     "usage: sysdesc compose [--host [PROBE OPTIONS]]\n"
     "                       [--format mlir|attr|yaml|json] [--typed] [--no-check]\n"
-    "                       [-o FILE] ITEM...\n"
+    "                       [--pretty] [--inherent-dlti] [-o FILE] ITEM...\n"
     "\n"
     "Builds one #dlti.target_system_spec from the devices of every ITEM:\n"
     "  ITEM        a YAML or MLIR file, or a catalog name (nvidia/h100-sxm)\n"
@@ -26,6 +26,9 @@ static const char usage[] =
     "A device id used twice is an error: rename one with ID=ITEM.  Every item\n"
     "is checked against the device schema (sysdesc check) unless --no-check.\n"
     "  --format F  mlir (default), attr, yaml or json (--typed: keep types)\n"
+    "  --pretty    MLIR one DLTI entry a line, nested maps indented\n"
+    "  --inherent-dlti  MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "              (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE     write to FILE atomically\n"
     "\n"
     "Exit status: 0 ok; 2 bad input or usage; 3 unreadable file, failed probe\n"
@@ -54,16 +57,21 @@ static int parse_item(char *arg, char **id, char **item, unsigned *count)
         if (!**id)
             return -1;
     }
+    /* Whatever follows the last ':' that looks like a count (a sign, blanks
+     * and digits, or nothing) is one, and must be 1..100000: F:0, F:-1,
+     * F:+1, F: and F:99999999999999999999 get the same error (issue 13),
+     * never a search for a file named "F:-1". */
     char *colon = strrchr(arg, ':');
-    if (colon && colon[1]) {
-        char *end;
-        unsigned long n = strtoul(colon + 1, &end, 10);
-        if (*end == '\0' && isdigit((unsigned char)colon[1])) {
-            if (n == 0 || n > 100000)
-                return -1;
-            *count = (unsigned)n;
-            *colon = '\0';
-        }
+    if (colon && strspn(colon + 1, "+- 0123456789") == strlen(colon + 1)) {
+        const char *d = colon + 1;
+        size_t nd = strlen(d);
+        if (nd == 0 || nd > 6 || strspn(d, "0123456789") != nd)
+            return -1;
+        unsigned long n = strtoul(d, NULL, 10);
+        if (n == 0 || n > 100000)
+            return -1;
+        *count = (unsigned)n;
+        *colon = '\0';
     }
     *item = arg;
     return **item ? 0 : -1;
@@ -82,8 +90,17 @@ int cmd_compose(int argc, char **argv)
     if (!items)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     int rc = SYSDESC_EXIT_OK;
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc && rc == SYSDESC_EXIT_OK; i++) {
         const char *a = argv[i];
+        if (!operands && cli_end_of_options(a)) {
+            operands = true;
+            continue;
+        }
+        if (operands) {
+            items[nitems++] = argv[i];
+            continue;
+        }
         if (cli_is_help(a)) {
             free(items);
             return cli_write_stdout(usage, sizeof(usage) - 1);
@@ -118,7 +135,7 @@ int cmd_compose(int argc, char **argv)
         free(items);
         return rc;
     }
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     sysdesc_compose *c = ctx ? sysdesc_compose_new(ctx) : NULL;
     if (!c) {
         dlti_context_free(ctx);

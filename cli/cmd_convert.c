@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check] [-o FILE] FILE\n"
+    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check] [--pretty]\n"
+    "                       [--inherent-dlti] [-o FILE] FILE\n"
     "\n"
     "Reads FILE (YAML or MLIR, \"-\" for standard input, or a catalog name such\n"
     "as nvidia/h100-sxm) and prints it as:\n"
@@ -16,6 +17,9 @@ static const char usage[] =
     "  json  plain JSON; --typed keeps MLIR types as {\"type\", \"value\"}\n"
     "  --no-check  convert what is written; by default FILE is checked against\n"
     "           the device schema first (sysdesc check lists every problem)\n"
+    "  --pretty MLIR one DLTI entry a line, nested maps indented\n"
+    "  --inherent-dlti  MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "           (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE  write to FILE atomically (temporary file + rename; \"-\" is\n"
     "           standard output; a device or FIFO is written in place)\n"
     "\n"
@@ -28,8 +32,19 @@ int cmd_convert(int argc, char **argv)
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     sysdesc_yaml_options load_opts = {0};
     unsigned flags = 0;
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!operands && cli_end_of_options(a)) {
+            operands = true;
+            continue;
+        }
+        if (operands) {
+            if (path)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: expected one FILE");
+            path = a;
+            continue;
+        }
         if (cli_is_help(a)) {
             return cli_write_stdout(usage, sizeof(usage) - 1);
         }
@@ -62,7 +77,7 @@ int cmd_convert(int argc, char **argv)
     }
     if (!path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: missing FILE (see sysdesc convert --help)");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

@@ -29,7 +29,7 @@ static const char export_usage[] =
 
 static int print_spec(const char *str)
 {
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;
@@ -90,7 +90,7 @@ int cmd_dl_export(int argc, char **argv)
         return done;
     if (i + 1 != argc)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: expected one FILE (see sysdesc dl-export --help)");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

@@ -58,7 +58,7 @@ int cmd_export(int argc, char **argv)
                         sysdesc_tuner_names());
     if (n != 2)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "export: SPEC and DEVICE are needed (see sysdesc export --help)");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

@@ -6,11 +6,22 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc fmt [FILE|-]\n"
+    "usage: sysdesc fmt [--pretty] [--inherent-dlti] [--skeleton] [FILE|-]\n"
     "\n"
     "Parses FILE (default: standard input) as MLIR text, a module with DLTI\n"
     "attributes or one bare attribute, verifies it and prints it in the\n"
     "canonical form that mlir-opt-22 prints.\n"
+    "\n"
+    "  --pretty         one DLTI entry a line, nested maps indented (mlir-opt-22\n"
+    "                   reads it; fmt prints it back on one line)\n"
+    "  --inherent-dlti  MLIR head's `dlti = ...` module attribute instead of\n"
+    "                   MLIR 22's `dlti.target_system_spec = ...` (MLIR 22\n"
+    "                   rejects it; both forms are read)\n"
+    "  --skeleton       for a file holding operations sysdesc does not model\n"
+    "                   (func.func, gpu.module, ...): print its modules and\n"
+    "                   their attributes alone.  Without it such a file is an\n"
+    "                   error: fmt cannot re-print those operations (use\n"
+    "                   `sysdesc attach` to set a file's spec)\n"
     "\n"
     "Exit status: 0 printed; 2 bad input (FILE:LINE:COL: error: MESSAGE on\n"
     "stderr); 3 the file could not be read or the output written.\n";
@@ -19,28 +30,55 @@ int cmd_fmt(int argc, char **argv)
 {
     const char *path = "-";
     int files = 0;
+    unsigned flags = 0;
+    bool skeleton = false;
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
+        if (!operands && cli_end_of_options(argv[i])) {
+            operands = true;
+            continue;
+        }
+        if (!operands && cli_is_help(argv[i])) {
             return cli_write_stdout(usage, sizeof(usage) - 1);
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
+        if (!operands && strcmp(argv[i], "--pretty") == 0) {
+            flags |= DLTI_PRINT_PRETTY;
+            continue;
+        }
+        if (!operands && strcmp(argv[i], "--inherent-dlti") == 0) {
+            flags |= DLTI_PRINT_INHERENT;
+            continue;
+        }
+        if (!operands && strcmp(argv[i], "--skeleton") == 0) {
+            skeleton = true;
+            continue;
+        }
+        if (!operands && argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: unknown option '%s' (see sysdesc fmt --help)", argv[i]);
         path = argv[i];
         files++;
     }
     if (files > 1)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: expected at most one FILE");
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;
-    int rc;
+    int rc, line, col;
+    const char *first;
     const dlti_scope *root = dlti_parse_file(ctx, path, &err);
     if (!root) {
         rc = cli_report(&err);
+    } else if (!skeleton && dlti_scope_skipped_ops(root, &first, &line, &col)) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                      "fmt: %s holds operations sysdesc does not model (first: '%s' at line %d, "
+                      "column %d); fmt prints only what it can print whole: use `sysdesc query` "
+                      "or `layout` to read the file, `sysdesc attach` to set its spec, or "
+                      "`fmt --skeleton` for its modules and their attributes alone",
+                      strcmp(path, "-") ? path : "<stdin>", first, line, col);
     } else {
         size_t len;
-        char *text = dlti_scope_print(root, &len);
+        char *text = dlti_scope_print_flags(root, flags, &len);
         rc = text ? cli_write_stdout(text, len) : cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         free(text);
     }

@@ -18,8 +18,11 @@ static const char usage[] =
     "scope-wide properties (endianness, memory spaces, stack alignment, ...) one\n"
     "per line as `name = value` in canonical MLIR.\n"
     "\n"
+    "Every TYPE is answered or gets its own error line.\n"
+    "\n"
     "Exit status: 0 ok; 1 a value out of range; 2 bad input, usage, or a type\n"
-    "without a data layout; 3 the file could not be read.\n";
+    "without a data layout; 3 the file could not be read (the first failing\n"
+    "TYPE's status when some are not answered).\n";
 
 static int print_type(const dlti_layout *L, dlti_context *ctx, const char *arg)
 {
@@ -63,7 +66,7 @@ int cmd_layout(int argc, char **argv)
     if (i >= argc)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: missing FILE (see sysdesc layout --help)");
     const char *path = argv[i++];
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     dlti_layout *L = NULL;
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
@@ -88,10 +91,21 @@ int cmd_layout(int argc, char **argv)
     }
     if (i >= argc)
         rc = print_props(L);
-    for (; i < argc && rc == SYSDESC_EXIT_OK; i++)
-        rc = print_type(L, ctx, argv[i]);
+    /* Every TYPE is answered or gets its own error line (issue 13: the
+     * first failure used to skip the rest silently); the exit status is
+     * the first failure's, and a last line says how many were not answered. */
+    int first = i, failed = 0;
+    for (; i < argc; i++) {
+        int r = print_type(L, ctx, argv[i]);
+        if (r != SYSDESC_EXIT_OK && failed++ == 0)
+            rc = r;
+    }
+    if (failed && argc - first > 1)
+        cli_fail(rc, "layout: %d of %d types not answered (each error above names its type)",
+                 failed, argc - first);
+    int out_rc = cli_write_stdout("", 0);
     if (rc == SYSDESC_EXIT_OK)
-        rc = cli_write_stdout("", 0);
+        rc = out_rc;
 out:
     dlti_layout_free(L);
     dlti_context_free(ctx);

@@ -116,7 +116,7 @@ int cmd_measure(int argc, char **argv)
         mo.progress = on_progress;
         mo.progress_user = &ps;
     }
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     /* The CPU only: the GPUs and the vendor runtimes are not measured here. */

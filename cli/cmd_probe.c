@@ -11,7 +11,7 @@ static const char usage[] =
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
     "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
     "                     [--runtime-timeout=MS] [--no-check] [--quiet] [--llvm-target]\n"
-    "                     [-o FILE]\n"
+    "                     [--pretty] [--inherent-dlti] [-o FILE]\n"
     "\n"
     "Probes this machine with hwloc (caches, cores, NUMA, memory, ISA features)\n"
     "and its vendor runtimes (OpenCL, Vulkan, CUDA, ROCm, Level Zero) and prints\n"
@@ -19,19 +19,14 @@ static const char usage[] =
     "for the accelerators I/O discovery or a runtime finds (docs/keys.md lists\n"
     "every key, docs/runtimes.md how the runtimes' answers are merged).\n"
     "\n"
-    "  --xml FILE      probe a topology exported on another machine with\n"
-    "                  `lstopo-no-graphics --of xml`; repeat for a cluster: nodes\n"
-    "                  probed identical form a class, described once as\n"
-    "                  \"class0.CPU\", \"class0.GPU0\", ...; the \"cluster\" device maps\n"
-    "                  each node (its HostName, else node<i>) to its class, and\n"
-    "                  queries for \"NODE.GPU0\" find the class's device\n"
-    "                  (docs/cluster.md)\n"
-    "  --cluster       describe the --xml files as a cluster even when there is one\n"
-    "  --mpi           under mpirun or srun: the ranks of each node elect one that\n"
-    "                  exports the node's hwloc topology; rank 0 receives them,\n"
-    "                  probes each as --xml would and writes one cluster spec with\n"
-    "                  the ranks' nodes (\"MPI:comm_world_size\", \"MPI:rank_nodes\");\n"
-    "                  needs a sysdesc built with MPI (OpenMPI's ompi-c)\n"
+    "  --xml FILE      probe a topology exported with `lstopo-no-graphics --of xml`;\n"
+    "                  repeat for a cluster: identical nodes form a class, its\n"
+    "                  devices \"class0.CPU\", ...; \"NODE.CPU\" queries reach them\n"
+    "                  (the \"cluster\" device maps nodes to classes)\n"
+    "  --cluster       a cluster spec even from one --xml file\n"
+    "  --mpi           under mpirun/srun: one rank per node exports its topology,\n"
+    "                  rank 0 writes the cluster spec with the ranks' nodes\n"
+    "                  (needs sysdesc-mpi, built with OpenMPI; docs/cluster.md)\n"
     "  --io, --no-io   PCI/GPU discovery (default: off for this host, where it\n"
     "                  costs ~4x the load time; on for XML files)\n"
     "  --no-catalog    keep probed GPUs as found; by default a GPU whose PCI ids\n"
@@ -62,6 +57,9 @@ static const char usage[] =
     "                  the module (--format mlir), from the CPU's triple,\n"
     "                  compiler.llvm.cpu and features, for mlir-opt's\n"
     "                  --llvm-target-to-data-layout/-to-target-features\n"
+    "  --pretty        MLIR one DLTI entry a line, nested maps indented\n"
+    "  --inherent-dlti MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "                  (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE         write to FILE atomically (temporary file + rename)\n"
     "\n"
     "Exit status: 0 ok; 2 bad usage, malformed XML or override; 3 unreadable\n"
@@ -112,6 +110,7 @@ int cmd_probe(int argc, char **argv)
     const char *out = NULL;
     bool cluster = false, mpi = false;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
+    unsigned print_flags = 0;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
     sysdesc_yaml_options load_opts = {0};
@@ -122,8 +121,18 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
+        if (!operands && cli_end_of_options(a)) {
+            operands = true;
+            continue;
+        }
+        if (operands) {
+            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                          "probe: unexpected argument '%s' (see sysdesc probe --help)", a);
+            goto done;
+        }
         if (cli_is_help(a)) {
             rc = cli_write_stdout(usage, sizeof(usage) - 1);
             goto done;
@@ -161,7 +170,7 @@ int cmd_probe(int argc, char **argv)
             llvm_target = true;
         } else if (cli_probe_option(a, &pa)) {
             continue;
-        } else if (cli_description_option(a, &load_opts, NULL)) {
+        } else if (cli_description_option(a, &load_opts, &print_flags)) {
             continue;
         } else {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
@@ -195,7 +204,7 @@ int cmd_probe(int argc, char **argv)
         rc = cli_probe_mpi_exec(argc, argv); /* returns only when it cannot */
         goto done;
     }
-    ctx = dlti_context_new();
+    ctx = cli_context_new();
     if (!ctx) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
@@ -244,7 +253,7 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target: %s", err.text);
         goto done;
     }
-    rc = cli_output_system(&sys, format, 0, out);
+    rc = cli_output_system(&sys, format, print_flags, out);
 done:
     free(xmls);
     free(sets);

@@ -89,7 +89,7 @@ int cmd_roofline(int argc, char **argv)
             spec_path = a;
         }
     }
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     int rc;

@@ -209,8 +209,16 @@ int cmd_schema(int argc, char **argv)
 {
     schema_format format = FORMAT_MARKDOWN;
     unsigned device = 0; /* 0: every device type */
+    bool operands = false; /* after "--" (every command: cli.h) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
+        if (!operands && cli_end_of_options(a)) {
+            operands = true;
+            continue;
+        }
+        if (operands)
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                            "schema: unexpected argument '%s' (see sysdesc schema --help)", a);
         if (cli_is_help(a))
             return cli_write_stdout(usage, sizeof(usage) - 1);
         bool is_format = strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0;

@@ -291,7 +291,7 @@ int cmd_summary(int argc, char **argv)
     int need = cli_probe_args_check("summary", &pa, pa.host);
     if (need >= 0)
         return need;
-    dlti_context *ctx = dlti_context_new();
+    dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;

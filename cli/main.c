@@ -14,6 +14,8 @@ static const sysdesc_command commands[] = {
     {"dl-export", "#dlti.dl_spec of a file -> LLVM data layout string", cmd_dl_export},
     {"convert", "print a YAML or MLIR description as mlir, attr, yaml or json", cmd_convert},
     {"compose", "compose descriptions (and the probed host) into one system", cmd_compose},
+    /* issue 14: a spec onto a real MLIR file */
+    {"attach", "put a system's DLTI attributes on the module of an MLIR file", cmd_attach},
     {"list", "list the systems/ catalog (name, vendor, model)", cmd_list},
     {"show", "print one catalog entry", cmd_show},
     {"check", "check descriptions against the device schema, every problem", cmd_check},

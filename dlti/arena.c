@@ -87,6 +87,10 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
         size_t payload = size > DLTI_CHUNK_MIN / 4 ? size : DLTI_CHUNK_MIN;
         if (payload > SIZE_MAX - sizeof(dlti_arena_chunk))
             return NULL;
+        if (arena->budget && (payload > arena->budget || arena->held > arena->budget - payload)) {
+            arena->over_budget = true;
+            return NULL;
+        }
         dlti_arena_chunk *c;
         c = NULL;
         if (payload == DLTI_CHUNK_MIN && arena->spare) {
@@ -101,6 +105,7 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
                 return NULL;
         }
         c->size = payload;
+        arena->held += payload;
         char *base = (char *)c->align;
         if (payload != DLTI_CHUNK_MIN && arena->head) {
             c->next = arena->head->next;
@@ -135,6 +140,8 @@ void dlti_arena_release(dlti_arena *arena)
     free_chain(arena->spare);
     arena->head = arena->spare = NULL;
     arena->cur = arena->end = NULL;
+    arena->held = 0;
+    arena->over_budget = false;
 }
 
 void dlti_arena_reset(dlti_arena *arena)
@@ -152,4 +159,6 @@ void dlti_arena_reset(dlti_arena *arena)
     }
     arena->head = NULL;
     arena->cur = arena->end = NULL;
+    arena->held = 0; /* spare chunks count again when taken */
+    arena->over_budget = false;
 }

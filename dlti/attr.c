@@ -212,7 +212,9 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
     for (size_t i = 0; i < n; i++) {
         dlti_key k = e[i].key;
         *bad = i;
-        if (kind == DLTI_ATTR_DEVICE_SPEC && k->type) {
+        /* device IDs and device keys are strings (mlir-opt-22: a type key
+         * in either is "invalid kind of attribute specified") */
+        if ((kind == DLTI_ATTR_DEVICE_SPEC || kind == DLTI_ATTR_SYSTEM_SPEC) && k->type) {
             dlti_error_set(err, DLTI_ERROR_VERIFY, "invalid kind of attribute specified");
             return NULL;
         }
@@ -256,6 +258,82 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
     return a;
 }
 
+/* ---- nesting (the invariant of dlti_private.h) ---- */
+
+static unsigned type_nest(const dlti_type *t)
+{
+    return t ? t->nest : 0;
+}
+
+static unsigned max_u(unsigned a, unsigned b)
+{
+    return a > b ? a : b;
+}
+
+unsigned dlti_attr_height(const dlti_attr *a)
+{
+    if (a->height && a->height < 255)
+        return a->height;
+    unsigned h = 0;
+    switch ((dlti_attr_kind)a->kind) {
+    case DLTI_ATTR_ARRAY:
+        for (size_t i = 0; i < a->n; i++)
+            h = max_u(h, dlti_attr_height(a->u.elems[i]));
+        return 1 + h;
+    case DLTI_ATTR_DENSE: {
+        /* dense<[[...]]> : tensor<...>: a level per bracket of the literal */
+        int rank = a->type && a->type->rank > 0 ? a->type->rank : 0;
+        return 1 + max_u((unsigned)rank + 1, type_nest(a->type));
+    }
+    case DLTI_ATTR_OPAQUE: {
+        unsigned level = 0;
+        for (size_t i = 0; i < a->u.str.len; i++) {
+            char c = a->u.str.s[i];
+            if (c == '<' || c == '(' || c == '[' || c == '{')
+                h = max_u(h, ++level);
+            else if ((c == '>' || c == ')' || c == ']' || c == '}') && level)
+                level--;
+        }
+        return 1 + h;
+    }
+    case DLTI_ATTR_DICTIONARY:
+    case DLTI_ATTR_MAP:
+    case DLTI_ATTR_DL_SPEC:
+    case DLTI_ATTR_DEVICE_SPEC:
+    case DLTI_ATTR_SYSTEM_SPEC:
+    case DLTI_ATTR_ENTRY:
+        for (size_t i = 0; i < a->n; i++) {
+            const dlti_entry_rec *e = &a->u.c.entries[i];
+            h = max_u(h, dlti_attr_height(e->value));
+            /* a type key is read at the container's own level */
+            if (e->key->type && e->key->type->nest)
+                h = max_u(h, e->key->type->nest - 1);
+        }
+        return 1 + h;
+    default:
+        /* a scalar: its type after the colon is read a level down, each
+         * bracket of it a level (i64 none, vector<4xi32> one) */
+        return 1 + type_nest(a->type);
+    }
+}
+
+/* Records the height of a freshly built array or container, or refuses it
+ * when it breaks the invariant (NULL, DLTI_ERROR_LIMIT). */
+static const dlti_attr *within_depth(dlti_context *ctx, const dlti_attr *a, dlti_error_t *err)
+{
+    if (!a)
+        return NULL;
+    unsigned h = dlti_attr_height(a);
+    if (h > dlti_max_height(ctx)) {
+        dlti_error_set(err, DLTI_ERROR_LIMIT,
+                       "nesting deeper than the limit of %u (a value of %u levels in a module)",
+                       ctx->limits.max_depth, h);
+        return NULL;
+    }
+    ((dlti_attr *)a)->height = (uint8_t)(h < 255 ? h : 255);
+    return a;
+}
+
 const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
                                     const dlti_entry *entries, size_t n, dlti_error_t *err)
 {
@@ -275,7 +353,7 @@ const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
     const dlti_attr *a = dlti_container_build(ctx, kind, recs, n, err, NULL);
     if (a && kind == DLTI_ATTR_DL_SPEC && dlti_dl_spec_check(a, err) != 0)
         return NULL;
-    return a;
+    return within_depth(ctx, a, err);
 }
 
 const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *c, dlti_key key,
@@ -324,6 +402,13 @@ const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *c,
     }
     if (!c || !dlti_attr_is_container(c->kind)) {
         dlti_error_set(err, DLTI_ERROR_TYPE, "cannot set a key inside a non-DLTI attribute");
+        return NULL;
+    }
+    /* Each key is a level, and this recursion takes one frame per key. */
+    if (n >= dlti_max_height(ctx)) {
+        dlti_error_set(err, DLTI_ERROR_LIMIT,
+                       "a path of %zu keys nests deeper than the limit of %u", n,
+                       ctx->limits.max_depth);
         return NULL;
     }
     if (n == 1)
@@ -491,6 +576,12 @@ const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type)
 }
 
 const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n)
+{
+    /* NULL also for an array taller than the depth invariant allows */
+    return within_depth(ctx, dlti_array_make(ctx, elems, n), NULL);
+}
+
+const dlti_attr *dlti_array_make(dlti_context *ctx, const dlti_attr *const *elems, size_t n)
 {
     if (n > UINT32_MAX)
         return NULL;

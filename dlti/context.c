@@ -1,6 +1,8 @@
 /* The context: arena, interned keys and uniqued types. */
 #include "dlti_private.h"
 
+#include <stdio.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,7 @@ static const dlti_limits default_limits = {
     .max_input_bytes = (size_t)1 << 30,
     .max_string_bytes = (size_t)16 << 20,
     .max_entries = (size_t)16 << 20,
+    .max_memory_bytes = (size_t)4 << 30,
 };
 
 /* The objects every context starts with. */
@@ -62,6 +65,7 @@ dlti_context *dlti_context_new(void)
     if (!ctx)
         return NULL;
     ctx->limits = default_limits;
+    ctx->arena.budget = default_limits.max_memory_bytes;
     if (context_init(ctx) != 0) {
         dlti_context_free(ctx);
         return NULL;
@@ -95,20 +99,28 @@ void dlti_context_set_limits(dlti_context *ctx, const dlti_limits *limits)
 {
     dlti_limits l = default_limits;
     if (limits) {
+        /* Lower, never higher: every recursive walk is bounded by the
+         * invariant of dlti_private.h, and the default is the depth their
+         * stacks are sized and tested for.  2 at least: a module and a value. */
         if (limits->max_depth)
-            l.max_depth = limits->max_depth;
+            l.max_depth = limits->max_depth > DLTI_DEFAULT_MAX_DEPTH ? DLTI_DEFAULT_MAX_DEPTH
+                          : limits->max_depth < 2                    ? 2
+                                                                     : limits->max_depth;
         if (limits->max_input_bytes)
             l.max_input_bytes = limits->max_input_bytes;
         if (limits->max_string_bytes)
             l.max_string_bytes = limits->max_string_bytes;
         if (limits->max_entries)
             l.max_entries = limits->max_entries;
+        if (limits->max_memory_bytes)
+            l.max_memory_bytes = limits->max_memory_bytes;
     }
     /* An attribute counts its entries or elements in 32 bits, and a map's
      * index needs twice its entries: the parser's limit stays below that. */
     if (l.max_entries > UINT32_MAX / 4 - 1)
         l.max_entries = UINT32_MAX / 4 - 1;
     ctx->limits = l;
+    ctx->arena.budget = l.max_memory_bytes;
 }
 
 dlti_limits dlti_context_get_limits(const dlti_context *ctx)
@@ -302,6 +314,24 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
         if (!ty->dims || (proto->scalable && !ty->scalable))
             return NULL;
     }
+    /* Bracket nesting of the canonical text (strings skipped): at least the
+     * levels the parser enters to read it back. */
+    unsigned nest = 0, level = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = copy[i];
+        if (c == '"') {
+            for (i++; i < len && copy[i] != '"'; i++)
+                if (copy[i] == '\\')
+                    i++;
+        } else if (c == '<' || c == '(' || c == '[' || c == '{') {
+            if (++level > nest)
+                nest = level;
+        } else if ((c == '>' && !(i && copy[i - 1] == '-')) || c == ')' || c == ']' || c == '}') {
+            if (level)
+                level--;
+        }
+    }
+    ty->nest = nest;
     ty->hash = hash;
     ty->text = copy;
     ty->text_len = len;
@@ -312,4 +342,15 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     t->slots[j] = ty;
     t->count++;
     return ty;
+}
+
+void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err)
+{
+    if (err && err->code == DLTI_ERROR_NOMEM && ctx && ctx->arena.over_budget) {
+        err->code = DLTI_ERROR_LIMIT;
+        snprintf(err->text, sizeof(err->text),
+                 "memory budget of %zu bytes exceeded (dlti_limits.max_memory_bytes; "
+                 "SYSDESC_MAX_MEMORY for the sysdesc tool)",
+                 ctx->limits.max_memory_bytes);
+    }
 }

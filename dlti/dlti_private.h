@@ -87,6 +87,12 @@ size_t dlti_float_print(dlti_float_kind kind, dlti_float_bits bits, char *buf, s
 double dlti_float_to_double(dlti_float_kind kind, dlti_float_bits bits);
 dlti_float_bits dlti_float_from_double(dlti_float_kind kind, double value);
 
+/* NULL when `x` converts to `kind` as itself, up to rounding to the nearest
+ * value of the type; else why not (no NaN, no infinities, overflow or
+ * saturation, a lost sign, no zero): the rule every reader of typed floats
+ * that go through a double applies (dlti/float_fit.c). */
+const char *dlti_float_loss(dlti_float_kind kind, double x);
+
 /* 1 if `bits` has no bit set at or above the kind's width (a hex literal that fits the
  * type), 0 if it has (MLIR: "hexadecimal float constant out of range for type") or the
  * kind is invalid. */
@@ -104,6 +110,11 @@ typedef struct dlti_arena {
     char *cur;   /* bump pointer inside head */
     char *end;
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
+    /* The memory budget (issue 13): bytes of chunks held, and the most it
+     * may hold (0: no budget); a chunk past it is refused and over_budget
+     * set, so that "out of memory" becomes the limit's error. */
+    size_t held, budget;
+    bool over_budget;
 } dlti_arena;
 
 /* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
@@ -184,6 +195,8 @@ struct dlti_type {
     uint64_t hash;
     size_t text_len;
     const char *text;        /* canonical spelling, NUL-terminated */
+    unsigned nest;           /* bracket nesting of the text: the levels the
+                              * parser may count to read it (dlti_attr_height) */
     struct dlti_key_node key;
 };
 
@@ -217,6 +230,9 @@ typedef struct dlti_entry_rec {
  * printing stream through them. */
 struct dlti_attr {
     uint8_t kind;               /* dlti_attr_kind */
+    uint8_t height;             /* arrays and containers built by the public
+                                 * builders: dlti_attr_height() when below 255;
+                                 * 0 (parsed) or 255: not recorded */
     uint16_t index_mask;        /* an index of copies: its slots - 1; 0 for a 4-byte index */
     uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
@@ -284,6 +300,8 @@ const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s);
  * stands for, "<class of node>.<dev>"; NULL when it stands for none. */
 const dlti_attr *dlti_cluster_device(const dlti_attr *spec, const char *id, size_t len);
 
+/* Builds an array without the depth check (the parser checks depth itself). */
+const dlti_attr *dlti_array_make(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
 /* Builds a container without verification (the parser verifies itself). */
 const dlti_attr *dlti_container_make(dlti_context *ctx, dlti_attr_kind kind,
                                      const dlti_entry_rec *entries, size_t n);
@@ -296,6 +314,30 @@ static inline bool dlti_attr_is_container(dlti_attr_kind kind)
 {
     return (unsigned)kind - DLTI_ATTR_MAP <= (unsigned)(DLTI_ATTR_SYSTEM_SPEC - DLTI_ATTR_MAP);
 }
+/* ---- nesting: the one depth limit ----
+ *
+ * Every recursive walk of the core and the layers above it (printers,
+ * equality, the YAML/JSON emitters, the schema checker, layouts) relies on
+ * one invariant instead of a guard of its own: no attribute that exists in
+ * a context is taller than the context's max_depth - 1 levels, the levels
+ * the parser counts to read back its printing, with one level kept for the
+ * module that may hold it.  The parser enforces it while reading (a bare
+ * attribute is counted as if a module held it), the public builders
+ * (dlti_container_new/_set/_set_path, dlti_array_new) before building, and
+ * dlti_context_set_limits() caps max_depth at DLTI_DEFAULT_MAX_DEPTH, the
+ * depth those walks' stacks are sized and tested for. */
+
+/* Levels the parser counts (at most) to read the printing of `a`: 1 for
+ * the attribute, plus its type's nesting, its dense brackets, its
+ * elements' or entries' heights.  O(1) for recorded heights; otherwise a
+ * walk as deep as the attribute (bounded by the invariant). */
+unsigned dlti_attr_height(const dlti_attr *a);
+/* The tallest attribute a context may hold (the invariant above). */
+static inline unsigned dlti_max_height(const dlti_context *ctx)
+{
+    return ctx->limits.max_depth - 1;
+}
+
 /* Verifies container entries and builds the container: the rules of each
  * entry first (the first entry that breaks one), then repeated keys (the
  * first key that repeats an earlier one, found while the index is built).
@@ -321,6 +363,7 @@ typedef struct dlti_named_attr {
     size_t name_len;
     const dlti_attr *value;
     size_t offset;    /* where the name starts in the source */
+    size_t end;       /* just after its value (or its name, for a unit) */
 } dlti_named_attr;
 
 struct dlti_scope {
@@ -334,6 +377,16 @@ struct dlti_scope {
     const dlti_named_attr *attrs;   /* sorted by name */
     size_t num_children;
     const dlti_scope *const *children;
+    /* Where the module's parts sit in the source (dlti_scope_source). */
+    bool implicit;            /* the module MLIR wraps around top-level ops */
+    bool interleaved;         /* implicit: alias definitions between those ops */
+    bool generic;             /* "builtin.module"() ({...}) {...} : () -> () */
+    size_t name_end, dict_open, dict_close, body_open, body_close;
+    /* Ops of other dialects skipped in the body (skip_op.c): how many, and
+     * the first one's name and place, for messages. */
+    size_t num_skipped;
+    const char *skipped_name;
+    int skipped_line, skipped_column;
 };
 
 /* ---- errors: the one way every layer fills a dlti_error_t ---- */
@@ -353,6 +406,9 @@ void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *sour
                        int column, const char *fmt, ...) DLTI_PRINTF(6, 7);
 void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                         int column, const char *fmt, va_list ap);
+/* An out-of-memory error that the context's memory budget caused becomes
+ * the budget's DLTI_ERROR_LIMIT, naming it (position kept). */
+void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err);
 /* Moves an error (from a layer that knew no position) to source:line:column. */
 void dlti_error_place(dlti_error_t *err, const char *source, int line, int column);
 /* Places an error at a byte offset into `text` (line, column, position, source). */
@@ -426,6 +482,13 @@ void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
 void dlti_print_attr(dlti_buf *b, const dlti_attr *attr, bool elide);
 void dlti_print_key(dlti_buf *b, dlti_key key);
 void dlti_print_string(dlti_buf *b, const char *s, size_t len);
+/* print_pretty.c: a DLTI container one entry a line, nested ones indented
+ * `indent` levels (two spaces each) and more; other attributes as
+ * dlti_print_attr prints them. */
+void dlti_print_attr_pretty(dlti_buf *b, const dlti_attr *attr, int indent);
+/* A module's attributes under the names DLTI_PRINT_INHERENT asks for, sorted
+ * as MLIR prints them: a malloc'ed copy (NULL when out of memory). */
+dlti_named_attr *dlti_module_attrs_for_print(const dlti_named_attr *attrs, size_t n, unsigned flags);
 /* Prints a two's-complement integer of `nwords` words, signed or not. */
 void dlti_print_words(dlti_buf *b, const uint64_t *words, size_t nwords, unsigned width,
                       bool is_signed);
@@ -507,6 +570,25 @@ static inline bool dlti_is_id_char(int c)
 }
 bool dlti_enter(dlti_parser *p);
 void dlti_leave(dlti_parser *p);
+
+/* ---- operations sysdesc does not model (skip_op.c) ---- */
+
+typedef struct dlti_skipped_op {
+    size_t offset;        /* where the op starts */
+    size_t end;           /* just after its last token */
+    const char *name;     /* its name for messages, in the source text */
+    size_t name_len;
+} dlti_skipped_op;
+
+/* Whether `module` or `builtin.module` starts at `at`. */
+bool dlti_at_module_op(const dlti_parser *p, size_t at);
+/* `#name =` / `!name =`, and `{-#` file metadata: top-of-file items. */
+bool dlti_at_alias_def(const dlti_parser *p, size_t at);
+bool dlti_at_metadata(const dlti_parser *p, size_t at);
+/* Skips one op at the cursor (`top`: at the top of a file, where alias
+ * definitions and `{-#` start items too); 0, or -1 with the parser failed
+ * (a string or bracket left open, a DLTI attribute inside the op). */
+int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out);
 
 /* Parses a type at the cursor. */
 const dlti_type *dlti_parse_type(dlti_parser *p);

@@ -168,5 +168,26 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
         return NULL;
     }
     b.data[b.len] = '\0';
+    /* The one rule of dl-export: print only what LLVM reads.  MLIR's spec
+     * takes values LLVM's parser refuses (alignments that are no power of
+     * two or past 16 bits, sizes and address spaces past 24 bits, an index
+     * wider than its pointer); the importer applies LLVM's parser's checks,
+     * so the string is read back by it and refused with its reason. */
+    dlti_context *check = dlti_context_new();
+    if (!check) {
+        free(b.data);
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    dlti_error_t why;
+    if (!dlti_llvm_dl_import(check, b.data, b.len, &why)) {
+        dlti_error_set(err, why.code == DLTI_ERROR_NOMEM ? DLTI_ERROR_NOMEM : DLTI_ERROR_UNSUPPORTED,
+                       "LLVM would not read the data layout string '%.*s%s': %s",
+                       b.len > 120 ? 120 : (int)b.len, b.data, b.len > 120 ? "..." : "", why.text);
+        free(b.data);
+        dlti_context_free(check);
+        return NULL;
+    }
+    dlti_context_free(check);
     return b.data;
 }

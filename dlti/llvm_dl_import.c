@@ -14,7 +14,10 @@ static const char default_layout[] = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:3
                                      "f16:16:16-f64:64:64-f128:128:128";
 
 #define MAX_FIELDS 8
-#define MAX_ENTRIES 256
+/* Type keys are as many as the string has entries (LLVM's widths and
+ * address spaces take 24 bits: millions of distinct keys): a growable table
+ * with a hash index, never a fixed size that drops entries (issue 13). */
+#define TYPE_KEY_LEN 32
 
 typedef struct token {
     const char *s;
@@ -26,8 +29,11 @@ typedef struct importer {
     dlti_error_t *err;
     const token *tok;
     /* Keys already set: type keys as their MLIR text, identifiers by name. */
-    char type_keys[MAX_ENTRIES][32];
-    size_t num_types;
+    char (*type_keys)[TYPE_KEY_LEN];
+    size_t num_types, cap_types;
+    uint32_t *slots; /* index + 1 into type_keys, 0: empty; a power of two */
+    size_t num_slots;
+    bool nomem;
     const char *id_keys[16];
     size_t num_ids;
     dlti_buf types, ids;
@@ -78,12 +84,18 @@ static bool pow2_bytes(uint64_t bits)
     return bits >= 8 && bits <= 0xFFFF && bits % 8 == 0 && ((bits / 8) & (bits / 8 - 1)) == 0;
 }
 
+static size_t slot_of(const importer *im, const char *key)
+{
+    size_t mask = im->num_slots - 1;
+    size_t j = (size_t)dlti_hash_bytes(key, strlen(key)) & mask;
+    while (im->slots[j] && strcmp(im->type_keys[im->slots[j] - 1], key) != 0)
+        j = (j + 1) & mask;
+    return j;
+}
+
 static bool has_type(importer *im, const char *key)
 {
-    for (size_t i = 0; i < im->num_types; i++)
-        if (strcmp(im->type_keys[i], key) == 0)
-            return true;
-    return false;
+    return im->num_slots && im->slots[slot_of(im, key)] != 0;
 }
 
 static bool has_id(importer *im, const char *key)
@@ -96,9 +108,29 @@ static bool has_id(importer *im, const char *key)
 
 static void add_type(importer *im, const char *key, const char *value)
 {
-    if (im->num_types == MAX_ENTRIES)
-        return; /* LLVM has far fewer distinct keys than this */
-    snprintf(im->type_keys[im->num_types++], sizeof(im->type_keys[0]), "%s", key);
+    if ((im->num_types + 1) * 2 > im->num_slots) {
+        size_t n = im->num_slots ? im->num_slots * 2 : 64;
+        uint32_t *slots = n <= SIZE_MAX / sizeof(*slots) ? calloc(n, sizeof(*slots)) : NULL;
+        if (!slots || n > UINT32_MAX) {
+            free(slots);
+            im->nomem = true;
+            return;
+        }
+        free(im->slots);
+        im->slots = slots;
+        im->num_slots = n;
+        for (size_t i = 0; i < im->num_types; i++)
+            im->slots[slot_of(im, im->type_keys[i])] = (uint32_t)(i + 1);
+    }
+    void *keys = im->type_keys;
+    if (dlti_grow(&keys, &im->cap_types, im->num_types + 1, TYPE_KEY_LEN) != 0) {
+        im->nomem = true;
+        return;
+    }
+    im->type_keys = keys;
+    snprintf(im->type_keys[im->num_types], TYPE_KEY_LEN, "%s", key);
+    im->slots[slot_of(im, key)] = (uint32_t)(im->num_types + 1);
+    im->num_types++;
     if (im->types.len)
         dlti_buf_puts(&im->types, ", ");
     dlti_buf_printf(&im->types, "%s = %s", key, value);
@@ -325,9 +357,12 @@ static int one_token(importer *im, const token *t)
                 size_t j = i;
                 uint64_t as = 0;
                 while (j < len && s[j] != ':') {
-                    if (s[j] < '0' || s[j] > '9' || as >= (1u << 24))
+                    if (s[j] < '0' || s[j] > '9')
                         return fail(im, "invalid address space, must be a 24-bit integer", NULL);
                     as = as * 10 + (uint64_t)(s[j++] - '0');
+                    /* checked after each digit: 16777216 is refused, as opt-22 does */
+                    if (as >= (1u << 24))
+                        return fail(im, "invalid address space, must be a 24-bit integer", NULL);
                 }
                 if (j == i)
                     return fail(im, "address space component cannot be empty", NULL);
@@ -437,12 +472,14 @@ const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t 
     if (im->ids.data)
         dlti_buf_puts(&text, im->ids.data);
     dlti_buf_putc(&text, '>');
-    if (text.failed || im->types.failed || im->ids.failed || !text.data)
+    if (text.failed || im->types.failed || im->ids.failed || im->nomem || !text.data)
         dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
     else
         result = dlti_attr_parse(ctx, text.data, text.len, "<llvm data layout>", err);
     free(text.data);
 out:
+    free(im->type_keys);
+    free(im->slots);
     free(im->types.data);
     free(im->ids.data);
     free(im);

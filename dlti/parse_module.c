@@ -53,12 +53,22 @@ static int verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
     return -1;
 }
 
+/* MLIR's head (2026) moved DLTI to an inherent `dlti` attribute holding any
+ * DLTI container (DLTIQueryOpInterface).  MLIR 22 rejects it on a module
+ * (the check below); sysdesc reads it as the attribute of its kind, so that
+ * files for both MLIRs load (docs/mlir-syntax.md). */
+static bool is_inherent_dlti(const dlti_named_attr *a)
+{
+    return a->name_len == 4 && memcmp(a->name, "dlti", 4) == 0 &&
+           dlti_attr_is_container(a->value->kind) && a->value->kind != DLTI_ATTR_DEVICE_SPEC;
+}
+
 /* ModuleOp::verify, after the dialects' checks: dialect-prefixed names only,
  * and at most one data layout spec. */
 static int verify_module(dlti_parser *p, const dlti_named_attr *v, size_t n, size_t op_at)
 {
     for (size_t i = 0; i < n; i++)
-        if (!memchr(v[i].name, '.', v[i].name_len)) {
+        if (!memchr(v[i].name, '.', v[i].name_len) && !is_inherent_dlti(&v[i])) {
             dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY,
                              "'builtin.module' op can only contain attributes with "
                              "dialect-prefixed names, found: '%.*s'",
@@ -77,10 +87,13 @@ static int verify_module(dlti_parser *p, const dlti_named_attr *v, size_t n, siz
 }
 
 /* attributes {name = value, ...} */
-static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op_at)
+static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op_at,
+                                        dlti_scope *scope)
 {
     size_t cap = 0, n = 0;
     dlti_named_attr *v = NULL;
+    dlti_skip_ws(p);
+    scope->dict_open = p->pos;
     if (dlti_expect(p, '{') != 0)
         return NULL;
     if (!dlti_accept(p, '}')) {
@@ -124,7 +137,7 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                                      "duplicate key '%s' in dictionary attribute", copy);
                     goto fail;
                 }
-            v[n++] = (dlti_named_attr){copy, len, val, at};
+            v[n++] = (dlti_named_attr){copy, len, val, at, p->pos};
         } while (dlti_accept(p, ','));
         if (!dlti_accept(p, '}')) {
             dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
@@ -132,6 +145,7 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
             goto fail;
         }
     }
+    scope->dict_close = p->pos;
     /* MLIR verifies in name order: sort first. */
     if (n > 1)
         qsort(v, n, sizeof(*v), cmp_named);
@@ -148,37 +162,211 @@ fail:
 }
 
 static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent);
+static bool at_generic_module(const dlti_parser *p, size_t at);
+static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent);
 
-/* The body { module ... } of a module. */
-static int parse_body(dlti_parser *p, dlti_scope *s)
+typedef struct named_kid {
+    const char *name;
+    size_t index;
+} named_kid;
+
+static int by_name_then_index(const void *a, const void *b)
 {
-    if (!dlti_accept(p, '{')) {
-        dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
-                         "expected '{' to begin a region");
+    const named_kid *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* MLIR's symbol table: two sibling modules with one name are an error
+ * ("redefinition of symbol named 'a'", at the later one, as mlir-opt-22
+ * says).  Sorted, so that many siblings cost n log n. */
+static int unique_symbols(dlti_parser *p, dlti_scope *const *kids, size_t n)
+{
+    size_t m = 0;
+    named_kid *named = malloc((n ? n : 1) * sizeof(*named));
+    if (!named) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
         return -1;
     }
+    for (size_t i = 0; i < n; i++)
+        if (kids[i]->name)
+            named[m++] = (named_kid){kids[i]->name, i};
+    qsort(named, m, sizeof(*named), by_name_then_index);
+    size_t dup = SIZE_MAX;
+    for (size_t i = 1; i < m; i++)
+        if (strcmp(named[i].name, named[i - 1].name) == 0 && named[i].index < dup)
+            dup = named[i].index;
+    free(named);
+    if (dup == SIZE_MAX)
+        return 0;
+    dlti_parser_fail(p, kids[dup]->offset, DLTI_ERROR_VERIFY, "redefinition of symbol named '%s'",
+                     kids[dup]->name);
+    return -1;
+}
+
+/* A trailing location, `loc(...)` after an operation: MLIR keeps it as
+ * debug information and prints none of it; skipped (strings respected). */
+static int skip_loc(dlti_parser *p)
+{
+    if (dlti_peek(p) != 'l' || p->len - p->pos < 4 || memcmp(p->text + p->pos, "loc(", 4) != 0)
+        return 0;
+    size_t at = p->pos;
+    p->pos += 4;
+    if (dlti_peek(p) == '#') {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
+                         "location aliases (loc(#name)) are not supported");
+        return -1;
+    }
+    int depth = 1;
+    while (depth > 0) {
+        if (p->pos >= p->len) {
+            dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "expected ')' to end the location");
+            return -1;
+        }
+        char c = p->text[p->pos];
+        if (c == '"') {
+            size_t n;
+            if (!dlti_parse_string(p, &n))
+                return -1;
+            continue;
+        }
+        if (c == '\0') {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
+            return -1;
+        }
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        p->pos++;
+    }
+    return 0;
+}
+
+/* Counts an op skipped in the body of `s`, keeping the first one's name
+ * and place for messages (dlti_scope_skipped_ops). */
+static int note_skipped(dlti_parser *p, dlti_scope *s, const dlti_skipped_op *op)
+{
+    if (s->num_skipped++)
+        return 0;
+    char *name = dlti_arena_alloc(&p->ctx->arena, op->name_len + 1);
+    if (!name) {
+        dlti_parser_fail(p, op->offset, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    memcpy(name, op->name, op->name_len);
+    name[op->name_len] = '\0';
+    s->skipped_name = name;
+    int line = 1, col = 1;
+    for (size_t i = 0; i < op->offset; i++) {
+        if (p->text[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col += line < INT32_MAX && col < INT32_MAX;
+        }
+    }
+    s->skipped_line = line;
+    s->skipped_column = col;
+    return 0;
+}
+
+/* What MLIR says where an op should start and something else does: an op
+ * starts with a result (`%`), a generic name (`"`) or a name; at the top
+ * of a file `#`/`!` start alias definitions. */
+static int check_op_start(dlti_parser *p, bool top)
+{
+    const char *t = p->text;
+    size_t at = p->pos;
+    if (t[at] == '%' || t[at] == '"' || dlti_is_id_start((unsigned char)t[at]))
+        return 0;
+    if (top && (dlti_at_alias_def(p, at) || dlti_at_metadata(p, at)))
+        return 0;
+    if (top && (t[at] == '#' || t[at] == '!')) {
+        size_t i = at + 1;
+        while (i < p->len && dlti_is_id_char((unsigned char)t[i]))
+            i++;
+        p->pos = i;
+        dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                         "expected '=' in %s alias definition",
+                         t[at] == '#' ? "attribute" : "type");
+        return -1;
+    }
+    dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                     "expected operation name in quotes");
+    return -1;
+}
+
+/* The ops of a body: modules become nested scopes, any other op is skipped
+ * (skip_op.c).  Stops before the `}` that closes the body, or at the end of
+ * the input when `top` (the ops MLIR wraps in an implicit module). */
+static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids_out, size_t *n_out)
+{
     size_t cap = 0, n = 0;
     dlti_scope **kids = NULL;
-    while (!dlti_accept(p, '}')) {
-        if (dlti_peek(p) == 0) {
-            /* MLIR's words for a region cut short: it wanted another op. */
-            if (!p->failed)
+    /* At the top: the span of the ops (not alias definitions or metadata),
+     * for attach to wrap them in an explicit module. */
+    size_t first = SIZE_MAX, last = 0;
+    bool item_after_op = false;
+    for (;;) {
+        int c = dlti_peek(p);
+        if (p->failed)
+            goto fail;
+        if (c == '}' && !top)
+            break;
+        if (c == 0) {
+            if (!top) {
+                /* MLIR's words for a region cut short: it wanted another op. */
                 dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
                                  "expected operation name in quotes");
-            free(kids);
-            return -1;
+                goto fail;
+            }
+            break;
         }
-        dlti_scope *k = parse_module_op(p, s);
-        if (!k) {
-            free(kids);
-            return -1;
+        bool generic = at_generic_module(p, p->pos);
+        if (!generic && !dlti_at_module_op(p, p->pos)) {
+            if (check_op_start(p, top) != 0)
+                goto fail;
+            dlti_skipped_op op;
+            bool item = top && (dlti_at_alias_def(p, p->pos) || dlti_at_metadata(p, p->pos));
+            if (dlti_skip_op(p, top, &op) != 0 || (!item && note_skipped(p, s, &op) != 0))
+                goto fail;
+            if (item) {
+                item_after_op |= first != SIZE_MAX;
+            } else {
+                s->interleaved |= item_after_op;
+                first = first == SIZE_MAX ? op.offset : first;
+                last = op.end;
+            }
+            continue;
         }
+        size_t at = p->pos;
+        dlti_scope *k = generic ? parse_generic_module(p, s) : parse_module_op(p, s);
+        if (!k)
+            goto fail;
+        s->interleaved |= item_after_op;
+        first = first == SIZE_MAX ? at : first;
+        last = p->pos;
         if (dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0) {
-            free(kids);
             dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
-            return -1;
+            goto fail;
         }
         kids[n++] = k;
+    }
+    if (top) {
+        s->body_open = first == SIZE_MAX ? p->pos : first;
+        s->body_close = first == SIZE_MAX ? p->pos : last;
+    }
+    *kids_out = kids;
+    *n_out = n;
+    return 0;
+fail:
+    free(kids);
+    return -1;
+}
+
+static int set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t n)
+{
+    if (n > 1 && unique_symbols(p, kids, n) != 0) {
+        free(kids);
+        return -1;
     }
     s->num_children = n;
     s->children = n ? dlti_arena_memdup(&p->ctx->arena, kids, n * sizeof(*kids)) : NULL;
@@ -188,6 +376,33 @@ static int parse_body(dlti_parser *p, dlti_scope *s)
         return -1;
     }
     return 0;
+}
+
+/* The body { ... } of a module. */
+static int parse_body(dlti_parser *p, dlti_scope *s)
+{
+    dlti_skip_ws(p);
+    s->body_open = p->pos;
+    if (!dlti_accept(p, '{')) {
+        dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                         "expected '{' to begin a region");
+        return -1;
+    }
+    size_t n = 0;
+    dlti_scope **kids = NULL;
+    /* The generic form prints an empty body's block: `^bb0:`. */
+    if (s->generic && dlti_accept(p, '^')) {
+        size_t st;
+        if (!dlti_bare_id(p, &st) || dlti_expect(p, ':') != 0) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected a block label '^bb0:'");
+            return -1;
+        }
+    }
+    if (parse_ops(p, s, false, &kids, &n) != 0)
+        return -1;
+    s->body_close = p->pos;
+    p->pos++; /* the '}' */
+    return set_children(p, s, kids, n);
 }
 
 static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
@@ -217,6 +432,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
     scope->ctx = p->ctx;
     scope->parent = parent;
     scope->offset = op_at;
+    scope->dict_open = scope->dict_close = SIZE_MAX;
     if (dlti_accept(p, '@')) {
         const char *name;
         size_t len;
@@ -239,11 +455,12 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
         copy[len] = '\0';
         scope->name = copy;
     }
+    scope->name_end = p->pos;
     size_t save = p->pos;
     size_t an = dlti_bare_id(p, &s);
     if (an == 10 && memcmp(p->text + s, "attributes", 10) == 0) {
         size_t count = 0;
-        dlti_named_attr *attrs = parse_attr_dict(p, &count, op_at);
+        dlti_named_attr *attrs = parse_attr_dict(p, &count, op_at, scope);
         if (!attrs && p->failed) {
             dlti_leave(p);
             return NULL;
@@ -259,8 +476,201 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
         p->pos = save;
     }
     int rc = parse_body(p, scope);
+    if (rc == 0)
+        rc = skip_loc(p);
     dlti_leave(p);
     return rc == 0 ? scope : NULL;
+}
+
+/* ---- the generic form of a module (mlir-opt --mlir-print-op-generic) ----
+ * "builtin.module"() <{sym_name = "x"}> ({ ... }) {attributes} : () -> () */
+
+static bool at_generic_module(const dlti_parser *p, size_t at)
+{
+    static const char w[] = "\"builtin.module\"";
+    size_t i = at + sizeof(w) - 1;
+    if (p->len - at < sizeof(w) - 1 || memcmp(p->text + at, w, sizeof(w) - 1) != 0)
+        return false;
+    while (i < p->len && (p->text[i] == ' ' || p->text[i] == '\t'))
+        i++;
+    return i < p->len && p->text[i] == '(';
+}
+
+/* <{sym_name = "x"}>: the name; and MLIR head's inherent `dlti` (printed
+ * as a property in the generic form) into `*dlti`.  sym_visibility is
+ * refused, as the custom form's `attributes {sym_visibility = ...}` is. */
+static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_attr *dlti)
+{
+    do {
+        size_t st, at = (dlti_skip_ws(p), p->pos);
+        size_t n = dlti_bare_id(p, &st);
+        bool is_name = n == 8 && memcmp(p->text + st, "sym_name", 8) == 0;
+        if (n == 4 && memcmp(p->text + st, "dlti", 4) == 0) {
+            const dlti_attr *v = dlti_expect(p, '=') == 0 ? dlti_parse_attr(p) : NULL;
+            if (!v)
+                return -1;
+            *dlti = (dlti_named_attr){"dlti", 4, v, at, p->pos};
+            if (!is_inherent_dlti(dlti)) {
+                dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
+                                 "property 'dlti' holds no #dlti.map, #dlti.dl_spec or "
+                                 "#dlti.target_system_spec");
+                return -1;
+            }
+            continue;
+        }
+        if (!is_name) {
+            dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
+                             "property '%.*s' of a generic 'builtin.module' is not supported",
+                             (int)(n ? n : 1), p->text + at);
+            return -1;
+        }
+        size_t len;
+        const char *v = dlti_expect(p, '=') == 0 && dlti_peek(p) == '"' ? dlti_parse_string(p, &len)
+                                                                         : NULL;
+        if (!v) {
+            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected a string");
+            return -1;
+        }
+        char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
+        if (!copy) {
+            dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+            return -1;
+        }
+        memcpy(copy, v, len);
+        copy[len] = '\0';
+        scope->name = copy;
+    } while (dlti_accept(p, ','));
+    return dlti_expect(p, '}') != 0 || dlti_expect(p, '>') != 0 ? -1 : 0;
+}
+
+/* The `dlti` property joins the attributes, sorted, under MLIR's rules. */
+static int add_inherent(dlti_parser *p, dlti_scope *scope, const dlti_named_attr *a, size_t op_at)
+{
+    size_t n = scope->num_attrs;
+    dlti_named_attr *all = dlti_arena_alloc(&p->ctx->arena, (n + 1) * sizeof(*all));
+    if (!all) {
+        dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    if (n)
+        memcpy(all, scope->attrs, n * sizeof(*all));
+    all[n] = *a;
+    qsort(all, n + 1, sizeof(*all), cmp_named);
+    for (size_t i = 1; i <= n; i++)
+        if (!cmp_named(&all[i - 1], &all[i])) {
+            dlti_parser_fail(p, op_at, DLTI_ERROR_VERIFY,
+                             "'dlti' is both a property and an attribute of the module");
+            return -1;
+        }
+    if (verify_module(p, all, n + 1, op_at) != 0)
+        return -1;
+    scope->attrs = all;
+    scope->num_attrs = n + 1;
+    return 0;
+}
+
+static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent)
+{
+    dlti_skip_ws(p);
+    size_t op_at = p->pos;
+    if (!dlti_enter(p))
+        return NULL;
+    dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
+    if (!scope) {
+        dlti_leave(p);
+        return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+    }
+    memset(scope, 0, sizeof(*scope));
+    scope->ctx = p->ctx;
+    scope->parent = parent;
+    scope->offset = op_at;
+    scope->generic = true;
+    scope->dict_open = scope->dict_close = SIZE_MAX;
+    p->pos += strlen("\"builtin.module\"");
+    int rc = dlti_expect(p, '(') == 0 && dlti_expect(p, ')') == 0 ? 0 : -1;
+    dlti_named_attr inherent = {0};
+    if (rc == 0 && dlti_accept_str(p, "<{"))
+        rc = parse_generic_props(p, scope, &inherent);
+    if (rc == 0)
+        rc = dlti_expect(p, '(') == 0 && parse_body(p, scope) == 0 && dlti_expect(p, ')') == 0
+                 ? 0 : -1;
+    scope->name_end = p->pos; /* where a new {attributes} goes */
+    if (rc == 0 && dlti_peek(p) == '{') {
+        size_t count = 0;
+        dlti_named_attr *attrs = parse_attr_dict(p, &count, op_at, scope);
+        rc = attrs || !p->failed ? 0 : -1;
+        scope->num_attrs = count;
+        scope->attrs = count ? dlti_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
+        free(attrs);
+        if (count && !scope->attrs)
+            rc = -1, dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+    }
+    if (rc == 0 && inherent.name && add_inherent(p, scope, &inherent, op_at) != 0)
+        rc = -1;
+    /* : () -> () */
+    if (rc == 0 && !dlti_accept(p, ':')) {
+        dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                         "expected ':' followed by operation type");
+        rc = -1;
+    }
+    if (rc == 0 && (dlti_expect(p, '(') != 0 ||
+                    dlti_expect(p, ')') != 0 || !dlti_accept_str(p, "->") ||
+                    dlti_expect(p, '(') != 0 || dlti_expect(p, ')') != 0)) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected ': () -> ()' after a generic module");
+        rc = -1;
+    }
+    dlti_leave(p);
+    return rc == 0 ? scope : NULL;
+}
+
+/* A file of operations: MLIR wraps them in an implicit module, unless the
+ * file holds one `module` and nothing else (alias definitions and `{-#`
+ * metadata aside). */
+static dlti_scope *parse_op_file(dlti_parser *p)
+{
+    dlti_scope *top = dlti_arena_alloc(&p->ctx->arena, sizeof(*top));
+    if (!top)
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+    memset(top, 0, sizeof(*top));
+    top->ctx = p->ctx;
+    top->implicit = true;
+    top->offset = top->name_end = top->body_open = p->pos;
+    top->dict_open = top->dict_close = SIZE_MAX;
+    dlti_scope **kids = NULL;
+    size_t n = 0;
+    if (parse_ops(p, top, true, &kids, &n) != 0)
+        return NULL;
+    if (n == 1 && !top->num_skipped) {
+        dlti_scope *only = kids[0];
+        free(kids);
+        only->parent = NULL;
+        return only;
+    }
+    return set_children(p, top, kids, n) == 0 ? top : NULL;
+}
+
+/* Whether the text at the cursor is operations (else one attribute). */
+static bool at_op_file(dlti_parser *p)
+{
+    size_t at = p->pos;
+    const char *t = p->text;
+    if (dlti_at_module_op(p, at) || dlti_at_alias_def(p, at) || dlti_at_metadata(p, at) ||
+        t[at] == '%')
+        return true;
+    if (t[at] == '"') { /* "foo.bar"(...): a generic op; "text": a string */
+        size_t i = at + 1;
+        while (i < p->len && t[i] != '"' && t[i] != '\n')
+            i += t[i] == '\\' ? 2 : 1;
+        for (i++; i < p->len && (t[i] == ' ' || t[i] == '\t'); i++)
+            ;
+        return i < p->len && t[i] == '(';
+    }
+    if (!dlti_is_id_start((unsigned char)t[at]))
+        return false;
+    while (at < p->len && dlti_is_id_char((unsigned char)t[at]))
+        if (t[at++] == '.')
+            return true; /* func.func: attribute keywords have no dot */
+    return false;
 }
 
 static const char *bare_attr_name(dlti_attr_kind kind)
@@ -288,19 +698,9 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
     dlti_scope *root;
     if (c == 0)
         return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "empty input: expected a module or an attribute");
-    size_t save = p.pos, id;
-    size_t idn = dlti_bare_id(&p, &id);
-    bool is_module = (idn == 6 && memcmp(text + id, "module", 6) == 0) ||
-                     (idn == 14 && memcmp(text + id, "builtin.module", 14) == 0);
-    p.pos = save;
-    if (is_module) {
-        root = parse_module_op(&p, NULL);
+    if (at_op_file(&p)) {
+        root = parse_op_file(&p);
         if (!root)
-            return NULL;
-        if (dlti_peek(&p) != 0)
-            return dlti_parser_fail(&p, p.pos, DLTI_ERROR_UNSUPPORTED,
-                                    "only one top-level 'module' is supported");
-        if (p.failed) /* a NUL byte after the module */
             return NULL;
         /* MLIR's verifier rejects nested data layout specs that do not
          * combine; so does the parser, with MLIR's message and notes. */
@@ -308,6 +708,9 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
             return NULL;
     } else {
         size_t at = p.pos;
+        /* Counted as if a module held it (the depth invariant of
+         * dlti_private.h): what sysdesc prints in a module reads back. */
+        p.depth = 1;
         const dlti_attr *a = dlti_parse_attr(&p);
         if (!a)
             return NULL;
@@ -389,6 +792,52 @@ const char *dlti_scope_attr_name(const dlti_scope *s, size_t i)
 const dlti_attr *dlti_scope_attr_value(const dlti_scope *s, size_t i)
 {
     return i < s->num_attrs ? s->attrs[i].value : NULL;
+}
+
+size_t dlti_scope_skipped_ops(const dlti_scope *s, const char **first_name, int *line,
+                              int *column)
+{
+    size_t n = s->num_skipped;
+    const char *name = s->skipped_name;
+    int l = s->skipped_line, c = s->skipped_column;
+    for (size_t i = 0; i < s->num_children; i++) {
+        const char *kn;
+        int kl, kc;
+        size_t k = dlti_scope_skipped_ops(s->children[i], &kn, &kl, &kc);
+        if (k && (!n || kl < l || (kl == l && kc < c))) {
+            name = kn;
+            l = kl;
+            c = kc;
+        }
+        n += k;
+    }
+    if (n) {
+        if (first_name)
+            *first_name = name;
+        if (line)
+            *line = l;
+        if (column)
+            *column = c;
+    }
+    return n;
+}
+
+int dlti_scope_get_source(const dlti_scope *s, dlti_scope_source *out)
+{
+    if (s->bare)
+        return -1;
+    *out = (dlti_scope_source){s->implicit, s->interleaved, s->generic, s->offset, s->name_end,
+                               s->dict_open, s->dict_close, s->body_open, s->body_close};
+    return 0;
+}
+
+int dlti_scope_attr_source(const dlti_scope *s, size_t i, size_t *start, size_t *end)
+{
+    if (s->bare || i >= s->num_attrs)
+        return -1;
+    *start = s->attrs[i].offset;
+    *end = s->attrs[i].end;
+    return 0;
 }
 
 const dlti_attr *dlti_scope_get_attr(const dlti_scope *s, const char *name)

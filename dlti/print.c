@@ -154,8 +154,9 @@ static void print_dense_level(dlti_buf *b, const dlti_attr *a, int level, size_t
 static void print_dense(dlti_buf *b, const dlti_attr *a)
 {
     dlti_buf_puts(b, "dense<");
-    size_t total = dlti_dense_num_elements(a->type);
-    if (total == 0) {
+    /* What is stored decides, not the shape's element count: a splat of a
+     * shape whose count does not fit 64 bits is one element, not dense<>. */
+    if (a->n == 0) {
         /* nothing between the brackets */
     } else if (a->n == 1) {
         /* One stored element is a splat; MLIR also treats any one-element
@@ -334,44 +335,65 @@ int dlti_attr_fprint(const dlti_attr *attr, FILE *out)
 
 /* ---- scopes ---- */
 
-static void print_scope(dlti_buf *b, const dlti_scope *s, int indent)
+static void put_indent(dlti_buf *b, int indent)
 {
     for (int i = 0; i < indent; i++)
         dlti_buf_puts(b, "  ");
+}
+
+static void print_scope(dlti_buf *b, const dlti_scope *s, int indent, unsigned flags)
+{
+    put_indent(b, indent);
     dlti_buf_puts(b, "module");
     if (s->name) {
         dlti_buf_puts(b, " @");
         print_name(b, s->name, strlen(s->name));
     }
     if (s->num_attrs) {
+        bool pretty = flags & DLTI_PRINT_PRETTY;
+        dlti_named_attr *v = dlti_module_attrs_for_print(s->attrs, s->num_attrs, flags);
+        if (!v) {
+            b->failed = true;
+            return;
+        }
         dlti_buf_puts(b, " attributes {");
         for (size_t i = 0; i < s->num_attrs; i++) {
             if (i)
-                dlti_buf_puts(b, ", ");
-            print_name(b, s->attrs[i].name, s->attrs[i].name_len);
-            if (s->attrs[i].value->kind != DLTI_ATTR_UNIT) {
+                dlti_buf_puts(b, pretty ? "," : ", ");
+            if (pretty) {
+                dlti_buf_putc(b, '\n');
+                put_indent(b, indent + 1);
+            }
+            print_name(b, v[i].name, v[i].name_len);
+            if (v[i].value->kind != DLTI_ATTR_UNIT) {
                 dlti_buf_puts(b, " = ");
-                dlti_print_attr(b, s->attrs[i].value, false);
+                if (pretty)
+                    dlti_print_attr_pretty(b, v[i].value, indent + 1);
+                else
+                    dlti_print_attr(b, v[i].value, false);
             }
         }
+        free(v);
         dlti_buf_putc(b, '}');
     }
     dlti_buf_puts(b, " {\n");
     for (size_t i = 0; i < s->num_children; i++)
-        print_scope(b, s->children[i], indent + 1);
-    for (int i = 0; i < indent; i++)
-        dlti_buf_puts(b, "  ");
+        print_scope(b, s->children[i], indent + 1, flags);
+    put_indent(b, indent);
     dlti_buf_puts(b, "}\n");
 }
 
-char *dlti_scope_print(const dlti_scope *scope, size_t *len)
+char *dlti_scope_print_flags(const dlti_scope *scope, unsigned flags, size_t *len)
 {
     dlti_buf b = {0};
     if (scope->bare) {
-        dlti_print_attr(&b, scope->attrs[0].value, false);
+        if (flags & DLTI_PRINT_PRETTY)
+            dlti_print_attr_pretty(&b, scope->attrs[0].value, 0);
+        else
+            dlti_print_attr(&b, scope->attrs[0].value, false);
         dlti_buf_putc(&b, '\n');
     } else {
-        print_scope(&b, scope, 0);
+        print_scope(&b, scope, 0, flags);
         dlti_buf_putc(&b, '\n'); /* mlir-opt ends its output with a blank line */
     }
     if (b.failed || !b.data) {
@@ -381,6 +403,11 @@ char *dlti_scope_print(const dlti_scope *scope, size_t *len)
     if (len)
         *len = b.len;
     return b.data;
+}
+
+char *dlti_scope_print(const dlti_scope *scope, size_t *len)
+{
+    return dlti_scope_print_flags(scope, 0, len);
 }
 
 int dlti_scope_fprint(const dlti_scope *scope, FILE *out)

@@ -163,10 +163,21 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
                 a++;
             while (b > a && (p->text[b - 1] == ' ' || p->text[b - 1] == '\t'))
                 b--;
-            unsigned as;
-            if (!parse_width(p->text + a, b - a, &as))
+            /* An unsigned 32-bit integer, as mlir-opt-22 reads it (its
+             * error past that: "integer value too large"). */
+            uint64_t as64 = 0;
+            bool digits = a < b;
+            for (size_t i = a; i < b && digits; i++) {
+                digits = p->text[i] >= '0' && p->text[i] <= '9';
+                if (digits && as64 <= UINT32_MAX)
+                    as64 = as64 * 10 + (uint64_t)(p->text[i] - '0');
+            }
+            if (!digits)
                 return dlti_parser_fail(p, body, DLTI_ERROR_SYNTAX,
                                         "expected an address space in !llvm.ptr<...>");
+            if (as64 > UINT32_MAX)
+                return dlti_parser_fail(p, a, DLTI_ERROR_SYNTAX, "integer value too large");
+            unsigned as = (unsigned)as64;
             dlti_buf_puts(&text, "!llvm.ptr");
             if (as != 0)
                 dlti_buf_printf(&text, "<%u>", as);
@@ -212,11 +223,14 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
         } else if (p->pos < p->len && p->text[p->pos] >= '0' && p->text[p->pos] <= '9') {
             uint64_t v = 0;
             while (p->pos < p->len && p->text[p->pos] >= '0' && p->text[p->pos] <= '9') {
-                if (v > (uint64_t)(INT64_MAX - 9) / 10) {
+                /* up to INT64_MAX itself, as mlir-opt-22 reads it */
+                uint64_t d = (uint64_t)(p->text[p->pos] - '0');
+                if (v > ((uint64_t)INT64_MAX - d) / 10) {
                     dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "invalid dimension");
                     return -1;
                 }
-                v = v * 10 + (uint64_t)(p->text[p->pos++] - '0');
+                v = v * 10 + d;
+                p->pos++;
             }
             dim = (int64_t)v;
             /* "0x..." would lex as hex in MLIR; a literal like 4x is fine. */

@@ -86,29 +86,37 @@ static void topology_provenance(pb_run *run)
  * ~4x the load time) or an XML file's; 0, or -1 with err set. */
 static int load_topology(pb_run *run, dlti_error_t *err)
 {
-    const char *xml = run->xml.label ? run->xml.label : run->opts->xml_path;
+    const char *path = run->opts->xml_path;
+    const char *xml = run->xml.label ? run->xml.label : path; /* names it in errors */
+    if (!run->host && !run->xml.buffer && xml_unreadable(path, err))
+        return -1;
+    /* Read by sysdesc, with the size limit every reader has (issue 13: an
+     * endless stream given as the file), then handed to hwloc as a buffer;
+     * hwloc reads it during hwloc_topology_load.  A cluster node's text
+     * (probe --mpi: cluster.c) takes the same limit and the same way. */
+    char *text = NULL;
+    size_t len = 0;
     if (run->xml.buffer) {
-        /* A node's topology sent as text (probe --mpi): hwloc wants it
-         * NUL-terminated, its size counting the NUL. */
-        char *text = run->xml.len < INT_MAX ? malloc(run->xml.len + 1) : NULL;
-        if (text) {
-            memcpy(text, run->xml.buffer, run->xml.len);
-            text[run->xml.len] = '\0';
-        }
-        int rc = text ? hwloc_topology_set_xmlbuffer(run->topo, text, (int)run->xml.len + 1) : -1;
-        free(text);
-        if (rc != 0) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
-                              "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
-                              strerror(errno));
+        if (run->xml.len > SYSDESC_PROBE_MAX_XML_BYTES) {
+            dlti_error_set_at(err, DLTI_ERROR_LIMIT, xml, 0, 0,
+                              "hwloc XML text larger than the limit of %zu bytes",
+                              SYSDESC_PROBE_MAX_XML_BYTES);
             return -1;
         }
-    } else if (!run->host && xml_unreadable(run->opts->xml_path, err)) {
+        if (!(text = malloc(run->xml.len + 1))) {
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            return -1;
+        }
+        memcpy(text, run->xml.buffer, run->xml.len);
+        text[len = run->xml.len] = '\0';
+    } else if (!run->host && !(text = dlti_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, err))) {
         return -1;
-    } else if (!run->host && hwloc_topology_set_xml(run->topo, run->opts->xml_path) != 0) {
+    }
+    if (text && hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
-                          "not a valid hwloc XML topology (hwloc_topology_set_xml: %s)",
+                          "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
                           strerror(errno));
+        free(text);
         return -1;
     }
     /* hwloc's own runtime backends would open OpenCL (pocl), CUDA, NVML,
@@ -129,7 +137,9 @@ static int load_topology(pb_run *run, dlti_error_t *err)
         hwloc_topology_set_io_types_filter(run->topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     /* Disallowed PUs and nodes stay, so that the totals can be reported. */
     hwloc_topology_set_flags(run->topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-    if (hwloc_topology_load(run->topo) != 0) {
+    int loaded = hwloc_topology_load(run->topo);
+    free(text);
+    if (loaded != 0) {
         if (run->host)
             dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
                               "hwloc cannot load the topology of this host: %s",

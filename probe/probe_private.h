@@ -13,6 +13,11 @@
 #include "sysdesc/probe.h"
 #include "dlti_private.h" /* the base: errors, buffers */
 
+/* harden (issue 13): the most an hwloc XML topology may hold, read by
+ * sysdesc before hwloc sees it (docs/reliability.md).  Topologies of the
+ * largest machines are a few MB. */
+#define SYSDESC_PROBE_MAX_XML_BYTES ((size_t)64 << 20)
+
 /* ---- building attributes (util.c) ---- */
 
 /* An entry list that becomes a container: keys keep the order of the adds. */

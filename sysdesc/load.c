@@ -65,8 +65,10 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     sd_resolver catalog = sd_catalog_resolver(opts ? opts->search_path : NULL);
     sysdesc_system sys;
     if (sd_yaml_load(ctx, text, len, source, opts, &catalog, &sys, err) < 0 ||
-        check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0)
+        check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0) {
+        dlti_error_budget(ctx, err); /* the context's memory budget, named */
         return -1;
+    }
     *out = sys;
     return 0;
 }
@@ -105,6 +107,22 @@ bool sd_looks_like_mlir(const char *path, const char *text, size_t len)
     }
     if (i < len && text[i] == '#' && i + 1 < len && text[i + 1] != ' ' && text[i + 1] != '\n' &&
         text[i + 1] != '#' && text[i + 1] != '!')
+        return true;
+    /* issue 14: files of other ops (func.func ..., "foo.bar"(...),
+     * %0 = ...): a dotted name not followed by ':' is no YAML key. */
+    if (i < len && (text[i] == '"' || (text[i] == '%' && (len - i < 2 || text[i + 1] != 'Y') &&
+                                       (len - i < 2 || text[i + 1] != 'T')))) {
+        size_t j = i + 1;
+        while (text[i] == '"' && j < len && text[j] != '"' && text[j] != '\n')
+            j++;
+        if (text[i] == '%' || (j + 1 < len && text[j] == '"' && text[j + 1] == '('))
+            return true;
+    }
+    size_t k = i;
+    bool dotted = false;
+    while (k < len && (dlti_is_id_char((unsigned char)text[k])))
+        dotted |= text[k++] == '.';
+    if (dotted && k > i && dlti_is_id_start((unsigned char)text[i]) && (k == len || text[k] != ':'))
         return true;
     return len - i >= 6 && memcmp(text + i, "module", 6) == 0 &&
            (len - i == 6 || text[i + 6] == ' ' || text[i + 6] == '@' || text[i + 6] == '{' ||

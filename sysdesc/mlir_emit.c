@@ -6,6 +6,29 @@
 
 #include <stdlib.h>
 
+/* The printer's options (--pretty, --inherent-dlti): the module is built
+ * as a scope and printed by the core's scope printer, which owns both. */
+static char *print_with_options(const sysdesc_system *sys, bool bare, unsigned flags, size_t *len)
+{
+    dlti_named_attr attrs[2];
+    size_t n = 0;
+    if (!bare && sys->dl_spec)
+        attrs[n++] = (dlti_named_attr){"dlti.dl_spec", 12, sys->dl_spec, 0, 0};
+    attrs[n++] = (dlti_named_attr){"dlti.target_system_spec",
+                                   23, sys->spec, 0, 0};
+    dlti_scope s = {.ctx = NULL, .bare = bare, .num_attrs = n, .attrs = attrs};
+    unsigned f = (flags & SYSDESC_PRINT_PRETTY ? DLTI_PRINT_PRETTY : 0) |
+                 (flags & SYSDESC_PRINT_INHERENT ? DLTI_PRINT_INHERENT : 0);
+    return dlti_scope_print_flags(&s, f, len);
+}
+
+char *sysdesc_mlir_print_flags(const sysdesc_system *sys, bool bare, unsigned flags, size_t *len)
+{
+    if (flags & (SYSDESC_PRINT_PRETTY | SYSDESC_PRINT_INHERENT))
+        return print_with_options(sys, bare, flags, len);
+    return sysdesc_mlir_print(sys, bare, len);
+}
+
 char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len)
 {
     /* Everything goes straight into one buffer (dlti_print_attr, the

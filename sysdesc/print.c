@@ -32,15 +32,35 @@ const char *sysdesc_format_names(void)
 char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
                            size_t *len)
 {
+    return sysdesc_system_print_checked(sys, format, flags, len, NULL);
+}
+
+char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format format,
+                                   unsigned flags, size_t *len, dlti_error_t *err)
+{
+    /* Nothing is printed that would not read back as itself. */
+    if (sd_format_check(sys, format, err) != 0)
+        return NULL;
+    char *text = NULL;
     switch (format) {
     case SYSDESC_FORMAT_MLIR:
-        return sysdesc_mlir_print(sys, false, len);
+        text = sysdesc_mlir_print_flags(sys, false, flags, len);
+        break;
     case SYSDESC_FORMAT_ATTR:
-        return sysdesc_mlir_print(sys, true, len);
+        text = sysdesc_mlir_print_flags(sys, true, flags, len);
+        break;
     case SYSDESC_FORMAT_YAML:
-        return sysdesc_yaml_print(sys, len);
+        text = sysdesc_yaml_print(sys, len);
+        break;
     case SYSDESC_FORMAT_JSON:
-        return sysdesc_json_print(sys, flags, len);
+        text = sysdesc_json_print(sys, flags, len);
+        break;
+    default:
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "not a sysdesc_format: %d", (int)format);
+        return NULL;
     }
-    return NULL;
+    if (!text)
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    return text;
 }
+

@@ -11,6 +11,7 @@
 #define SYSDESC_PRIVATE_H
 
 #include "sysdesc/load.h"
+#include "sysdesc/print.h"
 #include "dlti_private.h"
 
 #include <stdint.h>
@@ -245,6 +246,18 @@ sd_resolver sd_catalog_resolver(const char *search_path);
 /* Appends `len` bytes as a double-quoted string: \" \\ \n \t escaped,
  * other control bytes as `control_fmt` (JSON "\\u%04X", YAML "\\x%02X"). */
 void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt);
+/* The longest key the YAML emitter writes as a simple key ("KEY: value"):
+ * libyaml forgets a simple key 1024 characters after its start, so longer
+ * keys are written as explicit keys ("? KEY" and ": value"). */
+#define SD_YAML_SIMPLE_KEY_MAX 512
+/* The longest JSON key sysdesc prints, quoted: JSON has no explicit keys. */
+#define SD_JSON_KEY_MAX 1000
+/* Whether the bytes are UTF-8 as libyaml reads it (RFC 3629). */
+bool sd_utf8_valid(const char *s, size_t len);
+/* The one rule of what the YAML and JSON emitters may print: 0 when
+ * `format` holds every key and value of `sys` so that it reads back equal,
+ * else -1 with `err` naming the first one it cannot hold and why. */
+int sd_format_check(const sysdesc_system *sys, sysdesc_format format, dlti_error_t *err);
 /* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
 char *sd_buf_finish(dlti_buf *b, size_t *len);
 

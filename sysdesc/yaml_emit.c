@@ -32,32 +32,6 @@ static bool plain_safe(const char *s, size_t len)
     return sd_plain_classify(s, len) == SD_PLAIN_STRING;
 }
 
-static bool valid_utf8(const char *s, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        unsigned c = p[i];
-        size_t n;
-        if (c < 0x80)
-            n = 0;
-        else if (c >= 0xC2 && c <= 0xDF)
-            n = 1;
-        else if ((c >> 4) == 0xE)
-            n = 2;
-        else if (c >= 0xF0 && c <= 0xF4)
-            n = 3;
-        else
-            return false;
-        if (len - i <= n)
-            return false;
-        for (size_t k = 1; k <= n; k++)
-            if ((p[i + k] & 0xC0) != 0x80)
-                return false;
-        i += n + 1;
-    }
-    return true;
-}
-
 static void put_single_quoted(dlti_buf *b, const char *s, size_t len)
 {
     dlti_buf_put(b, "'", 1);
@@ -93,7 +67,7 @@ static void put_double_quoted(dlti_buf *b, const char *s, size_t len)
 /* Writes a string scalar; false when YAML cannot hold it (invalid UTF-8). */
 static bool put_string(dlti_buf *b, const char *s, size_t len)
 {
-    if (!valid_utf8(s, len))
+    if (!sd_utf8_valid(s, len))
         return false;
     if (plain_safe(s, len))
         dlti_buf_put(b, s, len);
@@ -258,10 +232,36 @@ static void put_key(dlti_buf *b, dlti_key key)
         return;
     }
     /* Reserved words are keys of the format only when written plain. */
-    if (!valid_utf8(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0)
+    if (!sd_utf8_valid(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0)
         put_double_quoted(b, s, len);
     else if (!put_string(b, s, len))
         put_double_quoted(b, s, len);
+}
+
+/* "KEY:" at `indent`.  libyaml forgets a simple key 1024 characters after
+ * its start, so a longer key is written as an explicit one ("? KEY", then
+ * ":" on the next line) and reads back whatever its length. */
+static void put_key_at(dlti_buf *b, dlti_key key, int indent)
+{
+    put_indent(b, indent);
+    size_t at = b->len;
+    put_key(b, key);
+    if (!b->failed && b->len - at > SD_YAML_SIMPLE_KEY_MAX) {
+        size_t klen = b->len - at;
+        char *text = malloc(klen);
+        if (!text) {
+            b->failed = true;
+            return;
+        }
+        memcpy(text, b->data + at, klen);
+        b->len = at;
+        dlti_buf_puts(b, "? ");
+        dlti_buf_put(b, text, klen);
+        free(text);
+        dlti_buf_putc(b, '\n');
+        put_indent(b, indent);
+    }
+    dlti_buf_puts(b, ":");
 }
 
 static void put_value(dlti_buf *b, const dlti_attr *a, int indent);
@@ -269,9 +269,7 @@ static void put_value(dlti_buf *b, const dlti_attr *a, int indent);
 static void put_entries(dlti_buf *b, const dlti_attr *a, int indent)
 {
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
-        put_indent(b, indent);
-        put_key(b, dlti_attr_entry_key(a, i));
-        dlti_buf_puts(b, ":");
+        put_key_at(b, dlti_attr_entry_key(a, i), indent);
         put_value(b, dlti_attr_entry_value(a, i), indent + 2);
     }
 }
@@ -343,8 +341,8 @@ char *sysdesc_yaml_print(const sysdesc_system *sys, size_t *len)
         put_value(&b, sys->dl_spec, 2);
     }
     for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
-        put_key(&b, dlti_attr_entry_key(sys->spec, i));
-        dlti_buf_puts(&b, ":\n");
+        put_key_at(&b, dlti_attr_entry_key(sys->spec, i), 0);
+        dlti_buf_puts(&b, "\n");
         put_entries(&b, dlti_attr_entry_value(sys->spec, i), 2);
     }
     return sd_buf_finish(&b, len);

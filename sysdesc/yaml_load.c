@@ -251,6 +251,7 @@ static char *base_path(file *f, const sd_node *n)
         p = r->find(r->user, name, &inner);
     else
         dlti_error_set(&inner, DLTI_ERROR_NOT_FOUND, "no catalog to look names up in");
+    /* a catalog name that is not there: exit 1, as `sysdesc show NAME` */
     if (!p)
         dlti_error_set_at(f->L->err, inner.code, f->source, n->line, n->column, "base '%s': %s",
                           name, inner.text);
@@ -260,9 +261,19 @@ static char *base_path(file *f, const sd_node *n)
 static const dlti_attr *resolve_base(file *f, const sd_node *n)
 {
     loader *L = f->L;
-    if (n->kind != SD_SCALAR || n->tag || n->len == 0) {
+    /* A plain null, boolean or number is YAML's, not a name (issue 13:
+     * `base: ~` and `base: 42` were looked up as catalog names). */
+    static const char *const what[] = {"a string", "null", "a boolean", "an integer", "a float"};
+    sd_plain_kind pk = n->kind == SD_SCALAR && n->plain ? sd_plain_classify(n->u.text, n->len)
+                                                        : SD_PLAIN_STRING;
+    if (n->kind != SD_SCALAR || n->tag || n->len == 0 || pk != SD_PLAIN_STRING) {
         dlti_error_set_at(L->err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
-                 "base: needs a catalog name or a file path");
+                          "base: needs a catalog name or a file path, not %s",
+                          n->kind == SD_SCALAR && n->len == 0 ? "an empty string"
+                          : n->kind == SD_SCALAR && !n->tag   ? what[pk]
+                          : n->kind == SD_SCALAR              ? "a tagged value"
+                          : n->kind == SD_SEQUENCE            ? "a list"
+                                                              : "a mapping");
         return NULL;
     }
     char *path = base_path(f, n);
@@ -270,7 +281,8 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
         return NULL;
     char *real = realpath(path, NULL);
     if (!real) {
-        dlti_error_set_at(L->err, DLTI_ERROR_NOT_FOUND, f->source, n->line, n->column,
+        /* exit 3 as for a FILE on the command line that is not there */
+        dlti_error_set_at(L->err, DLTI_ERROR_IO, f->source, n->line, n->column,
                  "base '%s': no such file %s", n->u.text, path);
         free(path);
         return NULL;
@@ -293,9 +305,15 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
         goto out;
     }
     size_t len;
-    char *text = dlti_read_file(path, L->opts.max_input_bytes, &len, L->err);
-    if (!text)
+    dlti_error_t why;
+    char *text = dlti_read_file(path, L->opts.max_input_bytes, &len, &why);
+    if (!text) {
+        /* located at the base: that names it, with the file's own reason
+         * (and its exit status: 3 for a directory or an unreadable file) */
+        dlti_error_set_at(L->err, why.code, f->source, n->line, n->column, "base '%s': %s: %s",
+                          n->u.text, path, why.text);
         goto out;
+    }
     sd_doc doc;
     chain link = {real, f->chain};
     file sub = {L, path, &link, f->depth + 1};

@@ -341,17 +341,17 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
                  "'%s' is not a number for !%s", s, type_name(t));
         return NULL;
     }
-    const dlti_attr *a = dlti_float_new(ctx, t, v, err);
-    if (!a) {
-        dlti_error_place(err, source, (n)->line, (n)->column);
-        return NULL;
-    }
-    double back;
-    if (isfinite(v) && dlti_attr_get_double(a, &back, NULL) == 0 && isinf(back)) {
+    /* Arrives as itself or not at all (dlti_float_loss: NaN, infinities,
+     * overflow and signs of the narrow formats). */
+    const char *why = dlti_float_loss((dlti_float_kind)t->float_kind, v);
+    if (why) {
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                 "value %s does not fit !%s (it overflows to infinity)", s, type_name(t));
+                          "value %s does not fit !%s (%s)", s, type_name(t), why);
         return NULL;
     }
+    const dlti_attr *a = dlti_float_new(ctx, t, v, err);
+    if (!a)
+        dlti_error_place(err, source, (n)->line, (n)->column);
     return a;
 }
 

@@ -21,6 +21,21 @@ void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *contr
             dlti_buf_puts(b, "\\t");
         } else if (c < 0x20 || c == 0x7f) {
             dlti_buf_printf(b, control_fmt, c);
+        } else if (c >= 0xC2 && (i + 1 < len) &&
+                   ((c == 0xC2 && (unsigned char)s[i + 1] == 0x85) ||
+                    (c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
+                     ((unsigned char)s[i + 2] & 0xFE) == 0xA8) ||
+                    (c == 0xEF && i + 2 < len && (unsigned char)s[i + 1] == 0xBB &&
+                     (unsigned char)s[i + 2] == 0xBF))) {
+            /* U+0085, U+2028 and U+2029 are line breaks to a YAML reader
+             * (folded into a space even inside quotes), U+FEFF a byte-order
+             * mark: escaped (\u, which both YAML and JSON read), they
+             * read back as themselves. */
+            unsigned cp = c == 0xC2 ? 0x85 : c == 0xEF ? 0xFEFF : 0x2000u | (unsigned char)s[i + 2];
+            if (cp == 0x20A8 || cp == 0x20A9)
+                cp += 0x2028 - 0x20A8;
+            dlti_buf_printf(b, "\\u%04X", cp);
+            i += c == 0xC2 ? 1 : 2;
         } else {
             dlti_buf_putc(b, (char)c);
         }
@@ -49,4 +64,30 @@ void sd_format_double(char *out, size_t size, double v)
         if (strtod(out, NULL) == v)
             return;
     }
+}
+
+bool sd_utf8_valid(const char *s, size_t len)
+{
+    /* RFC 3629, as libyaml's reader checks it: no overlong forms, no
+     * surrogates, nothing above U+10FFFF. */
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = c >= 0xC2 && c <= 0xDF ? 1 : (c >> 4) == 0xE ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 0;
+        if (n == 0 || len - i <= n)
+            return false;
+        for (size_t k = 1; k <= n; k++)
+            if ((p[i + k] & 0xC0) != 0x80)
+                return false;
+        unsigned c1 = p[i + 1];
+        if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
+            (c == 0xF4 && c1 > 0x8F))
+            return false;
+        i += n + 1;
+    }
+    return true;
 }

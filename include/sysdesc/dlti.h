@@ -101,10 +101,15 @@ SYSDESC_API void dlti_release_cached_memory(void);
 
 /** Limits applied by the parsers (and the builder, for depth). 0 keeps the default. */
 typedef struct dlti_limits {
-    unsigned max_depth;       /**< nesting of attributes/types/scopes; default 1000 */
+    unsigned max_depth;       /**< nesting of attributes/types/scopes; default and most 1000 */
     size_t max_input_bytes;   /**< default 1 GiB */
     size_t max_string_bytes;  /**< one string literal; default 16 MiB */
     size_t max_entries;       /**< entries of one container; default 16 Mi, at most 2^30 - 2 */
+    /** Memory the context may hold (its arena: every attribute, type, key
+     *  and string it reads or builds); default 4 GiB.  Past it a reader
+     *  fails with DLTI_ERROR_LIMIT naming the limit, before the system runs
+     *  out of memory. */
+    size_t max_memory_bytes;
 } dlti_limits;
 
 #define DLTI_DEFAULT_MAX_DEPTH 1000u
@@ -270,7 +275,8 @@ SYSDESC_API const dlti_attr *dlti_bool_new(dlti_context *ctx, bool value);
 SYSDESC_API const dlti_attr *dlti_string_new(dlti_context *ctx, const char *s, size_t len);
 SYSDESC_API const dlti_attr *dlti_unit_new(dlti_context *ctx);
 SYSDESC_API const dlti_attr *dlti_type_attr_new(dlti_context *ctx, const dlti_type *type);
-/** Array of `n` attributes (copied). */
+/** Array of `n` attributes (copied); NULL when out of memory or nesting
+ *  deeper than the context's max_depth allows (a module and the array). */
 SYSDESC_API const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
 /** array<TYPE: v...> of an integer type; values must fit (RANGE error otherwise). */
 SYSDESC_API const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
@@ -286,8 +292,10 @@ typedef struct dlti_entry {
  * A DLTI container of kind DLTI_ATTR_MAP, _DL_SPEC, _DEVICE_SPEC or
  * _SYSTEM_SPEC from `n` entries (copied, order kept), verified as the parser
  * verifies (duplicate keys, empty keys, type keys in device specs, device
- * values in system specs, empty device/system specs).  The error has no
- * position.
+ * values in system specs, empty device/system specs) and for depth: a
+ * container nesting deeper than the context's max_depth allows (with one
+ * level for the module that may hold it) is DLTI_ERROR_LIMIT.  The error
+ * has no position.
  */
 SYSDESC_API const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
                                     const dlti_entry *entries, size_t n, dlti_error_t *err);
@@ -339,7 +347,8 @@ SYSDESC_API bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b);
 /* ------------------------------------------------------------------ */
 
 /**
- * A scope is a `module [@name] attributes {...} {...}`: a set of named
+ * A scope is a `module [@name] attributes {...} {...}` (or its generic
+ * form, or the implicit module around a file's top-level ops): a set of named
  * attributes (sorted by name, as MLIR keeps them) and nested scopes.  Parsing
  * a file that holds a bare attribute yields a root scope with that one
  * attribute, named by its kind (dlti.target_system_spec, dlti.dl_spec or
@@ -348,9 +357,13 @@ SYSDESC_API bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b);
 typedef struct dlti_scope dlti_scope;
 
 /**
- * Parses MLIR text: either one attribute or one `module` holding nested
- * modules.  Any other operation is an error (DLTI_ERROR_UNSUPPORTED) naming it.
- * Returns the root scope, or NULL with `err` filled.
+ * Parses MLIR text: either one attribute or a file of operations.  Modules
+ * (custom or generic form) become scopes; every other op is stepped over
+ * (dlti_scope_skipped_ops counts them); a file that is not exactly one
+ * module is wrapped in MLIR's implicit module.  A DLTI attribute inside an
+ * op that is not a module is an error (DLTI_ERROR_UNSUPPORTED) naming the
+ * op (docs/mlir-syntax.md).  Returns the root scope, or NULL with `err`
+ * filled.
  */
 SYSDESC_API const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len,
                              const char *source, dlti_error_t *err);
@@ -377,8 +390,63 @@ SYSDESC_API const dlti_attr *dlti_scope_attr_value(const dlti_scope *scope, size
 /** The attribute named `name`, or NULL. */
 SYSDESC_API const dlti_attr *dlti_scope_get_attr(const dlti_scope *scope, const char *name);
 
+/**
+ * Operations other than `module` that the parser stepped over (sysdesc reads
+ * the DLTI attributes of modules and skips every other op, respecting
+ * strings and regions: docs/mlir-syntax.md) in the body of `scope` and of
+ * the modules nested in it.  Returns their number; the first one in the text
+ * is named in `*first_name` (owned by the context) and placed at
+ * `*line`:`*column` (each pointer may be NULL; untouched when 0 is returned).
+ */
+SYSDESC_API size_t dlti_scope_skipped_ops(const dlti_scope *scope, const char **first_name,
+                                          int *line, int *column);
+
+/** Where the parts of a module sit in the text it was parsed from (byte offsets). */
+typedef struct dlti_scope_source {
+    /** MLIR's implicit module around the top-level ops of a file that is not
+     *  one `module`: it has no text of its own. */
+    bool implicit;
+    /** implicit: alias definitions or `{-#` metadata lie between the ops. */
+    bool interleaved;
+    /** The generic form `"builtin.module"() ({...}) {attrs} : () -> ()`:
+     *  `name_end` is just after the region's ')', where a new `{...}` goes. */
+    bool generic;
+    size_t op;          /**< the `module` keyword; implicit: the start of the text */
+    size_t name_end;    /**< just after `module` or its `@name` (generic: see above) */
+    size_t dict_open;   /**< the '{' of `attributes {...}`; SIZE_MAX without one */
+    size_t dict_close;  /**< just after that dictionary's '}'; SIZE_MAX without one */
+    size_t body_open;   /**< the body's '{'; implicit: where the first op starts */
+    size_t body_close;  /**< the body's '}'; implicit: just after the last op */
+} dlti_scope_source;
+
+/**
+ * Fills `out` with where module `scope` sits in its source: 0, or -1 for the
+ * root of a bare attribute (no module).  attr_source gives attribute `i`'s
+ * text: from its name to the end of its value (0, or -1 when `i` is out of
+ * range or the scope is a bare attribute).
+ */
+SYSDESC_API int dlti_scope_get_source(const dlti_scope *scope, dlti_scope_source *out);
+SYSDESC_API int dlti_scope_attr_source(const dlti_scope *scope, size_t i, size_t *start,
+                                       size_t *end);
+
 /** Prints the scope tree as mlir-opt-22 prints the module (or the bare attribute). Caller frees. */
 SYSDESC_API char *dlti_scope_print(const dlti_scope *scope, size_t *len);
+
+/** Flags of dlti_scope_print_flags(). */
+enum {
+    /** One DLTI entry a line, nested containers indented by two spaces: text
+     *  that mlir-opt-22 reads and that `fmt` prints back as the one-line form. */
+    DLTI_PRINT_PRETTY = 1u << 0,
+    /** MLIR head's form (2026): a module's DLTI attribute printed as the
+     *  inherent `dlti = ...` (one per op: the system spec when there are
+     *  several) instead of MLIR 22's `dlti.target_system_spec = ...`.
+     *  MLIR 22 rejects it.  Without the flag an inherent `dlti` read from a
+     *  file prints under MLIR 22's name of its kind. */
+    DLTI_PRINT_INHERENT = 1u << 1
+};
+
+/** dlti_scope_print() with DLTI_PRINT_* `flags`; 0 prints exactly what it prints. */
+SYSDESC_API char *dlti_scope_print_flags(const dlti_scope *scope, unsigned flags, size_t *len);
 SYSDESC_API int dlti_scope_fprint(const dlti_scope *scope, FILE *out);
 
 /* ------------------------------------------------------------------ */

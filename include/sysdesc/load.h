@@ -37,7 +37,9 @@ extern "C" {
 #endif
 
 /** Defaults of sysdesc_yaml_options (documented in docs/yaml.md). */
-#define SYSDESC_YAML_DEFAULT_MAX_DEPTH 64u
+/* The core's depth limit: everything sysdesc prints as MLIR it also prints as
+ * YAML or JSON that it reads back (a YAML level per container or array). */
+#define SYSDESC_YAML_DEFAULT_MAX_DEPTH DLTI_DEFAULT_MAX_DEPTH
 #define SYSDESC_YAML_DEFAULT_MAX_ALIAS_NODES 1000000u
 #define SYSDESC_YAML_DEFAULT_MAX_INPUT_BYTES ((size_t)64 << 20)
 #define SYSDESC_YAML_DEFAULT_MAX_BASE_DEPTH 16u

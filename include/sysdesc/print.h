@@ -40,7 +40,15 @@ enum {
     /** JSON: keep MLIR types: every integer or float that is not i64/f64,
      *  every type and every other attribute becomes {"type": T, "value": V}.
      *  Other formats always keep types and ignore it. */
-    SYSDESC_PRINT_TYPED = 1u << 0
+    SYSDESC_PRINT_TYPED = 1u << 0,
+    /** MLIR and attr: one DLTI entry a line, nested maps indented
+     *  (DLTI_PRINT_PRETTY); mlir-opt-22 reads it, `fmt` prints it back on
+     *  one line.  Other formats ignore it. */
+    SYSDESC_PRINT_PRETTY = 1u << 1,
+    /** MLIR: MLIR head's inherent `dlti = #dlti.target_system_spec<...>`
+     *  instead of MLIR 22's `dlti.target_system_spec = ...`
+     *  (DLTI_PRINT_INHERENT; MLIR 22 rejects it).  Other formats ignore it. */
+    SYSDESC_PRINT_INHERENT = 1u << 2
 };
 
 /**
@@ -58,6 +66,16 @@ SYSDESC_API const char *sysdesc_format_names(void);
  */
 SYSDESC_API char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format format,
                                        unsigned flags, size_t *len);
+/**
+ * The same, with the reason for NULL in `err` (may be NULL): out of memory,
+ * or DLTI_ERROR_UNSUPPORTED for a key or value `format` cannot hold so that
+ * it reads back as itself (YAML: a key that is not UTF-8; JSON: a key or a
+ * string that is not UTF-8, a key longer than 1000 characters quoted), the
+ * error naming its path.  sysdesc_system_print() returns NULL for those too:
+ * nothing is printed that would not read back equal.
+ */
+SYSDESC_API char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format format,
+                                               unsigned flags, size_t *len, dlti_error_t *err);
 
 /**
  * Prints `sys` as MLIR: a module whose attributes are dlti.dl_spec (when
@@ -65,6 +83,10 @@ SYSDESC_API char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format
  * `bare`, only the #dlti.target_system_spec attribute and a newline.
  */
 SYSDESC_API char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len);
+
+/** sysdesc_mlir_print() with SYSDESC_PRINT_PRETTY / _INHERENT `flags`. */
+SYSDESC_API char *sysdesc_mlir_print_flags(const sysdesc_system *sys, bool bare, unsigned flags,
+                                           size_t *len);
 
 /**
  * Prints `sys` as YAML that sysdesc_yaml_load() reads back to an equal spec

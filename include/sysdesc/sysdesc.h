@@ -38,5 +38,6 @@
 #include "sysdesc/measure.h"
 #include "sysdesc/roofline.h"
 #include "sysdesc/tuner.h"
+#include "sysdesc/attach.h"
 
 #endif /* SYSDESC_SYSDESC_H */

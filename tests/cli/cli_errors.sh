@@ -80,7 +80,7 @@ fi
 
 # Every command, written once: the loops below run each of them.  It must be
 # the list `sysdesc --help` prints, so that a new command is not left out.
-commands="fmt query probe layout dl-import dl-export convert compose list show check summary schema measure roofline export"
+commands="fmt query probe layout dl-import dl-export convert compose attach list show check summary schema measure roofline export"
 listed=$("$SYSDESC" --help 2>/dev/null | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | tr '\n' ' ')
 [ "$listed" = "$commands " ] && ok || bad "the command list '$commands' is not the one sysdesc --help prints: '$listed'"
 
@@ -112,6 +112,7 @@ expect 0 "convert" normal "$SYSDESC" convert --to yaml "$GOOD"
 expect 0 "convert yaml" normal "$SYSDESC" convert --to json "$YAML"
 expect 0 "compose" normal "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 expect 0 "list" normal "$SYSDESC" list
+expect 0 "attach" normal "$SYSDESC" attach "$GOOD" "$GOOD"
 expect 0 "show" normal "$SYSDESC" show nvidia/h100-sxm
 expect 0 "summary" normal "$SYSDESC" summary "$YAML"
 expect 0 "--version" normal "$SYSDESC" --version
@@ -142,6 +143,11 @@ expect 2 "compose: malformed" normal "$SYSDESC" compose "$BROKEN_YAML"
 expect 2 "summary: malformed" normal "$SYSDESC" summary "$BROKEN_YAML"
 expect 2 "compose: duplicate id" normal "$SYSDESC" compose "$YAML" "$YAML"
 expect 2 "probe: malformed XML" normal "$SYSDESC" probe --xml "$MALFORMED_XML"
+expect 2 "attach: malformed IN" normal "$SYSDESC" attach "$GOOD" "$BROKEN"
+grep -q "broken.mlir:1:31: error: " "$T/err" && ok || bad "attach: malformed IN: no FILE:LINE:COL: error: line"
+expect 2 "attach: malformed SPEC" normal "$SYSDESC" attach "$BROKEN" "$GOOD"
+expect 3 "attach: missing IN" normal "$SYSDESC" attach "$GOOD" "$MISSING"
+grep -q "no-such-file" "$T/err" && ok || bad "attach: missing IN not named"
 
 # ---- usage errors: unknown command and options, missing arguments ----
 expect 2 "no command" normal "$SYSDESC"
@@ -167,6 +173,13 @@ expect 2 "convert: bad format" normal "$SYSDESC" convert --to xml "$GOOD"
 expect 2 "convert: two FILEs" normal "$SYSDESC" convert "$GOOD" "$GOOD"
 expect 2 "compose: nothing" normal "$SYSDESC" compose
 expect 2 "compose: bad count" normal "$SYSDESC" compose "$YAML:0"
+# harden (issue 13): every count that is not 1..100000 fails alike (exit 2,
+# one message), none is looked up as a file named "F:-1"
+for n in 0 -1 +1 '' ' 1' 100001 99999999999999999999; do
+    expect 2 "compose: count '$n'" normal "$SYSDESC" compose "$YAML:$n"
+    grep -qF "is not [ID=]ITEM[:N] (N from 1 to 100000)" "$T/err" || bad "compose: count '$n': $(cat "$T/err")"
+done
+expect 0 "compose: count 100000" normal "$SYSDESC" compose "$YAML:100000"
 expect 2 "compose: --format without value" normal "$SYSDESC" compose --format
 expect 2 "probe: --xml without value" normal "$SYSDESC" probe --xml
 expect 2 "probe: bad format" normal "$SYSDESC" probe --format xml
@@ -174,6 +187,10 @@ expect 2 "list: argument" normal "$SYSDESC" list extra
 expect 2 "show: no NAME" normal "$SYSDESC" show
 expect 2 "show: bad format" normal "$SYSDESC" show --format xml nvidia/h100-sxm
 expect 2 "summary: nothing" normal "$SYSDESC" summary
+expect 2 "attach: nothing" normal "$SYSDESC" attach
+expect 2 "attach: no IN" normal "$SYSDESC" attach "$GOOD"
+expect 2 "attach: three operands" normal "$SYSDESC" attach "$GOOD" "$GOOD" "$GOOD"
+expect 2 "attach: -o without value" normal "$SYSDESC" attach "$GOOD" "$GOOD" -o
 expect 2 "summary: two SPECs" normal "$SYSDESC" summary "$YAML" "$YAML"
 
 # ---- --help: exit 0, usage on stdout, nothing on stderr ----
@@ -338,6 +355,30 @@ if [ "$full_rc" = 0 ]; then
     done
 else
     skip "cannot mount a tmpfs (unshare -m / -rm): full-disk case covered by -o /dev/full only"
+fi
+
+# harden (issue 13): "--" ends the options of every command; what follows
+# is an operand even when it starts with '-'
+expect 0 "fmt --" normal "$SYSDESC" fmt -- "$EX"
+expect 0 "query --" normal "$SYSDESC" query -- "$EX" CPU
+expect 0 "layout --" normal "$SYSDESC" layout -- "$EX" i32
+expect 0 "dl-import --" normal "$SYSDESC" dl-import -- e
+expect 0 "convert --" normal "$SYSDESC" convert -- "$EX"
+expect 0 "compose --" normal "$SYSDESC" compose -- "$YAML"
+expect 0 "list --" normal "$SYSDESC" list --
+expect 0 "show --" normal "$SYSDESC" show -- nvidia/h100-sxm
+expect 0 "check --" normal "$SYSDESC" check -- "$YAML"
+expect 0 "summary --" normal "$SYSDESC" summary -- "$YAML"
+expect 0 "schema --" normal "$SYSDESC" schema --
+expect 0 "probe --" normal "$SYSDESC" probe --xml "$SRCDIR/tests/data/xml/gpu.xml" --
+expect 3 "fmt -- --help (a file named --help)" normal "$SYSDESC" fmt -- --help
+expect 2 "list -- x" normal "$SYSDESC" list -- x
+# layout answers every TYPE; one it cannot answer does not hide the rest
+printf 'module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i64>} {}\n' >"$T/dl.mlir"
+expect 1 "layout: a type that does not fit, among others" normal "$SYSDESC" layout "$T/dl.mlir" i32 'vector<9223372036854775807x3xi8>' 'bogus<' i64
+if ! grep -q '^i32: size = 4' "$T/out" || ! grep -q '^i64: size = 8' "$T/out" ||
+    ! grep -qF "layout: 2 of 4 types not answered" "$T/err" || ! grep -qF "invalid type 'bogus<'" "$T/err"; then
+    bad "layout: the answers or the errors of the others are missing: $(cat "$T/out" "$T/err")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -42,6 +42,14 @@ grep -q '"device_name" = "Fake CPU"' "$tmp/out" || { fail=$((fail + 1)); echo "F
 rt check "query --host from the cache" 0 query --host --quiet --runtimes=opencl GPU0 num_compute_units
 grep -qx '14 : i64' "$tmp/out" || { fail=$((fail + 1)); echo "FAIL query --host: $(cat "$tmp/out")"; }
 check "probe xml" 0 probe --xml "$SRCDIR/tests/data/xml/two_socket_numa.xml" --format yaml
+# harden (issue 13): malformed topologies leak nothing, with no suppression
+# beyond hwloc_topology_load's: refused by hwloc_topology_set_xmlbuffer
+# (malformed.xml, a truncated file) and by hwloc_topology_load (a bad object)
+check "probe malformed xml" 2 probe --xml "$SRCDIR/tests/data/xml/malformed.xml"
+head -c 2000 "$SRCDIR/tests/data/xml/gpu.xml" >"$tmp/cut.xml"
+check "probe truncated xml" 2 probe --xml "$tmp/cut.xml"
+sed 's/type="Machine"/type="Bogus"/' "$SRCDIR/tests/data/xml/gpu.xml" >"$tmp/bogus.xml"
+check "probe xml hwloc_topology_load refuses" 2 probe --xml "$tmp/bogus.xml"
 check "layout" 0 layout "$ex" i32 'vector<3xf32>' index
 check "dl-import" 0 dl-import --triple x86_64-unknown-linux-gnu
 check "show" 0 show --format json nvidia/h100-sxm
@@ -54,5 +62,11 @@ rt check "summary --host" 0 summary --host --quiet --runtimes=opencl
 check "measure" 0 measure --quick --quiet --threads 1 --format yaml
 check "roofline" 0 roofline --quiet nvidia/h100-sxm
 check "roofline no bandwidth" 1 roofline --quiet "$SRCDIR/tests/data/roofline/gpu-no-bandwidth.yaml"
+real="$SRCDIR/tests/data/real"
+check "attach" 0 attach --no-check --merge --pretty "$real/_spec.yaml" "$real/existing_spec.mlir"
+check "attach implicit" 0 attach --no-check --inherent-dlti "$real/_spec.yaml" "$real/implicit.mlir"
+check "fmt --skeleton" 0 fmt --skeleton --pretty "$real/generic_module.mlir"
+check "query real file" 0 query --scope inner "$real/generic.mlir" CPU L1_cache_size_in_bytes
+check "convert --pretty" 0 convert --pretty --inherent-dlti "$ex"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

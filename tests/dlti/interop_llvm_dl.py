@@ -49,6 +49,46 @@ def mlir_import(tmp, s):
     return extract_spec(r.stdout)
 
 
+EXPORT_REFUSED = [
+    ("i64 = dense<[24, 64]> : vector<2xi64>", "i64:24:64"),
+    ("i64 = dense<[64, 1048576]> : vector<2xi64>", "i64:64:1048576"),
+    ("f64 = dense<[1048576, 1048576]> : vector<2xi64>", "f64:1048576"),
+    ("!llvm.ptr<16777216> = dense<[64, 64, 64, 64]> : vector<4xi64>", "p16777216:64:64"),
+    ("!llvm.ptr = dense<[64, 64, 64, 128]> : vector<4xi64>", "p:64:64:64:128"),
+    ("!llvm.ptr = dense<[33554432, 64, 64, 64]> : vector<4xi64>", "p:33554432:64:64:64"),
+    ('"dlti.stack_alignment" = 24 : i64', "S24"),
+    ('"dlti.stack_alignment" = 1048576 : i64', "S1048576"),
+    ('"dlti.alloca_memory_space" = 16777216 : ui64', "A16777216"),
+    ('"dlti.function_pointer_alignment" = #dlti.function_pointer_alignment<24, function_dependent = true>', "Fn24"),
+    ('"dlti.legal_int_widths" = array<i32: 0>', "n0"),
+]
+
+
+def generated_tokens():
+    import random
+    rnd = random.Random(13)
+    nums = ["0", "1", "7", "8", "16", "24", "32", "48", "64", "128", "256", "1024", "32768",
+            "65535", "65536", "524288", "16777215", "16777216", "4294967296", ""]
+    letters = ["i", "f", "v", "a", "p", "p1", "p16777215", "S", "A", "P", "G", "n", "Fi", "Fn",
+               "ni", "m", "e", "E"]
+    out = set()
+    while len(out) < 300:
+        l = rnd.choice(letters)
+        f = [rnd.choice(nums) for _ in range(rnd.randint(0, 4))]
+        if l in ("i", "f", "v"):
+            tok = l + (f[0] if f else "") + "".join(":" + x for x in f[1:])
+        elif l in ("S", "A", "P", "G", "Fi", "Fn"):
+            tok = l + (f[0] if f else "")
+        elif l == "m":
+            tok = "m:" + rnd.choice(["e", "o", "x", "w", "m", "a", "l", "q", ""])
+        elif l in ("e", "E"):
+            tok = l
+        else:
+            tok = l + "".join(":" + x for x in f)
+        out.add(tok)
+    return sorted(out)
+
+
 def main():
     if not shutil.which(TRANSLATE):
         print("SKIP: %s not found" % TRANSLATE)
@@ -68,6 +108,14 @@ def main():
             bad = line.startswith("bad:")
             s = line[4:] if bad else line
             cases.append(("" if s == "<empty>" else s, bad, None))
+    # harden (issue 13): strings with more entries than any fixed table
+    # (every entry and LLVM's defaults kept, as mlir-translate-22 keeps them)
+    cases.append(("e-" + "-".join("i%d:8" % w for w in range(100, 400)), False, None))
+    cases.append(("e-" + "-".join("i%d:16:32" % w for w in range(1, 1200, 3)) + "-f80:128", False, None))
+    cases.append(("e-" + "-".join("p%d:32:32" % a for a in range(1, 400)), False, None))
+    cases.append(("e-" + "-".join("v%d:64" % w for w in range(8, 4000, 8)), False, None))
+    cases.append(("E-m:e-" + "-".join("p%d:64:64:64:32-i%d:32-f%d:64" % (a, a + 1, 8 * a)
+                                       for a in range(1, 300)), False, None))
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for s, bad, triple in cases:
@@ -107,6 +155,17 @@ def main():
             else:
                 print("FAIL %s: MLIR imports the exported string differently" % label)
                 failed += 1
+            # ... and one LLVM itself reads (opt-22 parses `target datalayout`).
+            if shutil.which(OPT):
+                path = os.path.join(tmp, "e.ll")
+                with open(path, "w") as f:
+                    f.write('target datalayout = "%s"\n' % exp.stdout.strip())
+                r = run([OPT, "-S", path])
+                if r.returncode == 0:
+                    passed += 1
+                else:
+                    print("FAIL %s: %s refuses the exported string: %s" % (label, OPT, r.stderr.strip()[:300]))
+                    failed += 1
             if triple and shutil.which(OPT):
                 path = os.path.join(tmp, "t.ll")
                 with open(path, "w") as f:
@@ -118,6 +177,45 @@ def main():
                 else:
                     print("FAIL %s: table row differs from %s: %s" % (triple, OPT, want))
                     failed += 1
+        # harden (issue 13): dl-export prints only what LLVM reads.  Specs
+        # mlir-opt-22 accepts whose string LLVM refuses: dl-export exits 2
+        # naming the string, and opt-22 refuses that string too.
+        for spec, string in EXPORT_REFUSED:
+            path = os.path.join(tmp, "x.mlir")
+            with open(path, "w") as f:
+                f.write("module attributes {dlti.dl_spec = #dlti.dl_spec<%s>} {}\n" % spec)
+            r = run([SYSDESC, "dl-export", path])
+            ok = r.returncode == 2 and ("LLVM would not read the data layout string '%s'" % string) in r.stderr
+            if shutil.which(OPT):
+                ll = os.path.join(tmp, "x.ll")
+                with open(ll, "w") as f:
+                    f.write('target datalayout = "%s"\n' % string)
+                ok = ok and run([OPT, "-S", ll]).returncode != 0
+            if shutil.which("mlir-opt-22"):
+                ok = ok and run(["mlir-opt-22", path]).returncode == 0
+            if not ok:
+                print("FAIL dl-export of %s: rc %d %s" % (spec, r.returncode, r.stderr.strip()))
+            passed += ok
+            failed += not ok
+        # harden (issue 13): generated tokens (every specifier, fields from 0
+        # to past 32 bits, empty ones) are accepted by dl-import exactly when
+        # opt-22 accepts them; float widths MLIR has no type for (f7, f1024:
+        # mlir-translate-22 crashes on them) are refused, on purpose.
+        if shutil.which(OPT):
+            for tok in generated_tokens():
+                ll = os.path.join(tmp, "g.ll")
+                with open(ll, "w") as f:
+                    f.write('target datalayout = "%s"\n' % tok)
+                llvm_ok = run([OPT, "-S", ll]).returncode == 0
+                r = run([SYSDESC, "dl-import", "--", tok])
+                ours_ok = r.returncode == 0
+                no_mlir_float = not ours_ok and "no MLIR float type" in r.stderr
+                ok = llvm_ok == ours_ok or (llvm_ok and no_mlir_float)
+                if not ok:
+                    print("FAIL generated %r: opt-22 %s, sysdesc %s" %
+                          (tok, "accepts" if llvm_ok else "refuses", r.stderr.strip() or "accepts"))
+                passed += ok
+                failed += not ok
         # --triple picks the same string as the table.
         r = run([SYSDESC, "dl-import", "--triple", "x86_64-unknown-linux-gnu"])
         ok = r.returncode == 0 and r.stdout.startswith("#dlti.dl_spec<!llvm.ptr<270>")

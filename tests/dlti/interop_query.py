@@ -24,7 +24,7 @@ MLIR_OPT = os.environ.get("MLIR_OPT", "mlir-opt-22")
 def scope_path(text, name):
     """Path of module names from @top to @name, for --scope."""
     stack, path = [], {}
-    for m in re.finditer(r'module\s+@("[^"]*"|[\w$.]+)|([{}])', text):
+    for m in re.finditer(r'(?<![\w.])module\s+@("[^"]*"|[\w$.]+)|([{}])', text):
         if m.group(1):
             stack.append(("mod", m.group(1).strip('"')))
         elif m.group(2) == "{":

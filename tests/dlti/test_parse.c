@@ -207,23 +207,25 @@ static void errors(void **state)
     assert_parse_error(ctx, "module attributes {x.a = #dlti.dl_spec<>, x.b = #dlti.dl_spec<>} {}",
                        DLTI_ERROR_VERIFY, 1, 1,
                        "'builtin.module' op expects at most one data layout attribute");
-    /* Other operations are unsupported, named. */
-    assert_parse_error(ctx, "module {\n  func.func @f() {}\n}", DLTI_ERROR_UNSUPPORTED, 2, 3,
-                       "operation 'func.func' is not supported: sysdesc reads 'module' ops and "
-                       "their attributes only");
+    /* Other operations are skipped (test_skip_op.c); a DLTI attribute in
+     * one is an error, named. */
+    assert_parse_error(ctx, "module {\n  func.func @f() attributes {x.y = #dlti.map<>} {}\n}",
+                       DLTI_ERROR_UNSUPPORTED, 2, 36,
+                       "a DLTI attribute inside operation 'func.func', which sysdesc does not "
+                       "model: sysdesc reads DLTI attributes on 'module' ops only");
     assert_parse_error(ctx, "", DLTI_ERROR_SYNTAX, 1, 1,
                        "empty input: expected a module or an attribute");
-    /* Byte offset, and a NULL source. */
+    /* Byte offset, and a NULL source (MLIR: 3:2, where an alias wants its =). */
     dlti_error_t err;
     const char *t = "module {\n}\n#x";
     assert_null(dlti_parse(ctx, t, strlen(t), NULL, &err));
-    assert_int_equal(err.position, 11);
+    assert_int_equal(err.position, 12);
     assert_int_equal(err.line, 3);
-    assert_int_equal(err.column, 1);
+    assert_int_equal(err.column, 2);
     char buf[256];
     int n = dlti_error_format(&err, buf, sizeof(buf));
     assert_int_equal(n, (int)strlen(buf));
-    assert_non_null(strstr(buf, ":3:1: error: "));
+    assert_non_null(strstr(buf, ":3:2: error: "));
     /* NULL err is fine. */
     assert_null(dlti_parse(ctx, "[", 1, "x", NULL));
     assert_null(dlti_attr_parse(ctx, "[", 1, "x", NULL));
@@ -320,9 +322,19 @@ static void depth_limits(void **state)
     assert_int_equal(err.code, DLTI_ERROR_LIMIT);
     assert_string_equal(err.text, "nesting deeper than the limit of 1000");
     free(s);
-    s = nest("[", "1", "]", 999, &len);
+    /* A bare attribute counts as if a module held it (the depth invariant
+     * of dlti_private.h): 998 brackets and the value are 1000 levels. */
+    s = nest("[", "1", "]", 998, &len);
     assert_non_null(dlti_parse(ctx, s, len, "ok", &err));
     free(s);
+    s = nest("[", "1", "]", 999, &len);
+    assert_null(dlti_parse(ctx, s, len, "deep", &err));
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    free(s);
+    /* max_depth can be lowered, never raised above the default */
+    dlti_limits high = {.max_depth = 5000};
+    dlti_context_set_limits(ctx, &high);
+    assert_int_equal(dlti_context_get_limits(ctx).max_depth, DLTI_DEFAULT_MAX_DEPTH);
     /* The limit is configurable. */
     dlti_limits lim = {.max_depth = 10};
     dlti_context_set_limits(ctx, &lim);
@@ -343,8 +355,17 @@ static void depth_limits(void **state)
     big[0] = '1';
     assert_null(dlti_parse(ctx, big, sizeof(big), "s", &err));
     assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    /* The memory budget: 2 MB integers past 1 MiB are the budget's error,
+     * not "out of memory" */
+    lim = (dlti_limits){.max_memory_bytes = 1 << 20};
+    dlti_context_set_limits(ctx, &lim);
+    const char *wide = "[1 : i16777215, 2 : i16777215]";
+    assert_null(dlti_attr_parse(ctx, wide, strlen(wide), "w", &err));
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    assert_non_null(strstr(err.text, "memory budget of 1048576 bytes exceeded"));
     dlti_context_set_limits(ctx, NULL);
     assert_int_equal(dlti_context_get_limits(ctx).max_depth, DLTI_DEFAULT_MAX_DEPTH);
+    assert_int_equal(dlti_context_get_limits(ctx).max_memory_bytes, (size_t)4 << 30);
 }
 
 /* Every prefix of a rich input fails cleanly (and never crashes). */

@@ -113,6 +113,30 @@ static void base_errors(void **state)
     assert_int_equal(load(ctx, "missing.yaml", &sys, &err), -1);
     assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
     assert_int_equal(err.line, 3);
+    /* harden (issue 13): every base that cannot be used is located at its
+     * base: line in the file that names it, and the code says why: a YAML
+     * null, number or list is bad input (2), a file that is not there or is
+     * a directory the environment's (3), a catalog name that is not there
+     * not found (1, above) */
+    static const struct { const char *value, *text; dlti_error_code code; } bad[] = {
+        {"~", "not null", DLTI_ERROR_SYNTAX},
+        {"null", "not null", DLTI_ERROR_SYNTAX},
+        {"42", "not an integer", DLTI_ERROR_SYNTAX},
+        {"true", "not a boolean", DLTI_ERROR_SYNTAX},
+        {"[a]", "not a list", DLTI_ERROR_SYNTAX},
+        {"./no-such-file.yaml", "no such file", DLTI_ERROR_IO},
+        {"/", "Is a directory", DLTI_ERROR_IO},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char text[128];
+        snprintf(text, sizeof(text), "M:\n  x: 1\n  base: %s\n", bad[i].value);
+        write_file("badvalue.yaml", text);
+        assert_int_equal(load(ctx, "badvalue.yaml", &sys, &err), -1);
+        if (err.code != bad[i].code || !strstr(err.text, bad[i].text) || err.line != 3 ||
+            err.column != 9 || !strstr(err.source, "badvalue.yaml"))
+            fail_msg("base: %s gave %s:%d:%d code %d '%s'", bad[i].value, err.source, err.line,
+                     err.column, err.code, err.text);
+    }
     write_file("badbase.yaml", "M:\n  base: ./broken.yaml\n");
     write_file("broken.yaml", "B:\n  x: [1\n");
     assert_int_equal(load(ctx, "badbase.yaml", &sys, &err), -1);

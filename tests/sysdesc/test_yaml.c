@@ -293,7 +293,8 @@ static void errors(void **state)
                  "invalid data layout token 'i64:abc' at offset 2: malformed specification, "
                  "must be of the form \"i<size>:<abi>[:<pref>]\"");
     expect_error("D:\n  base: nvidia/does-not-exist\n", 2, 9, DLTI_ERROR_NOT_FOUND, "no catalog entry");
-    expect_error("D:\n  base: ./missing.yaml\n", 2, 9, DLTI_ERROR_NOT_FOUND, "no such file");
+    /* a base file that is not there: exit 3, as a FILE argument (issue 13) */
+    expect_error("D:\n  base: ./missing.yaml\n", 2, 9, DLTI_ERROR_IO, "no such file");
     expect_error("D:\n\ta: 1\n", 2, 1, DLTI_ERROR_SYNTAX, "cannot start any token");
     /* libyaml's reader errors: a byte offset, no mark */
     expect_error("D:\n  a: \"x\001y\"\n", 2, 8, DLTI_ERROR_SYNTAX, "control characters");
@@ -326,11 +327,14 @@ static void limits(void **state)
     for (int i = 0; i < 100; i++)
         strcat(deep, "]");
     strcat(deep, "\n");
-    assert_int_equal(sysdesc_yaml_load(ctx, deep, strlen(deep), "deep.yaml", NULL, &sys, &err), -1);
+    /* the default is the core's depth limit (1000): 100 levels load */
+    assert_int_equal(sysdesc_yaml_load(ctx, deep, strlen(deep), "deep.yaml", NULL, &sys, &err), 0);
+    sysdesc_yaml_options opts = {0};
+    opts.max_depth = 64;
+    assert_int_equal(sysdesc_yaml_load(ctx, deep, strlen(deep), "deep.yaml", &opts, &sys, &err), -1);
     assert_int_equal(err.code, DLTI_ERROR_LIMIT);
     assert_int_equal(err.line, 2);
     assert_int_equal(err.column, 6 + 62);
-    sysdesc_yaml_options opts = {0};
     opts.max_depth = 200;
     assert_int_equal(sysdesc_yaml_load(ctx, deep, strlen(deep), "deep.yaml", &opts, &sys, &err), 0);
 

@@ -1,0 +1,117 @@
+/* sysdesc attach: a system's DLTI attributes onto a real MLIR file. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty] [--no-check] [-o OUT]\n"
+    "                      SPEC IN.mlir\n"
+    "\n"
+    "Puts the system of SPEC (YAML, MLIR or a catalog name such as\n"
+    "nvidia/h100-sxm) on the top-level module of IN.mlir (\"-\" for standard\n"
+    "input), a file as compiler drivers hold it (func.func, gpu.module, ...):\n"
+    "its dlti.target_system_spec, its dlti.dl_spec when it has one, and the\n"
+    "llvm.target of SPEC's module when it has one.  Nothing else of IN\n"
+    "changes, byte for byte (comments, blank space, CRLF line ends).\n"
+    "\n"
+    "An attribute already there is replaced where it stands, with a warning;\n"
+    "--merge merges the system spec instead, by MLIR's setDlti rules (a device\n"
+    "already there is replaced where it stands, a new one is appended).  A\n"
+    "file with no top-level module (MLIR wraps its operations in an implicit\n"
+    "one) gets an explicit `module attributes {...} {` around them, with a\n"
+    "warning.\n"
+    "\n"
+    "  --inherent-dlti  write MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
+    "                   (MLIR 22 rejects it) instead of MLIR 22's\n"
+    "                   `dlti.target_system_spec = ...`\n"
+    "  --pretty         one DLTI entry a line\n"
+    "  --no-check       attach SPEC as written (default: checked against the\n"
+    "                   device schema first)\n"
+    "  -o OUT           write OUT atomically (temporary file + rename; may be\n"
+    "                   IN itself); default: standard output\n"
+    "\n"
+    "Exit status: 0 written; 2 bad input or usage (FILE:LINE:COL: error: ...);\n"
+    "3 unreadable file or failed write.\n";
+
+static void warn(const char *fmt, const char *in)
+{
+    fprintf(stderr, "sysdesc: warning: attach: ");
+    fprintf(stderr, fmt, in);
+    fputc('\n', stderr);
+}
+
+int cmd_attach(int argc, char **argv)
+{
+    const char *operands[2] = {NULL, NULL}, *out = NULL;
+    int nops = 0;
+    unsigned flags = 0;
+    sysdesc_yaml_options load_opts = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a))
+            return cli_write_stdout(usage, sizeof(usage) - 1);
+        if (strcmp(a, "-o") == 0) {
+            if (i + 1 >= argc)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: -o needs a value");
+            out = argv[++i];
+        } else if (strcmp(a, "--merge") == 0) {
+            flags |= SYSDESC_ATTACH_MERGE;
+        } else if (strcmp(a, "--inherent-dlti") == 0) {
+            flags |= SYSDESC_ATTACH_INHERENT;
+        } else if (strcmp(a, "--pretty") == 0) {
+            flags |= SYSDESC_ATTACH_PRETTY;
+        } else if (strcmp(a, "--no-check") == 0) {
+            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                            "attach: unknown option '%s' (see sysdesc attach --help)", a);
+        } else if (nops == 2) {
+            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: expected SPEC and IN.mlir");
+        } else {
+            operands[nops++] = a;
+        }
+    }
+    if (nops < 2)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                        "attach: missing %s (see sysdesc attach --help)", nops ? "IN.mlir" : "SPEC");
+    if (strcmp(operands[0], "-") == 0 && strcmp(operands[1], "-") == 0)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: SPEC and IN.mlir cannot both be standard input");
+    dlti_context *ctx = cli_context_new();
+    if (!ctx)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    dlti_error_t err;
+    sysdesc_system sys;
+    int rc;
+    if (sysdesc_system_load(ctx, operands[0], &load_opts, &sys, &err) < 0) {
+        rc = cli_report(&err);
+    } else {
+        /* An MLIR SPEC's module may carry the target's llvm.target too. */
+        const dlti_attr *target = sys.module ? dlti_scope_get_attr(sys.module, "llvm.target") : NULL;
+        unsigned what;
+        size_t len;
+        char *text = sysdesc_attach_file(ctx, operands[1], &sys, target, flags, &what, &len, &err);
+        if (!text) {
+            rc = cli_report(&err);
+        } else {
+            const char *in = operands[1];
+            if (what & SYSDESC_ATTACHED_REPLACED_SPEC)
+                warn("replaced the dlti.target_system_spec of %s (--merge merges instead)", in);
+            if (what & SYSDESC_ATTACHED_MERGED_SPEC)
+                warn("merged into the target system spec of %s", in);
+            if (what & SYSDESC_ATTACHED_REPLACED_DL_SPEC)
+                warn("replaced the data layout spec of %s (MLIR's setDlti never edits a "
+                     "#dlti.dl_spec in place: it is replaced even with --merge)", in);
+            if (what & SYSDESC_ATTACHED_REPLACED_TARGET)
+                warn("replaced the llvm.target of %s", in);
+            if (what & SYSDESC_ATTACHED_WRAPPED)
+                warn("%s has no top-level module: its operations were wrapped in an explicit "
+                     "`module attributes {...} {...}` (the module MLIR makes implicitly)", in);
+            rc = cli_output(text, len, out);
+            free(text);
+        }
+    }
+    dlti_context_free(ctx);
+    return rc;
+}

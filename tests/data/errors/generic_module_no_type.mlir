@@ -1,0 +1,2 @@
+"builtin.module"() ({
+}) {x.y}

@@ -1,0 +1,5 @@
+// Two top-level modules: MLIR wraps them in an implicit module.
+module {
+}
+module {
+}

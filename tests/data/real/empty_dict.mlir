@@ -1,0 +1,3 @@
+module attributes {} {
+  func.func private @f()
+}
