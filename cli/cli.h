@@ -119,6 +119,24 @@ bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigne
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err);
 
+/* ---- probe --cluster and --mpi (probe_cluster.c, mpi_gather.c; docs/cluster.md) ---- */
+/* The probe options that `a` says (catalog hook, I/O, quiet). */
+void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts);
+/* The XML files as node classes, even one file. */
+const dlti_attr *cli_probe_cluster(dlti_context *ctx, const char *const *xmls, size_t nxml,
+                                   const cli_probe_args *a, dlti_error_t *err);
+/* The MPI job's probe: on rank 0 the cluster's spec (*writer true; NULL
+ * with err on failure), on the other ranks NULL with *writer false. */
+typedef const dlti_attr *(*cli_mpi_probe_fn)(dlti_context *ctx, const cli_probe_args *a,
+                                             bool *writer, dlti_error_t *err);
+/* NULL in sysdesc; cli_mpi_gather in sysdesc-mpi. */
+extern cli_mpi_probe_fn cli_mpi_probe;
+const dlti_attr *cli_mpi_gather(dlti_context *ctx, const cli_probe_args *a, bool *writer,
+                                dlti_error_t *err);
+/* Replaces this process with sysdesc-mpi, the same arguments ("probe ...");
+ * returns the exit code when it cannot (built without MPI). */
+int cli_probe_mpi_exec(int argc, char **argv);
+
 /*
  * Writes `len` bytes to `path` atomically: a temporary file in the same
  * directory is written, fsync'ed and renamed over `path`, so readers see the

@@ -199,18 +199,23 @@ bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigne
     return true;
 }
 
+void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
+{
+    sysdesc_probe_options_init(opts);
+    opts->io = a->io;
+    opts->quiet = a->quiet;
+    opts->runtimes = a->runtimes;
+    opts->cache = a->cache;
+    opts->runtime_timeout_ms = a->timeout_ms;
+    if (a->catalog)
+        opts->pci_match = sysdesc_catalog_pci_fill;
+}
+
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err)
 {
     sysdesc_probe_options opts;
-    sysdesc_probe_options_init(&opts);
-    opts.io = a->io;
-    opts.quiet = a->quiet;
-    opts.runtimes = a->runtimes;
-    opts.cache = a->cache;
-    opts.runtime_timeout_ms = a->timeout_ms;
-    if (a->catalog)
-        opts.pci_match = sysdesc_catalog_pci_fill;
+    cli_probe_options(a, &opts);
     /* One probe a process: hwloc need not load the plugins it will not use. */
     bool io = a->io == SYSDESC_PROBE_IO_ON || (a->io == SYSDESC_PROBE_IO_AUTO && nxml);
     sysdesc_probe_setup_process((nxml ? SYSDESC_PROBE_SETUP_XML : 0) |

@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc probe [--xml FILE]... [--io|--no-io] [--format mlir|attr|yaml|json]\n"
+    "usage: sysdesc probe [--xml FILE]... [--cluster] [--mpi] [--io|--no-io]\n"
+    "                     [--format mlir|attr|yaml|json]\n"
     "                     [--override FILE]... [--set PATH=VALUE]... [--no-catalog]\n"
     "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
     "                     [--runtime-timeout=MS] [--no-check] [--quiet] [--llvm-target]\n"
@@ -18,9 +19,14 @@ static const char usage[] =
     "for the accelerators I/O discovery or a runtime finds (docs/keys.md lists\n"
     "every key, docs/runtimes.md how the runtimes' answers are merged).\n"
     "\n"
-    "  --xml FILE      probe a topology exported on another machine with\n"
-    "                  `lstopo-no-graphics --of xml`; repeat for a cluster: file i\n"
-    "                  gives the devices \"node<i>.CPU\", \"node<i>.GPU0\", ...\n"
+    "  --xml FILE      probe a topology exported with `lstopo-no-graphics --of xml`;\n"
+    "                  repeat for a cluster: identical nodes form a class, its\n"
+    "                  devices \"class0.CPU\", ...; \"NODE.CPU\" queries reach them\n"
+    "                  (the \"cluster\" device maps nodes to classes)\n"
+    "  --cluster       a cluster spec even from one --xml file\n"
+    "  --mpi           under mpirun/srun: one rank per node exports its topology,\n"
+    "                  rank 0 writes the cluster spec with the ranks' nodes\n"
+    "                  (needs sysdesc-mpi, built with OpenMPI; docs/cluster.md)\n"
     "  --io, --no-io   PCI/GPU discovery (default: off for this host, where it\n"
     "                  costs ~4x the load time; on for XML files)\n"
     "  --no-catalog    keep probed GPUs as found; by default a GPU whose PCI ids\n"
@@ -102,6 +108,7 @@ int cmd_probe(int argc, char **argv)
     const char **overrides = calloc((size_t)argc, sizeof(char *));
     size_t nxml = 0, nset = 0, noverride = 0;
     const char *out = NULL;
+    bool cluster = false, mpi = false;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     unsigned print_flags = 0;
     cli_probe_args pa;
@@ -155,6 +162,10 @@ int cmd_probe(int argc, char **argv)
             } else if (!(out = opt_value(argc, argv, &i, "--output"))) {
                 goto missing;
             }
+        } else if (strcmp(a, "--cluster") == 0) {
+            cluster = true;
+        } else if (strcmp(a, "--mpi") == 0) {
+            mpi = true;
         } else if (strcmp(a, "--llvm-target") == 0) {
             llvm_target = true;
         } else if (cli_probe_option(a, &pa)) {
@@ -171,16 +182,40 @@ int cmd_probe(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
         goto done;
     }
-    if ((rc = cli_probe_args_check("probe", &pa, nxml == 0)) >= 0)
+    if ((rc = cli_probe_args_check("probe", &pa, nxml == 0 && !mpi)) >= 0)
         goto done;
     rc = SYSDESC_EXIT_OK;
+    if (mpi && (nxml || cluster)) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --mpi probes the job's nodes: no --xml "
+                                              "or --cluster with it");
+        goto done;
+    }
+    if (llvm_target && (mpi || cluster || nxml > 1)) {
+        /* one #llvm.target per module: a cluster's classes may differ */
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target describes one node, not a "
+                                              "cluster of node classes (docs/cluster.md)");
+        goto done;
+    }
+    if (cluster && !nxml) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --cluster needs --xml files");
+        goto done;
+    }
+    if (mpi && !cli_mpi_probe) {
+        rc = cli_probe_mpi_exec(argc, argv); /* returns only when it cannot */
+        goto done;
+    }
     ctx = cli_context_new();
     if (!ctx) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
     dlti_error_t err;
-    const dlti_attr *spec = cli_probe(ctx, xmls, nxml, &pa, &err);
+    bool writer = true;
+    const dlti_attr *spec = mpi       ? cli_mpi_probe(ctx, &pa, &writer, &err)
+                            : cluster ? cli_probe_cluster(ctx, xmls, nxml, &pa, &err)
+                                      : cli_probe(ctx, xmls, nxml, &pa, &err);
+    if (!writer)
+        goto done; /* another rank writes */
     if (!spec) {
         rc = cli_report(&err);
         if (err.code == DLTI_ERROR_IO)

@@ -313,8 +313,59 @@ static bool is_flat_cache_key(const char *path)
            strcmp(path + 2, "_cache_size_in_bytes") == 0;
 }
 
+/* ---- the "cluster" device of a cluster spec (docs/cluster.md): not in the
+ * device schema, so its lines are its own: the counts, each class with its
+ * first and last nodes, the MPI ranks ---- */
+static const char *element_str(const dlti_attr *list, size_t i)
+{
+    const char *s;
+    size_t len;
+    const dlti_attr *e = dlti_attr_element(list, i);
+    return e && dlti_attr_get_string(e, &s, &len, NULL) == 0 && strlen(s) == len ? s : "?";
+}
+
+static bool cluster_lines(sum_device *d)
+{
+    int64_t nodes = 0, classes = 0, ranks = 0;
+    sum_buf b = {0};
+    get_i64(d, d->dev, "num_nodes", &nodes);
+    get_i64(d, d->dev, "num_classes", &classes);
+    sum_buf_printf(&b, "%lld in %lld class%s", (long long)nodes, (long long)classes,
+                   classes == 1 ? "" : "es");
+    d->group++;
+    if (!add_line(d, "nodes", NULL, 0, &b, false))
+        return false;
+    const dlti_attr *cls = get(d, d->dev, "classes");
+    d->group++;
+    for (size_t i = 0; cls && dlti_attr_get_kind(cls) == DLTI_ATTR_MAP && i < dlti_attr_size(cls);
+         i++) {
+        size_t klen;
+        const char *k = dlti_key_str(dlti_attr_entry_key(cls, i), &klen);
+        const dlti_attr *list = dlti_attr_entry_value(cls, i);
+        size_t n = dlti_attr_get_kind(list) == DLTI_ATTR_ARRAY ? dlti_attr_size(list) : 0;
+        if (!k || !n)
+            continue;
+        sum_buf_printf(&b, "%zu node%s: %s", n, n == 1 ? "" : "s", element_str(list, 0));
+        if (n > 2)
+            sum_buf_str(&b, " \xe2\x80\xa6"); /* " …" */
+        if (n > 1)
+            sum_buf_printf(&b, "%s%s", n > 2 ? " " : ", ", element_str(list, n - 1));
+        if (!add_line(d, i ? NULL : "classes", k, klen, &b, false))
+            return false;
+    }
+    if (get_i64(d, d->dev, "MPI:comm_world_size", &ranks)) {
+        sum_buf_printf(&b, "%lld", (long long)ranks);
+        d->group++;
+        if (!add_line(d, "MPI ranks", NULL, 0, &b, false))
+            return false;
+    }
+    return !d->failed;
+}
+
 bool sum_device_lines(sum_device *d)
 {
+    if (d->type && strcmp(d->type, "cluster") == 0)
+        return cluster_lines(d);
     bool counts_done = false;
     bool cache_levels = shows_cache_levels(d);
     for (size_t i = 0; i < sysdesc_schema_size() && !d->failed; i++) {

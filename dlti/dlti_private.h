@@ -293,6 +293,13 @@ static inline uint32_t dlti_index_mask(size_t n)
 #endif
 }
 
+/* ---- per-node device ids in cluster specs (query_cluster.c, docs/cluster.md) ---- */
+/* The value of C-string key `s` in container `a` (NULL: none, or not a container). */
+const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s);
+/* In a target system spec with a "cluster" device: the device "<node>.<dev>"
+ * stands for, "<class of node>.<dev>"; NULL when it stands for none. */
+const dlti_attr *dlti_cluster_device(const dlti_attr *spec, const char *id, size_t len);
+
 /* Builds an array without the depth check (the parser checks depth itself). */
 const dlti_attr *dlti_array_make(dlti_context *ctx, const dlti_attr *const *elems, size_t n);
 /* Builds a container without verification (the parser verifies itself). */

@@ -158,6 +158,12 @@ static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys,
     return resolve_steps(cur, keys, n, from, err, true);
 }
 
+/* dlti_cluster_device() for a key handle (a type key names no device). */
+static COLD const dlti_attr *cluster_device_key(const dlti_attr *spec, dlti_key key)
+{
+    return key && !key->type ? dlti_cluster_device(spec, key->str, key->len) : NULL;
+}
+
 const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, size_t n,
                                  dlti_error_t *err)
 {
@@ -166,6 +172,11 @@ const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_key *keys, si
     if (!attr || !dlti_attr_is_container(attr->kind)) {
         fail_no_queryable_attrs(err);
         return NULL;
+    }
+    if (attr->kind == DLTI_ATTR_SYSTEM_SPEC && !lookup_handle(attr, keys[0])) {
+        const dlti_attr *dev = cluster_device_key(attr, keys[0]);
+        if (dev)
+            return resolve_rest(dev, keys, n, 1, err);
     }
     return resolve_rest(attr, keys, n, 0, err);
 }
@@ -184,6 +195,8 @@ const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_
             if (!nearest)
                 nearest = a;
             const dlti_attr *first = lookup_handle(a, keys[0]);
+            if (!first && a->kind == DLTI_ATTR_SYSTEM_SPEC)
+                first = cluster_device_key(a, keys[0]);
             if (first)
                 return resolve_rest(first, keys, n, 1, err);
         }
@@ -266,6 +279,8 @@ const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *
             if (!nearest)
                 nearest = a;
             cur = lookup_string(a, keys[0]);
+            if (!cur && a->kind == DLTI_ATTR_SYSTEM_SPEC)
+                cur = dlti_cluster_device(a, keys[0], strlen(keys[0]));
         }
     }
     if (!cur) {
@@ -288,4 +303,9 @@ const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *
         cur = next;
     }
     return cur;
+}
+
+const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s)
+{
+    return a && dlti_attr_is_container(a->kind) ? lookup_string(a, s) : NULL;
 }

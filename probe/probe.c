@@ -3,10 +3,11 @@
  * keys are the sources' business; docs/keys.md is their contract. */
 #define _GNU_SOURCE
 #include "probe_private.h"
+#include "sysdesc/cluster.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,8 @@ static void topology_provenance(pb_run *run)
     if (run->host)
         l = (size_t)snprintf(b, sizeof(b), "hwloc %s on this host", sysdesc_probe_hwloc_version());
     else
-        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s", run->opts->xml_path);
+        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s",
+                             run->xml.provenance ? run->xml.provenance : run->opts->xml_path);
     int nb = 0;
     for (unsigned i = 0; i < pb_info_count(root) && l < sizeof(b); i++) {
         const struct hwloc_info_s *in = pb_info_at(root, i);
@@ -84,25 +86,38 @@ static void topology_provenance(pb_run *run)
  * ~4x the load time) or an XML file's; 0, or -1 with err set. */
 static int load_topology(pb_run *run, dlti_error_t *err)
 {
-    const char *xml = run->opts->xml_path;
-    if (!run->host && xml_unreadable(xml, err))
+    const char *path = run->opts->xml_path;
+    const char *xml = run->xml.label ? run->xml.label : path; /* names it in errors */
+    if (!run->host && !run->xml.buffer && xml_unreadable(path, err))
         return -1;
     /* Read by sysdesc, with the size limit every reader has (issue 13: an
      * endless stream given as the file), then handed to hwloc as a buffer;
-     * hwloc reads it during hwloc_topology_load. */
+     * hwloc reads it during hwloc_topology_load.  A cluster node's text
+     * (probe --mpi: cluster.c) takes the same limit and the same way. */
     char *text = NULL;
     size_t len = 0;
-    if (!run->host) {
-        text = dlti_read_file(xml, SYSDESC_PROBE_MAX_XML_BYTES, &len, err);
-        if (!text)
-            return -1;
-        if (hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
-                              "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
-                              strerror(errno));
-            free(text);
+    if (run->xml.buffer) {
+        if (run->xml.len > SYSDESC_PROBE_MAX_XML_BYTES) {
+            dlti_error_set_at(err, DLTI_ERROR_LIMIT, xml, 0, 0,
+                              "hwloc XML text larger than the limit of %zu bytes",
+                              SYSDESC_PROBE_MAX_XML_BYTES);
             return -1;
         }
+        if (!(text = malloc(run->xml.len + 1))) {
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            return -1;
+        }
+        memcpy(text, run->xml.buffer, run->xml.len);
+        text[len = run->xml.len] = '\0';
+    } else if (!run->host && !(text = dlti_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, err))) {
+        return -1;
+    }
+    if (text && hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+                          "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
+                          strerror(errno));
+        free(text);
+        return -1;
     }
     /* hwloc's own runtime backends would open OpenCL (pocl), CUDA, NVML,
      * RSMI and Level Zero inside this process, without a time bound, for
@@ -165,6 +180,7 @@ static const pb_probe_fn sources[] = {
     pb_probe_pci,
     pb_probe_runtimes,
     pb_fill_gpus,
+    pb_probe_locality, /* last: it locates the devices the others made */
 };
 
 static int run_sources(pb_run *run, dlti_error_t *err)
@@ -208,6 +224,12 @@ void pb_run_free(pb_run *run)
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
                                     dlti_error_t *err)
 {
+    return pb_probe_topology(ctx, opts, NULL, err);
+}
+
+const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_options *opts,
+                                   const pb_topology_source *xml, dlti_error_t *err)
+{
     sysdesc_probe_options defaults;
     if (!opts) {
         sysdesc_probe_options_init(&defaults);
@@ -221,6 +243,11 @@ const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_optio
         memset(err, 0, sizeof(*err));
     pb_run run;
     pb_run_init(&run, ctx, opts);
+    if (xml) { /* a cluster's node (cluster.c): a text is not this host */
+        run.xml = *xml;
+        run.host = opts->xml_path == NULL && !xml->buffer;
+        run.io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run.host);
+    }
     if (hwloc_topology_init(&run.topo) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
@@ -245,25 +272,22 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
         o = *opts;
     else
         sysdesc_probe_options_init(&o);
-    pb_map sys;
-    pb_init(&sys);
-    for (size_t i = 0; i < n; i++) {
-        char prefix[32];
-        snprintf(prefix, sizeof(prefix), "node%zu.", i);
-        o.xml_path = paths[i];
-        o.device_prefix = n > 1 ? prefix : NULL;
-        const dlti_attr *spec = sysdesc_probe_host(ctx, &o, err);
-        if (!spec) {
-            pb_free(&sys);
-            return NULL;
-        }
-        for (size_t j = 0; j < dlti_attr_size(spec); j++) {
-            size_t klen;
-            dlti_key key = dlti_attr_entry_key(spec, j);
-            const char *k = key ? dlti_key_str(key, &klen) : NULL;
-            if (k)
-                pb_add(ctx, &sys, k, dlti_attr_entry_value(spec, j));
-        }
+    o.device_prefix = NULL;
+    if (n == 1) {
+        o.xml_path = paths[0];
+        return sysdesc_probe_host(ctx, &o, err);
     }
-    return pb_finish(ctx, &sys, DLTI_ATTR_SYSTEM_SPEC, err);
+    /* Many nodes: node classes (cluster.c, docs/cluster.md). */
+    o.xml_path = NULL;
+    sysdesc_cluster *cl = sysdesc_cluster_new(ctx, &o, err);
+    if (!cl)
+        return NULL;
+    const dlti_attr *spec = NULL;
+    size_t i = 0;
+    while (i < n && sysdesc_cluster_add_xml_file(cl, paths[i], err) == 0)
+        i++;
+    if (i == n)
+        spec = sysdesc_cluster_finish(cl, err);
+    sysdesc_cluster_free(cl);
+    return spec;
 }

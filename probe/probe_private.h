@@ -111,6 +111,18 @@ void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib);
 /* Frees what the runtimes added (pb_run_free calls it). */
 void pb_rt_free_all(pb_run *run);
 
+/* ---- clusters (cluster.c): a node's topology as a file or a text, probed
+ * as a member of a node class ---- */
+typedef struct pb_topology_source {
+    const char *buffer;     /* hwloc XML text (len bytes), or NULL: opts->xml_path */
+    size_t len;
+    const char *label;      /* names the topology in errors ("rank 3"); NULL: the path */
+    const char *provenance; /* source.topology says "hwloc XML <this>"; NULL: the label */
+} pb_topology_source;
+
+/* sysdesc_probe_host() of a topology given by `xml` (NULL: as opts say). */
+const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_options *opts,
+                                   const pb_topology_source *xml, dlti_error_t *err);
 /* ---- vendor runtimes: CUDA, NVML, ROCm (HSA, AMD SMI), Level Zero (rt_cuda.c,
  * rt_nvml.c, rt_rocm.c, rt_amd_smi.c, rt_level_zero.c; their shared helpers in
  * rt_vendor.c).  Each opens its library with dlopen, adds one pb_rt_device per
@@ -252,6 +264,7 @@ struct pb_run {
     dlti_context *ctx;
     const sysdesc_probe_options *opts;
     hwloc_topology_t topo;
+    pb_topology_source xml; /* a node of a cluster: its text and names (cluster.c) */
     bool host;              /* this machine: /proc, sysfs and CPUID describe it too */
     bool io;                /* the topology was loaded with its PCI and OS devices */
     hwloc_bitmap_t allowed; /* PUs this process may use (cgroup cpuset and affinity) */
@@ -282,6 +295,8 @@ void pb_run_free(pb_run *run);
 typedef int (*pb_probe_fn)(pb_run *run, dlti_error_t *err);
 int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* cpu.c: the CPU device */
 int pb_probe_pci(pb_run *run, dlti_error_t *err); /* pci.c: GPUs and accelerators */
+/* locality.c: GPUs' NUMA nodes, the CPU's network devices (with I/O discovery) */
+int pb_probe_locality(pb_run *run, dlti_error_t *err);
 
 /* Records where the CPU key at `path` came from; nothing when `what` is NULL. */
 void pb_provenance(pb_run *run, const char *path, const char *what);

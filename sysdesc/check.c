@@ -923,6 +923,33 @@ static void check_device(check_run *r, const dlti_attr *dev)
     r->depth = 1;
 }
 
+/* ---- the "cluster" device: its own rules (check_cluster.c) ---- */
+static bool is_cluster_device(const dlti_attr *dev)
+{
+    const dlti_attr *t = get(dev, "device_type");
+    const char *s;
+    size_t n;
+    return dlti_attr_get_kind(dev) == DLTI_ATTR_DEVICE_SPEC && t &&
+           dlti_attr_get_string(t, &s, &n, NULL) == 0 && n == 7 && memcmp(s, "cluster", 7) == 0;
+}
+
+static void cluster_problem(void *user, const char *k1, const char *k2, size_t k2len,
+                            const char *message)
+{
+    check_run *r = user;
+    size_t depth = 1;
+    if (k1) {
+        r->key[depth] = k1;
+        r->key_len[depth++] = strlen(k1);
+    }
+    if (k2) {
+        r->key[depth] = k2;
+        r->key_len[depth++] = k2len;
+    }
+    if (!r->stop)
+        problem(r, DLTI_ERROR_VERIFY, depth, "%s", message);
+}
+
 static long check(const sysdesc_system *sys, unsigned flags, sd_locator *locator,
                   const char *source, sysdesc_problem_fn report, void *user)
 {
@@ -939,7 +966,13 @@ static long check(const sysdesc_system *sys, unsigned flags, sd_locator *locator
         r.key[0] = dlti_key_str(dlti_attr_entry_key(spec, i), &r.key_len[0]);
         if (!r.key[0])
             continue; /* the core rejects type keys in a system spec */
-        check_device(&r, dlti_attr_entry_value(spec, i));
+        const dlti_attr *dev = dlti_attr_entry_value(spec, i);
+        if (is_cluster_device(dev)) {
+            r.device = dev;
+            sd_check_cluster(spec, r.key[0], r.key_len[0], dev, cluster_problem, &r);
+            continue;
+        }
+        check_device(&r, dev);
     }
     return r.count;
 }

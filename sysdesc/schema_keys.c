@@ -799,6 +799,15 @@ static const sysdesc_schema_key schema[] = {
     {"hwloc_info", OPEN, NULL, GPU, 0, BOOK, 0, 0, NULL,
      "every raw hwloc info string per OS device", NULL, NULL},
 
+    /* ---- locality of I/O devices, with I/O discovery (probe/locality.c) ---- */
+    {"numa_node", I64, NULL, GPU, 0, FACT, 0, BIG, NULL,
+     "the NUMA node of the device's PCI bus (hwloc locality; absent when not one node)",
+     "NUMA node", NULL},
+    {"network", OPEN, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "network and OpenFabrics devices (hwloc OS devices) by OS name, each a map: type "
+     "(network, openfabrics), numa_node, pci_bus_id, pci_vendor_id, pci_device_id, model",
+     NULL, NULL},
+
     /* ---- bookkeeping of every device ---- */
     {"source", OPEN, NULL, ANY, 0, BOOK, 0, 0, NULL,
      "where each value came from: dotted path -> source", NULL, NULL},

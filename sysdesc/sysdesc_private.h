@@ -325,4 +325,12 @@ void sd_locator_free(sd_locator *l);
 int sd_locate(sd_locator *l, const char *const *keys, const size_t *lens, size_t n, int *line,
               int *column);
 
+/* ---- the "cluster" device of a cluster spec (check_cluster.c, docs/cluster.md) ---- */
+/* Receives one problem at cluster.k1[.k2] (k1 NULL: the device itself). */
+typedef void (*sd_cluster_problem_fn)(void *user, const char *k1, const char *k2, size_t k2len,
+                                      const char *message);
+/* Checks `dev`, the device `id` of `spec` whose device_type is "cluster". */
+void sd_check_cluster(const dlti_attr *spec, const char *id, size_t idlen, const dlti_attr *dev,
+                      sd_cluster_problem_fn report, void *user);
+
 #endif /* SYSDESC_PRIVATE_H */

@@ -6,6 +6,7 @@
  *   sysdesc/dlti.h      the DLTI core: parse, print, verify, build, query
  *   sysdesc/layout.h    data layouts: sizes and alignments, LLVM strings
  *   sysdesc/probe.h     describe this host or hwloc XML (hwloc)
+ *   sysdesc/cluster.h   many nodes as node classes (probe --xml, --mpi)
  *   sysdesc/system.h    sysdesc_system: a system spec and its data layout
  *   sysdesc/load.h      read YAML, MLIR and catalog names into a system
  *   sysdesc/print.h     write a system as MLIR, attr, YAML or JSON
@@ -27,6 +28,7 @@
 #include "sysdesc/dlti.h"
 #include "sysdesc/layout.h"
 #include "sysdesc/probe.h"
+#include "sysdesc/cluster.h"
 #include "sysdesc/system.h"
 #include "sysdesc/load.h"
 #include "sysdesc/print.h"

@@ -186,6 +186,45 @@ static void one_attribute(void **state)
     assert_attr_prints(q(s, &err, 1, "x"), "2 : i64");
 }
 
+/* Cluster specs (docs/cluster.md): "<node>.<device>" is the device of the
+ * node's class, through every query entry point; an id that exists wins. */
+static void cluster_ids(void **state)
+{
+    dlti_context *ctx = *state;
+    dlti_error_t err;
+    const char *text =
+        "module attributes {dlti.target_system_spec = #dlti.target_system_spec<"
+        "\"class0.GPU3\" = #dlti.target_device_spec<\"n\" = 132>,"
+        "\"class1.GPU3\" = #dlti.target_device_spec<\"n\" = 108>,"
+        "\"cn2.GPU3\" = #dlti.target_device_spec<\"n\" = 7>,"
+        "\"cluster\" = #dlti.target_device_spec<\"nodes\" = #dlti.map<\"cn1\" = \"class0\","
+        "\"cn2\" = \"class1\", \"cn3.site.org\" = \"class1\", \"cn4\" = \"class9\", \"cn5\" = 3>>>} {}";
+    const dlti_scope *s = dlti_parse(ctx, text, strlen(text), "c", &err);
+    assert_non_null(s);
+    assert_attr_prints(q(s, &err, 2, "cn1.GPU3", "n"), "132 : i64");
+    assert_attr_prints(q(s, &err, 2, "cn3.site.org.GPU3", "n"), "108 : i64");
+    /* an id of its own is taken as written */
+    assert_attr_prints(q(s, &err, 2, "cn2.GPU3", "n"), "7 : i64");
+    dlti_key k[2] = {skey(ctx, "cn1.GPU3"), skey(ctx, "n")};
+    assert_attr_prints(dlti_query(s, k, 2, &err), "132 : i64");
+    const dlti_attr *spec = dlti_scope_attr_value(s, 0);
+    assert_non_null(spec);
+    assert_attr_prints(dlti_attr_query(spec, k, 2, &err), "132 : i64");
+    /* misses keep MLIR's note: no node, no device, a class without it, a
+     * class that is not a string, no node part */
+    const char *misses[] = {"cn9.GPU3", "cn1.GPU0", "cn4.GPU3", "cn5.GPU3", ".GPU3", "cn1.", "cn1"};
+    for (size_t i = 0; i < sizeof(misses) / sizeof(misses[0]); i++) {
+        assert_null(q(s, &err, 2, misses[i], "n"));
+        assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+        assert_non_null(strstr(err.text, "has no DLTI-mapping per attr: #dlti.target_system_spec"));
+    }
+    /* a map is not a cluster spec */
+    const dlti_attr *m = attr_of(ctx, "#dlti.map<\"cluster\" = #dlti.map<\"nodes\" = "
+                                      "#dlti.map<\"a\" = \"c\">>, \"c.X\" = 1>");
+    dlti_key mk[1] = {skey(ctx, "a.X")};
+    assert_null(dlti_attr_query(m, mk, 1, &err));
+}
+
 /* Maps over 8 entries use a hash index: every key, type keys, misses. */
 static void big_maps(void **state)
 {
@@ -310,6 +349,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(scopes, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(handles_and_strings, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(one_attribute, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(cluster_ids, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(big_maps, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(huge_maps, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(hints, setup_ctx, teardown_ctx),

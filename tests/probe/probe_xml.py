@@ -321,6 +321,29 @@ def expected(path, prefix=""):
             if s not in seen:
                 seen.append(s)
         cpu["suspect"] = seen
+    # Network and OpenFabrics OS devices (I/O is on for XML): kind, the NUMA
+    # node of the nearest non-I/O ancestor when it is one, the PCI parent's
+    # identity; no addresses or GUIDs.
+    net = {}
+    for e, anc in objs:
+        if e.get("type") != "OSDev" or e.get("osdev_type") not in ("2", "3"):
+            continue
+        d = {"type": "network" if e.get("osdev_type") == "2" else "openfabrics"}
+        cpu_side = [a for a in anc if a.get("type") not in ("Bridge", "PCIDev", "OSDev")]
+        nodes = bits(cpu_side[-1].get("nodeset")) if cpu_side else None
+        if nodes and nodes & (nodes - 1) == 0:
+            d["numa_node"] = nodes.bit_length() - 1
+        pci = [a for a in anc if a.get("type") == "PCIDev"]
+        if pci:
+            m = re.match(r"[0-9a-f]{4} \[([0-9a-f]{4}):([0-9a-f]{4})\]", pci[-1].get("pci_type"))
+            d.update({"pci_bus_id": pci[-1].get("pci_busid"), "pci_vendor_id": int(m.group(1), 16),
+                      "pci_device_id": int(m.group(2), 16)})
+            if infos(pci[-1]).get("PCIDevice"):
+                d["model"] = infos(pci[-1])["PCIDevice"]
+        net[e.get("name")] = d
+    if net:
+        cpu["network"] = net
+        source["network"] = "hwloc OS devices"
     spec = {prefix + "CPU": cpu}
 
     # GPUs (docs/keys.md, "Which devices are GPUs"): PCI devices with an OS
@@ -382,6 +405,7 @@ def expected(path, prefix=""):
     # In PCI bus id order (domain, bus, device, function), not the document's.
     def bus_order(e):
         return tuple(int(x, 16) for x in re.split(r"[:.]", e.get("pci_busid")))
+    ancestors_of = {id(e): anc for e, anc in objs}
     for e in sorted((e for e, _ in bytype.get("PCIDev", [])), key=bus_order):
         m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
                      e.get("pci_type"))
@@ -407,6 +431,12 @@ def expected(path, prefix=""):
         if pci_vendor:
             g["pci_vendor_name"] = pci_vendor
         osdev_lists(g, osd, src)
+        # Locality: the nodeset of the nearest ancestor that is not I/O, when it is one node.
+        cpu_side = [a for a in ancestors_of[id(e)] if a.get("type") not in ("Bridge", "PCIDev", "OSDev")]
+        nodes = bits(cpu_side[-1].get("nodeset")) if cpu_side else None
+        if nodes and nodes & (nodes - 1) == 0:
+            g["numa_node"] = nodes.bit_length() - 1
+            g.setdefault("source", {})["numa_node"] = "hwloc PCI locality"
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
     # Then runtime OS devices without a PCI parent, one device each, in document order.
@@ -466,7 +496,7 @@ def same(a, b, where=""):
 
 
 FIXTURES = ["one_socket.xml", "two_socket_numa.xml", "restricted.xml", "smt_off.xml", "hybrid.xml", "gpu.xml",
-            "gpu_server.xml"]
+            "gpu_server.xml", "nic_node.xml"]
 for f in FIXTURES:
     r = probe("--xml", f, "--no-catalog")
     got = parse(r.stdout)
@@ -586,15 +616,43 @@ check(list(got) == ["CPU"], "--no-io keeps only the CPU")
 r = probe("--xml", "smt_off.xml", "--quiet")
 check(r.stderr == "", "--quiet prints nothing")
 
-# Several files: node<i>. prefixes, each node equal to its own file.
-r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml", "--no-catalog")
+# Several files: node classes (docs/cluster.md).  Each class's devices are
+# its first node's, without the host name, provenance naming no file; the
+# "cluster" device maps node names (HostName, else node<i>) to classes.
+def as_class(spec, cls):
+    out = {}
+    for dev, keys in spec.items():
+        keys = dict(keys)
+        keys.pop("hostname", None)
+        if "source" in keys and "topology" in keys["source"]:
+            keys["source"] = dict(keys["source"])
+            keys["source"]["topology"] = re.sub(r"^hwloc XML \S+", "hwloc XML of each node of the class",
+                                                keys["source"]["topology"])
+        out["%s.%s" % (cls, dev)] = keys
+    return out
+
+
+r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml", "--xml", "one_socket.xml", "--no-catalog", rc=2)
+check("a second node named 'node-a'" in r.stderr, "two nodes of one name: %s" % r.stderr.strip())
+r = probe("--xml", "one_socket.xml", "--xml", "gpu.xml", "--xml", "smt_off.xml", "--no-catalog", "-q")
 got = parse(r.stdout)
 exp = {}
-exp.update(expected("one_socket.xml", "node0."))
-exp.update(expected("gpu.xml", "node1."))
+exp.update(as_class(expected("one_socket.xml"), "class0"))
+exp.update(as_class(expected("gpu.xml"), "class1"))
+exp.update(as_class(expected("smt_off.xml"), "class2"))
+cluster = got.pop("cluster", {})
 adopt_uarch(got, exp)
 check(same(got, exp), "cluster spec differs")
-check(list(got) == ["node0.CPU", "node1.CPU", "node1.GPU0"], "cluster ids %s" % list(got))
+check(list(got) == ["class0.CPU", "class1.CPU", "class1.GPU0", "class2.CPU"], "cluster ids %s" % list(got))
+check(cluster.get("nodes") == {"node-a": "class0", "node1": "class1", "node2": "class2"},
+      "cluster nodes %r" % cluster.get("nodes"))
+check(cluster.get("classes") == {"class0": ["node-a"], "class1": ["node1"], "class2": ["node2"]},
+      "cluster classes %r" % cluster.get("classes"))
+check(cluster.get("num_nodes") == 3 and cluster.get("num_classes") == 3, "cluster counts")
+q = subprocess.run([SYSDESC, "query", "-", "node1.GPU0", "pci_bus_id"], input=r.stdout,
+                   capture_output=True, text=True)
+check(q.returncode == 0 and q.stdout.strip() == '"%s"' % exp["class1.GPU0"]["pci_bus_id"],
+      "node1.GPU0 through its class: %s %s" % (q.stdout, q.stderr))
 
 # Overrides.
 r = probe("--xml", "smt_off.xml", "-q", "--set", "CPU.cache.L3.size_in_bytes=33554432",

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sysdesc/dlti.h"
+#include "sysdesc/cluster.h"
 #include "sysdesc/sysdesc.h"
 
 static char fixture_buf[4096];
@@ -412,8 +413,13 @@ static void cluster_and_errors(void **state)
     dlti_error_t err;
     const dlti_attr *s = sysdesc_probe_xml_files(ctx, paths, 2, &o, &err);
     assert_non_null(s);
-    assert_int_equal(qi(ctx, s, "node0.CPU/num_threads"), 16);
-    assert_int_equal(qi(ctx, s, "node1.CPU/num_packages"), 2);
+    /* Two kinds of node: two classes; the nodes answer by their HostName. */
+    assert_int_equal(qi(ctx, s, "node-a.CPU/num_threads"), 16);
+    assert_int_equal(qi(ctx, s, "node-b.CPU/num_packages"), 2);
+    assert_int_equal(qi(ctx, s, "class1.CPU/num_packages"), 2);
+    assert_string_equal(qs(ctx, s, "cluster/nodes/node-b"), "class1");
+    assert_null(q(ctx, s, "node-c.CPU/num_packages"));
+    assert_null(q(ctx, s, "node-a.GPU0/num_compute_units"));
     s = sysdesc_probe_xml_files(ctx, paths, 1, &o, &err);
     assert_int_equal(qi(ctx, s, "CPU/num_threads"), 16);
     assert_null(sysdesc_probe_xml_files(ctx, paths, 0, &o, &err));
@@ -426,6 +432,66 @@ static void cluster_and_errors(void **state)
     assert_int_equal(err.code, DLTI_ERROR_SYNTAX);
     assert_null(sysdesc_probe_host(NULL, &o, &err));
     assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    dlti_context_free(ctx);
+}
+
+/* The builder: files and texts, identical nodes in one class, names, ranks. */
+static void cluster_builder(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_probe_options o;
+    sysdesc_probe_options_init(&o);
+    o.quiet = true;
+    dlti_error_t err;
+    sysdesc_cluster *cl = sysdesc_cluster_new(ctx, &o, &err);
+    assert_non_null(cl);
+    assert_null(sysdesc_cluster_finish(cl, &err));
+    assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    /* smt_off.xml names no host: node0, then node1 for the same topology as text. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = fopen(fixture("smt_off.xml"), "rb");
+    assert_non_null(f);
+    text = malloc(1 << 20);
+    len = fread(text, 1, 1 << 20, f);
+    fclose(f);
+    assert_int_equal(sysdesc_cluster_add_xml_file(cl, fixture("smt_off.xml"), &err), 0);
+    assert_int_equal(sysdesc_cluster_add_xml_text(cl, text, len, "rank 1", &err), 0);
+    assert_int_equal(sysdesc_cluster_add_xml_file(cl, fixture("one_socket.xml"), &err), 0);
+    /* a second node-a */
+    assert_int_equal(sysdesc_cluster_add_xml_file(cl, fixture("one_socket.xml"), &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    assert_int_equal(sysdesc_cluster_add_xml_text(cl, "<topology", 9, "rank 7", &err), -1);
+    assert_string_equal(err.source, "rank 7");
+    size_t ranks[] = {0, 0, 1, 2, 2};
+    size_t bad[] = {3};
+    assert_int_equal(sysdesc_cluster_set_ranks(cl, bad, 1, &err), -1);
+    assert_int_equal(sysdesc_cluster_set_ranks(cl, ranks, 5, &err), 0);
+    const dlti_attr *s = sysdesc_cluster_finish(cl, &err);
+    sysdesc_cluster_free(cl);
+    free(text);
+    assert_non_null(s);
+    assert_int_equal(qi(ctx, s, "cluster/num_nodes"), 3);
+    assert_int_equal(qi(ctx, s, "cluster/num_classes"), 2);
+    assert_string_equal(qs(ctx, s, "cluster/nodes/node1"), "class0");
+    assert_string_equal(qs(ctx, s, "cluster/nodes/node-a"), "class1");
+    assert_int_equal(dlti_attr_size(q(ctx, s, "cluster/classes/class0")), 2);
+    assert_int_equal(qi(ctx, s, "cluster/MPI:comm_world_size"), 5);
+    const dlti_attr *rn = q(ctx, s, "cluster/MPI:rank_nodes");
+    const char *name;
+    size_t n;
+    assert_int_equal(dlti_attr_get_string(dlti_attr_element(rn, 3), &name, &n, NULL), 0);
+    assert_memory_equal(name, "node-a", 6);
+    assert_int_equal(qi(ctx, s, "node1.CPU/num_cores"), qi(ctx, s, "class0.CPU/num_cores"));
+    assert_string_equal(qs(ctx, s, "class0.CPU/source/topology"),
+                        "hwloc XML of each node of the class (backend Synthetic)");
+    /* the same through a scope and C strings (what sysdesc query uses) */
+    char *mlir = dlti_attr_print(s, NULL);
+    assert_non_null(mlir);
+    const dlti_attr *back = dlti_attr_parse(ctx, mlir, strlen(mlir), NULL, &err);
+    free(mlir);
+    assert_true(dlti_attr_equal(back, s));
     dlti_context_free(ctx);
 }
 
@@ -617,7 +683,8 @@ int main(void)
         cmocka_unit_test(identity_and_encodings), cmocka_unit_test(hybrid),
         cmocka_unit_test(warnings),    cmocka_unit_test(gpus), cmocka_unit_test(gpu_vendors),
         cmocka_unit_test(gpu_rules),   cmocka_unit_test(gpu_order),
-        cmocka_unit_test(cluster_and_errors),     cmocka_unit_test(overrides),
+        cmocka_unit_test(cluster_and_errors), cmocka_unit_test(cluster_builder),
+        cmocka_unit_test(overrides),
         cmocka_unit_test(this_host),           cmocka_unit_test(runtimes_in_process),
         cmocka_unit_test(runtimes_from_threads),
         cmocka_unit_test(fixtures_pass_the_checker),
