@@ -106,7 +106,8 @@ int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err);
  * not found"), for the "source" of the devices. */
 void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
 /* dlopen()s a runtime's library `lib` ("libOpenCL.so.1"); NULL, with the
- * skipped line "LIB not loaded: dlerror()" for `runtime`, when it cannot. */
+ * skipped line "LIB not found" (not installed) or "LIB not loaded: dlerror()"
+ * for `runtime`, when it cannot. */
 void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib);
 /* Frees what the runtimes added (pb_run_free calls it). */
 void pb_rt_free_all(pb_run *run);
@@ -141,8 +142,6 @@ int pb_probe_level_zero(pb_run *run, dlti_error_t *err); /* libze_loader.so.1 */
 /* Whether run->opts asks the runtimes of `bit` (SYSDESC_RUNTIME_*); when
  * not, records `runtime` as "not asked". */
 bool pb_vendor_wanted(pb_run *run, const char *runtime, unsigned bit);
-/* dlopen()s `soname`; NULL after recording why ("libcuda.so.1 not found"). */
-void *pb_vendor_open(pb_run *run, const char *runtime, const char *soname);
 /* A symbol of lib (NULL when absent). */
 void *pb_vendor_sym(void *lib, const char *name);
 /* Sets the function pointer `fp` to dlsym()'s data pointer `sym` (POSIX

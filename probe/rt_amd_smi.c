@@ -121,7 +121,7 @@ int pb_probe_amd_smi(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "amd_smi", SYSDESC_RUNTIME_ROCM))
         return 0;
-    void *lib = pb_vendor_open(run, "amd_smi", SONAME);
+    void *lib = pb_rt_dlopen(run, "amd_smi", SONAME);
     if (!lib)
         return 0;
     smi_api s;

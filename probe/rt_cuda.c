@@ -289,7 +289,7 @@ int pb_probe_cuda(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "cuda", SYSDESC_RUNTIME_CUDA))
         return 0;
-    void *lib = pb_vendor_open(run, "cuda", SONAME);
+    void *lib = pb_rt_dlopen(run, "cuda", SONAME);
     if (!lib)
         return 0;
     cu_api cu;

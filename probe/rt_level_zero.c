@@ -494,7 +494,7 @@ int pb_probe_level_zero(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "level_zero", SYSDESC_RUNTIME_LEVEL_ZERO))
         return 0;
-    void *lib = pb_vendor_open(run, "level_zero", SONAME);
+    void *lib = pb_rt_dlopen(run, "level_zero", SONAME);
     if (!lib)
         return 0;
     ze_api ze;

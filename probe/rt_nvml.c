@@ -294,7 +294,7 @@ int pb_probe_nvml(pb_run *run, dlti_error_t *err)
     /* NVML belongs to the CUDA driver: one option asks both. */
     if (!pb_vendor_wanted(run, "nvml", SYSDESC_RUNTIME_CUDA))
         return 0;
-    void *lib = pb_vendor_open(run, "nvml", SONAME);
+    void *lib = pb_rt_dlopen(run, "nvml", SONAME);
     if (!lib)
         return 0;
     nvml_api nv;

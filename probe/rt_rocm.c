@@ -357,7 +357,7 @@ int pb_probe_rocm(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "rocm", SYSDESC_RUNTIME_ROCM))
         return 0;
-    void *lib = pb_vendor_open(run, "rocm", SONAME);
+    void *lib = pb_rt_dlopen(run, "rocm", SONAME);
     if (!lib)
         return 0;
     hsa_api h;

@@ -18,25 +18,6 @@ bool pb_vendor_wanted(pb_run *run, const char *runtime, unsigned bit)
     return wanted;
 }
 
-void *pb_vendor_open(pb_run *run, const char *runtime, const char *soname)
-{
-    dlerror();
-    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (lib)
-        return lib;
-    /* "No such file" is the common case: the vendor's runtime is not
-     * installed.  Anything else (a broken or foreign library) is worth its
-     * full text. */
-    const char *why = dlerror();
-    char msg[256];
-    if (!why || strstr(why, "No such file"))
-        snprintf(msg, sizeof(msg), "%s not found", soname);
-    else
-        snprintf(msg, sizeof(msg), "%s", why);
-    pb_rt_skipped(run, runtime, msg);
-    return NULL;
-}
-
 void *pb_vendor_sym(void *lib, const char *name)
 {
     return dlsym(lib, name);

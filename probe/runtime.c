@@ -127,11 +127,17 @@ void pb_rt_skipped(pb_run *run, const char *runtime, const char *why)
 
 void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib)
 {
+    dlerror();
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
+        /* "No such file" is the common case, the runtime is not installed;
+         * anything else (a broken or foreign library) is worth its text. */
         const char *e = dlerror();
         char why[PB_RT_WHY];
-        snprintf(why, sizeof(why), "%s not loaded: %.200s", lib, e ? e : "not found");
+        if (!e || strstr(e, "No such file"))
+            snprintf(why, sizeof(why), "%s not found", lib);
+        else
+            snprintf(why, sizeof(why), "%s not loaded: %.200s", lib, e);
         pb_rt_skipped(run, runtime, why);
     }
     return h;
