@@ -26,7 +26,8 @@ static bool same_system(const sysdesc_system *a, const sysdesc_system *b)
     return !a->dl_spec || dlti_attr_equal(a->dl_spec, b->dl_spec);
 }
 
-/* The system of an MLIR module: its first target_system_spec and dl_spec. */
+/* The system of an MLIR module: its first target_system_spec and its
+ * dlti.dl_spec, as sysdesc/load.c takes them. */
 static bool system_of(const dlti_scope *root, sysdesc_system *sys)
 {
     memset(sys, 0, sizeof(*sys));
@@ -35,8 +36,9 @@ static bool system_of(const dlti_scope *root, sysdesc_system *sys)
         const dlti_attr *a = dlti_scope_attr_value(root, i);
         if (dlti_attr_get_kind(a) == DLTI_ATTR_SYSTEM_SPEC && !sys->spec)
             sys->spec = a;
-        else if (dlti_attr_get_kind(a) == DLTI_ATTR_DL_SPEC && !sys->dl_spec)
-            sys->dl_spec = a;
+        else if (dlti_attr_get_kind(a) == DLTI_ATTR_DL_SPEC && !sys->dl_spec &&
+                 strcmp(dlti_scope_attr_name(root, i), "dlti.dl_spec") == 0)
+            sys->dl_spec = a; /* as sysdesc/load.c: only the module's dlti.dl_spec */
     }
     return sys->spec != NULL;
 }

@@ -140,7 +140,12 @@ static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char
         const dlti_attr *a = dlti_scope_attr_value(root, i);
         if (dlti_attr_get_kind(a) == DLTI_ATTR_SYSTEM_SPEC && !sys.spec)
             sys.spec = a;
-        else if (dlti_attr_get_kind(a) == DLTI_ATTR_DL_SPEC && !sys.dl_spec)
+        /* The data layout is the module's dlti.dl_spec only: MLIR verifies
+         * its entries under that name (a "dlti.*" entry must be one it
+         * knows), so a #dlti.dl_spec held under another name is not it and
+         * printed as it would no longer read. */
+        else if (dlti_attr_get_kind(a) == DLTI_ATTR_DL_SPEC && !sys.dl_spec &&
+                 strcmp(dlti_scope_attr_name(root, i), "dlti.dl_spec") == 0)
             sys.dl_spec = a;
         else if (strcmp(dlti_scope_attr_name(root, i), "llvm.target") == 0)
             sys.llvm_target = a; /* issue 12: kept and printed back (mlir_emit.c) */

@@ -330,5 +330,13 @@ check 2 "lol.yaml:6:45: error: aliases expand to more than the limit of 1000000 
 check 2 "larger than the limit of 67108864 bytes" "YAML over 64 MiB" "$SYSDESC" convert --no-check "$T/huge.yaml"
 rm -f "$T/huge.yaml" "$T/longstr.mlir"
 
+# A #dlti.dl_spec under another name than dlti.dl_spec is not the module's
+# data layout (MLIR verifies entries only under that name): convert must not
+# move it there, where "dlti.nnnness" no longer reads (found by AFL++).
+mlir dl_other_name 'module attributes {x.dl = #dlti.dl_spec<"dlti.nnnness" = "little">, dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"a" = 1>>} {}\n'
+check 0 "" "dl_spec under another name: convert" "$SYSDESC" convert --no-check --to mlir "$T/dl_other_name.mlir"
+cp "$T/out" "$T/dl_other_name.out.mlir"
+check 0 "" "dl_spec under another name: the converted text reads" "$SYSDESC" fmt "$T/dl_other_name.out.mlir"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
