@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #define DLTI_MAX_INT_DIGITS 10000
@@ -546,7 +547,18 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
         do {
             const dlti_attr *e;
             int c = dlti_peek(p);
-            if (is_int && t->width == 1 && (c == 't' || c == 'f')) {
+            if (is_int && t->width == 1 && c != 't' && c != 'f') {
+                /* mlir-opt-22: array<i1: ...> takes true and false only,
+                 * and says so after the token it read */
+                dlti_skip_ws(p);
+                size_t end = p->pos + (p->pos < p->len && p->text[p->pos] == '-');
+                while (end < p->len && (isalnum((unsigned char)p->text[end]) || p->text[end] == '.'))
+                    end++;
+                dlti_parser_fail(p, end, DLTI_ERROR_SYNTAX,
+                                 "expected 'true' or 'false' values for i1 type");
+                goto out;
+            }
+            if (is_int && t->width == 1) {
                 size_t s;
                 size_t n = dlti_bare_id(p, &s);
                 bool tr = n == 4 && memcmp(p->text + s, "true", 4) == 0;
@@ -1102,6 +1114,83 @@ static const dlti_attr *make_opaque(dlti_parser *p, size_t start)
     return a;
 }
 
+/* An integer literal of #dlti.function_pointer_alignment's assembly format
+ * (uint64_t: decimal or 0x hex, a '-' wrapping as MLIR's parseInteger does)
+ * into *v; -1 with MLIR's error. */
+static int fpa_integer(dlti_parser *p, uint64_t *v)
+{
+    dlti_skip_ws(p);
+    size_t at = p->pos;
+    bool neg = at < p->len && p->text[at] == '-';
+    if (neg)
+        p->pos++;
+    if (p->pos >= p->len || p->text[p->pos] < '0' || p->text[p->pos] > '9') {
+        dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "expected integer value");
+        return -1;
+    }
+    bool hex = p->len - p->pos > 2 && p->text[p->pos] == '0' &&
+               p->text[p->pos + 1] == 'x' && isxdigit((unsigned char)p->text[p->pos + 2]);
+    unsigned base = hex ? 16 : 10;
+    if (hex)
+        p->pos += 2;
+    uint64_t x = 0;
+    for (; p->pos < p->len && isxdigit((unsigned char)p->text[p->pos]); p->pos++) {
+        int ch = p->text[p->pos];
+        unsigned d = ch <= '9' ? (unsigned)(ch - '0') : (unsigned)((ch | 0x20) - 'a' + 10);
+        if (d >= base)
+            break;
+        if (x > (UINT64_MAX - d) / base) {
+            dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "integer value too large");
+            return -1;
+        }
+        x = x * base + d;
+    }
+    *v = neg ? (uint64_t)0 - x : x;
+    return 0;
+}
+
+/* #dlti.function_pointer_alignment<ALIGN, function_dependent = BOOL>, after
+ * its mnemonic: checked as MLIR's assembly format checks it (the errors are
+ * its words) and kept as MLIR prints it. */
+static const dlti_attr *parse_function_pointer_alignment(dlti_parser *p, size_t start)
+{
+    uint64_t align, dep;
+    if (dlti_expect(p, '<') != 0 || fpa_integer(p, &align) != 0)
+        return NULL;
+    if (!dlti_accept(p, ','))
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected ','");
+    size_t id, n = dlti_bare_id(p, &id);
+    if (!is_word(p, id, n, "function_dependent"))
+        return dlti_parser_fail(p, n ? id : dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                                "expected 'function_dependent'");
+    if (!dlti_accept(p, '='))
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '='");
+    dlti_skip_ws(p);
+    size_t at = p->pos;
+    if (dlti_accept_str(p, "true"))
+        dep = 1;
+    else if (dlti_accept_str(p, "false"))
+        dep = 0;
+    else if (fpa_integer(p, &dep) != 0)
+        return NULL;
+    else if (dep > 1)
+        return dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "integer value too large");
+    if (!dlti_accept(p, '>'))
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '>'");
+    char text[96];
+    int len = snprintf(text, sizeof(text),
+                       "#dlti.function_pointer_alignment<%llu, function_dependent = %s>",
+                       (unsigned long long)align, dep ? "true" : "false");
+    dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
+    char *kept = a ? dlti_arena_alloc(&p->ctx->arena, (size_t)len + 1) : NULL;
+    if (!kept)
+        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+    memcpy(kept, text, (size_t)len + 1);
+    a->u.str.s = kept;
+    a->u.str.len = (size_t)len;
+    return a;
+}
+
 /* #dlti.dl_entry<key, value> as a bare attribute, after the mnemonic at `m`. */
 static const dlti_attr *parse_dl_entry(dlti_parser *p, size_t m)
 {
@@ -1158,7 +1247,9 @@ static const dlti_attr *parse_hash(dlti_parser *p)
             a = parse_container(p, DLTI_ATTR_SYSTEM_SPEC, m);
         else if (is_word(p, m, mn, "dl_entry"))
             a = parse_dl_entry(p, m);
-        else if (!is_word(p, m, mn, "function_pointer_alignment"))
+        else if (is_word(p, m, mn, "function_pointer_alignment"))
+            a = parse_function_pointer_alignment(p, start);
+        else
             /* MLIR's DLTI dialect knows these attributes and no others. */
             dlti_parser_fail(p, m, DLTI_ERROR_SYNTAX, "unknown attribute `%.*s` in dialect `dlti`",
                              (int)(mn > 60 ? 60 : mn), p->text + m);
@@ -1170,7 +1261,6 @@ static const dlti_attr *parse_hash(dlti_parser *p)
                 prefer_balance_error(p, lt);
             return NULL;
         }
-        /* function_pointer_alignment: kept as written, below */
     }
     if (n <= 5 && memchr(p->text + id, '.', n) == NULL && !(p->pos < p->len && p->text[p->pos] == '<'))
         return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,

@@ -1,0 +1,1 @@
+module attributes {x.y = #dlti.map<"a" = array<i1: true, 1>>} {}
