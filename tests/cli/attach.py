@@ -211,10 +211,22 @@ def main():
         rc, _, err = sysdesc("attach", "--no-check", SPEC, bare)
         check(rc == 2 and "bare attribute" in err, "attach to a bare attribute: %s" % err)
         bad = os.path.join(tmp, "bad.mlir")
-        open(bad, "w").write("module {\n  func.func private @f() attributes {x.y = #dlti.map<\"a\" = 1>}\n}\n")
+        open(bad, "w").write("module {\n  foo.op attributes {x.y = #dlti.map<\"a\" = 1>}\n}\n")
         rc, _, err = sysdesc("attach", "--no-check", SPEC, bad)
-        check(rc == 2 and "bad.mlir:2:44: error: a DLTI attribute inside operation 'func.func'" in err,
-              "a DLTI attribute in a func: %s" % err)
+        check(rc == 2 and "bad.mlir:2:28: error: a DLTI attribute inside operation 'foo.op'" in err,
+              "a DLTI attribute in an op sysdesc cannot read: %s" % err)
+        # A DLTI attribute on a function (issue 14) stays where it is: the
+        # spec goes on the module, and the function still answers.
+        fn = os.path.join(tmp, "fn.mlir")
+        fn_text = ("module {\n  func.func private @f() attributes {x.y = #dlti.map<\"a\" = 1>}\n}\n")
+        open(fn, "w").write(fn_text)
+        fn_out = os.path.join(tmp, "fn_out.mlir")
+        rc, _, err = sysdesc("attach", "--no-check", SPEC, fn, "-o", fn_out)
+        check(rc == 0 and mlir_opt(fn_out)[0] == 0 and
+              'func.func private @f() attributes {x.y = #dlti.map<"a" = 1>}' in open(fn_out).read(),
+              "attach to a file with a DLTI attribute on a func: %s" % err)
+        rc, got, err = sysdesc("query", "--scope", "f", fn_out, "a")
+        check(rc == 0 and got.strip() == "1 : i64", "query the func after attach: %r %s" % (got, err))
         # -o onto the input itself is atomic and leaves a readable file.
         inplace = os.path.join(tmp, "inplace.mlir")
         shutil.copy(os.path.join(DATA, "func_gpu.mlir"), inplace)

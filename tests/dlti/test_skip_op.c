@@ -111,8 +111,9 @@ static void skip_errors(void **state)
                        "unbalanced ']' in operation 'foo.op'");
     assert_parse_error(ctx, "module {\n  %0 = foo.op {a = #dlti.map<>}\n}", DLTI_ERROR_UNSUPPORTED,
                        2, 20,
-                       "a DLTI attribute inside operation 'foo.op', which sysdesc does not model: "
-                       "sysdesc reads DLTI attributes on 'module' ops only");
+                       "a DLTI attribute inside operation 'foo.op', whose syntax sysdesc does not "
+                       "know: sysdesc reads DLTI attributes on modules, on func.func, gpu.module, "
+                       "gpu.func and llvm.func, and on ops in the generic form");
     assert_parse_error(ctx, "module {\n  42\n}", DLTI_ERROR_SYNTAX, 1, 9,
                        "expected operation name in quotes");
     assert_parse_error(ctx, "module {\n}\n#x 5\n", DLTI_ERROR_SYNTAX, 3, 3,
