@@ -574,7 +574,7 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_att
         if (!is_name) {
             dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
                              "property '%.*s' of a generic 'builtin.module' is not supported",
-                             (int)(n ? n : 1), p->text + at);
+                             (int)(n ? n : at < p->len), p->text + at);
             return -1;
         }
         size_t len;
@@ -902,6 +902,22 @@ const dlti_attr *dlti_scope_get_attr(const dlti_scope *s, const char *name)
     return NULL;
 }
 
+/* The children of `s` named `name`; unnamed op scopes (an op without a
+ * symbol holding one with DLTI) are looked through. */
+static void find_named(const dlti_scope *s, const char *name, size_t n, const dlti_scope **found,
+                       size_t *count)
+{
+    for (size_t i = 0; i < s->num_children; i++) {
+        const dlti_scope *k = s->children[i];
+        if (k->name && strlen(k->name) == n && memcmp(k->name, name, n) == 0) {
+            *found = k;
+            ++*count;
+        } else if (!k->name && k->op_name) {
+            find_named(k, name, n, found, count);
+        }
+    }
+}
+
 const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlti_error_t *err)
 {
     const dlti_scope *cur = scope;
@@ -910,16 +926,11 @@ const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlt
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);
         const dlti_scope *found = NULL;
-        for (size_t i = 0; i < cur->num_children; i++) {
-            const char *nm = cur->children[i]->name;
-            if (nm && strlen(nm) == n && memcmp(nm, p, n) == 0) {
-                if (found) {
-                    dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "scope name '%.*s' is ambiguous",
-                                   (int)n, p);
-                    return NULL;
-                }
-                found = cur->children[i];
-            }
+        size_t count = 0;
+        find_named(cur, p, n, &found, &count);
+        if (count > 1) {
+            dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "scope name '%.*s' is ambiguous", (int)n, p);
+            return NULL;
         }
         if (!found) {
             dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no module or op named '@%.*s' in scope '%s'",
