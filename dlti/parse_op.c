@@ -304,12 +304,13 @@ static int parse_custom(dlti_parser *p, op_state *o, bool top)
     for (;;) {
         size_t before = p->pos;
         dlti_skip_ws(p);
-        if (p->pos >= p->len)
-            return 0;
         bool newline = memchr(p->text + before, '\n', p->pos - before) != NULL;
-        char c = p->text[p->pos];
-        if (c == '}' || (newline && dlti_op_starts(p, p->pos, top)))
+        if (p->pos >= p->len || p->text[p->pos] == '}' ||
+            (newline && dlti_op_starts(p, p->pos, top))) {
+            p->pos = before; /* a declaration: it ends with its last token */
             return 0;
+        }
+        char c = p->text[p->pos];
         if (c == '\0') {
             dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected NUL byte in input");
             return -1;
