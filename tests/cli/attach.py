@@ -166,6 +166,19 @@ def main():
             if has_ops:
                 check(rc == 2 and "sysdesc attach" in err, "%s: fmt did not refuse: %s" % (f, err))
 
+        # DLTI on ops (issue 14) answers from the attached file as from the input.
+        src = os.path.join(DATA, "op_dlti.mlir")
+        out = os.path.join(tmp, "op_dlti.mlir")
+        for scope, keys, want in (("matmul", ["tile"], "64 : i32"), ("matmul/hint", ["tile"], "32 : i32"),
+                                  ("head_form", ["tile"], "16 : i32"), ("kernels/k", ["warp"], "32 : i32"),
+                                  ("kernels/k", ["unroll"], "4 : i32"), ("lf", ["vector"], "8 : i32"),
+                                  ("region/inner", ["depth"], "2 : i32"), ("region", ["depth"], "1 : i32"),
+                                  ("matmul", ["CPU", "L1_cache_size_in_bytes"], "32768 : i64")):
+            a = sysdesc("query", "--scope", scope, out, *keys)
+            b = sysdesc("query", "--scope", scope, src, *keys)
+            check(a[0] == 0 and a[1].strip() == want and (b[1] == a[1] or keys[0] == "CPU"),
+                  "op_dlti: query --scope %s %s: %r %r" % (scope, keys, a, b))
+
         # --merge: setDlti's rules on an existing spec (CPU replaced in place,
         # GPU kept, NPU appended); the data layout is replaced.
         src = os.path.join(DATA, "existing_spec.mlir")
