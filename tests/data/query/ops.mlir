@@ -38,6 +38,8 @@ module @top attributes {gpu.container_module, dlti.map = #dlti.map<"CPU" = 1 : i
     %2 = "test.second"() {sym_name = "second", test.dlti = #dlti.map<"S" = 6 : i32>} : () -> i32
   }) {test.dlti2 = #dlti.map<"A" = 8 : i32>} : () -> ()
   "test.gen2"() {sym_name = "gen2", test.dlti = #dlti.map<"A" = 8 : i32>} : () -> () loc("here")
+  // MLIR head's inherent `dlti` as a property: mlir-opt-22 does not see it.
+  "x.prop"() <{dlti = #dlti.map<"D" = 1 : i32>, sym_name = "prop"}> : () -> ()
   "func.func"() <{function_type = () -> (), sym_name = "generic_f"}> ({
     "func.return"() : () -> ()
   }) {test.dlti = #dlti.map<"CPU" = 40 : i32>} : () -> ()
