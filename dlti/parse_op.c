@@ -212,6 +212,8 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
             const char *sym = dlti_parse_string(p, &sl);
             if (!sym || !(o->scope->name = copy_text(p, sym, sl, at)))
                 return -1;
+            if (skip_value(p, o->opname) != 0) /* a type after the string */
+                return -1;
             continue;
         }
         if (!at_dlti(p, p->pos)) {
