@@ -322,8 +322,6 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
         }
         if (c == '^' && s->op_name) { /* a block label in an op's region */
             p->pos++;
-            size_t st;
-            (void)st;
             if (p->pos >= p->len || !dlti_is_id_char((unsigned char)p->text[p->pos])) {
                 dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected block name");
                 goto fail;
