@@ -382,6 +382,10 @@ struct dlti_scope {
     bool interleaved;         /* implicit: alias definitions between those ops */
     bool generic;             /* "builtin.module"() ({...}) {...} : () -> () */
     size_t name_end, dict_open, dict_close, body_open, body_close;
+    /* An op other than a module holding DLTI attributes (parse_op.c): its
+     * name (func.func, "test.op" without the quotes); NULL for modules.
+     * attrs then holds its DLTI attributes only, name the op's symbol. */
+    const char *op_name;
     /* Ops of other dialects skipped in the body (skip_op.c): how many, and
      * the first one's name and place, for messages. */
     size_t num_skipped;
@@ -578,6 +582,7 @@ typedef struct dlti_skipped_op {
     size_t end;           /* just after its last token */
     const char *name;     /* its name for messages, in the source text */
     size_t name_len;
+    size_t dlti_at;       /* the first `#dlti.` inside it; SIZE_MAX: none */
 } dlti_skipped_op;
 
 /* Whether `module` or `builtin.module` starts at `at`. */
@@ -587,8 +592,30 @@ bool dlti_at_alias_def(const dlti_parser *p, size_t at);
 bool dlti_at_metadata(const dlti_parser *p, size_t at);
 /* Skips one op at the cursor (`top`: at the top of a file, where alias
  * definitions and `{-#` start items too); 0, or -1 with the parser failed
- * (a string or bracket left open, a DLTI attribute inside the op). */
+ * (a string or bracket left open).  An op with a `#dlti.` inside is
+ * skipped too, its dlti_at set: the caller reads it with dlti_parse_op. */
 int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out);
+/* Whether the token at `at`, first on its line, can only start an op. */
+bool dlti_op_starts(const dlti_parser *p, size_t at, bool top);
+
+/* ---- DLTI attributes on ops other than modules (parse_op.c) ---- */
+
+/* Reads the op `op` (skipped, with a `#dlti.` inside) again from its start
+ * as a scope under `parent`: func.func, gpu.module, gpu.func, llvm.func in
+ * their custom form, any op in the generic form.  NULL with the parser
+ * failed where it cannot (naming the op). */
+dlti_scope *dlti_parse_op(dlti_parser *p, dlti_scope *parent, const dlti_skipped_op *op);
+/* parse_module.c, for parse_op.c: the ops of one region `{...}` of an op
+ * scope (block labels allowed), appended to kids[0..*n) (cap *cap); the
+ * children checked and set; the `dlti.*` attribute check of modules. */
+int dlti_parse_region(dlti_parser *p, dlti_scope *s, dlti_scope ***kids, size_t *n, size_t *cap);
+int dlti_set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t n);
+int dlti_verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at);
+/* parse_op.c: skips the bracket group at the cursor (strings followed; a
+ * `#dlti.` inside is an error naming op `opname`). */
+int dlti_skip_group(dlti_parser *p, const char *opname);
+/* A trailing `loc(...)`, skipped. */
+int dlti_skip_loc(dlti_parser *p);
 
 /* Parses a type at the cursor. */
 const dlti_type *dlti_parse_type(dlti_parser *p);

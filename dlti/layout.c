@@ -334,7 +334,7 @@ static void add_notes(dlti_error_t *err, const dlti_scope *bad, const char *sour
 {
     for (const dlti_scope *p = bad->parent; p; p = p->parent) {
         /* collectParentLayouts: a top-level module without a spec is skipped. */
-        if (!p->parent && !dlti_scope_dl_spec(p, NULL))
+        if ((!p->parent || p->op_name) && !dlti_scope_dl_spec(p, NULL))
             continue;
         dlti_error_t where;
         dlti_error_locate(&where, source, text, len, p->offset);

@@ -223,6 +223,20 @@ static void combiner_free(combiner *c)
 
 const dlti_attr *dlti_scope_dl_spec(const dlti_scope *scope, size_t *offset)
 {
+    /* Ops other than modules: MLIR 22's DataLayout reads gpu.module's
+     * `dlti.dl_spec` (DataLayoutOpInterface) and no other op's. */
+    if (scope->op_name) {
+        if (strcmp(scope->op_name, "gpu.module") != 0)
+            return NULL;
+        for (size_t i = 0; i < scope->num_attrs; i++)
+            if (scope->attrs[i].value->kind == DLTI_ATTR_DL_SPEC &&
+                strcmp(scope->attrs[i].name, "dlti.dl_spec") == 0) {
+                if (offset)
+                    *offset = scope->attrs[i].offset;
+                return scope->attrs[i].value;
+            }
+        return NULL;
+    }
     /* ModuleOp::getDataLayoutSpec: the first attribute holding a spec. */
     for (size_t i = 0; i < scope->num_attrs; i++)
         if (scope->attrs[i].value->kind == DLTI_ATTR_DL_SPEC) {

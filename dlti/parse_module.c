@@ -27,7 +27,7 @@ static const struct {
 
 /* What MLIR's DLTI dialect checks on attributes attached to an op.  MLIR
  * reports these at the op, as the module verifier's own checks below. */
-static int verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
+int dlti_verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
 {
     if (a->name_len < 5 || memcmp(a->name, "dlti.", 5) != 0)
         return 0;
@@ -150,7 +150,7 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
     if (n > 1)
         qsort(v, n, sizeof(*v), cmp_named);
     for (size_t i = 0; i < n; i++)
-        if (verify_named(p, &v[i], op_at) != 0)
+        if (dlti_verify_named(p, &v[i], op_at) != 0)
             goto fail;
     if (verify_module(p, v, n, op_at) != 0)
         goto fail;
@@ -206,7 +206,7 @@ static int unique_symbols(dlti_parser *p, dlti_scope *const *kids, size_t n)
 
 /* A trailing location, `loc(...)` after an operation: MLIR keeps it as
  * debug information and prints none of it; skipped (strings respected). */
-static int skip_loc(dlti_parser *p)
+int dlti_skip_loc(dlti_parser *p)
 {
     if (dlti_peek(p) != 'l' || p->len - p->pos < 4 || memcmp(p->text + p->pos, "loc(", 4) != 0)
         return 0;
@@ -320,6 +320,21 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
             }
             break;
         }
+        if (c == '^' && s->op_name) { /* a block label in an op's region */
+            p->pos++;
+            if (p->pos >= p->len || !dlti_is_id_char((unsigned char)p->text[p->pos])) {
+                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected block name");
+                goto fail;
+            }
+            while (p->pos < p->len && (dlti_is_id_char((unsigned char)p->text[p->pos]) ||
+                                       p->text[p->pos] == '-'))
+                p->pos++;
+            if (dlti_peek(p) == '(' && dlti_skip_group(p, s->op_name) != 0)
+                goto fail;
+            if (dlti_expect(p, ':') != 0)
+                goto fail;
+            continue;
+        }
         bool generic = at_generic_module(p, p->pos);
         if (!generic && !dlti_at_module_op(p, p->pos)) {
             if (check_op_start(p, top) != 0)
@@ -328,6 +343,16 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
             bool item = top && (dlti_at_alias_def(p, p->pos) || dlti_at_metadata(p, p->pos));
             if (dlti_skip_op(p, top, &op) != 0 || (!item && note_skipped(p, s, &op) != 0))
                 goto fail;
+            /* DLTI inside: the op is read again as a scope (parse_op.c) */
+            dlti_scope *k = op.dlti_at != SIZE_MAX ? dlti_parse_op(p, s, &op) : NULL;
+            if (op.dlti_at != SIZE_MAX &&
+                (!k || dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0)) {
+                if (k)
+                    dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+                goto fail;
+            }
+            if (k)
+                kids[n++] = k;
             if (item) {
                 item_after_op |= first != SIZE_MAX;
             } else {
@@ -362,9 +387,11 @@ fail:
     return -1;
 }
 
-static int set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t n)
+int dlti_set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t n)
 {
-    if (n > 1 && unique_symbols(p, kids, n) != 0) {
+    /* symbol tables: modules and gpu.module (a function's body is none) */
+    bool symtab = !s->op_name || strcmp(s->op_name, "gpu.module") == 0;
+    if (n > 1 && symtab && unique_symbols(p, kids, n) != 0) {
         free(kids);
         return -1;
     }
@@ -375,6 +402,30 @@ static int set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t
         dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
         return -1;
     }
+    return 0;
+}
+
+int dlti_parse_region(dlti_parser *p, dlti_scope *s, dlti_scope ***kids, size_t *n, size_t *cap)
+{
+    if (!dlti_accept(p, '{')) {
+        dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
+                         "expected '{' to begin a region");
+        return -1;
+    }
+    dlti_scope **more = NULL;
+    size_t m = 0;
+    if (parse_ops(p, s, false, &more, &m) != 0)
+        return -1;
+    p->pos++; /* the '}' */
+    if (m && dlti_grow((void **)kids, cap, *n + m, sizeof(**kids)) != 0) {
+        free(more);
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    if (m)
+        memcpy(*kids + *n, more, m * sizeof(*more));
+    *n += m;
+    free(more);
     return 0;
 }
 
@@ -402,7 +453,7 @@ static int parse_body(dlti_parser *p, dlti_scope *s)
         return -1;
     s->body_close = p->pos;
     p->pos++; /* the '}' */
-    return set_children(p, s, kids, n);
+    return dlti_set_children(p, s, kids, n);
 }
 
 static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
@@ -485,7 +536,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
     }
     int rc = parse_body(p, scope);
     if (rc == 0)
-        rc = skip_loc(p);
+        rc = dlti_skip_loc(p);
     dlti_leave(p);
     return rc == 0 ? scope : NULL;
 }
@@ -529,7 +580,7 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_att
         if (!is_name) {
             dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
                              "property '%.*s' of a generic 'builtin.module' is not supported",
-                             (int)(n ? n : 1), p->text + at);
+                             (int)(n ? n : at < p->len), p->text + at);
             return -1;
         }
         size_t len;
@@ -654,7 +705,7 @@ static dlti_scope *parse_op_file(dlti_parser *p)
         only->parent = NULL;
         return only;
     }
-    return set_children(p, top, kids, n) == 0 ? top : NULL;
+    return dlti_set_children(p, top, kids, n) == 0 ? top : NULL;
 }
 
 /* Whether the text at the cursor is operations (else one attribute). */
@@ -857,6 +908,22 @@ const dlti_attr *dlti_scope_get_attr(const dlti_scope *s, const char *name)
     return NULL;
 }
 
+/* The children of `s` named `name`; unnamed op scopes (an op without a
+ * symbol holding one with DLTI) are looked through. */
+static void find_named(const dlti_scope *s, const char *name, size_t n, const dlti_scope **found,
+                       size_t *count)
+{
+    for (size_t i = 0; i < s->num_children; i++) {
+        const dlti_scope *k = s->children[i];
+        if (k->name && strlen(k->name) == n && memcmp(k->name, name, n) == 0) {
+            *found = k;
+            ++*count;
+        } else if (!k->name && k->op_name) {
+            find_named(k, name, n, found, count);
+        }
+    }
+}
+
 const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlti_error_t *err)
 {
     const dlti_scope *cur = scope;
@@ -865,19 +932,14 @@ const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlt
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);
         const dlti_scope *found = NULL;
-        for (size_t i = 0; i < cur->num_children; i++) {
-            const char *nm = cur->children[i]->name;
-            if (nm && strlen(nm) == n && memcmp(nm, p, n) == 0) {
-                if (found) {
-                    dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "scope name '%.*s' is ambiguous",
-                                   (int)n, p);
-                    return NULL;
-                }
-                found = cur->children[i];
-            }
+        size_t count = 0;
+        find_named(cur, p, n, &found, &count);
+        if (count > 1) {
+            dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "scope name '%.*s' is ambiguous", (int)n, p);
+            return NULL;
         }
         if (!found) {
-            dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no module named '@%.*s' in scope '%s'",
+            dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no module or op named '@%.*s' in scope '%s'",
                            (int)n, p, cur->name ? cur->name : "(top)");
             return NULL;
         }

@@ -378,7 +378,8 @@ static void print_scope(dlti_buf *b, const dlti_scope *s, int indent, unsigned f
     }
     dlti_buf_puts(b, " {\n");
     for (size_t i = 0; i < s->num_children; i++)
-        print_scope(b, s->children[i], indent + 1, flags);
+        if (!s->children[i]->op_name) /* other ops (and what they hold) are left out */
+            print_scope(b, s->children[i], indent + 1, flags);
     put_indent(b, indent);
     dlti_buf_puts(b, "}\n");
 }

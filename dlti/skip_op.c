@@ -50,7 +50,7 @@ bool dlti_at_metadata(const dlti_parser *p, size_t at)
 }
 
 /* Whether the token at `at`, first on its line, can only start an op. */
-static bool op_starts(const dlti_parser *p, size_t at, bool top)
+bool dlti_op_starts(const dlti_parser *p, size_t at, bool top)
 {
     unsigned char c = (unsigned char)p->text[at];
     if (c == '%' || c == '"')
@@ -129,6 +129,7 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
     out->offset = at;
     out->name = name;
     out->name_len = name_len;
+    out->dlti_at = SIZE_MAX;
     /* Open brackets: '<' may be a comparison in an op's custom syntax, so a
      * closer that does not match drops the '<'s above its opener. */
     size_t cap = 0, depth = 0;
@@ -157,7 +158,7 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
             rc = -1;
             break;
         }
-        if (depth == 0 && !first && (c == '}' || (newline && op_starts(p, p->pos, top))))
+        if (depth == 0 && !first && (c == '}' || (newline && dlti_op_starts(p, p->pos, top))))
             break;
         first = newline = gap = false;
         if (c == '"') {
@@ -168,18 +169,20 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
             continue;
         }
         if (c == '#' && p->len - p->pos >= 6 && memcmp(p->text + p->pos, "#dlti.", 6) == 0) {
-            if (top && dlti_at_alias_def(p, at))
+            if (top && dlti_at_alias_def(p, at)) {
                 dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
                                  "alias '%.*s' holds a DLTI attribute: sysdesc does not resolve "
                                  "attribute aliases, write the attribute where it is used",
                                  (int)name_len, name);
-            else
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
-                             "a DLTI attribute inside operation '%.*s', which sysdesc does not "
-                             "model: sysdesc reads DLTI attributes on 'module' ops only",
-                             (int)name_len, name);
-            rc = -1;
-            break;
+                rc = -1;
+                break;
+            }
+            /* the op is read again by parse_op.c, which knows where its
+             * attributes and regions are (or says it cannot) */
+            if (out->dlti_at == SIZE_MAX)
+                out->dlti_at = p->pos;
+            p->pos += 6;
+            continue;
         }
         bool open = c == '(' || c == '[' || c == '{' ||
                     (c == '<' && !(p->pos + 1 < p->len && p->text[p->pos + 1] == '='));

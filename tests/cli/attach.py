@@ -166,6 +166,19 @@ def main():
             if has_ops:
                 check(rc == 2 and "sysdesc attach" in err, "%s: fmt did not refuse: %s" % (f, err))
 
+        # DLTI on ops (issue 14) answers from the attached file as from the input.
+        src = os.path.join(DATA, "op_dlti.mlir")
+        out = os.path.join(tmp, "op_dlti.mlir")
+        for scope, keys, want in (("matmul", ["tile"], "64 : i32"), ("matmul/hint", ["tile"], "32 : i32"),
+                                  ("head_form", ["tile"], "16 : i32"), ("kernels/k", ["warp"], "32 : i32"),
+                                  ("kernels/k", ["unroll"], "4 : i32"), ("lf", ["vector"], "8 : i32"),
+                                  ("region/inner", ["depth"], "2 : i32"), ("region", ["depth"], "1 : i32"),
+                                  ("matmul", ["CPU", "L1_cache_size_in_bytes"], "32768 : i64")):
+            a = sysdesc("query", "--scope", scope, out, *keys)
+            b = sysdesc("query", "--scope", scope, src, *keys)
+            check(a[0] == 0 and a[1].strip() == want and (b[1] == a[1] or keys[0] == "CPU"),
+                  "op_dlti: query --scope %s %s: %r %r" % (scope, keys, a, b))
+
         # --merge: setDlti's rules on an existing spec (CPU replaced in place,
         # GPU kept, NPU appended); the data layout is replaced.
         src = os.path.join(DATA, "existing_spec.mlir")
@@ -211,10 +224,22 @@ def main():
         rc, _, err = sysdesc("attach", "--no-check", SPEC, bare)
         check(rc == 2 and "bare attribute" in err, "attach to a bare attribute: %s" % err)
         bad = os.path.join(tmp, "bad.mlir")
-        open(bad, "w").write("module {\n  func.func private @f() attributes {x.y = #dlti.map<\"a\" = 1>}\n}\n")
+        open(bad, "w").write("module {\n  foo.op attributes {x.y = #dlti.map<\"a\" = 1>}\n}\n")
         rc, _, err = sysdesc("attach", "--no-check", SPEC, bad)
-        check(rc == 2 and "bad.mlir:2:44: error: a DLTI attribute inside operation 'func.func'" in err,
-              "a DLTI attribute in a func: %s" % err)
+        check(rc == 2 and "bad.mlir:2:28: error: a DLTI attribute inside operation 'foo.op'" in err,
+              "a DLTI attribute in an op sysdesc cannot read: %s" % err)
+        # A DLTI attribute on a function (issue 14) stays where it is: the
+        # spec goes on the module, and the function still answers.
+        fn = os.path.join(tmp, "fn.mlir")
+        fn_text = ("module {\n  func.func private @f() attributes {x.y = #dlti.map<\"a\" = 1>}\n}\n")
+        open(fn, "w").write(fn_text)
+        fn_out = os.path.join(tmp, "fn_out.mlir")
+        rc, _, err = sysdesc("attach", "--no-check", SPEC, fn, "-o", fn_out)
+        check(rc == 0 and mlir_opt(fn_out)[0] == 0 and
+              'func.func private @f() attributes {x.y = #dlti.map<"a" = 1>}' in open(fn_out).read(),
+              "attach to a file with a DLTI attribute on a func: %s" % err)
+        rc, got, err = sysdesc("query", "--scope", "f", fn_out, "a")
+        check(rc == 0 and got.strip() == "1 : i64", "query the func after attach: %r %s" % (got, err))
         # -o onto the input itself is atomic and leaves a readable file.
         inplace = os.path.join(tmp, "inplace.mlir")
         shutil.copy(os.path.join(DATA, "func_gpu.mlir"), inplace)

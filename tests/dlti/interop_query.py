@@ -7,7 +7,9 @@ Each tests/data/query/NAME.queries goes with NAME.mlir, a module named @top
     SCOPE: KEY, ... => VALUE    # sysdesc must print VALUE; MLIR 22 differs
                                 # (documented in docs/queries.md)
 
-SCOPE is a module name (top, inner, ...); KEYs are in MLIR syntax ("CPU", i32).
+SCOPE is a module name (top, inner, ...), or OP@SYMBOL|PATH for a scope on
+another op (func.func@f|inner/f: the op MLIR's transform matches by name and
+sym_name, and sysdesc's --scope path); KEYs are in MLIR syntax ("CPU", i32).
 """
 import os
 import re
@@ -66,12 +68,12 @@ def cli_key(k):
     return k[1:-1] if k.startswith('"') else "type:" + k
 
 
-def mlir_answer(spec, scope, keys, tmp):
+def mlir_answer(spec, scope, keys, tmp, op="builtin.module"):
     body = spec.rstrip()
     prog = (
         "module attributes {transform.with_named_sequence} {\n" + body + "\n"
         "  transform.named_sequence @__transform_main(%arg: !transform.any_op) {\n"
-        '    %s = transform.structured.match ops{["builtin.module"]} attributes {sym_name = "'
+        '    %s = transform.structured.match ops{["' + op + '"]} attributes {sym_name = "'
         + scope + '"} in %arg : (!transform.any_op) -> !transform.any_op\n'
         "    %p = transform.dlti.query [" + ", ".join(keys) + "] at %s : (!transform.any_op) -> !transform.any_param\n"
         "    transform.debug.emit_param_as_remark %p : !transform.any_param\n"
@@ -79,7 +81,7 @@ def mlir_answer(spec, scope, keys, tmp):
     path = os.path.join(tmp, "q.mlir")
     with open(path, "w") as f:
         f.write(prog)
-    r = subprocess.run([MLIR_OPT, "--transform-interpreter", path], capture_output=True, text=True)
+    r = subprocess.run([MLIR_OPT, "--allow-unregistered-dialect", "--transform-interpreter", path], capture_output=True, text=True)
     for line in r.stderr.splitlines():
         m = re.match(r".*: remark: (.*)$", line)
         if m:
@@ -131,12 +133,18 @@ def main():
                     rest, expect = rest.split("=>", 1)
                     expect = expect.strip()
                 keys = split_keys(rest.strip())
-                ours = sysdesc_answer(spec_path, scope_path(spec, scope.strip()), keys)
+                scope, op = scope.strip(), "builtin.module"
+                if "|" in scope:  # OP@SYMBOL|PATH
+                    target, path = scope.split("|", 1)
+                    op, scope = target.split("@", 1)
+                else:
+                    path = scope_path(spec, scope)
+                ours = sysdesc_answer(spec_path, path, keys)
                 if expect is not None:
                     ok = ours == ("ok", expect)
                     want = ("ok", expect)
                 else:
-                    want = mlir_answer(spec, scope.strip(), keys, tmp)
+                    want = mlir_answer(spec, scope, keys, tmp, op)
                     ok = ours == want
                 if ok:
                     passed += 1

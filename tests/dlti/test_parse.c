@@ -208,11 +208,13 @@ static void errors(void **state)
                        DLTI_ERROR_VERIFY, 1, 1,
                        "'builtin.module' op expects at most one data layout attribute");
     /* Other operations are skipped (test_skip_op.c); a DLTI attribute in
-     * one is an error, named. */
-    assert_parse_error(ctx, "module {\n  func.func @f() attributes {x.y = #dlti.map<>} {}\n}",
-                       DLTI_ERROR_UNSUPPORTED, 2, 36,
-                       "a DLTI attribute inside operation 'func.func', which sysdesc does not "
-                       "model: sysdesc reads DLTI attributes on 'module' ops only");
+     * one whose syntax sysdesc does not know is an error, named. */
+    assert_parse_error(ctx, "module {\n  scf.execute_region {x.y = #dlti.map<>} {}\n}",
+                       DLTI_ERROR_UNSUPPORTED, 2, 29,
+                       "a DLTI attribute inside operation 'scf.execute_region', whose syntax "
+                       "sysdesc does not know: sysdesc reads DLTI attributes on modules, on "
+                       "func.func, gpu.module, gpu.func and llvm.func, and on ops in the generic "
+                       "form");
     assert_parse_error(ctx, "", DLTI_ERROR_SYNTAX, 1, 1,
                        "empty input: expected a module or an attribute");
     /* Byte offset, and a NULL source (MLIR: 3:2, where an alias wants its =). */

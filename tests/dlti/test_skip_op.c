@@ -3,6 +3,9 @@
  * MLIR head's inherent `dlti` attribute, and the printer's options. */
 #include "test_util.h"
 
+#include "dlti_private.h"
+#include "sysdesc/layout.h"
+
 static const char real_file[] =
     "// a driver's file\r\n"
     "#map = affine_map<(d0) -> (d0 + 1)>\n"
@@ -73,6 +76,177 @@ static void skips_other_ops(void **state)
     assert_int_equal(dlti_scope_attr_source(top, 2, &a, &e), -1);
 }
 
+/* DLTI attributes on ops other than modules (issue 14, dlti/parse_op.c). */
+static const char ops_file[] =
+    "module @top attributes {dlti.map = #dlti.map<\"CPU\" = 1 : i32, \"GPU\" = 2 : i32>} {\n"
+    "  func.func @f(%a: i32 {llvm.signext}) -> (i32 {llvm.zeroext}) attributes {test.dlti = "
+    "#dlti.map<\"CPU\" = 10 : i32>, dlti.dl_spec = #dlti.dl_spec<#dlti.dl_entry<index, 16 : i64>>} {\n"
+    "    %s = \"test.str\"() {v = \"} #dlti.map<> {\"} : () -> i32\n"
+    "    cf.br ^bb1(%a : i32)\n"
+    "  ^bb1(%x: i32):  // a block\n"
+    "    %r:2 = \"test.op\"(%x) {sym_name = \"in_f\", zz = #dlti.map<\"CPU\" = 12 : i32>} : (i32) -> (i32, i32) loc(\"x\")\n"
+    "    return %x : i32\n"
+    "  }\n"
+    "  func.func private @decl() attributes {dlti = #dlti.map<\"CPU\" = 20 : i32>}\n"
+    "  gpu.module @kernels [#nvvm.target<chip = \"sm_90\">] attributes {dlti.dl_spec = "
+    "#dlti.dl_spec<#dlti.dl_entry<index, 32 : i64>>} {\n"
+    "    gpu.func @k(%m: memref<4xf32>) workgroup(%w : memref<32xf32, 3>) kernel attributes "
+    "{known_block_size = array<i32: 128, 1, 1>, x.dlti = #dlti.map<\"K\" = 3 : i32>} {\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "  \"test.gen\"() <{dlti = #dlti.map<\"P\" = 4 : i32>, other = #dlti.map<\"Q\" = 5 : i32>, sym_name = \"gen\"}> ({\n"
+    "  ^bb0:\n"
+    "    module @nested attributes {dlti.map = #dlti.map<\"N\" = 6 : i32>} {\n"
+    "    }\n"
+    "  }, {\n"
+    "    \"test.one\"() ({ \"test.two\"() {sym_name = \"two\", a = #dlti.map<\"T\" = 7 : i32>} : () -> () }) : () -> ()\n"
+    "  }) {test.arr = [#dlti.map<\"R\" = 8 : i32>]} : () -> !llvm.ptr<1>\n"
+    "}\n";
+
+static const dlti_scope *find(const dlti_scope *top, const char *path)
+{
+    dlti_error_t err;
+    const dlti_scope *s = dlti_scope_find(top, path, &err);
+    if (!s)
+        fail_msg("%s: %s", path, err.text);
+    return s;
+}
+
+static void assert_answer(const dlti_scope *s, const char *key, const char *want)
+{
+    dlti_error_t err;
+    const char *keys[] = {key};
+    const dlti_attr *v = dlti_query_strings(s, keys, 1, &err);
+    if (!want) {
+        assert_null(v);
+        return;
+    }
+    if (!v)
+        fail_msg("%s: %s", key, err.text);
+    assert_attr_prints(v, want);
+}
+
+static uint64_t index_bits(const dlti_scope *s)
+{
+    dlti_error_t err;
+    dlti_layout *L = dlti_layout_new(s, &err);
+    assert_non_null(L);
+    const dlti_type *t = dlti_type_parse((dlti_context *)s->ctx, "index", 5, &err);
+    assert_non_null(t);
+    uint64_t bits = 0;
+    assert_int_equal(dlti_layout_type_bitsize(L, t, &bits, &err), 0);
+    dlti_layout_free(L);
+    return bits;
+}
+
+static void op_scopes(void **state)
+{
+    dlti_context *ctx = *state;
+    dlti_error_t err;
+    const dlti_scope *top = dlti_parse(ctx, ops_file, strlen(ops_file), "ops", &err);
+    if (!top)
+        fail_msg("%d:%d: %s", err.line, err.column, err.text);
+    assert_int_equal(dlti_scope_num_children(top), 4);
+    const dlti_scope *f = find(top, "f"), *in_f = find(top, "f/in_f"), *decl = find(top, "decl");
+    const dlti_scope *kernels = find(top, "kernels"), *k = find(top, "kernels/k");
+    const dlti_scope *gen = find(top, "gen"), *nested = find(top, "gen/nested");
+    const dlti_scope *two = find(top, "gen/two");
+    assert_string_equal(f->op_name, "func.func");
+    assert_string_equal(in_f->op_name, "test.op");
+    assert_string_equal(k->op_name, "gpu.func");
+    assert_string_equal(gen->op_name, "test.gen");
+    assert_null(nested->op_name);
+    /* "test.one" holds an op with DLTI: an unnamed scope between */
+    assert_int_equal(dlti_scope_num_children(gen), 2);
+    assert_string_equal(dlti_scope_child(gen, 1)->op_name, "test.one");
+    assert_ptr_equal(dlti_scope_parent(two), dlti_scope_child(gen, 1));
+    /* only the DLTI attributes are kept, sorted; `other` (a property) and
+     * the array are not queryable */
+    assert_int_equal(dlti_scope_num_attrs(f), 2);
+    assert_string_equal(dlti_scope_attr_name(f, 0), "dlti.dl_spec");
+    assert_string_equal(dlti_scope_attr_name(f, 1), "test.dlti");
+    assert_int_equal(dlti_scope_num_attrs(gen), 1);
+    assert_string_equal(dlti_scope_attr_name(gen, 0), "dlti");
+    assert_answer(f, "CPU", "10 : i32");
+    assert_answer(f, "GPU", "2 : i32");
+    assert_answer(in_f, "CPU", "12 : i32");
+    assert_answer(decl, "CPU", "20 : i32");
+    assert_answer(k, "K", "3 : i32");
+    assert_answer(gen, "P", "4 : i32");
+    assert_answer(gen, "Q", NULL);
+    assert_answer(gen, "R", NULL);
+    assert_answer(nested, "P", "4 : i32");
+    assert_answer(two, "T", "7 : i32");
+    /* layouts: MLIR 22's DataLayout reads gpu.module's dlti.dl_spec, not a
+     * function's */
+    assert_int_equal(index_bits(f), 64);
+    assert_int_equal(index_bits(in_f), 64);
+    assert_int_equal(index_bits(kernels), 32);
+    assert_int_equal(index_bits(k), 32);
+    /* every op counts as skipped (fmt refuses); the skeleton leaves ops,
+     * and what they hold, out */
+    assert_int_equal(dlti_scope_skipped_ops(top, NULL, NULL, NULL), 12);
+    assert_prints(ctx, ops_file,
+                  "module @top attributes {dlti.map = #dlti.map<\"CPU\" = 1 : i32, \"GPU\" = 2 : "
+                  "i32>} {\n}\n\n");
+    /* every prefix fails cleanly or parses; none reads past its end */
+    size_t full = sizeof(ops_file) - 1;
+    for (size_t n = 0; n < full; n++) {
+        char *buf = malloc(n ? n : 1);
+        memcpy(buf, ops_file, n);
+        memset(&err, 0, sizeof(err));
+        const dlti_scope *s = dlti_parse(ctx, buf, n, "cut", &err);
+        if (!s && (err.code == DLTI_OK || err.text[0] == '\0' || err.line < 1 || err.position > n))
+            fail_msg("prefix %zu: bad error (%d) %s", n, err.code, err.text);
+        free(buf);
+    }
+}
+
+static void op_scope_errors(void **state)
+{
+    dlti_context *ctx = *state;
+    const char *unknown = "whose syntax sysdesc does not know: sysdesc reads DLTI attributes on "
+                          "modules, on func.func, gpu.module, gpu.func and llvm.func, and on ops "
+                          "in the generic form";
+    char want[400];
+    snprintf(want, sizeof(want), "a DLTI attribute inside operation 'scf.for', %s", unknown);
+    assert_parse_error(ctx,
+                       "func.func @f() {\n  scf.for %i = %a to %b step %c {\n    \"x.y\"() "
+                       "{a = #dlti.map<>} : () -> ()\n  }\n  return\n}\n",
+                       DLTI_ERROR_UNSUPPORTED, 3, 18, want);
+    assert_parse_error(ctx, "func.func private @f(i32 {x.y = #dlti.map<>})\n", DLTI_ERROR_UNSUPPORTED,
+                       1, 33,
+                       "a DLTI attribute outside the attribute dictionary of operation "
+                       "'func.func': sysdesc reads the DLTI attributes of an op's attribute "
+                       "dictionary only");
+    assert_parse_error(ctx, "\"x.y\"() {a = #dlti.map<>} : () -> () \"x.z\"() : () -> ()\n",
+                       DLTI_ERROR_UNSUPPORTED, 1, 38,
+                       "unexpected text after operation 'x.y', which holds a DLTI attribute: "
+                       "sysdesc reads such an op when it ends its line");
+    assert_parse_error(ctx, "func.func private @f() attributes {dlti.foo = #dlti.map<>}\n",
+                       DLTI_ERROR_VERIFY, 1, 1, "attribute 'dlti.foo' not supported by dialect");
+    assert_parse_error(ctx, "\"x.y\"() {a = #dlti.map<>, a = #dlti.map<>} : () -> ()\n",
+                       DLTI_ERROR_VERIFY, 1, 27, "duplicate key 'a' in dictionary attribute");
+    assert_parse_error(ctx, "\"x.y\"() <{dlti = #dlti.map<>}> {dlti = #dlti.map<>} : () -> ()\n",
+                       DLTI_ERROR_VERIFY, 1, 33,
+                       "'dlti' is both a property and an attribute of the operation");
+    assert_parse_error(ctx, "\"x.y\"() <{dlti = #dlti.target_device_spec<\"a\" = 1>}> : () -> ()\n",
+                       DLTI_ERROR_VERIFY, 1, 11,
+                       "property 'dlti' holds no #dlti.map, #dlti.dl_spec or "
+                       "#dlti.target_system_spec");
+    assert_parse_error(ctx, "\"x.y\"() ({\n  \"a.b\"() {x = #dlti.map<>} : () -> ()\n",
+                       DLTI_ERROR_SYNTAX, 1, 1,
+                       "operation 'x.y' is not closed: expected '}' before the end of the input");
+    assert_parse_error(ctx, "gpu.module @g attributes {x.y = #dlti.dl_spec<>} {\n}\n",
+                       DLTI_ERROR_UNSUPPORTED, 1, 27,
+                       "a data layout on 'gpu.module' under the name 'x.y': sysdesc reads a "
+                       "gpu.module's data layout as 'dlti.dl_spec' only");
+    assert_parse_error(ctx, "module {\n  func.func @a() attributes {x.y = #dlti.map<>} {\n  }\n"
+                       "  func.func @a() attributes {x.y = #dlti.map<>} {\n  }\n}\n",
+                       DLTI_ERROR_VERIFY, 4, 3, "redefinition of symbol named 'a'");
+}
+
 static void implicit_module(void **state)
 {
     dlti_context *ctx = *state;
@@ -111,8 +285,9 @@ static void skip_errors(void **state)
                        "unbalanced ']' in operation 'foo.op'");
     assert_parse_error(ctx, "module {\n  %0 = foo.op {a = #dlti.map<>}\n}", DLTI_ERROR_UNSUPPORTED,
                        2, 20,
-                       "a DLTI attribute inside operation 'foo.op', which sysdesc does not model: "
-                       "sysdesc reads DLTI attributes on 'module' ops only");
+                       "a DLTI attribute inside operation 'foo.op', whose syntax sysdesc does not "
+                       "know: sysdesc reads DLTI attributes on modules, on func.func, gpu.module, "
+                       "gpu.func and llvm.func, and on ops in the generic form");
     assert_parse_error(ctx, "module {\n  42\n}", DLTI_ERROR_SYNTAX, 1, 9,
                        "expected operation name in quotes");
     assert_parse_error(ctx, "module {\n}\n#x 5\n", DLTI_ERROR_SYNTAX, 3, 3,
@@ -299,6 +474,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(inherent_dlti, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(pretty, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(generic_modules, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(op_scopes, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(op_scope_errors, setup_ctx, teardown_ctx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-// sysdesc-error: 3:42: a DLTI attribute inside operation 'func.func', which sysdesc does not model: sysdesc reads DLTI attributes on 'module' ops only
+// sysdesc-error: 3:35: a DLTI attribute outside the attribute dictionary of operation 'func.func': sysdesc reads the DLTI attributes of an op's attribute dictionary only
 module {
-  func.func private @f() attributes {x = #dlti.map<"a" = 1>}
+  func.func private @f(i32 {x.y = #dlti.map<"a" = 1>})
 }
