@@ -36,23 +36,22 @@ static const char *const host_files[] = {
     "/sys/devices/system/cpu/online",
 };
 
+/* One read into a stack buffer (dlti_read_file's growth cost more than the
+ * reads here): these files are small, and memory.c reads them the same way. */
 static void key_file(dlti_buf *key, const char *path)
 {
-    size_t len = 0;
-    char *text = dlti_read_file(path, 1u << 20, &len, NULL);
-    if (text)
+    char text[8192];
+    if (pb_read_file(path, text, sizeof(text)) == 0)
         dlti_buf_printf(key, "file %s %016llx\n", path,
-                        (unsigned long long)dlti_hash_bytes(text, len));
-    free(text);
+                        (unsigned long long)dlti_hash_bytes(text, strlen(text)));
 }
 
 /* The line of `path` holding `word` (MemTotal of /proc/meminfo and of a
  * NUMA node's meminfo: the rest of those files changes all the time). */
 static void key_line(dlti_buf *key, const char *path, const char *word)
 {
-    size_t len = 0;
-    char *text = dlti_read_file(path, 1u << 20, &len, NULL);
-    char *at = text ? strstr(text, word) : NULL;
+    char text[8192];
+    char *at = pb_read_file(path, text, sizeof(text)) == 0 ? strstr(text, word) : NULL;
     if (at) {
         char *start = at, *end = strchr(at, '\n');
         while (start > text && start[-1] != '\n')
@@ -60,7 +59,6 @@ static void key_line(dlti_buf *key, const char *path, const char *word)
         dlti_buf_printf(key, "line %s %.*s\n", path,
                         (int)(end ? end - start : (ptrdiff_t)strlen(start)), start);
     }
-    free(text);
 }
 
 /* The cgroup files memory.c (the memory limit) and hwloc (the allowed
