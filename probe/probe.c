@@ -90,6 +90,14 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     const char *xml = run->xml.label ? run->xml.label : path; /* names it in errors */
     if (!run->host && !run->xml.buffer && xml_unreadable(path, err))
         return -1;
+    /* A test hook (tests/probe/host_cache.py): this host's topology cannot
+     * be loaded, which proves a cached result is answered without it. */
+    if (run->host && getenv("SYSDESC_TEST_NO_HOST_TOPOLOGY")) {
+        dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
+                          "hwloc cannot load the topology of this host: "
+                          "SYSDESC_TEST_NO_HOST_TOPOLOGY is set");
+        return -1;
+    }
     /* Read by sysdesc, with the size limit every reader has (issue 13: an
      * endless stream given as the file), then handed to hwloc as a buffer;
      * hwloc reads it during hwloc_topology_load.  A cluster node's text
@@ -248,14 +256,28 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
         run.host = opts->xml_path == NULL && !xml->buffer;
         run.io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run.host);
     }
-    if (hwloc_topology_init(&run.topo) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
-        return NULL;
-    }
+    /* This host's whole result may be cached (host_cache.c): a hit costs a
+     * parse, no hwloc load and no runtime entry. */
+    dlti_buf key = {0};
+    bool cached = !xml && run.host && opts->cache != SYSDESC_PROBE_CACHE_OFF &&
+                  pb_host_cache_key(&run, &key);
     const dlti_attr *result = NULL;
-    if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
+    if (cached && opts->cache == SYSDESC_PROBE_CACHE_AUTO &&
+        (result = pb_host_cache_read(&run, key.data)) != NULL) {
+        free(key.data);
+        pb_run_free(&run);
+        return result;
+    }
+    /* After the lookup: creating a topology loads hwloc's plugins. */
+    if (hwloc_topology_init(&run.topo) != 0) {
+        run.topo = NULL;
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
+    } else if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
         run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
+    if (result && cached)
+        pb_host_cache_write(&run, key.data, result);
+    free(key.data);
     pb_run_free(&run);
     return result;
 }

@@ -73,7 +73,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void key_environment(dlti_buf *key)
+void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefixes,
+                      const char *skip)
 {
     size_t n = 0;
     for (char **e = environ; e && *e; e++)
@@ -85,8 +86,9 @@ static void key_environment(dlti_buf *key)
     }
     size_t k = 0;
     for (char **e = environ; e && *e; e++)
-        for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++)
-            if (strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0) {
+        for (size_t i = 0; i < nprefixes; i++)
+            if (strncmp(*e, prefixes[i], strlen(prefixes[i])) == 0 &&
+                !(skip && strncmp(*e, skip, strlen(skip)) == 0)) {
                 sel[k++] = *e;
                 break;
             }
@@ -109,7 +111,7 @@ void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
                 dlti_buf_printf(key, " %d", c);
         dlti_buf_putc(key, '\n');
     }
-    key_environment(key);
+    pb_cache_key_env(key, env_prefixes, sizeof(env_prefixes) / sizeof(env_prefixes[0]), NULL);
     for (size_t i = 0; i < sizeof(key_contents) / sizeof(key_contents[0]); i++) {
         size_t len = 0;
         char *text = dlti_read_file(key_contents[i], 1u << 20, &len, NULL);
@@ -146,12 +148,13 @@ static bool cache_dir(const pb_run *run, char *out, size_t size)
     return n > 0 && (size_t)n < size;
 }
 
-static bool entry_path(const pb_run *run, const char *key, char *out, size_t size)
+static bool entry_path(const pb_run *run, const char *kind, const char *key, char *out,
+                       size_t size)
 {
     char dir[4096];
     if (!cache_dir(run, dir, sizeof(dir)))
         return false;
-    int n = snprintf(out, size, "%s/runtimes-%016llx.mlir", dir,
+    int n = snprintf(out, size, "%s/%s-%016llx.mlir", dir, kind,
                      (unsigned long long)dlti_hash_bytes(key, strlen(key)));
     return n > 0 && (size_t)n < size;
 }
@@ -183,11 +186,11 @@ static char *read_entry(const char *path, size_t *len)
     return text;
 }
 
-const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key)
+const dlti_attr *pb_cache_lookup(pb_run *run, const char *kind, const char *key)
 {
     char path[4200];
     size_t len = 0;
-    if (!entry_path(run, key, path, sizeof(path)))
+    if (!entry_path(run, kind, key, path, sizeof(path)))
         return NULL;
     char *text = read_entry(path, &len);
     if (!text)
@@ -195,14 +198,24 @@ const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key)
     dlti_context *ctx = run->ctx;
     const dlti_attr *entry = dlti_attr_parse(ctx, text, len, path, NULL);
     free(text);
-    const dlti_attr *k = entry ? dlti_attr_lookup(entry, dlti_key_string(ctx, "key", 3)) : NULL;
-    const dlti_attr *answer =
-        entry ? dlti_attr_lookup(entry, dlti_key_string(ctx, "answer", 6)) : NULL;
+    const dlti_attr *k = entry && dlti_attr_get_kind(entry) == DLTI_ATTR_MAP
+                             ? dlti_attr_lookup(entry, dlti_key_string(ctx, "key", 3))
+                             : NULL;
     const char *was;
     size_t wlen;
-    if (!k || !answer || dlti_attr_get_kind(answer) != DLTI_ATTR_MAP ||
-        dlti_attr_get_string(k, &was, &wlen, NULL) != 0 || wlen != strlen(key) ||
+    if (!k || dlti_attr_get_string(k, &was, &wlen, NULL) != 0 || wlen != strlen(key) ||
         memcmp(was, key, wlen) != 0)
+        return NULL;
+    return entry;
+}
+
+const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key)
+{
+    const dlti_attr *entry = pb_cache_lookup(run, "runtimes", key);
+    dlti_context *ctx = run->ctx;
+    const dlti_attr *answer =
+        entry ? dlti_attr_lookup(entry, dlti_key_string(ctx, "answer", 6)) : NULL;
+    if (!answer || dlti_attr_get_kind(answer) != DLTI_ATTR_MAP)
         return NULL;
     const dlti_attr *libs = dlti_attr_lookup(answer, dlti_key_string(ctx, "libraries", 9));
     if (libs && (dlti_attr_get_kind(libs) != DLTI_ATTR_MAP || !pb_rt_libraries_unchanged(libs)))
@@ -220,7 +233,8 @@ static void prune(const char *dir)
     time_t now = time(NULL);
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, "runtimes-", 9) != 0 && strncmp(e->d_name, ".runtimes-", 10) != 0)
+        const char *n = e->d_name + (e->d_name[0] == '.');
+        if (strncmp(n, "runtimes-", 9) != 0 && strncmp(n, "host-", 5) != 0)
             continue;
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
@@ -246,19 +260,20 @@ static bool make_dirs(char *dir)
     return mkdir(dir, 0700) == 0 || errno == EEXIST;
 }
 
-void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len)
+void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *fields,
+                    size_t len)
 {
     char dir[4096], path[4200], tmp[4200];
-    if (!cache_dir(run, dir, sizeof(dir)) || !entry_path(run, key, path, sizeof(path)) ||
+    if (!cache_dir(run, dir, sizeof(dir)) || !entry_path(run, kind, key, path, sizeof(path)) ||
         !make_dirs(dir))
         return;
     dlti_buf b = {0};
     dlti_buf_puts(&b, "#dlti.map<\"key\" = ");
     dlti_print_string(&b, key, strlen(key));
-    dlti_buf_puts(&b, ", \"answer\" = ");
-    dlti_buf_put(&b, text, len);
+    dlti_buf_puts(&b, ", ");
+    dlti_buf_put(&b, fields, len);
     dlti_buf_puts(&b, ">\n");
-    snprintf(tmp, sizeof(tmp), "%s/.runtimes-XXXXXX", dir);
+    snprintf(tmp, sizeof(tmp), "%s/.%s-XXXXXX", dir, kind);
     int fd = b.failed ? -1 : mkstemp(tmp);
     if (fd >= 0) {
         size_t done = 0;
@@ -275,5 +290,15 @@ void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t le
             unlink(tmp);
         prune(dir);
     }
+    free(b.data);
+}
+
+void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len)
+{
+    dlti_buf b = {0};
+    dlti_buf_puts(&b, "\"answer\" = ");
+    dlti_buf_put(&b, text, len);
+    if (!b.failed)
+        pb_cache_store(run, "runtimes", key, b.data, b.len);
     free(b.data);
 }

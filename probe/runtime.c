@@ -154,7 +154,7 @@ void pb_rt_free_all(pb_run *run)
 }
 
 /* The runtimes the options ask, as SYSDESC_RUNTIME_* bits. */
-static unsigned asked_bits(const sysdesc_probe_options *o)
+unsigned pb_rt_asked_bits(const sysdesc_probe_options *o)
 {
     if (o->runtimes & SYSDESC_RUNTIME_NONE)
         return 0;
@@ -209,7 +209,7 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
     if (!run->host)
         return 0;
     const sysdesc_probe_options *o = run->opts;
-    unsigned bits = asked_bits(o);
+    unsigned bits = pb_rt_asked_bits(o);
     const pb_rt_source *src[NSOURCES];
     size_t n = 0;
     for (size_t i = 0; i < NSOURCES; i++) {
@@ -218,6 +218,7 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
         else
             pb_rt_skipped(run, rt_sources[i].name, "not asked (runtimes option)");
     }
+    run->rt_cacheable = true; /* none asked: nothing incomplete */
     if (n) {
         dlti_buf key = {0};
         bool cache = o->cache != SYSDESC_PROBE_CACHE_OFF;
@@ -230,6 +231,7 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
             answer = pb_rt_cache_read(run, key.data);
         if (answer && pb_rt_load(run, answer) == 0) {
             run->rt_origin = "their answers cached by an earlier probe (docs/runtimes.md)";
+            run->rt_libraries = dlti_attr_lookup(answer, dlti_key_string(run->ctx, "libraries", 9));
         } else {
             run->rt_origin = o->runtimes_in_process ? "asked by this probe, in this process"
                                                     : "asked by this probe, in child processes";
@@ -245,6 +247,7 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
             if (complete && cache) {
                 const dlti_attr *l = libs.n ? pb_finish(run->ctx, &libs, DLTI_ATTR_MAP, NULL)
                                             : NULL;
+                run->rt_libraries = l;
                 size_t len;
                 char *text = pb_rt_print(run, l, &len);
                 if (text)
@@ -252,6 +255,7 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
                 free(text);
             }
             pb_free(&libs);
+            run->rt_cacheable = complete > 0;
         }
         free(key.data);
     }

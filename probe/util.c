@@ -147,16 +147,29 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
         if (copy)
             w->suspect[w->nsuspect++] = copy;
     }
-report:
-    if (w->opts && w->opts->quiet)
-        return;
+report:;
     char line[1024];
     snprintf(line, sizeof(line), "%s%s%s%s", path ? w->prefix : "", path ? "CPU." : "",
              path ? path : "", path ? ": " : "");
     size_t l = strlen(line);
     snprintf(line + l, sizeof(line) - l, "%s", msg);
-    if (w->opts && w->opts->warning)
-        w->opts->warning(w->opts->warning_user, line);
+    /* Kept even when quiet: a cached result replays them to a later,
+     * perhaps not quiet, probe (host_cache.c).  Out of memory loses one. */
+    if (w->nlines < w->caplines ||
+        dlti_grow((void **)&w->lines, &w->caplines, w->nlines + 1, sizeof(*w->lines)) == 0) {
+        char *copy = strdup(line);
+        if (copy)
+            w->lines[w->nlines++] = copy;
+    }
+    pb_warning_emit(w->opts, line);
+}
+
+void pb_warning_emit(const sysdesc_probe_options *opts, const char *line)
+{
+    if (opts && opts->quiet)
+        return;
+    if (opts && opts->warning)
+        opts->warning(opts->warning_user, line);
     else
         fprintf(stderr, "sysdesc: warning: %s\n", line);
 }
@@ -218,6 +231,11 @@ void pb_warn_free(pb_warn *w)
     free(w->suspect);
     w->suspect = NULL;
     w->nsuspect = w->capsuspect = 0;
+    for (size_t i = 0; i < w->nlines; i++)
+        free(w->lines[i]);
+    free(w->lines);
+    w->lines = NULL;
+    w->nlines = w->caplines = 0;
 }
 
 void pb_copy(char *dst, size_t size, const char *src)

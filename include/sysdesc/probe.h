@@ -135,6 +135,14 @@ typedef struct sysdesc_probe_options {
      *  caller, one that crashes takes it down).  For processes that must not
      *  fork; docs/runtimes.md, "Children and fork". */
     bool runtimes_in_process;
+    /** What `pci_match` (with `pci_match_user`) does, as a string that
+     *  changes when its answers may: the whole result of a host probe is
+     *  cached (cache AUTO/REFRESH; docs/runtimes.md, "The whole result")
+     *  under a key that holds it.  NULL with a `pci_match` hook: only the
+     *  runtimes' answers are cached, the rest is probed every time.  The
+     *  CLI passes sysdesc_catalog_fingerprint() (sysdesc/catalog.h) with
+     *  sysdesc_catalog_pci_fill.  Ignored without a hook. */
+    const char *cache_salt;
 } sysdesc_probe_options;
 
 /**

@@ -156,14 +156,20 @@ static const dlti_attr *probe(dlti_context *ctx, const probe_args *a, warning_li
     opts.cache_dir = a->cache_dir;
     opts.warning = collect_warning;
     opts.warning_user = w;
+    char *salt = NULL;
+    const dlti_attr *spec;
+    Py_BEGIN_ALLOW_THREADS
     if (a->catalog) {
         opts.pci_match = sysdesc_catalog_pci_fill;
         opts.pci_match_user = (void *)a->search_path;
+        /* As the CLI's (cli_probe): the catalog's state names what the
+         * hook does, so that host() and `sysdesc query --host` share the
+         * whole result's entry and an edited catalog makes it stale. */
+        opts.cache_salt = salt = sysdesc_catalog_fingerprint(a->search_path);
     }
-    const dlti_attr *spec;
-    Py_BEGIN_ALLOW_THREADS
     spec = sysdesc_probe_host(ctx, &opts, err);
     Py_END_ALLOW_THREADS
+    free(salt);
     return spec;
 }
 

@@ -1,6 +1,7 @@
 """Every entry point: host, load, parse, catalog, catalog_names, compose, check."""
 
 import os
+import warnings
 
 import pytest
 
@@ -16,6 +17,21 @@ def test_host_has_cpu_with_l1(cli):
     # The same number the CLI answers for this machine.
     out = cli("query", "--host", "-q", "CPU", "cache", "L1", "size_in_bytes").stdout.decode()
     assert out == f"{l1} : i64\n"
+
+
+def test_host_answers_from_the_whole_result_cache(tmp_path, monkeypatch):
+    # Issue 15: a warm host() is one parse of the cached whole result
+    # (docs/runtimes.md, "The whole result"); the library's test hook makes
+    # loading the topology fail, so only a hit can answer.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sysdesc.ProbeWarning)
+        cold = sysdesc.host(cache_dir=tmp_path)
+        monkeypatch.setenv("SYSDESC_TEST_NO_HOST_TOPOLOGY", "1")
+        assert sysdesc.host(cache_dir=tmp_path).to_mlir() == cold.to_mlir()
+        with pytest.raises(sysdesc.Error):
+            sysdesc.host(cache_dir=tmp_path, cache="refresh")
+        with pytest.raises(sysdesc.Error):
+            sysdesc.host(cache_dir=tmp_path, catalog=False)  # another hook: a miss
 
 
 def test_host_options_are_checked():
