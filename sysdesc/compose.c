@@ -124,6 +124,9 @@ int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t
     const dlti_attr *spec = dlti_container_new(c->ctx, DLTI_ATTR_SYSTEM_SPEC, c->devices, c->n, err);
     if (!spec)
         return -1;
+    /* Every field, the ones added later (module, llvm_target) included: a
+     * caller's uninitialised struct must not keep a stale pointer. */
+    memset(out, 0, sizeof(*out));
     out->spec = spec;
     out->dl_spec = c->dl_spec;
     out->data_layout = c->data_layout;
