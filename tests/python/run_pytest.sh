@@ -18,7 +18,8 @@ case ${SANITIZE:-none} in
 *address*)
     preload=$(${CC:-cc} -print-file-name=libasan.so)
     case $SANITIZE in *undefined*) preload="$preload $(${CC:-cc} -print-file-name=libubsan.so)" ;; esac
-    export LD_PRELOAD="$preload" ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" ;;
+    # last: a later option wins over scripts/test-all's detect_leaks=1
+    export LD_PRELOAD="$preload" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
 none) ;;
 *) echo "skip: the module is not tested under -Db_sanitize=$SANITIZE"; exit 77 ;;
 esac
