@@ -562,6 +562,9 @@ int dlti_expect(dlti_parser *p, char c);
 size_t dlti_wrong_token_at(dlti_parser *p);
 /* A bare identifier [A-Za-z_][A-Za-z0-9_$.]* after blanks; 0 if none. */
 size_t dlti_bare_id(dlti_parser *p, size_t *start);
+/* The name of an entry of an op's attribute dictionary: a string or a bare
+ * identifier (its bytes, not NUL-terminated, in *len); NULL with the error. */
+const char *dlti_parse_attr_name(dlti_parser *p, size_t *len);
 /* Character classes of MLIR identifiers, inline: the lexer's hottest test. */
 static inline bool dlti_is_id_start(int c)
 {

@@ -147,3 +147,16 @@ void dlti_leave(dlti_parser *p)
 {
     p->depth--;
 }
+
+const char *dlti_parse_attr_name(dlti_parser *p, size_t *len)
+{
+    if (dlti_peek(p) == '"')
+        return dlti_parse_string(p, len);
+    size_t start;
+    *len = dlti_bare_id(p, &start);
+    if (!*len) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected attribute name");
+        return NULL;
+    }
+    return p->text + start;
+}

@@ -99,17 +99,8 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
     if (!dlti_accept(p, '}')) {
         do {
             size_t at = (dlti_skip_ws(p), p->pos);
-            const char *name;
             size_t len;
-            if (dlti_peek(p) == '"') {
-                name = dlti_parse_string(p, &len);
-            } else {
-                size_t s;
-                len = dlti_bare_id(p, &s);
-                name = len ? p->text + s : NULL;
-                if (!len)
-                    dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected attribute name");
-            }
+            const char *name = dlti_parse_attr_name(p, &len);
             if (!name)
                 goto fail;
             const dlti_attr *val = p->ctx->unit;

@@ -191,17 +191,8 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
         return 0;
     do {
         size_t at = (dlti_skip_ws(p), p->pos);
-        const char *name;
         size_t len;
-        if (dlti_peek(p) == '"') {
-            name = dlti_parse_string(p, &len);
-        } else {
-            size_t st;
-            len = dlti_bare_id(p, &st);
-            name = len ? p->text + st : NULL;
-            if (!len)
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected attribute name");
-        }
+        const char *name = dlti_parse_attr_name(p, &len);
         if (!name)
             return -1;
         if (!dlti_accept(p, '='))
