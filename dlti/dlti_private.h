@@ -565,6 +565,9 @@ size_t dlti_bare_id(dlti_parser *p, size_t *start);
 /* The name of an entry of an op's attribute dictionary: a string or a bare
  * identifier (its bytes, not NUL-terminated, in *len); NULL with the error. */
 const char *dlti_parse_attr_name(dlti_parser *p, size_t *len);
+/* A symbol's name right after its '@' (MLIR's lexer: no blank between),
+ * a string or a bare identifier; NULL with MLIR's error. */
+const char *dlti_parse_symbol_name(dlti_parser *p, size_t *len);
 /* Character classes of MLIR identifiers, inline: the lexer's hottest test. */
 static inline bool dlti_is_id_start(int c)
 {

@@ -160,3 +160,19 @@ const char *dlti_parse_attr_name(dlti_parser *p, size_t *len)
     }
     return p->text + start;
 }
+
+const char *dlti_parse_symbol_name(dlti_parser *p, size_t *len)
+{
+    if (p->pos < p->len && p->text[p->pos] == '"')
+        return dlti_parse_string(p, len);
+    size_t start = p->pos;
+    *len = 0;
+    if (p->pos < p->len && dlti_is_id_start((unsigned char)p->text[p->pos]))
+        *len = dlti_bare_id(p, &start);
+    if (!*len) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
+                         "@ identifier expected to start with letter or '_'");
+        return NULL;
+    }
+    return p->text + start;
+}

@@ -478,24 +478,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
     if (dlti_accept(p, '@')) {
         const char *name;
         size_t len;
-        /* MLIR's lexer: the symbol's name follows '@' directly */
-        if (p->pos >= p->len ||
-            (p->text[p->pos] != '"' && !dlti_is_id_start((unsigned char)p->text[p->pos]))) {
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
-                             "@ identifier expected to start with letter or '_'");
-            dlti_leave(p);
-            return NULL;
-        }
-        if (p->pos < p->len && p->text[p->pos] == '"') {
-            name = dlti_parse_string(p, &len);
-        } else {
-            size_t st;
-            len = dlti_bare_id(p, &st);
-            name = len ? p->text + st : NULL;
-            if (!len)
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
-                                 "@ identifier expected to start with letter or '_'");
-        }
+        name = dlti_parse_symbol_name(p, &len);
         char *copy = name ? dlti_arena_alloc(&p->ctx->arena, len + 1) : NULL;
         if (!copy) {
             dlti_leave(p);

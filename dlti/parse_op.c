@@ -272,18 +272,8 @@ static int cmp_named(const void *a, const void *b)
 static int parse_symbol(dlti_parser *p, op_state *o)
 {
     size_t at = p->pos++;
-    const char *name;
     size_t len;
-    if (p->pos < p->len && p->text[p->pos] == '"') {
-        name = dlti_parse_string(p, &len);
-    } else {
-        size_t st;
-        len = dlti_bare_id(p, &st);
-        name = len ? p->text + st : NULL;
-        if (!len)
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
-                             "@ identifier expected to start with letter or '_'");
-    }
+    const char *name = dlti_parse_symbol_name(p, &len);
     return name && (o->scope->name = copy_text(p, name, len, at)) ? 0 : -1;
 }
 

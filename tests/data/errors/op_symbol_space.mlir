@@ -1,0 +1,3 @@
+func.func @ f() attributes {test.d = #dlti.map<"a" = 1>} {
+  return
+}
