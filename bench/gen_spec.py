@@ -3,6 +3,7 @@
 
   gen_spec.py small OUT   two devices (CPU, GPU) with nested cache maps
   gen_spec.py big OUT     1000 devices x 51 keys (a nested cache map + 50 scalars)
+  gen_spec.py devices N OUT   as big, with N devices (query_scaling.sh)
 
 Deterministic: the same bytes on every run.
 """
@@ -15,9 +16,9 @@ def cache_map(i):
             % (32768 + i, 1048576 + i, 33554432 + i))
 
 
-def big():
+def big(n=1000):
     devices = []
-    for d in range(1000):
+    for d in range(n):
         keys = [cache_map(d)]
         for k in range(50):
             if k % 5 == 0:
@@ -40,6 +41,9 @@ def small():
 
 
 if __name__ == "__main__":
-    text = {"small": small, "big": big}[sys.argv[1]]()
-    with open(sys.argv[2], "w") as f:
+    if sys.argv[1] == "devices":
+        text, out = big(int(sys.argv[2])), sys.argv[3]
+    else:
+        text, out = {"small": small, "big": big}[sys.argv[1]](), sys.argv[2]
+    with open(out, "w") as f:
         f.write(text)

@@ -8,26 +8,7 @@
 
 uint64_t dlti_hash_bytes(const void *data, size_t len)
 {
-    /* Eight bytes per step with a multiply-xorshift mix: keys are short, and
-     * a byte-at-a-time hash showed in profiles of string-key queries. */
-    const unsigned char *p = data;
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xff51afd7ed558ccdull);
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-        p += 8;
-        len -= 8;
-    }
-    uint64_t w = 0;
-    for (size_t i = 0; i < len; i++)
-        w |= (uint64_t)p[i] << (8 * i);
-    h = (h ^ w) * 0x94d049bb133111ebull;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 32;
-    return h;
+    return dlti_hash_inline(data, len);
 }
 
 static const dlti_limits default_limits = {
@@ -180,29 +161,6 @@ static uint64_t type_hash_of(const void *slot)
     return ((const dlti_type *)slot)->hash;
 }
 
-/* memcmp(a, b, len) == 0, inline for keys of up to 16 bytes (nearly all of
- * them): two overlapping loads a side instead of a call. */
-static inline bool same_bytes(const char *a, const char *b, size_t len)
-{
-    uint64_t x, y, u, v;
-    if (len >= 8 && len <= 16) {
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        memcpy(&u, a + len - 8, 8);
-        memcpy(&v, b + len - 8, 8);
-        return ((x ^ y) | (u ^ v)) == 0;
-    }
-    if (len >= 4 && len < 8) {
-        uint32_t p, q, r, s;
-        memcpy(&p, a, 4);
-        memcpy(&q, b, 4);
-        memcpy(&r, a + len - 4, 4);
-        memcpy(&s, b + len - 4, 4);
-        return ((p ^ q) | (r ^ s)) == 0;
-    }
-    return memcmp(a, b, len) == 0;
-}
-
 /* Index of the slot holding (hash, s, len) or of the empty slot where it goes. */
 static size_t key_slot(const dlti_table *t, uint64_t hash, const char *s, size_t len)
 {
@@ -214,7 +172,7 @@ static size_t key_slot(const dlti_table *t, uint64_t hash, const char *s, size_t
             return j;
         if ((v & KEY_TAG_BITS) == tag) {
             const struct dlti_key_node *k = key_node_of(t->slots[j]);
-            if (k->hash == hash && k->len == len && same_bytes(k->str, s, len))
+            if (k->hash == hash && k->len == len && dlti_same_bytes(k->str, s, len))
                 return j;
         }
         j = (j + 1) & (t->cap - 1);

@@ -217,6 +217,13 @@ static inline bool key_is_cstring(dlti_key k, const char *s)
     return i == k->len && s[i] == '\0' && !k->type;
 }
 
+/* Whether interned key `k` is the string of `len` bytes at `s`, whose hash
+ * is `hash`. */
+static HOT_INLINE bool key_is(dlti_key k, const char *s, size_t len, uint64_t hash)
+{
+    return k->hash == hash && k->len == len && !k->type && dlti_same_bytes(k->str, s, len);
+}
+
 /* lookup_string() in a map of more than DLTI_INDEX_COMPACT entries. */
 static COLD const dlti_attr *lookup_string_compact(const dlti_attr *a, const char *s, size_t len,
                                                    uint64_t hash)
@@ -232,8 +239,7 @@ static COLD const dlti_attr *lookup_string_compact(const dlti_attr *a, const cha
             return NULL;
         if (i >> bits != tag)
             continue;
-        dlti_key k = e[(i & pos) - 1].key;
-        if (k->hash == hash && k->len == len && !k->type && memcmp(k->str, s, len) == 0)
+        if (key_is(e[(i & pos) - 1].key, s, len, hash))
             return e[(i & pos) - 1].value;
     }
 }
@@ -249,8 +255,8 @@ static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char 
                 return e[i].value;
         return NULL;
     }
-    size_t len = strlen(s);
-    uint64_t hash = dlti_hash_bytes(s, len);
+    size_t len;
+    uint64_t hash = dlti_hash_cstring(s, &len);
     size_t mask = a->index_mask;
     if (!mask)
         return lookup_string_compact(a, s, len, hash);
@@ -259,7 +265,7 @@ static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char 
         dlti_key k = slots[j].key;
         if (!k)
             return NULL;
-        if (k->hash == hash && k->len == len && !k->type && memcmp(k->str, s, len) == 0)
+        if (key_is(k, s, len, hash))
             return slots[j].value;
     }
 }
@@ -303,6 +309,33 @@ const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *
         cur = next;
     }
     return cur;
+}
+
+const dlti_attr *dlti_attr_lookup_string(const dlti_attr *a, const char *s, size_t len)
+{
+    if (!a || !s || !dlti_attr_is_container(a->kind))
+        return NULL;
+    const dlti_entry_rec *e = a->u.c.entries;
+    if (!a->u.c.index) {
+        for (size_t i = 0, n = a->n; i < n; i++) {
+            dlti_key k = e[i].key;
+            if (k->len == len && !k->type && dlti_same_bytes(k->str, s, len))
+                return e[i].value;
+        }
+        return NULL;
+    }
+    uint64_t hash = dlti_hash_inline(s, len);
+    size_t mask = a->index_mask;
+    if (!mask)
+        return lookup_string_compact(a, s, len, hash);
+    const dlti_entry_rec *slots = a->u.c.index;
+    for (size_t j = hash & mask;; j = (j + 1) & mask) {
+        dlti_key k = slots[j].key;
+        if (!k)
+            return NULL;
+        if (key_is(k, s, len, hash))
+            return slots[j].value;
+    }
 }
 
 const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s)

@@ -461,6 +461,17 @@ SYSDESC_API int dlti_scope_fprint(const dlti_scope *scope, FILE *out);
 SYSDESC_API const dlti_attr *dlti_attr_lookup(const dlti_attr *attr, dlti_key key);
 
 /**
+ * dlti_attr_lookup() by the key's bytes: the value of string key `s` (`len`
+ * bytes, not NUL-terminated necessarily) in `attr`, or NULL when `attr`
+ * has no such string key or is not queryable.  One probe, with no key
+ * interned first (as dlti_key_find() then dlti_attr_lookup() would cost
+ * two), so that it only reads and any thread may call it.  For a caller
+ * that holds keys as counted strings (a Python str, a JSON key).
+ */
+SYSDESC_API const dlti_attr *dlti_attr_lookup_string(const dlti_attr *attr, const char *s,
+                                                     size_t len);
+
+/**
  * Resolves a path of keys starting at `attr` (MLIR's query on one
  * attribute).  On failure returns NULL with DLTI_ERROR_NOT_FOUND and MLIR's
  * note text (`key "X" has no DLTI-mapping per attr: ...`).

@@ -257,6 +257,21 @@ static void big_maps(void **state)
         assert_int_equal(dlti_attr_get_int64(dlti_attr_lookup(m, tkey(ctx, "vector<4xf32>")), &v, NULL), 0);
         assert_int_equal(v, -3);
         assert_null(dlti_attr_lookup(m, tkey(ctx, "i64")));
+        /* By the bytes: the same answers; a type key is not a string key;
+         * the length counts, not a NUL. */
+        for (int i = 0; i < n; i++) {
+            char key[32];
+            int len = sprintf(key, "key%d", i);
+            assert_ptr_equal(dlti_attr_lookup_string(m, key, (size_t)len),
+                             dlti_attr_lookup(m, skey(ctx, key)));
+            assert_null(dlti_attr_lookup_string(m, key, 3)); /* "key" */
+        }
+        assert_ptr_equal(dlti_attr_lookup_string(m, "key12", 4), /* "key1" */
+                         dlti_attr_lookup(m, skey(ctx, "key1")));
+        assert_null(dlti_attr_lookup_string(m, "i32", 3));
+        assert_null(dlti_attr_lookup_string(m, "key1\0", 5));
+        assert_null(dlti_attr_lookup_string(dlti_attr_lookup(m, skey(ctx, "key1")), "key1", 4));
+        assert_null(dlti_attr_lookup_string(NULL, "key1", 4));
         assert_null(dlti_attr_lookup(m, skey(ctx, "key-1")));
         assert_null(dlti_attr_lookup(m, skey(ctx, "i32")));
         char miss[32];
@@ -295,6 +310,7 @@ static void huge_maps(void **state)
             const char *keys[1] = {key};
             const dlti_attr *by_string = dlti_query_strings(s, keys, 1, NULL);
             assert_ptr_equal(by_handle, by_string);
+            assert_ptr_equal(dlti_attr_lookup_string(m, key, strlen(key)), by_handle);
             if (i < 0 || i >= n) {
                 assert_null(by_handle);
                 continue;
