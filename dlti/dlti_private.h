@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h> /* pid_t */
 
 /* ======== floats (a port of LLVM APFloat) ======== */
 
@@ -527,6 +528,35 @@ void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, 
  * and NUL-terminated, `*len` bytes; NULL with DLTI_ERROR_IO (the OS's
  * reason), DLTI_ERROR_LIMIT or DLTI_ERROR_NOMEM, the error's source `path`. */
 char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
+
+/* ---- change generations of watched directories (watch.c) ---- */
+/* getpid(), without a system call after the first (a forked child asks
+ * again): for the caches that must not use a parent's descriptors. */
+pid_t dlti_process_id(void);
+/* Watches directory `dir` (symbolic links followed) for entries created,
+ * removed, renamed, written or changed in their attributes.  False when it
+ * cannot be watched so that every change is seen (no inotify, out of
+ * watches, a network or FUSE filesystem): the caller must then not rely on
+ * the generation for what is in it.  Thread-safe. */
+bool dlti_watch_dir(const char *dir);
+/* What tells that absolute path `path` changed: the path itself when it is
+ * a directory (its entries, its times, its removal), else the directory
+ * holding it, or when that does not exist the nearest ancestor that does
+ * (its creation).  False as dlti_watch_dir(). */
+bool dlti_watch_path(const char *path);
+/* dlti_watch_dir() for the directory of absolute path `path` and, when it
+ * is a symbolic link, of every hop of the link's chain.  False as above,
+ * or for a chain of more than 40 hops. */
+bool dlti_watch_path_dirs(const char *path);
+/* The current generation: it changes whenever a watched directory reported
+ * a change since the last call (and when a forked child first asks).  What
+ * a caller saw after reading generation G still holds while the generation
+ * is G.  Thread-safe; one read() when nothing changed. */
+uint64_t dlti_watch_generation(void);
+/* Changes the generation now: for a caller that found something it depends
+ * on changed or unwatchable, so that no earlier reader of the generation
+ * trusts what it saw.  Thread-safe. */
+void dlti_watch_invalidate(void);
 /* Makes room for `need` elements of `elem` bytes in the malloc'ed array
  * `*data` of capacity `*cap` (doubling); 0, or -1 on overflow or out of
  * memory with the array unchanged. */

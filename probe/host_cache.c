@@ -16,10 +16,13 @@
 #include "probe_private.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 /* hwloc's own settings (HWLOC_COMPONENTS, HWLOC_FSROOT, ...) change what it
@@ -30,20 +33,21 @@
 static const char *const hwloc_env[] = {"HWLOC_"};
 
 /* Small files whose content the CPU device reports, directly or through
- * hwloc, and that change without a reboot. */
+ * hwloc, and that change without a reboot (and /proc/self/cgroup, which
+ * key_cgroup reads: which cgroup, whose files follow). */
 static const char *const host_files[] = {
-    "/proc/self/cgroup", /* which cgroup: its files follow */
     "/sys/devices/system/cpu/online",
 };
 
-/* One read into a stack buffer (dlti_read_file's growth cost more than the
- * reads here): these files are small, and memory.c reads them the same way. */
+/* One read into a stack buffer through a kept descriptor (key_read.c):
+ * these files are small, and a cached host() reads them every call. */
 static void key_file(dlti_buf *key, const char *path)
 {
     char text[8192];
-    if (pb_read_file(path, text, sizeof(text)) == 0)
+    size_t len;
+    if (pb_key_read(path, text, sizeof(text), &len) == 0)
         dlti_buf_printf(key, "file %s %016llx\n", path,
-                        (unsigned long long)dlti_hash_bytes(text, strlen(text)));
+                        (unsigned long long)dlti_hash_bytes(text, len));
 }
 
 /* The line of `path` holding `word` (MemTotal of /proc/meminfo and of a
@@ -51,7 +55,7 @@ static void key_file(dlti_buf *key, const char *path)
 static void key_line(dlti_buf *key, const char *path, const char *word)
 {
     char text[8192];
-    char *at = pb_read_file(path, text, sizeof(text)) == 0 ? strstr(text, word) : NULL;
+    char *at = pb_key_read(path, text, sizeof(text), NULL) == 0 ? strstr(text, word) : NULL;
     if (at) {
         char *start = at, *end = strchr(at, '\n');
         while (start > text && start[-1] != '\n')
@@ -67,8 +71,11 @@ static void key_line(dlti_buf *key, const char *path, const char *word)
 static void key_cgroup(dlti_buf *key)
 {
     char buf[4096];
-    if (pb_read_file("/proc/self/cgroup", buf, sizeof(buf)) != 0)
+    size_t len;
+    if (pb_key_read("/proc/self/cgroup", buf, sizeof(buf), &len) != 0)
         return;
+    dlti_buf_printf(key, "file /proc/self/cgroup %016llx\n",
+                    (unsigned long long)dlti_hash_bytes(buf, len));
     static const struct {
         const char *controller, *mnt, *files[4];
     } kinds[] = {
@@ -112,23 +119,78 @@ static void key_cgroup(dlti_buf *key)
     }
 }
 
+/* Directory listings the key walks, kept for the next key: huge page
+ * sizes are fixed at boot, and the node directories change only when a
+ * node goes on- or offline, which /sys/devices/system/node/online says
+ * (the `check` a listing is kept under). */
+#define LISTINGS 16
+static pthread_mutex_t listing_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    char dir[256], check[256], names[2048];
+} listings[LISTINGS];
+static size_t nlistings;
+
+/* The names in `dir` that start with `prefix`, each followed by '\n', into
+ * `out` (of `size` bytes); from the kept listing when it was made under
+ * the same `check`. */
+static void list_dir(const char *dir, const char *prefix, const char *check, char *out,
+                     size_t size)
+{
+    pthread_mutex_lock(&listing_lock);
+    size_t i = 0;
+    while (i < nlistings && strcmp(listings[i].dir, dir) != 0)
+        i++;
+    bool hit = i < nlistings && strcmp(listings[i].check, check) == 0;
+    if (hit)
+        snprintf(out, size, "%s", listings[i].names);
+    pthread_mutex_unlock(&listing_lock);
+    if (hit)
+        return;
+    size_t n = 0;
+    out[0] = '\0';
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool whole = d != NULL;
+    while (d && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        int w = snprintf(out + n, size - n, "%s\n", e->d_name);
+        if (w < 0 || (size_t)w >= size - n) {
+            out[n] = '\0';
+            whole = false;
+            break;
+        }
+        n += (size_t)w;
+    }
+    if (d)
+        closedir(d);
+    if (!whole || strlen(dir) >= sizeof(listings[0].dir) ||
+        strlen(check) >= sizeof(listings[0].check) || n >= sizeof(listings[0].names))
+        return;
+    pthread_mutex_lock(&listing_lock);
+    if (i == nlistings && nlistings < LISTINGS)
+        nlistings++;
+    if (i < nlistings) {
+        snprintf(listings[i].dir, sizeof(listings[i].dir), "%s", dir);
+        snprintf(listings[i].check, sizeof(listings[i].check), "%s", check);
+        snprintf(listings[i].names, sizeof(listings[i].names), "%s", out);
+    }
+    pthread_mutex_unlock(&listing_lock);
+}
+
 /* Huge page counts (hwloc's page types), system-wide and per NUMA node, and
  * each node's MemTotal. */
 static void key_pages(dlti_buf *key, const char *dir, bool node)
 {
-    char path[1024];
+    char path[1024], names[2048];
     snprintf(path, sizeof(path), "%s/hugepages", dir);
-    DIR *d = opendir(path);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, "hugepages-", 10) != 0)
-            continue;
+    list_dir(path, "hugepages-", "", names, sizeof(names));
+    char *save = NULL;
+    for (char *name = strtok_r(names, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
         char f[1400];
-        snprintf(f, sizeof(f), "%s/%s/nr_hugepages", path, e->d_name);
+        snprintf(f, sizeof(f), "%s/%s/nr_hugepages", path, name);
         key_file(key, f);
     }
-    if (d)
-        closedir(d);
     if (node) {
         snprintf(path, sizeof(path), "%s/meminfo", dir);
         key_line(key, path, "MemTotal:");
@@ -137,17 +199,19 @@ static void key_pages(dlti_buf *key, const char *dir, bool node)
 
 static void key_nodes(dlti_buf *key)
 {
-    DIR *d = opendir("/sys/devices/system/node");
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, "node", 4) != 0 || e->d_name[4] < '0' || e->d_name[4] > '9')
+    char online[256], names[2048];
+    if (pb_key_read("/sys/devices/system/node/online", online, sizeof(online), NULL) != 0)
+        online[0] = '\0';
+    dlti_buf_printf(key, "nodes online %s", online);
+    list_dir("/sys/devices/system/node", "node", online, names, sizeof(names));
+    char *save = NULL;
+    for (char *name = strtok_r(names, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
+        if (name[4] < '0' || name[4] > '9')
             continue;
         char dir[512];
-        snprintf(dir, sizeof(dir), "/sys/devices/system/node/%s", e->d_name);
+        snprintf(dir, sizeof(dir), "/sys/devices/system/node/%s", name);
         key_pages(key, dir, true);
     }
-    if (d)
-        closedir(d);
 }
 
 /* The clocks of the first CPU this process may use (pb_cpu_frequency
@@ -162,7 +226,12 @@ static void key_frequency(dlti_buf *key)
     while (c < CPU_SETSIZE && !CPU_ISSET(c, &set))
         c++;
     static const char *const files[] = {"cpuinfo_max_freq", "base_frequency", "scaling_max_freq"};
-    for (size_t i = 0; c < CPU_SETSIZE && i < sizeof(files) / sizeof(files[0]); i++) {
+    char dir[128];
+    snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpufreq", c);
+    struct stat st;
+    if (c >= CPU_SETSIZE || stat(dir, &st) != 0) /* no cpufreq driver (a VM): one look, not three */
+        return;
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char f[160];
         snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%d/cpufreq/%s", c, files[i]);
         key_file(key, f);
@@ -193,7 +262,12 @@ bool pb_host_cache_key(pb_run *run, dlti_buf *key)
     for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++)
         key_file(key, host_files[i]);
     key_cgroup(key);
-    key_line(key, "/proc/meminfo", "MemTotal:");
+    /* /proc/meminfo's MemTotal, as sysinfo(2) gives it (the same count of
+     * pages, without formatting the whole file). */
+    struct sysinfo si;
+    if (sysinfo(&si) == 0)
+        dlti_buf_printf(key, "memtotal %llu\n",
+                        (unsigned long long)si.totalram * (unsigned long long)si.mem_unit);
     key_pages(key, "/sys/kernel/mm", false);
     key_nodes(key);
     key_frequency(key);

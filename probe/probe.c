@@ -277,9 +277,44 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
     if (result && cached)
         pb_host_cache_write(&run, key.data, result);
+    if (result && !xml && run.host) {
+        /* A stamp taken before this probe (sysdesc_probe_host_stamp) vouches
+         * for its result only when the result can be asked for again and
+         * the libraries the runtimes loaded are watched from now on. */
+        if (!run.rt_cacheable)
+            dlti_watch_invalidate();
+        else if (run.rt_libraries)
+            pb_rt_libraries_unchanged(run.rt_libraries);
+    }
     free(key.data);
     pb_run_free(&run);
     return result;
+}
+
+char *sysdesc_probe_host_stamp(const sysdesc_probe_options *opts)
+{
+    sysdesc_probe_options defaults;
+    if (!opts) {
+        sysdesc_probe_options_init(&defaults);
+        opts = &defaults;
+    }
+    if (opts->cache != SYSDESC_PROBE_CACHE_AUTO || opts->xml_path)
+        return NULL;
+    /* The generation first: a change while the key is read shows in the next stamp. */
+    uint64_t gen = dlti_watch_generation();
+    pb_run run;
+    pb_run_init(&run, NULL, opts);
+    dlti_buf key = {0};
+    if (pb_host_cache_key(&run, &key))
+        dlti_buf_printf(&key, "generation %llu\n", (unsigned long long)gen);
+    else
+        key.failed = true;
+    pb_run_free(&run);
+    if (key.failed) {
+        free(key.data);
+        return NULL;
+    }
+    return key.data;
 }
 
 const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,

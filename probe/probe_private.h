@@ -249,6 +249,13 @@ void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefix
 /* The SYSDESC_RUNTIME_* bits a probe asks (runtime.c). */
 unsigned pb_rt_asked_bits(const sysdesc_probe_options *o);
 
+/* key_read.c: reads the small kernel file `path` (/proc, /sys) into `buf`
+ * (NUL-terminated; at most size - 1 bytes, *len, may be NULL, gets them)
+ * through a descriptor this process keeps open for the next read: what a
+ * cache key holds, read once per key.  -1 when it cannot be opened or read.
+ * Thread-safe. */
+int pb_key_read(const char *path, char *buf, size_t size, size_t *len);
+
 /* host_cache.c: the whole result of a host probe (docs/runtimes.md, "The
  * whole result").  pb_host_cache_key builds its key (false: not cached,
  * e.g. a pci_match hook without cache_salt); pb_host_cache_read returns the

@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,16 +57,21 @@ static const char *const key_files[] = {
     "/dev/dri",
 };
 
-/* Small files whose content is part of the key: the boot, the PCI devices
- * with their drivers, the kernel drivers' versions. */
-static const char *const key_contents[] = {
-    "/proc/sys/kernel/random/boot_id",
-    "/proc/bus/pci/devices",
-    "/proc/driver/nvidia/version",
-    "/sys/module/nvidia/version",
-    "/sys/module/amdgpu/version",
-    "/sys/module/i915/version",
-    "/sys/module/xe/version",
+/* Small files whose content is part of the key: the PCI devices with their
+ * drivers, and the kernel drivers' versions.  A driver's version files are
+ * read only when that driver is bound to a PCI device (the last column of
+ * /proc/bus/pci/devices), or when that list cannot be read: only then can
+ * it change what a runtime sees, and a driver that binds or unbinds
+ * changes the list. */
+static const char *const pci_devices = "/proc/bus/pci/devices";
+static const struct {
+    const char *driver, *path;
+} driver_versions[] = {
+    {"nvidia", "/proc/driver/nvidia/version"},
+    {"nvidia", "/sys/module/nvidia/version"},
+    {"amdgpu", "/sys/module/amdgpu/version"},
+    {"i915", "/sys/module/i915/version"},
+    {"xe", "/sys/module/xe/version"},
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -98,6 +104,80 @@ void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefix
     free(sel);
 }
 
+static char boot_id[64];
+
+static void read_boot_id(void)
+{
+    if (pb_key_read("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id), NULL) != 0)
+        boot_id[0] = '\0';
+    boot_id[strcspn(boot_id, "\n")] = '\0';
+}
+
+/* The boot's id: a process does not outlive its boot, so it is read once. */
+static void key_boot(dlti_buf *key)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, read_boot_id);
+    dlti_buf_printf(key, "boot %s\n", boot_id);
+}
+
+/* Whether `driver` is the driver of a device of /proc/bus/pci/devices
+ * (`list`): the last field of a line, after a tab. */
+static bool bound(const char *list, const char *driver)
+{
+    size_t n = strlen(driver);
+    for (const char *p = list; (p = strstr(p, driver)) != NULL; p += n)
+        if (p > list && p[-1] == '\t' && (p[n] == '\n' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* The identity lines of key_files, kept with the watch generation they were
+ * made under (dlti/watch.c) while every one of the files is watched. */
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    char *lines;
+    uint64_t generation;
+} stats_memo;
+
+static void key_stats(dlti_buf *key)
+{
+    uint64_t gen = dlti_watch_generation();
+    pthread_mutex_lock(&stats_lock);
+    bool hit = stats_memo.lines && stats_memo.generation == gen;
+    if (hit)
+        dlti_buf_puts(key, stats_memo.lines);
+    pthread_mutex_unlock(&stats_lock);
+    if (hit)
+        return;
+    dlti_buf lines = {0};
+    bool watched = true;
+    for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
+        if (watched && !dlti_watch_path(key_files[i])) /* before the look: a later change shows */
+            watched = false;
+        struct stat st;
+        if (stat(key_files[i], &st) == 0)
+            dlti_buf_printf(&lines, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
+                            (unsigned long long)st.st_ino, (long long)st.st_size,
+                            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    }
+    if (lines.failed || (!lines.data && !(lines.data = calloc(1, 1)))) {
+        key->failed = true;
+        free(lines.data);
+        return;
+    }
+    dlti_buf_puts(key, lines.data);
+    pthread_mutex_lock(&stats_lock);
+    if (watched) {
+        free(stats_memo.lines);
+        stats_memo.lines = lines.data;
+        stats_memo.generation = gen;
+        lines.data = NULL;
+    }
+    pthread_mutex_unlock(&stats_lock);
+    free(lines.data);
+}
+
 void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
 {
     dlti_buf_printf(key, "sysdesc %s schema %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
@@ -112,21 +192,29 @@ void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
         dlti_buf_putc(key, '\n');
     }
     pb_cache_key_env(key, env_prefixes, sizeof(env_prefixes) / sizeof(env_prefixes[0]), NULL);
-    for (size_t i = 0; i < sizeof(key_contents) / sizeof(key_contents[0]); i++) {
-        size_t len = 0;
-        char *text = dlti_read_file(key_contents[i], 1u << 20, &len, NULL);
-        if (text)
-            dlti_buf_printf(key, "file %s %016llx\n", key_contents[i],
+    key_boot(key);
+    /* Below malloc's mmap threshold: no map and unmap per key.  A PCI list
+     * that fills it (~800 devices) is read whole the plain way. */
+    size_t size = 120u << 10, len = 0;
+    char *buf = malloc(size);
+    char *pci = buf && pb_key_read(pci_devices, buf, size, &len) == 0 ? buf : NULL;
+    if (pci && len + 1 == size)
+        pci = dlti_read_file(pci_devices, 1u << 20, &len, NULL);
+    if (pci)
+        dlti_buf_printf(key, "file %s %016llx\n", pci_devices,
+                        (unsigned long long)dlti_hash_bytes(pci, len));
+    for (size_t i = 0; i < sizeof(driver_versions) / sizeof(driver_versions[0]); i++) {
+        if (pci && !bound(pci, driver_versions[i].driver))
+            continue;
+        char text[512];
+        if (pb_key_read(driver_versions[i].path, text, sizeof(text), &len) == 0)
+            dlti_buf_printf(key, "file %s %016llx\n", driver_versions[i].path,
                             (unsigned long long)dlti_hash_bytes(text, len));
-        free(text);
     }
-    for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
-        struct stat st;
-        if (stat(key_files[i], &st) == 0)
-            dlti_buf_printf(key, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
-                            (unsigned long long)st.st_ino, (long long)st.st_size,
-                            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-    }
+    if (pci != buf)
+        free(pci);
+    free(buf);
+    key_stats(key);
     (void)run;
 }
 

@@ -17,6 +17,7 @@
 #include "probe_private.h"
 
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,18 +220,57 @@ const dlti_attr *pb_rt_libraries(dlti_context *ctx)
     return pb_finish(ctx, &w.m, DLTI_ATTR_MAP, NULL);
 }
 
+/* The last `libraries` found unchanged (a digest of its paths and
+ * identities), trusted again while no directory of theirs reported a change
+ * (dlti/watch.c): a host() from the cache checks ~40 libraries each call. */
+static pthread_mutex_t libs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    bool valid;
+    uint64_t digest, generation;
+} libs_memo;
+
 bool pb_rt_libraries_unchanged(const dlti_attr *libraries)
 {
+    uint64_t digest = dlti_attr_size(libraries);
+    for (size_t i = 0; i < dlti_attr_size(libraries); i++) {
+        size_t plen = 0, wlen = 0;
+        const char *path = dlti_key_str(dlti_attr_entry_key(libraries, i), &plen);
+        const char *was;
+        if (!path ||
+            dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, &wlen, NULL) != 0)
+            return false;
+        digest = (digest ^ dlti_hash_bytes(path, plen)) * 0x9E3779B97F4A7C15ull;
+        digest = (digest ^ dlti_hash_bytes(was, wlen)) * 0x9E3779B97F4A7C15ull;
+    }
+    uint64_t gen = dlti_watch_generation();
+    pthread_mutex_lock(&libs_lock);
+    bool known = libs_memo.valid && libs_memo.digest == digest && libs_memo.generation == gen;
+    pthread_mutex_unlock(&libs_lock);
+    if (known)
+        return true;
+    bool watched = true;
     for (size_t i = 0; i < dlti_attr_size(libraries); i++) {
         const char *path = dlti_key_str(dlti_attr_entry_key(libraries, i), NULL);
         const char *was;
         char now[96];
-        if (!path ||
-            dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, NULL, NULL) != 0)
-            return false;
+        dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, NULL, NULL);
+        /* watched before it is looked at: a change after the look shows */
+        if (watched && !dlti_watch_path_dirs(path))
+            watched = false;
         file_identity(path, now, sizeof(now));
-        if (strcmp(was, now) != 0)
+        if (strcmp(was, now) != 0) {
+            dlti_watch_invalidate(); /* a result that depends on them is stale */
             return false;
+        }
+    }
+    if (!watched)
+        dlti_watch_invalidate(); /* unwatched: nothing may be kept on their account */
+    if (watched) {
+        pthread_mutex_lock(&libs_lock);
+        libs_memo.valid = true;
+        libs_memo.digest = digest;
+        libs_memo.generation = gen;
+        pthread_mutex_unlock(&libs_lock);
     }
     return true;
 }

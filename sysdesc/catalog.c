@@ -10,6 +10,7 @@
 #include "sysdesc/catalog.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -117,14 +118,15 @@ static bool same_dir(const char *a, const char *b)
     return same;
 }
 
-char *sysdesc_catalog_path(void)
+/* The search path after $SYSDESC_PATH: it depends only on where this code
+ * lies, which a running process does not change (computed once: a realpath
+ * of each directory above the library, which host() paid on every call). */
+static char *default_tail;
+static pthread_once_t default_tail_once = PTHREAD_ONCE_INIT;
+
+static void compute_default_tail(void)
 {
     dlti_buf b = {0};
-    const char *env = getenv("SYSDESC_PATH");
-    if (env && *env) {
-        dlti_buf_puts(&b, env);
-        dlti_buf_puts(&b, ":");
-    }
     bool in_exe;
     char *code = code_file(&in_exe);
     bool build_tree = code && in_build_tree(code);
@@ -144,7 +146,19 @@ char *sysdesc_catalog_path(void)
     }
     free(relocated);
     free(code);
-    return sd_buf_finish(&b, NULL);
+    default_tail = sd_buf_finish(&b, NULL); /* NULL: out of memory, said by every call */
+}
+
+char *sysdesc_catalog_path(void)
+{
+    pthread_once(&default_tail_once, compute_default_tail);
+    const char *env = getenv("SYSDESC_PATH");
+    char *out = NULL;
+    if (!default_tail ||
+        (env && *env ? asprintf(&out, "%s:%s", env, default_tail) < 0
+                     : !(out = strdup(default_tail))))
+        return NULL;
+    return out;
 }
 
 /* `search_path`, or the default one in *owned (for the caller to free);
@@ -305,6 +319,7 @@ static int list_in(const char *dir, void *user)
 typedef struct print_state {
     uint64_t sum; /* order-independent: readdir's order is not the catalog's business */
     size_t n;
+    bool watched; /* every directory it depends on is watched (dlti_watch_dir) */
 } print_state;
 
 /* Relative to the open directory (fstatat on its fd, d_type for the
@@ -312,6 +327,8 @@ typedef struct print_state {
  * walk from / for each of ~100 files doubled it. */
 static void print_walk(print_state *s, const char *dirpath, unsigned depth)
 {
+    if (s->watched && !(depth ? dlti_watch_dir(dirpath) : dlti_watch_path(dirpath)))
+        s->watched = false; /* a search directory may not exist yet: dlti_watch_path */
     DIR *d = depth < 16 ? opendir(dirpath) : NULL; /* bounded: a symlink loop */
     if (!d)
         return;
@@ -329,6 +346,10 @@ static void print_walk(print_state *s, const char *dirpath, unsigned depth)
         char full[4096];
         if (snprintf(full, sizeof(full), "%s/%s", dirpath, de->d_name) >= (int)sizeof(full))
             continue;
+        /* A link's target changes where this directory's watch does not see. */
+        if (de->d_type != DT_DIR && de->d_type != DT_REG && s->watched &&
+            !dlti_watch_path_dirs(full))
+            s->watched = false;
         if (S_ISDIR(st.st_mode)) {
             print_walk(s, full, depth + 1);
             continue;
@@ -350,17 +371,50 @@ static int print_in(const char *dir, void *user)
     return 0;
 }
 
+/* The last fingerprint, reused while no directory it walked reported a
+ * change (dlti/watch.c): a host() from the cache asks for it every call,
+ * and the walk was most of that call's time. */
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    char *search_path, *out;
+    uint64_t generation;
+} print_memo;
+
 char *sysdesc_catalog_fingerprint(const char *search_path)
 {
     char *owned = NULL;
     if (!(search_path = path_or_default(search_path, &owned, NULL)))
         return NULL;
-    print_state s = {0, 0};
+    uint64_t gen = dlti_watch_generation();
     char *out = NULL;
+    pthread_mutex_lock(&print_lock);
+    if (print_memo.out && print_memo.generation == gen &&
+        strcmp(print_memo.search_path, search_path) == 0)
+        out = strdup(print_memo.out);
+    pthread_mutex_unlock(&print_lock);
+    if (out) {
+        free(owned);
+        return out;
+    }
+    print_state s = {0, 0, true};
     if (each_dir(search_path, print_in, &s) == 0 &&
         asprintf(&out, "catalog %s files %zu %016llx", search_path, s.n,
                  (unsigned long long)s.sum) < 0)
         out = NULL;
+    char *keep_path = out && s.watched ? strdup(search_path) : NULL;
+    char *keep_out = keep_path ? strdup(out) : NULL;
+    pthread_mutex_lock(&print_lock);
+    if (keep_out) {
+        free(print_memo.search_path);
+        free(print_memo.out);
+        print_memo.search_path = keep_path;
+        print_memo.out = keep_out;
+        print_memo.generation = gen; /* read before the walk: a change during it shows */
+        keep_path = keep_out = NULL;
+    }
+    pthread_mutex_unlock(&print_lock);
+    free(keep_path);
+    free(keep_out);
     free(owned);
     return out;
 }

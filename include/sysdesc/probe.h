@@ -188,6 +188,26 @@ SYSDESC_API const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc
                                     dlti_error_t *err);
 
 /**
+ * A stamp of what this host's cached whole result under `opts` depends on,
+ * for a caller that keeps the result it got (Python's sysdesc.host() does):
+ * while two stamps taken before two calls of sysdesc_probe_host() with the
+ * same `opts` are equal, the second call would give what the first gave.
+ * It holds the whole-result cache key (docs/runtimes.md, "The whole
+ * result"), read afresh from the kernel files it names, and the change
+ * generation of the directories whose files the result was checked
+ * against (the catalog, the runtimes' libraries, the loader's files);
+ * where those cannot be watched (a network filesystem, no inotify) the
+ * generation changes at every probe, so that no two stamps are equal.
+ * Costs a fraction of a probe from the cache: no file of the cache is read.
+ *
+ * Returns a malloc'ed string for the caller to free(), or NULL when the
+ * result is not kept by the cache (`opts->cache` other than
+ * SYSDESC_PROBE_CACHE_AUTO, an XML file, a pci_match hook without
+ * cache_salt) or memory runs out.  Thread-safe.
+ */
+SYSDESC_API char *sysdesc_probe_host_stamp(const sysdesc_probe_options *opts);
+
+/**
  * Probes `n` XML files (a cluster gathered by Slurm or MPI jobs) into one
  * system spec: file i gives the devices "node<i>.CPU", "node<i>.GPU0", ...
  * With n == 1 the ids carry no prefix.  `opts` supplies the other options
