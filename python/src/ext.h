@@ -34,6 +34,8 @@ typedef struct {
     SystemObject *system;   /* strong reference */
     const dlti_attr *attr;  /* a queryable attribute of system->ctx */
     const dlti_scope *scope; /* non-NULL on a module's root spec: scoped queries */
+    PyObject *last_key;     /* node[last_key] is last_value (node.c, node_getitem) */
+    PyObject *last_value;
 } NodeObject;
 
 extern PyTypeObject SystemType;

@@ -21,6 +21,8 @@ static void node_dealloc(NodeObject *self)
     /* Instances of the Python subclasses (Map, Spec) come here through
      * subtype_dealloc, which releases their heap type itself. */
     Py_CLEAR(self->system);
+    Py_CLEAR(self->last_key);
+    Py_CLEAR(self->last_value);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -141,15 +143,54 @@ const dlti_attr *ext_node_query(NodeObject *node, const dlti_key *keys, size_t n
     return v;
 }
 
-static PyObject *node_getitem(NodeObject *self, PyObject *key)
+/* The value of `key` in the node's attribute: *out NULL when it has none.
+ * A str by its bytes (one probe, nothing interned); a MlirType, lone
+ * surrogates or another type the general way (ext_key_find).  -1 with an
+ * exception set on error. */
+static int lookup_key(NodeObject *self, PyObject *key, const dlti_attr **out)
 {
+    Py_ssize_t len;
+    const char *s = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &len) : NULL;
+    if (s) {
+        *out = dlti_attr_lookup_string(self->attr, s, (size_t)len);
+        return 0;
+    }
+    PyErr_Clear();
     dlti_key k;
     int r = ext_key_find(self->system, key, &k);
     if (r < 0)
+        return -1;
+    *out = r ? dlti_attr_lookup(self->attr, k) : NULL;
+    return 0;
+}
+
+/* Whether node[key] may be given again as the same object: a Node (a
+ * read-only view) or an immutable scalar, not a list a caller could change. */
+static bool keepable(PyObject *v)
+{
+    return PyLong_CheckExact(v) || PyFloat_CheckExact(v) || PyUnicode_CheckExact(v) ||
+           PyBool_Check(v) || PyObject_TypeCheck(v, &NodeType);
+}
+
+static PyObject *node_getitem(NodeObject *self, PyObject *key)
+{
+    /* A tuner's hot loop asks a node for the same key again
+     * (spec["GPU0"]["num_sms"]): the last answer is kept, so that the same
+     * str object gives the same value without a lookup or an allocation.
+     * A str is immutable, and so is what a node shows. */
+    if (key == self->last_key)
+        return Py_NewRef(self->last_value);
+    const dlti_attr *v;
+    if (lookup_key(self, key, &v) < 0)
         return NULL;
-    const dlti_attr *v = r ? dlti_attr_lookup(self->attr, k) : NULL;
-    if (v)
-        return ext_value(self->system, v);
+    if (v) {
+        PyObject *value = ext_value(self->system, v);
+        if (value && keepable(value)) {
+            Py_XSETREF(self->last_key, Py_NewRef(key));
+            Py_XSETREF(self->last_value, Py_NewRef(value));
+        }
+        return value;
+    }
     PyObject *keys = PyTuple_Pack(1, key);
     if (keys) {
         raise_not_found(self, NULL, keys);
@@ -167,11 +208,10 @@ static int node_contains(NodeObject *self, PyObject *key)
 {
     if (!PyUnicode_Check(key))
         return 0;
-    dlti_key k;
-    int r = ext_key_find(self->system, key, &k);
-    if (r <= 0)
-        return r;
-    return dlti_attr_lookup(self->attr, k) != NULL;
+    const dlti_attr *v;
+    if (lookup_key(self, key, &v) < 0)
+        return -1;
+    return v != NULL;
 }
 
 /* get(key, default=None): no exception, nothing interned. */
@@ -184,11 +224,9 @@ static PyObject *node_get(NodeObject *self, PyObject *const *args, Py_ssize_t na
     PyObject *dflt = nargs == 2 ? args[1] : Py_None;
     if (!PyUnicode_Check(args[0]))
         return Py_NewRef(dflt);
-    dlti_key k;
-    int r = ext_key_find(self->system, args[0], &k);
-    if (r < 0)
+    const dlti_attr *v;
+    if (lookup_key(self, args[0], &v) < 0)
         return NULL;
-    const dlti_attr *v = r ? dlti_attr_lookup(self->attr, k) : NULL;
     return v ? ext_value(self->system, v) : Py_NewRef(dflt);
 }
 
@@ -239,22 +277,49 @@ static int pick_scope(NodeObject *self, PyObject *scope_arg, const dlti_scope **
     return 0;
 }
 
+/* node.query(*keys) on a node without a scope, every key a str: walked by
+ * the keys' bytes (dlti_attr_lookup_string: one probe a level, nothing
+ * interned).  NULL without an exception when that way does not answer (a
+ * type key, lone surrogates, a key not found): the general way then
+ * answers, or raises MLIR's error. */
+static const dlti_attr *query_by_bytes(NodeObject *self, PyObject *args)
+{
+    const dlti_attr *cur = self->attr;
+    for (Py_ssize_t i = 0, n = PyTuple_GET_SIZE(args); i < n && cur; i++) {
+        PyObject *key = PyTuple_GET_ITEM(args, i);
+        Py_ssize_t len;
+        const char *s = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &len) : NULL;
+        if (!s) {
+            PyErr_Clear();
+            return NULL;
+        }
+        cur = dlti_attr_lookup_string(cur, s, (size_t)len);
+    }
+    return cur;
+}
+
 static PyObject *node_query_impl(NodeObject *self, PyObject *args, PyObject *kwargs, bool raw)
 {
     static char *kwlist[] = {"scope", NULL};
     PyObject *scope_arg = NULL;
-    PyObject *empty = PyTuple_New(0);
-    if (!empty || !PyArg_ParseTupleAndKeywords(empty, kwargs, "|O:query", kwlist, &scope_arg)) {
-        Py_XDECREF(empty);
-        return NULL;
+    if (kwargs && PyDict_GET_SIZE(kwargs)) { /* parsed only when given: most calls give none */
+        PyObject *empty = PyTuple_New(0);
+        if (!empty ||
+            !PyArg_ParseTupleAndKeywords(empty, kwargs, "|O:query", kwlist, &scope_arg)) {
+            Py_XDECREF(empty);
+            return NULL;
+        }
+        Py_DECREF(empty);
     }
-    Py_DECREF(empty);
     Py_ssize_t n = PyTuple_GET_SIZE(args);
     if (n == 0)
         return ext_raise_argument("query needs at least one key");
     const dlti_scope *scope;
     if (pick_scope(self, scope_arg, &scope) < 0)
         return NULL;
+    const dlti_attr *found = scope ? NULL : query_by_bytes(self, args);
+    if (found)
+        return raw ? ext_node_new(self->system, found, NULL, NULL) : ext_value(self->system, found);
     dlti_key stack[16];
     bool missing;
     dlti_key *keys = resolve_keys(self, args, stack, &missing);

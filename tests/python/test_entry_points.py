@@ -1,6 +1,8 @@
 """Every entry point: host, load, parse, catalog, catalog_names, compose, check."""
 
 import os
+import re
+import shutil
 import warnings
 
 import pytest
@@ -32,6 +34,53 @@ def test_host_answers_from_the_whole_result_cache(tmp_path, monkeypatch):
             sysdesc.host(cache_dir=tmp_path, cache="refresh")
         with pytest.raises(sysdesc.Error):
             sysdesc.host(cache_dir=tmp_path, catalog=False)  # another hook: a miss
+
+
+def test_host_is_kept_while_nothing_it_depends_on_changes(tmp_path, monkeypatch, srcdir):
+    # Issue 15: host() gives the same Spec object again while the stamp taken
+    # before it (sysdesc_probe_host_stamp: the cache key read afresh, the
+    # change generation of the catalog and libraries) is the same; any change
+    # the disk cache would see gives a new one.
+    catalog = tmp_path / "systems"
+    shutil.copytree(os.path.join(srcdir, "systems"), catalog)
+    monkeypatch.setenv("SYSDESC_PATH", str(catalog))
+    cache = tmp_path / "cache"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sysdesc.ProbeWarning)
+        first = sysdesc.host(cache_dir=cache)
+        assert sysdesc.host(cache_dir=cache) is first
+        entry = next(catalog.rglob("*.yaml"))  # a catalog file touched
+        st = entry.stat()
+        os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        touched = sysdesc.host(cache_dir=cache)
+        # the same spec, but for where the runtimes' answers came from
+        same = lambda s: re.sub(r'"runtimes" = "[^"]*"', "", s.to_mlir())
+        assert touched is not first and same(touched) == same(first)
+        assert sysdesc.host(cache_dir=cache) is touched
+        (catalog / "nvidia" / "extra.yaml").write_text("# a new entry\n")  # one added
+        added = sysdesc.host(cache_dir=cache)
+        assert added is not touched
+        monkeypatch.setenv("POCL_SYSDESC_TEST", "1")  # a variable the runtimes read
+        env = sysdesc.host(cache_dir=cache)
+        assert env is not added
+        assert sysdesc.host(cache_dir=tmp_path / "elsewhere") is not env  # another cache
+        assert sysdesc.host(cache_dir=cache, catalog=False) is not env  # other options
+        assert sysdesc.host(cache=False) is not sysdesc.host(cache=False)  # not cached: probed
+        # A forked child does not take its parent's: its generation is its own.
+        kept = sysdesc.host(cache_dir=cache)
+        assert sysdesc.host(cache_dir=cache) is kept
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.write(w, b"y" if sysdesc.host(cache_dir=cache) is not kept else b"n")
+            finally:
+                os._exit(0)
+        os.close(w)
+        answer = os.read(r, 1)
+        os.close(r)
+        os.waitpid(pid, 0)
+        assert answer == b"y"
 
 
 def test_host_options_are_checked():

@@ -88,3 +88,24 @@ def test_type_keys_in_a_dl_spec():
         s.query(sysdesc.MlirType("i32"))
     with pytest.raises(sysdesc.ParseError):
         s.query(sysdesc.MlirType("not a type"))
+
+
+def test_a_node_keeps_its_last_answer_only_when_immutable():
+    # node.c, node_getitem: the same key object again gives the kept value;
+    # a list (mutable) is made anew each time, so a caller's change to one
+    # never shows in the next answer.
+    spec = sysdesc.catalog("nvidia/h100-sxm")
+    key = "GPU"
+    assert spec[key] is spec[key]
+    assert spec["GPU"]["num_compute_units"] == spec.query("GPU", "num_compute_units")
+    dims = spec["GPU"]["max_block_dims"]
+    dims.append(0)
+    assert spec["GPU"]["max_block_dims"] == [1024, 1024, 64]
+    assert spec["GPU"]["max_block_dims"] is not spec["GPU"]["max_block_dims"]
+    # Another key in between: the lookup is made again, with the same answer.
+    gpu = spec["GPU"]
+    first = gpu["num_compute_units"]
+    gpu["max_shared_memory_per_block_in_bytes"]
+    assert gpu["num_compute_units"] == first
+    assert gpu.get("num_compute_units") == first and "num_compute_units" in gpu
+    assert gpu.get("no_such_key", 7) == 7 and "no_such_key" not in gpu
