@@ -557,6 +557,10 @@ uint64_t dlti_watch_generation(void);
  * on changed or unwatchable, so that no earlier reader of the generation
  * trusts what it saw.  Thread-safe. */
 void dlti_watch_invalidate(void);
+/* Whether a check counted by `calls` runs again in this process (its
+ * second run or later): a check starts watching only then, so that a
+ * process that checks once (a CLI command) pays no watch. */
+bool dlti_watch_again(_Atomic unsigned *calls);
 /* Makes room for `need` elements of `elem` bytes in the malloc'ed array
  * `*data` of capacity `*cap` (doubling); 0, or -1 on overflow or out of
  * memory with the array unchanged. */

@@ -107,7 +107,7 @@ static int watch_descriptor(void)
 /* Takes what the kernel queued; with the lock held. */
 static void drain(void)
 {
-    if (watch_descriptor() < 0)
+    if (watch_fd < 0 || watch_descriptor() < 0) /* nothing watched yet: no descriptor made */
         return;
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     for (;;) {
@@ -142,6 +142,11 @@ uint64_t dlti_watch_generation(void)
     return gen;
 }
 
+bool dlti_watch_again(_Atomic unsigned *calls)
+{
+    return atomic_fetch_add(calls, 1) > 0;
+}
+
 void dlti_watch_invalidate(void)
 {
     pthread_mutex_lock(&watch_lock);
@@ -167,6 +172,12 @@ uint64_t dlti_watch_generation(void)
 void dlti_watch_invalidate(void)
 {
     unwatched_gen++;
+}
+
+bool dlti_watch_again(_Atomic unsigned *calls)
+{
+    (void)calls;
+    return false;
 }
 
 #endif

@@ -32,6 +32,7 @@ static struct {
     char *path;
     int fd;              /* -1: the file was missing */
     bool watched;        /* missing, and its directory is watched */
+    bool unwatchable;    /* missing, and its directory cannot be watched */
     uint64_t generation; /* the watch generation it was found missing under */
 } kept[KEPT];
 static size_t nkept;
@@ -47,6 +48,7 @@ static bool keep(const char *path, int fd, bool watched, uint64_t generation)
     kept[nkept].path = copy;
     kept[nkept].fd = fd;
     kept[nkept].watched = watched;
+    kept[nkept].unwatchable = false;
     kept[nkept].generation = generation;
     nkept++;
     return true;
@@ -77,19 +79,22 @@ static int kept_fd(const char *path, bool *mine)
         return -1; /* still missing: nothing changed where it would appear */
     bool known_missing = i < nkept;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT && !(known_missing && !kept[i].watched)) {
-        /* Watched first, then looked for again: a file created after the
-         * look changes the generation. */
+    if (fd < 0 && errno == ENOENT) {
+        if (!known_missing) { /* the first miss: remembered, not watched (a CLI reads once) */
+            keep(path, -1, false, 0);
+            return -1;
+        }
+        if (kept[i].unwatchable)
+            return -1;
+        /* Missing again: watched first, then looked for again, so that a
+         * file created after the look changes the generation. */
         uint64_t gen = dlti_watch_generation();
         bool watched = dlti_watch_path(path);
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0 && errno == ENOENT) {
-            if (known_missing) {
-                kept[i].watched = watched;
-                kept[i].generation = gen;
-            } else {
-                keep(path, -1, watched, gen);
-            }
+            kept[i].watched = watched;
+            kept[i].unwatchable = !watched;
+            kept[i].generation = gen;
             return -1;
         }
     }

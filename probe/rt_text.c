@@ -248,7 +248,8 @@ bool pb_rt_libraries_unchanged(const dlti_attr *libraries)
     pthread_mutex_unlock(&libs_lock);
     if (known)
         return true;
-    bool watched = true;
+    static _Atomic unsigned calls;
+    bool watched = dlti_watch_again(&calls); /* from the second check: a CLI checks once */
     for (size_t i = 0; i < dlti_attr_size(libraries); i++) {
         const char *path = dlti_key_str(dlti_attr_entry_key(libraries, i), NULL);
         const char *was;

@@ -396,7 +396,8 @@ char *sysdesc_catalog_fingerprint(const char *search_path)
         free(owned);
         return out;
     }
-    print_state s = {0, 0, true};
+    static _Atomic unsigned calls;
+    print_state s = {0, 0, dlti_watch_again(&calls)}; /* watched from the second walk */
     if (each_dir(search_path, print_in, &s) == 0 &&
         asprintf(&out, "catalog %s files %zu %016llx", search_path, s.n,
                  (unsigned long long)s.sum) < 0)
