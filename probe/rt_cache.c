@@ -93,7 +93,9 @@ void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefix
     size_t k = 0;
     for (char **e = environ; e && *e; e++)
         for (size_t i = 0; i < nprefixes; i++)
-            if (strncmp(*e, prefixes[i], strlen(prefixes[i])) == 0 &&
+            /* the first byte first: most variables match no prefix, and a
+             * cached host() scans them all on every call */
+            if (**e == prefixes[i][0] && strncmp(*e, prefixes[i], strlen(prefixes[i])) == 0 &&
                 !(skip && strncmp(*e, skip, strlen(skip)) == 0)) {
                 sel[k++] = *e;
                 break;

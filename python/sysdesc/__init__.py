@@ -80,6 +80,9 @@ TUNERS = ("tvm", "triton", "inductor")
 # ---- the catalog ----
 
 _PACKAGE_CATALOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "systems")
+# Inside the installed package (a wheel): there or not for the life of the
+# process, so looked for once (host() builds the search path on every call).
+_HAS_PACKAGE_CATALOG = os.path.isdir(_PACKAGE_CATALOG)
 
 
 def catalog_path() -> str:
@@ -90,7 +93,7 @@ def catalog_path() -> str:
     env = os.environ.get("SYSDESC_PATH")
     if env:
         parts.append(env)
-    if os.path.isdir(_PACKAGE_CATALOG):
+    if _HAS_PACKAGE_CATALOG:
         parts.append(_PACKAGE_CATALOG)
     parts.append(_sysdesc.catalog_path())
     return ":".join(parts)
