@@ -244,6 +244,23 @@ static COLD const dlti_attr *lookup_string_compact(const dlti_attr *a, const cha
     }
 }
 
+/* The string key of `len` bytes at `s`, of hash `hash`, in indexed map `a`. */
+static HOT_INLINE const dlti_attr *lookup_hashed(const dlti_attr *a, const char *s, size_t len,
+                                                 uint64_t hash)
+{
+    size_t mask = a->index_mask;
+    if (!mask)
+        return lookup_string_compact(a, s, len, hash);
+    const dlti_entry_rec *slots = a->u.c.index;
+    for (size_t j = hash & mask;; j = (j + 1) & mask) {
+        dlti_key k = slots[j].key;
+        if (!k)
+            return NULL;
+        if (key_is(k, s, len, hash))
+            return slots[j].value;
+    }
+}
+
 /* Lookup by the key's bytes: no interning, so it only reads; small maps
  * compare bytes instead of hashing. */
 static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
@@ -257,17 +274,7 @@ static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char 
     }
     size_t len;
     uint64_t hash = dlti_hash_cstring(s, &len);
-    size_t mask = a->index_mask;
-    if (!mask)
-        return lookup_string_compact(a, s, len, hash);
-    const dlti_entry_rec *slots = a->u.c.index;
-    for (size_t j = hash & mask;; j = (j + 1) & mask) {
-        dlti_key k = slots[j].key;
-        if (!k)
-            return NULL;
-        if (key_is(k, s, len, hash))
-            return slots[j].value;
-    }
+    return lookup_hashed(a, s, len, hash);
 }
 
 const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *keys, size_t n,
@@ -324,18 +331,7 @@ const dlti_attr *dlti_attr_lookup_string(const dlti_attr *a, const char *s, size
         }
         return NULL;
     }
-    uint64_t hash = dlti_hash_inline(s, len);
-    size_t mask = a->index_mask;
-    if (!mask)
-        return lookup_string_compact(a, s, len, hash);
-    const dlti_entry_rec *slots = a->u.c.index;
-    for (size_t j = hash & mask;; j = (j + 1) & mask) {
-        dlti_key k = slots[j].key;
-        if (!k)
-            return NULL;
-        if (key_is(k, s, len, hash))
-            return slots[j].value;
-    }
+    return lookup_hashed(a, s, len, dlti_hash_inline(s, len));
 }
 
 const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s)
