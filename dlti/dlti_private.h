@@ -539,15 +539,13 @@ pid_t dlti_process_id(void);
  * watches, a network or FUSE filesystem): the caller must then not rely on
  * the generation for what is in it.  Thread-safe. */
 bool dlti_watch_dir(const char *dir);
-/* What tells that absolute path `path` changed: the path itself when it is
- * a directory (its entries, its times, its removal), else the directory
- * holding it, or when that does not exist the nearest ancestor that does
- * (its creation).  False as dlti_watch_dir(). */
+/* Watches what tells that absolute path `path` changed: every directory its
+ * lookup goes through (from /, along every symbolic link it follows, to the
+ * path itself when it is a directory), so that its entry, a parent renamed
+ * or a link retargeted anywhere on the way is reported; when a step does
+ * not exist, the last directory reached reports its creation.  False as
+ * dlti_watch_dir(), or for more than 40 links. */
 bool dlti_watch_path(const char *path);
-/* dlti_watch_dir() for the directory of absolute path `path` and, when it
- * is a symbolic link, of every hop of the link's chain.  False as above,
- * or for a chain of more than 40 hops. */
-bool dlti_watch_path_dirs(const char *path);
 /* The current generation: it changes whenever a watched directory reported
  * a change since the last call (and when a forked child first asks).  What
  * a caller saw after reading generation G still holds while the generation

@@ -7,15 +7,29 @@
  * the runtimes loaded (probe/rt_cache.c).  A directory watched here (Linux
  * inotify, on a local filesystem) reports any entry created, removed,
  * renamed, written or whose attributes changed; each report bumps the
- * generation.  A caller that read generation G, then stat()ed what it
- * depends on, may reuse what it saw for as long as the generation is still
- * G: a change after the read of G makes it differ.
+ * generation.  A caller that read generation G, then watched and stat()ed
+ * what it depends on, may reuse what it saw for as long as the generation
+ * is still G: a change after the read of G makes it differ.
+ *
+ * A path is watched along its whole lookup (dlti_watch_path): every
+ * directory the lookup goes through and the directory of every symbolic
+ * link it follows, so that a parent renamed or a link retargeted anywhere
+ * on the way is reported, not only a change in the last directory.  A
+ * mount or unmount anywhere (which can put other files under a watched
+ * path without an event there) bumps the generation too:
+ * /proc/self/mountinfo is polled.
  *
  * Where a directory cannot be watched (another OS, inotify unavailable or
  * out of watches, a network or FUSE filesystem, whose changes made
  * elsewhere inotify does not see) dlti_watch_dir() says so and the caller
- * keeps stat()ing.  A forked child starts over: its inherited inotify
- * descriptor is its parent's queue, whose events are not its own to take. */
+ * keeps stat()ing.  What a directory watch cannot see, and the callers
+ * therefore check themselves: a file changed through a hard link in
+ * another directory (a caller treats a file of more than one link as
+ * unwatchable), a write through a shared mapping.
+ *
+ * A forked child starts over (a fork handler): its inherited inotify
+ * descriptor is its parent's queue, whose events are not its own to take,
+ * and a lock held by a thread of the parent would never be released. */
 #define _GNU_SOURCE
 #include "dlti_private.h"
 
@@ -32,9 +46,12 @@
 static _Atomic pid_t process_id;
 static pthread_once_t process_once = PTHREAD_ONCE_INIT;
 
+static void watch_after_fork(void);
+
 static void forget_process_id(void)
 {
     process_id = 0;
+    watch_after_fork();
 }
 
 static void register_fork_handler(void)
@@ -51,8 +68,15 @@ pid_t dlti_process_id(void)
     return pid;
 }
 
+bool dlti_watch_again(_Atomic unsigned *calls)
+{
+    return atomic_fetch_add(calls, 1) > 0;
+}
+
 #if defined(__linux__)
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/inotify.h>
 #include <sys/vfs.h>
 
@@ -60,10 +84,56 @@ pid_t dlti_process_id(void)
     (IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MODIFY | \
      IN_MOVE_SELF | IN_MOVED_FROM | IN_MOVED_TO)
 
+/* The watches, by descriptor: which names in the directory matter (a
+ * lookup through it), or all of them (`all`: a directory whose entries are
+ * read).  An event about another name is not a change of anything a caller
+ * depends on: a file written in /tmp, an ancestor of a catalog there, is
+ * not.  `dir` and `verified` let a request already made under the current
+ * generation cost no system call. */
+typedef struct watch_entry {
+    int wd;
+    bool all;
+    char *dir;
+    char **names;
+    size_t nnames;
+    uint64_t verified;
+} watch_entry;
+
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
-static int watch_fd = -1;
+static int watch_fd = -1, mounts_fd = -1;
 static pid_t watch_pid;
 static uint64_t watch_gen = 1;
+static watch_entry *entries;
+static size_t nentries, centries;
+
+static void watch_after_fork(void)
+{
+    /* Run in the child right after fork(), its only thread.  The inotify
+     * queue is the parent's: closed now, while its numbers are still the
+     * inherited copies.  A lock held by a thread of the parent (gone here)
+     * is made anew, and what it guarded, maybe half-changed, dropped
+     * unfreed; otherwise the table is freed. */
+    if (pthread_mutex_trylock(&watch_lock) == 0) {
+        for (size_t i = 0; i < nentries; i++) {
+            free(entries[i].dir);
+            for (size_t k = 0; k < entries[i].nnames; k++)
+                free(entries[i].names[k]);
+            free(entries[i].names);
+        }
+        free(entries);
+        pthread_mutex_unlock(&watch_lock);
+    } else {
+        pthread_mutex_init(&watch_lock, NULL);
+    }
+    if (watch_fd >= 0)
+        close(watch_fd);
+    if (mounts_fd >= 0)
+        close(mounts_fd);
+    watch_fd = mounts_fd = -1;
+    entries = NULL;
+    nentries = centries = 0;
+    watch_gen++;
+}
 
 /* Filesystems whose every change goes through this kernel (statfs(2)'s
  * f_type): inotify sees them all. */
@@ -87,21 +157,66 @@ static bool local_filesystem(const char *dir)
     }
 }
 
-/* The descriptor of this process (not of a parent that forked it); with
- * the lock held. */
+/* The descriptors of this process (not of a parent that forked it without
+ * the handler: a raw clone); with the lock held. */
 static int watch_descriptor(void)
 {
     pid_t pid = dlti_process_id();
     if (watch_fd >= 0 && watch_pid != pid) {
-        close(watch_fd); /* the child's copy; the parent's queue stays */
-        watch_fd = -1;
+        watch_fd = mounts_fd = -1; /* forgotten, not closed: see watch_after_fork */
+        entries = NULL;
+        nentries = centries = 0;
         watch_gen++;
     }
     if (watch_fd < 0) {
         watch_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
         watch_pid = pid;
+        if (watch_fd >= 0)
+            mounts_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        if (watch_fd >= 0 && mounts_fd < 0) { /* mounts unseen: nothing may be watched */
+            close(watch_fd);
+            watch_fd = -1;
+        }
     }
     return watch_fd;
+}
+
+static watch_entry *entry_of_wd(int wd)
+{
+    for (size_t i = 0; i < nentries; i++)
+        if (entries[i].wd == wd)
+            return &entries[i];
+    return NULL;
+}
+
+static bool entry_wants(const watch_entry *e, const char *name)
+{
+    if (e->all)
+        return true;
+    for (size_t i = 0; i < e->nnames; i++)
+        if (strcmp(e->names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Whether event `ev` changes something a caller depends on; with the lock
+ * held (an IN_IGNORED watch leaves the table). */
+static bool event_matters(const struct inotify_event *ev)
+{
+    if (ev->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT))
+        return true;
+    watch_entry *e = entry_of_wd(ev->wd);
+    if (ev->mask & IN_IGNORED) { /* the watch is gone (its directory removed) */
+        if (e) {
+            free(e->dir);
+            for (size_t i = 0; i < e->nnames; i++)
+                free(e->names[i]);
+            free(e->names);
+            *e = entries[--nentries];
+        }
+        return true;
+    }
+    return !e || ev->len == 0 || entry_wants(e, ev->name);
 }
 
 /* Takes what the kernel queued; with the lock held. */
@@ -112,25 +227,87 @@ static void drain(void)
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     for (;;) {
         ssize_t r = read(watch_fd, buf, sizeof(buf));
-        if (r > 0) {
-            watch_gen++;
-            continue;
-        }
         if (r < 0 && errno == EINTR)
             continue;
-        break; /* EAGAIN: nothing more */
+        if (r <= 0)
+            break; /* EAGAIN: nothing more */
+        for (ssize_t at = 0; at + (ssize_t)sizeof(struct inotify_event) <= r;) {
+            const struct inotify_event *ev = (const struct inotify_event *)(buf + at);
+            if (event_matters(ev))
+                watch_gen++;
+            at += (ssize_t)(sizeof(struct inotify_event) + ev->len);
+        }
     }
+    /* A mount table change is reported once per change to each poller. */
+    struct pollfd p = {mounts_fd, POLLPRI, 0};
+    if (poll(&p, 1, 0) != 0)
+        watch_gen++;
+}
+
+/* Records that `name` (NULL: every name) of watch `wd` on `dir` matters;
+ * false when out of memory.  With the lock held. */
+static bool entry_add(int wd, const char *dir, const char *name)
+{
+    watch_entry *e = entry_of_wd(wd);
+    if (!e) {
+        if (nentries == centries) {
+            size_t cap = centries ? 2 * centries : 32;
+            watch_entry *grown = realloc(entries, cap * sizeof(*grown));
+            if (!grown)
+                return false;
+            entries = grown;
+            centries = cap;
+        }
+        char *copy = strdup(dir);
+        if (!copy)
+            return false;
+        e = &entries[nentries++];
+        *e = (watch_entry){wd, false, copy, NULL, 0, 0};
+    } else if (strcmp(e->dir, dir) != 0) { /* the same directory by another path */
+        char *copy = strdup(dir);
+        if (!copy)
+            return false;
+        free(e->dir);
+        e->dir = copy;
+    }
+    e->verified = watch_gen;
+    if (!name) {
+        e->all = true;
+        return true;
+    }
+    if (entry_wants(e, name))
+        return true;
+    char **grown = realloc(e->names, (e->nnames + 1) * sizeof(*grown));
+    char *copy = grown ? strdup(name) : NULL;
+    if (grown)
+        e->names = grown;
+    if (!copy)
+        return false;
+    e->names[e->nnames++] = copy;
+    return true;
+}
+
+/* Watches `dir` for `name` (NULL: for every name in it). */
+static bool watch_for(const char *dir, const char *name)
+{
+    pthread_mutex_lock(&watch_lock);
+    drain();
+    bool ok = false;
+    /* Asked under this generation already: nothing to do but note the name. */
+    for (size_t i = 0; i < nentries && !ok; i++)
+        if (entries[i].verified == watch_gen && strcmp(entries[i].dir, dir) == 0)
+            ok = entry_add(entries[i].wd, dir, name);
+    if (!ok && local_filesystem(dir) && watch_descriptor() >= 0) {
+        int wd = inotify_add_watch(watch_fd, dir, WATCH_EVENTS);
+        ok = wd >= 0 && entry_add(wd, dir, name);
+    }
+    pthread_mutex_unlock(&watch_lock);
+    return ok;
 }
 
 bool dlti_watch_dir(const char *dir)
 {
-    pthread_mutex_lock(&watch_lock);
-    bool ok = false;
-    if (local_filesystem(dir) && watch_descriptor() >= 0)
-        /* The same directory again gets the same watch: no growth. */
-        ok = inotify_add_watch(watch_fd, dir, WATCH_EVENTS) >= 0;
-    pthread_mutex_unlock(&watch_lock);
-    return ok;
+    return watch_for(dir, NULL);
 }
 
 uint64_t dlti_watch_generation(void)
@@ -142,11 +319,6 @@ uint64_t dlti_watch_generation(void)
     return gen;
 }
 
-bool dlti_watch_again(_Atomic unsigned *calls)
-{
-    return atomic_fetch_add(calls, 1) > 0;
-}
-
 void dlti_watch_invalidate(void)
 {
     pthread_mutex_lock(&watch_lock);
@@ -156,13 +328,23 @@ void dlti_watch_invalidate(void)
 
 #else /* no inotify: nothing is ever watched */
 
-bool dlti_watch_dir(const char *dir)
+static _Atomic uint64_t unwatched_gen = 1;
+
+static void watch_after_fork(void)
+{
+}
+
+static bool watch_for(const char *dir, const char *name)
 {
     (void)dir;
+    (void)name;
     return false;
 }
 
-static _Atomic uint64_t unwatched_gen = 1;
+bool dlti_watch_dir(const char *dir)
+{
+    return watch_for(dir, NULL);
+}
 
 uint64_t dlti_watch_generation(void)
 {
@@ -174,79 +356,64 @@ void dlti_watch_invalidate(void)
     unwatched_gen++;
 }
 
-bool dlti_watch_again(_Atomic unsigned *calls)
-{
-    (void)calls;
-    return false;
-}
-
 #endif
-
-/* The directory part of `path` into `dir`; false when there is none or it
- * does not fit. */
-static bool dir_of(const char *path, char *dir, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return false;
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-    if (n >= size)
-        return false;
-    memmove(dir, path, n); /* may be the same buffer */
-    dir[n] = '\0';
-    return true;
-}
 
 bool dlti_watch_path(const char *path)
 {
-    char dir[4096];
-    if (path[0] != '/' || strlen(path) >= sizeof(dir))
+    /* The lookup, step by step: `cur` the real directory reached so far
+     * (no links in it: "" is /), `rest` what is left to look up.  Each
+     * directory is watched for the one name looked up in it; the last one,
+     * when the path is a directory, for all of its entries. */
+    char cur[4096] = "", rest[4096], next[4096];
+    if (path[0] != '/' || snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
         return false;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        /* Its entries, its own times, its removal or renaming (a directory
-         * is its own watch's "self"): not its parent, whose other entries
-         * (a cache written beside a catalog) would say "changed" for
-         * nothing. */
-        return dlti_watch_dir(path);
-    /* A file's entry (created, removed, renamed, written, its times) is its
-     * directory's; when that does not exist, the nearest ancestor that
-     * does reports the creation of the path below it. */
-    strcpy(dir, path);
+    int hops = 0;
+    char *r = rest;
     for (;;) {
-        if (!dir_of(dir, dir, sizeof(dir)))
+        while (*r == '/')
+            r++;
+        if (!*r) /* the path itself is the directory `cur` */
+            return watch_for(cur[0] ? cur : "/", NULL);
+        size_t n = strcspn(r, "/");
+        char name[1024];
+        if (n >= sizeof(name))
             return false;
-        if (stat(dir, &st) == 0)
-            return S_ISDIR(st.st_mode) && dlti_watch_dir(dir);
-        if (strcmp(dir, "/") == 0)
-            return false;
-    }
-}
-
-bool dlti_watch_path_dirs(const char *path)
-{
-    char cur[4096], dir[4096];
-    if (strlen(path) >= sizeof(cur) || path[0] != '/')
-        return false;
-    strcpy(cur, path);
-    /* A symbolic link's target can live elsewhere, and be a link again
-     * (/etc/alternatives): the directory of every hop is watched, so that
-     * retargeting any link of the chain is seen. */
-    for (int hop = 0; hop < 40; hop++) {
-        if (!dir_of(cur, dir, sizeof(dir)) || !dlti_watch_dir(dir))
-            return false;
-        char target[4096];
-        ssize_t n = readlink(cur, target, sizeof(target) - 1);
-        if (n < 0)
-            return true; /* not a link (or gone: the caller's stat() says so) */
-        target[n] = '\0';
-        if (target[0] == '/') {
-            strcpy(cur, target);
-        } else {
-            int w = snprintf(cur, sizeof(cur), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, target);
-            if (w < 0 || (size_t)w >= sizeof(cur))
-                return false;
+        memcpy(name, r, n);
+        name[n] = '\0';
+        r += n;
+        if (strcmp(name, ".") == 0)
+            continue;
+        if (strcmp(name, "..") == 0) {
+            char *slash = strrchr(cur, '/');
+            if (slash)
+                *slash = '\0';
+            continue;
         }
+        /* Watched before it is looked up: a change after the look shows. */
+        if (!watch_for(cur[0] ? cur : "/", name))
+            return false;
+        if (snprintf(next, sizeof(next), "%s/%s", cur, name) >= (int)sizeof(next))
+            return false;
+        struct stat st;
+        if (lstat(next, &st) != 0)
+            return true; /* missing: `cur` reports its creation */
+        if (S_ISLNK(st.st_mode)) { /* `cur` reports the link retargeted */
+            char target[4096];
+            ssize_t t = readlink(next, target, sizeof(target) - 1);
+            if (t < 0 || ++hops > 40)
+                return false;
+            target[t] = '\0';
+            char joined[4096];
+            if (snprintf(joined, sizeof(joined), "%s/%s", target, r) >= (int)sizeof(joined))
+                return false;
+            strcpy(rest, joined);
+            r = rest;
+            if (target[0] == '/')
+                cur[0] = '\0';
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode))
+            return true; /* a file (or a dead end): `cur` reports changes to it */
+        strcpy(cur, next);
     }
-    return false; /* a loop, or too long a chain */
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /* hwloc's own settings (HWLOC_COMPONENTS, HWLOC_FSROOT, ...) change what it
@@ -126,71 +127,104 @@ static void key_cgroup(dlti_buf *key)
 #define LISTINGS 16
 static pthread_mutex_t listing_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-    char dir[256], check[256], names[2048];
+    char *dir, *check, *names;
 } listings[LISTINGS];
 static size_t nlistings;
 
-/* The names in `dir` that start with `prefix`, each followed by '\n', into
- * `out` (of `size` bytes); from the kept listing when it was made under
- * the same `check`. */
-static void list_dir(const char *dir, const char *prefix, const char *check, char *out,
-                     size_t size)
+static pthread_once_t listing_fork_once = PTHREAD_ONCE_INIT;
+
+/* In a forked child, its only thread: what the lock guards is as valid as
+ * in the parent (the watch generation starts anew), unless a thread of the
+ * parent, gone here, held the lock: then the lock is made anew and what it
+ * guarded, maybe half-changed, dropped unfreed. */
+static void listing_after_fork(void)
 {
+    if (pthread_mutex_trylock(&listing_lock) == 0) {
+        pthread_mutex_unlock(&listing_lock);
+        return;
+    }
+    pthread_mutex_init(&listing_lock, NULL);
+    nlistings = 0;
+}
+
+static void listing_register_fork(void)
+{
+    pthread_atfork(NULL, NULL, listing_after_fork);
+}
+
+/* The names in `dir` that start with `prefix`, each followed by '\n' (a
+ * malloc'ed string; NULL when out of memory), from the kept listing when it
+ * was made under the same `check`. */
+static char *list_dir(const char *dir, const char *prefix, const char *check)
+{
+    pthread_once(&listing_fork_once, listing_register_fork);
+    char *out = NULL;
     pthread_mutex_lock(&listing_lock);
     size_t i = 0;
     while (i < nlistings && strcmp(listings[i].dir, dir) != 0)
         i++;
     bool hit = i < nlistings && strcmp(listings[i].check, check) == 0;
     if (hit)
-        snprintf(out, size, "%s", listings[i].names);
+        out = strdup(listings[i].names);
     pthread_mutex_unlock(&listing_lock);
     if (hit)
-        return;
-    size_t n = 0;
-    out[0] = '\0';
+        return out;
+    dlti_buf names = {0};
     DIR *d = opendir(dir);
     struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+            dlti_buf_printf(&names, "%s\n", e->d_name);
     bool whole = d != NULL;
-    while (d && (e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        int w = snprintf(out + n, size - n, "%s\n", e->d_name);
-        if (w < 0 || (size_t)w >= size - n) {
-            out[n] = '\0';
-            whole = false;
-            break;
-        }
-        n += (size_t)w;
-    }
     if (d)
         closedir(d);
-    if (!whole || strlen(dir) >= sizeof(listings[0].dir) ||
-        strlen(check) >= sizeof(listings[0].check) || n >= sizeof(listings[0].names))
-        return;
+    if (names.failed || (!names.data && !(names.data = calloc(1, 1)))) { /* "": none */
+        free(names.data);
+        return NULL;
+    }
+    char *kd = whole ? strdup(dir) : NULL, *kc = kd ? strdup(check) : NULL;
+    char *kn = kc ? strdup(names.data) : NULL;
     pthread_mutex_lock(&listing_lock);
-    if (i == nlistings && nlistings < LISTINGS)
-        nlistings++;
-    if (i < nlistings) {
-        snprintf(listings[i].dir, sizeof(listings[i].dir), "%s", dir);
-        snprintf(listings[i].check, sizeof(listings[i].check), "%s", check);
-        snprintf(listings[i].names, sizeof(listings[i].names), "%s", out);
+    i = 0;
+    while (i < nlistings && strcmp(listings[i].dir, dir) != 0)
+        i++;
+    if (kn && (i < nlistings || nlistings < LISTINGS)) {
+        if (i == nlistings)
+            nlistings++;
+        else {
+            free(listings[i].dir);
+            free(listings[i].check);
+            free(listings[i].names);
+        }
+        listings[i].dir = kd;
+        listings[i].check = kc;
+        listings[i].names = kn;
+        kd = kc = kn = NULL;
     }
     pthread_mutex_unlock(&listing_lock);
+    free(kd);
+    free(kc);
+    free(kn);
+    return names.data;
 }
 
 /* Huge page counts (hwloc's page types), system-wide and per NUMA node, and
  * each node's MemTotal. */
 static void key_pages(dlti_buf *key, const char *dir, bool node)
 {
-    char path[1024], names[2048];
+    char path[1024];
     snprintf(path, sizeof(path), "%s/hugepages", dir);
-    list_dir(path, "hugepages-", "", names, sizeof(names));
+    char *names = list_dir(path, "hugepages-", "");
+    if (!names)
+        key->failed = true;
     char *save = NULL;
-    for (char *name = strtok_r(names, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
+    for (char *name = names ? strtok_r(names, "\n", &save) : NULL; name;
+         name = strtok_r(NULL, "\n", &save)) {
         char f[1400];
         snprintf(f, sizeof(f), "%s/%s/nr_hugepages", path, name);
         key_file(key, f);
     }
+    free(names);
     if (node) {
         snprintf(path, sizeof(path), "%s/meminfo", dir);
         key_line(key, path, "MemTotal:");
@@ -199,19 +233,23 @@ static void key_pages(dlti_buf *key, const char *dir, bool node)
 
 static void key_nodes(dlti_buf *key)
 {
-    char online[256], names[2048];
+    char online[256];
     if (pb_key_read("/sys/devices/system/node/online", online, sizeof(online), NULL) != 0)
         online[0] = '\0';
     dlti_buf_printf(key, "nodes online %s", online);
-    list_dir("/sys/devices/system/node", "node", online, names, sizeof(names));
+    char *names = list_dir("/sys/devices/system/node", "node", online);
+    if (!names)
+        key->failed = true;
     char *save = NULL;
-    for (char *name = strtok_r(names, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
+    for (char *name = names ? strtok_r(names, "\n", &save) : NULL; name;
+         name = strtok_r(NULL, "\n", &save)) {
         if (name[4] < '0' || name[4] > '9')
             continue;
         char dir[512];
         snprintf(dir, sizeof(dir), "/sys/devices/system/node/%s", name);
         key_pages(key, dir, true);
     }
+    free(names);
 }
 
 /* The clocks of the first CPU this process may use (pb_cpu_frequency
@@ -262,12 +300,18 @@ bool pb_host_cache_key(pb_run *run, dlti_buf *key)
     for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++)
         key_file(key, host_files[i]);
     key_cgroup(key);
-    /* /proc/meminfo's MemTotal, as sysinfo(2) gives it (the same count of
-     * pages, without formatting the whole file). */
+    /* /proc/meminfo's MemTotal (what probe/memory.c reports), as sysinfo(2)
+     * gives it when the file is the kernel's (the same count of pages,
+     * without formatting the whole file); a /proc/meminfo of LXCFS (a FUSE
+     * file showing a container's limit) is read. */
+    struct statfs fs;
     struct sysinfo si;
-    if (sysinfo(&si) == 0)
+    if (statfs("/proc/meminfo", &fs) == 0 && (unsigned long)fs.f_type == 0x9FA0UL &&
+        sysinfo(&si) == 0)
         dlti_buf_printf(key, "memtotal %llu\n",
                         (unsigned long long)si.totalram * (unsigned long long)si.mem_unit);
+    else
+        key_line(key, "/proc/meminfo", "MemTotal:");
     key_pages(key, "/sys/kernel/mm", false);
     key_nodes(key);
     key_frequency(key);

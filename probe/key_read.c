@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define KEPT 64
@@ -31,12 +32,41 @@ static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     char *path;
     int fd;              /* -1: the file was missing */
+    dev_t dev;           /* what `fd` was opened on: a descriptor that fails */
+    ino_t ino;           /* is closed only when it is still ours */
     bool watched;        /* missing, and its directory is watched */
     bool unwatchable;    /* missing, and its directory cannot be watched */
     uint64_t generation; /* the watch generation it was found missing under */
 } kept[KEPT];
 static size_t nkept;
 static pid_t kept_pid;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* Run in a forked child right after fork(), its only thread: the kept
+ * descriptors are the parent's copies (/proc/self/... names the parent),
+ * closed now while their numbers are still those copies.  A lock held by a
+ * thread of the parent (gone here) is made anew, and the table, maybe
+ * half-changed, dropped unclosed and unfreed. */
+static void kept_after_fork(void)
+{
+    if (pthread_mutex_trylock(&kept_lock) == 0) {
+        for (size_t i = 0; i < nkept; i++) {
+            if (kept[i].fd >= 0)
+                close(kept[i].fd);
+            free(kept[i].path);
+        }
+        pthread_mutex_unlock(&kept_lock);
+    } else {
+        pthread_mutex_init(&kept_lock, NULL);
+    }
+    nkept = 0;
+    kept_pid = 0;
+}
+
+static void register_fork(void)
+{
+    pthread_atfork(NULL, NULL, kept_after_fork);
+}
 
 /* Keeps `path` (open as `fd`, or missing); false when the table is full or
  * memory runs out. */
@@ -45,8 +75,11 @@ static bool keep(const char *path, int fd, bool watched, uint64_t generation)
     char *copy = nkept < KEPT ? strdup(path) : NULL;
     if (!copy)
         return false;
+    struct stat st;
     kept[nkept].path = copy;
     kept[nkept].fd = fd;
+    kept[nkept].dev = fd >= 0 && fstat(fd, &st) == 0 ? st.st_dev : 0;
+    kept[nkept].ino = fd >= 0 && kept[nkept].dev ? st.st_ino : 0;
     kept[nkept].watched = watched;
     kept[nkept].unwatchable = false;
     kept[nkept].generation = generation;
@@ -60,13 +93,8 @@ static bool keep(const char *path, int fd, bool watched, uint64_t generation)
 static int kept_fd(const char *path, bool *mine)
 {
     pid_t pid = dlti_process_id();
-    if (kept_pid != pid) { /* a forked child: the inherited ones are the parent's */
-        for (size_t i = 0; i < nkept; i++) {
-            if (kept[i].fd >= 0)
-                close(kept[i].fd);
-            free(kept[i].path);
-        }
-        nkept = 0;
+    if (kept_pid != pid) { /* a child made without the fork handler (clone) */
+        nkept = 0;        /* forgotten, not closed: see kept_after_fork */
         kept_pid = pid;
     }
     *mine = false;
@@ -101,7 +129,10 @@ static int kept_fd(const char *path, bool *mine)
     if (fd < 0)
         return -1;
     if (known_missing) { /* it appeared */
+        struct stat st;
         kept[i].fd = fd;
+        kept[i].dev = fstat(fd, &st) == 0 ? st.st_dev : 0;
+        kept[i].ino = kept[i].dev ? st.st_ino : 0;
         return fd;
     }
     if (!keep(path, fd, false, 0))
@@ -143,12 +174,16 @@ static int read_all(int fd, bool one_read, char *buf, size_t size, size_t *len)
     return rc;
 }
 
-/* Forgets the kept descriptor of `path`; with the lock held. */
+/* Forgets the kept descriptor of `path`, closed when it still is the file
+ * it was opened on (a program that closed it and got its number again for
+ * a file of its own keeps that one); with the lock held. */
 static void forget(const char *path)
 {
     for (size_t i = 0; i < nkept; i++)
         if (strcmp(kept[i].path, path) == 0) {
-            if (kept[i].fd >= 0)
+            struct stat st;
+            if (kept[i].fd >= 0 && fstat(kept[i].fd, &st) == 0 && kept[i].dev &&
+                st.st_dev == kept[i].dev && st.st_ino == kept[i].ino)
                 close(kept[i].fd);
             free(kept[i].path);
             kept[i] = kept[--nkept];
@@ -164,6 +199,7 @@ int pb_key_read(const char *path, char *buf, size_t size, size_t *len)
     size_t got = 0;
     int rc = -1;
     buf[0] = '\0';
+    pthread_once(&fork_once, register_fork);
     pthread_mutex_lock(&kept_lock);
     /* A kept descriptor that fails to read may name what is gone (a cgroup
      * removed, made again at the same path): opened afresh, once. */

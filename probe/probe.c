@@ -305,10 +305,16 @@ char *sysdesc_probe_host_stamp(const sysdesc_probe_options *opts)
     pb_run run;
     pb_run_init(&run, NULL, opts);
     dlti_buf key = {0};
-    if (pb_host_cache_key(&run, &key))
+    /* The entry itself too: another process's --refresh-cache rewrites it,
+     * a removal makes the next probe probe; no entry, no stamp (the next
+     * probe writes one, or cannot). */
+    char *entry_key = NULL;
+    if (pb_host_cache_key(&run, &key) && key.data && (entry_key = strdup(key.data)) &&
+        pb_cache_entry_identity(&run, "host", entry_key, &key))
         dlti_buf_printf(&key, "generation %llu\n", (unsigned long long)gen);
     else
         key.failed = true;
+    free(entry_key);
     pb_run_free(&run);
     if (key.failed) {
         free(key.data);

@@ -242,6 +242,9 @@ void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t le
 const dlti_attr *pb_cache_lookup(pb_run *run, const char *kind, const char *key);
 void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *fields,
                     size_t len);
+/* Appends "entry DEV:INODE:SIZE:MTIME" of the entry of `kind` and `key` to
+ * `out`; false (nothing appended) when there is none. */
+bool pb_cache_entry_identity(const pb_run *run, const char *kind, const char *key, dlti_buf *out);
 /* "env NAME=VALUE" lines of the variables with one of `prefixes`, sorted;
  * those starting with `skip` (NULL: none) left out. */
 void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefixes,

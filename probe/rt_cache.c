@@ -142,8 +142,30 @@ static struct {
     uint64_t generation;
 } stats_memo;
 
+static pthread_once_t stats_fork_once = PTHREAD_ONCE_INIT;
+
+/* In a forked child, its only thread: what the lock guards is as valid as
+ * in the parent (the watch generation starts anew), unless a thread of the
+ * parent, gone here, held the lock: then the lock is made anew and what it
+ * guarded, maybe half-changed, dropped unfreed. */
+static void stats_after_fork(void)
+{
+    if (pthread_mutex_trylock(&stats_lock) == 0) {
+        pthread_mutex_unlock(&stats_lock);
+        return;
+    }
+    pthread_mutex_init(&stats_lock, NULL);
+    memset(&stats_memo, 0, sizeof(stats_memo));
+}
+
+static void stats_register_fork(void)
+{
+    pthread_atfork(NULL, NULL, stats_after_fork);
+}
+
 static void key_stats(dlti_buf *key)
 {
+    pthread_once(&stats_fork_once, stats_register_fork);
     uint64_t gen = dlti_watch_generation();
     pthread_mutex_lock(&stats_lock);
     bool hit = stats_memo.lines && stats_memo.generation == gen;
@@ -159,10 +181,13 @@ static void key_stats(dlti_buf *key)
         if (watched && !dlti_watch_path(key_files[i])) /* before the look: a later change shows */
             watched = false;
         struct stat st;
-        if (stat(key_files[i], &st) == 0)
-            dlti_buf_printf(&lines, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
-                            (unsigned long long)st.st_ino, (long long)st.st_size,
-                            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+        if (stat(key_files[i], &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+            watched = false; /* changed through another name: unseen by the watch */
+        dlti_buf_printf(&lines, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
+                        (unsigned long long)st.st_ino, (long long)st.st_size,
+                        (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     }
     if (lines.failed || (!lines.data && !(lines.data = calloc(1, 1)))) {
         key->failed = true;
@@ -248,6 +273,19 @@ static bool entry_path(const pb_run *run, const char *kind, const char *key, cha
     int n = snprintf(out, size, "%s/%s-%016llx.mlir", dir, kind,
                      (unsigned long long)dlti_hash_bytes(key, strlen(key)));
     return n > 0 && (size_t)n < size;
+}
+
+bool pb_cache_entry_identity(const pb_run *run, const char *kind, const char *key, dlti_buf *out)
+{
+    char path[4200];
+    struct stat st;
+    if (!entry_path(run, kind, key, path, sizeof(path)) || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
+        return false;
+    dlti_buf_printf(out, "entry %llu:%llu:%lld:%lld.%09ld\n", (unsigned long long)st.st_dev,
+                    (unsigned long long)st.st_ino, (long long)st.st_size,
+                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    return true;
 }
 
 /* The whole file when it is a regular file of this user, not too big. */

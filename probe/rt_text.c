@@ -185,13 +185,21 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
 /* ---- the libraries a runtime loaded ---- */
 
 /* A file's identity: "inode:size:mtime", "" when it cannot be stat()ed. */
-static void file_identity(const char *path, char *out, size_t size)
+/* *links (may be NULL) gets the file's link count: a file of several links
+ * can change through another directory, which a watch of its own does not
+ * report. */
+static void file_identity(const char *path, char *out, size_t size, nlink_t *links)
 {
     struct stat st;
     out[0] = '\0';
-    if (stat(path, &st) == 0)
+    if (links)
+        *links = 0;
+    if (stat(path, &st) == 0) {
         snprintf(out, size, "%llu:%lld:%lld.%09ld", (unsigned long long)st.st_ino,
                  (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+        if (links)
+            *links = st.st_nlink;
+    }
 }
 
 typedef struct lib_walk {
@@ -207,7 +215,7 @@ static int one_library(struct dl_phdr_info *info, size_t size, void *user)
     char id[96];
     if (!path || path[0] != '/') /* the program itself, the vDSO */
         return 0;
-    file_identity(path, id, sizeof(id));
+    file_identity(path, id, sizeof(id), NULL);
     pb_str(w->ctx, &w->m, path, id);
     return 0;
 }
@@ -229,8 +237,30 @@ static struct {
     uint64_t digest, generation;
 } libs_memo;
 
+static pthread_once_t libs_fork_once = PTHREAD_ONCE_INIT;
+
+/* In a forked child, its only thread: what the lock guards is as valid as
+ * in the parent (the watch generation starts anew), unless a thread of the
+ * parent, gone here, held the lock: then the lock is made anew and what it
+ * guarded, maybe half-changed, dropped unfreed. */
+static void libs_after_fork(void)
+{
+    if (pthread_mutex_trylock(&libs_lock) == 0) {
+        pthread_mutex_unlock(&libs_lock);
+        return;
+    }
+    pthread_mutex_init(&libs_lock, NULL);
+    memset(&libs_memo, 0, sizeof(libs_memo));
+}
+
+static void libs_register_fork(void)
+{
+    pthread_atfork(NULL, NULL, libs_after_fork);
+}
+
 bool pb_rt_libraries_unchanged(const dlti_attr *libraries)
 {
+    pthread_once(&libs_fork_once, libs_register_fork);
     uint64_t digest = dlti_attr_size(libraries);
     for (size_t i = 0; i < dlti_attr_size(libraries); i++) {
         size_t plen = 0, wlen = 0;
@@ -256,9 +286,12 @@ bool pb_rt_libraries_unchanged(const dlti_attr *libraries)
         char now[96];
         dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, NULL, NULL);
         /* watched before it is looked at: a change after the look shows */
-        if (watched && !dlti_watch_path_dirs(path))
+        if (watched && !dlti_watch_path(path))
             watched = false;
-        file_identity(path, now, sizeof(now));
+        nlink_t links;
+        file_identity(path, now, sizeof(now), &links);
+        if (links > 1)
+            watched = false; /* changed through its other name: unseen */
         if (strcmp(was, now) != 0) {
             dlti_watch_invalidate(); /* a result that depends on them is stale */
             return false;

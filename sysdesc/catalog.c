@@ -348,7 +348,7 @@ static void print_walk(print_state *s, const char *dirpath, unsigned depth)
             continue;
         /* A link's target changes where this directory's watch does not see. */
         if (de->d_type != DT_DIR && de->d_type != DT_REG && s->watched &&
-            !dlti_watch_path_dirs(full))
+            !dlti_watch_path(full))
             s->watched = false;
         if (S_ISDIR(st.st_mode)) {
             print_walk(s, full, depth + 1);
@@ -356,6 +356,8 @@ static void print_walk(print_state *s, const char *dirpath, unsigned depth)
         }
         if (!yaml)
             continue;
+        if (st.st_nlink > 1) /* changed through another name: unseen by this watch */
+            s->watched = false;
         char line[4200];
         int l = snprintf(line, sizeof(line), "%s %lld %lld.%09ld", full, (long long)st.st_size,
                          (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
@@ -380,8 +382,30 @@ static struct {
     uint64_t generation;
 } print_memo;
 
+static pthread_once_t print_fork_once = PTHREAD_ONCE_INIT;
+
+/* In a forked child, its only thread: what the lock guards is as valid as
+ * in the parent (the watch generation starts anew), unless a thread of the
+ * parent, gone here, held the lock: then the lock is made anew and what it
+ * guarded, maybe half-changed, dropped unfreed. */
+static void print_after_fork(void)
+{
+    if (pthread_mutex_trylock(&print_lock) == 0) {
+        pthread_mutex_unlock(&print_lock);
+        return;
+    }
+    pthread_mutex_init(&print_lock, NULL);
+    memset(&print_memo, 0, sizeof(print_memo));
+}
+
+static void print_register_fork(void)
+{
+    pthread_atfork(NULL, NULL, print_after_fork);
+}
+
 char *sysdesc_catalog_fingerprint(const char *search_path)
 {
+    pthread_once(&print_fork_once, print_register_fork);
     char *owned = NULL;
     if (!(search_path = path_or_default(search_path, &owned, NULL)))
         return NULL;

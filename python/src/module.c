@@ -206,6 +206,14 @@ static bool host_memo_holds(const char *stamp, const char *cache_dir)
                       : !host_memo.cache_dir);
 }
 
+static void host_memo_drop(void)
+{
+    free(host_memo.stamp);
+    free(host_memo.cache_dir);
+    host_memo.stamp = host_memo.cache_dir = NULL;
+    Py_CLEAR(host_memo.answer);
+}
+
 /* Keeps `answer` under `stamp` (taken over: freed here in every case). */
 static void host_memo_keep(char *stamp, const char *cache_dir, PyObject *spec, PyObject *warnings)
 {
@@ -220,9 +228,8 @@ static void host_memo_keep(char *stamp, const char *cache_dir, PyObject *spec, P
         free(stamp);
         return;
     }
-    free(host_memo.stamp);
-    free(host_memo.cache_dir);
-    Py_XSETREF(host_memo.answer, answer);
+    host_memo_drop();
+    host_memo.answer = answer;
     host_memo.stamp = stamp;
     host_memo.cache_dir = dir;
 }
@@ -241,6 +248,8 @@ static PyObject *m_host(PyObject *mod, PyObject *args)
     probe_options(&opts, &a, &w, &salt);
     stamp = sysdesc_probe_host_stamp(&opts); /* NULL unless the cache is on */
     Py_END_ALLOW_THREADS
+    if (a.cache != SYSDESC_PROBE_CACHE_AUTO)
+        host_memo_drop(); /* a refresh's answer, not the kept one, is the cache's now */
     if (host_memo_holds(stamp, a.cache_dir)) {
         free(salt);
         free(stamp);

@@ -186,8 +186,13 @@ static PyObject *node_getitem(NodeObject *self, PyObject *key)
     if (v) {
         PyObject *value = ext_value(self->system, v);
         if (value && keepable(value)) {
-            Py_XSETREF(self->last_key, Py_NewRef(key));
-            Py_XSETREF(self->last_value, Py_NewRef(value));
+            /* both set before either old one is released: a finalizer run
+             * by the release sees a consistent pair */
+            PyObject *old_key = self->last_key, *old_value = self->last_value;
+            self->last_key = Py_NewRef(key);
+            self->last_value = Py_NewRef(value);
+            Py_XDECREF(old_key);
+            Py_XDECREF(old_value);
         }
         return value;
     }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -132,7 +133,7 @@ static void test_symlink_chain_is_watched_at_every_hop(void **state)
     write_file(target, "ELF\n");
     assert_int_equal(symlink(target, link2), 0);
     assert_int_equal(symlink("../hop_b/libx.so", link1), 0); /* relative, as loaders' links are */
-    assert_true(dlti_watch_path_dirs(link1));
+    assert_true(dlti_watch_path(link1));
     uint64_t g = dlti_watch_generation();
     FILE *f = fopen(target, "a"); /* the last hop's file, two directories away */
     fputs("new\n", f);
@@ -144,6 +145,119 @@ static void test_symlink_chain_is_watched_at_every_hop(void **state)
     assert_int_not_equal(dlti_watch_generation(), g1);
 }
 
+static void test_link_or_parent_changed_on_the_way(void **state)
+{
+    (void)state;
+    /* In a directory of its own: `root` is watched by the tests before. */
+    char iso[300], v1[320], v2[320], link[320], tmp_link[320], f[360];
+    path_in(iso, sizeof(iso), "iso");
+    assert_int_equal(mkdir(iso, 0700), 0);
+    snprintf(v1, sizeof(v1), "%s/v1", iso);
+    snprintf(v2, sizeof(v2), "%s/v2", iso);
+    snprintf(link, sizeof(link), "%s/current", iso);
+    snprintf(tmp_link, sizeof(tmp_link), "%s/current.new", iso);
+    assert_int_equal(mkdir(v1, 0700), 0);
+    assert_int_equal(mkdir(v2, 0700), 0);
+    snprintf(f, sizeof(f), "%s/lib/libx.so", v1);
+    char lib1[340], lib2[340];
+    snprintf(lib1, sizeof(lib1), "%s/lib", v1);
+    snprintf(lib2, sizeof(lib2), "%s/lib", v2);
+    assert_int_equal(mkdir(lib1, 0700), 0);
+    assert_int_equal(mkdir(lib2, 0700), 0);
+    write_file(f, "1\n");
+    snprintf(f, sizeof(f), "%s/lib/libx.so", v2);
+    write_file(f, "2\n");
+    assert_int_equal(symlink("v1", link), 0);
+    /* A directory link in the middle of the path (/usr/local/cuda ->
+     * cuda-12.x), retargeted atomically as update-alternatives does. */
+    snprintf(f, sizeof(f), "%s/lib/libx.so", link);
+    assert_true(dlti_watch_path(f));
+    uint64_t g = dlti_watch_generation();
+    assert_int_equal(symlink("v2", tmp_link), 0);
+    assert_int_equal(rename(tmp_link, link), 0);
+    uint64_t g1 = dlti_watch_generation();
+    assert_int_not_equal(g1, g);
+    /* A parent directory swapped for another. */
+    snprintf(f, sizeof(f), "%s/lib/libx.so", v1);
+    assert_true(dlti_watch_path(f));
+    uint64_t g2 = dlti_watch_generation();
+    char old[340];
+    snprintf(old, sizeof(old), "%s/v1.old", iso);
+    assert_int_equal(rename(v1, old), 0);
+    assert_int_equal(rename(v2, v1), 0);
+    assert_int_not_equal(dlti_watch_generation(), g2);
+}
+
+static void test_hard_linked_library_is_checked_every_time(void **state)
+{
+    (void)state;
+    char lib[300], other_dir[300], other[320];
+    path_in(lib, sizeof(lib), "liblinked.so.1");
+    path_in(other_dir, sizeof(other_dir), "pkgs");
+    snprintf(other, sizeof(other), "%s/liblinked.so.1", other_dir);
+    write_file(lib, "ELF\n");
+    assert_int_equal(mkdir(other_dir, 0700), 0);
+    assert_int_equal(link(lib, other), 0); /* conda's pkgs/ cache, hard-linked */
+    dlti_context *ctx = dlti_context_new();
+    pb_map m;
+    pb_init(&m);
+    char id[96];
+    struct stat st;
+    assert_int_equal(stat(lib, &st), 0);
+    snprintf(id, sizeof(id), "%llu:%lld:%lld.%09ld", (unsigned long long)st.st_ino,
+             (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    pb_str(ctx, &m, lib, id);
+    const dlti_attr *libs = pb_finish(ctx, &m, DLTI_ATTR_MAP, NULL);
+    assert_true(pb_rt_libraries_unchanged(libs));
+    assert_true(pb_rt_libraries_unchanged(libs));
+    /* Changed through the other name: no event in the library's directory. */
+    struct timespec times[2] = {{0, UTIME_OMIT}, {st.st_mtim.tv_sec + 9, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, other, times, 0), 0);
+    assert_false(pb_rt_libraries_unchanged(libs));
+    dlti_context_free(ctx);
+}
+
+static volatile int reader_stop;
+
+static void *reader(void *arg)
+{
+    (void)arg;
+    char buf[4096];
+    while (!reader_stop) {
+        pb_key_read("/proc/self/cgroup", buf, sizeof(buf), NULL);
+        dlti_watch_generation();
+    }
+    return NULL;
+}
+
+static void test_fork_while_another_thread_reads(void **state)
+{
+    (void)state;
+    /* A thread inside the kept descriptors' or the watch's lock when
+     * another forks (Python's multiprocessing while a thread probes): the
+     * child must not wait on a lock no thread of its own holds. */
+    pthread_t t;
+    reader_stop = 0;
+    assert_int_equal(pthread_create(&t, NULL, reader, NULL), 0);
+    int bad = 0;
+    for (int i = 0; i < 50; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            alarm(10); /* a deadlock ends here, as a failure */
+            char buf[4096];
+            int ok = pb_key_read("/proc/self/cgroup", buf, sizeof(buf), NULL) == 0;
+            dlti_watch_generation();
+            _exit(ok ? 0 : 1);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        bad += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    reader_stop = 1;
+    pthread_join(t, NULL);
+    assert_int_equal(bad, 0);
+}
+
 static void test_unwatchable_filesystems(void **state)
 {
     (void)state;
@@ -152,7 +266,7 @@ static void test_unwatchable_filesystems(void **state)
     assert_false(dlti_watch_dir("/proc"));
     assert_false(dlti_watch_dir("/sys/devices/system/cpu"));
     assert_false(dlti_watch_dir("/nonexistent-sysdesc-dir"));
-    assert_false(dlti_watch_path_dirs("relative/path"));
+    assert_false(dlti_watch_path("relative/path"));
 }
 
 static void test_forked_child_starts_over(void **state)
@@ -299,29 +413,67 @@ static void test_catalog_fingerprint_sees_every_change(void **state)
     free(f6);
 }
 
+/* The one entry of `dir` whose name starts with "host-", into `out`. */
+static bool host_entry(const char *dir, char *out, size_t size)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "ls '%s'/host-*.mlir 2>/dev/null | head -n 1", dir);
+    FILE *p = popen(cmd, "r");
+    bool ok = p && fgets(out, (int)size, p) != NULL;
+    if (p)
+        pclose(p);
+    if (ok)
+        out[strcspn(out, "\n")] = '\0';
+    return ok;
+}
+
 static void test_host_stamp(void **state)
 {
     (void)state;
+    char cache[300], entry[700];
+    path_in(cache, sizeof(cache), "cache");
     sysdesc_probe_options o;
     sysdesc_probe_options_init(&o);
-    o.runtimes = 0;
+    o.runtimes = SYSDESC_RUNTIME_NONE;
+    o.cache_dir = cache;
+    o.quiet = true;
+    assert_null(sysdesc_probe_host_stamp(&o)); /* no entry yet: nothing to keep */
+    dlti_context *ctx = dlti_context_new();
+    assert_non_null(sysdesc_probe_host(ctx, &o, NULL)); /* writes the entry */
     char *s1 = sysdesc_probe_host_stamp(&o);
     char *s2 = sysdesc_probe_host_stamp(&o);
     assert_non_null(s1);
     assert_string_equal(s1, s2); /* nothing changed */
-    setenv("HWLOC_SYSDESC_TEST", "1", 1); /* a variable hwloc reads: in the key */
-    char *s3 = sysdesc_probe_host_stamp(&o);
-    unsetenv("HWLOC_SYSDESC_TEST");
-    assert_string_not_equal(s3, s1);
     dlti_watch_invalidate(); /* a check that could not watch */
+    char *s3 = sysdesc_probe_host_stamp(&o);
+    assert_string_not_equal(s3, s2);
+    /* The entry rewritten (another process's --refresh-cache), then gone. */
+    assert_true(host_entry(cache, entry, sizeof(entry)));
+    o.cache = SYSDESC_PROBE_CACHE_REFRESH;
+    assert_non_null(sysdesc_probe_host(ctx, &o, NULL));
+    assert_null(sysdesc_probe_host_stamp(&o)); /* not kept by the cache: no stamp */
+    o.cache = SYSDESC_PROBE_CACHE_AUTO;
     char *s4 = sysdesc_probe_host_stamp(&o);
-    assert_string_not_equal(s4, s1);
-    o.cache = SYSDESC_PROBE_CACHE_OFF; /* not kept by the cache: no stamp */
+    assert_non_null(s4);
+    assert_string_not_equal(s4, s3);
+    assert_int_equal(unlink(entry), 0);
     assert_null(sysdesc_probe_host_stamp(&o));
+    /* A variable hwloc reads is in the key: another entry, none yet. */
+    assert_non_null(sysdesc_probe_host(ctx, &o, NULL));
+    char *s5 = sysdesc_probe_host_stamp(&o);
+    setenv("HWLOC_SYSDESC_TEST", "1", 1);
+    assert_null(sysdesc_probe_host_stamp(&o));
+    unsetenv("HWLOC_SYSDESC_TEST");
+    char *s6 = sysdesc_probe_host_stamp(&o);
+    assert_non_null(s5);
+    assert_string_equal(s5, s6);
+    dlti_context_free(ctx);
     free(s1);
     free(s2);
     free(s3);
     free(s4);
+    free(s5);
+    free(s6);
 }
 
 int main(void)
@@ -330,6 +482,9 @@ int main(void)
         cmocka_unit_test(test_generation_changes_with_the_directory),
         cmocka_unit_test(test_missing_path_is_watched_through_its_ancestor),
         cmocka_unit_test(test_symlink_chain_is_watched_at_every_hop),
+        cmocka_unit_test(test_link_or_parent_changed_on_the_way),
+        cmocka_unit_test(test_hard_linked_library_is_checked_every_time),
+        cmocka_unit_test(test_fork_while_another_thread_reads),
         cmocka_unit_test(test_unwatchable_filesystems),
         cmocka_unit_test(test_forked_child_starts_over),
         cmocka_unit_test(test_key_read_sees_new_content),

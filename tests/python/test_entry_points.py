@@ -38,37 +38,60 @@ def test_host_answers_from_the_whole_result_cache(tmp_path, monkeypatch):
 
 def test_host_is_kept_while_nothing_it_depends_on_changes(tmp_path, monkeypatch, srcdir):
     # Issue 15: host() gives the same Spec object again while the stamp taken
-    # before it (sysdesc_probe_host_stamp: the cache key read afresh, the
-    # change generation of the catalog and libraries) is the same; any change
-    # the disk cache would see gives a new one.
+    # before it (sysdesc_probe_host_stamp: the cache key read afresh, the disk
+    # entry's identity, the change generation of the catalog and libraries)
+    # is the one taken before the kept Spec was made; any change the disk
+    # cache would see gives a new one.  A probe that found no entry keeps
+    # nothing (the entry it writes is read, and kept, by the next call).
     catalog = tmp_path / "systems"
     shutil.copytree(os.path.join(srcdir, "systems"), catalog)
     monkeypatch.setenv("SYSDESC_PATH", str(catalog))
     cache = tmp_path / "cache"
+    # the same spec, but for where the runtimes' answers came from
+    same = lambda s: re.sub(r'"runtimes" = "[^"]*"', "", s.to_mlir())
+
+    def settled(**kw):
+        """host() until it keeps its answer; the kept Spec."""
+        sysdesc.host(**kw)
+        kept = sysdesc.host(**kw)
+        assert sysdesc.host(**kw) is kept and sysdesc.host(**kw) is kept
+        return kept
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sysdesc.ProbeWarning)
-        first = sysdesc.host(cache_dir=cache)
-        assert sysdesc.host(cache_dir=cache) is first
+        first = settled(cache_dir=cache)
         entry = next(catalog.rglob("*.yaml"))  # a catalog file touched
         st = entry.stat()
         os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
         touched = sysdesc.host(cache_dir=cache)
-        # the same spec, but for where the runtimes' answers came from
-        same = lambda s: re.sub(r'"runtimes" = "[^"]*"', "", s.to_mlir())
         assert touched is not first and same(touched) == same(first)
-        assert sysdesc.host(cache_dir=cache) is touched
+        touched = settled(cache_dir=cache)
         (catalog / "nvidia" / "extra.yaml").write_text("# a new entry\n")  # one added
-        added = sysdesc.host(cache_dir=cache)
-        assert added is not touched
+        assert sysdesc.host(cache_dir=cache) is not touched
+        added = settled(cache_dir=cache)
         monkeypatch.setenv("POCL_SYSDESC_TEST", "1")  # a variable the runtimes read
-        env = sysdesc.host(cache_dir=cache)
-        assert env is not added
+        assert sysdesc.host(cache_dir=cache) is not added
+        env = settled(cache_dir=cache)
         assert sysdesc.host(cache_dir=tmp_path / "elsewhere") is not env  # another cache
         assert sysdesc.host(cache_dir=cache, catalog=False) is not env  # other options
         assert sysdesc.host(cache=False) is not sysdesc.host(cache=False)  # not cached: probed
+        # The disk entry rewritten (another process's refresh), a refresh in
+        # this process, the entry removed: each gives a new answer.
+        kept = settled(cache_dir=cache)
+        for entry in cache.rglob("host-*.mlir"):
+            text = entry.read_text()
+            entry.unlink()
+            entry.write_text(text)  # a new file, as an atomic rewrite makes
+        rewritten = sysdesc.host(cache_dir=cache)
+        assert rewritten is not kept
+        refreshed = sysdesc.host(cache_dir=cache, cache="refresh")
+        assert sysdesc.host(cache_dir=cache) is not refreshed
+        for e in cache.rglob("host-*.mlir"):
+            e.unlink()
+        gone = sysdesc.host(cache_dir=cache)
+        assert gone is not rewritten and gone is not refreshed
         # A forked child does not take its parent's: its generation is its own.
-        kept = sysdesc.host(cache_dir=cache)
-        assert sysdesc.host(cache_dir=cache) is kept
+        kept = settled(cache_dir=cache)
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:
