@@ -193,9 +193,11 @@ SYSDESC_API const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc
  * while two stamps taken before two calls of sysdesc_probe_host() with the
  * same `opts` are equal, the second call would give what the first gave.
  * It holds the whole-result cache key (docs/runtimes.md, "The whole
- * result"), read afresh from the kernel files it names, and the change
- * generation of the directories whose files the result was checked
- * against (the catalog, the runtimes' libraries, the loader's files);
+ * result"), read afresh from the kernel files it names, the identity of
+ * the cache's entry under that key (another process's refresh rewrites
+ * it), and the change generation of the directories whose files the
+ * result was checked against (the catalog, the runtimes' libraries, the
+ * loader's files);
  * where those cannot be watched (a network filesystem, no inotify) the
  * generation changes at every probe, so that no two stamps are equal.
  * Costs a fraction of a probe from the cache: no file of the cache is read.
@@ -203,7 +205,8 @@ SYSDESC_API const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc
  * Returns a malloc'ed string for the caller to free(), or NULL when the
  * result is not kept by the cache (`opts->cache` other than
  * SYSDESC_PROBE_CACHE_AUTO, an XML file, a pci_match hook without
- * cache_salt) or memory runs out.  Thread-safe.
+ * cache_salt), when the cache holds no entry for it yet (a caller keeps
+ * nothing then) or memory runs out.  Thread-safe.
  */
 SYSDESC_API char *sysdesc_probe_host_stamp(const sysdesc_probe_options *opts);
 
