@@ -14,6 +14,7 @@
 #include "sysdesc/layout.h"
 
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -559,6 +560,11 @@ void dlti_watch_invalidate(void);
  * second run or later): a check starts watching only then, so that a
  * process that checks once (a CLI command) pays no watch. */
 bool dlti_watch_again(_Atomic unsigned *calls);
+/* In a fork handler of the child (its only thread): true when `lock` was
+ * free at the fork, so that what it guards is whole; false when a thread
+ * of the parent (gone here) held it: the lock is then made anew, and what
+ * it guards may be half-changed (the caller drops it, unfreed). */
+bool dlti_lock_whole_after_fork(pthread_mutex_t *lock);
 /* Makes room for `need` elements of `elem` bytes in the malloc'ed array
  * `*data` of capacity `*cap` (doubling); 0, or -1 on overflow or out of
  * memory with the array unchanged. */

@@ -73,6 +73,16 @@ bool dlti_watch_again(_Atomic unsigned *calls)
     return atomic_fetch_add(calls, 1) > 0;
 }
 
+bool dlti_lock_whole_after_fork(pthread_mutex_t *lock)
+{
+    if (pthread_mutex_trylock(lock) == 0) {
+        pthread_mutex_unlock(lock);
+        return true;
+    }
+    pthread_mutex_init(lock, NULL); /* held by a thread of the parent, gone here */
+    return false;
+}
+
 #if defined(__linux__)
 #include <errno.h>
 #include <fcntl.h>
@@ -113,7 +123,7 @@ static void watch_after_fork(void)
      * inherited copies.  A lock held by a thread of the parent (gone here)
      * is made anew, and what it guarded, maybe half-changed, dropped
      * unfreed; otherwise the table is freed. */
-    if (pthread_mutex_trylock(&watch_lock) == 0) {
+    if (dlti_lock_whole_after_fork(&watch_lock)) {
         for (size_t i = 0; i < nentries; i++) {
             free(entries[i].dir);
             for (size_t k = 0; k < entries[i].nnames; k++)
@@ -121,9 +131,6 @@ static void watch_after_fork(void)
             free(entries[i].names);
         }
         free(entries);
-        pthread_mutex_unlock(&watch_lock);
-    } else {
-        pthread_mutex_init(&watch_lock, NULL);
     }
     if (watch_fd >= 0)
         close(watch_fd);

@@ -133,18 +133,12 @@ static size_t nlistings;
 
 static pthread_once_t listing_fork_once = PTHREAD_ONCE_INIT;
 
-/* In a forked child, its only thread: what the lock guards is as valid as
- * in the parent (the watch generation starts anew), unless a thread of the
- * parent, gone here, held the lock: then the lock is made anew and what it
- * guarded, maybe half-changed, dropped unfreed. */
+/* In a forked child: still valid (the watch generation starts anew), or
+ * half-changed by a thread of the parent and dropped. */
 static void listing_after_fork(void)
 {
-    if (pthread_mutex_trylock(&listing_lock) == 0) {
-        pthread_mutex_unlock(&listing_lock);
-        return;
-    }
-    pthread_mutex_init(&listing_lock, NULL);
-    nlistings = 0;
+    if (!dlti_lock_whole_after_fork(&listing_lock))
+        nlistings = 0;
 }
 
 static void listing_register_fork(void)

@@ -49,15 +49,11 @@ static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
  * half-changed, dropped unclosed and unfreed. */
 static void kept_after_fork(void)
 {
-    if (pthread_mutex_trylock(&kept_lock) == 0) {
-        for (size_t i = 0; i < nkept; i++) {
-            if (kept[i].fd >= 0)
-                close(kept[i].fd);
-            free(kept[i].path);
-        }
-        pthread_mutex_unlock(&kept_lock);
-    } else {
-        pthread_mutex_init(&kept_lock, NULL);
+    bool whole = dlti_lock_whole_after_fork(&kept_lock);
+    for (size_t i = 0; whole && i < nkept; i++) {
+        if (kept[i].fd >= 0)
+            close(kept[i].fd);
+        free(kept[i].path);
     }
     nkept = 0;
     kept_pid = 0;

@@ -144,18 +144,12 @@ static struct {
 
 static pthread_once_t stats_fork_once = PTHREAD_ONCE_INIT;
 
-/* In a forked child, its only thread: what the lock guards is as valid as
- * in the parent (the watch generation starts anew), unless a thread of the
- * parent, gone here, held the lock: then the lock is made anew and what it
- * guarded, maybe half-changed, dropped unfreed. */
+/* In a forked child: still valid (the watch generation starts anew), or
+ * half-changed by a thread of the parent and dropped. */
 static void stats_after_fork(void)
 {
-    if (pthread_mutex_trylock(&stats_lock) == 0) {
-        pthread_mutex_unlock(&stats_lock);
-        return;
-    }
-    pthread_mutex_init(&stats_lock, NULL);
-    memset(&stats_memo, 0, sizeof(stats_memo));
+    if (!dlti_lock_whole_after_fork(&stats_lock))
+        memset(&stats_memo, 0, sizeof(stats_memo));
 }
 
 static void stats_register_fork(void)

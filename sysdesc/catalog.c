@@ -384,18 +384,12 @@ static struct {
 
 static pthread_once_t print_fork_once = PTHREAD_ONCE_INIT;
 
-/* In a forked child, its only thread: what the lock guards is as valid as
- * in the parent (the watch generation starts anew), unless a thread of the
- * parent, gone here, held the lock: then the lock is made anew and what it
- * guarded, maybe half-changed, dropped unfreed. */
+/* In a forked child: still valid (the watch generation starts anew), or
+ * half-changed by a thread of the parent and dropped. */
 static void print_after_fork(void)
 {
-    if (pthread_mutex_trylock(&print_lock) == 0) {
-        pthread_mutex_unlock(&print_lock);
-        return;
-    }
-    pthread_mutex_init(&print_lock, NULL);
-    memset(&print_memo, 0, sizeof(print_memo));
+    if (!dlti_lock_whole_after_fork(&print_lock))
+        memset(&print_memo, 0, sizeof(print_memo));
 }
 
 static void print_register_fork(void)
