@@ -143,12 +143,16 @@ static void watch_after_fork(void)
 }
 
 /* Filesystems whose every change goes through this kernel (statfs(2)'s
- * f_type): inotify sees them all. */
-static bool local_filesystem(const char *dir)
+ * f_type): inotify sees them all.  *kernel_made says the names in it are
+ * the kernel's (sysfs: /sys/fs/cgroup), which no one renames or replaces
+ * but by a mount over them, which /proc/self/mountinfo reports. */
+static bool local_filesystem(const char *dir, bool *kernel_made)
 {
     struct statfs fs;
+    *kernel_made = false;
     if (statfs(dir, &fs) != 0)
         return false;
+    *kernel_made = (unsigned long)fs.f_type == 0x62656572UL; /* sysfs */
     switch ((unsigned long)fs.f_type) {
     case 0xEF53UL:     /* ext2/3/4 */
     case 0x58465342UL: /* xfs */
@@ -231,6 +235,15 @@ static void drain(void)
 {
     if (watch_fd < 0 || watch_descriptor() < 0) /* nothing watched yet: no descriptor made */
         return;
+    /* One poll for both: nothing queued and no mount change is the common
+     * case, and costs one system call. */
+    struct pollfd p[2] = {{watch_fd, POLLIN, 0}, {mounts_fd, POLLPRI, 0}};
+    if (poll(p, 2, 0) <= 0)
+        return;
+    if (p[1].revents) /* a mount table change is reported once per change to each poller */
+        watch_gen++;
+    if (!(p[0].revents & POLLIN))
+        return;
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     for (;;) {
         ssize_t r = read(watch_fd, buf, sizeof(buf));
@@ -245,10 +258,6 @@ static void drain(void)
             at += (ssize_t)(sizeof(struct inotify_event) + ev->len);
         }
     }
-    /* A mount table change is reported once per change to each poller. */
-    struct pollfd p = {mounts_fd, POLLPRI, 0};
-    if (poll(&p, 1, 0) != 0)
-        watch_gen++;
 }
 
 /* Records that `name` (NULL: every name) of watch `wd` on `dir` matters;
@@ -304,10 +313,15 @@ static bool watch_for(const char *dir, const char *name)
     for (size_t i = 0; i < nentries && !ok; i++)
         if (entries[i].verified == watch_gen && strcmp(entries[i].dir, dir) == 0)
             ok = entry_add(entries[i].wd, dir, name);
-    if (!ok && local_filesystem(dir) && watch_descriptor() >= 0) {
+    bool kernel_made = false;
+    if (!ok && local_filesystem(dir, &kernel_made) && watch_descriptor() >= 0) {
         int wd = inotify_add_watch(watch_fd, dir, WATCH_EVENTS);
         ok = wd >= 0 && entry_add(wd, dir, name);
     }
+    /* A lookup through sysfs (/sys/fs on the way to a cgroup file) needs no
+     * watch; its files' contents would, and cannot have one. */
+    if (!ok && kernel_made && name && watch_descriptor() >= 0)
+        ok = true;
     pthread_mutex_unlock(&watch_lock);
     return ok;
 }
