@@ -143,19 +143,33 @@ const dlti_attr *ext_node_query(NodeObject *node, const dlti_key *keys, size_t n
     return v;
 }
 
+/* The UTF-8 bytes of `key` when it is a plain str that has them (CPython
+ * keeps them: no copy); NULL, with no exception set, for anything else (a
+ * MlirType, lone surrogates, not a str), which the general way handles. */
+static const char *str_bytes(PyObject *key, size_t *len)
+{
+    Py_ssize_t n;
+    const char *s = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &n) : NULL;
+    if (!s) {
+        PyErr_Clear();
+        return NULL;
+    }
+    *len = (size_t)n;
+    return s;
+}
+
 /* The value of `key` in the node's attribute: *out NULL when it has none.
  * A str by its bytes (one probe, nothing interned); a MlirType, lone
  * surrogates or another type the general way (ext_key_find).  -1 with an
  * exception set on error. */
 static int lookup_key(NodeObject *self, PyObject *key, const dlti_attr **out)
 {
-    Py_ssize_t len;
-    const char *s = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &len) : NULL;
+    size_t len;
+    const char *s = str_bytes(key, &len);
     if (s) {
-        *out = dlti_attr_lookup_string(self->attr, s, (size_t)len);
+        *out = dlti_attr_lookup_string(self->attr, s, len);
         return 0;
     }
-    PyErr_Clear();
     dlti_key k;
     int r = ext_key_find(self->system, key, &k);
     if (r < 0)
@@ -291,14 +305,11 @@ static const dlti_attr *query_by_bytes(NodeObject *self, PyObject *args)
 {
     const dlti_attr *cur = self->attr;
     for (Py_ssize_t i = 0, n = PyTuple_GET_SIZE(args); i < n && cur; i++) {
-        PyObject *key = PyTuple_GET_ITEM(args, i);
-        Py_ssize_t len;
-        const char *s = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &len) : NULL;
-        if (!s) {
-            PyErr_Clear();
+        size_t len;
+        const char *s = str_bytes(PyTuple_GET_ITEM(args, i), &len);
+        if (!s)
             return NULL;
-        }
-        cur = dlti_attr_lookup_string(cur, s, (size_t)len);
+        cur = dlti_attr_lookup_string(cur, s, len);
     }
     return cur;
 }
