@@ -318,15 +318,22 @@ static int add_device(pb_run *run, const cl_api *cl, cl_device_id d, int ordinal
     add_num(run, view, "global_memory_size_in_bytes", cl, d, CL_DEVICE_GLOBAL_MEM_SIZE, NULL);
     add_num(run, view, "max_memory_allocation_in_bytes", cl, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
             NULL);
-    if (dev_num(cl, d, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, &v))
+    bool has_cache = true;
+    if (dev_num(cl, d, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, &v)) {
         pb_str(ctx, view, "global_memory_cache_type",
                v == CL_READ_WRITE_CACHE  ? "read_write"
                : v == CL_READ_ONLY_CACHE ? "read_only"
                                          : "none");
-    add_num(run, view, "global_memory_cache_size_in_bytes", cl, d,
-            CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, NULL);
-    add_num(run, view, "global_memory_cache_line_size_in_bytes", cl, d,
-            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, NULL);
+        has_cache = v == CL_READ_WRITE_CACHE || v == CL_READ_ONLY_CACHE;
+    }
+    /* A cache of type none has no size or line (pocl answers 0 for both;
+     * clinfo prints neither: its dev_has_cache). */
+    if (has_cache) {
+        add_num(run, view, "global_memory_cache_size_in_bytes", cl, d,
+                CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, NULL);
+        add_num(run, view, "global_memory_cache_line_size_in_bytes", cl, d,
+                CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, NULL);
+    }
     add_num(run, view, "max_constant_buffer_size_in_bytes", cl, d,
             CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, NULL);
     vector_widths(run, view, cl, d, "preferred_vector_width",

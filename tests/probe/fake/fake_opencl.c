@@ -8,6 +8,9 @@
  *   hang            never answers clGetPlatformIDs (the runtime hangs in its init)
  *   crash           crashes in clGetPlatformIDs (SIGSEGV)
  *   chatter         prints to standard output and error, then as gpu
+ * FAKE_OPENCL_CACHE: the CPU device's global memory cache, "none" (what pocl
+ * reports on some hosts: type CL_NONE, size and line 0) or, by default, a
+ * read-write cache of 1 MiB with 64-byte lines.
  * FAKE_OPENCL_LOG names a file that gets one line per clGetPlatformIDs call:
  * how a test sees whether the runtime was asked or the cache answered. */
 #include <signal.h>
@@ -108,6 +111,12 @@ static cl_int u64(uint64_t v, size_t size, void *value, size_t *ret)
     return answer(&v, sizeof(v), size, value, ret);
 }
 
+static int no_cache(void)
+{
+    const char *c = getenv("FAKE_OPENCL_CACHE");
+    return c && strcmp(c, "none") == 0;
+}
+
 EXPORT cl_int clGetDeviceInfo(void *d, cl_uint param, size_t size, void *value, size_t *ret)
 {
     int gpu = d == &gpu_token;
@@ -128,6 +137,9 @@ EXPORT cl_int clGetDeviceInfo(void *d, cl_uint param, size_t size, void *value, 
         return answer(s, sizeof(s), size, value, ret);
     }
     case 0x100C: return u32(gpu ? 1755 : 2000, size, value, ret);   /* MAX_CLOCK_FREQUENCY */
+    case 0x101C: return u32(no_cache() ? 0 : 2, size, value, ret);   /* GLOBAL_MEM_CACHE_TYPE */
+    case 0x101D: return u32(no_cache() ? 0 : 64, size, value, ret);  /* ..._CACHELINE_SIZE */
+    case 0x101E: return u64(no_cache() ? 0 : 1u << 20, size, value, ret); /* ..._CACHE_SIZE */
     case 0x1022: return u32(gpu ? 1 : 2, size, value, ret);         /* LOCAL_MEM_TYPE */
     case 0x1023: return u64(gpu ? 49152 : 65536, size, value, ret); /* LOCAL_MEM_SIZE */
     case 0x101F: return u64(gpu ? 10200547328ull : 1ull << 30, size, value, ret);
