@@ -9,8 +9,13 @@
 #include <string.h>
 
 #define MiB ((int64_t)1024 * 1024)
-/* The largest cache instance shipped (AMD 3D V-Cache CCDs, IBM z) is below this. */
+/* A cache instance above both bounds is implausible: the largest shipped
+ * instances are shared by many threads (Xeon 6980P: 504 MB for 256 threads,
+ * about 2 MiB each), and none gives one thread 16 MiB of a cache over 256
+ * MiB.  hwloc's CPUID fallback on some VMs reports a package's L3 as one
+ * core's (508 MiB shared by 1 thread). */
 #define PLAUSIBLE_CACHE_MAX (256 * MiB)
+#define PLAUSIBLE_PER_THREAD (16 * MiB)
 
 /* The order of the "cache" map. */
 static const struct {
@@ -103,12 +108,13 @@ static void check_size(pb_run *run, const pb_cache *c, const pb_cache *below, in
                    c->source);
         return;
     }
-    if (c->size > PLAUSIBLE_CACHE_MAX)
+    int64_t threads = c->tpi > 0 ? c->tpi : 1;
+    if (c->size > PLAUSIBLE_CACHE_MAX && c->size / threads > PLAUSIBLE_PER_THREAD)
         pb_warning(&run->warn, path,
-                   "%s reports %" PRId64 " bytes (%" PRId64 " MiB) per instance, above "
-                   "any shipped cache (256 MiB); kept as measured, override with --set "
-                   "CPU.%s=BYTES",
-                   c->source, c->size, c->size / MiB, path);
+                   "%s reports %" PRId64 " bytes (%" PRId64 " MiB) per instance for %" PRId64
+                   " thread%s, more than any shipped cache gives a thread; kept as measured, "
+                   "override with --set CPU.%s=BYTES",
+                   c->source, c->size, c->size / MiB, threads, threads == 1 ? "" : "s", path);
     if (mem_total > 0 && c->size > mem_total)
         pb_warning(&run->warn, path,
                    "%" PRId64 " bytes is larger than the memory (%" PRId64 " bytes)", c->size,
