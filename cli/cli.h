@@ -113,6 +113,18 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host);
  * --no-check (into `load`), --typed, --pretty and --inherent-dlti (into
  * `print_flags`); false for any other. */
 bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);
+/* --override FILE... (applied first) and --set PATH=VALUE... for a probed
+ * spec, with the load options of --no-check; the arrays hold argc slots. */
+typedef struct cli_overrides {
+    const char **files, **sets;
+    size_t nfiles, nsets;
+    sysdesc_yaml_options load;
+} cli_overrides;
+/* Applies `o` to *spec in order, each --set checked against the device
+ * schema unless --no-check; SYSDESC_EXIT_OK, or the exit code after
+ * reporting the first problem as "CMD: --set P=V: ...". */
+int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **spec,
+                        const cli_overrides *o);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;
  * warnings on stderr unless quiet. */

@@ -8,26 +8,36 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: sysdesc measure [--quick|--full] [--threads N] [--format mlir|attr|yaml|json]\n"
-    "                       [-q] [-o FILE]\n"
+    "usage: sysdesc measure [--quick|--full] [--threads N] [--override FILE]...\n"
+    "                       [--set PATH=VALUE]... [--no-check]\n"
+    "                       [--format mlir|attr|yaml|json] [-q] [-o FILE]\n"
     "\n"
     "Probes this host's CPU (as `sysdesc probe --no-io`), then measures what it\n"
     "delivers and adds it as the CPU's \"measured\" map: read and triad bandwidth\n"
     "of each cache level and of memory (one thread, and every allowed CPU),\n"
     "load-to-use latency per level (randomised pointer chase), peak f64 and f32\n"
     "FMA rate with the widest vector ISA (one thread, all threads), and the\n"
-    "achieved clock.  Every kernel's result is verified.  Takes about 2-4 s;\n"
-    "progress goes to stderr.  docs/measure.md says how each value is measured.\n"
+    "achieved clock.  Every kernel's result is verified.  The working sets come\n"
+    "from the probed cache sizes: correct a wrong one with --set or --override\n"
+    "first (a size the probe marks suspect is not measured).  Each run is\n"
+    "bounded (docs/measure.md, \"Bounds\"): on an idle host the default takes\n"
+    "1-3 s, --quick under a second; a level the bound changed or left out is\n"
+    "said on stderr and in the output.  Progress goes to stderr.\n"
     "\n"
-    "  --quick         under a second: fewer, shorter samples (noisier)\n"
+    "  --quick         under a second: fewer, shorter samples, working sets of at\n"
+    "                  most 64 MiB a thread (noisier; memory may be left out)\n"
     "  --full          about 7x longer: 101 samples a value rather than 15\n"
     "  --threads N     use at most N of the allowed CPUs for the all-thread runs\n"
+    "  --override FILE values from a YAML or MLIR system file replace the probed\n"
+    "                  ones before measuring (as `sysdesc probe --override`)\n"
+    "  --set P=V       one probed key, e.g. --set CPU.cache.L3.size_in_bytes=33554432\n"
+    "  --no-check      apply --override and --set as written\n"
     "  --format F      mlir (default), attr, yaml or json\n"
-    "  -q, --quiet     no progress on stderr\n"
+    "  -q, --quiet     no progress and no warnings on stderr\n"
     "  -o FILE         write to FILE atomically (temporary file + rename)\n"
     "\n"
-    "Exit status: 0 ok; 2 bad usage; 3 failed probe, measurement (a kernel's\n"
-    "result was wrong, out of memory) or write.\n";
+    "Exit status: 0 ok; 2 bad usage or override; 3 failed probe, measurement (a\n"
+    "kernel's result was wrong, out of memory) or write.\n";
 
 typedef struct progress_state {
     bool tty;
@@ -52,6 +62,30 @@ static void on_progress(void *user, const char *step, double done)
     fflush(stderr);
 }
 
+/* What the bound changed: the `skipped` map and each level's `bounded`. */
+static void say_bounds(dlti_context *ctx, const dlti_attr *measured)
+{
+    const dlti_attr *sk = dlti_attr_lookup_string(measured, "skipped", 7);
+    for (size_t i = 0; sk && i < dlti_attr_size(sk); i++) {
+        const char *name, *why;
+        size_t nlen, wlen;
+        name = dlti_key_str(dlti_attr_entry_key(sk, i), &nlen);
+        if (name && dlti_attr_get_string(dlti_attr_entry_value(sk, i), &why, &wlen, NULL) == 0)
+            fprintf(stderr, "sysdesc: measure: %.*s not measured: %.*s\n", (int)nlen, name,
+                    (int)wlen, why);
+    }
+    const dlti_attr *lv = dlti_attr_lookup_string(measured, "levels", 6);
+    for (size_t i = 0; lv && i < dlti_attr_size(lv); i++) {
+        const char *name, *why;
+        size_t nlen, wlen;
+        const dlti_attr *b = dlti_attr_lookup_string(dlti_attr_entry_value(lv, i), "bounded", 7);
+        name = dlti_key_str(dlti_attr_entry_key(lv, i), &nlen);
+        if (name && b && dlti_attr_get_string(b, &why, &wlen, NULL) == 0)
+            fprintf(stderr, "sysdesc: measure: %.*s: %.*s\n", (int)nlen, name, (int)wlen, why);
+    }
+    (void)ctx;
+}
+
 int cmd_measure(int argc, char **argv)
 {
     sysdesc_measure_options mo;
@@ -59,17 +93,28 @@ int cmd_measure(int argc, char **argv)
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     const char *out = NULL;
     bool quiet = false;
-    int rc;
+    int rc = SYSDESC_EXIT_OK;
+    dlti_context *ctx = NULL;
+    cli_overrides ov = {.files = calloc((size_t)argc, sizeof(char *)),
+                        .sets = calloc((size_t)argc, sizeof(char *))};
+    if (!ov.files || !ov.sets) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto done;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
-        if (cli_is_help(a))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
+        if (cli_is_help(a)) {
+            rc = cli_write_stdout(usage, sizeof(usage) - 1);
+            goto done;
+        }
         if (strcmp(a, "--quick") == 0 || strcmp(a, "--full") == 0) {
             sysdesc_measure_mode m = a[2] == 'q' ? SYSDESC_MEASURE_QUICK : SYSDESC_MEASURE_FULL;
-            if (mo.mode != SYSDESC_MEASURE_DEFAULT && mo.mode != m)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                                "measure: --quick and --full exclude each other");
+            if (mo.mode != SYSDESC_MEASURE_DEFAULT && mo.mode != m) {
+                rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                              "measure: --quick and --full exclude each other");
+                goto done;
+            }
             mo.mode = m;
             continue;
         }
@@ -77,8 +122,13 @@ int cmd_measure(int argc, char **argv)
             quiet = true;
             continue;
         }
-        /* Options with a value: NAME VALUE or NAME=VALUE. */
-        static const char *const valued[] = {"--threads", "--format", "-o", "--output"};
+        if (strcmp(a, "--no-check") == 0) {
+            ov.load.flags |= SYSDESC_LOAD_NO_CHECK;
+            continue;
+        }
+        /* Options with a value: NAME VALUE or NAME=VALUE (not -o=). */
+        static const char *const valued[] = {"--threads", "--format", "-o",
+                                             "--output",  "--set",    "--override"};
         size_t which = sizeof(valued) / sizeof(valued[0]);
         for (size_t k = 0; k < which; k++) {
             size_t n = strlen(valued[k]);
@@ -86,27 +136,38 @@ int cmd_measure(int argc, char **argv)
                 v = a + n + 1;
                 which = k;
             } else if (strcmp(a, valued[k]) == 0) {
-                if (i + 1 >= argc)
-                    return cli_fail(SYSDESC_EXIT_BAD_INPUT, "measure: %s needs a value", a);
+                if (i + 1 >= argc) {
+                    rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "measure: %s needs a value", a);
+                    goto done;
+                }
                 v = argv[++i];
                 which = k;
             }
             if (v)
                 break;
         }
-        if (!v)
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "measure: unexpected argument '%s' (see sysdesc measure --help)", a);
+        if (!v) {
+            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                          "measure: unexpected argument '%s' (see sysdesc measure --help)", a);
+            goto done;
+        }
         if (which == 0) {
             char *end;
             long n = strtol(v, &end, 10);
-            if (end == v || *end || n < 1 || n > 4096)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                                "measure: --threads takes a number from 1 to 4096, not '%s'", v);
+            if (end == v || *end || n < 1 || n > 4096) {
+                rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                              "measure: --threads takes a number from 1 to 4096, not '%s'", v);
+                goto done;
+            }
             mo.max_threads = (unsigned)n;
         } else if (which == 1) {
             if ((rc = cli_format_option("measure", v, &format)) >= 0)
-                return rc;
+                goto done;
+            rc = SYSDESC_EXIT_OK;
+        } else if (which == 4) {
+            ov.sets[ov.nsets++] = v;
+        } else if (which == 5) {
+            ov.files[ov.nfiles++] = v;
         } else {
             out = v;
         }
@@ -116,9 +177,11 @@ int cmd_measure(int argc, char **argv)
         mo.progress = on_progress;
         mo.progress_user = &ps;
     }
-    dlti_context *ctx = cli_context_new();
-    if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    ctx = cli_context_new();
+    if (!ctx) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        goto done;
+    }
     /* The CPU only: the GPUs and the vendor runtimes are not measured here. */
     sysdesc_probe_options po;
     sysdesc_probe_options_init(&po);
@@ -127,13 +190,17 @@ int cmd_measure(int argc, char **argv)
     po.quiet = quiet;
     dlti_error_t err;
     const dlti_attr *spec = sysdesc_probe_host(ctx, &po, &err), *cpu = NULL, *measured = NULL;
-    if (spec)
-        cpu = dlti_attr_lookup(spec, dlti_key_string(ctx, "CPU", 3));
-    if (!spec || !cpu) {
-        rc = spec ? cli_fail(SYSDESC_EXIT_ENVIRONMENT, "measure: the probe found no CPU device")
-                  : cli_report(&err);
-        if (!spec && err.code == DLTI_ERROR_IO)
+    if (!spec) {
+        rc = cli_report(&err);
+        if (err.code == DLTI_ERROR_IO)
             rc = SYSDESC_EXIT_ENVIRONMENT;
+        goto done;
+    }
+    if ((rc = cli_apply_overrides("measure", ctx, &spec, &ov)) != SYSDESC_EXIT_OK)
+        goto done;
+    cpu = dlti_attr_lookup_string(spec, "CPU", 3);
+    if (!cpu) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "measure: the probe found no CPU device");
         goto done;
     }
     measured = sysdesc_measure_host(ctx, cpu, &mo, &err);
@@ -148,9 +215,13 @@ int cmd_measure(int argc, char **argv)
                       "%s", err.text);
         goto done;
     }
+    if (!quiet)
+        say_bounds(ctx, measured);
     sysdesc_system sys = {.spec = spec};
     rc = cli_output_system(&sys, format, 0, out);
 done:
+    free(ov.files);
+    free(ov.sets);
     dlti_context_free(ctx);
     return rc;
 }

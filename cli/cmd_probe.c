@@ -84,40 +84,22 @@ static int is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-static int report_set_problem(void *user, const dlti_error_t *problem)
-{
-    cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --set %s: %s", (const char *)user, problem->text);
-    return 0;
-}
-
-/* The spec after `--set assignment` against the device schema: a wrong path
- * gets the nearest key, a wrong value the type wanted. */
-static int check_set(const dlti_attr *spec, const char *assignment)
-{
-    sysdesc_system sys = {.spec = spec};
-    long n = sysdesc_system_check(&sys, 0, NULL, report_set_problem, (void *)assignment);
-    if (n < 0)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
-    return n ? SYSDESC_EXIT_BAD_INPUT : SYSDESC_EXIT_OK;
-}
-
 int cmd_probe(int argc, char **argv)
 {
     const char **xmls = calloc((size_t)argc, sizeof(char *));
-    const char **sets = calloc((size_t)argc, sizeof(char *));
-    const char **overrides = calloc((size_t)argc, sizeof(char *));
-    size_t nxml = 0, nset = 0, noverride = 0;
+    cli_overrides ov = {.files = calloc((size_t)argc, sizeof(char *)),
+                        .sets = calloc((size_t)argc, sizeof(char *))};
+    size_t nxml = 0;
     const char *out = NULL;
     bool cluster = false, mpi = false;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     unsigned print_flags = 0;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
-    sysdesc_yaml_options load_opts = {0};
     bool llvm_target = false; /* --llvm-target (issue 12) */
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
-    if (!xmls || !sets || !overrides) {
+    if (!xmls || !ov.files || !ov.sets) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
@@ -143,11 +125,11 @@ int cmd_probe(int argc, char **argv)
         } else if (is_opt(a, "--set")) {
             if (!(v = opt_value(argc, argv, &i, "--set")))
                 goto missing;
-            sets[nset++] = v;
+            ov.sets[ov.nsets++] = v;
         } else if (is_opt(a, "--override")) {
             if (!(v = opt_value(argc, argv, &i, "--override")))
                 goto missing;
-            overrides[noverride++] = v;
+            ov.files[ov.nfiles++] = v;
         } else if (is_opt(a, "--format")) {
             if (!(v = opt_value(argc, argv, &i, "--format")))
                 goto missing;
@@ -170,7 +152,7 @@ int cmd_probe(int argc, char **argv)
             llvm_target = true;
         } else if (cli_probe_option(a, &pa)) {
             continue;
-        } else if (cli_description_option(a, &load_opts, &print_flags)) {
+        } else if (cli_description_option(a, &ov.load, &print_flags)) {
             continue;
         } else {
             rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
@@ -222,26 +204,8 @@ int cmd_probe(int argc, char **argv)
             rc = SYSDESC_EXIT_ENVIRONMENT;
         goto done;
     }
-    for (size_t k = 0; k < noverride; k++) {
-        spec = sysdesc_spec_override_file(ctx, spec, overrides[k], &load_opts, &err);
-        if (!spec) {
-            rc = cli_report(&err);
-            goto done;
-        }
-    }
-    for (size_t k = 0; k < nset; k++) {
-        spec = sysdesc_spec_override(ctx, spec, sets[k], &err);
-        if (!spec) {
-            rc = cli_fail(cli_exit_code(err.code) == SYSDESC_EXIT_ENVIRONMENT
-                              ? SYSDESC_EXIT_ENVIRONMENT
-                              : SYSDESC_EXIT_BAD_INPUT,
-                          "probe: --set %s: %s", sets[k], err.text);
-            goto done;
-        }
-        if (!(load_opts.flags & SYSDESC_LOAD_NO_CHECK) &&
-            (rc = check_set(spec, sets[k])) != SYSDESC_EXIT_OK)
-            goto done;
-    }
+    if ((rc = cli_apply_overrides("probe", ctx, &spec, &ov)) != SYSDESC_EXIT_OK)
+        goto done;
     sysdesc_system sys = {.spec = spec};
     if (llvm_target && format != SYSDESC_FORMAT_MLIR) {
         /* YAML and JSON have no module: their CPU keys carry the same facts */
@@ -256,8 +220,8 @@ int cmd_probe(int argc, char **argv)
     rc = cli_output_system(&sys, format, print_flags, out);
 done:
     free(xmls);
-    free(sets);
-    free(overrides);
+    free(ov.sets);
+    free(ov.files);
     dlti_context_free(ctx);
     return rc;
 }

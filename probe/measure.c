@@ -6,8 +6,10 @@
 #include "probe_private.h"
 #include "sysdesc/version.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,14 @@ typedef struct level {
     char name[8];              /* "L1" ... "memory" */
     size_t ws_all, ws_one;     /* working set per thread: all threads, one thread */
     double read_all, triad_all, read_one, triad_one, latency_ns;
+    char bounded[240];         /* what the run bound changed, or "" (the `bounded` key) */
 } level;
+
+/* A level the plan leaves out, and why (the `skipped` map). */
+typedef struct skip {
+    char name[8];
+    char why[320];
+} skip;
 
 typedef struct plan {
     const sysdesc_measure_options *opts;
@@ -30,9 +39,13 @@ typedef struct plan {
     int ncpu;
     double sample_s;
     int samples;
+    size_t ws_cap;    /* the most one run's working set may take, per thread */
+    double budget_s;  /* the most one run's samples may take */
     int step, nsteps;
     level lv[MAX_LEVELS];
     int nlv;
+    skip sk[MAX_LEVELS];
+    int nsk;
 } plan;
 
 static const char *mode_name(sysdesc_measure_mode m)
@@ -61,19 +74,76 @@ static int64_t cache_i64(dlti_context *ctx, const dlti_attr *dev, const char *lv
     return get_i64(ctx, dev, path, 3);
 }
 
-/* Working sets: level k's run holds half-way between what level k-1 and
+/* Whether the probe listed `path` ("cache.L3.size_in_bytes") under the
+ * device's "suspect": a value it kept but does not believe. */
+static bool is_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path)
+{
+    const dlti_attr *s = dlti_attr_lookup(dev, dlti_key_string(ctx, "suspect", 7));
+    size_t n = s && dlti_attr_get_kind(s) == DLTI_ATTR_ARRAY ? dlti_attr_size(s) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t;
+        size_t len;
+        if (dlti_attr_get_string(dlti_attr_element(s, i), &t, &len, NULL) == 0 &&
+            len == strlen(path) && memcmp(t, path, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void add_skip(plan *p, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_skip(plan *p, const char *name, const char *fmt, ...)
+{
+    skip *s = &p->sk[p->nsk++];
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->why, sizeof(s->why), fmt, ap);
+    va_end(ap);
+}
+
+/* Caps a level's working sets at the run bound; says so when it does. */
+static void cap_level(plan *p, level *l)
+{
+    size_t want = l->ws_one > l->ws_all ? l->ws_one : l->ws_all;
+    if (want <= p->ws_cap)
+        return;
+    if (l->ws_one > p->ws_cap)
+        l->ws_one = p->ws_cap;
+    if (l->ws_all > p->ws_cap)
+        l->ws_all = p->ws_cap;
+    snprintf(l->bounded, sizeof(l->bounded),
+             "working sets capped at the %s bound of %zu bytes a thread (the plan wanted %zu)",
+             mode_name(p->opts->mode), p->ws_cap, want);
+}
+
+/* Working sets.  Level k's run holds half-way between what level k-1 and
  * level k hold for one thread (an L3 shared by T of our threads holds
- * size/T for each), so it misses k-1 and hits k.  Memory: 4x every
- * last-level cache together, at least 64 MiB, at most a quarter of the
- * memory this process may use and 4 GiB. */
+ * size/T for each), so it misses k-1 and hits k.  Memory's is 4x the
+ * largest cache one thread reaches (one instance; for the all-thread run
+ * its share of one), at least 64 MiB in all, at most a quarter of the
+ * memory this process may use.  Every run's working set is at most
+ * p->ws_cap a thread (docs/measure.md, "Bounds"): a level above it is
+ * measured at the cap, a size the probe marked suspect is not measured,
+ * and memory is left out where the cap cannot exceed the caches. */
 static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_error_t *err)
 {
     static const char *const names[] = {"L1", "L2", "L3", "L4"};
-    size_t below_all = 0, below_one = 0, llc_total = 0;
+    size_t below_all = 0, below_one = 0;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         int64_t size = cache_i64(ctx, dev, names[i], "size_in_bytes");
         if (size <= 0)
             continue;
+        char path[40];
+        snprintf(path, sizeof(path), "cache.%s.size_in_bytes", names[i]);
+        if (is_suspect(ctx, dev, path)) {
+            add_skip(p, names[i],
+                     "its size (%" PRId64 " bytes) is marked suspect by the probe: not "
+                     "measured, and memory's working set is sized without it; give the real "
+                     "size with --set CPU.%s=BYTES",
+                     size, path);
+            continue;
+        }
         int64_t inst = cache_i64(ctx, dev, names[i], "num_instances");
         if (inst <= 0)
             inst = 1;
@@ -81,41 +151,80 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
         if (share < 1)
             share = 1;
         size_t cap_all = (size_t)(size / share), cap_one = (size_t)size;
-        llc_total = (size_t)size * (size_t)inst;
         if (cap_all <= below_all || cap_one <= below_one)
             continue; /* not larger than the level below for a thread: nothing to see */
+        if (below_one >= p->ws_cap) {
+            add_skip(p, names[i],
+                     "a working set between %zu and %zu bytes is above the %s bound of %zu "
+                     "bytes a run",
+                     below_one, cap_one, mode_name(p->opts->mode), p->ws_cap);
+            continue;
+        }
         level *l = &p->lv[p->nlv++];
         snprintf(l->name, sizeof(l->name), "%s", names[i]);
         l->ws_all = below_all + (cap_all - below_all) / 2;
         l->ws_one = below_one + (cap_one - below_one) / 2;
+        cap_level(p, l);
         below_all = cap_all;
         below_one = cap_one;
     }
     if (p->nlv == 0) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "measure: the CPU device has no cache sizes (cache.L1.size_in_bytes ...)");
+                       "measure: the CPU device has no cache size to measure "
+                       "(cache.L1.size_in_bytes ...)%s%s",
+                       p->nsk ? ": " : "", p->nsk ? p->sk[0].why : "");
         return -1;
     }
-    size_t mem = 4 * llc_total > 64 * MIB ? 4 * llc_total : 64 * MIB;
+    size_t one = 4 * below_one, all = 4 * below_all;
+    if (one < 64 * MIB)
+        one = 64 * MIB;
+    if (all * (size_t)p->ncpu < 64 * MIB)
+        all = 64 * MIB / (size_t)p->ncpu;
     const char *total_path[] = {"memory", "total_in_bytes"};
     const char *limit_path[] = {"memory", "cgroup_limit_in_bytes"};
     int64_t total = get_i64(ctx, dev, total_path, 2), limit = get_i64(ctx, dev, limit_path, 2);
     if (limit > 0 && (total <= 0 || limit < total))
         total = limit;
-    if (total > 0 && mem > (size_t)total / 4)
-        mem = (size_t)total / 4;
-    if (mem > 4096 * MIB)
-        mem = 4096 * MIB;
-    if (mem <= below_one) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "measure: a quarter of the memory (%zu bytes) does not exceed the caches",
-                       mem);
-        return -1;
-    }
-    level *l = &p->lv[p->nlv++];
+    size_t quarter = total > 0 ? (size_t)total / 4 : SIZE_MAX;
+    if (one > quarter)
+        one = quarter;
+    if (all > quarter / (size_t)p->ncpu)
+        all = quarter / (size_t)p->ncpu;
+    level *l = &p->lv[p->nlv];
+    memset(l, 0, sizeof(*l));
     snprintf(l->name, sizeof(l->name), "memory");
-    l->ws_one = mem;
-    l->ws_all = mem / (size_t)p->ncpu;
+    const char *mode = mode_name(p->opts->mode);
+    /* Twice the caches at least: a stream through twice what an LRU cache
+     * holds finds none of its lines there. */
+    if (all > p->ws_cap)
+        all = p->ws_cap;
+    if (all < 2 * below_all || (p->ncpu == 1 && one > p->ws_cap && p->ws_cap < 2 * below_one)) {
+        add_skip(p, "memory",
+                 "a working set beyond the caches (%zu bytes a thread) is above the %s bound "
+                 "of %zu bytes a run, or above a quarter of the memory%s",
+                 2 * (p->ncpu == 1 ? below_one : below_all), mode, p->ws_cap,
+                 p->opts->mode == SYSDESC_MEASURE_QUICK ? "; measure without --quick" : "");
+        return 0;
+    }
+    l->ws_all = all;
+    if (one <= p->ws_cap) {
+        l->ws_one = one;
+    } else if (p->ws_cap >= 2 * below_one) {
+        l->ws_one = p->ws_cap;
+        snprintf(l->bounded, sizeof(l->bounded),
+                 "the single-thread working set capped at the %s bound of %zu bytes (the plan "
+                 "wanted %zu)",
+                 mode, p->ws_cap, one);
+    } else {
+        /* One thread reaches a cache larger than half the bound (one large
+         * shared last level): its runs are left out, the all-thread ones
+         * (each thread's share) still fit. */
+        snprintf(l->bounded, sizeof(l->bounded),
+                 "the single-thread runs left out: beyond the caches one thread reaches (%zu "
+                 "bytes) is above the %s bound of %zu bytes a run",
+                 2 * below_one, mode, p->ws_cap);
+    }
+    p->nlv++;
     return 0;
 }
 
@@ -148,13 +257,20 @@ static void progress(plan *p, const char *what, const char *name, int threads)
     p->opts->progress(p->opts->progress_user, line, (double)p->step / p->nsteps);
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* One run; the rate (best sample), or -1 with err. */
 static double run(plan *p, mk_kind kind, size_t bytes, int threads, const char *what,
                   const char *name, dlti_error_t *err)
 {
     progress(p, what, name, threads);
     mk_run r = {.kind = kind, .k = p->k, .bytes = bytes, .nthreads = threads, .cpus = p->cpus,
-                .sample_s = p->sample_s, .samples = p->samples,
+                .sample_s = p->sample_s, .samples = p->samples, .budget_s = p->budget_s,
                 .break_triad = kind == MK_TRIAD && getenv("SYSDESC_MEASURE_BREAK_TRIAD")};
     p->step++;
     return mk_team_run(&r, err) == 0 ? r.best : -1;
@@ -171,14 +287,21 @@ static void add_level(dlti_context *ctx, pb_map *levels, const level *l, bool mu
 {
     pb_map m;
     pb_init(&m);
-    pb_i64(ctx, &m, "working_set_in_bytes", (int64_t)l->ws_one);
+    if (l->ws_one)
+        pb_i64(ctx, &m, "working_set_in_bytes", (int64_t)l->ws_one);
     if (multi)
         pb_i64(ctx, &m, "working_set_per_thread_in_bytes", (int64_t)l->ws_all);
     pb_i64(ctx, &m, "read_bandwidth_in_bytes_per_second", llround(l->read_all));
     pb_i64(ctx, &m, "triad_bandwidth_in_bytes_per_second", llround(l->triad_all));
-    pb_i64(ctx, &m, "read_bandwidth_single_thread_in_bytes_per_second", llround(l->read_one));
-    pb_i64(ctx, &m, "triad_bandwidth_single_thread_in_bytes_per_second", llround(l->triad_one));
-    pb_add(ctx, &m, "latency_in_ns", f64(ctx, l->latency_ns));
+    if (l->ws_one) {
+        pb_i64(ctx, &m, "read_bandwidth_single_thread_in_bytes_per_second",
+               llround(l->read_one));
+        pb_i64(ctx, &m, "triad_bandwidth_single_thread_in_bytes_per_second",
+               llround(l->triad_one));
+        pb_add(ctx, &m, "latency_in_ns", f64(ctx, l->latency_ns));
+    }
+    if (l->bounded[0])
+        pb_str(ctx, &m, "bounded", l->bounded);
     pb_add_map(ctx, levels, l->name, &m, err);
 }
 
@@ -192,12 +315,6 @@ static void add_peaks(dlti_context *ctx, pb_map *out, const char *key, double f6
     pb_add_map(ctx, out, key, &m, err);
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_device,
                                       const sysdesc_measure_options *opts, dlti_error_t *err)
@@ -227,8 +344,15 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
      * samples, not longer ones (5 ms samples did worse on a loaded host). */
     static const double sample_s[] = {0.002, 0.001, 0.002};
     static const int samples[] = {15, 5, 101};
+    /* The bounds (docs/measure.md, "Bounds"): what one run may allocate a
+     * thread and how long its samples may take, so that a measurement's
+     * time does not follow the sizes the probe reports. */
+    static const size_t ws_cap[] = {256 * MIB, 64 * MIB, 1024 * MIB};
+    static const double budget_s[] = {0.1, 0.03, 1.0};
     p->sample_s = sample_s[opts->mode];
     p->samples = samples[opts->mode];
+    p->ws_cap = ws_cap[opts->mode];
+    p->budget_s = budget_s[opts->mode];
     const dlti_attr *result = NULL;
     double t_start = now_s();
     if (plan_cpus(p, err) != 0 || plan_levels(p, ctx, cpu_device, err) != 0)
@@ -239,13 +363,17 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
 
     for (int i = 0; i < p->nlv; i++) {
         level *l = &p->lv[i];
-        if ((l->read_one = run(p, MK_READ, l->ws_one, 1, "read", l->name, err)) < 0 ||
-            (l->triad_one = run(p, MK_TRIAD, l->ws_one, 1, "triad", l->name, err)) < 0)
-            goto done;
-        double loads = run(p, MK_CHASE, l->ws_one, 1, "latency", l->name, err);
-        if (loads <= 0)
-            goto done;
-        l->latency_ns = 1e9 / loads;
+        if (l->ws_one) {
+            if ((l->read_one = run(p, MK_READ, l->ws_one, 1, "read", l->name, err)) < 0 ||
+                (l->triad_one = run(p, MK_TRIAD, l->ws_one, 1, "triad", l->name, err)) < 0)
+                goto done;
+            double loads = run(p, MK_CHASE, l->ws_one, 1, "latency", l->name, err);
+            if (loads <= 0)
+                goto done;
+            l->latency_ns = 1e9 / loads;
+        } else {
+            p->step += 3;
+        }
         if (multi) {
             if ((l->read_all = run(p, MK_READ, l->ws_all, all, "read", l->name, err)) < 0 ||
                 (l->triad_all = run(p, MK_TRIAD, l->ws_all, all, "triad", l->name, err)) < 0)
@@ -271,14 +399,16 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
         opts->progress(opts->progress_user, "done", 1.0);
 
     /* The map, provenance first. */
-    char method[600], date[32], version[32];
+    char method[800], date[32], version[32];
     snprintf(method, sizeof(method),
-             "sysdesc measure (%s): best of %d samples of ~%g ms; bandwidth = bytes the kernel "
+             "sysdesc measure (%s): best of %d samples of ~%g ms (at least 3, fewer where "
+             "they would take over %g ms; working sets at most %zu MiB a thread); bandwidth = bytes the kernel "
              "loads and stores (read: 8, triad a=b+s*c: 24 a element, STREAM's count, no "
              "write-allocate) over the first thread's start to the last thread's end; latency: "
              "randomised pointer chase, one load per 64-byte line; peak: %d independent %s FMA "
              "chains a thread; clock: a chain of dependent integer adds; every result verified",
-             mode_name(opts->mode), p->samples, p->sample_s * 1e3, MK_FMA_ACC, p->k->isa);
+             mode_name(opts->mode), p->samples, p->sample_s * 1e3, p->budget_s * 1e3,
+             p->ws_cap / MIB, MK_FMA_ACC, p->k->isa);
     time_t now = time(NULL);
     struct tm tmv;
     if (!gmtime_r(&now, &tmv) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tmv))
@@ -303,11 +433,19 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
         pb_i64(ctx, &m, "frequency_mhz", llround(mhz));
     add_peaks(ctx, &m, "peak_ops_per_second", f64_all, f32_all, err);
     add_peaks(ctx, &m, "peak_ops_per_second_single_thread", f64_one, f32_one, err);
-    pb_i64(ctx, &m, "memory_bandwidth_in_bytes_per_second",
-           llround(p->lv[p->nlv - 1].triad_all));
+    if (strcmp(p->lv[p->nlv - 1].name, "memory") == 0)
+        pb_i64(ctx, &m, "memory_bandwidth_in_bytes_per_second",
+               llround(p->lv[p->nlv - 1].triad_all));
     for (int i = 0; i < p->nlv; i++)
         add_level(ctx, &levels, &p->lv[i], multi, err);
     pb_add_map(ctx, &m, "levels", &levels, err);
+    if (p->nsk) {
+        pb_map sk;
+        pb_init(&sk);
+        for (int i = 0; i < p->nsk; i++)
+            pb_str(ctx, &sk, p->sk[i].name, p->sk[i].why);
+        pb_add_map(ctx, &m, "skipped", &sk, err);
+    }
     pb_add(ctx, &m, "duration_in_seconds", f64(ctx, now_s() - t_start));
     result = pb_finish(ctx, &m, DLTI_ATTR_MAP, err);
 done:

@@ -81,11 +81,13 @@ typedef struct mk_run {
     const int *cpus;
     double sample_s;  /* the length a sample aims at */
     int samples;
+    double budget_s;  /* the most the samples may take together (0: no bound); at least 3 run */
     bool break_triad; /* the test hook: the triad skips its last MK_BLOCK elements */
     /* out: the best sample's rate (bytes/s for READ and TRIAD, FLOP/s for
      * FMA, seconds per load for CHASE) and the median sample's rate */
     double best, median;
     size_t elements;  /* per thread, as run */
+    int samples_run;  /* samples taken: `samples`, or fewer within `budget_s` */
 } mk_run;
 
 /* 0, or -1 with err: NOMEM, IO (threads), VERIFY (a wrong result). */

@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 /* One pass of the FMA kernels: iterations; of the chase: loads. */
@@ -19,6 +20,8 @@
 #define CHASE_PASS 1024
 /* The most passes a sample may take (a sample of an absurdly fast pass stays bounded). */
 #define MAX_PASSES (UINT64_C(1) << 24)
+/* The fewest samples a run's budget may leave it. */
+#define MIN_SAMPLES 3
 
 typedef struct team {
     mk_run *r;
@@ -29,6 +32,7 @@ typedef struct team {
     double *t0, *t1; /* [sample * nthreads + thread] */
     double *warm;    /* [thread]: one pass's time */
     uint64_t passes;
+    int samples;     /* those run: r->samples, fewer where they would outlast r->budget_s */
     bool failed;     /* any thread, under lock (is_failed) */
     dlti_error_t err; /* the first failure, under lock */
 } team;
@@ -76,7 +80,15 @@ static double *alloc_doubles(size_t n)
     if (n == 0 || n > SIZE_MAX / sizeof(double) - MK_ALIGN)
         return NULL;
     size_t size = (n * sizeof(double) + MK_ALIGN - 1) / MK_ALIGN * MK_ALIGN;
-    return aligned_alloc(MK_ALIGN, size);
+    double *a = aligned_alloc(MK_ALIGN, size);
+#ifdef MADV_HUGEPAGE
+    /* Large pages where the kernel gives them: a 2 MiB page is one fault
+     * where 4 KiB pages are 512, and filling a memory-sized buffer costs
+     * about as much as measuring it otherwise. */
+    if (a)
+        (void)madvise(a, size, MADV_HUGEPAGE);
+#endif
+    return a;
 }
 
 /* What the kernels' results must be, and values the compiler cannot know. */
@@ -243,10 +255,22 @@ static void *work(void *arg)
                 slow = tm->warm[i];
         double want = slow > 0 ? r->sample_s / slow : (double)MAX_PASSES;
         tm->passes = want < 1 ? 1 : want > (double)MAX_PASSES ? MAX_PASSES : (uint64_t)want;
+        /* A sample of one long pass (a memory-sized working set) is already
+         * a steady figure: fewer of them, within the run's budget, at least
+         * MIN_SAMPLES. */
+        double sample = slow * (double)tm->passes;
+        tm->samples = r->samples;
+        if (r->budget_s > 0 && sample * r->samples > r->budget_s) {
+            int fit = (int)(r->budget_s / sample);
+            tm->samples = fit < MIN_SAMPLES ? MIN_SAMPLES : fit;
+            if (tm->samples > r->samples)
+                tm->samples = r->samples;
+        }
     }
     pthread_barrier_wait(&tm->bar);
     const uint64_t passes = tm->passes;
-    for (int smp = 0; smp < r->samples; smp++) {
+    const int samples = tm->samples;
+    for (int smp = 0; smp < samples; smp++) {
         pthread_barrier_wait(&tm->bar);
         size_t slot = (size_t)smp * (size_t)n_thr + (size_t)w->id;
         tm->t0[slot] = now_s();
@@ -353,6 +377,8 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
         dlti_error_set(err, tm.err.code, "measure: %s", tm.err.text);
     } else {
         double work_all = pass_work(r) * (double)nt * (double)tm.passes;
+        ns = (size_t)tm.samples;
+        r->samples_run = tm.samples;
         for (size_t s = 0; s < ns; s++) {
             double first = tm.t0[s * nt], last = tm.t1[s * nt];
             for (size_t i = 1; i < nt; i++) {

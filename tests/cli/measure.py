@@ -3,10 +3,14 @@
 the same printer) passes `sysdesc check` and `mlir-opt-22`; every measured
 value is positive and the levels are ordered as physics says (L1 bandwidth
 >= memory bandwidth, L1 latency < memory latency); the provenance is there;
-a broken triad kernel (the SYSDESC_MEASURE_BREAK_TRIAD hook) fails the run
-with the element it got wrong; bad arguments exit 2 with a message naming
-them; -o is atomic (an existing file survives a failed run).
-Environment: SYSDESC (the tool)."""
+the bounds (docs/measure.md): every working set within the mode's bound, a
+cache size the probe marks suspect not measured and said so, --set
+correcting it first, a cache too large for the bound capped or left out
+with the reason; a broken triad kernel (the SYSDESC_MEASURE_BREAK_TRIAD
+hook) fails the run with the element it got wrong; bad arguments exit 2
+with a message naming them; -o is atomic (an existing file survives a
+failed run).
+Environment: SYSDESC (the tool), SRCDIR."""
 import json
 import os
 import shutil
@@ -15,6 +19,8 @@ import sys
 import tempfile
 
 SYSDESC = os.environ["SYSDESC"]
+ODD_VM = os.path.join(os.environ["SRCDIR"], "tests", "data", "xml", "odd_vm.xml")
+QUICK_BOUND = 64 << 20  # bytes a thread a run may take with --quick (docs/measure.md)
 failures = []
 
 
@@ -76,9 +82,17 @@ try:
             "read_bandwidth_single_thread_in_bytes_per_second",
             "triad_bandwidth_single_thread_in_bytes_per_second", "latency_in_ns",
             "working_set_in_bytes")
+    single = keys[2:5]  # left out where the bound leaves out a level's single-thread runs
     for name, level in lv.items():
         for k in keys:
+            if k in single + ("working_set_in_bytes",) and "single-thread runs left out" in \
+                    level.get("bounded", ""):
+                check(k not in level, f"levels.{name}.{k} given though its runs were left out")
+                continue
             check(level.get(k, 0) > 0, f"levels.{name}.{k} not positive")
+        for k in ("working_set_in_bytes", "working_set_per_thread_in_bytes"):
+            check(level.get(k, 0) <= QUICK_BOUND,
+                  f"levels.{name}.{k} {level.get(k)} above the quick bound {QUICK_BOUND}")
     check(m.get("memory_bandwidth_in_bytes_per_second") ==
           lv.get("memory", {}).get("triad_bandwidth_in_bytes_per_second"),
           "memory_bandwidth_in_bytes_per_second is not the memory triad")
@@ -91,6 +105,39 @@ try:
         check(l1["latency_in_ns"] < mem["latency_in_ns"],
               f"L1 latency {l1['latency_in_ns']} ns >= memory's {mem['latency_in_ns']} ns")
         check(l1["working_set_in_bytes"] < mem["working_set_in_bytes"], "working sets not ordered")
+
+    # The bounds.  A host whose hwloc reports a 508 MiB L3 for one core (as
+    # one VM of the project's kind did): the probe marks it suspect, and
+    # measure leaves it out, says why on stderr and in `skipped`, and sizes
+    # memory's working set without it.
+    def measured(*args, env=None):
+        r = run("measure", "--quick", "--format", "json", *args, env=env)
+        ok = r.returncode == 0
+        check(ok, f"measure {' '.join(args)}: exit {r.returncode}: {r.stderr[-400:]}")
+        return (json.loads(r.stdout)["CPU"]["measured"] if ok else {}), r.stderr
+
+    odd = {"HWLOC_XMLFILE": ODD_VM}
+    mo, err = measured(env=odd)
+    check("L3" in mo.get("skipped", {}) and "suspect" in mo["skipped"]["L3"] and
+          "--set CPU.cache.L3.size_in_bytes=" in mo["skipped"]["L3"],
+          f"odd VM: the suspect L3 is skipped with its reason: {mo.get('skipped')}")
+    check("L3" not in mo.get("levels", {}), "odd VM: the suspect L3 was measured")
+    check("memory" in mo.get("levels", {}) and "L3 not measured: its size" in err,
+          f"odd VM: memory measured, the skip said on stderr: {err[-300:]}")
+    # --set corrects the level before measuring: then it is measured.
+    mo, err = measured("--set", "CPU.cache.L3.size_in_bytes=33554432", env=odd)
+    check("L3" in mo.get("levels", {}) and "skipped" not in mo,
+          f"odd VM, --set L3=32 MiB: L3 measured, nothing skipped: {mo.get('skipped')}")
+    # A level the user says is larger than the bound can hold: capped, or
+    # left out where beyond it cannot fit; each said.
+    mo, err = measured("--set", "CPU.cache.L3.size_in_bytes=209715200", env=odd)
+    l3 = mo.get("levels", {}).get("L3", {})
+    check(l3.get("working_set_in_bytes") == QUICK_BOUND and "capped" in l3.get("bounded", ""),
+          f"L3 of 200 MiB: its working set capped at the bound, said: {l3}")
+    check("bound" in mo.get("skipped", {}).get("memory", "") and "memory not measured" in err,
+          f"L3 of 200 MiB: memory cannot exceed it within the quick bound: {mo.get('skipped')}")
+    check("memory_bandwidth_in_bytes_per_second" not in mo,
+          "memory skipped, yet a memory bandwidth is given")
 
     # Every format through the library's printer.
     for f in ("yaml", "json", "attr"):
@@ -115,11 +162,16 @@ try:
     # Bad arguments: exit 2, the argument named, nothing on stdout.
     for args, needle in ((["--threads", "0"], "--threads"), (["--threads", "x"], "--threads"),
                          (["--threads"], "--threads"), (["--quick", "--full"], "--full"),
-                         (["--format", "xml"], "xml"), (["-o"], "-o"),
+                         (["--format", "xml"], "xml"), (["-o"], "-o"), (["--set"], "--set"),
+                         (["--set", "CPU.cache.L9.size_in_bytes=1"], "L9"),
+
                          (["--frobnicate"], "--frobnicate"), (["extra"], "extra")):
         r = run("measure", *args)
         check(r.returncode == 2 and needle in r.stderr and r.stdout == "",
               f"measure {' '.join(args)}: exit {r.returncode}, stderr {r.stderr!r}")
+    r = run("measure", "--quick", "-q", "--override", os.path.join(tmp, "none.yaml"))
+    check(r.returncode == 3 and "none.yaml" in r.stderr and r.stdout == "",
+          f"measure --override of a missing file: exit {r.returncode}: {r.stderr}")
     r = run("measure", "--quick", "-q", "-o", os.path.join(tmp, "no", "such", "dir", "x"))
     check(r.returncode == 3, f"-o into a missing directory: exit {r.returncode}")
 finally:

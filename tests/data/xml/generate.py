@@ -237,3 +237,18 @@ save("gpu_server.xml", t)
 
 # Not a topology: the probe must refuse it as bad input.
 save("malformed.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"\n")
+
+# A host that broke the suite once (a VM of the project's own kind): hwloc's
+# CPUID fallback gives each of 2 cores a 508 MiB L3 (associativity unknown),
+# and the NUMA node holds far less than /proc/meminfo's MemTotal.  The suite
+# runs once more with HWLOC_XMLFILE set to it (scripts/test-all).
+t = synth("pack:1 [numa(memory=1073741824)] l3:2(size=532676608) l2:1(size=1048576) "
+          "l1d:1(size=49152) l1i:1(size=32768) core:1 pu:1", "odd_vm.xml")
+t = add_machine_infos(t, [("Architecture", "x86_64"), ("HostName", "odd-vm")])
+t = add_infos_after_open(t, "Package", [("CPUVendor", "AuthenticAMD"),
+                                        ("CPUFamilyNumber", "26"), ("CPUModelNumber", "2"),
+                                        ("CPUModel", "Oxide Virtual Turin-like Processor   "),
+                                        ("CPUStepping", "1")], "      ")
+t = re.sub(r'(<object type="L1Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="12"', t)
+t = re.sub(r'(<object type="L2Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="8"', t)
+save("odd_vm.xml", t)
