@@ -114,7 +114,7 @@ const char *sd_schema_twin(const char *path, unsigned devices)
 
 void sd_float_text(double d, char *out, size_t size)
 {
-    char num[64];
+    char num[32]; /* "%.17g" takes 24 at most: "-1.2345678901234567e-308" */
     const char *exp = "";
     if (fabs(d) >= 1e12 && fabs(d) < 1e18) {
         d /= 1e12;
