@@ -6,9 +6,9 @@ timeit, the median of REPEAT repeats, nanoseconds per call.
             a precompiled spec.path(...)(), against the same 4-deep lookup
             in a plain nested dict (spec.to_dict()'s); then L1 and L2 in
             turn, which defeats the answer each node keeps.
-  loading   sysdesc.host() as an autotuner calls it again (the cache on, as
-            by default: the stamp checked, the kept Spec given), host()
-            from the disk cache's entry, host(cache=False), and
+  loading   sysdesc.host() as an autotuner calls it again (the answer kept
+            for the process, as by default), host(runtimes=False,
+            cache=False) (a probe: hwloc and the CPU sources), and
             sysdesc.load() of the same spec from a file (MLIR and YAML).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py [--repeat 15]
@@ -83,25 +83,12 @@ def main():
         open(mlir, "w").write(spec.to_mlir())
         open(yaml, "w").write(spec.to_yaml())
         n = 50
-        # host() keeps its last answer while its stamp holds; alternating two
-        # cache directories defeats that, so that each call is one read and
-        # parse of the disk cache's whole-result entry.
-        dirs = [os.path.join(d, "cache-a"), os.path.join(d, "cache-b")]
-        for c in dirs:
-            sysdesc.host(cache_dir=c)
-        turn = [0]
-
-        def host_from_disk():
-            turn[0] ^= 1
-            return sysdesc.host(cache_dir=dirs[turn[0]])
-
         rows = [
             ("sysdesc.load(host.mlir)", lambda: sysdesc.load(mlir)),
             ("sysdesc.load(host.yaml)", lambda: sysdesc.load(yaml)),
-            ("sysdesc.host()  (cached: the stamp, the kept Spec)", lambda: sysdesc.host()),
-            ("sysdesc.host()  (the disk cache's entry, parsed)", host_from_disk),
-            ("sysdesc.host(cache=False)", lambda: sysdesc.host(cache=False)),
-            ("sysdesc.host(runtimes=False)", lambda: sysdesc.host(runtimes=False)),
+            ("sysdesc.host()  (the answer kept for the process)", lambda: sysdesc.host()),
+            ("sysdesc.host(runtimes=False, cache=False)  (a probe)",
+             lambda: sysdesc.host(runtimes=False, cache=False)),
         ]
         base = None
         for label, fn in rows:

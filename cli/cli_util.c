@@ -222,14 +222,7 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
                                 (io ? SYSDESC_PROBE_SETUP_IO : 0));
     if (nxml)
         return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);
-    /* The catalog's state names what the hook does: an edited entry makes
-     * a cached whole result stale (docs/runtimes.md, "The whole result").
-     * Out of memory: NULL, and only the runtimes' answers are cached. */
-    char *salt = opts.pci_match ? sysdesc_catalog_fingerprint(NULL) : NULL;
-    opts.cache_salt = salt;
-    const dlti_attr *spec = sysdesc_probe_host(ctx, &opts, err);
-    free(salt);
-    return spec;
+    return sysdesc_probe_host(ctx, &opts, err);
 }
 
 dlti_context *cli_context_new(void)

@@ -14,13 +14,11 @@
 #include "sysdesc/layout.h"
 
 #include <stdarg.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/types.h> /* pid_t */
 
 /* ======== floats (a port of LLVM APFloat) ======== */
 
@@ -530,41 +528,6 @@ void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, 
  * reason), DLTI_ERROR_LIMIT or DLTI_ERROR_NOMEM, the error's source `path`. */
 char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
 
-/* ---- change generations of watched directories (watch.c) ---- */
-/* getpid(), without a system call after the first (a forked child asks
- * again): for the caches that must not use a parent's descriptors. */
-pid_t dlti_process_id(void);
-/* Watches directory `dir` (symbolic links followed) for entries created,
- * removed, renamed, written or changed in their attributes.  False when it
- * cannot be watched so that every change is seen (no inotify, out of
- * watches, a network or FUSE filesystem): the caller must then not rely on
- * the generation for what is in it.  Thread-safe. */
-bool dlti_watch_dir(const char *dir);
-/* Watches what tells that absolute path `path` changed: every directory its
- * lookup goes through (from /, along every symbolic link it follows, to the
- * path itself when it is a directory), so that its entry, a parent renamed
- * or a link retargeted anywhere on the way is reported; when a step does
- * not exist, the last directory reached reports its creation.  False as
- * dlti_watch_dir(), or for more than 40 links. */
-bool dlti_watch_path(const char *path);
-/* The current generation: it changes whenever a watched directory reported
- * a change since the last call (and when a forked child first asks).  What
- * a caller saw after reading generation G still holds while the generation
- * is G.  Thread-safe; one read() when nothing changed. */
-uint64_t dlti_watch_generation(void);
-/* Changes the generation now: for a caller that found something it depends
- * on changed or unwatchable, so that no earlier reader of the generation
- * trusts what it saw.  Thread-safe. */
-void dlti_watch_invalidate(void);
-/* Whether a check counted by `calls` runs again in this process (its
- * second run or later): a check starts watching only then, so that a
- * process that checks once (a CLI command) pays no watch. */
-bool dlti_watch_again(_Atomic unsigned *calls);
-/* In a fork handler of the child (its only thread): true when `lock` was
- * free at the fork, so that what it guards is whole; false when a thread
- * of the parent (gone here) held it: the lock is then made anew, and what
- * it guards may be half-changed (the caller drops it, unfreed). */
-bool dlti_lock_whole_after_fork(pthread_mutex_t *lock);
 /* Makes room for `need` elements of `elem` bytes in the malloc'ed array
  * `*data` of capacity `*cap` (doubling); 0, or -1 on overflow or out of
  * memory with the array unchanged. */

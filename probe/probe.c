@@ -90,14 +90,6 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     const char *xml = run->xml.label ? run->xml.label : path; /* names it in errors */
     if (!run->host && !run->xml.buffer && xml_unreadable(path, err))
         return -1;
-    /* A test hook (tests/probe/host_cache.py): this host's topology cannot
-     * be loaded, which proves a cached result is answered without it. */
-    if (run->host && getenv("SYSDESC_TEST_NO_HOST_TOPOLOGY")) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
-                          "hwloc cannot load the topology of this host: "
-                          "SYSDESC_TEST_NO_HOST_TOPOLOGY is set");
-        return -1;
-    }
     /* Read by sysdesc, with the size limit every reader has (issue 13: an
      * endless stream given as the file), then handed to hwloc as a buffer;
      * hwloc reads it during hwloc_topology_load.  A cluster node's text
@@ -256,71 +248,15 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
         run.host = opts->xml_path == NULL && !xml->buffer;
         run.io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run.host);
     }
-    /* This host's whole result may be cached (host_cache.c): a hit costs a
-     * parse, no hwloc load and no runtime entry. */
-    dlti_buf key = {0};
-    bool cached = !xml && run.host && opts->cache != SYSDESC_PROBE_CACHE_OFF &&
-                  pb_host_cache_key(&run, &key);
     const dlti_attr *result = NULL;
-    if (cached && opts->cache == SYSDESC_PROBE_CACHE_AUTO &&
-        (result = pb_host_cache_read(&run, key.data)) != NULL) {
-        free(key.data);
-        pb_run_free(&run);
-        return result;
-    }
-    /* After the lookup: creating a topology loads hwloc's plugins. */
     if (hwloc_topology_init(&run.topo) != 0) {
         run.topo = NULL;
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
     } else if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
         run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
-    if (result && cached)
-        pb_host_cache_write(&run, key.data, result);
-    if (result && !xml && run.host) {
-        /* A stamp taken before this probe (sysdesc_probe_host_stamp) vouches
-         * for its result only when the result can be asked for again and
-         * the libraries the runtimes loaded are watched from now on. */
-        if (!run.rt_cacheable)
-            dlti_watch_invalidate();
-        else if (run.rt_libraries)
-            pb_rt_libraries_unchanged(run.rt_libraries);
-    }
-    free(key.data);
     pb_run_free(&run);
     return result;
-}
-
-char *sysdesc_probe_host_stamp(const sysdesc_probe_options *opts)
-{
-    sysdesc_probe_options defaults;
-    if (!opts) {
-        sysdesc_probe_options_init(&defaults);
-        opts = &defaults;
-    }
-    if (opts->cache != SYSDESC_PROBE_CACHE_AUTO || opts->xml_path)
-        return NULL;
-    /* The generation first: a change while the key is read shows in the next stamp. */
-    uint64_t gen = dlti_watch_generation();
-    pb_run run;
-    pb_run_init(&run, NULL, opts);
-    dlti_buf key = {0};
-    /* The entry itself too: another process's --refresh-cache rewrites it,
-     * a removal makes the next probe probe; no entry, no stamp (the next
-     * probe writes one, or cannot). */
-    char *entry_key = NULL;
-    if (pb_host_cache_key(&run, &key) && key.data && (entry_key = strdup(key.data)) &&
-        pb_cache_entry_identity(&run, "host", entry_key, &key))
-        dlti_buf_printf(&key, "generation %llu\n", (unsigned long long)gen);
-    else
-        key.failed = true;
-    free(entry_key);
-    pb_run_free(&run);
-    if (key.failed) {
-        free(key.data);
-        return NULL;
-    }
-    return key.data;
 }
 
 const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,

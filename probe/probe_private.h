@@ -54,11 +54,7 @@ typedef struct pb_warn {
     const char *prefix;   /* device id prefix, for messages */
     char **suspect;       /* dotted paths inside the CPU device */
     size_t nsuspect, capsuspect;
-    char **lines; /* every warning's text, reported or quiet: host_cache.c replays them */
-    size_t nlines, caplines;
 } pb_warn;
-/* Reports one recorded warning line through the options' sink (not when quiet). */
-void pb_warning_emit(const sysdesc_probe_options *opts, const char *line);
 
 void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -234,17 +230,14 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
 void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key);
 const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key);
 void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len);
-/* The entries underneath (rt_cache.c, shared with host_cache.c): an entry
- * DIR/KIND-HASH.mlir is #dlti.map<"key" = KEY, FIELDS>.  pb_cache_lookup
- * returns the whole map when the file is this user's, parses and holds
- * exactly `key`; pb_cache_store writes `fields` ("name" = value, ...)
- * atomically and prunes week-old entries of both kinds. */
+/* The entries underneath: an entry DIR/KIND-HASH.mlir is
+ * #dlti.map<"key" = KEY, FIELDS>.  pb_cache_lookup returns the whole map
+ * when the file is this user's, parses and holds exactly `key`;
+ * pb_cache_store writes `fields` ("name" = value, ...) atomically and
+ * prunes week-old entries. */
 const dlti_attr *pb_cache_lookup(pb_run *run, const char *kind, const char *key);
 void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *fields,
                     size_t len);
-/* Appends "entry DEV:INODE:SIZE:MTIME" of the entry of `kind` and `key` to
- * `out`; false (nothing appended) when there is none. */
-bool pb_cache_entry_identity(const pb_run *run, const char *kind, const char *key, dlti_buf *out);
 /* "env NAME=VALUE" lines of the variables with one of `prefixes`, sorted;
  * those starting with `skip` (NULL: none) left out. */
 void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefixes,
@@ -252,21 +245,7 @@ void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefix
 /* The SYSDESC_RUNTIME_* bits a probe asks (runtime.c). */
 unsigned pb_rt_asked_bits(const sysdesc_probe_options *o);
 
-/* key_read.c: reads the small kernel file `path` (/proc, /sys) into `buf`
- * (NUL-terminated; at most size - 1 bytes, *len, may be NULL, gets them)
- * through a descriptor this process keeps open for the next read: what a
- * cache key holds, read once per key.  -1 when it cannot be opened or read.
- * Thread-safe. */
-int pb_key_read(const char *path, char *buf, size_t size, size_t *len);
 
-/* host_cache.c: the whole result of a host probe (docs/runtimes.md, "The
- * whole result").  pb_host_cache_key builds its key (false: not cached,
- * e.g. a pci_match hook without cache_salt); pb_host_cache_read returns the
- * spec of a valid entry with its warnings replayed, else NULL;
- * pb_host_cache_write stores `spec` with run's warnings and libraries. */
-bool pb_host_cache_key(pb_run *run, dlti_buf *key);
-const dlti_attr *pb_host_cache_read(pb_run *run, const char *key);
-void pb_host_cache_write(pb_run *run, const char *key, const dlti_attr *spec);
 
 /* rt_merge.c: the runtimes' devices into run->devices (pb_probe_runtimes' second half). */
 int pb_rt_merge(pb_run *run, dlti_error_t *err);
@@ -316,11 +295,6 @@ struct pb_run {
     size_t nrt, caprt;
     pb_map rt_skipped; /* runtime -> why it was not asked or not found */
     const char *rt_origin; /* how the runtimes answered (the CPU's source "runtimes"); NULL: not asked */
-    /* For the whole-result cache (host_cache.c): the runtimes' answers were
-     * complete or cached (an incomplete one is asked again next time), and
-     * the libraries they loaded (NULL: none), whose change makes it stale. */
-    bool rt_cacheable;
-    const dlti_attr *rt_libraries;
     /* The GPUs of run->devices, for the merge and the catalog hook. */
     pb_gpu *gpus;
     size_t ngpus, capgpus;

@@ -21,7 +21,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,21 +105,10 @@ void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefix
     free(sel);
 }
 
-static char boot_id[64];
-
-static void read_boot_id(void)
+/* The kernel file `path` (/proc, /sys: small) hashed into a "file" line. */
+static void key_file(dlti_buf *key, const char *path, const char *text, size_t len)
 {
-    if (pb_key_read("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id), NULL) != 0)
-        boot_id[0] = '\0';
-    boot_id[strcspn(boot_id, "\n")] = '\0';
-}
-
-/* The boot's id: a process does not outlive its boot, so it is read once. */
-static void key_boot(dlti_buf *key)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, read_boot_id);
-    dlti_buf_printf(key, "boot %s\n", boot_id);
+    dlti_buf_printf(key, "file %s %016llx\n", path, (unsigned long long)dlti_hash_bytes(text, len));
 }
 
 /* Whether `driver` is the driver of a device of /proc/bus/pci/devices
@@ -134,70 +122,16 @@ static bool bound(const char *list, const char *driver)
     return false;
 }
 
-/* The identity lines of key_files, kept with the watch generation they were
- * made under (dlti/watch.c) while every one of the files is watched. */
-static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-    char *lines;
-    uint64_t generation;
-} stats_memo;
-
-static pthread_once_t stats_fork_once = PTHREAD_ONCE_INIT;
-
-/* In a forked child: still valid (the watch generation starts anew), or
- * half-changed by a thread of the parent and dropped. */
-static void stats_after_fork(void)
-{
-    if (!dlti_lock_whole_after_fork(&stats_lock))
-        memset(&stats_memo, 0, sizeof(stats_memo));
-}
-
-static void stats_register_fork(void)
-{
-    pthread_atfork(NULL, NULL, stats_after_fork);
-}
-
+/* The identity of each of key_files. */
 static void key_stats(dlti_buf *key)
 {
-    pthread_once(&stats_fork_once, stats_register_fork);
-    uint64_t gen = dlti_watch_generation();
-    pthread_mutex_lock(&stats_lock);
-    bool hit = stats_memo.lines && stats_memo.generation == gen;
-    if (hit)
-        dlti_buf_puts(key, stats_memo.lines);
-    pthread_mutex_unlock(&stats_lock);
-    if (hit)
-        return;
-    dlti_buf lines = {0};
-    static _Atomic unsigned calls;
-    bool watched = dlti_watch_again(&calls); /* from the second key: a CLI builds one */
     for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
-        if (watched && !dlti_watch_path(key_files[i])) /* before the look: a later change shows */
-            watched = false;
         struct stat st;
-        if (stat(key_files[i], &st) != 0)
-            continue;
-        if (S_ISREG(st.st_mode) && st.st_nlink > 1)
-            watched = false; /* changed through another name: unseen by the watch */
-        dlti_buf_printf(&lines, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
-                        (unsigned long long)st.st_ino, (long long)st.st_size,
-                        (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+        if (stat(key_files[i], &st) == 0)
+            dlti_buf_printf(key, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
+                            (unsigned long long)st.st_ino, (long long)st.st_size,
+                            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     }
-    if (lines.failed || (!lines.data && !(lines.data = calloc(1, 1)))) {
-        key->failed = true;
-        free(lines.data);
-        return;
-    }
-    dlti_buf_puts(key, lines.data);
-    pthread_mutex_lock(&stats_lock);
-    if (watched) {
-        free(stats_memo.lines);
-        stats_memo.lines = lines.data;
-        stats_memo.generation = gen;
-        lines.data = NULL;
-    }
-    pthread_mutex_unlock(&stats_lock);
-    free(lines.data);
 }
 
 void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
@@ -214,28 +148,23 @@ void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
         dlti_buf_putc(key, '\n');
     }
     pb_cache_key_env(key, env_prefixes, sizeof(env_prefixes) / sizeof(env_prefixes[0]), NULL);
-    key_boot(key);
-    /* Below malloc's mmap threshold: no map and unmap per key.  A PCI list
-     * that fills it (~800 devices) is read whole the plain way. */
-    size_t size = 120u << 10, len = 0;
-    char *buf = malloc(size);
-    char *pci = buf && pb_key_read(pci_devices, buf, size, &len) == 0 ? buf : NULL;
-    if (pci && len + 1 == size)
-        pci = dlti_read_file(pci_devices, 1u << 20, &len, NULL);
+    size_t len;
+    char *boot = dlti_read_file("/proc/sys/kernel/random/boot_id", 256, &len, NULL);
+    if (boot)
+        key_file(key, "boot_id", boot, len);
+    free(boot);
+    char *pci = dlti_read_file(pci_devices, 1u << 20, &len, NULL);
     if (pci)
-        dlti_buf_printf(key, "file %s %016llx\n", pci_devices,
-                        (unsigned long long)dlti_hash_bytes(pci, len));
+        key_file(key, pci_devices, pci, len);
     for (size_t i = 0; i < sizeof(driver_versions) / sizeof(driver_versions[0]); i++) {
         if (pci && !bound(pci, driver_versions[i].driver))
             continue;
-        char text[512];
-        if (pb_key_read(driver_versions[i].path, text, sizeof(text), &len) == 0)
-            dlti_buf_printf(key, "file %s %016llx\n", driver_versions[i].path,
-                            (unsigned long long)dlti_hash_bytes(text, len));
+        char *text = dlti_read_file(driver_versions[i].path, 4096, &len, NULL);
+        if (text)
+            key_file(key, driver_versions[i].path, text, len);
+        free(text);
     }
-    if (pci != buf)
-        free(pci);
-    free(buf);
+    free(pci);
     key_stats(key);
     (void)run;
 }
@@ -267,19 +196,6 @@ static bool entry_path(const pb_run *run, const char *kind, const char *key, cha
     int n = snprintf(out, size, "%s/%s-%016llx.mlir", dir, kind,
                      (unsigned long long)dlti_hash_bytes(key, strlen(key)));
     return n > 0 && (size_t)n < size;
-}
-
-bool pb_cache_entry_identity(const pb_run *run, const char *kind, const char *key, dlti_buf *out)
-{
-    char path[4200];
-    struct stat st;
-    if (!entry_path(run, kind, key, path, sizeof(path)) || stat(path, &st) != 0 ||
-        !S_ISREG(st.st_mode))
-        return false;
-    dlti_buf_printf(out, "entry %llu:%llu:%lld:%lld.%09ld\n", (unsigned long long)st.st_dev,
-                    (unsigned long long)st.st_ino, (long long)st.st_size,
-                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-    return true;
 }
 
 /* The whole file when it is a regular file of this user, not too big. */
@@ -357,7 +273,7 @@ static void prune(const char *dir)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *n = e->d_name + (e->d_name[0] == '.');
-        if (strncmp(n, "runtimes-", 9) != 0 && strncmp(n, "host-", 5) != 0)
+        if (strncmp(n, "runtimes-", 9) != 0 && strncmp(n, "host-", 5) != 0) /* host-: older sysdesc */
             continue;
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&

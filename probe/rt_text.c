@@ -17,7 +17,6 @@
 #include "probe_private.h"
 
 #include <link.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,21 +184,13 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
 /* ---- the libraries a runtime loaded ---- */
 
 /* A file's identity: "inode:size:mtime", "" when it cannot be stat()ed. */
-/* *links (may be NULL) gets the file's link count: a file of several links
- * can change through another directory, which a watch of its own does not
- * report. */
-static void file_identity(const char *path, char *out, size_t size, nlink_t *links)
+static void file_identity(const char *path, char *out, size_t size)
 {
     struct stat st;
     out[0] = '\0';
-    if (links)
-        *links = 0;
-    if (stat(path, &st) == 0) {
+    if (stat(path, &st) == 0)
         snprintf(out, size, "%llu:%lld:%lld.%09ld", (unsigned long long)st.st_ino,
                  (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-        if (links)
-            *links = st.st_nlink;
-    }
 }
 
 typedef struct lib_walk {
@@ -215,7 +206,7 @@ static int one_library(struct dl_phdr_info *info, size_t size, void *user)
     char id[96];
     if (!path || path[0] != '/') /* the program itself, the vDSO */
         return 0;
-    file_identity(path, id, sizeof(id), NULL);
+    file_identity(path, id, sizeof(id));
     pb_str(w->ctx, &w->m, path, id);
     return 0;
 }
@@ -228,77 +219,18 @@ const dlti_attr *pb_rt_libraries(dlti_context *ctx)
     return pb_finish(ctx, &w.m, DLTI_ATTR_MAP, NULL);
 }
 
-/* The last `libraries` found unchanged (a digest of its paths and
- * identities), trusted again while no directory of theirs reported a change
- * (dlti/watch.c): a host() from the cache checks ~40 libraries each call. */
-static pthread_mutex_t libs_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-    bool valid;
-    uint64_t digest, generation;
-} libs_memo;
-
-static pthread_once_t libs_fork_once = PTHREAD_ONCE_INIT;
-
-/* In a forked child: still valid (the watch generation starts anew), or
- * half-changed by a thread of the parent and dropped. */
-static void libs_after_fork(void)
-{
-    if (!dlti_lock_whole_after_fork(&libs_lock))
-        memset(&libs_memo, 0, sizeof(libs_memo));
-}
-
-static void libs_register_fork(void)
-{
-    pthread_atfork(NULL, NULL, libs_after_fork);
-}
-
 bool pb_rt_libraries_unchanged(const dlti_attr *libraries)
 {
-    pthread_once(&libs_fork_once, libs_register_fork);
-    uint64_t digest = dlti_attr_size(libraries);
-    for (size_t i = 0; i < dlti_attr_size(libraries); i++) {
-        size_t plen = 0, wlen = 0;
-        const char *path = dlti_key_str(dlti_attr_entry_key(libraries, i), &plen);
-        const char *was;
-        if (!path ||
-            dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, &wlen, NULL) != 0)
-            return false;
-        digest = (digest ^ dlti_hash_bytes(path, plen)) * 0x9E3779B97F4A7C15ull;
-        digest = (digest ^ dlti_hash_bytes(was, wlen)) * 0x9E3779B97F4A7C15ull;
-    }
-    uint64_t gen = dlti_watch_generation();
-    pthread_mutex_lock(&libs_lock);
-    bool known = libs_memo.valid && libs_memo.digest == digest && libs_memo.generation == gen;
-    pthread_mutex_unlock(&libs_lock);
-    if (known)
-        return true;
-    static _Atomic unsigned calls;
-    bool watched = dlti_watch_again(&calls); /* from the second check: a CLI checks once */
     for (size_t i = 0; i < dlti_attr_size(libraries); i++) {
         const char *path = dlti_key_str(dlti_attr_entry_key(libraries, i), NULL);
         const char *was;
         char now[96];
-        dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, NULL, NULL);
-        /* watched before it is looked at: a change after the look shows */
-        if (watched && !dlti_watch_path(path))
-            watched = false;
-        nlink_t links;
-        file_identity(path, now, sizeof(now), &links);
-        if (links > 1)
-            watched = false; /* changed through its other name: unseen */
-        if (strcmp(was, now) != 0) {
-            dlti_watch_invalidate(); /* a result that depends on them is stale */
+        if (!path ||
+            dlti_attr_get_string(dlti_attr_entry_value(libraries, i), &was, NULL, NULL) != 0)
             return false;
-        }
-    }
-    if (!watched)
-        dlti_watch_invalidate(); /* unwatched: nothing may be kept on their account */
-    if (watched) {
-        pthread_mutex_lock(&libs_lock);
-        libs_memo.valid = true;
-        libs_memo.digest = digest;
-        libs_memo.generation = gen;
-        pthread_mutex_unlock(&libs_lock);
+        file_identity(path, now, sizeof(now));
+        if (strcmp(was, now) != 0)
+            return false;
     }
     return true;
 }

@@ -218,7 +218,6 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
         else
             pb_rt_skipped(run, rt_sources[i].name, "not asked (runtimes option)");
     }
-    run->rt_cacheable = true; /* none asked: nothing incomplete */
     if (n) {
         dlti_buf key = {0};
         bool cache = o->cache != SYSDESC_PROBE_CACHE_OFF;
@@ -231,7 +230,6 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
             answer = pb_rt_cache_read(run, key.data);
         if (answer && pb_rt_load(run, answer) == 0) {
             run->rt_origin = "their answers cached by an earlier probe (docs/runtimes.md)";
-            run->rt_libraries = dlti_attr_lookup(answer, dlti_key_string(run->ctx, "libraries", 9));
         } else {
             run->rt_origin = o->runtimes_in_process ? "asked by this probe, in this process"
                                                     : "asked by this probe, in child processes";
@@ -247,7 +245,6 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
             if (complete && cache) {
                 const dlti_attr *l = libs.n ? pb_finish(run->ctx, &libs, DLTI_ATTR_MAP, NULL)
                                             : NULL;
-                run->rt_libraries = l;
                 size_t len;
                 char *text = pb_rt_print(run, l, &len);
                 if (text)
@@ -255,7 +252,6 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
                 free(text);
             }
             pb_free(&libs);
-            run->rt_cacheable = complete > 0;
         }
         free(key.data);
     }

@@ -153,19 +153,7 @@ report:;
              path ? path : "", path ? ": " : "");
     size_t l = strlen(line);
     snprintf(line + l, sizeof(line) - l, "%s", msg);
-    /* Kept even when quiet: a cached result replays them to a later,
-     * perhaps not quiet, probe (host_cache.c).  Out of memory loses one. */
-    if (w->nlines < w->caplines ||
-        dlti_grow((void **)&w->lines, &w->caplines, w->nlines + 1, sizeof(*w->lines)) == 0) {
-        char *copy = strdup(line);
-        if (copy)
-            w->lines[w->nlines++] = copy;
-    }
-    pb_warning_emit(w->opts, line);
-}
-
-void pb_warning_emit(const sysdesc_probe_options *opts, const char *line)
-{
+    const sysdesc_probe_options *opts = w->opts;
     if (opts && opts->quiet)
         return;
     if (opts && opts->warning)
@@ -231,11 +219,6 @@ void pb_warn_free(pb_warn *w)
     free(w->suspect);
     w->suspect = NULL;
     w->nsuspect = w->capsuspect = 0;
-    for (size_t i = 0; i < w->nlines; i++)
-        free(w->lines[i]);
-    free(w->lines);
-    w->lines = NULL;
-    w->nlines = w->caplines = 0;
 }
 
 void pb_copy(char *dst, size_t size, const char *src)

@@ -101,18 +101,6 @@ SYSDESC_API int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx,
                                          const sysdesc_pci_info *pci,
                                          const dlti_attr **device_spec, dlti_error_t *err);
 
-/**
- * A fingerprint of the catalog along `search_path` (NULL: the default):
- * the search path itself, then the number of *.yaml files under its
- * directories and a hash of each one's path, size and modification time.
- * It changes when an entry is added, removed or edited (or its mtime is
- * touched), without loading any file: a caller that caches the result of
- * a probe filled by sysdesc_catalog_pci_fill() passes it as the probe's
- * cache_salt (sysdesc/probe.h), as the CLI does.  Malloc'ed; NULL when out
- * of memory.
- */
-SYSDESC_API char *sysdesc_catalog_fingerprint(const char *search_path);
-
 #ifdef __cplusplus
 }
 #endif

@@ -135,14 +135,6 @@ typedef struct sysdesc_probe_options {
      *  caller, one that crashes takes it down).  For processes that must not
      *  fork; docs/runtimes.md, "Children and fork". */
     bool runtimes_in_process;
-    /** What `pci_match` (with `pci_match_user`) does, as a string that
-     *  changes when its answers may: the whole result of a host probe is
-     *  cached (cache AUTO/REFRESH; docs/runtimes.md, "The whole result")
-     *  under a key that holds it.  NULL with a `pci_match` hook: only the
-     *  runtimes' answers are cached, the rest is probed every time.  The
-     *  CLI passes sysdesc_catalog_fingerprint() (sysdesc/catalog.h) with
-     *  sysdesc_catalog_pci_fill.  Ignored without a hook. */
-    const char *cache_salt;
 } sysdesc_probe_options;
 
 /**
@@ -186,29 +178,6 @@ SYSDESC_API void sysdesc_probe_options_init(sysdesc_probe_options *opts);
  */
 SYSDESC_API const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
                                     dlti_error_t *err);
-
-/**
- * A stamp of what this host's cached whole result under `opts` depends on,
- * for a caller that keeps the result it got (Python's sysdesc.host() does):
- * while two stamps taken before two calls of sysdesc_probe_host() with the
- * same `opts` are equal, the second call would give what the first gave.
- * It holds the whole-result cache key (docs/runtimes.md, "The whole
- * result"), read afresh from the kernel files it names, the identity of
- * the cache's entry under that key (another process's refresh rewrites
- * it), and the change generation of the directories whose files the
- * result was checked against (the catalog, the runtimes' libraries, the
- * loader's files);
- * where those cannot be watched (a network filesystem, no inotify) the
- * generation changes at every probe, so that no two stamps are equal.
- * Costs a fraction of a probe from the cache: no file of the cache is read.
- *
- * Returns a malloc'ed string for the caller to free(), or NULL when the
- * result is not kept by the cache (`opts->cache` other than
- * SYSDESC_PROBE_CACHE_AUTO, an XML file, a pci_match hook without
- * cache_salt), when the cache holds no entry for it yet (a caller keeps
- * nothing then) or memory runs out.  Thread-safe.
- */
-SYSDESC_API char *sysdesc_probe_host_stamp(const sysdesc_probe_options *opts);
 
 /**
  * Probes `n` XML files (a cluster gathered by Slurm or MPI jobs) into one

@@ -144,13 +144,8 @@ typedef struct {
     const char *search_path;
 } probe_args;
 
-/* The options of `a`, warnings to `w`; with the GIL released (the catalog's
- * fingerprint reads the filesystem).  *salt (for the caller to free) is
- * the catalog's fingerprint: as the CLI's (cli_probe), the catalog's state
- * names what the hook does, so that host() and `sysdesc query --host`
- * share the whole result's entry and an edited catalog makes it stale. */
-static void probe_options(sysdesc_probe_options *opts, const probe_args *a, warning_list *w,
-                          char **salt)
+/* The options of `a`, warnings to `w`. */
+static void probe_options(sysdesc_probe_options *opts, const probe_args *a, warning_list *w)
 {
     sysdesc_probe_options_init(opts);
     opts->io = a->io < 0 ? SYSDESC_PROBE_IO_AUTO : a->io ? SYSDESC_PROBE_IO_ON : SYSDESC_PROBE_IO_OFF;
@@ -159,11 +154,9 @@ static void probe_options(sysdesc_probe_options *opts, const probe_args *a, warn
     opts->cache_dir = a->cache_dir;
     opts->warning = collect_warning;
     opts->warning_user = w;
-    *salt = NULL;
     if (a->catalog) {
         opts->pci_match = sysdesc_catalog_pci_fill;
         opts->pci_match_user = (void *)a->search_path;
-        opts->cache_salt = *salt = sysdesc_catalog_fingerprint(a->search_path);
     }
 }
 
@@ -172,13 +165,11 @@ static const dlti_attr *probe(dlti_context *ctx, const probe_args *a, warning_li
                               dlti_error_t *err)
 {
     sysdesc_probe_options opts;
-    char *salt;
+    probe_options(&opts, a, w);
     const dlti_attr *spec;
     Py_BEGIN_ALLOW_THREADS
-    probe_options(&opts, a, w, &salt);
     spec = sysdesc_probe_host(ctx, &opts, err);
     Py_END_ALLOW_THREADS
-    free(salt);
     return spec;
 }
 
@@ -188,89 +179,22 @@ static int parse_probe_args(PyObject *args, probe_args *a, const char *fmt)
                             &a->catalog, &a->search_path);
 }
 
-/* host()'s last answer, (spec, warnings as a tuple), given again while the
- * stamp taken before each call (sysdesc_probe_host_stamp: the cache key,
- * read afresh, and the change generation of what the result was checked
- * against) is the one taken before it was made, for the same cache
- * directory: the same Spec object, as the disk cache would have parsed it
- * again.  Guarded by the GIL. */
-static struct {
-    char *stamp, *cache_dir;
-    PyObject *answer;
-} host_memo;
-
-static bool host_memo_holds(const char *stamp, const char *cache_dir)
-{
-    return stamp && host_memo.stamp && strcmp(stamp, host_memo.stamp) == 0 &&
-           (cache_dir ? host_memo.cache_dir && strcmp(cache_dir, host_memo.cache_dir) == 0
-                      : !host_memo.cache_dir);
-}
-
-static void host_memo_drop(void)
-{
-    free(host_memo.stamp);
-    free(host_memo.cache_dir);
-    host_memo.stamp = host_memo.cache_dir = NULL;
-    Py_CLEAR(host_memo.answer);
-}
-
-/* Keeps `answer` under `stamp` (taken over: freed here in every case). */
-static void host_memo_keep(char *stamp, const char *cache_dir, PyObject *spec, PyObject *warnings)
-{
-    char *dir = cache_dir ? strdup(cache_dir) : NULL;
-    PyObject *kept = PyList_AsTuple(warnings);
-    PyObject *answer = kept ? PyTuple_Pack(2, spec, kept) : NULL;
-    Py_XDECREF(kept);
-    if (!answer || (cache_dir && !dir)) {
-        PyErr_Clear(); /* not kept: the next call probes */
-        Py_XDECREF(answer);
-        free(dir);
-        free(stamp);
-        return;
-    }
-    host_memo_drop();
-    host_memo.answer = answer;
-    host_memo.stamp = stamp;
-    host_memo.cache_dir = dir;
-}
-
-/* _host(io, runtimes, cache, cache_dir, catalog, search_path) -> (spec, warnings) */
+/* _host(io, runtimes, cache, cache_dir, catalog, search_path) -> (spec, warnings);
+ * sysdesc.host() keeps the answer for the process (python/sysdesc/__init__.py). */
 static PyObject *m_host(PyObject *mod, PyObject *args)
 {
     (void)mod;
     probe_args a;
     if (!parse_probe_args(args, &a, "iIizpz:_host"))
         return NULL;
-    warning_list w = {0};
-    sysdesc_probe_options opts;
-    char *salt, *stamp;
-    Py_BEGIN_ALLOW_THREADS
-    probe_options(&opts, &a, &w, &salt);
-    stamp = sysdesc_probe_host_stamp(&opts); /* NULL unless the cache is on */
-    Py_END_ALLOW_THREADS
-    if (a.cache != SYSDESC_PROBE_CACHE_AUTO)
-        host_memo_drop(); /* a refresh's answer, not the kept one, is the cache's now */
-    if (host_memo_holds(stamp, a.cache_dir)) {
-        free(salt);
-        free(stamp);
-        return Py_BuildValue("(ON)", PyTuple_GET_ITEM(host_memo.answer, 0),
-                             PySequence_List(PyTuple_GET_ITEM(host_memo.answer, 1)));
-    }
     dlti_context *ctx = dlti_context_new();
-    if (!ctx) {
-        free(salt);
-        free(stamp);
+    if (!ctx)
         return PyErr_NoMemory();
-    }
+    warning_list w = {0};
     dlti_error_t err;
-    const dlti_attr *spec;
-    Py_BEGIN_ALLOW_THREADS
-    spec = sysdesc_probe_host(ctx, &opts, &err);
-    Py_END_ALLOW_THREADS
-    free(salt);
+    const dlti_attr *spec = probe(ctx, &a, &w, &err);
     PyObject *warnings = warnings_take(&w);
     if (!spec || !warnings) {
-        free(stamp);
         dlti_context_free(ctx);
         Py_XDECREF(warnings);
         return spec ? NULL : ext_raise(&err);
@@ -278,12 +202,9 @@ static PyObject *m_host(PyObject *mod, PyObject *args)
     sysdesc_system sys = {.spec = spec};
     PyObject *s = spec_of(ctx, &sys, "<host>");
     if (!s) {
-        free(stamp);
         Py_DECREF(warnings);
         return NULL;
     }
-    if (stamp)
-        host_memo_keep(stamp, a.cache_dir, s, warnings);
     return Py_BuildValue("(NN)", s, warnings);
 }
 

@@ -185,6 +185,12 @@ def _warn(lines: List[str]) -> None:
         _warnings.warn(line, ProbeWarning, stacklevel=3)
 
 
+# host()'s answers in this process, by their arguments: a machine does not
+# change under a running program often enough to probe it at every call
+# (archspec keeps its host for the process; hwloc's users keep the topology).
+_host_memo: dict = {}
+
+
 def host(io: Optional[bool] = None, runtimes: Union[None, bool, Iterable[str]] = None,
          cache: Union[None, bool, str] = None, cache_dir: Optional[PathLike] = None,
          catalog: bool = True) -> Spec:
@@ -194,13 +200,27 @@ def host(io: Optional[bool] = None, runtimes: Union[None, bool, Iterable[str]] =
         True: on, as ``--io``).
     runtimes: vendor runtimes to ask ("opencl", "vulkan", "cuda", "rocm",
         "level_zero"); None or True: all; False or []: none.
-    cache: the runtimes' answer cache: True/"auto" (default), False/"off",
-        "refresh"; cache_dir: its directory (None: $XDG_CACHE_HOME/sysdesc).
+    cache: True/"auto" (default): the answer is kept for this process (the
+        same arguments give the same Spec object again) and the runtimes'
+        answers come from their disk cache when it is current; "refresh":
+        probe again, ask the runtimes again, and keep the new answer;
+        False/"off": probe afresh and keep nothing.  cache_dir: the disk
+        cache's directory (None: $XDG_CACHE_HOME/sysdesc).
     catalog: fill probed GPUs from the catalog by PCI id (as the CLI does).
     The GIL is released while probing.  Sanity-check warnings are issued as
-    sysdesc.ProbeWarning.  Raises FileError when the topology cannot be read."""
-    spec, lines = _sysdesc._host(*_probe_args(io, runtimes, cache, cache_dir, catalog))
+    sysdesc.ProbeWarning when the machine is probed (not again for a kept
+    answer).  Raises FileError when the topology cannot be read."""
+    args = _probe_args(io, runtimes, cache, cache_dir, catalog)
+    key = args[:2] + args[3:]  # every argument but the cache mode
+    mode = args[2]
+    if mode == _CACHE[True]:
+        kept = _host_memo.get(key)
+        if kept is not None:
+            return kept
+    spec, lines = _sysdesc._host(*args)
     _warn(lines)
+    if mode != _CACHE[False]:
+        _host_memo[key] = spec
     return spec
 
 
