@@ -781,27 +781,69 @@ size_t dlti_dense_len(const dlti_attr *v)
     return v && v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
 }
 
+/* Types of one context are interned (one pointer a type); across contexts
+ * the canonical spelling decides. */
+static bool same_type(const dlti_type *a, const dlti_type *b)
+{
+    return a == b || (a && b && a->text_len == b->text_len &&
+                      memcmp(a->text, b->text, a->text_len) == 0);
+}
+
+static bool same_key(dlti_key a, dlti_key b)
+{
+    return a == b || (a && b && !a->type == !b->type && a->len == b->len &&
+                      memcmp(a->str, b->str, a->len) == 0);
+}
+
+/* Equal exactly when the two print alike: what is stored decides the text
+ * (a dense literal of one element is its splat, of n elements prints n), so
+ * the comparison walks what is stored. */
 bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b)
 {
     if (a == b)
         return true;
-    if (!a || !b)
+    if (!a || !b || a->kind != b->kind || a->n != b->n)
         return false;
-    /* Kinds print differently, and an integer's text is its type and its
-     * (masked) words: decide those without printing, since dense literals
-     * compare every element when looking for a splat. */
-    if (a->kind != b->kind)
-        return false;
-    if (a->kind == DLTI_ATTR_BOOL)
-        return a->u.b == b->u.b;
-    if (a->kind == DLTI_ATTR_INTEGER)
-        return a->type == b->type && a->n == b->n &&
+    switch ((dlti_attr_kind)a->kind) {
+    case DLTI_ATTR_INTEGER:
+        return same_type(a->type, b->type) &&
                memcmp(a->u.i.words, b->u.i.words, a->n * sizeof(uint64_t)) == 0;
-    size_t la, lb;
-    char *pa = dlti_attr_print(a, &la);
-    char *pb = dlti_attr_print(b, &lb);
-    bool eq = pa && pb && la == lb && memcmp(pa, pb, la) == 0;
-    free(pa);
-    free(pb);
-    return eq;
+    case DLTI_ATTR_FLOAT:
+        return same_type(a->type, b->type) && a->u.f.lo == b->u.f.lo && a->u.f.hi == b->u.f.hi;
+    case DLTI_ATTR_BOOL:
+        return a->u.b == b->u.b;
+    case DLTI_ATTR_UNIT:
+        return true;
+    case DLTI_ATTR_STRING:
+    case DLTI_ATTR_OPAQUE:
+        return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
+    case DLTI_ATTR_TYPE:
+        return same_type(a->type, b->type);
+    case DLTI_ATTR_DENSE:
+    case DLTI_ATTR_ARRAY:
+        if (a->kind == DLTI_ATTR_DENSE && !same_type(a->type, b->type))
+            return false;
+        for (size_t i = 0; i < a->n; i++)
+            if (!dlti_attr_equal(a->u.elems[i], b->u.elems[i]))
+                return false;
+        return true;
+    case DLTI_ATTR_DENSE_ARRAY:
+        if (!same_type(a->type, b->type))
+            return false;
+        return a->type->kind == DLTI_TYPE_FLOAT
+                   ? memcmp(a->u.floats, b->u.floats, a->n * sizeof(*a->u.floats)) == 0
+                   : memcmp(a->u.ints, b->u.ints, a->n * sizeof(*a->u.ints)) == 0;
+    case DLTI_ATTR_DICTIONARY:
+    case DLTI_ATTR_MAP:
+    case DLTI_ATTR_DL_SPEC:
+    case DLTI_ATTR_DEVICE_SPEC:
+    case DLTI_ATTR_SYSTEM_SPEC:
+    case DLTI_ATTR_ENTRY:
+        for (size_t i = 0; i < a->n; i++)
+            if (!same_key(a->u.c.entries[i].key, b->u.c.entries[i].key) ||
+                !dlti_attr_equal(a->u.c.entries[i].value, b->u.c.entries[i].value))
+                return false;
+        return true;
+    }
+    return false;
 }

@@ -88,6 +88,51 @@ static void equality(void **state)
     assert_false(dlti_attr_equal(attr_of(ctx, "1"), NULL));
 }
 
+/* Equal exactly when the texts are: every pair of a varied set, parsed
+ * in one context and in two (types and keys are interned per context). */
+static void equality_is_printed_equality(void **state)
+{
+    dlti_context *ctx = *state;
+    static const char *const texts[] = {
+        "1", "1 : i32", "1 : ui32", "1 : si32", "-1 : i8", "255 : ui8", "0x10", "16 : i64",
+        "123456789012345678901234567890 : i128", "123456789012345678901234567891 : i128",
+        "1.5", "1.5 : f32", "1.5 : f16", "-0.0", "0.0", "0x7FC00000 : f32", "0x7FC00001 : f32",
+        "true", "false", "unit", "\"a\"", "\"b\"", "\"a\\00b\"", "\"\"", "i32", "vector<4xf32>",
+        "vector<[4]xf32>", "!llvm.ptr<270>", "[1, 2]", "[2, 1]", "[1, 2 : i32]", "[]", "[[1]]",
+        "array<i32: 1, 2>", "array<i64: 1, 2>", "array<i32>", "array<f32: 1.0, 2.0>",
+        "array<i1: true, false>", "dense<1> : vector<2xi8>", "dense<[1, 2]> : vector<2xi8>",
+        "dense<[1, 2]> : vector<2xi16>", "dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>",
+        "dense<> : tensor<0xi32>", "{a = 1}", "{a = 1 : i32}", "{a}", "{a = unit}", "{b = 1}",
+        "#foo.bar<1>", "#foo.bar< 1>", "#dlti.map<\"a\" = 1>", "#dlti.map<\"a\" = 1 : i32>",
+        "#dlti.map<i32 = 1>", "#dlti.map<\"i32\" = 1>", "#dlti.map<>", "#dlti.dl_spec<>",
+        "#dlti.dl_spec<\"a\" = 1>", "#dlti.dl_entry<\"a\", 1>", "#dlti.dl_entry<i32, 1>",
+        "#dlti.map<\"a\" = #dlti.map<\"b\" = [1, \"c\"]>>",
+        "#dlti.map<\"a\" = #dlti.map<\"b\" = [1, \"d\"]>>",
+        "#dlti.target_device_spec<\"a\" = 1>", "#dlti.target_device_spec<\"a\" = 2>",
+        "#dlti.target_system_spec<\"CPU\" = #dlti.target_device_spec<\"a\" = 1>>",
+    };
+    enum { N = sizeof(texts) / sizeof(texts[0]) };
+    dlti_context *other = dlti_context_new();
+    assert_non_null(other);
+    const dlti_attr *a[N], *b[N];
+    char *printed[N];
+    for (size_t i = 0; i < N; i++) {
+        a[i] = attr_of(ctx, texts[i]);
+        b[i] = attr_of(other, texts[i]);
+        printed[i] = dlti_attr_print(a[i], NULL);
+        assert_non_null(printed[i]);
+    }
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++) {
+            bool same = strcmp(printed[i], printed[j]) == 0;
+            if (dlti_attr_equal(a[i], a[j]) != same || dlti_attr_equal(a[i], b[j]) != same)
+                fail_msg("equal(%s, %s) is not %d", texts[i], texts[j], same);
+        }
+    for (size_t i = 0; i < N; i++)
+        free(printed[i]);
+    dlti_context_free(other);
+}
+
 static void to_file(void **state)
 {
     dlti_context *ctx = *state;
@@ -114,6 +159,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(reprint_is_stable, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(bare_attributes, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(equality, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(equality_is_printed_equality, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(to_file, setup_ctx, teardown_ctx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
