@@ -208,7 +208,7 @@ void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
     opts->cache = a->cache;
     opts->runtime_timeout_ms = a->timeout_ms;
     if (a->catalog)
-        opts->pci_match = sysdesc_catalog_pci_fill;
+        sysdesc_catalog_probe_options(opts, NULL);
 }
 
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,

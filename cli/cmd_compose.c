@@ -2,7 +2,6 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,39 +41,6 @@ static int add_host(sysdesc_compose *c, dlti_context *ctx, const cli_probe_args 
     if (!host.spec || sysdesc_compose_add(c, &host, NULL, 0, &err) < 0)
         return cli_report(&err);
     return SYSDESC_EXIT_OK;
-}
-
-/* Splits "[ID=]ITEM[:N]"; the strings point into `arg` (modified). */
-static int parse_item(char *arg, char **id, char **item, unsigned *count)
-{
-    *id = NULL;
-    *count = 0; /* no :N: the id as given */
-    char *eq = strchr(arg, '=');
-    if (eq && !memchr(arg, '/', (size_t)(eq - arg))) {
-        *eq = '\0';
-        *id = arg;
-        arg = eq + 1;
-        if (!**id)
-            return -1;
-    }
-    /* Whatever follows the last ':' that looks like a count (a sign, blanks
-     * and digits, or nothing) is one, and must be 1..100000: F:0, F:-1,
-     * F:+1, F: and F:99999999999999999999 get the same error (issue 13),
-     * never a search for a file named "F:-1". */
-    char *colon = strrchr(arg, ':');
-    if (colon && strspn(colon + 1, "+- 0123456789") == strlen(colon + 1)) {
-        const char *d = colon + 1;
-        size_t nd = strlen(d);
-        if (nd == 0 || nd > 6 || strspn(d, "0123456789") != nd)
-            return -1;
-        unsigned long n = strtoul(d, NULL, 10);
-        if (n == 0 || n > 100000)
-            return -1;
-        *count = (unsigned)n;
-        *colon = '\0';
-    }
-    *item = arg;
-    return **item ? 0 : -1;
 }
 
 int cmd_compose(int argc, char **argv)
@@ -147,21 +113,10 @@ int cmd_compose(int argc, char **argv)
     if (rc == SYSDESC_EXIT_OK && pa.host)
         rc = add_host(c, ctx, &pa);
     dlti_error_t err;
-    for (int i = 0; i < nitems && rc == SYSDESC_EXIT_OK; i++) {
-        char *copy = strdup(items[i]), *id, *item;
-        unsigned count;
-        sysdesc_system sys;
-        if (!copy)
-            rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
-        else if (parse_item(copy, &id, &item, &count) < 0)
-            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                          "compose: '%s' is not [ID=]ITEM[:N] (N from 1 to 100000)", items[i]);
-        else if (sysdesc_system_load(ctx, item, &load_opts, &sys, &err) < 0)
-            rc = cli_report(&err);
-        else if (sysdesc_compose_add(c, &sys, id, count, &err) < 0)
-            rc = cli_fail(cli_exit_code(err.code), "compose: %s: %s", items[i], err.text);
-        free(copy);
-    }
+    for (int i = 0; i < nitems && rc == SYSDESC_EXIT_OK; i++)
+        if (sysdesc_compose_add_item(c, items[i], &load_opts, &err) < 0)
+            rc = err.source[0] ? cli_report(&err)
+                               : cli_fail(cli_exit_code(err.code), "compose: %s", err.text);
     sysdesc_system result;
     if (rc == SYSDESC_EXIT_OK) {
         if (sysdesc_compose_finish(c, &result, &err) < 0)

@@ -140,3 +140,9 @@ int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc
     *device_spec = filled;
     return 0;
 }
+
+void sysdesc_catalog_probe_options(sysdesc_probe_options *opts, const char *search_path)
+{
+    opts->pci_match = sysdesc_catalog_pci_fill;
+    opts->pci_match_user = (void *)search_path;
+}

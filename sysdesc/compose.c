@@ -1,4 +1,5 @@
 /* Composing descriptions into one system: ids, counts, data layouts. */
+#define _GNU_SOURCE /* strdup */
 #include "sysdesc_private.h"
 
 #include "sysdesc/compose.h"
@@ -113,6 +114,63 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
             return -1;
     }
     return 0;
+}
+
+/* Splits "[ID=]ITEM[:N]"; the strings point into `arg` (modified). */
+static int split_item(char *arg, char **id, char **item, unsigned *count)
+{
+    *id = NULL;
+    *count = 0; /* no :N: the ids as given */
+    char *eq = strchr(arg, '=');
+    if (eq && !memchr(arg, '/', (size_t)(eq - arg))) {
+        *eq = '\0';
+        *id = arg;
+        arg = eq + 1;
+        if (!**id)
+            return -1;
+    }
+    /* F:0, F:-1, F:+1, F: and F:99999999999999999999 are all a bad count,
+     * never a search for a file named "F:-1". */
+    char *colon = strrchr(arg, ':');
+    if (colon && strspn(colon + 1, "+- 0123456789") == strlen(colon + 1)) {
+        const char *d = colon + 1;
+        size_t nd = strlen(d);
+        if (nd == 0 || nd > 6 || strspn(d, "0123456789") != nd)
+            return -1;
+        unsigned long n = strtoul(d, NULL, 10);
+        if (n == 0 || n > 100000)
+            return -1;
+        *count = (unsigned)n;
+        *colon = '\0';
+    }
+    *item = arg;
+    return **item ? 0 : -1;
+}
+
+int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
+                             const sysdesc_yaml_options *opts, dlti_error_t *err)
+{
+    if (!c || !text) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "compose: no composition or item");
+        return -1;
+    }
+    char *copy = strdup(text), *id, *item;
+    unsigned count;
+    sysdesc_system sys;
+    int rc = -1;
+    if (!copy) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    } else if (split_item(copy, &id, &item, &count) < 0) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "'%s' is not [ID=]ITEM[:N] (N from 1 to 100000)", text);
+    } else if (sysdesc_system_load(c->ctx, item, opts, &sys, err) == 0) {
+        dlti_error_t add;
+        rc = sysdesc_compose_add(c, &sys, id, count, &add);
+        if (rc != 0)
+            dlti_error_set(err, add.code, "%s: %s", text, add.text);
+    }
+    free(copy);
+    return rc;
 }
 
 int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)

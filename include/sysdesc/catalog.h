@@ -91,15 +91,23 @@ SYSDESC_API const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsign
  * its own: a runtime's, an OS device's) that the entry gives differently
  * keeps its value, and the entry's is recorded under
  * "disagreements".KEY."catalog NAME" (docs/runtimes.md).  The CLI's
- * `probe`, `query --host`, `compose --host` and `summary --host` use it;
- * set it in sysdesc_probe_options to get the same devices:
- *     opts.pci_match = sysdesc_catalog_pci_fill;
+ * `probe`, `query --host`, `compose --host` and `summary --host` and
+ * Python's host() use it through sysdesc_catalog_probe_options().
  * Returns 0 (also when nothing matches), or -1 with `err` filled when an
  * entry cannot be loaded.
  */
 SYSDESC_API int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx,
                                          const sysdesc_pci_info *pci,
                                          const dlti_attr **device_spec, dlti_error_t *err);
+
+/**
+ * Makes `opts` fill probed GPUs from the catalog along `search_path` (NULL:
+ * the default), as the CLI and Python's host() probe: `pci_match` is
+ * sysdesc_catalog_pci_fill() and `pci_match_user` the path, which `opts`
+ * keeps (it must outlive the probe).
+ */
+SYSDESC_API void sysdesc_catalog_probe_options(sysdesc_probe_options *opts,
+                                               const char *search_path);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #ifndef SYSDESC_COMPOSE_H
 #define SYSDESC_COMPOSE_H
 
+#include "sysdesc/load.h"
 #include "sysdesc/system.h"
 
 #ifdef __cplusplus
@@ -37,6 +38,21 @@ SYSDESC_API void sysdesc_compose_free(sysdesc_compose *c);
  */
 SYSDESC_API int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys,
                                     const char *id, unsigned count, dlti_error_t *err);
+
+/**
+ * Adds one item as `sysdesc compose` and Python's compose() read it:
+ * "[ID=]ITEM[:N]", ITEM a YAML or MLIR file, "-" or a catalog name
+ * (sysdesc_system_load() with `opts`, NULL for the defaults; into the
+ * composition's context), ID and N as sysdesc_compose_add() takes them.
+ * An '=' after a '/' belongs to ITEM (a path); whatever follows the last
+ * ':' that looks like a count (signs, blanks, digits or nothing) is one and
+ * must be 1..100000.  Errors: DLTI_ERROR_ARGUMENT "'ITEM' is not
+ * [ID=]ITEM[:N] (N from 1 to 100000)" (no source); the load's own error
+ * (with its file and position); sysdesc_compose_add()'s, its text
+ * prefixed "ITEM: ".
+ */
+SYSDESC_API int sysdesc_compose_add_item(sysdesc_compose *c, const char *item,
+                                         const sysdesc_yaml_options *opts, dlti_error_t *err);
 
 /** The system composed so far.  Fails (DLTI_ERROR_VERIFY) when it is empty. */
 SYSDESC_API int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out,

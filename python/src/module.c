@@ -3,7 +3,6 @@
  * API (docs/python.md). */
 #include "ext.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 
 /* A loaded system's root spec: a sysdesc.Spec node (scoped for modules). */
@@ -154,10 +153,8 @@ static void probe_options(sysdesc_probe_options *opts, const probe_args *a, warn
     opts->cache_dir = a->cache_dir;
     opts->warning = collect_warning;
     opts->warning_user = w;
-    if (a->catalog) {
-        opts->pci_match = sysdesc_catalog_pci_fill;
-        opts->pci_match_user = (void *)a->search_path;
-    }
+    if (a->catalog)
+        sysdesc_catalog_probe_options(opts, a->search_path);
 }
 
 /* Probes into `ctx` without the GIL; the warnings go to `w`. */
@@ -208,65 +205,24 @@ static PyObject *m_host(PyObject *mod, PyObject *args)
     return Py_BuildValue("(NN)", s, warnings);
 }
 
-/* "[ID=]ITEM[:N]" as `sysdesc compose` reads it (cli/cmd_compose.c,
- * parse_item; tests/python/test_compose.py compares the two). */
-static int parse_item(char *arg, char **id, char **item, unsigned *count)
-{
-    *id = NULL;
-    *count = 0;
-    char *eq = strchr(arg, '=');
-    if (eq && !memchr(arg, '/', (size_t)(eq - arg))) {
-        *eq = '\0';
-        *id = arg;
-        arg = eq + 1;
-        if (!**id)
-            return -1;
-    }
-    char *colon = strrchr(arg, ':');
-    if (colon && colon[1]) {
-        char *end;
-        unsigned long n = strtoul(colon + 1, &end, 10);
-        if (*end == '\0' && isdigit((unsigned char)colon[1])) {
-            if (n == 0 || n > 100000)
-                return -1;
-            *count = (unsigned)n;
-            *colon = '\0';
-        }
-    }
-    *item = arg;
-    return **item ? 0 : -1;
-}
-
-/* Adds one item string to the composition. */
-static int compose_item(sysdesc_compose *c, dlti_context *ctx, PyObject *obj,
-                        const sysdesc_yaml_options *o)
+/* Adds one item string to the composition, as `sysdesc compose` does. */
+static int compose_item(sysdesc_compose *c, PyObject *obj, const sysdesc_yaml_options *o)
 {
     PyObject *bytes;
     if (!PyUnicode_FSConverter(obj, &bytes))
         return -1;
-    char *copy = strdup(PyBytes_AS_STRING(bytes)), *id, *item;
-    unsigned count;
-    int rc = -1;
-    sysdesc_system sys = {0};
     dlti_error_t err;
-    if (!copy) {
-        PyErr_NoMemory();
-    } else if (parse_item(copy, &id, &item, &count) < 0) {
-        ext_raise_argument("compose: '%s' is not [ID=]ITEM[:N] (N from 1 to 100000)",
-                           PyBytes_AS_STRING(bytes));
-    } else if (sysdesc_system_load(ctx, item, o, &sys, &err) < 0) {
-        ext_raise(&err);
-    } else if (sysdesc_compose_add(c, &sys, id, count, &err) < 0) {
-        char text[sizeof err.text];
-        snprintf(text, sizeof text, "compose: %.200s: %.800s", PyBytes_AS_STRING(bytes), err.text);
-        memcpy(err.text, text, sizeof text);
-        ext_raise(&err);
-    } else {
-        rc = 0;
-    }
-    free(copy);
+    int rc = sysdesc_compose_add_item(c, PyBytes_AS_STRING(bytes), o, &err);
     Py_DECREF(bytes);
-    return rc;
+    if (rc == 0)
+        return 0;
+    if (!err.source[0]) { /* the item itself, or the composition: as the CLI says it */
+        char text[sizeof err.text];
+        snprintf(text, sizeof text, "compose: %.1000s", err.text);
+        memcpy(err.text, text, sizeof text);
+    }
+    ext_raise(&err);
+    return -1;
 }
 
 /* _compose(items, host, io, runtimes, cache, cache_dir, catalog, search_path, check) */
@@ -306,7 +262,7 @@ static PyObject *m_compose(PyObject *mod, PyObject *args)
         ok = warnings != NULL;
     }
     for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(items); i++)
-        ok = compose_item(c, ctx, PyTuple_GET_ITEM(items, i), &o) == 0;
+        ok = compose_item(c, PyTuple_GET_ITEM(items, i), &o) == 0;
     sysdesc_system result = {0};
     if (ok && sysdesc_compose_finish(c, &result, &err) < 0) {
         ok = false;
@@ -436,5 +392,10 @@ PyMODINIT_FUNC PyInit__sysdesc(void)
         Py_DECREF(m);
         return NULL;
     }
+    /* host() probes this machine with PCI discovery when asked: hwloc need
+     * not load its other plugins at every probe (about 50 ms of an
+     * uncached host() here, against 10).  At import, before the program's
+     * threads use the environment; a value already set is kept. */
+    sysdesc_probe_setup_process(SYSDESC_PROBE_SETUP_IO);
     return m;
 }

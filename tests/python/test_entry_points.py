@@ -126,6 +126,24 @@ def test_compose_equals_cli(cli):
     assert ours.to_mlir() == theirs
 
 
+@pytest.mark.parametrize("item", ["nvidia/h100-sxm:", "nvidia/h100-sxm:-1", "GPU=nvidia/h100-sxm:+1",
+                                  "nvidia/h100-sxm:0", "=nvidia/h100-sxm", "GPU=",
+                                  "nvidia/h100-sxm:99999999999999999999", "nvidia/nope",
+                                  "GPU=nvidia/h100-sxm:1"])
+def test_compose_items_as_the_cli_reads_them(cli, item):
+    # One parser (sysdesc_compose_add_item) for both: the same verdict and message.
+    r = cli("compose", item, check=False)
+    try:
+        sysdesc.compose(item)
+        said = None
+    except sysdesc.Error as e:
+        said = str(e)
+    if r.returncode == 0:
+        assert said is None, said
+    else:
+        assert said is not None and said in r.stderr.decode(), (said, r.stderr)
+
+
 def test_compose_with_host_has_the_cpu():
     s = sysdesc.compose("GPU=nvidia/l4", host=True, io=False, runtimes=False, cache=False)
     assert list(s)[:1] == ["CPU"] and "GPU" in s
