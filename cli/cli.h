@@ -2,7 +2,7 @@
 #ifndef SYSDESC_CLI_H
 #define SYSDESC_CLI_H
 
-#include "sysdesc/dlti.h"
+#include "sysdesc/sysdesc.h"
 
 #include <stdbool.h>
 
@@ -28,12 +28,6 @@ int cli_fail(int code, const char *fmt, ...)
     ;
 /* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
 int cli_report(const dlti_error_t *err);
-/* "--": every command reads the arguments after it as operands, never as
- * options (harden, issue 13: some commands took it and others did not). */
-static inline bool cli_end_of_options(const char *arg)
-{
-    return arg[0] == '-' && arg[1] == '-' && arg[2] == '\0';
-}
 /* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
 dlti_context *cli_context_new(void);
 /* The exit code for an error code. */
@@ -43,14 +37,82 @@ int cli_is_help(const char *arg);
 /* Writes `len` bytes and flushes stdout; reports closed pipes and full disks. */
 int cli_write_stdout(const char *data, size_t len);
 
-/* The leading options of commands that read one scope of a file:
- * -h/--help, --scope NAME/NAME, --scope=NAME/NAME, --host when `host` is
- * non-NULL, and "--".  `*first` gets the index of the first operand.
- * Returns -1 to go on, else the exit code to return at once (help printed,
- * or a usage error reported for command `cmd`). */
+/* ---- the option parser (cli_args.c) ----
+ *
+ * A command lists its options in tables (its own, and the shared groups
+ * below) and reads its arguments with cli_next():
+ *
+ *     static const cli_opt opts[] = {{"--to", "--format", OPT_TO, CLI_VALUE}, ...,
+ *                                    {NULL, NULL, 0, 0}};
+ *     cli_args a;
+ *     cli_args_init(&a, "convert", usage, (const cli_opt *const[]){opts, NULL}, argc, argv);
+ *     for (int o; (o = cli_next(&a)) != CLI_DONE;)
+ *         switch (o) { case CLI_EXIT: return a.rc; case CLI_OPERAND: ... a.arg ...; }
+ *
+ * Every command so takes -h/--help (the usage on stdout, exit 0), "--"
+ * (what follows is operands), NAME VALUE and NAME=VALUE for an option with
+ * a value (an alias of one dash: only -o VALUE), and reports an unknown
+ * option, a missing value and a value given to a flag alike: "CMD: ..."
+ * and exit 2. */
+enum {
+    CLI_VALUE = 1u << 0,    /* takes a value */
+    CLI_VALUE_EQ = 1u << 1, /* takes a value, only as NAME=VALUE (the next
+                             * argument may be an operand that looks like one) */
+    CLI_VALUE_OPT = 1u << 2, /* may take a value, as NAME=VALUE (NULL without) */
+};
+typedef struct cli_opt {
+    const char *name, *alias; /* as typed: "--output", "-o" */
+    int id;                   /* > 0: what cli_next() returns for it */
+    unsigned flags;           /* CLI_VALUE, CLI_VALUE_EQ */
+} cli_opt;
+typedef struct cli_args {
+    const char *cmd, *usage;
+    const cli_opt *const *tables; /* NULL-terminated */
+    bool posix;       /* options end at the first operand (keys, types, strings
+                       * that may start with '-' follow it) */
+    int argc;
+    char **argv;
+    int i;            /* the next argument */
+    bool operands;    /* after "--", or (posix) the first operand */
+    const char *arg;  /* the argument cli_next() just read */
+    const char *value; /* its option's value */
+    int rc;           /* the exit code, when cli_next() returns CLI_EXIT */
+} cli_args;
+enum { CLI_DONE = 0, CLI_OPERAND = -1, CLI_EXIT = -2 };
+void cli_args_init(cli_args *a, const char *cmd, const char *usage, const cli_opt *const *tables,
+                   int argc, char **argv);
+/* The next option's id (its value in a->value), CLI_OPERAND (a->arg),
+ * CLI_DONE, or CLI_EXIT (help printed, or a usage error reported: return
+ * a->rc). */
+int cli_next(cli_args *a);
+/* Reports a->arg as one operand too many ("CMD: unexpected argument 'X'
+ * (WHAT; ...)") and returns the exit code. */
+int cli_operand_error(cli_args *a, const char *what);
+
+/* The leading options of commands that read one scope of a file, up to the
+ * first operand (keys and types may start with '-'): --scope NAME/NAME, and
+ * --host with the probe's options when `host` is non-NULL.  `*first` gets
+ * the index of the first operand (argc: none).  Returns -1 to go on, else
+ * the exit code to return at once (help printed, a usage error reported). */
 typedef struct cli_probe_args cli_probe_args;
-int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int argc,
-                      char **argv, const char **scope, cli_probe_args *host, int *first);
+int cli_scope_options(const char *cmd, const char *usage, int argc, char **argv,
+                      const char **scope, cli_probe_args *host, int *first);
+
+/* Shared groups: the probe's options (cli_probe_take() applies one) and the
+ * description options (--no-check; --typed, --pretty, --inherent-dlti:
+ * cli_description_take()).  Their ids are above every command's own. */
+enum {
+    CLI_PROBE_IO = 1000, CLI_PROBE_NO_IO, CLI_PROBE_QUIET, CLI_PROBE_NO_CATALOG,
+    CLI_PROBE_RUNTIMES, CLI_PROBE_NO_CACHE, CLI_PROBE_REFRESH_CACHE, CLI_PROBE_TIMEOUT,
+    CLI_DESC_NO_CHECK = 1100, CLI_DESC_TYPED, CLI_DESC_PRETTY, CLI_DESC_INHERENT,
+};
+extern const cli_opt cli_probe_opts[], cli_check_opts[], cli_print_opts[];
+/* Applies probe option `id` (with its value); false for another id.  A bad
+ * value is kept in p->bad for cli_probe_args_check(). */
+bool cli_probe_take(cli_probe_args *p, int id, const char *value);
+/* Applies description option `id` to `load` or `print_flags`; false for
+ * another id. */
+bool cli_description_take(int id, sysdesc_yaml_options *load, unsigned *print_flags);
 
 int cmd_fmt(int argc, char **argv);
 int cmd_query(int argc, char **argv);
@@ -65,15 +127,11 @@ int cmd_show(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
-/* issue 12, measured half: docs/measure.md */
 int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
-/* issue 12: the microarchitecture table by name (sysdesc/uarch.h) */
 int cmd_uarch(int argc, char **argv);
-
-#include "sysdesc/sysdesc.h"
 
 /* The format named `name` into `*format`: -1 to go on, else the exit code
  * after reporting "CMD: unknown format 'NAME' (mlir, attr, yaml, json)". */
@@ -101,18 +159,10 @@ struct cli_probe_args {
     char bad[256];      /* a bad option value, reported by cli_probe_args_check */
 };
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
-/* Takes `arg` when it is a probe option (--io, --no-io, -q, --quiet,
- * --no-catalog, --runtimes=LIST, --no-cache, --refresh-cache,
- * --runtime-timeout=MS); false otherwise.  A bad value is kept in a->bad. */
-bool cli_probe_option(const char *arg, cli_probe_args *a);
 /* -1 when the probe options are fine: no bad value, and given only where
  * this host is probed (`host`: --host, or probe without --xml); else
  * reports the problem and returns the exit code. */
 int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host);
-/* Takes the options of commands that load and print descriptions:
- * --no-check (into `load`), --typed, --pretty and --inherent-dlti (into
- * `print_flags`); false for any other. */
-bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);
 /* --override FILE... (applied first) and --set PATH=VALUE... for a probed
  * spec, with the load options of --no-check; the arrays hold argc slots. */
 typedef struct cli_overrides {
@@ -120,6 +170,11 @@ typedef struct cli_overrides {
     size_t nfiles, nsets;
     sysdesc_yaml_options load;
 } cli_overrides;
+/* --override FILE, --set P=V and --no-check (cli_check_opts) into `o`:
+ * cli_override_take() is true when `id` is one of them. */
+enum { CLI_OVERRIDE_FILE = 1200, CLI_OVERRIDE_SET };
+extern const cli_opt cli_override_opts[];
+bool cli_override_take(cli_overrides *o, int id, const char *value);
 /* Applies `o` to *spec in order, each --set checked against the device
  * schema unless --no-check; SYSDESC_EXIT_OK, or the exit code after
  * reporting the first problem as "CMD: --set P=V: ...". */

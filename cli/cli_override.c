@@ -44,3 +44,20 @@ int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **sp
     }
     return SYSDESC_EXIT_OK;
 }
+
+const cli_opt cli_override_opts[] = {
+    {"--override", NULL, CLI_OVERRIDE_FILE, CLI_VALUE},
+    {"--set", NULL, CLI_OVERRIDE_SET, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
+bool cli_override_take(cli_overrides *o, int id, const char *value)
+{
+    if (id == CLI_OVERRIDE_FILE)
+        o->files[o->nfiles++] = value;
+    else if (id == CLI_OVERRIDE_SET)
+        o->sets[o->nsets++] = value;
+    else
+        return id == CLI_DESC_NO_CHECK && cli_description_take(id, &o->load, NULL);
+    return true;
+}

@@ -59,38 +59,6 @@ int cli_write_stdout(const char *data, size_t len)
     return SYSDESC_EXIT_OK;
 }
 
-int cli_scope_options(const char *cmd, const char *usage, size_t usage_len, int argc,
-                      char **argv, const char **scope, cli_probe_args *host, int *first)
-{
-    *scope = "";
-    int i = 1;
-    for (; i < argc; i++) {
-        if (cli_is_help(argv[i]))
-            return cli_write_stdout(usage, usage_len);
-        if (strcmp(argv[i], "--scope") == 0) {
-            if (++i >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: --scope needs a value", cmd);
-            *scope = argv[i];
-        } else if (strncmp(argv[i], "--scope=", 8) == 0) {
-            *scope = argv[i] + 8;
-        } else if (host && strcmp(argv[i], "--host") == 0) {
-            host->host = true;
-        } else if (host && cli_probe_option(argv[i], host)) {
-            continue;
-        } else if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: unknown option '%s' (see sysdesc %s --help)",
-                            cmd, argv[i], cmd);
-        } else {
-            break;
-        }
-    }
-    *first = i;
-    return -1;
-}
-
 int cli_format_option(const char *cmd, const char *name, sysdesc_format *format)
 {
     if (sysdesc_format_parse(name, format) == 0)
@@ -130,43 +98,6 @@ void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io)
     a->catalog = true;
 }
 
-bool cli_probe_option(const char *arg, cli_probe_args *a)
-{
-    if (strcmp(arg, "--io") == 0 || strcmp(arg, "--no-io") == 0) {
-        a->io = arg[2] == 'i' ? SYSDESC_PROBE_IO_ON : SYSDESC_PROBE_IO_OFF;
-        a->io_given = true;
-    } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
-        a->quiet = true;
-    } else if (strcmp(arg, "--no-catalog") == 0) {
-        a->catalog = false;
-    } else if (strncmp(arg, "--runtimes=", 11) == 0) {
-        dlti_error_t err;
-        if (sysdesc_probe_runtimes_parse(arg + 11, &a->runtimes, &err) != 0)
-            snprintf(a->bad, sizeof(a->bad), "--runtimes: %.200s", err.text);
-        a->runtime_given = true;
-    } else if (strcmp(arg, "--no-cache") == 0 || strcmp(arg, "--refresh-cache") == 0) {
-        a->cache = arg[2] == 'n' ? SYSDESC_PROBE_CACHE_OFF : SYSDESC_PROBE_CACHE_REFRESH;
-        a->runtime_given = true;
-    } else if (strncmp(arg, "--runtime-timeout=", 18) == 0) {
-        const char *v = arg + 18;
-        char *end;
-        errno = 0;
-        unsigned long ms = strtoul(v, &end, 10);
-        if (errno || end == v || *end || ms == 0 || ms > 3600000 || !isdigit((unsigned char)*v))
-            snprintf(a->bad, sizeof(a->bad),
-                     "--runtime-timeout: '%.100s' is not a number of milliseconds from 1 to "
-                     "3600000",
-                     v);
-        a->timeout_ms = (unsigned)ms;
-        a->runtime_given = true;
-    } else if (strcmp(arg, "--runtimes") == 0 || strcmp(arg, "--runtime-timeout") == 0) {
-        snprintf(a->bad, sizeof(a->bad), "%s needs a value: %s=VALUE", arg, arg);
-    } else {
-        return false;
-    }
-    return true;
-}
-
 int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
 {
     if (a->bad[0])
@@ -181,22 +112,6 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
         return -1;
     return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                     "%s: --io, --no-io, --quiet and --no-catalog go with --host", cmd);
-}
-
-bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags)
-{
-    if (load && strcmp(arg, "--no-check") == 0)
-        load->flags |= SYSDESC_LOAD_NO_CHECK;
-    else if (print_flags && strcmp(arg, "--typed") == 0)
-        *print_flags |= SYSDESC_PRINT_TYPED;
-    /* issue 14: MLIR output one entry a line / in MLIR head's dlti form */
-    else if (print_flags && strcmp(arg, "--pretty") == 0)
-        *print_flags |= SYSDESC_PRINT_PRETTY;
-    else if (print_flags && strcmp(arg, "--inherent-dlti") == 0)
-        *print_flags |= SYSDESC_PRINT_INHERENT;
-    else
-        return false;
-    return true;
 }
 
 void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)

@@ -42,35 +42,41 @@ static void warn(const char *fmt, const char *in)
     fputc('\n', stderr);
 }
 
+enum { OPT_OUT = 1, OPT_MERGE, OPT_INHERENT, OPT_PRETTY };
+static const cli_opt options[] = {
+    {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {"--merge", NULL, OPT_MERGE, 0},
+    {"--inherent-dlti", NULL, OPT_INHERENT, 0},
+    {"--pretty", NULL, OPT_PRETTY, 0},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_attach(int argc, char **argv)
 {
     const char *operands[2] = {NULL, NULL}, *out = NULL;
     int nops = 0;
     unsigned flags = 0;
     sysdesc_yaml_options load_opts = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        if (strcmp(a, "-o") == 0) {
-            if (i + 1 >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: -o needs a value");
-            out = argv[++i];
-        } else if (strcmp(a, "--merge") == 0) {
+    cli_args a;
+    cli_args_init(&a, "attach", usage, (const cli_opt *const[]){options, cli_check_opts, NULL},
+                  argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
+            if (nops == 2)
+                return cli_operand_error(&a, "SPEC and IN.mlir only");
+            operands[nops++] = a.arg;
+        } else if (o == OPT_OUT) {
+            out = a.value;
+        } else if (o == OPT_MERGE) {
             flags |= SYSDESC_ATTACH_MERGE;
-        } else if (strcmp(a, "--inherent-dlti") == 0) {
+        } else if (o == OPT_INHERENT) {
             flags |= SYSDESC_ATTACH_INHERENT;
-        } else if (strcmp(a, "--pretty") == 0) {
+        } else if (o == OPT_PRETTY) {
             flags |= SYSDESC_ATTACH_PRETTY;
-        } else if (strcmp(a, "--no-check") == 0) {
-            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "attach: unknown option '%s' (see sysdesc attach --help)", a);
-        } else if (nops == 2) {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: expected SPEC and IN.mlir");
         } else {
-            operands[nops++] = a;
+            cli_description_take(o, &load_opts, NULL);
         }
     }
     if (nops < 2)

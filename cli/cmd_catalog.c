@@ -62,17 +62,11 @@ static int no_entries(void)
 
 int cmd_list(int argc, char **argv)
 {
-    bool operands = false; /* after "--" (every command: cli.h) */
-    for (int i = 1; i < argc; i++) {
-        if (!operands && cli_end_of_options(argv[i])) {
-            operands = true;
-            continue;
-        }
-        if (!operands && cli_is_help(argv[i])) {
-            return cli_write_stdout(list_usage, sizeof(list_usage) - 1);
-        }
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "list: unexpected argument '%s'", argv[i]);
-    }
+    cli_args a;
+    cli_args_init(&a, "list", list_usage, (const cli_opt *const[]){NULL}, argc, argv);
+    int o = cli_next(&a);
+    if (o != CLI_DONE)
+        return o == CLI_EXIT ? a.rc : cli_operand_error(&a, "list takes none");
     sysdesc_catalog_entry *e;
     size_t n;
     dlti_error_t err;
@@ -96,41 +90,34 @@ int cmd_list(int argc, char **argv)
     return cli_write_stdout("", 0);
 }
 
+enum { OPT_FORMAT = 1 };
+static const cli_opt show_options[] = {
+    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_show(int argc, char **argv)
 {
     const char *name = NULL;
     sysdesc_format format = SYSDESC_FORMAT_YAML;
     sysdesc_yaml_options load_opts = {0};
     unsigned flags = 0;
-    bool operands = false; /* after "--" (every command: cli.h) */
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!operands && cli_end_of_options(a)) {
-            operands = true;
-            continue;
-        }
-        if (operands) {
+    cli_args a;
+    cli_args_init(&a, "show", show_usage,
+                  (const cli_opt *const[]){show_options, cli_check_opts, cli_print_opts, NULL},
+                  argc, argv);
+    for (int o, rc; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
             if (name)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: expected one NAME");
-            name = a;
-            continue;
-        }
-        if (cli_is_help(a)) {
-            return cli_write_stdout(show_usage, sizeof(show_usage) - 1);
-        }
-        if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
-            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
-            int rc = cli_format_option("show", v, &format);
-            if (rc >= 0)
+                return cli_operand_error(&a, "one NAME");
+            name = a.arg;
+        } else if (o == OPT_FORMAT) {
+            if ((rc = cli_format_option("show", a.value, &format)) >= 0)
                 return rc;
-        } else if (cli_description_option(a, &load_opts, &flags)) {
-            continue;
-        } else if (a[0] == '-') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: unknown option '%s'", a);
-        } else if (name) {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: expected one NAME");
         } else {
-            name = a;
+            cli_description_take(o, &load_opts, &flags);
         }
     }
     if (!name)

@@ -63,36 +63,45 @@ static int by_position(const void *a, const void *b)
     return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
+enum { OPT_PARTIAL = 1, OPT_COMPLETE };
+static const cli_opt options[] = {
+    {"--partial", NULL, OPT_PARTIAL, 0},
+    {"--complete", NULL, OPT_COMPLETE, 0},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_check(int argc, char **argv)
 {
     unsigned flags = 0;
-    int first = 1;
-    for (; first < argc; first++) {
-        if (cli_is_help(argv[first]))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        if (strcmp(argv[first], "--partial") == 0)
-            flags |= SYSDESC_CHECK_PARTIAL;
-        else if (strcmp(argv[first], "--complete") == 0)
-            flags |= SYSDESC_CHECK_COMPLETE;
-        else if (strcmp(argv[first], "--") == 0) {
-            first++;
-            break;
-        } else if (argv[first][0] == '-' && argv[first][1] != '\0')
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "check: unknown option '%s' (see sysdesc check --help)", argv[first]);
+    const char **files = calloc((size_t)argc, sizeof(*files));
+    int nfiles = 0;
+    if (!files)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+    cli_args a;
+    cli_args_init(&a, "check", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT) {
+            free(files);
+            return a.rc;
+        }
+        if (o == CLI_OPERAND)
+            files[nfiles++] = a.arg;
         else
-            break;
+            flags |= o == OPT_PARTIAL ? SYSDESC_CHECK_PARTIAL : SYSDESC_CHECK_COMPLETE;
     }
-    if (first >= argc)
+    if (nfiles == 0) {
+        free(files);
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "check: missing FILE (see sysdesc check --help)");
+    }
     int rc = SYSDESC_EXIT_OK;
-    for (int i = first; i < argc; i++) {
+    for (int i = 0; i < nfiles; i++) {
         dlti_context *ctx = cli_context_new();
         collected c = {0};
-        long n = ctx ? sysdesc_check_file(ctx, argv[i], NULL, flags, collect, &c) : -1;
+        long n = ctx ? sysdesc_check_file(ctx, files[i], NULL, flags, collect, &c) : -1;
         if (n < 0 || c.nomem) {
             free(c.v);
             dlti_context_free(ctx);
+            free(files);
             return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         }
         if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
@@ -103,12 +112,13 @@ int cmd_check(int argc, char **argv)
                 rc = code == SYSDESC_EXIT_ENVIRONMENT ? code : SYSDESC_EXIT_BAD_INPUT;
         }
         if (n == 0) {
-            int w = printf("%s: ok\n", argv[i]) < 0;
+            int w = printf("%s: ok\n", files[i]) < 0;
             (void)w;
         }
         free(c.v);
         dlti_context_free(ctx);
     }
+    free(files);
     int w = cli_write_stdout("", 0);
     return w != SYSDESC_EXIT_OK ? w : rc;
 }

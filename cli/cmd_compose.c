@@ -43,6 +43,14 @@ static int add_host(sysdesc_compose *c, dlti_context *ctx, const cli_probe_args 
     return SYSDESC_EXIT_OK;
 }
 
+enum { OPT_HOST = 1, OPT_FORMAT, OPT_OUT };
+static const cli_opt options[] = {
+    {"--host", NULL, OPT_HOST, 0},
+    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
+    {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_compose(int argc, char **argv)
 {
     cli_probe_args pa;
@@ -52,48 +60,30 @@ int cmd_compose(int argc, char **argv)
     sysdesc_yaml_options load_opts = {0};
     const char *out = NULL;
     int nitems = 0;
-    char **items = calloc((size_t)argc, sizeof(char *));
+    const char **items = calloc((size_t)argc, sizeof(char *));
     if (!items)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     int rc = SYSDESC_EXIT_OK;
-    bool operands = false; /* after "--" (every command: cli.h) */
-    for (int i = 1; i < argc && rc == SYSDESC_EXIT_OK; i++) {
-        const char *a = argv[i];
-        if (!operands && cli_end_of_options(a)) {
-            operands = true;
-            continue;
-        }
-        if (operands) {
-            items[nitems++] = argv[i];
-            continue;
-        }
-        if (cli_is_help(a)) {
+    cli_args a;
+    cli_args_init(&a, "compose", usage,
+                  (const cli_opt *const[]){options, cli_probe_opts, cli_check_opts,
+                                           cli_print_opts, NULL},
+                  argc, argv);
+    for (int o; rc == SYSDESC_EXIT_OK && (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT) {
             free(items);
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        }
-        if (strcmp(a, "--host") == 0) {
+            return a.rc;
+        } else if (o == CLI_OPERAND)
+            items[nitems++] = a.arg;
+        else if (o == OPT_HOST)
             pa.host = true;
-        } else if (cli_probe_option(a, &pa)) {
-            continue;
-        } else if (cli_description_option(a, &load_opts, &flags)) {
-            continue;
-        } else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) {
-            if (i + 1 >= argc) {
-                rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "compose: %s needs a value", a);
-            } else if (strcmp(a, "-o") == 0) {
-                out = argv[++i];
-            } else if ((rc = cli_format_option("compose", argv[++i], &format)) < 0) {
+        else if (o == OPT_OUT)
+            out = a.value;
+        else if (o == OPT_FORMAT) {
+            if ((rc = cli_format_option("compose", a.value, &format)) < 0)
                 rc = SYSDESC_EXIT_OK;
-            }
-        } else if (strncmp(a, "--format=", 9) == 0) {
-            if ((rc = cli_format_option("compose", a + 9, &format)) < 0)
-                rc = SYSDESC_EXIT_OK;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                          "compose: unknown option '%s' (see sysdesc compose --help)", a);
-        } else {
-            items[nitems++] = argv[i];
-        }
+        } else if (!cli_probe_take(&pa, o, a.value))
+            cli_description_take(o, &load_opts, &flags);
     }
     if (rc == SYSDESC_EXIT_OK && nitems == 0 && !pa.host)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "compose: nothing to compose (see sysdesc compose --help)");

@@ -26,53 +26,37 @@ static const char usage[] =
     "Exit status: 0 ok; 2 bad input or usage (FILE:LINE:COL: error: ...);\n"
     "3 unreadable file or failed write.\n";
 
+enum { OPT_TO = 1, OPT_OUT };
+static const cli_opt options[] = {
+    {"--to", "--format", OPT_TO, CLI_VALUE},
+    {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_convert(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     sysdesc_yaml_options load_opts = {0};
     unsigned flags = 0;
-    bool operands = false; /* after "--" (every command: cli.h) */
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!operands && cli_end_of_options(a)) {
-            operands = true;
-            continue;
-        }
-        if (operands) {
+    cli_args a;
+    cli_args_init(&a, "convert", usage,
+                  (const cli_opt *const[]){options, cli_check_opts, cli_print_opts, NULL}, argc,
+                  argv);
+    for (int o, rc; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
             if (path)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: expected one FILE");
-            path = a;
-            continue;
-        }
-        if (cli_is_help(a)) {
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        }
-        if (strcmp(a, "--to") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) {
-            if (i + 1 >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: %s needs a value", a);
-            const char *v = argv[++i];
-            if (strcmp(a, "-o") == 0) {
-                out = v;
-            } else {
-                int rc = cli_format_option("convert", v, &format);
-                if (rc >= 0)
-                    return rc;
-            }
-        } else if (strncmp(a, "--to=", 5) == 0 || strncmp(a, "--format=", 9) == 0) {
-            const char *v = strchr(a, '=') + 1;
-            int rc = cli_format_option("convert", v, &format);
-            if (rc >= 0)
+                return cli_operand_error(&a, "one FILE");
+            path = a.arg;
+        } else if (o == OPT_OUT) {
+            out = a.value;
+        } else if (o == OPT_TO) {
+            if ((rc = cli_format_option("convert", a.value, &format)) >= 0)
                 return rc;
-        } else if (cli_description_option(a, &load_opts, &flags)) {
-            continue;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "convert: unknown option '%s' (see sysdesc convert --help)", a);
-        } else if (path) {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: expected one FILE");
         } else {
-            path = a;
+            cli_description_take(o, &load_opts, &flags);
         }
     }
     if (!path)

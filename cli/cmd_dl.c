@@ -49,53 +49,81 @@ static int print_spec(const char *str)
     return rc;
 }
 
+enum { OPT_LIST = 1, OPT_TRIPLE, OPT_SCOPE };
+static const cli_opt import_options[] = {
+    {"--list", NULL, OPT_LIST, 0},
+    {"--triple", NULL, OPT_TRIPLE, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_dl_import(int argc, char **argv)
 {
-    if (argc == 2 && cli_is_help(argv[1])) {
-        return cli_write_stdout(import_usage, sizeof(import_usage) - 1);
+    const char *string = NULL, *triple = NULL;
+    bool list = false;
+    cli_args a;
+    cli_args_init(&a, "dl-import", import_usage, (const cli_opt *const[]){import_options, NULL},
+                  argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == OPT_LIST)
+            list = true;
+        else if (o == OPT_TRIPLE)
+            triple = a.value;
+        else if (string)
+            return cli_operand_error(&a, "one STRING");
+        else
+            string = a.arg;
     }
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+    if (list + !!triple + !!string != 1)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-import: expected one STRING, --triple TRIPLE "
+                                                "or --list (see sysdesc dl-import --help)");
+    if (list) {
         for (size_t i = 0; i < dlti_target_dl_count(); i++) {
             const dlti_target_dl *t = dlti_target_dl_get(i);
             printf("%s\t%s\t%s\n", t->triple, t->layout, t->source);
         }
         return cli_write_stdout("", 0);
     }
-    if (argc == 3 && strcmp(argv[1], "--triple") == 0) {
+    if (triple) {
         dlti_error_t err;
-        const dlti_target_dl *t = dlti_target_dl_find(argv[2], &err);
+        const dlti_target_dl *t = dlti_target_dl_find(triple, &err);
         if (!t)
             return cli_fail(cli_exit_code(err.code), "%s", err.text);
         return print_spec(t->layout);
     }
-    if (argc == 3 && strcmp(argv[1], "--") == 0)
-        return print_spec(argv[2]);
-    if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != '\0' && strcmp(argv[1], "--") != 0 &&
-        strcmp(argv[1], "--triple") != 0 && strcmp(argv[1], "--list") != 0)
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                        "dl-import: unknown option '%s' (see sysdesc dl-import --help)", argv[1]);
-    if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0'))
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-import: expected one STRING or --triple TRIPLE "
-                                                "(see sysdesc dl-import --help)");
-    return print_spec(argv[1]);
+    return print_spec(string);
 }
+
+static const cli_opt export_options[] = {
+    {"--scope", NULL, OPT_SCOPE, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
 
 int cmd_dl_export(int argc, char **argv)
 {
-    const char *scope_path;
-    int i;
-    int done = cli_scope_options("dl-export", export_usage, sizeof(export_usage) - 1, argc, argv, &scope_path,
-                                 NULL, &i);
-    if (done >= 0)
-        return done;
-    if (i + 1 != argc)
+    const char *scope_path = "", *path = NULL;
+    cli_args a;
+    cli_args_init(&a, "dl-export", export_usage, (const cli_opt *const[]){export_options, NULL},
+                  argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == OPT_SCOPE)
+            scope_path = a.value;
+        else if (path)
+            return cli_operand_error(&a, "one FILE");
+        else
+            path = a.arg;
+    }
+    if (!path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: expected one FILE (see sysdesc dl-export --help)");
     dlti_context *ctx = cli_context_new();
     if (!ctx)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
-    const dlti_scope *root = dlti_parse_file(ctx, argv[i], &err);
+    const dlti_scope *root = dlti_parse_file(ctx, path, &err);
     const dlti_scope *scope = root ? dlti_scope_find(root, scope_path, &err) : NULL;
     if (!root) {
         rc = cli_report(&err);

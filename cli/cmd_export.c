@@ -22,31 +22,32 @@ static const char usage[] =
     "Exit status: 0 ok; 1 no such device; 2 bad input, usage, or a device the\n"
     "tuner cannot describe; 3 unreadable file.\n";
 
+enum { OPT_TO = 1 };
+static const cli_opt options[] = {
+    {"--to", NULL, OPT_TO, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_export(int argc, char **argv)
 {
     const char *to = NULL;
     sysdesc_yaml_options opts = {0};
     const char *operands[2];
     int n = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        if (strcmp(a, "--to") == 0) {
-            if (i + 1 >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "export: --to needs a value");
-            to = argv[++i];
-        } else if (strncmp(a, "--to=", 5) == 0) {
-            to = a + 5;
-        } else if (strcmp(a, "--no-check") == 0) {
-            opts.flags |= SYSDESC_LOAD_NO_CHECK;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "export: unknown option '%s' (see sysdesc export --help)", a);
-        } else if (n < 2) {
-            operands[n++] = a;
+    cli_args a;
+    cli_args_init(&a, "export", usage, (const cli_opt *const[]){options, cli_check_opts, NULL},
+                  argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
+            if (n == 2)
+                return cli_operand_error(&a, "one SPEC and one DEVICE");
+            operands[n++] = a.arg;
+        } else if (o == OPT_TO) {
+            to = a.value;
         } else {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "export: one SPEC and one DEVICE (see sysdesc export --help)");
+            cli_description_take(o, &opts, NULL);
         }
     }
     sysdesc_tuner tuner;

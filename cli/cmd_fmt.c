@@ -26,37 +26,35 @@ static const char usage[] =
     "Exit status: 0 printed; 2 bad input (FILE:LINE:COL: error: MESSAGE on\n"
     "stderr); 3 the file could not be read or the output written.\n";
 
+enum { OPT_PRETTY = 1, OPT_INHERENT, OPT_SKELETON };
+static const cli_opt options[] = {
+    {"--pretty", NULL, OPT_PRETTY, 0},
+    {"--inherent-dlti", NULL, OPT_INHERENT, 0},
+    {"--skeleton", NULL, OPT_SKELETON, 0},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_fmt(int argc, char **argv)
 {
     const char *path = "-";
     int files = 0;
     unsigned flags = 0;
     bool skeleton = false;
-    bool operands = false; /* after "--" (every command: cli.h) */
-    for (int i = 1; i < argc; i++) {
-        if (!operands && cli_end_of_options(argv[i])) {
-            operands = true;
-            continue;
-        }
-        if (!operands && cli_is_help(argv[i])) {
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        }
-        if (!operands && strcmp(argv[i], "--pretty") == 0) {
+    cli_args a;
+    cli_args_init(&a, "fmt", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
+            path = a.arg;
+            files++;
+        } else if (o == OPT_PRETTY) {
             flags |= DLTI_PRINT_PRETTY;
-            continue;
-        }
-        if (!operands && strcmp(argv[i], "--inherent-dlti") == 0) {
+        } else if (o == OPT_INHERENT) {
             flags |= DLTI_PRINT_INHERENT;
-            continue;
-        }
-        if (!operands && strcmp(argv[i], "--skeleton") == 0) {
+        } else {
             skeleton = true;
-            continue;
         }
-        if (!operands && argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: unknown option '%s' (see sysdesc fmt --help)", argv[i]);
-        path = argv[i];
-        files++;
     }
     if (files > 1)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: expected at most one FILE");

@@ -60,7 +60,7 @@ int cmd_layout(int argc, char **argv)
 {
     const char *scope_path;
     int i;
-    int done = cli_scope_options("layout", usage, sizeof(usage) - 1, argc, argv, &scope_path,
+    int done = cli_scope_options("layout", usage, argc, argv, &scope_path,
                                  NULL, &i);
     if (done >= 0)
         return done;

@@ -62,6 +62,17 @@ static void on_progress(void *user, const char *step, double done)
     fflush(stderr);
 }
 
+enum { OPT_QUICK = 1, OPT_FULL, OPT_QUIET, OPT_THREADS, OPT_FORMAT, OPT_OUT };
+static const cli_opt options[] = {
+    {"--quick", NULL, OPT_QUICK, 0},
+    {"--full", NULL, OPT_FULL, 0},
+    {"--quiet", "-q", OPT_QUIET, 0},
+    {"--threads", NULL, OPT_THREADS, CLI_VALUE},
+    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
+    {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 /* What the bound changed: the `skipped` map and each level's `bounded`. */
 static void say_bounds(dlti_context *ctx, const dlti_attr *measured)
 {
@@ -101,75 +112,47 @@ int cmd_measure(int argc, char **argv)
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = NULL;
-        if (cli_is_help(a)) {
-            rc = cli_write_stdout(usage, sizeof(usage) - 1);
+    cli_args a;
+    cli_args_init(&a, "measure", usage,
+                  (const cli_opt *const[]){options, cli_override_opts, cli_check_opts, NULL},
+                  argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT) {
+            rc = a.rc;
             goto done;
         }
-        if (strcmp(a, "--quick") == 0 || strcmp(a, "--full") == 0) {
-            sysdesc_measure_mode m = a[2] == 'q' ? SYSDESC_MEASURE_QUICK : SYSDESC_MEASURE_FULL;
+        if (o == CLI_OPERAND) {
+            rc = cli_operand_error(&a, "measure takes options only");
+            goto done;
+        }
+        if (o == OPT_QUICK || o == OPT_FULL) {
+            sysdesc_measure_mode m = o == OPT_QUICK ? SYSDESC_MEASURE_QUICK : SYSDESC_MEASURE_FULL;
             if (mo.mode != SYSDESC_MEASURE_DEFAULT && mo.mode != m) {
                 rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
                               "measure: --quick and --full exclude each other");
                 goto done;
             }
             mo.mode = m;
-            continue;
-        }
-        if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+        } else if (o == OPT_QUIET) {
             quiet = true;
-            continue;
-        }
-        if (strcmp(a, "--no-check") == 0) {
-            ov.load.flags |= SYSDESC_LOAD_NO_CHECK;
-            continue;
-        }
-        /* Options with a value: NAME VALUE or NAME=VALUE (not -o=). */
-        static const char *const valued[] = {"--threads", "--format", "-o",
-                                             "--output",  "--set",    "--override"};
-        size_t which = sizeof(valued) / sizeof(valued[0]);
-        for (size_t k = 0; k < which; k++) {
-            size_t n = strlen(valued[k]);
-            if (strncmp(a, valued[k], n) == 0 && a[n] == '=' && k != 2) {
-                v = a + n + 1;
-                which = k;
-            } else if (strcmp(a, valued[k]) == 0) {
-                if (i + 1 >= argc) {
-                    rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "measure: %s needs a value", a);
-                    goto done;
-                }
-                v = argv[++i];
-                which = k;
-            }
-            if (v)
-                break;
-        }
-        if (!v) {
-            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                          "measure: unexpected argument '%s' (see sysdesc measure --help)", a);
-            goto done;
-        }
-        if (which == 0) {
+        } else if (o == OPT_THREADS) {
             char *end;
-            long n = strtol(v, &end, 10);
-            if (end == v || *end || n < 1 || n > 4096) {
+            long n = strtol(a.value, &end, 10);
+            if (end == a.value || *end || n < 1 || n > 4096) {
                 rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                              "measure: --threads takes a number from 1 to 4096, not '%s'", v);
+                              "measure: --threads takes a number from 1 to 4096, not '%s'",
+                              a.value);
                 goto done;
             }
             mo.max_threads = (unsigned)n;
-        } else if (which == 1) {
-            if ((rc = cli_format_option("measure", v, &format)) >= 0)
+        } else if (o == OPT_FORMAT) {
+            if ((rc = cli_format_option("measure", a.value, &format)) >= 0)
                 goto done;
             rc = SYSDESC_EXIT_OK;
-        } else if (which == 4) {
-            ov.sets[ov.nsets++] = v;
-        } else if (which == 5) {
-            ov.files[ov.nfiles++] = v;
+        } else if (o == OPT_OUT) {
+            out = a.value;
         } else {
-            out = v;
+            cli_override_take(&ov, o, a.value);
         }
     }
     progress_state ps = {.tty = isatty(STDERR_FILENO) != 0, .last_pct = -1};

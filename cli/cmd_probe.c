@@ -65,24 +65,16 @@ static const char usage[] =
     "Exit status: 0 ok; 2 bad usage, malformed XML or override; 3 unreadable\n"
     "file, failed probe or write.\n";
 
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (strcmp(argv[*i], name) == 0) {
-        if (*i + 1 >= argc)
-            return NULL;
-        return argv[++*i];
-    }
-    return NULL;
-}
-
-static int is_opt(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
+enum { OPT_XML = 1, OPT_FORMAT, OPT_OUT, OPT_CLUSTER, OPT_MPI, OPT_LLVM_TARGET };
+static const cli_opt options[] = {
+    {"--xml", NULL, OPT_XML, CLI_VALUE},
+    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
+    {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {"--cluster", NULL, OPT_CLUSTER, 0},
+    {"--mpi", NULL, OPT_MPI, 0},
+    {"--llvm-target", NULL, OPT_LLVM_TARGET, 0},
+    {NULL, NULL, 0, 0},
+};
 
 int cmd_probe(int argc, char **argv)
 {
@@ -96,73 +88,44 @@ int cmd_probe(int argc, char **argv)
     unsigned print_flags = 0;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
-    bool llvm_target = false; /* --llvm-target (issue 12) */
+    bool llvm_target = false;
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
     if (!xmls || !ov.files || !ov.sets) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;
     }
-    bool operands = false; /* after "--" (every command: cli.h) */
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!operands && cli_end_of_options(a)) {
-            operands = true;
-            continue;
-        }
-        if (operands) {
-            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                          "probe: unexpected argument '%s' (see sysdesc probe --help)", a);
+    cli_args a;
+    cli_args_init(&a, "probe", usage,
+                  (const cli_opt *const[]){options, cli_probe_opts, cli_override_opts,
+                                           cli_check_opts, cli_print_opts, NULL},
+                  argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT) {
+            rc = a.rc;
             goto done;
         }
-        if (cli_is_help(a)) {
-            rc = cli_write_stdout(usage, sizeof(usage) - 1);
+        if (o == CLI_OPERAND) {
+            rc = cli_operand_error(&a, "probe takes options only");
             goto done;
-        } else if (is_opt(a, "--xml")) {
-            if (!(v = opt_value(argc, argv, &i, "--xml")))
-                goto missing;
-            xmls[nxml++] = v;
-        } else if (is_opt(a, "--set")) {
-            if (!(v = opt_value(argc, argv, &i, "--set")))
-                goto missing;
-            ov.sets[ov.nsets++] = v;
-        } else if (is_opt(a, "--override")) {
-            if (!(v = opt_value(argc, argv, &i, "--override")))
-                goto missing;
-            ov.files[ov.nfiles++] = v;
-        } else if (is_opt(a, "--format")) {
-            if (!(v = opt_value(argc, argv, &i, "--format")))
-                goto missing;
-            if ((rc = cli_format_option("probe", v, &format)) >= 0)
+        }
+        if (o == OPT_XML) {
+            xmls[nxml++] = a.value;
+        } else if (o == OPT_FORMAT) {
+            if ((rc = cli_format_option("probe", a.value, &format)) >= 0)
                 goto done;
             rc = SYSDESC_EXIT_OK;
-        } else if (strcmp(a, "-o") == 0 || is_opt(a, "--output")) {
-            if (strcmp(a, "-o") == 0) {
-                if (++i >= argc)
-                    goto missing;
-                out = argv[i];
-            } else if (!(out = opt_value(argc, argv, &i, "--output"))) {
-                goto missing;
-            }
-        } else if (strcmp(a, "--cluster") == 0) {
+        } else if (o == OPT_OUT) {
+            out = a.value;
+        } else if (o == OPT_CLUSTER) {
             cluster = true;
-        } else if (strcmp(a, "--mpi") == 0) {
+        } else if (o == OPT_MPI) {
             mpi = true;
-        } else if (strcmp(a, "--llvm-target") == 0) {
+        } else if (o == OPT_LLVM_TARGET) {
             llvm_target = true;
-        } else if (cli_probe_option(a, &pa)) {
-            continue;
-        } else if (cli_description_option(a, &ov.load, &print_flags)) {
-            continue;
-        } else {
-            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                          "probe: unexpected argument '%s' (see sysdesc probe --help)", a);
-            goto done;
+        } else if (!cli_probe_take(&pa, o, a.value) && !cli_override_take(&ov, o, a.value)) {
+            cli_description_take(o, &ov.load, &print_flags);
         }
-        continue;
-    missing:
-        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: %s needs a value", a);
-        goto done;
     }
     if ((rc = cli_probe_args_check("probe", &pa, nxml == 0 && !mpi)) >= 0)
         goto done;

@@ -33,7 +33,7 @@ int cmd_query(int argc, char **argv)
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
     int i;
-    int done = cli_scope_options("query", usage, sizeof(usage) - 1, argc, argv, &scope_path,
+    int done = cli_scope_options("query", usage, argc, argv, &scope_path,
                                  &pa, &i);
     if (done >= 0)
         return done;

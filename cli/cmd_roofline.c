@@ -54,6 +54,17 @@ static void report(const sysdesc_roofline *r)
     }
 }
 
+enum { OPT_QUICK = 1, OPT_FULL, OPT_QUIET, OPT_DEVICE, OPT_TYPES, OPT_OUT };
+static const cli_opt options[] = {
+    {"--quick", NULL, OPT_QUICK, 0},
+    {"--full", NULL, OPT_FULL, 0},
+    {"--quiet", "-q", OPT_QUIET, 0},
+    {"--device", NULL, OPT_DEVICE, CLI_VALUE},
+    {"--types", NULL, OPT_TYPES, CLI_VALUE},
+    {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_roofline(int argc, char **argv)
 {
     const char *spec_path = NULL, *device = NULL, *types = NULL, *out = NULL;
@@ -61,32 +72,37 @@ int cmd_roofline(int argc, char **argv)
     sysdesc_measure_options mo;
     sysdesc_measure_options_init(&mo);
     bool quiet = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        if (strcmp(a, "--quick") == 0) {
-            mo.mode = SYSDESC_MEASURE_QUICK;
-        } else if (strcmp(a, "--full") == 0) {
-            mo.mode = SYSDESC_MEASURE_FULL;
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+    cli_args a;
+    cli_args_init(&a, "roofline", usage, (const cli_opt *const[]){options, cli_check_opts, NULL},
+                  argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        switch (o) {
+        case CLI_EXIT:
+            return a.rc;
+        case CLI_OPERAND:
+            if (spec_path)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "roofline: one SPEC only ('%s' and '%s')",
+                                spec_path, a.arg);
+            spec_path = a.arg;
+            break;
+        case OPT_QUICK:
+        case OPT_FULL:
+            mo.mode = o == OPT_QUICK ? SYSDESC_MEASURE_QUICK : SYSDESC_MEASURE_FULL;
+            break;
+        case OPT_QUIET:
             quiet = true;
-        } else if (cli_description_option(a, &load_opts, NULL)) {
-            continue;
-        } else if (strcmp(a, "--device") == 0 || strcmp(a, "--types") == 0 ||
-                   strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (i + 1 >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "roofline: %s needs a value", a);
-            const char **slot = a[2] == 'd' ? &device : a[2] == 't' ? &types : &out;
-            *slot = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "roofline: unexpected argument '%s' (see sysdesc roofline --help)", a);
-        } else if (spec_path) {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "roofline: one SPEC only ('%s' and '%s')",
-                            spec_path, a);
-        } else {
-            spec_path = a;
+            break;
+        case OPT_DEVICE:
+            device = a.value;
+            break;
+        case OPT_TYPES:
+            types = a.value;
+            break;
+        case OPT_OUT:
+            out = a.value;
+            break;
+        default:
+            cli_description_take(o, &load_opts, NULL);
         }
     }
     dlti_context *ctx = cli_context_new();

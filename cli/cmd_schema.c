@@ -205,39 +205,26 @@ static void put_json_key(const sysdesc_schema_key *k, bool first)
     putchar('}');
 }
 
+enum { OPT_FORMAT = 1, OPT_DEVICE };
+static const cli_opt options[] = {
+    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
+    {"--device", NULL, OPT_DEVICE, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_schema(int argc, char **argv)
 {
     schema_format format = FORMAT_MARKDOWN;
     unsigned device = 0; /* 0: every device type */
-    bool operands = false; /* after "--" (every command: cli.h) */
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (!operands && cli_end_of_options(a)) {
-            operands = true;
-            continue;
-        }
-        if (operands)
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "schema: unexpected argument '%s' (see sysdesc schema --help)", a);
-        if (cli_is_help(a))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        bool is_format = strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0;
-        bool is_device = strcmp(a, "--device") == 0 || strncmp(a, "--device=", 9) == 0;
-        if (!is_format && !is_device) {
-            if (a[0] == '-' && a[1] != '\0')
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                                "schema: unknown option '%s' (see sysdesc schema --help)", a);
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "schema: unexpected argument '%s' (see sysdesc schema --help)", a);
-        }
-        if (a[8] == '=') {
-            v = a + 9;
-        } else if (i + 1 < argc) {
-            v = argv[++i];
-        } else {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "schema: %s needs a value", a);
-        }
-        if (is_format) {
+    cli_args a;
+    cli_args_init(&a, "schema", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        const char *v = a.value;
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND)
+            return cli_operand_error(&a, "schema takes none");
+        if (o == OPT_FORMAT) {
             if (strcmp(v, "markdown") == 0 || strcmp(v, "md") == 0)
                 format = FORMAT_MARKDOWN;
             else if (strcmp(v, "json") == 0)

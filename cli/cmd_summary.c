@@ -241,26 +241,36 @@ static bool color_auto(void)
     return isatty(STDOUT_FILENO) && !(no && *no) && !(term && strcmp(term, "dumb") == 0);
 }
 
+enum { OPT_HOST = 1, OPT_COLOR };
+static const cli_opt options[] = {
+    {"--host", NULL, OPT_HOST, 0},
+    {"--color", NULL, OPT_COLOR, CLI_VALUE_OPT},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_summary(int argc, char **argv)
 {
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_ON);
     const char *path = NULL;
     int color = -1; /* -1 auto, 0 never, 1 always */
-    bool operands = false;
     sysdesc_yaml_options load_opts = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!operands && cli_is_help(a))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        if (!operands && strcmp(a, "--host") == 0) {
+    cli_args a;
+    cli_args_init(&a, "summary", usage,
+                  (const cli_opt *const[]){options, cli_probe_opts, cli_check_opts, NULL}, argc,
+                  argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
+            if (path)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: one SPEC at a time ('%s', '%s')",
+                                path, a.arg);
+            path = a.arg;
+        } else if (o == OPT_HOST) {
             pa.host = true;
-        } else if (!operands && cli_probe_option(a, &pa)) {
-            continue;
-        } else if (!operands && cli_description_option(a, &load_opts, NULL)) {
-            continue;
-        } else if (!operands && (strcmp(a, "--color") == 0 || strncmp(a, "--color=", 8) == 0)) {
-            const char *w = a[7] ? a + 8 : "always";
+        } else if (o == OPT_COLOR) {
+            const char *w = a.value ? a.value : "always";
             if (strcmp(w, "always") == 0)
                 color = 1;
             else if (strcmp(w, "never") == 0)
@@ -270,16 +280,8 @@ int cmd_summary(int argc, char **argv)
             else
                 return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                                 "summary: --color is auto, always or never, not '%s'", w);
-        } else if (!operands && strcmp(a, "--") == 0) {
-            operands = true;
-        } else if (!operands && a[0] == '-' && a[1] != '\0') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "summary: unknown option '%s' (see sysdesc summary --help)", a);
-        } else if (path) {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: one SPEC at a time ('%s', '%s')",
-                            path, a);
-        } else {
-            path = a;
+        } else if (!cli_probe_take(&pa, o, a.value)) {
+            cli_description_take(o, &load_opts, NULL);
         }
     }
     if (pa.host && path)

@@ -66,24 +66,27 @@ static int show_keys(const char *name, sysdesc_format format)
     return rc;
 }
 
+enum { OPT_FORMAT = 1 };
+static const cli_opt options[] = {
+    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_uarch(int argc, char **argv)
 {
     const char *name = NULL;
     const char *format_name = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a))
-            return cli_write_stdout(usage, sizeof(usage) - 1);
-        if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
-            if (a[8] != '=' && i + 1 >= argc)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "uarch: --format needs a value");
-            format_name = a[8] == '=' ? a + 9 : argv[++i];
-        } else if (a[0] == '-') {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "uarch: unknown option '%s'", a);
+    cli_args a;
+    cli_args_init(&a, "uarch", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == OPT_FORMAT) {
+            format_name = a.value;
         } else if (name) {
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT, "uarch: expected at most one NAME");
+            return cli_operand_error(&a, "at most one NAME");
         } else {
-            name = a;
+            name = a.arg;
         }
     }
     sysdesc_format format = SYSDESC_FORMAT_YAML;
