@@ -1,4 +1,4 @@
-/* The CPU's microarchitecture, LLVM triple and compiler targets (issue 12):
+/* The CPU's microarchitecture, LLVM triple and compiler targets:
  * the identity hwloc recorded and the ISA go through the recogniser
  * (uarch.c); what it finds becomes the keys uarch, uarch_ancestors, triple
  * and the compiler map (docs/keys.md). */

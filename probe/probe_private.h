@@ -13,7 +13,7 @@
 #include "sysdesc/probe.h"
 #include "dlti_private.h" /* the base: errors, buffers */
 
-/* harden (issue 13): the most an hwloc XML topology may hold, read by
+/* The most an hwloc XML topology may hold, read by
  * sysdesc before hwloc sees it (docs/reliability.md).  Topologies of the
  * largest machines are a few MB. */
 #define SYSDESC_PROBE_MAX_XML_BYTES ((size_t)64 << 20)
@@ -395,7 +395,7 @@ typedef struct pb_isa {
 
 void pb_isa_detect(pb_isa *isa);
 
-/* ---- cpu_uarch.c (issue 12): the microarchitecture (probe/uarch.h), the
+/* ---- cpu_uarch.c: the microarchitecture (probe/uarch.h), the
  * triple and the compiler map; after the ISA, which the recogniser reads ---- */
 void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err);
 

@@ -1,5 +1,5 @@
-/* The CPU identity keys one row of the microarchitecture table implies
- * (issue 12): uarch, uarch_ancestors, triple and the compiler map.  The probe
+/* The CPU identity keys one row of the microarchitecture table implies:
+ * uarch, uarch_ancestors, triple and the compiler map.  The probe
  * (cpu_uarch.c, after recognising the CPU) and the public by-name functions
  * (uarch_lookup.c, sysdesc/uarch.h) both build them here, so a catalog entry
  * written from `sysdesc uarch NAME` and a probe of that CPU cannot differ. */

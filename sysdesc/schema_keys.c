@@ -48,7 +48,7 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_part_number", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR part number", NULL, NULL},
     {"cpu_revision", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR revision", NULL, NULL},
     {"hostname", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "the node's host name", "host", NULL},
-    /* ---- CPU microarchitecture (issue 12): probe/cpu_uarch.c, docs/keys.md ---- */
+    /* ---- CPU microarchitecture: probe/cpu_uarch.c, docs/keys.md ---- */
     {"uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
      "microarchitecture, archspec's name: zen4, sapphirerapids, neoverse_v2", "uarch", NULL},
     {"uarch_ancestors", STRS, NULL, CPU, 0, FACT, 0, 0, NULL,
@@ -129,7 +129,7 @@ static const sysdesc_schema_key schema[] = {
      "LLVM target feature names usable here", NULL, NULL},
     {"sve_vector_length_in_bits", I64, "bits", CPU, 0, FACT, 1, BIG, NULL,
      "SVE vector length (aarch64)", NULL, NULL},
-    /* ---- CPU compiler targets (issue 12, probe/cpu_uarch.c; uarch, uarch_ancestors and
+    /* ---- CPU compiler targets (probe/cpu_uarch.c; uarch, uarch_ancestors and
      * triple are with the identity keys) ---- */
     {"compiler", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
      "how compilers target uarch: gcc, clang, llvm", NULL, NULL},
@@ -186,7 +186,7 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_kinds.*.linux_capacity", I64, NULL, CPU, 0, FACT, 0, BIG, NULL,
      "hwloc LinuxCapacity", NULL, NULL},
 
-    /* ---- CPU: what sysdesc measure measured (issue 12; docs/measure.md) ---- */
+    /* ---- CPU: what sysdesc measure measured (docs/measure.md) ---- */
     {"measured", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
      "what this host delivered when measured (sysdesc measure), with its provenance", NULL, NULL},
     {"measured.method", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,

@@ -1,6 +1,6 @@
 /*
  * sysdesc/uarch.h - the CPU identity keys a microarchitecture implies
- * (issue 12; docs/keys.md, "Microarchitecture and compiler targets").
+ * (docs/keys.md, "Microarchitecture and compiler targets").
  *
  * The host probe recognises a CPU's microarchitecture with a table (rows
  * from archspec's microarchitectures.json, LLVM's Host.cpp and GCC's release

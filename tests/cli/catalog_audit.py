@@ -246,7 +246,7 @@ for n in names:
             check("num_partitions_per_package" not in g,
                   "%s: a whole device with num_partitions_per_package (inherited?)" % where)
 
-# ---- CPU identity keys: those the probe writes for the uarch (issue 12) ----
+# ---- CPU identity keys: those the probe writes for the uarch ----
 r = run("uarch")
 check(r.returncode == 0, "sysdesc uarch (the list) failed: %s" % r.stderr.strip())
 UARCH_NAMES = set(r.stdout.split())

@@ -108,7 +108,7 @@ def main():
             bad = line.startswith("bad:")
             s = line[4:] if bad else line
             cases.append(("" if s == "<empty>" else s, bad, None))
-    # harden (issue 13): strings with more entries than any fixed table
+    # Strings with more entries than any fixed table
     # (every entry and LLVM's defaults kept, as mlir-translate-22 keeps them)
     cases.append(("e-" + "-".join("i%d:8" % w for w in range(100, 400)), False, None))
     cases.append(("e-" + "-".join("i%d:16:32" % w for w in range(1, 1200, 3)) + "-f80:128", False, None))
@@ -177,7 +177,7 @@ def main():
                 else:
                     print("FAIL %s: table row differs from %s: %s" % (triple, OPT, want))
                     failed += 1
-        # harden (issue 13): dl-export prints only what LLVM reads.  Specs
+        # `dl-export` prints only what LLVM reads.  Specs
         # mlir-opt-22 accepts whose string LLVM refuses: dl-export exits 2
         # naming the string, and opt-22 refuses that string too.
         for spec, string in EXPORT_REFUSED:
@@ -197,7 +197,7 @@ def main():
                 print("FAIL dl-export of %s: rc %d %s" % (spec, r.returncode, r.stderr.strip()))
             passed += ok
             failed += not ok
-        # harden (issue 13): generated tokens (every specifier, fields from 0
+        # Generated tokens (every specifier, fields from 0
         # to past 32 bits, empty ones) are accepted by dl-import exactly when
         # opt-22 accepts them; float widths MLIR has no type for (f7, f1024:
         # mlir-translate-22 crashes on them) are refused, on purpose.

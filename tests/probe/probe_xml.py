@@ -208,7 +208,7 @@ def expected(path, prefix=""):
             cpu[key] = int(ident(name), 0)
     if mi.get("HostName"):
         cpu["hostname"] = mi["HostName"]
-    # issue 12: LLVM's triple for the architecture (Linux, glibc); the
+    # LLVM's triple for the architecture (Linux, glibc); the
     # microarchitecture keys are adopted by adopt_uarch() below.
     if mi.get("Architecture") in ("x86_64", "aarch64", "riscv64"):
         cpu["triple"] = mi["Architecture"] + "-unknown-linux-gnu"
@@ -452,7 +452,7 @@ def expected(path, prefix=""):
     return spec
 
 
-# The microarchitecture keys (issue 12) come from the table that
+# The microarchitecture keys come from the table that
 # tests/probe/test_uarch.c checks against recorded CPUs and LLVM; here they
 # are checked for shape and consistency, then taken into the expectation.
 UARCH_KEYS = ("uarch", "uarch_ancestors", "compiler")

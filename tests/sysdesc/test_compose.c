@@ -113,7 +113,7 @@ static void base_errors(void **state)
     assert_int_equal(load(ctx, "missing.yaml", &sys, &err), -1);
     assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
     assert_int_equal(err.line, 3);
-    /* harden (issue 13): every base that cannot be used is located at its
+    /* Every base that cannot be used is located at its
      * base: line in the file that names it, and the code says why: a YAML
      * null, number or list is bad input (2), a file that is not there or is
      * a directory the environment's (3), a catalog name that is not there
