@@ -19,7 +19,7 @@ static const char usage[] =
     "gives a summary label (docs/keys.md), in schema order, with their units\n"
     "(KiB/MiB/GiB, GHz, TB/s, TFLOP/s).  Every line fits 80 columns.\n"
     "  SPEC          a YAML or MLIR file (\"-\": standard input) or a catalog\n"
-    "                name (nvidia/dgx-h100), checked against the device\n"
+    "                name (nodes/dgx-h100), checked against the device\n"
     "                schema first unless --no-check (sysdesc check)\n"
     "  --host        probe this machine instead; PROBE OPTIONS as for sysdesc\n"
     "                probe: --io (default here), --no-io, --quiet, --no-catalog,\n"

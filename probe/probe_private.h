@@ -396,10 +396,15 @@ void pb_caches_flat_keys(dlti_context *ctx, pb_map *dev, const pb_cache caches[P
 void pb_caches_add(pb_run *run, pb_map *dev, const pb_cache caches[PB_NCACHES],
                    dlti_error_t *err);
 
-/* memory.c: the allowed NUMA nodes' memory.  Found before the caches are
- * checked (a cache larger than the memory is suspect), written after them. */
+/* memory.c: the memory this process may use, and the allowed NUMA nodes'
+ * memory.  Found before the caches are checked (a cache larger than the
+ * memory is suspect), written after them. */
 typedef struct pb_memory {
-    int64_t total; /* bytes, -1 unknown */
+    int64_t total;        /* bytes this process may use (docs/keys.md, "memory"), -1 unknown */
+    int64_t numa_total;   /* the allowed NUMA nodes' sum, -1 unknown */
+    int64_t os_total;     /* this host's /proc/meminfo MemTotal, -1 unknown or not this host */
+    int64_t cgroup_limit; /* this host's cgroup limit, -1 none */
+    char cgroup_source[1300];
     int64_t node[1024];
     size_t nnode;
     const struct hwloc_memory_page_type_s *pages; /* of the first node that has any */

@@ -278,7 +278,10 @@ def expected(path, prefix=""):
         cpu["cache"] = cache
     memory = {}
     if mem_total:
+        # an XML file carries no MemTotal: what a process may use is the
+        # NUMA nodes' sum there (docs/keys.md, "memory")
         memory["total_in_bytes"] = mem_total
+        memory["numa_total_in_bytes"] = mem_total
         memory["numa_node_size_in_bytes"] = ("array", [int(e.get("local_memory")) for e in numa_ok])
     pt = numa_ok[0].findall("page_type") if numa_ok else []
     sizes = [int(p.get("size")) for p in pt if int(p.get("size")) > 0]
