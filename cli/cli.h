@@ -98,12 +98,14 @@ struct cli_probe_args {
     unsigned runtimes;  /* --runtimes=LIST: SYSDESC_RUNTIME_* bits, 0 all */
     sysdesc_probe_cache cache; /* --no-cache, --refresh-cache */
     unsigned timeout_ms;       /* --runtime-timeout=MS, 0 the default */
+    const char *gcc, *clang;   /* --gcc=NAME, --clang=NAME (argv's), NULL the default */
     char bad[256];      /* a bad option value, reported by cli_probe_args_check */
 };
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
 /* Takes `arg` when it is a probe option (--io, --no-io, -q, --quiet,
  * --no-catalog, --runtimes=LIST, --no-cache, --refresh-cache,
- * --runtime-timeout=MS); false otherwise.  A bad value is kept in a->bad. */
+ * --runtime-timeout=MS, --gcc=NAME, --clang=NAME); false otherwise.  A bad
+ * value is kept in a->bad. */
 bool cli_probe_option(const char *arg, cli_probe_args *a);
 /* -1 when the probe options are fine: no bad value, and given only where
  * this host is probed (`host`: --host, or probe without --xml); else

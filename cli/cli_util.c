@@ -159,7 +159,14 @@ bool cli_probe_option(const char *arg, cli_probe_args *a)
                      v);
         a->timeout_ms = (unsigned)ms;
         a->runtime_given = true;
-    } else if (strcmp(arg, "--runtimes") == 0 || strcmp(arg, "--runtime-timeout") == 0) {
+    } else if (strncmp(arg, "--gcc=", 6) == 0 || strncmp(arg, "--clang=", 8) == 0) {
+        if (arg[2] == 'g')
+            a->gcc = arg + 6;
+        else
+            a->clang = arg + 8;
+        a->runtime_given = true;
+    } else if (strcmp(arg, "--runtimes") == 0 || strcmp(arg, "--runtime-timeout") == 0 ||
+               strcmp(arg, "--gcc") == 0 || strcmp(arg, "--clang") == 0) {
         snprintf(a->bad, sizeof(a->bad), "%s needs a value: %s=VALUE", arg, arg);
     } else {
         return false;
@@ -174,8 +181,8 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
     bool probe = strcmp(cmd, "probe") == 0;
     if (!host && a->runtime_given)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                        "%s: --runtimes, --no-cache, --refresh-cache and --runtime-timeout ask "
-                        "this host's runtimes: %s",
+                        "%s: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc "
+                        "and --clang ask this host's runtimes and compilers: %s",
                         cmd, probe ? "not with --xml" : "they go with --host");
     if (host || probe || !(a->io_given || a->quiet || !a->catalog))
         return -1;
@@ -207,6 +214,8 @@ void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
     opts->runtimes = a->runtimes;
     opts->cache = a->cache;
     opts->runtime_timeout_ms = a->timeout_ms;
+    opts->gcc = a->gcc;
+    opts->clang = a->clang;
     if (a->catalog)
         opts->pci_match = sysdesc_catalog_pci_fill;
 }

@@ -24,7 +24,7 @@ static const char usage[] =
     "  --host        probe this machine instead; PROBE OPTIONS as for sysdesc\n"
     "                probe: --io (default here), --no-io, --quiet, --no-catalog,\n"
     "                --runtimes=LIST, --no-cache, --refresh-cache,\n"
-    "                --runtime-timeout=MS\n"
+    "                --runtime-timeout=MS, --gcc=NAME, --clang=NAME\n"
     "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is\n"
     "                set or TERM is dumb), always or never; --color: always\n"
     "\n"

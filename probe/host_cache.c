@@ -309,6 +309,7 @@ bool pb_host_cache_key(pb_run *run, dlti_buf *key)
     key_pages(key, "/sys/kernel/mm", false);
     key_nodes(key);
     key_frequency(key);
+    pb_compilers_key(run, key);
     return key->data && !key->failed;
 }
 

@@ -143,6 +143,15 @@ typedef struct sysdesc_probe_options {
      *  CLI passes sysdesc_catalog_fingerprint() (sysdesc/catalog.h) with
      *  sysdesc_catalog_pci_fill.  Ignored without a hook. */
     const char *cache_salt;
+    /** The compilers the CPU's compiler.gcc and compiler.clang are for, on
+     *  a host probe (docs/keys.md, "Microarchitecture and compiler
+     *  targets"): a name looked up on PATH or a path; NULL: "gcc" and
+     *  "clang"; "": none (the table's newest flags).  Each found is asked
+     *  its version and compiles the flags it gets, once: its answer is
+     *  cached by the file's identity (with `cache` AUTO; REFRESH asks
+     *  again, OFF asks and keeps nothing). */
+    const char *gcc;
+    const char *clang;
 } sysdesc_probe_options;
 
 /**
