@@ -290,7 +290,11 @@ static const sysdesc_schema_key schema[] = {
      "32-bit registers per compute unit", NULL, NULL},
     {"registers_per_block", I64, NULL, GPU, 0, LIMIT, 1, BIG, NULL, "regsPerBlock", NULL, NULL},
     {"max_registers_per_thread", I64, NULL, GPU, 0, LIMIT, 1, BIG, NULL,
-     "255 (NVIDIA), 512 VGPRs (CDNA), 128 GRF (PVC)", NULL, NULL},
+     "32-bit registers one thread (NVIDIA) or work-item (AMD) may use: 255, 512 VGPRs on CDNA",
+     NULL, NULL},
+    {"register_file_per_execution_unit_thread_in_bytes", I64, "bytes", GPU, 0, LIMIT, 1, BIG,
+     NULL, "Intel: the registers one EU hardware thread addresses (Xe-HPC: 128 x 64 B)", NULL,
+     NULL},
 
     /* ---- GPU memory ---- */
     {"shared_memory_per_block_in_bytes", I64, "bytes", GPU, GPU, LIMIT, 1, BIG, NULL,
