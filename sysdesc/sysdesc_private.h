@@ -240,6 +240,18 @@ extern bool sd_yaml_force_tree;
  * default path, sysdesc_catalog_path()), as sysdesc_catalog_find() does.
  * The string must outlive the loads that use the resolver. */
 sd_resolver sd_catalog_resolver(const char *search_path);
+/* One catalog device claiming a PCI id. */
+typedef struct sd_pci_candidate {
+    const dlti_attr *device;
+    char name[256];
+} sd_pci_candidate;
+/* The catalog devices that claim PCI id vendor:device, in name order, but
+ * declared variants ("# variant-of:", a MIG profile): at most `max` into
+ * `out`, their count in *n.  0, or -1 with err when an entry cannot be
+ * loaded. */
+int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned device_id,
+                              const char *search_path, sd_pci_candidate *out, size_t max,
+                              size_t *n, dlti_error_t *err);
 
 /* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
 

@@ -255,7 +255,7 @@ done
 out_case "compose" "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 out_case "list" "$SYSDESC" list
 out_case "show" "$SYSDESC" show nvidia/h100-sxm
-out_case "summary" "$SYSDESC" summary nvidia/dgx-h100
+out_case "summary" "$SYSDESC" summary nodes/dgx-h100
 out_case "uarch" "$SYSDESC" uarch
 out_case "uarch NAME" "$SYSDESC" uarch zen4
 out_case "probe --xml" "$SYSDESC" probe --quiet --xml "$XML"

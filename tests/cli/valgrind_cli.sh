@@ -53,9 +53,9 @@ check "probe xml hwloc_topology_load refuses" 2 probe --xml "$tmp/bogus.xml"
 check "layout" 0 layout "$ex" i32 'vector<3xf32>' index
 check "dl-import" 0 dl-import --triple x86_64-unknown-linux-gnu
 check "show" 0 show --format json nvidia/h100-sxm
-check "compose" 0 compose --format mlir nvidia/dgx-h100 GPU=nvidia/h100-pcie
+check "compose" 0 compose --format mlir nodes/dgx-h100 GPU=nvidia/h100-pcie
 check "convert" 0 convert --to yaml "$ex"
-check "summary" 0 summary --color=always nvidia/dgx-h100
+check "summary" 0 summary --color=always nodes/dgx-h100
 rt check "summary --host" 0 summary --host --quiet --runtimes=opencl
 # Measure (one thread: valgrind runs threads one at a time anyway;
 # its CPUID hides AVX-512, so the AVX2 kernels run) and roofline
