@@ -728,7 +728,7 @@ typedef struct dlti_skipped_op {
     size_t end;           /* just after its last token */
     const char *name;     /* its name for messages, in the source text */
     size_t name_len;
-    size_t dlti_at;       /* the first `#dlti.` inside it; SIZE_MAX: none */
+    size_t dlti_at;       /* the first `#dlti.` or `dlti.*` name inside it; SIZE_MAX: none */
 } dlti_skipped_op;
 
 /* Whether `module` or `builtin.module` starts at `at`. */
@@ -835,6 +835,10 @@ void dlti_layout_cache_free(dlti_layout *layout);
 /* Builds the query tables from layout->entries; -1 with err on a bad entry. */
 int dlti_layout_index_entries(dlti_layout *layout, dlti_error_t *err);
 
+/* Whether an op other than a module implements DataLayoutOpInterface in
+ * mlir-opt-22 (gpu.module, test.op_with_data_layout): its `dlti.dl_spec` is a
+ * data layout, not only an attribute to verify. */
+bool dlti_layout_op(const char *op_name);
 /* The data layout spec attached to a scope, or NULL. */
 const dlti_attr *dlti_scope_dl_spec(const dlti_scope *scope, size_t *offset);
 

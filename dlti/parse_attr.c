@@ -914,11 +914,17 @@ static bool is_word(dlti_parser *p, size_t start, size_t n, const char *w)
     return strlen(w) == n && memcmp(p->text + start, w, n) == 0;
 }
 
-/* #dlti.dl_entry<key, value>, after the mnemonic. */
+/* #dlti.dl_entry<key, value>, after the mnemonic.  Its own parser takes a
+ * type or a string and nothing else (DataLayoutEntryAttr::parse), so its
+ * message differs from a container key's. */
 static int parse_entry_body(dlti_parser *p, dlti_entry_rec *e, size_t *key_at)
 {
     if (dlti_expect(p, '<') != 0)
         return -1;
+    if (dlti_peek(p) != '"' && !starts_type(p)) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected a type or a quoted string");
+        return -1;
+    }
     e->key = parse_key(p, key_at);
     if (!e->key || dlti_expect(p, ',') != 0)
         return -1;

@@ -181,9 +181,35 @@ static char *copy_text(dlti_parser *p, const char *s, size_t len, size_t at)
     return c;
 }
 
+/* Keeps a DLTI attribute of the op: a name twice is MLIR's error. */
+static int add_attr(dlti_parser *p, op_state *o, const char *name, size_t len,
+                    const dlti_attr *v, size_t at)
+{
+    char *copy = copy_text(p, name, len, at);
+    if (!copy)
+        return -1;
+    for (size_t i = 0; i < o->n; i++)
+        if (o->attrs[i].name_len == len && memcmp(o->attrs[i].name, copy, len) == 0) {
+            dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
+                             i < o->nprops ? "'%s' is both a property and an attribute of "
+                                             "the operation"
+                                           : "duplicate key '%s' in dictionary attribute",
+                             copy);
+            return -1;
+        }
+    if (dlti_grow((void **)&o->attrs, &o->cap, o->n + 1, sizeof(*o->attrs)) != 0) {
+        dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    o->attrs[o->n++] = (dlti_named_attr){copy, len, v, at, p->pos};
+    return 0;
+}
+
 /* `{name = value, ...}` at the cursor: the attribute dictionary, or the
- * properties (`props`) of a generic op.  DLTI values are kept, the symbol
- * name noted, anything else stepped over. */
+ * properties (`props`) of a generic op.  DLTI values are kept, and every
+ * attribute named `dlti.*` whatever its value (the DLTI dialect verifies
+ * those: dlti_verify_named); the symbol name noted, anything else stepped
+ * over. */
 static int parse_dict(dlti_parser *p, op_state *o, bool props)
 {
     p->pos++; /* '{' */
@@ -195,8 +221,12 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
         const char *name = dlti_parse_attr_name(p, &len);
         if (!name)
             return -1;
-        if (!dlti_accept(p, '='))
-            continue; /* a unit attribute */
+        bool dialect_name = !props && len > 5 && memcmp(name, "dlti.", 5) == 0;
+        if (!dlti_accept(p, '=')) { /* a unit attribute */
+            if (dialect_name && add_attr(p, o, name, len, p->ctx->unit, at) != 0)
+                return -1;
+            continue;
+        }
         dlti_skip_ws(p);
         if (len == 8 && memcmp(name, "sym_name", 8) == 0 && dlti_peek(p) == '"') {
             size_t sl;
@@ -207,7 +237,7 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
                 return -1;
             continue;
         }
-        if (!at_dlti(p, p->pos)) {
+        if (!at_dlti(p, p->pos) && !dialect_name) {
             if (skip_value(p, o->opname) != 0)
                 return -1;
             continue;
@@ -223,23 +253,8 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
                              "#dlti.target_system_spec");
             return -1;
         }
-        char *copy = copy_text(p, name, len, at);
-        if (!copy)
+        if (add_attr(p, o, name, len, v, at) != 0)
             return -1;
-        for (size_t i = 0; i < o->n; i++)
-            if (o->attrs[i].name_len == len && memcmp(o->attrs[i].name, copy, len) == 0) {
-                dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
-                                 i < o->nprops ? "'%s' is both a property and an attribute of "
-                                                 "the operation"
-                                               : "duplicate key '%s' in dictionary attribute",
-                                 copy);
-                return -1;
-            }
-        if (dlti_grow((void **)&o->attrs, &o->cap, o->n + 1, sizeof(*o->attrs)) != 0) {
-            dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
-            return -1;
-        }
-        o->attrs[o->n++] = (dlti_named_attr){copy, len, v, at, p->pos};
     } while (dlti_accept(p, ','));
     if (!dlti_accept(p, '}')) {
         dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
@@ -490,12 +505,12 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
     for (size_t k = 0; k < o->n; k++) {
         if (dlti_verify_named(p, &o->attrs[k], op->offset) != 0)
             return NULL;
-        if (o->attrs[k].value->kind == DLTI_ATTR_DL_SPEC && strcmp(opname, "gpu.module") == 0 &&
+        if (o->attrs[k].value->kind == DLTI_ATTR_DL_SPEC && dlti_layout_op(opname) &&
             !(o->attrs[k].name_len == 12 && memcmp(o->attrs[k].name, "dlti.dl_spec", 12) == 0))
             return dlti_parser_fail(p, o->attrs[k].offset, DLTI_ERROR_UNSUPPORTED,
-                                    "a data layout on 'gpu.module' under the name '%s': sysdesc "
-                                    "reads a gpu.module's data layout as 'dlti.dl_spec' only",
-                                    o->attrs[k].name);
+                                    "a data layout on '%s' under the name '%s': sysdesc "
+                                    "reads its data layout as 'dlti.dl_spec' only",
+                                    opname, o->attrs[k].name);
     }
     scope->num_attrs = o->n;
     scope->attrs = o->n ? dlti_arena_memdup(&p->ctx->arena, o->attrs, o->n * sizeof(*o->attrs))

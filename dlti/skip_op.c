@@ -224,6 +224,13 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
             continue;
         }
         if (dlti_is_id_start((unsigned char)c)) {
+            /* A `dlti.*` attribute name (not a value's or type's name) is for
+             * the DLTI dialect to verify, whatever its value: read again. */
+            char before = p->pos > 0 ? p->text[p->pos - 1] : ' ';
+            if (out->dlti_at == SIZE_MAX && p->len - p->pos > 5 &&
+                memcmp(p->text + p->pos, "dlti.", 5) == 0 &&
+                !dlti_is_id_char((unsigned char)before) && !strchr("%^@#!.$", before))
+                out->dlti_at = p->pos;
             while (p->pos < p->len && dlti_is_id_char((unsigned char)p->text[p->pos]))
                 p->pos++;
             continue;
