@@ -28,6 +28,9 @@ int cli_fail(int code, const char *fmt, ...)
     ;
 /* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
 int cli_report(const dlti_error_t *err);
+/* Names, as a warning, the ops of `root` whose DLTI attributes the parser
+ * stepped over (dlti_scope_unread_ops); `path` is the file read. */
+void cli_warn_unread(const char *path, const dlti_scope *root);
 /* "--": every command reads the arguments after it as operands, never as
  * options (harden, issue 13: some commands took it and others did not). */
 static inline bool cli_end_of_options(const char *arg)

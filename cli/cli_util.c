@@ -44,6 +44,22 @@ int cli_report(const dlti_error_t *err)
     return cli_exit_code(err->code);
 }
 
+void cli_warn_unread(const char *path, const dlti_scope *root)
+{
+    const char *name, *why;
+    int line, col;
+    size_t n = root ? dlti_scope_unread_ops(root, &name, &line, &col, &why) : 0;
+    if (!n)
+        return;
+    fprintf(stderr,
+            "sysdesc: warning: %s:%d:%d: operation '%s' holds DLTI attributes sysdesc cannot "
+            "place (%s): a query at or inside it is answered by the scopes around it",
+            strcmp(path, "-") ? path : "<stdin>", line, col, name, why);
+    if (n > 1)
+        fprintf(stderr, " (and %zu more such operation%s)", n - 1, n > 2 ? "s" : "");
+    fputc('\n', stderr);
+}
+
 int cli_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;

@@ -64,6 +64,7 @@ int cmd_query(int argc, char **argv)
         if (sysdesc_system_load(ctx, path, &opts, &sys, &err) == 0) {
             root = sys.module;
             spec = root ? NULL : sys.spec;
+            cli_warn_unread(path, root);
         }
     }
     if (!keys) {

@@ -470,6 +470,15 @@ typedef struct dlti_named_attr {
     size_t end;       /* just after its value (or its name, for a unit) */
 } dlti_named_attr;
 
+/* Ops a scope's body holds that sysdesc did not read: how many, and the
+ * first one's name, place and (unread ops) why, for messages. */
+typedef struct dlti_op_note {
+    size_t count;
+    const char *name;
+    int line, column;
+    const char *why;
+} dlti_op_note;
+
 struct dlti_scope {
     const dlti_context *ctx;
     const dlti_scope *parent;
@@ -490,11 +499,10 @@ struct dlti_scope {
      * name (func.func, "test.op" without the quotes); NULL for modules.
      * attrs then holds its DLTI attributes only, name the op's symbol. */
     const char *op_name;
-    /* Ops of other dialects skipped in the body (skip_op.c): how many, and
-     * the first one's name and place, for messages. */
-    size_t num_skipped;
-    const char *skipped_name;
-    int skipped_line, skipped_column;
+    /* Ops of other dialects skipped in the body (skip_op.c), and among
+     * them those holding DLTI attributes that could not be read
+     * (parse_op.c): how many, and the first one's name and place. */
+    dlti_op_note skipped, unread;
 };
 
 /* ---- errors: the one way every layer fills a dlti_error_t ---- */
@@ -671,6 +679,10 @@ typedef struct dlti_parser {
     /* DLTI container bodies being parsed: only the outermost one is checked
      * for balance, and only when parsing it failed (see parse_hash). */
     unsigned pretty_depth;
+    /* Set, with the error, where an op holds a DLTI attribute sysdesc cannot
+     * place (custom syntax it does not read, an argument's attributes): why,
+     * for the note when parse_module.c steps over the op instead. */
+    const char *unplaced;
 } dlti_parser;
 
 void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,

@@ -33,6 +33,7 @@ static bool at_dlti(const dlti_parser *p, size_t at)
 
 static int fail_outside(dlti_parser *p, size_t at, const char *opname)
 {
+    p->unplaced = "a DLTI attribute outside its attribute dictionary";
     dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
                      "a DLTI attribute outside the attribute dictionary of operation '%s': "
                      "sysdesc reads the DLTI attributes of an op's attribute dictionary only",
@@ -465,13 +466,15 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
             known |= strlen(custom_ops[i]) == op->name_len &&
                      memcmp(custom_ops[i], op->name, op->name_len) == 0 &&
                      p->text[op->offset] != '%';
-        if (!known)
+        if (!known) {
+            p->unplaced = "custom syntax sysdesc does not read";
             return dlti_parser_fail(
                 p, op->dlti_at, DLTI_ERROR_UNSUPPORTED,
                 "a DLTI attribute inside operation '%.*s', whose syntax sysdesc does not know: "
                 "sysdesc reads DLTI attributes on modules, on func.func, gpu.module, gpu.func "
                 "and llvm.func, and on ops in the generic form",
                 (int)op->name_len, op->name);
+        }
     }
     char *opname = copy_text(p, op->name, op->name_len, op->offset);
     dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
@@ -495,11 +498,13 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
     while (i < p->len && (p->text[i] == ' ' || p->text[i] == '\t'))
         i++;
     if (i < p->len && p->text[i] != '\n' && p->text[i] != '\r' && p->text[i] != '}' &&
-        !(p->text[i] == '/' && i + 1 < p->len && p->text[i + 1] == '/'))
+        !(p->text[i] == '/' && i + 1 < p->len && p->text[i + 1] == '/')) {
+        p->unplaced = "text after it on its line";
         return dlti_parser_fail(p, i, DLTI_ERROR_UNSUPPORTED,
                                 "unexpected text after operation '%s', which holds a DLTI "
                                 "attribute: sysdesc reads such an op when it ends its line",
                                 opname);
+    }
     if (o->n > 1)
         qsort(o->attrs, o->n, sizeof(*o->attrs), cmp_named);
     for (size_t k = 0; k < o->n; k++) {
