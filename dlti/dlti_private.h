@@ -683,7 +683,22 @@ typedef struct dlti_parser {
      * place (custom syntax it does not read, an argument's attributes): why,
      * for the note when parse_module.c steps over the op instead. */
     const char *unplaced;
+    /* The file's attribute and type aliases defined so far (alias.c). */
+    struct dlti_alias *aliases;
+    size_t num_aliases, cap_aliases;
 } dlti_parser;
+
+typedef struct dlti_alias dlti_alias;
+/* `#name = attribute` or `!name = type` at the cursor (on '#'/'!'): checks
+ * and records it; a value sysdesc does not model is kept as the reason a
+ * use fails.  -1 with MLIR's error (a redefinition, a bad value). */
+int dlti_alias_define(dlti_parser *p);
+/* The value of a use of alias `name` (`len` bytes, without '#'/'!') whose
+ * identifier ends at the cursor; NULL with MLIR's error when undefined. */
+const dlti_attr *dlti_alias_attr(dlti_parser *p, const char *name, size_t len);
+const dlti_type *dlti_alias_type(dlti_parser *p, const char *name, size_t len);
+/* Frees the table (the values belong to the context). */
+void dlti_alias_free(dlti_parser *p);
 
 void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,
                       const char *source, dlti_error_t *err);

@@ -358,12 +358,18 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
                 goto fail;
             continue;
         }
+        if (top && dlti_at_alias_def(p, p->pos)) {
+            if (dlti_alias_define(p) != 0)
+                goto fail;
+            item_after_op |= first != SIZE_MAX;
+            continue;
+        }
         bool generic = at_generic_module(p, p->pos);
         if (!generic && !dlti_at_module_op(p, p->pos)) {
             if (check_op_start(p, top) != 0)
                 goto fail;
             dlti_skipped_op op;
-            bool item = top && (dlti_at_alias_def(p, p->pos) || dlti_at_metadata(p, p->pos));
+            bool item = top && dlti_at_metadata(p, p->pos);
             if (dlti_skip_op(p, top, &op) != 0 ||
                 (!item && note_op(p, &s->skipped, &op, NULL) != 0))
                 goto fail;
@@ -752,52 +758,63 @@ static const char *bare_attr_name(dlti_attr_kind kind)
     return "dlti.map"; /* any other attribute */
 }
 
+static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const char *text,
+                                    size_t len, dlti_error_t *err);
+
 const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
                              dlti_error_t *err)
 {
     dlti_parser p;
     dlti_parser_init(&p, ctx, text, len, source, err);
+    const dlti_scope *root = parse_text(&p, ctx, text, len, err);
+    dlti_alias_free(&p);
+    return root;
+}
+
+static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const char *text,
+                                    size_t len, dlti_error_t *err)
+{
     if (len > ctx->limits.max_input_bytes)
-        return dlti_parser_fail(&p, 0, DLTI_ERROR_LIMIT, "input larger than the limit of %zu bytes",
+        return dlti_parser_fail(p, 0, DLTI_ERROR_LIMIT, "input larger than the limit of %zu bytes",
                                 ctx->limits.max_input_bytes);
     /* A UTF-8 byte-order mark is skipped, as editors on some systems write one. */
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-        p.pos = 3;
-    int c = dlti_peek(&p);
-    if (p.failed)
+        p->pos = 3;
+    int c = dlti_peek(p);
+    if (p->failed)
         return NULL;
     dlti_scope *root;
     if (c == 0)
-        return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "empty input: expected a module or an attribute");
-    if (at_op_file(&p)) {
-        root = parse_op_file(&p);
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "empty input: expected a module or an attribute");
+    if (at_op_file(p)) {
+        root = parse_op_file(p);
         if (!root)
             return NULL;
         /* MLIR's verifier rejects nested data layout specs that do not
          * combine; so does the parser, with MLIR's message and notes. */
-        if (dlti_layout_verify_tree(root, p.source, text, len, err) != 0)
+        if (dlti_layout_verify_tree(root, p->source, text, len, err) != 0)
             return NULL;
     } else {
-        size_t at = p.pos;
+        size_t at = p->pos;
         /* Counted as if a module held it (the depth invariant of
          * dlti_private.h): what sysdesc prints in a module reads back. */
-        p.depth = 1;
-        const dlti_attr *a = dlti_parse_attr(&p);
+        p->depth = 1;
+        const dlti_attr *a = dlti_parse_attr(p);
         if (!a)
             return NULL;
-        if (dlti_peek(&p) != 0)
-            return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
-        if (p.failed) /* a NUL byte after the attribute */
+        if (dlti_peek(p) != 0)
+            return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
+        if (p->failed) /* a NUL byte after the attribute */
             return NULL;
         if (a->kind == DLTI_ATTR_DL_SPEC) {
             dlti_error_t local;
             if (dlti_dl_spec_check(a, &local) != 0)
-                return dlti_parser_fail(&p, at, local.code, "%s", local.text);
+                return dlti_parser_fail(p, at, local.code, "%s", local.text);
         }
         root = dlti_arena_alloc(&ctx->arena, sizeof(*root));
         dlti_named_attr *na = dlti_arena_alloc(&ctx->arena, sizeof(*na));
         if (!root || !na)
-            return dlti_parser_fail(&p, 0, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_fail(p, 0, DLTI_ERROR_NOMEM, "out of memory");
         memset(root, 0, sizeof(*root));
         root->ctx = ctx;
         na->name = bare_attr_name(a->kind);

@@ -169,14 +169,6 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
             continue;
         }
         if (c == '#' && p->len - p->pos >= 6 && memcmp(p->text + p->pos, "#dlti.", 6) == 0) {
-            if (top && dlti_at_alias_def(p, at)) {
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
-                                 "alias '%.*s' holds a DLTI attribute: sysdesc does not resolve "
-                                 "attribute aliases, write the attribute where it is used",
-                                 (int)name_len, name);
-                rc = -1;
-                break;
-            }
             /* the op is read again by parse_op.c, which knows where its
              * attributes and regions are (or says it cannot) */
             if (out->dlti_at == SIZE_MAX)

@@ -147,6 +147,8 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
     size_t n = dlti_bare_id(p, &id);
     if (n == 0 || id != start + 1)
         return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected dialect type name");
+    if (!memchr(p->text + id, '.', n) && !(p->pos < p->len && p->text[p->pos] == '<'))
+        return dlti_alias_type(p, p->text + id, n);
     dlti_type proto;
     proto_init(&proto, DLTI_TYPE_DIALECT);
     dlti_buf text = {0};

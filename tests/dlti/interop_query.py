@@ -69,9 +69,11 @@ def cli_key(k):
 
 
 def mlir_answer(spec, scope, keys, tmp, op="builtin.module"):
-    body = spec.rstrip()
+    # Alias definitions stay at the top of the file, before the wrapper.
+    aliases = "".join(l for l in spec.splitlines(True) if re.match(r"[#!][\w$.]+\s*=", l))
+    body = "".join(l for l in spec.splitlines(True) if not re.match(r"[#!][\w$.]+\s*=", l)).rstrip()
     prog = (
-        "module attributes {transform.with_named_sequence} {\n" + body + "\n"
+        aliases + "module attributes {transform.with_named_sequence} {\n" + body + "\n"
         "  transform.named_sequence @__transform_main(%arg: !transform.any_op) {\n"
         '    %s = transform.structured.match ops{["' + op + '"]} attributes {sym_name = "'
         + scope + '"} in %arg : (!transform.any_op) -> !transform.any_op\n'
