@@ -510,12 +510,12 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
     for (size_t k = 0; k < o->n; k++) {
         if (dlti_verify_named(p, &o->attrs[k], op->offset) != 0)
             return NULL;
-        if (o->attrs[k].value->kind == DLTI_ATTR_DL_SPEC && dlti_layout_op(opname) &&
+        if (o->attrs[k].value->kind == DLTI_ATTR_DL_SPEC && strcmp(opname, "gpu.module") == 0 &&
             !(o->attrs[k].name_len == 12 && memcmp(o->attrs[k].name, "dlti.dl_spec", 12) == 0))
             return dlti_parser_fail(p, o->attrs[k].offset, DLTI_ERROR_UNSUPPORTED,
-                                    "a data layout on '%s' under the name '%s': sysdesc "
-                                    "reads its data layout as 'dlti.dl_spec' only",
-                                    opname, o->attrs[k].name);
+                                    "a data layout on 'gpu.module' under the name '%s': sysdesc "
+                                    "reads a gpu.module's data layout as 'dlti.dl_spec' only",
+                                    o->attrs[k].name);
     }
     scope->num_attrs = o->n;
     scope->attrs = o->n ? dlti_arena_memdup(&p->ctx->arena, o->attrs, o->n * sizeof(*o->attrs))

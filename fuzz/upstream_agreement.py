@@ -152,6 +152,9 @@ def judge_chunk(sysdesc, mode, path):
     """(agrees, class, details)."""
     rc_m, out_m, err_m = oracle(mode, path)
     rc_s, out_s, err_s, skel = sysdesc_read(sysdesc, path)
+    if mode == "translate" and rc_s == 0:
+        # The translator refuses what LLVM cannot hold: so does dl-export.
+        rc_s, _, err_s = run([sysdesc, "dl-export", path])
     if rc_s not in (0, 1, 2, 3):
         return False, "sysdesc crashed", err_s[-300:]
     m_ok, s_ok = rc_m == 0, rc_s == 0

@@ -222,8 +222,8 @@ static void op_scope_errors(void **state)
                        "operation 'x.y' is not closed: expected '}' before the end of the input");
     assert_parse_error(ctx, "gpu.module @g attributes {x.y = #dlti.dl_spec<>} {\n}\n",
                        DLTI_ERROR_UNSUPPORTED, 1, 27,
-                       "a data layout on 'gpu.module' under the name 'x.y': sysdesc reads its "
-                       "data layout as 'dlti.dl_spec' only");
+                       "a data layout on 'gpu.module' under the name 'x.y': sysdesc reads a "
+                       "gpu.module's data layout as 'dlti.dl_spec' only");
     assert_parse_error(ctx, "module {\n  func.func @a() attributes {x.y = #dlti.map<>} {\n  }\n"
                        "  func.func @a() attributes {x.y = #dlti.map<>} {\n  }\n}\n",
                        DLTI_ERROR_VERIFY, 4, 3, "redefinition of symbol named 'a'");
