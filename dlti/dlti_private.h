@@ -468,6 +468,8 @@ typedef struct dlti_named_attr {
     const dlti_attr *value;
     size_t offset;    /* where the name starts in the source */
     size_t end;       /* just after its value (or its name, for a unit) */
+    bool property;    /* MLIR head's inherent `dlti` written as a generic op's
+                       * property: MLIR 22 does not see it (dlti_query_mlir22) */
 } dlti_named_attr;
 
 /* Ops a scope's body holds that sysdesc did not read: how many, and the

@@ -128,7 +128,7 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                                      "duplicate key '%s' in dictionary attribute", copy);
                     goto fail;
                 }
-            v[n++] = (dlti_named_attr){copy, len, val, at, p->pos};
+            v[n++] = (dlti_named_attr){copy, len, val, at, p->pos, false};
         } while (dlti_accept(p, ','));
         if (!dlti_accept(p, '}')) {
             dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
@@ -586,7 +586,7 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_att
             const dlti_attr *v = dlti_expect(p, '=') == 0 ? dlti_parse_attr(p) : NULL;
             if (!v)
                 return -1;
-            *dlti = (dlti_named_attr){"dlti", 4, v, at, p->pos};
+            *dlti = (dlti_named_attr){"dlti", 4, v, at, p->pos, true};
             if (!is_inherent_dlti(dlti)) {
                 dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
                                  "property 'dlti' holds no #dlti.map, #dlti.dl_spec or "

@@ -168,6 +168,7 @@ typedef struct op_state {
     size_t n, cap, nprops;
     dlti_scope **kids;
     size_t nkids, kcap;
+    bool in_props; /* reading the properties <{...}> of a generic op */
 } op_state;
 
 static char *copy_text(dlti_parser *p, const char *s, size_t len, size_t at)
@@ -202,7 +203,7 @@ static int add_attr(dlti_parser *p, op_state *o, const char *name, size_t len,
         dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
         return -1;
     }
-    o->attrs[o->n++] = (dlti_named_attr){copy, len, v, at, p->pos};
+    o->attrs[o->n++] = (dlti_named_attr){copy, len, v, at, p->pos, o->in_props};
     return 0;
 }
 
@@ -403,7 +404,10 @@ static int parse_generic(dlti_parser *p, op_state *o)
             dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '{' in properties");
             return -1;
         }
-        if (parse_dict(p, o, true) != 0 || dlti_expect(p, '>') != 0)
+        o->in_props = true;
+        int rc = parse_dict(p, o, true);
+        o->in_props = false;
+        if (rc != 0 || dlti_expect(p, '>') != 0)
             return -1;
         o->nprops = o->n;
     }

@@ -509,6 +509,16 @@ SYSDESC_API const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key 
                             dlti_error_t *err);
 
 /**
+ * The query as MLIR 22's dlti::query answers it: every key on the first
+ * queryable attribute (in name order) of the nearest scope, `scope` itself
+ * first, that has one; no per-node cluster ids.  For telling a caller where
+ * dlti_query()'s documented rules give another answer (docs/queries.md).
+ * Errors as dlti_query().  Only reads.
+ */
+SYSDESC_API const dlti_attr *dlti_query_mlir22(const dlti_scope *scope, const dlti_key *keys,
+                                               size_t n, dlti_error_t *err);
+
+/**
  * The same with string keys ("type:" prefix not interpreted: all are string
  * keys).  Keys unknown to the context fail without writing to it.  Only reads.
  */
