@@ -113,9 +113,12 @@ bool cli_probe_option(const char *arg, cli_probe_args *a);
  * reports the problem and returns the exit code. */
 int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host);
 /* Takes the options of commands that load and print descriptions:
- * --no-check (into `load`), --typed, --pretty and --inherent-dlti (into
- * `print_flags`); false for any other. */
+ * --no-check and --strict (into `load`), --typed, --pretty and
+ * --inherent-dlti (into `print_flags`); false for any other. */
 bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags);
+/* Load options as the commands start them: the defaults, and what the
+ * schema does not know printed as `FILE:LINE:COL: warning: ...`. */
+void cli_load_options_init(sysdesc_yaml_options *load);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;
  * warnings on stderr unless quiet. */

@@ -199,10 +199,32 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
                     "%s: --io, --no-io, --quiet and --no-catalog go with --host", cmd);
 }
 
+/* A problem a load goes on with, printed as FILE:LINE:COL: warning: TEXT. */
+static int warn_problem(void *user, const dlti_error_t *problem)
+{
+    (void)user;
+    char line[DLTI_ERROR_TEXT_LENGTH + DLTI_ERROR_SOURCE_LENGTH + 64];
+    dlti_error_format(problem, line, sizeof(line));
+    char *at = strstr(line, ": error: ");
+    if (at)
+        fprintf(stderr, "%.*s: warning: %s\n", (int)(at - line), line, at + 9);
+    else
+        fprintf(stderr, "sysdesc: warning: %s\n", problem->text);
+    return 0;
+}
+
+void cli_load_options_init(sysdesc_yaml_options *load)
+{
+    memset(load, 0, sizeof(*load));
+    load->warn = warn_problem;
+}
+
 bool cli_description_option(const char *arg, sysdesc_yaml_options *load, unsigned *print_flags)
 {
     if (load && strcmp(arg, "--no-check") == 0)
         load->flags |= SYSDESC_LOAD_NO_CHECK;
+    else if (load && strcmp(arg, "--strict") == 0)
+        load->flags |= SYSDESC_LOAD_STRICT;
     else if (print_flags && strcmp(arg, "--typed") == 0)
         *print_flags |= SYSDESC_PRINT_TYPED;
     /* issue 14: MLIR output one entry a line / in MLIR head's dlti form */

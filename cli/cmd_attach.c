@@ -6,8 +6,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty] [--no-check] [-o OUT]\n"
-    "                      SPEC IN.mlir\n"
+    "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty] [--no-check|--strict]\n"
+    "                      [-o OUT] SPEC IN.mlir\n"
     "\n"
     "Puts the system of SPEC (YAML, MLIR or a catalog name such as\n"
     "nvidia/h100-sxm) on the top-level module of IN.mlir (\"-\" for standard\n"
@@ -28,7 +28,8 @@ static const char usage[] =
     "                   `dlti.target_system_spec = ...`\n"
     "  --pretty         one DLTI entry a line\n"
     "  --no-check       attach SPEC as written (default: checked against the\n"
-    "                   device schema first)\n"
+    "                   device schema first; keys it does not know are warnings)\n"
+    "  --strict         keys the schema does not know are errors, as in check\n"
     "  -o OUT           write OUT atomically (temporary file + rename; may be\n"
     "                   IN itself); default: standard output\n"
     "\n"
@@ -47,7 +48,8 @@ int cmd_attach(int argc, char **argv)
     const char *operands[2] = {NULL, NULL}, *out = NULL;
     int nops = 0;
     unsigned flags = 0;
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a))
@@ -62,8 +64,8 @@ int cmd_attach(int argc, char **argv)
             flags |= SYSDESC_ATTACH_INHERENT;
         } else if (strcmp(a, "--pretty") == 0) {
             flags |= SYSDESC_ATTACH_PRETTY;
-        } else if (strcmp(a, "--no-check") == 0) {
-            load_opts.flags |= SYSDESC_LOAD_NO_CHECK;
+        } else if (strcmp(a, "--no-check") == 0 || strcmp(a, "--strict") == 0) {
+            cli_description_option(a, &load_opts, NULL);
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                             "attach: unknown option '%s' (see sysdesc attach --help)", a);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc export --to tvm|triton|inductor [--no-check] SPEC DEVICE\n"
+    "usage: sysdesc export --to tvm|triton|inductor [--no-check|--strict] SPEC DEVICE\n"
     "\n"
     "Prints device DEVICE of SPEC (a YAML or MLIR file, or a catalog name) as a\n"
     "JSON object in the autotuner's own field names:\n"
@@ -25,7 +25,8 @@ static const char usage[] =
 int cmd_export(int argc, char **argv)
 {
     const char *to = NULL;
-    sysdesc_yaml_options opts = {0};
+    sysdesc_yaml_options opts;
+    cli_load_options_init(&opts);
     const char *operands[2];
     int n = 0;
     for (int i = 1; i < argc; i++) {
@@ -38,8 +39,8 @@ int cmd_export(int argc, char **argv)
             to = argv[++i];
         } else if (strncmp(a, "--to=", 5) == 0) {
             to = a + 5;
-        } else if (strcmp(a, "--no-check") == 0) {
-            opts.flags |= SYSDESC_LOAD_NO_CHECK;
+        } else if (strcmp(a, "--no-check") == 0 || strcmp(a, "--strict") == 0) {
+            cli_description_option(a, &opts, NULL);
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                             "export: unknown option '%s' (see sysdesc export --help)", a);

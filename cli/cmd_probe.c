@@ -51,7 +51,8 @@ static const char usage[] =
     "                  repeatable, applied in order\n"
     "  --no-check      apply --override and --set as written; by default the\n"
     "                  override files and the result of each --set are checked\n"
-    "                  against the device schema (sysdesc check, docs/keys.md)\n"
+    "                  against the device schema (sysdesc check, docs/keys.md),\n"
+    "                  strictly: a key it does not know is an error here\n"
     "  --quiet, -q     do not print sanity warnings (still listed in \"suspect\")\n"
     "  --llvm-target   add llvm.target = #llvm.target<triple, chip, features> to\n"
     "                  the module (--format mlir), from the CPU's triple,\n"
@@ -91,7 +92,8 @@ static int report_set_problem(void *user, const dlti_error_t *problem)
 }
 
 /* The spec after `--set assignment` against the device schema: a wrong path
- * gets the nearest key, a wrong value the type wanted. */
+ * gets the nearest key, a wrong value the type wanted.  Strict, as the
+ * override files are: the keys are the user's own, a typo is a mistake. */
 static int check_set(const dlti_attr *spec, const char *assignment)
 {
     sysdesc_system sys = {.spec = spec};
@@ -113,7 +115,8 @@ int cmd_probe(int argc, char **argv)
     unsigned print_flags = 0;
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     bool llvm_target = false; /* --llvm-target (issue 12) */
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
@@ -222,6 +225,8 @@ int cmd_probe(int argc, char **argv)
             rc = SYSDESC_EXIT_ENVIRONMENT;
         goto done;
     }
+    /* The override files hold the user's own keys: a typo is a mistake. */
+    load_opts.flags |= SYSDESC_LOAD_STRICT;
     for (size_t k = 0; k < noverride; k++) {
         spec = sysdesc_spec_override_file(ctx, spec, overrides[k], &load_opts, &err);
         if (!spec) {
