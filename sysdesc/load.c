@@ -30,8 +30,12 @@ int sd_keep_first(void *user, const dlti_error_t *problem)
                   (f->err && (problem->line < f->err->line ||
                               (problem->line == f->err->line && problem->column < f->err->column)));
     f->n++;
-    if (before && f->err)
+    if (before && f->err) {
         *f->err = *problem;
+        /* strict: an unknown key fails the load as a mistake does */
+        if (f->opts && f->err->code == DLTI_ERROR_UNSUPPORTED)
+            f->err->code = DLTI_ERROR_VERIFY;
+    }
     return 0;
 }
 
