@@ -301,8 +301,18 @@ struct dlti_type {
     const char *text;        /* canonical spelling, NUL-terminated */
     unsigned nest;           /* bracket nesting of the text: the levels the
                               * parser may count to read it (dlti_attr_height) */
+    /* !llvm.struct / !llvm.array whose members sysdesc read (for layouts):
+     * DLTI_LLVM_STRUCT with `members`, DLTI_LLVM_ARRAY with `elem` and
+     * `array_len`; 0 for any other type or a body it did not read. */
+    unsigned char llvm_aggregate;
+    bool packed;
+    size_t num_members;
+    const dlti_type *const *members;
+    uint64_t array_len;
     struct dlti_key_node key;
 };
+
+enum { DLTI_LLVM_STRUCT = 1, DLTI_LLVM_ARRAY = 2 };
 
 /* Number of elements of a statically shaped type (vector/tensor); 0 if
  * unranked, dynamic or past SIZE_MAX. */
@@ -846,6 +856,7 @@ struct dlti_layout {
     bool has_index;
     uint64_t index_bits;
     const dlti_attr *props[DLTI_LAYOUT_NUM_PROPS];
+    const dlti_attr *llvm_struct; /* the !llvm.struct<()> entry: struct alignments */
     _Atomic(dlti_layout_table *) table;
     atomic_flag lock;
 };
