@@ -770,6 +770,9 @@ typedef struct dlti_skipped_op {
     size_t dlti_at;       /* the first `#dlti.` or `dlti.*` name inside it; SIZE_MAX: none */
 } dlti_skipped_op;
 
+/* A string literal at the cursor (on its opening quote) stepped over, its
+ * bytes not checked; fails as MLIR's lexer does at a line end. */
+int dlti_skip_string(dlti_parser *p);
 /* Whether `module` or `builtin.module` starts at `at`. */
 bool dlti_at_module_op(const dlti_parser *p, size_t at);
 /* `#name =` / `!name =`, and `{-#` file metadata: top-of-file items. */

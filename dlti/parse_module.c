@@ -272,8 +272,7 @@ static int step_over_unread(dlti_parser *p, dlti_scope *s, const dlti_skipped_op
         char c = p->text[i];
         if (c == '"') {
             p->pos = i;
-            size_t n;
-            if (!dlti_parse_string(p, &n))
+            if (dlti_skip_string(p) != 0)
                 return -1;
             i = p->pos;
         } else if (c == '/' && i + 1 < op->end && p->text[i + 1] == '/') {

@@ -95,9 +95,7 @@ static void op_name(const dlti_parser *p, size_t at, const char **name, size_t *
     *len = i - s > 60 ? 60 : i - s;
 }
 
-/* A string literal at the cursor (on its opening quote): its end, or fails
- * as MLIR's lexer does. */
-static int skip_string(dlti_parser *p)
+int dlti_skip_string(dlti_parser *p)
 {
     size_t start = p->pos++;
     while (p->pos < p->len) {
@@ -162,7 +160,7 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
             break;
         first = newline = gap = false;
         if (c == '"') {
-            if (skip_string(p) != 0) {
+            if (dlti_skip_string(p) != 0) {
                 rc = -1;
                 break;
             }

@@ -80,6 +80,8 @@ def has_code(chunk):
 def first_error(stderr, path):
     """(line, message) of the first error a tool reports about `path`."""
     for l in stderr.splitlines():
+        if ": warning: " in l or l.startswith("sysdesc: note: "):
+            continue
         m = re.match(r".*?:(\d+):\d+: error: (.*)$", l)
         if m:
             return int(m.group(1)), m.group(2)
@@ -357,7 +359,9 @@ def sysdesc_query(sysdesc, path, scopes, keys):
             continue
         if rc == 0:
             return ("ok", out.strip())
-        first = err.strip().splitlines()[0] if err.strip() else "exit %s" % rc
+        # the error, not the warnings before it (ops sysdesc cannot place)
+        lines = [l for l in err.strip().splitlines() if ": warning: " not in l]
+        first = lines[0] if lines else "exit %s" % rc
         first = re.sub(r"^sysdesc: error: ", "", first)
         first = re.sub(r"^.*?:\d+:\d+: error: ", "", first)
         return ("fail" if rc == 1 else "reject", first)
