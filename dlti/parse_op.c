@@ -17,8 +17,9 @@
  *
  * The regions are read as bodies (parse_module.c), so ops and modules with
  * DLTI nest.  A `#dlti.` anywhere else (a custom op sysdesc does not know,
- * an argument's attributes, a signature) is an error naming the op, never
- * an attribute silently dropped. */
+ * an argument's attributes, a signature) fails the op as "unplaced":
+ * parse_module.c then steps over the whole op and names it
+ * (dlti_scope_unread_ops), never an attribute silently dropped. */
 #include "dlti_private.h"
 
 #include <stdlib.h>
@@ -31,13 +32,17 @@ static bool at_dlti(const dlti_parser *p, size_t at)
     return p->len - at >= 6 && memcmp(p->text + at, "#dlti.", 6) == 0;
 }
 
-static int fail_outside(dlti_parser *p, size_t at, const char *opname)
+/* The op holds a DLTI attribute sysdesc cannot place: parse_module.c steps
+ * over the op and names it with `why` (dlti_scope_unread_ops). */
+static void *unplaced(dlti_parser *p, size_t at, const char *why)
 {
-    p->unplaced = "a DLTI attribute outside its attribute dictionary";
-    dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
-                     "a DLTI attribute outside the attribute dictionary of operation '%s': "
-                     "sysdesc reads the DLTI attributes of an op's attribute dictionary only",
-                     opname);
+    p->unplaced = why;
+    return dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED, "%s", why);
+}
+
+static int fail_outside(dlti_parser *p, size_t at)
+{
+    unplaced(p, at, "a DLTI attribute outside its attribute dictionary");
     return -1;
 }
 
@@ -84,7 +89,7 @@ static int skip_group(dlti_parser *p, const char *opname, bool allow)
             continue;
         }
         if (c == '#' && !allow && at_dlti(p, p->pos)) {
-            rc = fail_outside(p, p->pos, opname);
+            rc = fail_outside(p, p->pos);
             break;
         }
         bool open = c == '(' || c == '[' || c == '{' ||
@@ -342,7 +347,7 @@ static int parse_custom(dlti_parser *p, op_state *o, bool top)
             continue;
         }
         if (c == '#' && at_dlti(p, p->pos))
-            return fail_outside(p, p->pos, o->opname);
+            return fail_outside(p, p->pos);
         if (c == '(' || c == '[' || (c == '<' && !(p->pos + 1 < p->len && p->text[p->pos + 1] == '='))) {
             if (skip_group(p, o->opname, false) != 0)
                 return -1;
@@ -470,15 +475,8 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
             known |= strlen(custom_ops[i]) == op->name_len &&
                      memcmp(custom_ops[i], op->name, op->name_len) == 0 &&
                      p->text[op->offset] != '%';
-        if (!known) {
-            p->unplaced = "custom syntax sysdesc does not read";
-            return dlti_parser_fail(
-                p, op->dlti_at, DLTI_ERROR_UNSUPPORTED,
-                "a DLTI attribute inside operation '%.*s', whose syntax sysdesc does not know: "
-                "sysdesc reads DLTI attributes on modules, on func.func, gpu.module, gpu.func "
-                "and llvm.func, and on ops in the generic form",
-                (int)op->name_len, op->name);
-        }
+        if (!known)
+            return unplaced(p, op->dlti_at, "custom syntax sysdesc does not read");
     }
     char *opname = copy_text(p, op->name, op->name_len, op->offset);
     dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
@@ -502,13 +500,8 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
     while (i < p->len && (p->text[i] == ' ' || p->text[i] == '\t'))
         i++;
     if (i < p->len && p->text[i] != '\n' && p->text[i] != '\r' && p->text[i] != '}' &&
-        !(p->text[i] == '/' && i + 1 < p->len && p->text[i + 1] == '/')) {
-        p->unplaced = "text after it on its line";
-        return dlti_parser_fail(p, i, DLTI_ERROR_UNSUPPORTED,
-                                "unexpected text after operation '%s', which holds a DLTI "
-                                "attribute: sysdesc reads such an op when it ends its line",
-                                opname);
-    }
+        !(p->text[i] == '/' && i + 1 < p->len && p->text[i + 1] == '/'))
+        return unplaced(p, i, "text after it on its line");
     if (o->n > 1)
         qsort(o->attrs, o->n, sizeof(*o->attrs), cmp_named);
     for (size_t k = 0; k < o->n; k++) {

@@ -9,9 +9,10 @@
  * `{-#` metadata.  Strings, `//` comments and ( [ { < brackets are followed,
  * so braces in strings and the regions of functions never end an op early.
  *
- * Everything inside a skipped op is opaque: a `#dlti.` attribute there would
- * hang on an op sysdesc cannot place in its scope tree, so it is an error,
- * never a silently ignored (wrong) answer. */
+ * Everything inside a skipped op is opaque, except that a `#dlti.` attribute
+ * or a `dlti.*` name there is noted (dlti_at): parse_op.c reads such an op
+ * again, or it is named as an op sysdesc could not place, never a silently
+ * ignored (wrong) answer. */
 #include "dlti_private.h"
 
 #include <stdlib.h>
