@@ -63,12 +63,33 @@ static bool text_is(const char *text, const char *prefix)
     return strncmp(text, prefix, strlen(prefix)) == 0;
 }
 
+/* The number of elements of a dense integer value; 0 for any other value. */
+static size_t dense_ints(const dlti_attr *v)
+{
+    return v->kind == DLTI_ATTR_DENSE && v->type->elem->kind == DLTI_TYPE_INTEGER
+               ? dlti_dense_num_elements(v->type)
+               : 0;
+}
+
+/* The LLVM types' last check: element `abi` of `v` not above `pref`. */
+static int check_pref_not_below_abi(const dlti_attr *v, size_t abi_at, size_t pref_at,
+                                    dlti_error_t *err)
+{
+    int64_t abi, pref;
+    if (dlti_attr_dense_int64(v, abi_at, &abi, NULL) == 0 &&
+        dlti_attr_dense_int64(v, pref_at, &pref, NULL) == 0 && (uint64_t)abi > (uint64_t)pref) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "preferred alignment is expected to be at least as large as ABI alignment");
+        return -1;
+    }
+    return 0;
+}
+
 /* LLVMPointerType::verifyEntries, in its order. */
 static int check_llvm_ptr_entry(const dlti_type *t, const dlti_attr *v, dlti_error_t *err)
 {
-    size_t n = v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
-    if (v->kind != DLTI_ATTR_DENSE || v->type->elem->kind != DLTI_TYPE_INTEGER ||
-        (n != 3 && n != 4)) {
+    size_t n = dense_ints(v);
+    if (n != 3 && n != 4) {
         dlti_error_set(err, DLTI_ERROR_VERIFY,
                        "expected layout attribute for '%s' to be a dense integer elements "
                        "attribute with 3 or 4 elements",
@@ -79,14 +100,7 @@ static int check_llvm_ptr_entry(const dlti_type *t, const dlti_attr *v, dlti_err
         dlti_error_set(err, DLTI_ERROR_VERIFY, "expected i64 parameters for '%s'", t->text);
         return -1;
     }
-    int64_t abi, pref;
-    if (dlti_attr_dense_int64(v, 1, &abi, NULL) == 0 &&
-        dlti_attr_dense_int64(v, 2, &pref, NULL) == 0 && (uint64_t)abi > (uint64_t)pref) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
-                       "preferred alignment is expected to be at least as large as ABI alignment");
-        return -1;
-    }
-    return 0;
+    return check_pref_not_below_abi(v, 1, 2, err);
 }
 
 /* Whether a dialect type's text is `!llvm.struct<()>`, blanks aside: the
@@ -108,9 +122,8 @@ static bool is_empty_literal_struct(const char *text)
  * element type, the key, then the alignments. */
 static int check_llvm_struct_entry(const dlti_type *t, const dlti_attr *v, dlti_error_t *err)
 {
-    size_t n = v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
-    if (v->kind != DLTI_ATTR_DENSE || v->type->elem->kind != DLTI_TYPE_INTEGER ||
-        (n != 1 && n != 2)) {
+    size_t n = dense_ints(v);
+    if (n != 1 && n != 2) {
         dlti_error_set(err, DLTI_ERROR_VERIFY,
                        "expected layout attribute for '%s' to be a dense integer elements "
                        "attribute of 1 or 2 elements",
@@ -126,22 +139,9 @@ static int check_llvm_struct_entry(const dlti_type *t, const dlti_attr *v, dlti_
                        t->text);
         return -1;
     }
-    int64_t abi, pref;
-    if (dlti_attr_dense_int64(v, 0, &abi, NULL) == 0 &&
-        dlti_attr_dense_int64(v, n - 1, &pref, NULL) == 0 && abi > pref) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
-                       "preferred alignment is expected to be at least as large as ABI alignment");
-        return -1;
-    }
-    return 0;
+    return check_pref_not_below_abi(v, 0, n - 1, err);
 }
 
-/* Types of other dialects: those that implement DataLayoutTypeInterface in
- * mlir-opt-22 verify their entries (!llvm.ptr, !llvm.struct; !llvm.array
- * takes any; !ptr.ptr wants a #ptr.spec, not looked into); any other type
- * supports no layout.  (A type of a dialect mlir-opt-22 does not know is
- * an opaque type there, a built-in one: with --allow-unregistered-dialect
- * it says "unexpected data layout for a built-in type" instead.) */
 static int check_dialect_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
 {
     const dlti_type *t = e->key->type;
