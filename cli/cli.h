@@ -28,6 +28,9 @@ int cli_fail(int code, const char *fmt, ...)
     ;
 /* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
 int cli_report(const dlti_error_t *err);
+/* Names, as a warning, the ops of `root` whose DLTI attributes the parser
+ * stepped over (dlti_scope_unread_ops); `path` is the file read. */
+void cli_warn_unread(const char *path, const dlti_scope *root);
 /* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
 dlti_context *cli_context_new(void);
 /* The exit code for an error code. */
@@ -99,13 +102,13 @@ int cli_scope_options(const char *cmd, const char *usage, int argc, char **argv,
                       const char **scope, cli_probe_args *host, int *first);
 
 /* Shared groups: the probe's options (cli_probe_take() applies one) and the
- * description options (--no-check; --typed, --pretty, --inherent-dlti:
- * cli_description_take()).  Their ids are above every command's own. */
+ * description options (--no-check, --strict; --typed, --pretty,
+ * --inherent-dlti: cli_description_take()).  Their ids are above every command's own. */
 enum {
     CLI_PROBE_IO = 1000, CLI_PROBE_NO_IO, CLI_PROBE_QUIET, CLI_PROBE_NO_CATALOG,
     CLI_PROBE_RUNTIMES, CLI_PROBE_NO_CACHE, CLI_PROBE_REFRESH_CACHE, CLI_PROBE_TIMEOUT,
     CLI_PROBE_GCC, CLI_PROBE_CLANG,
-    CLI_DESC_NO_CHECK = 1100, CLI_DESC_TYPED, CLI_DESC_PRETTY, CLI_DESC_INHERENT,
+    CLI_DESC_NO_CHECK = 1100, CLI_DESC_STRICT, CLI_DESC_TYPED, CLI_DESC_PRETTY, CLI_DESC_INHERENT,
 };
 extern const cli_opt cli_probe_opts[], cli_check_opts[], cli_print_opts[];
 /* Applies probe option `id` (with its value); false for another id.  A bad
@@ -182,6 +185,9 @@ bool cli_override_take(cli_overrides *o, int id, const char *value);
  * reporting the first problem as "CMD: --set P=V: ...". */
 int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **spec,
                         const cli_overrides *o);
+/* Load options as the commands start them: the defaults, and what the
+ * schema does not know printed as `FILE:LINE:COL: warning: ...`. */
+void cli_load_options_init(sysdesc_yaml_options *load);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;
  * warnings on stderr unless quiet. */

@@ -135,6 +135,7 @@ const cli_opt cli_probe_opts[] = {
 
 const cli_opt cli_check_opts[] = {
     {"--no-check", NULL, CLI_DESC_NO_CHECK, 0},
+    {"--strict", NULL, CLI_DESC_STRICT, 0},
     {NULL, NULL, 0, 0},
 };
 
@@ -200,6 +201,9 @@ bool cli_description_take(int id, sysdesc_yaml_options *load, unsigned *print_fl
     switch (id) {
     case CLI_DESC_NO_CHECK:
         load->flags |= SYSDESC_LOAD_NO_CHECK;
+        return true;
+    case CLI_DESC_STRICT:
+        load->flags |= SYSDESC_LOAD_STRICT;
         return true;
     case CLI_DESC_TYPED:
     case CLI_DESC_PRETTY:

@@ -10,7 +10,8 @@ static int report_set_problem(void *user, const dlti_error_t *problem)
 }
 
 /* The spec after `--set assignment` against the device schema: a wrong path
- * gets the nearest key, a wrong value the type wanted. */
+ * gets the nearest key, a wrong value the type wanted.  Strict, as the
+ * override files are: the keys are the user's own, a typo is a mistake. */
 static int check_set(const char *cmd, const dlti_attr *spec, const char *assignment)
 {
     sysdesc_system sys = {.spec = spec};
@@ -25,8 +26,11 @@ int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **sp
                         const cli_overrides *o)
 {
     dlti_error_t err;
+    /* The override files hold the user's own keys: a typo is a mistake. */
+    sysdesc_yaml_options load = o->load;
+    load.flags |= SYSDESC_LOAD_STRICT;
     for (size_t k = 0; k < o->nfiles; k++) {
-        *spec = sysdesc_spec_override_file(ctx, *spec, o->files[k], &o->load, &err);
+        *spec = sysdesc_spec_override_file(ctx, *spec, o->files[k], &load, &err);
         if (!*spec)
             return cli_report(&err);
     }

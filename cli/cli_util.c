@@ -44,6 +44,22 @@ int cli_report(const dlti_error_t *err)
     return cli_exit_code(err->code);
 }
 
+void cli_warn_unread(const char *path, const dlti_scope *root)
+{
+    const char *name, *why;
+    int line, col;
+    size_t n = root ? dlti_scope_unread_ops(root, &name, &line, &col, &why) : 0;
+    if (!n)
+        return;
+    fprintf(stderr,
+            "sysdesc: warning: %s:%d:%d: operation '%s' holds DLTI attributes sysdesc cannot "
+            "place (%s): a query at or inside it is answered by the scopes around it",
+            strcmp(path, "-") ? path : "<stdin>", line, col, name, why);
+    if (n > 1)
+        fprintf(stderr, " (and %zu more such operation%s)", n - 1, n > 2 ? "s" : "");
+    fputc('\n', stderr);
+}
+
 int cli_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
@@ -112,6 +128,26 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
         return -1;
     return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                     "%s: --io, --no-io, --quiet and --no-catalog go with --host", cmd);
+}
+
+/* A problem a load goes on with, printed as FILE:LINE:COL: warning: TEXT. */
+static int warn_problem(void *user, const dlti_error_t *problem)
+{
+    (void)user;
+    char line[DLTI_ERROR_TEXT_LENGTH + DLTI_ERROR_SOURCE_LENGTH + 64];
+    dlti_error_format(problem, line, sizeof(line));
+    char *at = strstr(line, ": error: ");
+    if (at)
+        fprintf(stderr, "%.*s: warning: %s\n", (int)(at - line), line, at + 9);
+    else
+        fprintf(stderr, "sysdesc: warning: %s\n", problem->text);
+    return 0;
+}
+
+void cli_load_options_init(sysdesc_yaml_options *load)
+{
+    memset(load, 0, sizeof(*load));
+    load->warn = warn_problem;
 }
 
 void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)

@@ -6,8 +6,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty] [--no-check] [-o OUT]\n"
-    "                      SPEC IN.mlir\n"
+    "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty] [--no-check|--strict]\n"
+    "                      [-o OUT] SPEC IN.mlir\n"
     "\n"
     "Puts the system of SPEC (YAML, MLIR or a catalog name such as\n"
     "nvidia/h100-sxm) on the top-level module of IN.mlir (\"-\" for standard\n"
@@ -28,7 +28,8 @@ static const char usage[] =
     "                   `dlti.target_system_spec = ...`\n"
     "  --pretty         one DLTI entry a line\n"
     "  --no-check       attach SPEC as written (default: checked against the\n"
-    "                   device schema first)\n"
+    "                   device schema first; keys it does not know are warnings)\n"
+    "  --strict         keys the schema does not know are errors, as in check\n"
     "  -o OUT           write OUT atomically (temporary file + rename; may be\n"
     "                   IN itself); default: standard output\n"
     "\n"
@@ -56,7 +57,8 @@ int cmd_attach(int argc, char **argv)
     const char *operands[2] = {NULL, NULL}, *out = NULL;
     int nops = 0;
     unsigned flags = 0;
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     cli_args a;
     cli_args_init(&a, "attach", usage, (const cli_opt *const[]){options, cli_check_opts, NULL},
                   argc, argv);

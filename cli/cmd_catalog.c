@@ -20,11 +20,13 @@ static const char list_usage[] =
     "catalog; 3 an unreadable catalog directory or a failed write.\n";
 
 static const char show_usage[] =
-    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] [--no-check] NAME\n"
+    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] [--no-check|--strict]\n"
+    "                    NAME\n"
     "\n"
     "Prints catalog entry NAME (e.g. nvidia/h100-sxm) with its bases resolved;\n"
     "YAML by default.  The entry is checked against the device schema first\n"
-    "(sysdesc check); --no-check prints it as written.\n"
+    "(sysdesc check; keys it does not know are warnings, errors with --strict);\n"
+    "--no-check prints it as written.\n"
     "\n"
     "Exit status: 0 ok; 1 no such catalog entry; 2 bad entry or usage;\n"
     "3 unreadable file or failed write.\n";
@@ -100,7 +102,8 @@ int cmd_show(int argc, char **argv)
 {
     const char *name = NULL;
     sysdesc_format format = SYSDESC_FORMAT_YAML;
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     unsigned flags = 0;
     cli_args a;
     cli_args_init(&a, "show", show_usage,

@@ -16,7 +16,13 @@ static const char usage[] =
     "FILE: ok.  --complete also asks for every key the schema marks required\n"
     "(as the catalog's entries give them); --partial checks a fragment (an\n"
     "override file): no device_type, no rules between keys.  Keys under a\n"
-    "device's `extra` map are yours and not checked.\n"
+    "device's `extra` map are yours and not checked.  A device without\n"
+    "device_type is of the type its id names (CPU, GPU3, class0.GPU3).\n"
+    "\n"
+    "check is strict: keys the schema does not know, and a device type it\n"
+    "cannot tell, are errors here.  convert, summary, attach, compose and\n"
+    "show report them as warnings and go on (MLIR's users write keys of\n"
+    "their own); pass them --strict to refuse them as check does.\n"
     "\n"
     "Exit status: 0 every file valid; 2 a problem; 3 an unreadable file.\n";
 
@@ -94,6 +100,7 @@ int cmd_check(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "check: missing FILE (see sysdesc check --help)");
     }
     int rc = SYSDESC_EXIT_OK;
+    size_t unknown = 0; /* problems the loads only warn about */
     for (int i = 0; i < nfiles; i++) {
         dlti_context *ctx = cli_context_new();
         collected c = {0};
@@ -107,6 +114,7 @@ int cmd_check(int argc, char **argv)
         if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
             qsort(c.v, c.n, sizeof(*c.v), by_position);
         for (size_t k = 0; k < c.n; k++) {
+            unknown += c.v[k].e.code == DLTI_ERROR_UNSUPPORTED;
             int code = cli_report(&c.v[k].e);
             if (code == SYSDESC_EXIT_ENVIRONMENT || rc == SYSDESC_EXIT_OK)
                 rc = code == SYSDESC_EXIT_ENVIRONMENT ? code : SYSDESC_EXIT_BAD_INPUT;
@@ -119,6 +127,10 @@ int cmd_check(int argc, char **argv)
         dlti_context_free(ctx);
     }
     free(files);
+    if (unknown)
+        fprintf(stderr, "sysdesc: hint: check is strict; convert, summary, attach, compose and "
+                        "show report keys and device types the schema does not know as warnings "
+                        "and go on (--strict refuses them there too)\n");
     int w = cli_write_stdout("", 0);
     return w != SYSDESC_EXIT_OK ? w : rc;
 }

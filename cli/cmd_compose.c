@@ -8,7 +8,7 @@
 
 static const char usage[] =
     "usage: sysdesc compose [--host [PROBE OPTIONS]]\n"
-    "                       [--format mlir|attr|yaml|json] [--typed] [--no-check]\n"
+    "                       [--format mlir|attr|yaml|json] [--typed] [--no-check|--strict]\n"
     "                       [--pretty] [--inherent-dlti] [-o FILE] ITEM...\n"
     "\n"
     "Builds one #dlti.target_system_spec from the devices of every ITEM:\n"
@@ -23,7 +23,8 @@ static const char usage[] =
     "              --no-io, --quiet, --no-catalog, --runtimes=LIST, --no-cache,\n"
     "              --refresh-cache, --runtime-timeout=MS, --gcc=NAME, --clang=NAME\n"
     "A device id used twice is an error: rename one with ID=ITEM.  Every item\n"
-    "is checked against the device schema (sysdesc check) unless --no-check.\n"
+    "is checked against the device schema (sysdesc check) unless --no-check:\n"
+    "keys it does not know are warnings, errors with --strict.\n"
     "  --format F  mlir (default), attr, yaml or json (--typed: keep types)\n"
     "  --pretty    MLIR one DLTI entry a line, nested maps indented\n"
     "  --inherent-dlti  MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
@@ -57,7 +58,8 @@ int cmd_compose(int argc, char **argv)
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_ON);
     unsigned flags = 0;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     const char *out = NULL;
     int nitems = 0;
     const char **items = calloc((size_t)argc, sizeof(char *));

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check] [--pretty]\n"
+    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check|--strict] [--pretty]\n"
     "                       [--inherent-dlti] [-o FILE] FILE\n"
     "\n"
     "Reads FILE (YAML or MLIR, \"-\" for standard input, or a catalog name such\n"
@@ -16,7 +16,9 @@ static const char usage[] =
     "  yaml  YAML that reads back to the identical spec (docs/yaml.md)\n"
     "  json  plain JSON; --typed keeps MLIR types as {\"type\", \"value\"}\n"
     "  --no-check  convert what is written; by default FILE is checked against\n"
-    "           the device schema first (sysdesc check lists every problem)\n"
+    "           the device schema first (sysdesc check lists every problem); keys\n"
+    "           and device types it does not know are warnings\n"
+    "  --strict    those are errors too, as in sysdesc check\n"
     "  --pretty MLIR one DLTI entry a line, nested maps indented\n"
     "  --inherent-dlti  MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
     "           (MLIR 22 rejects it; sysdesc reads both forms)\n"
@@ -37,7 +39,8 @@ int cmd_convert(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     unsigned flags = 0;
     cli_args a;
     cli_args_init(&a, "convert", usage,

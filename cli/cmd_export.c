@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc export --to tvm|triton|inductor [--no-check] SPEC DEVICE\n"
+    "usage: sysdesc export --to tvm|triton|inductor [--no-check|--strict] SPEC DEVICE\n"
     "\n"
     "Prints device DEVICE of SPEC (a YAML or MLIR file, or a catalog name) as a\n"
     "JSON object in the autotuner's own field names:\n"
@@ -31,7 +31,8 @@ static const cli_opt options[] = {
 int cmd_export(int argc, char **argv)
 {
     const char *to = NULL;
-    sysdesc_yaml_options opts = {0};
+    sysdesc_yaml_options opts;
+    cli_load_options_init(&opts);
     const char *operands[2];
     int n = 0;
     cli_args a;

@@ -75,6 +75,7 @@ int cmd_fmt(int argc, char **argv)
                       "`fmt --skeleton` for its modules and their attributes alone",
                       strcmp(path, "-") ? path : "<stdin>", first, line, col);
     } else {
+        cli_warn_unread(path, root);
         size_t len;
         char *text = dlti_scope_print_flags(root, flags, &len);
         rc = text ? cli_write_stdout(text, len) : cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");

@@ -80,6 +80,7 @@ int cmd_layout(int argc, char **argv)
         rc = cli_report(&err);
         goto out;
     }
+    cli_warn_unread(path, root);
     const dlti_scope *scope = dlti_scope_find(root, scope_path, &err);
     if (!scope) {
         rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);

@@ -108,6 +108,7 @@ int cmd_measure(int argc, char **argv)
     dlti_context *ctx = NULL;
     cli_overrides ov = {.files = calloc((size_t)argc, sizeof(char *)),
                         .sets = calloc((size_t)argc, sizeof(char *))};
+    cli_load_options_init(&ov.load);
     if (!ov.files || !ov.sets) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;

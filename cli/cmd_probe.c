@@ -54,7 +54,8 @@ static const char usage[] =
     "                  repeatable, applied in order\n"
     "  --no-check      apply --override and --set as written; by default the\n"
     "                  override files and the result of each --set are checked\n"
-    "                  against the device schema (sysdesc check, docs/keys.md)\n"
+    "                  against the device schema (sysdesc check, docs/keys.md),\n"
+    "                  strictly: a key it does not know is an error here\n"
     "  --quiet, -q     do not print sanity warnings (still listed in \"suspect\")\n"
     "  --llvm-target   add llvm.target = #llvm.target<triple, chip, features> to\n"
     "                  the module (--format mlir), from the CPU's triple,\n"
@@ -94,6 +95,7 @@ int cmd_probe(int argc, char **argv)
     bool llvm_target = false;
     int rc = SYSDESC_EXIT_OK;
     dlti_context *ctx = NULL;
+    cli_load_options_init(&ov.load);
     if (!xmls || !ov.files || !ov.sets) {
         rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         goto done;

@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "usage: sysdesc roofline [SPEC] [--device ID] [--types LIST] [--quick|--full]\n"
-    "                        [--no-check] [-q] [-o FILE]\n"
+    "                        [--no-check|--strict] [-q] [-o FILE]\n"
     "\n"
     "Draws the roofline of one device as SVG: arithmetic intensity (FLOP/byte)\n"
     "against GFLOP/s, log-log; a ceiling per compute rate and per bandwidth,\n"
@@ -24,6 +24,7 @@ static const char usage[] =
     "  --types LIST    compute ceilings' data types, comma-separated (default:\n"
     "                  fp64_vector,fp64_matrix,fp32_vector,fp32_matrix)\n"
     "  --no-check      take SPEC as written (default: checked against the schema)\n"
+    "  --strict        keys the schema does not know are errors, as in check\n"
     "  -q, --quiet     nothing on stderr but errors\n"
     "  -o FILE         write to FILE atomically (default: standard output)\n"
     "\n"
@@ -68,7 +69,8 @@ static const cli_opt options[] = {
 int cmd_roofline(int argc, char **argv)
 {
     const char *spec_path = NULL, *device = NULL, *types = NULL, *out = NULL;
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     sysdesc_measure_options mo;
     sysdesc_measure_options_init(&mo);
     bool quiet = false;

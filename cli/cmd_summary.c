@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: sysdesc summary [--color[=WHEN]] [--no-check] SPEC\n"
+    "usage: sysdesc summary [--color[=WHEN]] [--no-check|--strict] SPEC\n"
     "       sysdesc summary [--color[=WHEN]] --host [PROBE OPTIONS]\n"
     "\n"
     "Prints a system for people: one block per device, a header line (id,\n"
@@ -19,8 +19,9 @@ static const char usage[] =
     "gives a summary label (docs/keys.md), in schema order, with their units\n"
     "(KiB/MiB/GiB, GHz, TB/s, TFLOP/s).  Every line fits 80 columns.\n"
     "  SPEC          a YAML or MLIR file (\"-\": standard input) or a catalog\n"
-    "                name (nodes/dgx-h100), checked against the device\n"
-    "                schema first unless --no-check (sysdesc check)\n"
+    "                name (nvidia/dgx-h100), checked against the device\n"
+    "                schema first unless --no-check (sysdesc check); keys it\n"
+    "                does not know are warnings, errors with --strict\n"
     "  --host        probe this machine instead; PROBE OPTIONS as for sysdesc\n"
     "                probe: --io (default here), --no-io, --quiet, --no-catalog,\n"
     "                --runtimes=LIST, --no-cache, --refresh-cache,\n"
@@ -220,6 +221,10 @@ static int summarize(printer *pr, const dlti_context *ctx, const dlti_attr *spec
         sum_device d = {ctx, dev, NULL, NULL, 0, 0, 0, false};
         if (dlti_attr_get_kind(dev) == DLTI_ATTR_DEVICE_SPEC) {
             d.type = sum_get_str(&d, dev, "device_type");
+            if (!d.type) { /* MLIR's users name the device instead: "CPU", "GPU3" */
+                unsigned bits = sysdesc_device_type_bits(id, dev);
+                d.type = bits == SYSDESC_DEVICE_CPU ? "CPU" : bits == SYSDESC_DEVICE_GPU ? "GPU" : NULL;
+            }
             if (!sum_device_lines(&d)) {
                 sum_device_free(&d);
                 return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
@@ -254,7 +259,8 @@ int cmd_summary(int argc, char **argv)
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_ON);
     const char *path = NULL;
     int color = -1; /* -1 auto, 0 never, 1 always */
-    sysdesc_yaml_options load_opts = {0};
+    sysdesc_yaml_options load_opts;
+    cli_load_options_init(&load_opts);
     cli_args a;
     cli_args_init(&a, "summary", usage,
                   (const cli_opt *const[]){options, cli_probe_opts, cli_check_opts, NULL}, argc,

@@ -299,8 +299,18 @@ struct dlti_type {
     const char *text;        /* canonical spelling, NUL-terminated */
     unsigned nest;           /* bracket nesting of the text: the levels the
                               * parser may count to read it (dlti_attr_height) */
+    /* !llvm.struct / !llvm.array whose members sysdesc read (for layouts):
+     * DLTI_LLVM_STRUCT with `members`, DLTI_LLVM_ARRAY with `elem` and
+     * `array_len`; 0 for any other type or a body it did not read. */
+    unsigned char llvm_aggregate;
+    bool packed;
+    size_t num_members;
+    const dlti_type *const *members;
+    uint64_t array_len;
     struct dlti_key_node key;
 };
+
+enum { DLTI_LLVM_STRUCT = 1, DLTI_LLVM_ARRAY = 2 };
 
 /* Number of elements of a statically shaped type (vector/tensor); 0 if
  * unranked, dynamic or past SIZE_MAX. */
@@ -466,7 +476,18 @@ typedef struct dlti_named_attr {
     const dlti_attr *value;
     size_t offset;    /* where the name starts in the source */
     size_t end;       /* just after its value (or its name, for a unit) */
+    bool property;    /* MLIR head's inherent `dlti` written as a generic op's
+                       * property: MLIR 22 does not see it (dlti_query_mlir22) */
 } dlti_named_attr;
+
+/* Ops a scope's body holds that sysdesc did not read: how many, and the
+ * first one's name, place and (unread ops) why, for messages. */
+typedef struct dlti_op_note {
+    size_t count;
+    const char *name;
+    int line, column;
+    const char *why;
+} dlti_op_note;
 
 struct dlti_scope {
     const dlti_context *ctx;
@@ -488,11 +509,10 @@ struct dlti_scope {
      * name (func.func, "test.op" without the quotes); NULL for modules.
      * attrs then holds its DLTI attributes only, name the op's symbol. */
     const char *op_name;
-    /* Ops of other dialects skipped in the body (skip_op.c): how many, and
-     * the first one's name and place, for messages. */
-    size_t num_skipped;
-    const char *skipped_name;
-    int skipped_line, skipped_column;
+    /* Ops of other dialects skipped in the body (skip_op.c), and among
+     * them those holding DLTI attributes that could not be read
+     * (parse_op.c): how many, and the first one's name and place. */
+    dlti_op_note skipped, unread;
 };
 
 /* ---- errors: the one way every layer fills a dlti_error_t ---- */
@@ -634,7 +654,26 @@ typedef struct dlti_parser {
     /* DLTI container bodies being parsed: only the outermost one is checked
      * for balance, and only when parsing it failed (see parse_hash). */
     unsigned pretty_depth;
+    /* Set, with the error, where an op holds a DLTI attribute sysdesc cannot
+     * place (custom syntax it does not read, an argument's attributes): why,
+     * for the note when parse_module.c steps over the op instead. */
+    const char *unplaced;
+    /* The file's attribute and type aliases defined so far (alias.c). */
+    struct dlti_alias *aliases;
+    size_t num_aliases, cap_aliases;
 } dlti_parser;
+
+typedef struct dlti_alias dlti_alias;
+/* `#name = attribute` or `!name = type` at the cursor (on '#'/'!'): checks
+ * and records it; a value sysdesc does not model is kept as the reason a
+ * use fails.  -1 with MLIR's error (a redefinition, a bad value). */
+int dlti_alias_define(dlti_parser *p);
+/* The value of a use of alias `name` (`len` bytes, without '#'/'!') whose
+ * identifier ends at the cursor; NULL with MLIR's error when undefined. */
+const dlti_attr *dlti_alias_attr(dlti_parser *p, const char *name, size_t len);
+const dlti_type *dlti_alias_type(dlti_parser *p, const char *name, size_t len);
+/* Frees the table (the values belong to the context). */
+void dlti_alias_free(dlti_parser *p);
 
 void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,
                       const char *source, dlti_error_t *err);
@@ -691,9 +730,12 @@ typedef struct dlti_skipped_op {
     size_t end;           /* just after its last token */
     const char *name;     /* its name for messages, in the source text */
     size_t name_len;
-    size_t dlti_at;       /* the first `#dlti.` inside it; SIZE_MAX: none */
+    size_t dlti_at;       /* the first `#dlti.` or `dlti.*` name inside it; SIZE_MAX: none */
 } dlti_skipped_op;
 
+/* A string literal at the cursor (on its opening quote) stepped over, its
+ * bytes not checked; fails as MLIR's lexer does at a line end. */
+int dlti_skip_string(dlti_parser *p);
 /* Whether `module` or `builtin.module` starts at `at`. */
 bool dlti_at_module_op(const dlti_parser *p, size_t at);
 /* `#name =` / `!name =`, and `{-#` file metadata: top-of-file items. */
@@ -780,6 +822,7 @@ struct dlti_layout {
     bool has_index;
     uint64_t index_bits;
     const dlti_attr *props[DLTI_LAYOUT_NUM_PROPS];
+    const dlti_attr *llvm_struct; /* the !llvm.struct<()> entry: struct alignments */
     _Atomic(dlti_layout_table *) table;
     atomic_flag lock;
 };
@@ -798,6 +841,10 @@ void dlti_layout_cache_free(dlti_layout *layout);
 /* Builds the query tables from layout->entries; -1 with err on a bad entry. */
 int dlti_layout_index_entries(dlti_layout *layout, dlti_error_t *err);
 
+/* Whether an op other than a module implements DataLayoutOpInterface in
+ * mlir-opt-22 (gpu.module, test.op_with_data_layout): its `dlti.dl_spec` is a
+ * data layout, not only an attribute to verify. */
+bool dlti_layout_op(const char *op_name);
 /* The data layout spec attached to a scope, or NULL. */
 const dlti_attr *dlti_scope_dl_spec(const dlti_scope *scope, size_t *offset);
 

@@ -106,6 +106,9 @@ int dlti_layout_index_entries(dlti_layout *L, dlti_error_t *err)
                 L->floats[t->float_kind] = e->value;
             break;
         case DLTI_TYPE_DIALECT:
+            /* getStructDataLayoutEntry: the first struct-keyed entry */
+            if (!L->llvm_struct && strncmp(t->text, "!llvm.struct<", 13) == 0 && len >= 1)
+                L->llvm_struct = e->value;
             if (!dlti_llvm_ptr_space(t, &as))
                 break;
             if (len < 3 || !dlti_dense_u64(e->value, 0, &a) || !dlti_dense_u64(e->value, 1, &b) ||

@@ -221,12 +221,20 @@ static void combiner_free(combiner *c)
     free(c->ids);
 }
 
+/* The ops besides builtin.module that implement DataLayoutOpInterface in
+ * mlir-opt-22: gpu.module, and the test dialect's op that mlir-opt's own
+ * DLTI tests use.  Their `dlti.dl_spec` is a data layout, combined with
+ * the enclosing ones and read by layout queries; on any other op it is
+ * verified only (MLIR 22's DataLayout does not read it). */
+bool dlti_layout_op(const char *op_name)
+{
+    return strcmp(op_name, "gpu.module") == 0 || strcmp(op_name, "test.op_with_data_layout") == 0;
+}
+
 const dlti_attr *dlti_scope_dl_spec(const dlti_scope *scope, size_t *offset)
 {
-    /* Ops other than modules: MLIR 22's DataLayout reads gpu.module's
-     * `dlti.dl_spec` (DataLayoutOpInterface) and no other op's. */
     if (scope->op_name) {
-        if (strcmp(scope->op_name, "gpu.module") != 0)
+        if (!dlti_layout_op(scope->op_name))
             return NULL;
         for (size_t i = 0; i < scope->num_attrs; i++)
             if (scope->attrs[i].value->kind == DLTI_ATTR_DL_SPEC &&

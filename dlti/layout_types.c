@@ -1,6 +1,6 @@
 /* Size and alignment of builtin types, as mlir::detail::getDefault* and
- * LLVMPointerType compute them in MLIR 22, with overflow reported instead of
- * wrapping. */
+ * LLVMPointerType, LLVMStructType and LLVMArrayType compute them in MLIR 22,
+ * with overflow reported instead of wrapping. */
 #include "dlti_private.h"
 
 #include <string.h>
@@ -189,6 +189,70 @@ static int noparams_layout(const dlti_layout *L, const dlti_type *t, dlti_type_l
     }
 }
 
+static uint64_t align_to(uint64_t x, uint64_t a, bool *ok)
+{
+    if (a <= 1 || x % a == 0)
+        return x;
+    if (x > UINT64_MAX - (a - x % a))
+        *ok = false;
+    return x + (a - x % a);
+}
+
+/* The alignment (bytes) the !llvm.struct<()> entry sets: its ABI value, or
+ * its preferred one when it gives one (getStructDataLayoutEntry). */
+static uint64_t struct_entry_align(const dlti_layout *L, bool preferred)
+{
+    uint64_t v = 0;
+    const dlti_attr *e = L->llvm_struct;
+    size_t n = e ? dlti_dense_len(e) : 0;
+    if (n && !dlti_dense_u64(e, preferred && n > 1 ? 1 : 0, &v))
+        v = 0;
+    return v / 8;
+}
+
+/* LLVMStructType and LLVMArrayType's DataLayoutTypeInterface in MLIR 22:
+ * members at their ABI alignment (1 when packed), the size padded to the
+ * struct's own; an array is its element's padded size times the count. */
+static int llvm_aggregate_layout(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out,
+                                 dlti_error_t *err)
+{
+    dlti_type_layout m;
+    bool ok = true;
+    memset(out, 0, sizeof(*out));
+    if (t->llvm_aggregate == DLTI_LLVM_ARRAY) {
+        if (dlti_layout_query(L, t->elem, &m, err) != 0)
+            return -1;
+        uint64_t size;
+        if (!mul_ok(align_to(m.size, m.abi_alignment, &ok), t->array_len, &size) || !ok ||
+            !mul_ok(size, 8, &out->bitsize))
+            return overflow(t, err);
+        out->size = size;
+        out->abi_alignment = m.abi_alignment;
+        out->preferred_alignment = m.preferred_alignment;
+        return 0;
+    }
+    uint64_t size = 0, packing = 1, strictest = 1;
+    for (size_t i = 0; i < t->num_members; i++) {
+        if (dlti_layout_query(L, t->members[i], &m, err) != 0)
+            return -1;
+        uint64_t a = t->packed ? 1 : m.abi_alignment;
+        size = align_to(size, a, &ok);
+        if (size > UINT64_MAX - m.size)
+            ok = false;
+        size += m.size;
+        packing = a > packing ? a : packing;
+        strictest = m.abi_alignment > strictest ? m.abi_alignment : strictest;
+    }
+    size = align_to(size, packing, &ok);
+    if (!ok || !mul_ok(size, 8, &out->bitsize))
+        return overflow(t, err);
+    out->size = size;
+    uint64_t abi = struct_entry_align(L, false), pref = struct_entry_align(L, true);
+    out->abi_alignment = t->packed ? 1 : abi > strictest ? abi : strictest;
+    out->preferred_alignment = pref > strictest ? pref : strictest;
+    return 0;
+}
+
 int dlti_layout_compute(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out,
                         dlti_error_t *err)
 {
@@ -213,6 +277,8 @@ int dlti_layout_compute(const dlti_layout *L, const dlti_type *t, dlti_type_layo
             ptr_layout(L, as, out);
             return 0;
         }
+        if (t->llvm_aggregate)
+            return llvm_aggregate_layout(L, t, out, err);
         break;
     default:
         break;

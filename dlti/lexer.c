@@ -6,15 +6,8 @@
 void dlti_parser_init(dlti_parser *p, dlti_context *ctx, const char *text, size_t len,
                       const char *source, dlti_error_t *err)
 {
-    p->ctx = ctx;
-    p->text = text;
-    p->len = len;
-    p->pos = 0;
-    p->source = source ? source : "<input>";
-    p->err = err;
-    p->depth = 0;
-    p->failed = false;
-    p->pretty_depth = 0;
+    *p = (dlti_parser){.ctx = ctx, .text = text, .len = len, .err = err,
+                       .source = source ? source : "<input>"};
 }
 
 void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, const char *fmt, ...)

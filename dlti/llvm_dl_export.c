@@ -89,7 +89,13 @@ static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
         dlti_buf_printf(b, "F%c%llu", strcmp(dep, "true") == 0 ? 'n' : 'i', a);
         return 0;
     }
-    return unsupported(e, "no LLVM token sets it", err);
+    /* No LLVM token sets it: mlir-translate-22's words. */
+    dlti_buf k = {0};
+    dlti_print_key(&k, e->key);
+    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED, "unsupported data layout key %s",
+                   k.data ? k.data : "?");
+    free(k.data);
+    return -1;
 }
 
 static int type_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)

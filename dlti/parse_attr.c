@@ -914,11 +914,17 @@ static bool is_word(dlti_parser *p, size_t start, size_t n, const char *w)
     return strlen(w) == n && memcmp(p->text + start, w, n) == 0;
 }
 
-/* #dlti.dl_entry<key, value>, after the mnemonic. */
+/* #dlti.dl_entry<key, value>, after the mnemonic.  Its own parser takes a
+ * type or a string and nothing else (DataLayoutEntryAttr::parse), so its
+ * message differs from a container key's. */
 static int parse_entry_body(dlti_parser *p, dlti_entry_rec *e, size_t *key_at)
 {
     if (dlti_expect(p, '<') != 0)
         return -1;
+    if (dlti_peek(p) != '"' && !starts_type(p)) {
+        dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected a type or a quoted string");
+        return -1;
+    }
     e->key = parse_key(p, key_at);
     if (!e->key || dlti_expect(p, ',') != 0)
         return -1;
@@ -1262,14 +1268,49 @@ static const dlti_attr *parse_hash(dlti_parser *p)
             return NULL;
         }
     }
-    if (n <= 5 && memchr(p->text + id, '.', n) == NULL && !(p->pos < p->len && p->text[p->pos] == '<'))
-        return dlti_parser_fail(p, start, DLTI_ERROR_UNSUPPORTED,
-                                "attribute aliases (#%.*s) are not supported", (int)n, p->text + id);
+    if (memchr(p->text + id, '.', n) == NULL && !has_body)
+        return dlti_alias_attr(p, p->text + id, n);
     /* An opaque attribute is kept as written, up to the end of its body. */
     size_t body_end = p->pos;
     if (has_body && scan_pretty_body(p, lt, &body_end) != 0)
         return NULL;
     p->pos = body_end;
+    return make_opaque(p, start);
+}
+
+/* affine_map<(dims)[symbols] -> (results)>, after the keyword: kept as
+ * written (MLIR prints it through a `#map` alias, in its own spelling).
+ * The body's brackets balance and it starts as a map does, with MLIR's
+ * messages; the expressions are not checked. */
+static size_t skip_blanks(const dlti_parser *p, size_t i, size_t end)
+{
+    while (i < end && (p->text[i] == ' ' || p->text[i] == '\t' || p->text[i] == '\n' ||
+                       p->text[i] == '\r'))
+        i++;
+    return i;
+}
+
+static const dlti_attr *parse_affine_map(dlti_parser *p, size_t start)
+{
+    size_t lt = p->pos, end;
+    if (lt >= p->len || p->text[lt] != '<')
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '<'");
+    if (scan_pretty_body(p, lt, &end) != 0)
+        return NULL;
+    size_t i = skip_blanks(p, lt + 1, end);
+    if (i >= end || p->text[i] != '(')
+        return dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX,
+                                "expected '(' in dimensional identifier list");
+    for (char close = ')'; close; close = close == ')' ? ']' : 0) {
+        while (i < end && p->text[i] != close)
+            i++;
+        i = skip_blanks(p, i + 1, end);
+        if (close == ')' && (i >= end || p->text[i] != '['))
+            break;
+    }
+    if (!(i + 1 < end && p->text[i] == '-' && p->text[i + 1] == '>'))
+        return dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "expected '->' or ':'");
+    p->pos = end;
     return make_opaque(p, start);
 }
 
@@ -1351,8 +1392,10 @@ static const dlti_attr *parse_attr_inner(dlti_parser *p)
         const dlti_type *t = dlti_parse_type(p);
         return t ? dlti_type_attr_new(p->ctx, t) : NULL;
     }
+    if (is_word(p, start, n, "affine_map"))
+        return parse_affine_map(p, start);
     /* Valid MLIR that sysdesc does not model, or (like MLIR) no attribute at all. */
-    static const char *const unsupported[] = {"affine_map", "affine_set", "dense_resource",
+    static const char *const unsupported[] = {"affine_set", "dense_resource",
                                               "sparse", "strided", "distinct", "loc"};
     for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
         if (is_word(p, start, n, unsupported[i]))

@@ -128,7 +128,7 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                                      "duplicate key '%s' in dictionary attribute", copy);
                     goto fail;
                 }
-            v[n++] = (dlti_named_attr){copy, len, val, at, p->pos};
+            v[n++] = (dlti_named_attr){copy, len, val, at, p->pos, false};
         } while (dlti_accept(p, ','));
         if (!dlti_accept(p, '}')) {
             dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
@@ -231,11 +231,11 @@ int dlti_skip_loc(dlti_parser *p)
     return 0;
 }
 
-/* Counts an op skipped in the body of `s`, keeping the first one's name
- * and place for messages (dlti_scope_skipped_ops). */
-static int note_skipped(dlti_parser *p, dlti_scope *s, const dlti_skipped_op *op)
+/* Counts an op in `note`, keeping the first one's name and place for
+ * messages (dlti_scope_skipped_ops, dlti_scope_unread_ops). */
+static int note_op(dlti_parser *p, dlti_op_note *note, const dlti_skipped_op *op, const char *why)
 {
-    if (s->num_skipped++)
+    if (note->count++)
         return 0;
     char *name = dlti_arena_alloc(&p->ctx->arena, op->name_len + 1);
     if (!name) {
@@ -244,18 +244,49 @@ static int note_skipped(dlti_parser *p, dlti_scope *s, const dlti_skipped_op *op
     }
     memcpy(name, op->name, op->name_len);
     name[op->name_len] = '\0';
-    s->skipped_name = name;
-    int line = 1, col = 1;
-    for (size_t i = 0; i < op->offset; i++) {
-        if (p->text[i] == '\n') {
-            line++;
-            col = 1;
+    note->name = name;
+    note->why = why;
+    dlti_error_t at;
+    dlti_error_locate(&at, NULL, p->text, p->len, op->offset);
+    note->line = at.line;
+    note->column = at.column;
+    return 0;
+}
+
+/* An op holding a DLTI attribute that parse_op.c cannot place (custom
+ * syntax it does not read, a DLTI attribute outside the op's dictionary):
+ * the file is read on without it, the op named in the scope's notes.  The
+ * DLTI attribute values inside are still parsed and verified, since MLIR
+ * rejects a bad one wherever it is; their names are not known. */
+static int step_over_unread(dlti_parser *p, dlti_scope *s, const dlti_skipped_op *op)
+{
+    const char *why = p->unplaced;
+    p->unplaced = NULL;
+    p->failed = false;
+    if (p->err)
+        memset(p->err, 0, sizeof(*p->err));
+    if (note_op(p, &s->unread, op, why) != 0)
+        return -1;
+    size_t i = op->offset;
+    while (i < op->end) {
+        char c = p->text[i];
+        if (c == '"') {
+            p->pos = i;
+            if (dlti_skip_string(p) != 0)
+                return -1;
+            i = p->pos;
+        } else if (c == '/' && i + 1 < op->end && p->text[i + 1] == '/') {
+            while (i < op->end && p->text[i] != '\n')
+                i++;
+        } else if (c == '#' && op->end - i >= 6 && memcmp(p->text + i, "#dlti.", 6) == 0) {
+            p->pos = i;
+            if (!dlti_parse_attr(p))
+                return -1;
+            i = p->pos;
         } else {
-            col += line < INT32_MAX && col < INT32_MAX;
+            i++;
         }
     }
-    s->skipped_line = line;
-    s->skipped_column = col;
     return 0;
 }
 
@@ -326,18 +357,30 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
                 goto fail;
             continue;
         }
+        if (top && dlti_at_alias_def(p, p->pos)) {
+            if (dlti_alias_define(p) != 0)
+                goto fail;
+            item_after_op |= first != SIZE_MAX;
+            continue;
+        }
         bool generic = at_generic_module(p, p->pos);
         if (!generic && !dlti_at_module_op(p, p->pos)) {
             if (check_op_start(p, top) != 0)
                 goto fail;
             dlti_skipped_op op;
-            bool item = top && (dlti_at_alias_def(p, p->pos) || dlti_at_metadata(p, p->pos));
-            if (dlti_skip_op(p, top, &op) != 0 || (!item && note_skipped(p, s, &op) != 0))
+            bool item = top && dlti_at_metadata(p, p->pos);
+            if (dlti_skip_op(p, top, &op) != 0 ||
+                (!item && note_op(p, &s->skipped, &op, NULL) != 0))
                 goto fail;
             /* DLTI inside: the op is read again as a scope (parse_op.c) */
+            size_t after = p->pos;
             dlti_scope *k = op.dlti_at != SIZE_MAX ? dlti_parse_op(p, s, &op) : NULL;
-            if (op.dlti_at != SIZE_MAX &&
-                (!k || dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0)) {
+            if (op.dlti_at != SIZE_MAX && !k && p->unplaced) {
+                if (step_over_unread(p, s, &op) != 0)
+                    goto fail;
+                p->pos = after;
+            } else if (op.dlti_at != SIZE_MAX &&
+                       (!k || dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0)) {
                 if (k)
                     dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
                 goto fail;
@@ -542,7 +585,7 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_att
             const dlti_attr *v = dlti_expect(p, '=') == 0 ? dlti_parse_attr(p) : NULL;
             if (!v)
                 return -1;
-            *dlti = (dlti_named_attr){"dlti", 4, v, at, p->pos};
+            *dlti = (dlti_named_attr){"dlti", 4, v, at, p->pos, true};
             if (!is_inherent_dlti(dlti)) {
                 dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
                                  "property 'dlti' holds no #dlti.map, #dlti.dl_spec or "
@@ -673,7 +716,7 @@ static dlti_scope *parse_op_file(dlti_parser *p)
     size_t n = 0;
     if (parse_ops(p, top, true, &kids, &n) != 0)
         return NULL;
-    if (n == 1 && !top->num_skipped) {
+    if (n == 1 && !top->skipped.count) {
         dlti_scope *only = kids[0];
         free(kids);
         only->parent = NULL;
@@ -714,52 +757,63 @@ static const char *bare_attr_name(dlti_attr_kind kind)
     return "dlti.map"; /* any other attribute */
 }
 
+static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const char *text,
+                                    size_t len, dlti_error_t *err);
+
 const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
                              dlti_error_t *err)
 {
     dlti_parser p;
     dlti_parser_init(&p, ctx, text, len, source, err);
+    const dlti_scope *root = parse_text(&p, ctx, text, len, err);
+    dlti_alias_free(&p);
+    return root;
+}
+
+static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const char *text,
+                                    size_t len, dlti_error_t *err)
+{
     if (len > ctx->limits.max_input_bytes)
-        return dlti_parser_fail(&p, 0, DLTI_ERROR_LIMIT, "input larger than the limit of %zu bytes",
+        return dlti_parser_fail(p, 0, DLTI_ERROR_LIMIT, "input larger than the limit of %zu bytes",
                                 ctx->limits.max_input_bytes);
     /* A UTF-8 byte-order mark is skipped, as editors on some systems write one. */
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-        p.pos = 3;
-    int c = dlti_peek(&p);
-    if (p.failed)
+        p->pos = 3;
+    int c = dlti_peek(p);
+    if (p->failed)
         return NULL;
     dlti_scope *root;
     if (c == 0)
-        return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "empty input: expected a module or an attribute");
-    if (at_op_file(&p)) {
-        root = parse_op_file(&p);
+        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "empty input: expected a module or an attribute");
+    if (at_op_file(p)) {
+        root = parse_op_file(p);
         if (!root)
             return NULL;
         /* MLIR's verifier rejects nested data layout specs that do not
          * combine; so does the parser, with MLIR's message and notes. */
-        if (dlti_layout_verify_tree(root, p.source, text, len, err) != 0)
+        if (dlti_layout_verify_tree(root, p->source, text, len, err) != 0)
             return NULL;
     } else {
-        size_t at = p.pos;
+        size_t at = p->pos;
         /* Counted as if a module held it (the depth invariant of
          * dlti_private.h): what sysdesc prints in a module reads back. */
-        p.depth = 1;
-        const dlti_attr *a = dlti_parse_attr(&p);
+        p->depth = 1;
+        const dlti_attr *a = dlti_parse_attr(p);
         if (!a)
             return NULL;
-        if (dlti_peek(&p) != 0)
-            return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
-        if (p.failed) /* a NUL byte after the attribute */
+        if (dlti_peek(p) != 0)
+            return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
+        if (p->failed) /* a NUL byte after the attribute */
             return NULL;
         if (a->kind == DLTI_ATTR_DL_SPEC) {
             dlti_error_t local;
             if (dlti_dl_spec_check(a, &local) != 0)
-                return dlti_parser_fail(&p, at, local.code, "%s", local.text);
+                return dlti_parser_fail(p, at, local.code, "%s", local.text);
         }
         root = dlti_arena_alloc(&ctx->arena, sizeof(*root));
         dlti_named_attr *na = dlti_arena_alloc(&ctx->arena, sizeof(*na));
         if (!root || !na)
-            return dlti_parser_fail(&p, 0, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_fail(p, 0, DLTI_ERROR_NOMEM, "out of memory");
         memset(root, 0, sizeof(*root));
         root->ctx = ctx;
         na->name = bare_attr_name(a->kind);
@@ -827,32 +881,51 @@ const dlti_attr *dlti_scope_attr_value(const dlti_scope *s, size_t i)
     return i < s->num_attrs ? s->attrs[i].value : NULL;
 }
 
+/* The notes of `s` and of the scopes nested in it: the sum, the first in
+ * the text. */
+static dlti_op_note sum_notes(const dlti_scope *s, bool unread)
+{
+    dlti_op_note all = unread ? s->unread : s->skipped;
+    for (size_t i = 0; i < s->num_children; i++) {
+        dlti_op_note k = sum_notes(s->children[i], unread);
+        if (k.count && (!all.count || k.line < all.line ||
+                        (k.line == all.line && k.column < all.column))) {
+            size_t n = all.count;
+            all = k;
+            all.count += n;
+        } else {
+            all.count += k.count;
+        }
+    }
+    return all;
+}
+
+static size_t give_note(dlti_op_note n, const char **first_name, int *line, int *column,
+                        const char **why)
+{
+    if (n.count) {
+        if (first_name)
+            *first_name = n.name;
+        if (line)
+            *line = n.line;
+        if (column)
+            *column = n.column;
+        if (why)
+            *why = n.why;
+    }
+    return n.count;
+}
+
 size_t dlti_scope_skipped_ops(const dlti_scope *s, const char **first_name, int *line,
                               int *column)
 {
-    size_t n = s->num_skipped;
-    const char *name = s->skipped_name;
-    int l = s->skipped_line, c = s->skipped_column;
-    for (size_t i = 0; i < s->num_children; i++) {
-        const char *kn;
-        int kl, kc;
-        size_t k = dlti_scope_skipped_ops(s->children[i], &kn, &kl, &kc);
-        if (k && (!n || kl < l || (kl == l && kc < c))) {
-            name = kn;
-            l = kl;
-            c = kc;
-        }
-        n += k;
-    }
-    if (n) {
-        if (first_name)
-            *first_name = name;
-        if (line)
-            *line = l;
-        if (column)
-            *column = c;
-    }
-    return n;
+    return give_note(sum_notes(s, false), first_name, line, column, NULL);
+}
+
+size_t dlti_scope_unread_ops(const dlti_scope *s, const char **first_name, int *line, int *column,
+                             const char **why)
+{
+    return give_note(sum_notes(s, true), first_name, line, column, why);
 }
 
 int dlti_scope_get_source(const dlti_scope *s, dlti_scope_source *out)

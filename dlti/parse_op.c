@@ -17,8 +17,9 @@
  *
  * The regions are read as bodies (parse_module.c), so ops and modules with
  * DLTI nest.  A `#dlti.` anywhere else (a custom op sysdesc does not know,
- * an argument's attributes, a signature) is an error naming the op, never
- * an attribute silently dropped. */
+ * an argument's attributes, a signature) fails the op as "unplaced":
+ * parse_module.c then steps over the whole op and names it
+ * (dlti_scope_unread_ops), never an attribute silently dropped. */
 #include "dlti_private.h"
 
 #include <stdlib.h>
@@ -31,12 +32,17 @@ static bool at_dlti(const dlti_parser *p, size_t at)
     return p->len - at >= 6 && memcmp(p->text + at, "#dlti.", 6) == 0;
 }
 
-static int fail_outside(dlti_parser *p, size_t at, const char *opname)
+/* The op holds a DLTI attribute sysdesc cannot place: parse_module.c steps
+ * over the op and names it with `why` (dlti_scope_unread_ops). */
+static void *unplaced(dlti_parser *p, size_t at, const char *why)
 {
-    dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED,
-                     "a DLTI attribute outside the attribute dictionary of operation '%s': "
-                     "sysdesc reads the DLTI attributes of an op's attribute dictionary only",
-                     opname);
+    p->unplaced = why;
+    return dlti_parser_fail(p, at, DLTI_ERROR_UNSUPPORTED, "%s", why);
+}
+
+static int fail_outside(dlti_parser *p, size_t at)
+{
+    unplaced(p, at, "a DLTI attribute outside its attribute dictionary");
     return -1;
 }
 
@@ -83,7 +89,7 @@ static int skip_group(dlti_parser *p, const char *opname, bool allow)
             continue;
         }
         if (c == '#' && !allow && at_dlti(p, p->pos)) {
-            rc = fail_outside(p, p->pos, opname);
+            rc = fail_outside(p, p->pos);
             break;
         }
         bool open = c == '(' || c == '[' || c == '{' ||
@@ -167,6 +173,7 @@ typedef struct op_state {
     size_t n, cap, nprops;
     dlti_scope **kids;
     size_t nkids, kcap;
+    bool in_props; /* reading the properties <{...}> of a generic op */
 } op_state;
 
 static char *copy_text(dlti_parser *p, const char *s, size_t len, size_t at)
@@ -181,9 +188,35 @@ static char *copy_text(dlti_parser *p, const char *s, size_t len, size_t at)
     return c;
 }
 
+/* Keeps a DLTI attribute of the op: a name twice is MLIR's error. */
+static int add_attr(dlti_parser *p, op_state *o, const char *name, size_t len,
+                    const dlti_attr *v, size_t at)
+{
+    char *copy = copy_text(p, name, len, at);
+    if (!copy)
+        return -1;
+    for (size_t i = 0; i < o->n; i++)
+        if (o->attrs[i].name_len == len && memcmp(o->attrs[i].name, copy, len) == 0) {
+            dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
+                             i < o->nprops ? "'%s' is both a property and an attribute of "
+                                             "the operation"
+                                           : "duplicate key '%s' in dictionary attribute",
+                             copy);
+            return -1;
+        }
+    if (dlti_grow((void **)&o->attrs, &o->cap, o->n + 1, sizeof(*o->attrs)) != 0) {
+        dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+        return -1;
+    }
+    o->attrs[o->n++] = (dlti_named_attr){copy, len, v, at, p->pos, o->in_props};
+    return 0;
+}
+
 /* `{name = value, ...}` at the cursor: the attribute dictionary, or the
- * properties (`props`) of a generic op.  DLTI values are kept, the symbol
- * name noted, anything else stepped over. */
+ * properties (`props`) of a generic op.  DLTI values are kept, and every
+ * attribute named `dlti.*` whatever its value (the DLTI dialect verifies
+ * those: dlti_verify_named); the symbol name noted, anything else stepped
+ * over. */
 static int parse_dict(dlti_parser *p, op_state *o, bool props)
 {
     p->pos++; /* '{' */
@@ -195,8 +228,12 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
         const char *name = dlti_parse_attr_name(p, &len);
         if (!name)
             return -1;
-        if (!dlti_accept(p, '='))
-            continue; /* a unit attribute */
+        bool dialect_name = !props && len > 5 && memcmp(name, "dlti.", 5) == 0;
+        if (!dlti_accept(p, '=')) { /* a unit attribute */
+            if (dialect_name && add_attr(p, o, name, len, p->ctx->unit, at) != 0)
+                return -1;
+            continue;
+        }
         dlti_skip_ws(p);
         if (len == 8 && memcmp(name, "sym_name", 8) == 0 && dlti_peek(p) == '"') {
             size_t sl;
@@ -207,7 +244,7 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
                 return -1;
             continue;
         }
-        if (!at_dlti(p, p->pos)) {
+        if (!at_dlti(p, p->pos) && !dialect_name) {
             if (skip_value(p, o->opname) != 0)
                 return -1;
             continue;
@@ -223,23 +260,8 @@ static int parse_dict(dlti_parser *p, op_state *o, bool props)
                              "#dlti.target_system_spec");
             return -1;
         }
-        char *copy = copy_text(p, name, len, at);
-        if (!copy)
+        if (add_attr(p, o, name, len, v, at) != 0)
             return -1;
-        for (size_t i = 0; i < o->n; i++)
-            if (o->attrs[i].name_len == len && memcmp(o->attrs[i].name, copy, len) == 0) {
-                dlti_parser_fail(p, at, DLTI_ERROR_VERIFY,
-                                 i < o->nprops ? "'%s' is both a property and an attribute of "
-                                                 "the operation"
-                                               : "duplicate key '%s' in dictionary attribute",
-                                 copy);
-                return -1;
-            }
-        if (dlti_grow((void **)&o->attrs, &o->cap, o->n + 1, sizeof(*o->attrs)) != 0) {
-            dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
-            return -1;
-        }
-        o->attrs[o->n++] = (dlti_named_attr){copy, len, v, at, p->pos};
     } while (dlti_accept(p, ','));
     if (!dlti_accept(p, '}')) {
         dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX,
@@ -325,7 +347,7 @@ static int parse_custom(dlti_parser *p, op_state *o, bool top)
             continue;
         }
         if (c == '#' && at_dlti(p, p->pos))
-            return fail_outside(p, p->pos, o->opname);
+            return fail_outside(p, p->pos);
         if (c == '(' || c == '[' || (c == '<' && !(p->pos + 1 < p->len && p->text[p->pos + 1] == '='))) {
             if (skip_group(p, o->opname, false) != 0)
                 return -1;
@@ -387,7 +409,10 @@ static int parse_generic(dlti_parser *p, op_state *o)
             dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '{' in properties");
             return -1;
         }
-        if (parse_dict(p, o, true) != 0 || dlti_expect(p, '>') != 0)
+        o->in_props = true;
+        int rc = parse_dict(p, o, true);
+        o->in_props = false;
+        if (rc != 0 || dlti_expect(p, '>') != 0)
             return -1;
         o->nprops = o->n;
     }
@@ -451,12 +476,7 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
                      memcmp(custom_ops[i], op->name, op->name_len) == 0 &&
                      p->text[op->offset] != '%';
         if (!known)
-            return dlti_parser_fail(
-                p, op->dlti_at, DLTI_ERROR_UNSUPPORTED,
-                "a DLTI attribute inside operation '%.*s', whose syntax sysdesc does not know: "
-                "sysdesc reads DLTI attributes on modules, on func.func, gpu.module, gpu.func "
-                "and llvm.func, and on ops in the generic form",
-                (int)op->name_len, op->name);
+            return unplaced(p, op->dlti_at, "custom syntax sysdesc does not read");
     }
     char *opname = copy_text(p, op->name, op->name_len, op->offset);
     dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
@@ -481,10 +501,7 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
         i++;
     if (i < p->len && p->text[i] != '\n' && p->text[i] != '\r' && p->text[i] != '}' &&
         !(p->text[i] == '/' && i + 1 < p->len && p->text[i + 1] == '/'))
-        return dlti_parser_fail(p, i, DLTI_ERROR_UNSUPPORTED,
-                                "unexpected text after operation '%s', which holds a DLTI "
-                                "attribute: sysdesc reads such an op when it ends its line",
-                                opname);
+        return unplaced(p, i, "text after it on its line");
     if (o->n > 1)
         qsort(o->attrs, o->n, sizeof(*o->attrs), cmp_named);
     for (size_t k = 0; k < o->n; k++) {

@@ -208,6 +208,19 @@ const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_
     return NULL;
 }
 
+const dlti_attr *dlti_query_mlir22(const dlti_scope *scope, const dlti_key *keys, size_t n,
+                                   dlti_error_t *err)
+{
+    if (no_keys(n, err))
+        return NULL;
+    for (const dlti_scope *s = scope; s; s = s->parent)
+        for (size_t i = 0; i < s->num_attrs; i++)
+            if (dlti_attr_is_container(s->attrs[i].value->kind) && !s->attrs[i].property)
+                return resolve_rest(s->attrs[i].value, keys, n, 0, err);
+    fail_no_queryable_attrs(err);
+    return NULL;
+}
+
 /* Whether string key `k` spells the C string `s`: one pass, no strlen. */
 static inline bool key_is_cstring(dlti_key k, const char *s)
 {

@@ -9,9 +9,10 @@
  * `{-#` metadata.  Strings, `//` comments and ( [ { < brackets are followed,
  * so braces in strings and the regions of functions never end an op early.
  *
- * Everything inside a skipped op is opaque: a `#dlti.` attribute there would
- * hang on an op sysdesc cannot place in its scope tree, so it is an error,
- * never a silently ignored (wrong) answer. */
+ * Everything inside a skipped op is opaque, except that a `#dlti.` attribute
+ * or a `dlti.*` name there is noted (dlti_at): parse_op.c reads such an op
+ * again, or it is named as an op sysdesc could not place, never a silently
+ * ignored (wrong) answer. */
 #include "dlti_private.h"
 
 #include <stdlib.h>
@@ -95,9 +96,7 @@ static void op_name(const dlti_parser *p, size_t at, const char **name, size_t *
     *len = i - s > 60 ? 60 : i - s;
 }
 
-/* A string literal at the cursor (on its opening quote): its end, or fails
- * as MLIR's lexer does. */
-static int skip_string(dlti_parser *p)
+int dlti_skip_string(dlti_parser *p)
 {
     size_t start = p->pos++;
     while (p->pos < p->len) {
@@ -162,21 +161,13 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
             break;
         first = newline = gap = false;
         if (c == '"') {
-            if (skip_string(p) != 0) {
+            if (dlti_skip_string(p) != 0) {
                 rc = -1;
                 break;
             }
             continue;
         }
         if (c == '#' && p->len - p->pos >= 6 && memcmp(p->text + p->pos, "#dlti.", 6) == 0) {
-            if (top && dlti_at_alias_def(p, at)) {
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_UNSUPPORTED,
-                                 "alias '%.*s' holds a DLTI attribute: sysdesc does not resolve "
-                                 "attribute aliases, write the attribute where it is used",
-                                 (int)name_len, name);
-                rc = -1;
-                break;
-            }
             /* the op is read again by parse_op.c, which knows where its
              * attributes and regions are (or says it cannot) */
             if (out->dlti_at == SIZE_MAX)
@@ -224,6 +215,13 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
             continue;
         }
         if (dlti_is_id_start((unsigned char)c)) {
+            /* A `dlti.*` attribute name (not a value's or type's name) is for
+             * the DLTI dialect to verify, whatever its value: read again. */
+            char before = p->pos > 0 ? p->text[p->pos - 1] : ' ';
+            if (out->dlti_at == SIZE_MAX && p->len - p->pos > 5 &&
+                memcmp(p->text + p->pos, "dlti.", 5) == 0 &&
+                !dlti_is_id_char((unsigned char)before) && !strchr("%^@#!.$", before))
+                out->dlti_at = p->pos;
             while (p->pos < p->len && dlti_is_id_char((unsigned char)p->text[p->pos]))
                 p->pos++;
             continue;

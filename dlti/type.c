@@ -137,6 +137,144 @@ static int scan_balanced(dlti_parser *p, size_t *end)
     return -1;
 }
 
+/* ---- the members of !llvm.struct and !llvm.array, for layouts ---- */
+
+/* The LLVM dialect's types as it writes them inside its own: no `!llvm.`. */
+static bool llvm_short_name(const char *s, size_t n)
+{
+    static const char *const names[] = {"struct", "array", "ptr", "vec", "void", "token",
+                                        "label", "metadata", "func", "target", "x86_amx"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        size_t k = strlen(names[i]);
+        if (n >= k && memcmp(s, names[i], k) == 0 && (n == k || !dlti_is_id_char((unsigned char)s[k])))
+            return true;
+    }
+    return false;
+}
+
+/* The element of an aggregate's body from `*at` to the next ',' or ')' at
+ * depth 0 (or to `end`): its type, interned; NULL when sysdesc cannot read
+ * it (no error: the aggregate then has no layout here). */
+static const dlti_type *llvm_member(dlti_parser *p, size_t *at, size_t end)
+{
+    size_t i = *at, depth = 0;
+    while (i < end && (p->text[i] == ' ' || p->text[i] == '\t' || p->text[i] == '\n'))
+        i++;
+    size_t s = i;
+    for (; i < end; i++) {
+        char c = p->text[i];
+        if (c == '"') {
+            for (i++; i < end && p->text[i] != '"'; i++)
+                i += p->text[i] == '\\';
+        } else if (c == '-' && i + 1 < end && p->text[i + 1] == '>') {
+            i++;
+        } else if (c == '<' || c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+            if (depth == 0)
+                break;
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            break;
+        }
+    }
+    *at = i;
+    size_t e = i;
+    while (e > s && (p->text[e - 1] == ' ' || p->text[e - 1] == '\t' || p->text[e - 1] == '\n'))
+        e--;
+    if (e == s)
+        return NULL;
+    /* on the heap: a member may nest as deep as the type's brackets */
+    char *buf = malloc(e - s + 7);
+    if (!buf)
+        return NULL;
+    size_t n = 0;
+    if (llvm_short_name(p->text + s, e - s)) {
+        memcpy(buf, "!llvm.", 6);
+        n = 6;
+    }
+    memcpy(buf + n, p->text + s, e - s);
+    n += e - s;
+    dlti_error_t local;
+    dlti_parser sub;
+    dlti_parser_init(&sub, p->ctx, buf, n, NULL, &local);
+    sub.depth = p->depth;
+    const dlti_type *t = dlti_parse_type(&sub);
+    bool whole = t && !sub.failed && dlti_peek(&sub) == 0 && !sub.failed;
+    free(buf);
+    return whole ? t : NULL;
+}
+
+/* `[ "name" , ] [ packed ] ( T, ... )` or `N x T` between `body` and `end`:
+ * the members into `proto`, as MLIR's LLVM types lay them out.  Anything
+ * else (an opaque or forward-referenced struct, a member type sysdesc does
+ * not read) leaves the aggregate without members: no layout, no error. */
+static void llvm_aggregate(dlti_parser *p, bool is_struct, size_t body, size_t end,
+                           dlti_type *proto)
+{
+    size_t i = body;
+    while (i < end && p->text[i] == ' ')
+        i++;
+    if (!is_struct) {
+        uint64_t len = 0;
+        size_t digits = i;
+        while (i < end && p->text[i] >= '0' && p->text[i] <= '9' && len <= UINT32_MAX)
+            len = len * 10 + (uint64_t)(p->text[i++] - '0');
+        while (i < end && p->text[i] == ' ')
+            i++;
+        if (i == digits || len > UINT32_MAX || i >= end || p->text[i] != 'x')
+            return;
+        i++;
+        const dlti_type *t = llvm_member(p, &i, end);
+        if (!t || i != end)
+            return;
+        proto->elem = t;
+        proto->array_len = len;
+        proto->llvm_aggregate = DLTI_LLVM_ARRAY;
+        return;
+    }
+    if (i < end && p->text[i] == '"') { /* identified: its name, then its body */
+        for (i++; i < end && p->text[i] != '"'; i++)
+            i += p->text[i] == '\\';
+        for (i++; i < end && p->text[i] == ' '; i++)
+            ;
+        if (i >= end || p->text[i] != ',')
+            return;
+        for (i++; i < end && p->text[i] == ' '; i++)
+            ;
+    }
+    if (end - i >= 6 && memcmp(p->text + i, "packed", 6) == 0) {
+        proto->packed = true;
+        for (i += 6; i < end && p->text[i] == ' '; i++)
+            ;
+    }
+    if (i >= end || p->text[i] != '(')
+        return;
+    i++;
+    size_t cap = 0, n = 0;
+    const dlti_type **members = NULL;
+    while (i < end && p->text[i] != ')') {
+        const dlti_type *t = llvm_member(p, &i, end);
+        if (!t || dlti_grow((void **)&members, &cap, n + 1, sizeof(*members)) != 0) {
+            free(members);
+            return;
+        }
+        members[n++] = t;
+        if (i < end && p->text[i] == ',')
+            i++;
+    }
+    while (++i < end && p->text[i] == ' ')
+        ;
+    const dlti_type **kept = n ? dlti_arena_memdup(&p->ctx->arena, members, n * sizeof(*members))
+                               : NULL;
+    free(members);
+    if (i != end || (n && !kept))
+        return;
+    proto->members = kept;
+    proto->num_members = n;
+    proto->llvm_aggregate = DLTI_LLVM_STRUCT;
+}
+
 /* !dialect.name<...>: kept as written, except the LLVM pointer whose
  * canonical form drops address space 0. */
 static const dlti_type *parse_dialect_type(dlti_parser *p)
@@ -147,6 +285,8 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
     size_t n = dlti_bare_id(p, &id);
     if (n == 0 || id != start + 1)
         return dlti_parser_fail(p, start, DLTI_ERROR_SYNTAX, "expected dialect type name");
+    if (!memchr(p->text + id, '.', n) && !(p->pos < p->len && p->text[p->pos] == '<'))
+        return dlti_alias_type(p, p->text + id, n);
     dlti_type proto;
     proto_init(&proto, DLTI_TYPE_DIALECT);
     dlti_buf text = {0};
@@ -185,6 +325,11 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
             return finish(p, &proto, &text);
         }
     }
+    bool has_body = p->text[p->pos - 1] == '>';
+    if (has_body && n == 11 && memcmp(p->text + id, "llvm.struct", 11) == 0)
+        llvm_aggregate(p, true, id + n + 1, p->pos - 1, &proto);
+    else if (has_body && n == 10 && memcmp(p->text + id, "llvm.array", 10) == 0)
+        llvm_aggregate(p, false, id + n + 1, p->pos - 1, &proto);
     dlti_buf_put(&text, p->text + start, p->pos - start);
     return finish(p, &proto, &text);
 }

@@ -58,6 +58,112 @@ static int check_int_float_entry(const dlti_entry_rec *e, dlti_error_t *err)
     return 0;
 }
 
+static bool text_is(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* The number of elements of a dense integer value; 0 for any other value. */
+static size_t dense_ints(const dlti_attr *v)
+{
+    return v->kind == DLTI_ATTR_DENSE && v->type->elem->kind == DLTI_TYPE_INTEGER
+               ? dlti_dense_num_elements(v->type)
+               : 0;
+}
+
+/* The LLVM types' last check: element `abi` of `v` not above `pref`. */
+static int check_pref_not_below_abi(const dlti_attr *v, size_t abi_at, size_t pref_at,
+                                    dlti_error_t *err)
+{
+    int64_t abi, pref;
+    if (dlti_attr_dense_int64(v, abi_at, &abi, NULL) == 0 &&
+        dlti_attr_dense_int64(v, pref_at, &pref, NULL) == 0 && (uint64_t)abi > (uint64_t)pref) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "preferred alignment is expected to be at least as large as ABI alignment");
+        return -1;
+    }
+    return 0;
+}
+
+/* LLVMPointerType::verifyEntries, in its order. */
+static int check_llvm_ptr_entry(const dlti_type *t, const dlti_attr *v, dlti_error_t *err)
+{
+    size_t n = dense_ints(v);
+    if (n != 3 && n != 4) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "expected layout attribute for '%s' to be a dense integer elements "
+                       "attribute with 3 or 4 elements",
+                       t->text);
+        return -1;
+    }
+    if (v->type->elem->width != 64) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "expected i64 parameters for '%s'", t->text);
+        return -1;
+    }
+    return check_pref_not_below_abi(v, 1, 2, err);
+}
+
+/* Whether a dialect type's text is `!llvm.struct<()>`, blanks aside: the
+ * one struct type a layout entry may name (LLVMStructType::verifyEntries). */
+static bool is_empty_literal_struct(const char *text)
+{
+    static const char want[] = "!llvm.struct<()>";
+    size_t k = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
+            continue;
+        if (k >= sizeof(want) - 1 || *c != want[k++])
+            return false;
+    }
+    return k == sizeof(want) - 1;
+}
+
+/* LLVMStructType::verifyEntries, in its order: the value's shape, its
+ * element type, the key, then the alignments. */
+static int check_llvm_struct_entry(const dlti_type *t, const dlti_attr *v, dlti_error_t *err)
+{
+    size_t n = dense_ints(v);
+    if (n != 1 && n != 2) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "expected layout attribute for '%s' to be a dense integer elements "
+                       "attribute of 1 or 2 elements",
+                       t->text);
+        return -1;
+    }
+    if (v->type->elem->width != 64 || v->type->elem->sign != DLTI_SIGNLESS) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "expected i64 entries for '%s'", t->text);
+        return -1;
+    }
+    if (!is_empty_literal_struct(t->text)) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "unexpected layout attribute for struct '%s'",
+                       t->text);
+        return -1;
+    }
+    return check_pref_not_below_abi(v, 0, n - 1, err);
+}
+
+static int check_dialect_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
+{
+    const dlti_type *t = e->key->type;
+    const dlti_attr *v = e->value;
+    if (text_is(t->text, "!llvm.ptr"))
+        return check_llvm_ptr_entry(t, v, err);
+    if (text_is(t->text, "!llvm.struct<"))
+        return check_llvm_struct_entry(t, v, err);
+    if (text_is(t->text, "!llvm.array<"))
+        return 0;
+    if (text_is(t->text, "!ptr.ptr")) {
+        if (v->kind == DLTI_ATTR_OPAQUE && text_is(v->u.str.s, "#ptr.spec<"))
+            return 0;
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "expected layout attribute for '%s' to be a #ptr.spec attribute", t->text);
+        return -1;
+    }
+    dlti_error_set(err, DLTI_ERROR_VERIFY,
+                   "data layout specified for a type that does not support it");
+    return -1;
+}
+
 static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
 {
     const dlti_type *t = e->key->type;
@@ -73,32 +179,7 @@ static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
     case DLTI_TYPE_FLOAT:
         return check_int_float_entry(e, err);
     case DLTI_TYPE_DIALECT:
-        if (strncmp(t->text, "!llvm.ptr", 9) == 0) {
-            const dlti_attr *v = e->value;
-            size_t n = v->kind == DLTI_ATTR_DENSE ? dlti_dense_num_elements(v->type) : 0;
-            if (v->kind != DLTI_ATTR_DENSE || v->type->elem->kind != DLTI_TYPE_INTEGER ||
-                (n != 3 && n != 4)) {
-                dlti_error_set(err, DLTI_ERROR_VERIFY,
-                               "expected layout attribute for '%s' to be a dense integer elements "
-                               "attribute with 3 or 4 elements",
-                               t->text);
-                return -1;
-            }
-            /* LLVMPointerType::verifyEntries, in its order. */
-            if (v->type->elem->width != 64) {
-                dlti_error_set(err, DLTI_ERROR_VERIFY, "expected i64 parameters for '%s'", t->text);
-                return -1;
-            }
-            int64_t abi, pref;
-            if (dlti_attr_dense_int64(v, 1, &abi, NULL) == 0 &&
-                dlti_attr_dense_int64(v, 2, &pref, NULL) == 0 && (uint64_t)abi > (uint64_t)pref) {
-                dlti_error_set(err, DLTI_ERROR_VERIFY,
-                               "preferred alignment is expected to be at least as large as ABI "
-                               "alignment");
-                return -1;
-            }
-        }
-        return 0; /* other dialects verify their own types */
+        return check_dialect_type_entry(e, err);
     default:
         dlti_error_set(err, DLTI_ERROR_VERIFY, "unexpected data layout for a built-in type");
         return -1;

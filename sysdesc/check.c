@@ -183,15 +183,21 @@ static bool is_i64(const dlti_attr *v, int64_t *x)
            dlti_type_int_signedness(ty) == DLTI_SIGNLESS && dlti_attr_get_int64(v, x, NULL) == 0;
 }
 
-/* is_i64() with the i64 type remembered. */
+/* An integer of any width or signedness whose value fits int64_t: MLIR's
+ * users write `4096 : i32` and `49152 : ui32` and read them with getInt(),
+ * so the schema's integers take every integer type.  The i64 type, once
+ * seen, is remembered: most values are of that very type. */
 static bool run_is_i64(check_run *r, const dlti_attr *v, int64_t *x)
 {
-    if (v && r->i64 && dlti_attr_get_kind(v) == DLTI_ATTR_INTEGER && dlti_attr_type(v) == r->i64)
-        return dlti_attr_get_int64(v, x, NULL) == 0;
-    if (!is_i64(v, x))
+    if (!v || dlti_attr_get_kind(v) != DLTI_ATTR_INTEGER)
         return false;
-    r->i64 = dlti_attr_type(v);
-    return true;
+    if (r->i64 && dlti_attr_type(v) == r->i64)
+        return dlti_attr_get_int64(v, x, NULL) == 0;
+    if (is_i64(v, x)) {
+        r->i64 = dlti_attr_type(v);
+        return true;
+    }
+    return dlti_attr_get_int64(v, x, NULL) == 0;
 }
 
 /* get(map, key), from the device's table when `map` is the device. */
@@ -526,7 +532,7 @@ static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, cons
     case SYSDESC_VALUE_I64_ARRAY: {
         if (kind == DLTI_ATTR_DENSE_ARRAY) { /* array<i64: ...>, as the probe writes */
             const dlti_type *et = dlti_attr_type(v);
-            if (dlti_type_get_kind(et) != DLTI_TYPE_INTEGER || dlti_type_int_width(et) != 64 ||
+            if (dlti_type_get_kind(et) != DLTI_TYPE_INTEGER || dlti_type_int_width(et) < 2 ||
                 dlti_attr_size(v) == 0) {
                 wrong_type(r, k, v);
                 return;
@@ -577,41 +583,44 @@ static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, cons
     }
 }
 
+/* A key the schema does not know (or a name a `names` map does not list):
+ * DLTI_ERROR_UNSUPPORTED, which loads report and go on (docs/checks.md). */
 static void unknown_key(check_run *r, int parent, const char *name, size_t len)
 {
     char path[512], near[256];
     path_text(r, r->depth - 1, path, sizeof(path));
     const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
     if (pk && pk->names && sd_schema_name_nocase(pk, name, len, near, sizeof(near))) {
-        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown name '%.*s' in '%s'; did you mean '%s'?",
+        problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "unknown name '%.*s' in '%s'; did you mean '%s'?",
                 (int)len, name, path, near);
         return;
     }
     if (pk && pk->names && sd_schema_child(parent, name, len) >= 0) {
-        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown name '%.*s' in '%s' (%s%s)", (int)len,
+        problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "unknown name '%.*s' in '%s' (%s%s)", (int)len,
                 name, path, strcmp(pk->names, "#") == 0 ? "numbers: " : "one of ",
                 strcmp(pk->names, "#") == 0 ? "0, 1, ..." : pk->names);
         return;
     }
     if (sd_schema_suggest_text(parent, r->dev_bits, name, len, near, sizeof(near))) {
-        problem(r, DLTI_ERROR_VERIFY, r->depth, "unknown key '%.*s' in '%s'; did you mean %s?",
+        problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "unknown key '%.*s' in '%s'; did you mean %s?",
                 (int)len, name, path, near);
         return;
     }
-    problem(r, DLTI_ERROR_VERIFY, r->depth,
+    problem(r, DLTI_ERROR_UNSUPPORTED, r->depth,
             "unknown key '%.*s' in '%s' (docs/keys.md lists the keys; put your own under "
             "'extra')",
             (int)len, name, path);
 }
 
-/* A key of the schema that the device's type does not carry. */
+/* A key of the schema that the device's type does not carry: unknown for
+ * that type, as unknown_key(). */
 static void other_device_key(check_run *r, int child)
 {
     const sysdesc_schema_key *k = sysdesc_schema_key_at((size_t)child);
     char path[512];
     path_text(r, r->depth, path, sizeof(path));
     const char *twin = sd_schema_twin(k->path, r->dev_bits);
-    problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' is a %s key, not a %s key%s%s%s", path,
+    problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "'%s' is a %s key, not a %s key%s%s%s", path,
             k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
             r->dev_bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU", twin ? "; did you mean '" : "",
             twin ? twin : "", twin ? "'?" : "");
@@ -892,15 +901,22 @@ static void check_device(check_run *r, const dlti_attr *dev)
             const char *near = same_ascii_nocase(t, tlen, "CPU")   ? "CPU"
                                : same_ascii_nocase(t, tlen, "GPU") ? "GPU"
                                                                    : NULL;
-            problem(r, DLTI_ERROR_VERIFY, 2, "device '%.*s': unknown device_type '%.*s'%s%s%s",
+            /* another case is a mistake; another type, one the schema does not know */
+            problem(r, near ? DLTI_ERROR_VERIFY : DLTI_ERROR_UNSUPPORTED, 2,
+                    "device '%.*s': unknown device_type '%.*s'%s%s%s",
                     (int)r->key_len[0], r->key[0], (int)tlen, t,
                     near ? "; did you mean '" : " (CPU or GPU)",
                     near ? near : "", near ? "'?" : "");
         }
-    } else if (!type && !r->partial) {
-        problem(r, DLTI_ERROR_VERIFY, 1,
-                "device '%.*s' misses the required key 'device_type' (CPU or GPU)",
-                (int)r->key_len[0], r->key[0]);
+    } else if (!type && (r->dev_bits = sd_device_type_of_id(r->key[0], r->key_len[0])) != 0) {
+        known = true; /* "CPU", "GPU3", "class0.GPU3": the id says it */
+    } else if (!type) {
+        r->dev_bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
+        if (!r->partial)
+            problem(r, DLTI_ERROR_UNSUPPORTED, 1,
+                    "device '%.*s' has no 'device_type' (CPU or GPU) and its id does not tell "
+                    "it: its keys are checked against both types",
+                    (int)r->key_len[0], r->key[0]);
     }
     int64_t version;
     if (get_i64(r, dev, "schema_version", &version) && version > SYSDESC_SCHEMA_VERSION) {

@@ -20,6 +20,9 @@
 int sd_keep_first(void *user, const dlti_error_t *problem)
 {
     sd_first_problem *f = user;
+    if (problem->code == DLTI_ERROR_UNSUPPORTED && f->opts &&
+        !(f->opts->flags & SYSDESC_LOAD_STRICT))
+        return f->opts->warn ? f->opts->warn(f->opts->warn_user, problem) : 0;
     /* first in the file, as `sysdesc check` lists them (a problem without a
      * line first; the checker's order at one place): the checker finds a
      * device's keys in the order base: left them, not the file's */
@@ -27,8 +30,12 @@ int sd_keep_first(void *user, const dlti_error_t *problem)
                   (f->err && (problem->line < f->err->line ||
                               (problem->line == f->err->line && problem->column < f->err->column)));
     f->n++;
-    if (before && f->err)
+    if (before && f->err) {
         *f->err = *problem;
+        /* strict: an unknown key fails the load as a mistake does */
+        if (f->opts && f->err->code == DLTI_ERROR_UNSUPPORTED)
+            f->err->code = DLTI_ERROR_VERIFY;
+    }
     return 0;
 }
 
@@ -39,10 +46,11 @@ static int check_loaded(const sysdesc_system *sys, const char *text, size_t len,
 {
     if ((opts && (opts->flags & SYSDESC_LOAD_NO_CHECK)) || !sys->spec)
         return 0;
-    sd_first_problem f = {err, 0};
+    sd_first_problem f = {err, 0, opts};
     long n = sysdesc_system_check_located(sys, 0, text, len, source, sd_keep_first, &f);
     if (n < 0)
         return sd_nomem(err, source);
+    n = f.n; /* the problems that fail the load */
     if (n == 0)
         return 0;
     if (err)

@@ -13,9 +13,9 @@ static char *print_with_options(const sysdesc_system *sys, bool bare, unsigned f
     dlti_named_attr attrs[2];
     size_t n = 0;
     if (!bare && sys->dl_spec)
-        attrs[n++] = (dlti_named_attr){"dlti.dl_spec", 12, sys->dl_spec, 0, 0};
+        attrs[n++] = (dlti_named_attr){"dlti.dl_spec", 12, sys->dl_spec, 0, 0, false};
     attrs[n++] = (dlti_named_attr){"dlti.target_system_spec",
-                                   23, sys->spec, 0, 0};
+                                   23, sys->spec, 0, 0, false};
     dlti_scope s = {.ctx = NULL, .bare = bare, .num_attrs = n, .attrs = attrs};
     unsigned f = (flags & SYSDESC_PRINT_PRETTY ? DLTI_PRINT_PRETTY : 0) |
                  (flags & SYSDESC_PRINT_INHERENT ? DLTI_PRINT_INHERENT : 0);

@@ -290,8 +290,10 @@ const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *
     if (!(raw.flags & SYSDESC_LOAD_NO_CHECK)) {
         /* An override file is a fragment: its keys and values are checked,
          * located in it; what it lacks comes from the spec it overrides. */
-        sd_first_problem f = {err, 0};
+        sd_first_problem f = {err, 0, opts};
         long n = sysdesc_check_file(ctx, path, opts, SYSDESC_CHECK_PARTIAL, sd_keep_first, &f);
+        if (n > 0)
+            n = f.n; /* the problems that fail the load */
         if (n != 0) {
             if (n < 0)
                 dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");

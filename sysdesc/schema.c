@@ -113,6 +113,43 @@ unsigned sysdesc_schema_device_type(const char *device_type)
     return 0;
 }
 
+unsigned sd_device_type_of_id(const char *id, size_t len)
+{
+    /* the last component of a per-class id ("class0.GPU3") */
+    for (size_t i = len; i > 0; i--)
+        if (id[i - 1] == '.') {
+            id += i;
+            len -= i;
+            break;
+        }
+    if (len < 3)
+        return 0;
+    for (size_t i = 3; i < len; i++)
+        if (id[i] < '0' || id[i] > '9')
+            return 0;
+    return memcmp(id, "CPU", 3) == 0 ? SYSDESC_DEVICE_CPU
+           : memcmp(id, "GPU", 3) == 0 ? SYSDESC_DEVICE_GPU
+                                      : 0;
+}
+
+unsigned sysdesc_device_type_bits(const char *id, const dlti_attr *device)
+{
+    const dlti_attr *t = NULL;
+    for (size_t i = 0; device && i < dlti_attr_size(device); i++) {
+        size_t n;
+        const char *k = dlti_key_str(dlti_attr_entry_key(device, i), &n);
+        if (k && n == 11 && memcmp(k, "device_type", 11) == 0)
+            t = dlti_attr_entry_value(device, i);
+    }
+    const char *s;
+    size_t n;
+    if (t)
+        return dlti_attr_get_string(t, &s, &n, NULL) == 0 && n == strlen(s)
+                   ? sysdesc_schema_device_type(s)
+                   : 0;
+    return id ? sd_device_type_of_id(id, strlen(id)) : 0;
+}
+
 const sysdesc_schema_key *sysdesc_schema_find(const char *device_type, const char *path)
 {
     if (!path)

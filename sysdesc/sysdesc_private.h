@@ -318,8 +318,15 @@ void sd_float_text(double d, char *out, size_t size);
 typedef struct sd_first_problem {
     dlti_error_t *err;
     long n;
+    /* A load's options: what the schema does not know
+     * (DLTI_ERROR_UNSUPPORTED) goes to opts->warn and is not counted,
+     * unless SYSDESC_LOAD_STRICT.  NULL: every problem counts. */
+    const sysdesc_yaml_options *opts;
 } sd_first_problem;
 int sd_keep_first(void *user, const dlti_error_t *problem);
+/* The device type a device id names ("CPU", "CPU1", "GPU3", the last
+ * component of "class0.GPU3"): SYSDESC_DEVICE_* or 0. */
+unsigned sd_device_type_of_id(const char *id, size_t len);
 /* Appends " (and N-1 more problems: ...)" to the first of `n` problems. */
 void sd_more_problems(dlti_error_t *err, long n);
 

@@ -291,6 +291,10 @@ char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc
         return NULL;
     }
     const char *type = string_entry(dev, "device_type");
+    if (!type) { /* the type the id names ("GPU3"), as the checker reads it */
+        unsigned bits = sysdesc_device_type_bits(device_id, dev);
+        type = bits == SYSDESC_DEVICE_CPU ? "CPU" : bits == SYSDESC_DEVICE_GPU ? "GPU" : NULL;
+    }
     const char *vendor = string_entry(dev, "vendor");
     const kind_row *k = find_kind(tuner, type, vendor);
     if (!k) {

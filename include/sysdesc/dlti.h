@@ -360,10 +360,13 @@ typedef struct dlti_scope dlti_scope;
  * Parses MLIR text: either one attribute or a file of operations.  Modules
  * (custom or generic form) become scopes; every other op is stepped over
  * (dlti_scope_skipped_ops counts them); a file that is not exactly one
- * module is wrapped in MLIR's implicit module.  A DLTI attribute inside an
- * op that is not a module is an error (DLTI_ERROR_UNSUPPORTED) naming the
- * op (docs/mlir-syntax.md).  Returns the root scope, or NULL with `err`
- * filled.
+ * module is wrapped in MLIR's implicit module.  An op holding DLTI
+ * attributes is read as a scope where its syntax is known (func.func,
+ * gpu.module, gpu.func, llvm.func, the generic form); one whose DLTI
+ * attributes sysdesc cannot place (custom syntax it does not read, an
+ * argument's attributes) is stepped over and counted by
+ * dlti_scope_unread_ops (docs/mlir-syntax.md).  Returns the root scope, or
+ * NULL with `err` filled.
  */
 SYSDESC_API const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len,
                              const char *source, dlti_error_t *err);
@@ -400,6 +403,22 @@ SYSDESC_API const dlti_attr *dlti_scope_get_attr(const dlti_scope *scope, const 
  */
 SYSDESC_API size_t dlti_scope_skipped_ops(const dlti_scope *scope, const char **first_name,
                                           int *line, int *column);
+
+/**
+ * Among those, the ops holding DLTI attributes that sysdesc could not place
+ * (an op in custom syntax it does not read, such as `linalg.matmul {...}
+ * ins(...)`; a DLTI attribute in an argument's attributes): MLIR attaches
+ * them to an op that is no scope here, so a query at or inside such an op
+ * is answered by the scopes around it.  Their DLTI attribute values were
+ * parsed and verified; the attributes' names and the op's layout were not.
+ * Returns their number; the first one in the text as for
+ * dlti_scope_skipped_ops(), and in `*why` (static text) what sysdesc could
+ * not read: "custom syntax sysdesc does not read", "a DLTI attribute
+ * outside its attribute dictionary" or "text after it on its line".  Each
+ * pointer may be NULL.
+ */
+SYSDESC_API size_t dlti_scope_unread_ops(const dlti_scope *scope, const char **first_name,
+                                         int *line, int *column, const char **why);
 
 /** Where the parts of a module sit in the text it was parsed from (byte offsets). */
 typedef struct dlti_scope_source {
@@ -488,6 +507,16 @@ SYSDESC_API const dlti_attr *dlti_attr_query(const dlti_attr *attr, const dlti_k
  */
 SYSDESC_API const dlti_attr *dlti_query(const dlti_scope *scope, const dlti_key *keys, size_t n,
                             dlti_error_t *err);
+
+/**
+ * The query as MLIR 22's dlti::query answers it: every key on the first
+ * queryable attribute (in name order) of the nearest scope, `scope` itself
+ * first, that has one; no per-node cluster ids.  For telling a caller where
+ * dlti_query()'s documented rules give another answer (docs/queries.md).
+ * Errors as dlti_query().  Only reads.
+ */
+SYSDESC_API const dlti_attr *dlti_query_mlir22(const dlti_scope *scope, const dlti_key *keys,
+                                               size_t n, dlti_error_t *err);
 
 /**
  * The same with string keys ("type:" prefix not interpreted: all are string

@@ -36,6 +36,16 @@
 extern "C" {
 #endif
 
+/**
+ * Receives one problem of a check (sysdesc/schema.h): an error with code
+ * DLTI_ERROR_VERIFY (a mistake: a wrong type, range, relation, a misspelt
+ * device_type) or DLTI_ERROR_UNSUPPORTED (what the device schema does not
+ * know: a key it does not list for the device, a device type it cannot
+ * tell), its text, and its position when known.  Return 0 to go on,
+ * non-zero to stop checking.
+ */
+typedef int (*sysdesc_problem_fn)(void *user, const dlti_error_t *problem);
+
 /** Defaults of sysdesc_yaml_options (documented in docs/yaml.md). */
 /* The core's depth limit: everything sysdesc prints as MLIR it also prints as
  * YAML or JSON that it reads back (a YAML level per container or array). */
@@ -63,6 +73,13 @@ typedef struct sysdesc_yaml_options {
     const char *search_path;
     /** SYSDESC_LOAD_* flags; 0: the defaults (the description is checked). */
     unsigned flags;
+    /** Receives what the device schema does not know but a load goes on
+     *  with (DLTI_ERROR_UNSUPPORTED problems: a key it does not list, a
+     *  device whose type it cannot tell), located as errors are; NULL: not
+     *  reported.  Unused with SYSDESC_LOAD_STRICT or SYSDESC_LOAD_NO_CHECK. */
+    sysdesc_problem_fn warn;
+    /** Passed to `warn`. */
+    void *warn_user;
 } sysdesc_yaml_options;
 
 /** Flags of sysdesc_yaml_options. */
@@ -72,7 +89,11 @@ enum {
     SYSDESC_LOAD_NO_CHECK = 1u << 0,
     /** sysdesc_system_load(): an MLIR module without a system spec is no
      *  error (`spec` is NULL; `module` holds the module). */
-    SYSDESC_LOAD_ANY_MODULE = 1u << 1
+    SYSDESC_LOAD_ANY_MODULE = 1u << 1,
+    /** Every problem of the check fails the load, as `sysdesc check` reports
+     *  them: keys the schema does not know too (by default they go to
+     *  `warn`: MLIR's users write keys of their own, docs/checks.md). */
+    SYSDESC_LOAD_STRICT = 1u << 2
 };
 
 /**

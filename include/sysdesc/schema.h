@@ -106,15 +106,18 @@ SYSDESC_API const sysdesc_schema_key *sysdesc_schema_find(const char *device_typ
  */
 SYSDESC_API unsigned sysdesc_schema_device_type(const char *device_type);
 
+/**
+ * The device type bit of the device `device` (a #dlti.target_device_spec)
+ * whose id is `id`: from its `device_type` when it has one (0 when that is
+ * no type the schema knows), else from the id when the id says it (`CPU`,
+ * `CPU1`, `GPU`, `GPU3`, and the last component of a class id
+ * `class0.GPU3`), as MLIR's users name devices; else 0.  `id` may be NULL.
+ */
+SYSDESC_API unsigned sysdesc_device_type_bits(const char *id, const dlti_attr *device);
+
 /* ---- checking ---- */
 
-/**
- * Receives one problem: an error with code DLTI_ERROR_VERIFY (a wrong key,
- * type, range or relation alike: the text says which), its text, and its
- * position when known.  Return 0 to go on,
- * non-zero to stop checking.
- */
-typedef int (*sysdesc_problem_fn)(void *user, const dlti_error_t *problem);
+/* sysdesc_problem_fn, the receiver of problems, is declared in sysdesc/load.h. */
 
 /** Flags of the check functions. */
 enum {

@@ -16,11 +16,33 @@ static PyObject *spec_of(dlti_context *ctx, const sysdesc_system *sys, const cha
     return r;
 }
 
-static void load_options(sysdesc_yaml_options *o, int check, const char *search_path)
+/* What the device schema does not know (a key, a device type), which a load
+ * goes on with: a Python UserWarning each, "FILE:LINE:COL: MESSAGE".  Runs
+ * with the GIL held (loads do not release it); a warning filter that turns
+ * it into an exception stops the check, and the load's caller raises it. */
+static int warn_problem(void *user, const dlti_error_t *problem)
+{
+    char line[DLTI_ERROR_TEXT_LENGTH + DLTI_ERROR_SOURCE_LENGTH + 64];
+    dlti_error_format(problem, line, sizeof line);
+    char *at = strstr(line, ": error: ");
+    if (at)
+        memmove(at + 2, at + 9, strlen(at + 9) + 1);
+    if (PyErr_WarnEx(PyExc_UserWarning, line, 1) < 0) {
+        *(int *)user = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* check: 0 none, 1 the default (unknown keys warned), 2 strict. */
+static void load_options(sysdesc_yaml_options *o, int check, const char *search_path,
+                         int *warn_raised)
 {
     memset(o, 0, sizeof *o);
-    o->flags = check ? 0 : SYSDESC_LOAD_NO_CHECK;
+    o->flags = check == 0 ? SYSDESC_LOAD_NO_CHECK : check == 2 ? SYSDESC_LOAD_STRICT : 0;
     o->search_path = search_path;
+    o->warn = warn_problem;
+    o->warn_user = warn_raised;
 }
 
 static PyObject *m_register(PyObject *mod, PyObject *args)
@@ -45,7 +67,7 @@ static PyObject *m_load(PyObject *mod, PyObject *args)
     PyObject *path_obj;
     int check;
     const char *search_path;
-    if (!PyArg_ParseTuple(args, "O&pz:_load", PyUnicode_FSConverter, &path_obj, &check,
+    if (!PyArg_ParseTuple(args, "O&iz:_load", PyUnicode_FSConverter, &path_obj, &check,
                           &search_path))
         return NULL;
     const char *path = PyBytes_AS_STRING(path_obj);
@@ -55,13 +77,14 @@ static PyObject *m_load(PyObject *mod, PyObject *args)
         return PyErr_NoMemory();
     }
     sysdesc_yaml_options o;
-    load_options(&o, check, search_path);
+    int raised = 0;
+    load_options(&o, check, search_path, &raised);
     sysdesc_system sys = {0};
     dlti_error_t err;
     PyObject *r;
-    if (sysdesc_system_load(ctx, path, &o, &sys, &err) < 0) {
+    if (sysdesc_system_load(ctx, path, &o, &sys, &err) < 0 || raised) {
         dlti_context_free(ctx);
-        r = ext_raise(&err);
+        r = raised ? NULL : ext_raise(&err);
     } else {
         r = spec_of(ctx, &sys, path);
     }
@@ -76,18 +99,19 @@ static PyObject *m_parse(PyObject *mod, PyObject *args)
     const char *text, *source, *search_path;
     Py_ssize_t len;
     int check;
-    if (!PyArg_ParseTuple(args, "s#zpz:_parse", &text, &len, &source, &check, &search_path))
+    if (!PyArg_ParseTuple(args, "s#ziz:_parse", &text, &len, &source, &check, &search_path))
         return NULL;
     dlti_context *ctx = dlti_context_new();
     if (!ctx)
         return PyErr_NoMemory();
     sysdesc_yaml_options o;
-    load_options(&o, check, search_path);
+    int raised = 0;
+    load_options(&o, check, search_path, &raised);
     sysdesc_system sys = {0};
     dlti_error_t err;
-    if (sysdesc_system_parse(ctx, text, (size_t)len, source, &o, &sys, &err) < 0) {
+    if (sysdesc_system_parse(ctx, text, (size_t)len, source, &o, &sys, &err) < 0 || raised) {
         dlti_context_free(ctx);
-        return ext_raise(&err);
+        return raised ? NULL : ext_raise(&err);
     }
     return spec_of(ctx, &sys, source ? source : "<string>");
 }
@@ -214,6 +238,8 @@ static int compose_item(sysdesc_compose *c, PyObject *obj, const sysdesc_yaml_op
     dlti_error_t err;
     int rc = sysdesc_compose_add_item(c, PyBytes_AS_STRING(bytes), o, &err);
     Py_DECREF(bytes);
+    if (PyErr_Occurred()) /* a warning the program raises as an exception: it stands */
+        return -1;
     if (rc == 0)
         return 0;
     if (!err.source[0]) { /* the item itself, or the composition: as the CLI says it */
@@ -232,7 +258,7 @@ static PyObject *m_compose(PyObject *mod, PyObject *args)
     PyObject *items;
     int host, check;
     probe_args a;
-    if (!PyArg_ParseTuple(args, "O!piIizpzp:_compose", &PyTuple_Type, &items, &host, &a.io,
+    if (!PyArg_ParseTuple(args, "O!piIizpzi:_compose", &PyTuple_Type, &items, &host, &a.io,
                           &a.runtimes, &a.cache, &a.cache_dir, &a.catalog, &a.search_path,
                           &check))
         return NULL;
@@ -245,7 +271,8 @@ static PyObject *m_compose(PyObject *mod, PyObject *args)
         return PyErr_NoMemory();
     }
     sysdesc_yaml_options o;
-    load_options(&o, check, a.search_path);
+    int raised = 0;
+    load_options(&o, check, a.search_path, &raised);
     dlti_error_t err;
     PyObject *warnings = NULL;
     bool ok = true;
@@ -300,7 +327,8 @@ static PyObject *m_check_file(PyObject *mod, PyObject *args)
         return ctx ? NULL : PyErr_NoMemory();
     }
     sysdesc_yaml_options o;
-    load_options(&o, 1, search_path);
+    load_options(&o, 1, search_path, NULL);
+    o.warn = NULL; /* the check reports every problem to the list */
     long n = sysdesc_check_file(ctx, PyBytes_AS_STRING(path_obj), &o,
                                 ext_check_flags(complete, partial), ext_check_report, list);
     dlti_context_free(ctx);

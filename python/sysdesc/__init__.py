@@ -109,35 +109,49 @@ def catalog_names() -> List[str]:
     return [e.name for e in catalog_entries()]
 
 
-def catalog(name: str, check: bool = True) -> Spec:
+def _check_mode(check: Union[bool, str]) -> int:
+    """0 no check, 1 the default, 2 strict (what the schema does not know fails too)."""
+    if check == "strict":
+        return 2
+    if isinstance(check, str):
+        raise ValueError(f"check is True, False or 'strict', not {check!r}")
+    return 1 if check else 0
+
+
+def catalog(name: str, check: Union[bool, str] = True) -> Spec:
     """The catalog entry ``name`` ("nvidia/h100-sxm") as a Spec.
 
     Raises FileError when there is no such entry."""
     if os.sep in name and os.path.exists(name) or name.endswith(".mlir"):
         raise ArgumentError(f"catalog: {name!r} is a file, not a catalog name (use sysdesc.load)",
                             f"{name!r} is a file, not a catalog name", code="argument")
-    return _sysdesc._load(name, check, catalog_path())
+    return _sysdesc._load(name, _check_mode(check), catalog_path())
 
 
 # ---- loading ----
 
-def load(path: PathLike, check: bool = True) -> Spec:
+def load(path: PathLike, check: Union[bool, str] = True) -> Spec:
     """Loads a YAML or MLIR description, or a catalog name, as ``sysdesc convert`` does.
 
     With ``check`` (the default) the description is checked against the
-    device schema first (VerifyError at the first problem; sysdesc.check
-    lists them all).  Raises ParseError, VerifyError, LimitError, FileError."""
-    return _sysdesc._load(os.fspath(path), check, catalog_path())
+    device schema first (VerifyError at the first mistake; sysdesc.check
+    lists them all); a key or device type the schema does not know is a
+    UserWarning ("FILE:LINE:COL: unknown key ...") and the load goes on.
+    ``check="strict"`` makes those errors too, as ``sysdesc check`` reports
+    them; ``check=False`` loads what is written.  Raises ParseError,
+    VerifyError, LimitError, FileError."""
+    return _sysdesc._load(os.fspath(path), _check_mode(check), catalog_path())
 
 
-def parse(text: Union[str, bytes], source: Optional[str] = None, check: bool = True) -> Spec:
+def parse(text: Union[str, bytes], source: Optional[str] = None,
+          check: Union[bool, str] = True) -> Spec:
     """Parses a description held in a string: MLIR when it starts with an
     attribute (``#dlti...``) or ``module`` (or ``source`` ends in .mlir), else
     YAML.  ``source`` names the text in errors (and is the base of relative
     ``base:`` paths)."""
     if isinstance(text, str):
         text = text.encode("utf-8", "surrogateescape")
-    return _sysdesc._parse(text, source, check, catalog_path())
+    return _sysdesc._parse(text, source, _check_mode(check), catalog_path())
 
 
 # ---- probing ----
@@ -227,7 +241,7 @@ def host(io: Optional[bool] = None, runtimes: Union[None, bool, Iterable[str]] =
 def compose(*items: str, host: bool = False, io: Optional[bool] = True,
             runtimes: Union[None, bool, Iterable[str]] = None,
             cache: Union[None, bool, str] = None, cache_dir: Optional[PathLike] = None,
-            catalog: bool = True, check: bool = True) -> Spec:
+            catalog: bool = True, check: Union[bool, str] = True) -> Spec:
     """One system from several descriptions, by ``sysdesc compose``'s rules.
 
     Each item is a string as on the command line: a file or catalog name
@@ -241,7 +255,7 @@ def compose(*items: str, host: bool = False, io: Optional[bool] = True,
             raise TypeError(f"compose items are strings ([ID=]ITEM[:N]), not {type(item).__name__}")
     args = _probe_args(io, runtimes, cache, cache_dir, catalog)
     spec, lines = _sysdesc._compose(tuple(os.fspath(i) for i in items), bool(host), *args,
-                                    bool(check))
+                                    _check_mode(check))
     _warn(lines)
     return spec
 

@@ -32,6 +32,14 @@ printf 'X:\n  device_type: CPU\n  cache: {L1: {size_in_bytes: 32768}}\n' >"$T/x.
 [ "$(cat "$T/out")" = "32768 : i64" ] && ok || bad "YAML on standard input: '$(cat "$T/out")' $(cat "$T/err")"
 expect 0 "49152 : i64" "" "MLIR file" "$SRCDIR/examples/two-devices.mlir" CPU cache L1 size_in_bytes
 
+# Ops holding DLTI attributes sysdesc cannot place: the scopes around them
+# answer, and a warning names the first with its place and the count.
+U=$SRCDIR/tests/data/query/unread.mlir
+expect 0 "16 : i32" "sysdesc: warning: $U:6:5: operation 'linalg.matmul' holds DLTI attributes sysdesc cannot place (custom syntax sysdesc does not read): a query at or inside it is answered by the scopes around it (and 2 more such operations)" \
+    "unread ops" --scope kernel "$U" CPU tile
+"$SYSDESC" layout "$U" i32 >"$T/out" 2>"$T/err" && grep -q "^sysdesc: warning: $U:6:5: operation 'linalg.matmul'" "$T/err" &&
+    ok || bad "layout does not name the unread ops: $(cat "$T/err")"
+
 # MLIR's message first, then one hint line: the nearest key, or the keys there.
 expect 1 "" "" "typo" nvidia/h100-sxm GPU num_compute_unit
 [ "$(sed -n 2p "$T/err")" = 'sysdesc: hint: did you mean "num_compute_units"?' ] && ok ||

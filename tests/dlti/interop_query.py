@@ -19,6 +19,7 @@ import sys
 import tempfile
 
 SYSDESC = os.environ["SYSDESC"]
+NOTED = []  # per sysdesc_answer call: whether it printed the MLIR 22 note
 SRCDIR = os.environ["SRCDIR"]
 MLIR_OPT = os.environ.get("MLIR_OPT", "mlir-opt-22")
 
@@ -69,9 +70,11 @@ def cli_key(k):
 
 
 def mlir_answer(spec, scope, keys, tmp, op="builtin.module"):
-    body = spec.rstrip()
+    # Alias definitions stay at the top of the file, before the wrapper.
+    aliases = "".join(l for l in spec.splitlines(True) if re.match(r"[#!][\w$.]+\s*=", l))
+    body = "".join(l for l in spec.splitlines(True) if not re.match(r"[#!][\w$.]+\s*=", l)).rstrip()
     prog = (
-        "module attributes {transform.with_named_sequence} {\n" + body + "\n"
+        aliases + "module attributes {transform.with_named_sequence} {\n" + body + "\n"
         "  transform.named_sequence @__transform_main(%arg: !transform.any_op) {\n"
         '    %s = transform.structured.match ops{["' + op + '"]} attributes {sym_name = "'
         + scope + '"} in %arg : (!transform.any_op) -> !transform.any_op\n'
@@ -99,12 +102,20 @@ def sysdesc_answer(path, scope_arg, keys):
         cmd += ["--scope", scope_arg]
     cmd += [path] + [cli_key(k) for k in keys]
     r = subprocess.run(cmd, capture_output=True, text=True)
+    # Where sysdesc's documented rule answers otherwise than MLIR 22, a note
+    # says so: present exactly on the lines marked `=>`.
+    noted = "sysdesc: note: MLIR 22's dlti::query answers otherwise here" in r.stderr
+    NOTED.append(noted)
     if r.returncode == 0:
         return ("ok", r.stdout.rstrip("\n"))
     if r.returncode != 1:
         return ("error", "exit %d: %s" % (r.returncode, r.stderr.strip()))
-    # MLIR's message on the first line; what follows may only be sysdesc's hints.
-    lines = r.stderr.strip().splitlines()
+    # MLIR's message on the first line; what follows may only be sysdesc's
+    # hints.  A warning naming ops whose DLTI attributes sysdesc cannot
+    # place (unread.mlir) comes before it.
+    lines = [l for l in r.stderr.strip().splitlines()
+             if not (l.startswith("sysdesc: warning: ") and "cannot place" in l)
+             and not l.startswith("sysdesc: note: MLIR 22's dlti::query")]
     extra = [l for l in lines[1:] if not l.startswith("sysdesc: hint: ")]
     if not lines or extra:
         return ("error", "stderr beyond MLIR's message and hints: %r" % r.stderr)
@@ -141,11 +152,11 @@ def main():
                     path = scope_path(spec, scope)
                 ours = sysdesc_answer(spec_path, path, keys)
                 if expect is not None:
-                    ok = ours == ("ok", expect)
-                    want = ("ok", expect)
+                    ok = ours == ("ok", expect) and NOTED[-1]
+                    want = ("ok", expect, "with the note on MLIR 22's answer")
                 else:
                     want = mlir_answer(spec, scope, keys, tmp, op)
-                    ok = ours == want
+                    ok = ours == want and not NOTED[-1]
                 if ok:
                     passed += 1
                 else:

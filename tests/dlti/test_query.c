@@ -126,6 +126,17 @@ static void scopes(void **state)
     assert_null(q(inner, &err, 1, "TPU"));
     assert_string_equal(err.text, "key \"TPU\" has no DLTI-mapping per attr: "
                                   "#dlti.map<\"CPU\" = #dlti.map<\"n\" = 4 : i64>>");
+    /* MLIR 22's rule: the nearest attribute answers every key, or none. */
+    dlti_key k[2] = {dlti_key_string(ctx, "GPU", 3), dlti_key_string(ctx, "w", 1)};
+    assert_null(dlti_query_mlir22(inner, k, 2, &err));
+    assert_string_equal(err.text, "key \"GPU\" has no DLTI-mapping per attr: "
+                                  "#dlti.map<\"CPU\" = #dlti.map<\"n\" = 4 : i64>>");
+    k[0] = dlti_key_string(ctx, "CPU", 3);
+    k[1] = dlti_key_string(ctx, "n", 1);
+    assert_ptr_equal(dlti_query_mlir22(inner, k, 2, &err), dlti_query(inner, k, 2, &err));
+    assert_attr_prints(dlti_query_mlir22(mid, k, 2, &err), "16 : ui32");
+    assert_null(dlti_query_mlir22(inner, k, 0, &err));
+    assert_string_equal(err.text, "no keys provided to attempt query with");
 }
 
 static void handles_and_strings(void **state)

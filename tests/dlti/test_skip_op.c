@@ -206,24 +206,6 @@ static void op_scopes(void **state)
 static void op_scope_errors(void **state)
 {
     dlti_context *ctx = *state;
-    const char *unknown = "whose syntax sysdesc does not know: sysdesc reads DLTI attributes on "
-                          "modules, on func.func, gpu.module, gpu.func and llvm.func, and on ops "
-                          "in the generic form";
-    char want[400];
-    snprintf(want, sizeof(want), "a DLTI attribute inside operation 'scf.for', %s", unknown);
-    assert_parse_error(ctx,
-                       "func.func @f() {\n  scf.for %i = %a to %b step %c {\n    \"x.y\"() "
-                       "{a = #dlti.map<>} : () -> ()\n  }\n  return\n}\n",
-                       DLTI_ERROR_UNSUPPORTED, 3, 18, want);
-    assert_parse_error(ctx, "func.func private @f(i32 {x.y = #dlti.map<>})\n", DLTI_ERROR_UNSUPPORTED,
-                       1, 33,
-                       "a DLTI attribute outside the attribute dictionary of operation "
-                       "'func.func': sysdesc reads the DLTI attributes of an op's attribute "
-                       "dictionary only");
-    assert_parse_error(ctx, "\"x.y\"() {a = #dlti.map<>} : () -> () \"x.z\"() : () -> ()\n",
-                       DLTI_ERROR_UNSUPPORTED, 1, 38,
-                       "unexpected text after operation 'x.y', which holds a DLTI attribute: "
-                       "sysdesc reads such an op when it ends its line");
     assert_parse_error(ctx, "func.func private @f() attributes {dlti.foo = #dlti.map<>}\n",
                        DLTI_ERROR_VERIFY, 1, 1, "attribute 'dlti.foo' not supported by dialect");
     assert_parse_error(ctx, "\"x.y\"() {a = #dlti.map<>, a = #dlti.map<>} : () -> ()\n",
@@ -273,6 +255,71 @@ static void implicit_module(void **state)
     assert_prints(ctx, "dense<1> : vector<2xi32>", "dense<1> : vector<2xi32>\n");
 }
 
+/* `text` parses; its unread ops are `count`, the first `name` at
+ * `line`:`col` for `why`. */
+static const dlti_scope *assert_unread(dlti_context *ctx, const char *text, size_t count,
+                                       const char *name, int line, int col, const char *why)
+{
+    dlti_error_t err;
+    const dlti_scope *top = dlti_parse(ctx, text, strlen(text), "u.mlir", &err);
+    if (!top)
+        fail_msg("%d:%d: %s", err.line, err.column, err.text);
+    const char *n = NULL, *w = NULL;
+    int l = 0, c = 0;
+    assert_int_equal(dlti_scope_unread_ops(top, &n, &l, &c, &w), count);
+    assert_string_equal(n, name);
+    assert_int_equal(l, line);
+    assert_int_equal(c, col);
+    assert_string_equal(w, why);
+    return top;
+}
+
+/* An op whose DLTI attributes sysdesc cannot place is stepped over, named,
+ * and the file read on: the scopes around it answer. */
+static void unread_ops(void **state)
+{
+    dlti_context *ctx = *state;
+    const char *custom = "custom syntax sysdesc does not read";
+    const dlti_scope *top = assert_unread(
+        ctx,
+        "module attributes {x.s = #dlti.map<\"a\" = 1>} {\n"
+        "  func.func @f() attributes {x.s = #dlti.map<\"a\" = 2>} {\n"
+        "    scf.for %i = %a to %b step %c {\n"
+        "      \"x.y\"() {a = #dlti.map<\"a\" = 3>} : () -> ()\n"
+        "    }\n"
+        "    %0 = foo.op {a = #dlti.map<\"a\" = 4>} : i32\n"
+        "    return\n"
+        "  }\n"
+        "}\n",
+        2, "scf.for", 3, 5, custom);
+    dlti_error_t err;
+    const dlti_scope *f = dlti_scope_find(top, "f", &err);
+    assert_non_null(f);
+    assert_int_equal(dlti_scope_num_children(f), 0);
+    const char *keys[] = {"a"};
+    const dlti_attr *v = dlti_query_strings(f, keys, 1, &err);
+    assert_non_null(v);
+    char *t = dlti_attr_print(v, NULL);
+    assert_string_equal(t, "2 : i64");
+    free(t);
+    assert_unread(ctx, "func.func private @f(i32 {x.y = #dlti.map<>})\n", 1, "func.func", 1, 1,
+                  "a DLTI attribute outside its attribute dictionary");
+    assert_unread(ctx, "\"x.y\"() {a = #dlti.map<>} : () -> () \"x.z\"() : () -> ()\n", 1, "x.y",
+                  1, 1, "text after it on its line");
+    assert_unread(ctx, "module {\n  %0 = foo.op {a = #dlti.map<>}\n}", 1, "foo.op", 2, 3, custom);
+    /* The DLTI values inside are still verified, as MLIR verifies them. */
+    assert_parse_error(ctx, "module {\n  foo.op {a = #dlti.map<\"k\" = 1, \"k\" = 2>}\n}",
+                       DLTI_ERROR_VERIFY, 2, 21, "repeated DLTI key: \"k\"");
+    assert_parse_error(ctx, "foo.op {a = \"#dlti.\", b = #dlti.nope<>}\n", DLTI_ERROR_SYNTAX, 1,
+                       33, "unknown attribute `nope` in dialect `dlti`");
+    /* A file with none reports none. */
+    dlti_error_t e2;
+    const char *plain = "module {\n  foo.op {a = 1}\n}\n";
+    const dlti_scope *p = dlti_parse(ctx, plain, strlen(plain), NULL, &e2);
+    assert_non_null(p);
+    assert_int_equal(dlti_scope_unread_ops(p, NULL, NULL, NULL, NULL), 0);
+}
+
 static void skip_errors(void **state)
 {
     dlti_context *ctx = *state;
@@ -283,11 +330,6 @@ static void skip_errors(void **state)
                        "input");
     assert_parse_error(ctx, "module {\n  foo.op ]\n}", DLTI_ERROR_SYNTAX, 2, 10,
                        "unbalanced ']' in operation 'foo.op'");
-    assert_parse_error(ctx, "module {\n  %0 = foo.op {a = #dlti.map<>}\n}", DLTI_ERROR_UNSUPPORTED,
-                       2, 20,
-                       "a DLTI attribute inside operation 'foo.op', whose syntax sysdesc does not "
-                       "know: sysdesc reads DLTI attributes on modules, on func.func, gpu.module, "
-                       "gpu.func and llvm.func, and on ops in the generic form");
     assert_parse_error(ctx, "module {\n  42\n}", DLTI_ERROR_SYNTAX, 1, 9,
                        "expected operation name in quotes");
     assert_parse_error(ctx, "module {\n}\n#x 5\n", DLTI_ERROR_SYNTAX, 3, 3,
@@ -470,6 +512,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(skips_other_ops, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(implicit_module, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(unread_ops, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(skip_errors, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(inherent_dlti, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(pretty, setup_ctx, teardown_ctx),

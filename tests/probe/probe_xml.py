@@ -722,7 +722,8 @@ r = probe("--xml", "one_socket.xml", "--set", 'CPU.num_cores="4"', rc=2)
 check(r.stderr == "sysdesc: error: probe: --set CPU.num_cores=\"4\": 'CPU.num_cores' must be an "
       "integer (i64), not the string \"4\"; write 4 without quotes\n", "--set string: %r" % r.stderr)
 r = probe("--xml", "one_socket.xml", "--set", "node9.CPU.x=1", rc=2)
-check("device 'node9' misses the required key 'device_type'" in r.stderr, "--set new device: %r" % r.stderr)
+check("device 'node9' has no 'device_type' (CPU or GPU) and its id does not tell it" in r.stderr,
+      "--set new device: %r" % r.stderr)
 
 # --override FILE: a YAML system's leaves replace probed values, then --set wins.
 with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:

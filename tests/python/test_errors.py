@@ -47,6 +47,27 @@ def test_schema_problem_is_a_verify_error():
                          check=False)["GPU"]["num_compute_units"] == -3
 
 
+def test_unknown_keys_warn_and_strict_refuses(tmp_path, cli):
+    """A spec as MLIR pipelines write it: a key of their own is a warning,
+    located as `sysdesc convert` prints it; check="strict" refuses it."""
+    f = tmp_path / "pipeline.mlir"
+    f.write_text('module attributes {dlti.target_system_spec = #dlti.target_system_spec<'
+                 '"CPU" = #dlti.target_device_spec<"num_threads" = 56 : i32, '
+                 '"max_vector_width" = 512 : i64>>} {}\n')
+    with pytest.warns(UserWarning) as w:
+        spec = sysdesc.load(f)
+    assert spec["CPU"]["num_threads"] == 56
+    assert len(w) == 1 and "unknown key 'max_vector_width' in 'CPU'" in str(w[0].message)
+    r = cli("convert", str(f), check=False)
+    assert r.returncode == 0
+    assert r.stderr.decode().splitlines()[0] == str(w[0].message).replace(
+        ": unknown key", ": warning: unknown key", 1)
+    with pytest.raises(sysdesc.VerifyError):
+        sysdesc.load(f, check="strict")
+    with pytest.raises(ValueError):
+        sysdesc.load(f, check="lenient")
+
+
 def test_limit_error_on_deep_nesting():
     deep = "#dlti.map<\"a\" = " * 1200 + "1" + ">" * 1200
     with pytest.raises(sysdesc.LimitError):

@@ -327,12 +327,13 @@ static void counts_every_problem(void **state)
     sysdesc_system sys = load_raw(ctx, three);
     /* counted without a report function */
     assert_int_equal(sysdesc_system_check(&sys, 0, "x.yaml", NULL, NULL), 3);
-    /* every problem reported, VERIFY, named by the source, without a line */
+    /* every problem reported, named by the source, without a line: the
+     * mistakes VERIFY, the key the schema does not know UNSUPPORTED */
     seen s = {0};
     assert_int_equal(sysdesc_system_check(&sys, 0, "x.yaml", keep, &s), 3);
     assert_int_equal(s.n, 3);
     for (int i = 0; i < 3; i++) {
-        assert_int_equal(s.p[i].code, DLTI_ERROR_VERIFY);
+        assert_int_equal(s.p[i].code, i == 1 ? DLTI_ERROR_UNSUPPORTED : DLTI_ERROR_VERIFY);
         assert_string_equal(s.p[i].source, "x.yaml");
         assert_int_equal(s.p[i].line, 0);
     }
@@ -423,11 +424,29 @@ static void load_reports_the_first_problem(void **state)
     assert_string_equal(err.source, "x.yaml");
     assert_int_equal(err.line, 3);
     assert_int_equal(err.column, 3);
+    /* the unknown key is no reason to fail: it goes to opts.warn, located */
     char want[1024];
+    snprintf(want, sizeof(want), "%s (and 1 more problem: `sysdesc check` lists them)",
+             three_first);
+    assert_string_equal(err.text, want);
+    seen w = {0};
+    opts.warn = keep;
+    opts.warn_user = &w;
+    assert_int_equal(sysdesc_yaml_load(ctx, three, strlen(three), "x.yaml", &opts, &sys, &err),
+                     -1);
+    assert_int_equal(w.n, 1);
+    assert_int_equal(w.p[0].code, DLTI_ERROR_UNSUPPORTED);
+    assert_int_equal(w.p[0].line, 4);
+    assert_int_equal(w.p[0].column, 3);
+    /* strict: it is one of the load's problems, in file order */
+    opts.flags = SYSDESC_LOAD_STRICT;
+    w.n = 0;
+    assert_int_equal(sysdesc_yaml_load(ctx, three, strlen(three), "x.yaml", &opts, &sys, &err),
+                     -1);
+    assert_int_equal(w.n, 0);
     snprintf(want, sizeof(want), "%s (and 2 more problems: `sysdesc check` lists them)",
              three_first);
     assert_string_equal(err.text, want);
-    /* one more: singular */
     static const char two[] = "GPU:\n  base: nvidia/h100-sxm\n  num_compute_unit: 84\n"
                               "  max_clock_in_mhz: -5\n";
     assert_int_equal(sysdesc_yaml_load(ctx, two, strlen(two), "y.yaml", &opts, &sys, &err), -1);
@@ -435,6 +454,18 @@ static void load_reports_the_first_problem(void **state)
     assert_string_equal(err.text,
                         "unknown key 'num_compute_unit' in 'GPU'; did you mean "
                         "'num_compute_units'? (and 1 more problem: `sysdesc check` lists them)");
+    /* a load whose only problems are unknown keys succeeds, warned */
+    opts.flags = 0;
+    static const char unknown[] = "GPU:\n  base: nvidia/h100-sxm\n  num_compute_unit: 84\n";
+    w.n = 0;
+    assert_int_equal(
+        sysdesc_yaml_load(ctx, unknown, strlen(unknown), "u.yaml", &opts, &sys, &err), 0);
+    assert_int_equal(w.n, 1);
+    opts.flags = SYSDESC_LOAD_STRICT;
+    assert_int_equal(
+        sysdesc_yaml_load(ctx, unknown, strlen(unknown), "u.yaml", &opts, &sys, &err), -1);
+    opts.flags = 0;
+    opts.warn = NULL;
     /* one alone: no count */
     static const char one[] = "GPU:\n  base: nvidia/h100-sxm\n  max_clock_in_mhz: -5\n";
     assert_int_equal(sysdesc_yaml_load(ctx, one, strlen(one), "z.yaml", &opts, &sys, &err), -1);
@@ -573,9 +604,19 @@ static void required_keys(void **state)
     /* a probed device (a source map) is not asked */
     sys = load_raw(ctx, "GPU0:\n  device_type: GPU\n  source: {num_compute_units: hwloc}\n");
     assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_COMPLETE, NULL, NULL, NULL), 0);
-    /* a fragment is not asked for device_type either */
+    /* a device whose id says its type needs no device_type; one whose id
+     * does not is named (a fragment is not asked for it) */
     sys = load_raw(ctx, "CPU:\n  num_cores: 4\n");
-    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, NULL, NULL), 1);
+    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, NULL, NULL), 0);
+    sys = load_raw(ctx, "class0.GPU3:\n  num_compute_units: 4\n  num_cores: 2\n");
+    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, NULL, NULL), 1); /* num_cores: a CPU key */
+    sys = load_raw(ctx, "NPU0:\n  num_cores: 4\n");
+    seen s = {0};
+    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, keep, &s), 1);
+    assert_int_equal(s.p[0].code, DLTI_ERROR_UNSUPPORTED);
+    assert_string_equal(s.p[0].text, "device 'NPU0' has no 'device_type' (CPU or GPU) and its "
+                                     "id does not tell it: its keys are checked against both "
+                                     "types");
     assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_PARTIAL, NULL, NULL, NULL), 0);
     assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_PARTIAL | SYSDESC_CHECK_COMPLETE,
                                           NULL, NULL, NULL),

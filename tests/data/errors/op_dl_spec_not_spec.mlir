@@ -1,0 +1,2 @@
+"test.region_op"() ({
+}) { dlti.dl_spec = "e-m:e-i64:64" } : () -> ()

@@ -1,0 +1,3 @@
+module {
+  "test.tiling_hints"() { dlti.map = [16, 16] } : () -> ()
+}

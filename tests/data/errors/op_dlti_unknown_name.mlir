@@ -1,0 +1,3 @@
+"test.kernel"() ({
+  "test.body"() { dlti.target_spec } : () -> ()
+}) : () -> ()

@@ -1,0 +1,3 @@
+!addr = !llvm.ptr<3>
+!addr = !llvm.ptr<5>
+module {}
