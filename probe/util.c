@@ -231,18 +231,11 @@ void pb_copy(char *dst, size_t size, const char *src)
 
 int pb_read_file(const char *path, char *buf, size_t size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = dlti_input_open(AT_FDCWD, path, 0, NULL);
     if (fd < 0)
         return -1;
-    size_t got = 0;
-    while (got + 1 < size) {
-        ssize_t r = read(fd, buf + got, size - 1 - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
+    size_t got;
+    dlti_input_read(fd, buf, size - 1, &got); /* what was read before a failure stands */
     close(fd);
     buf[got] = '\0';
     return 0;

@@ -211,7 +211,9 @@ for v in 'f8E5M2 .inf' 'f8E4M3FN .nan' 'f8E8M0FNU .nan' 'f4E2M1FN 6.5' 'f8E4M3FN
     check 0 "" "YAML !$v (held, or rounded to the nearest value)" "$SYSDESC" convert --no-check "$T/narrow.yaml"
 done
 # harden (issue 13): every reader has a size limit and a memory budget
-check 2 "/dev/zero: error: file is larger than the limit of 67108864 bytes" "probe --xml of an endless stream" timeout 60 "$SYSDESC" probe --xml /dev/zero
+check 3 "/dev/zero: error: cannot read: a character device, not a regular file" "probe --xml of an endless stream" timeout 60 "$SYSDESC" probe --xml /dev/zero
+truncate -s 67108865 "$T/sparse.xml"
+check 2 "sparse.xml: error: file is larger than the limit of 67108864 bytes" "probe --xml of a file over the limit" timeout 60 "$SYSDESC" probe --xml "$T/sparse.xml"
 awk 'BEGIN { printf "#dlti.map<\"a\" = ["; for (i = 0; i < 3000; i++) printf "%s1 : i16777215", (i ? ", " : ""); printf "]>" }' >"$T/wide.mlir"
 check 2 "wide.mlir:1:483: error: memory budget of 67108864 bytes exceeded (dlti_limits.max_memory_bytes; SYSDESC_MAX_MEMORY for the sysdesc tool)" "45 KB of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" fmt "$T/wide.mlir"
 awk 'BEGIN { printf "#dlti.map<\"a\" = dense<["; for (i = 0; i < 3000; i++) printf "%s1", (i ? ", " : ""); printf "]> : tensor<3000xi16777215>>" }' >"$T/wided.mlir"
