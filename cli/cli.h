@@ -26,11 +26,13 @@ int cli_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
+/* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit
+ * code: never 0 (a failure's error is never DLTI_OK; if it were, it is an
+ * environment failure, exit 3). */
 int cli_report(const dlti_error_t *err);
 /* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
 dlti_context *cli_context_new(void);
-/* The exit code for an error code. */
+/* The exit code of a failure with this error code: never 0. */
 int cli_exit_code(dlti_error_code code);
 /* True when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);

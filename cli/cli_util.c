@@ -22,8 +22,8 @@ int cli_fail(int code, const char *fmt, ...)
 int cli_exit_code(dlti_error_code code)
 {
     switch (code) {
-    case DLTI_OK:
-        return SYSDESC_EXIT_OK;
+    case DLTI_OK: /* only failures come here: one without a reason is never a success */
+        return SYSDESC_EXIT_ENVIRONMENT;
     case DLTI_ERROR_NOT_FOUND:
     case DLTI_ERROR_TYPE:
     case DLTI_ERROR_RANGE:

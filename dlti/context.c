@@ -302,8 +302,14 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     return ty;
 }
 
-void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err)
+void dlti_error_settle(const dlti_context *ctx, dlti_error_t *err, const char *source)
 {
+    if (err && err->code == DLTI_OK) {
+        if (ctx && ctx->arena.failed)
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+        else
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "%s", DLTI_ERROR_UNSET_TEXT);
+    }
     if (err && err->code == DLTI_ERROR_NOMEM && ctx && ctx->arena.over_budget) {
         err->code = DLTI_ERROR_LIMIT;
         snprintf(err->text, sizeof(err->text),

@@ -110,11 +110,12 @@ typedef struct dlti_arena {
     char *cur;   /* bump pointer inside head */
     char *end;
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
-    /* The memory budget (issue 13): bytes of chunks held, and the most it
-     * may hold (0: no budget); a chunk past it is refused and over_budget
-     * set, so that "out of memory" becomes the limit's error. */
+    /* The memory budget: bytes of chunks held, and the most it may hold
+     * (0: no budget); a chunk past it is refused and over_budget set, so
+     * that "out of memory" becomes the limit's error.  failed: an
+     * allocation failed, for whatever reason (dlti_error_settle). */
     size_t held, budget;
-    bool over_budget;
+    bool over_budget, failed;
 } dlti_arena;
 
 /* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
@@ -512,9 +513,26 @@ void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *sour
                        int column, const char *fmt, ...) DLTI_PRINTF(6, 7);
 void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                         int column, const char *fmt, va_list ap);
-/* An out-of-memory error that the context's memory budget caused becomes
- * the budget's DLTI_ERROR_LIMIT, naming it (position kept). */
-void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err);
+/* Settles the error of a failure where a public function returns it (NULL
+ * or -1), so that no failure reaches a caller as DLTI_OK: an error that was
+ * never set (a builder such as dlti_string_new() says only NULL) becomes
+ * "out of memory" when an allocation of the context failed, else an
+ * internal error that says it is a bug; an out-of-memory error that the
+ * memory budget caused becomes the budget's DLTI_ERROR_LIMIT, naming it
+ * (position kept).  `ctx` may be NULL; `source` names an unset error. */
+void dlti_error_settle(const dlti_context *ctx, dlti_error_t *err, const char *source);
+/* The text of an error that was never set (tests look for it). */
+#define DLTI_ERROR_UNSET_TEXT "failed without giving a reason (a bug in sysdesc: please report it)"
+/* Clears `err` (may be NULL) where a public function starts: DLTI_OK, no
+ * text, no position, so dlti_error_settle() can tell an error was set. */
+static inline void dlti_error_clear(dlti_error_t *err)
+{
+    if (err) {
+        err->code = DLTI_OK;
+        err->line = err->column = 0;
+        err->source[0] = err->text[0] = '\0';
+    }
+}
 /* Moves an error (from a layer that knew no position) to source:line:column. */
 void dlti_error_place(dlti_error_t *err, const char *source, int line, int column);
 /* Places an error at a byte offset into `text` (line, column, position, source). */

@@ -1373,8 +1373,8 @@ const dlti_attr *dlti_parse_attr(dlti_parser *p)
     return a;
 }
 
-const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
-                                 const char *source, dlti_error_t *err)
+static const dlti_attr *parse_one_attr(dlti_context *ctx, const char *text, size_t len,
+                                       const char *source, dlti_error_t *err)
 {
     dlti_parser p;
     dlti_parser_init(&p, ctx, text, len, source, err);
@@ -1390,4 +1390,14 @@ const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len
         return NULL;
     }
     return p.failed ? NULL : a;
+}
+
+const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
+                                 const char *source, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *a = parse_one_attr(ctx, text, len, source, err);
+    if (!a)
+        dlti_error_settle(ctx, err, source);
+    return a;
 }

@@ -714,8 +714,8 @@ static const char *bare_attr_name(dlti_attr_kind kind)
     return "dlti.map"; /* any other attribute */
 }
 
-const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
-                             dlti_error_t *err)
+static const dlti_scope *parse_scope(dlti_context *ctx, const char *text, size_t len,
+                                     const char *source, dlti_error_t *err)
 {
     dlti_parser p;
     dlti_parser_init(&p, ctx, text, len, source, err);
@@ -772,6 +772,16 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
         root->attrs = na;
     }
     return root;
+}
+
+const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
+                             dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_scope *s = parse_scope(ctx, text, len, source, err);
+    if (!s)
+        dlti_error_settle(ctx, err, source);
+    return s;
 }
 
 const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err)

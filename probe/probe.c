@@ -283,6 +283,8 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
         run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
     pb_run_free(&run);
+    if (!result)
+        dlti_error_settle(ctx, err, run.host ? NULL : opts->xml_path);
     return result;
 }
 
@@ -315,5 +317,7 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
     if (i == n)
         spec = sysdesc_cluster_finish(cl, err);
     sysdesc_cluster_free(cl);
+    if (!spec)
+        dlti_error_settle(ctx, err, NULL);
     return spec;
 }

@@ -473,9 +473,9 @@ static bool pci_matches(const dlti_attr *dev, unsigned vendor_id, unsigned devic
     return false;
 }
 
-const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
-                                           unsigned device_id, const char *search_path,
-                                           char **name, dlti_error_t *err)
+static const dlti_attr *run_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
+                                              unsigned device_id, const char *search_path,
+                                              char **name, dlti_error_t *err)
 {
     sysdesc_catalog_entry *entries;
     size_t n;
@@ -503,4 +503,15 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
         dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
                        vendor_id, device_id);
     return found;
+}
+
+const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
+                                           unsigned device_id, const char *search_path,
+                                           char **name, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *r = run_catalog_match_pci(ctx, vendor_id, device_id, search_path, name, err);
+    if (!r)
+        dlti_error_settle(ctx, err, NULL);
+    return r;
 }

@@ -66,7 +66,7 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     sysdesc_system sys;
     if (sd_yaml_load(ctx, text, len, source, opts, &catalog, &sys, err) < 0 ||
         check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0) {
-        dlti_error_budget(ctx, err); /* the context's memory budget, named */
+        dlti_error_settle(ctx, err, source); /* a reason, the memory budget named */
         return -1;
     }
     *out = sys;
@@ -77,6 +77,7 @@ int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_ya
                            sysdesc_system *out, dlti_error_t *err)
 {
     size_t len;
+    dlti_error_clear(err);
     char *text = sd_read_input(path, opts, &len, err);
     if (!text)
         return -1;
@@ -191,23 +192,33 @@ static int load_text(dlti_context *ctx, const char *text, size_t len, const char
 int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
                          const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     if (!text && len) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no text");
         return -1;
     }
-    return load_text(ctx, text ? text : "", len, source, opts, out, err);
+    int rc = load_text(ctx, text ? text : "", len, source, opts, out, err);
+    if (rc < 0)
+        dlti_error_settle(ctx, err, source);
+    return rc;
 }
 
 int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                         sysdesc_system *out, dlti_error_t *err)
 {
     char *found;
+    dlti_error_clear(err);
+    const char *named = path;
     path = resolve(path, opts, &found, err);
-    if (!path)
+    if (!path) {
+        dlti_error_settle(ctx, err, named);
         return -1;
+    }
     size_t len;
     char *text = sd_read_input(path, opts, &len, err);
     int rc = text ? load_text(ctx, text, len, path, opts, out, err) : -1;
+    if (rc < 0)
+        dlti_error_settle(ctx, err, path);
     free(text);
     free(found);
     return rc;
@@ -220,6 +231,7 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
     sd_yaml_options_fill(&raw, opts);
     raw.flags |= SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE;
     dlti_error_t err;
+    dlti_error_clear(&err);
     char *found;
     const char *file = resolve(path, opts, &found, &err);
     size_t len = 0;
@@ -236,6 +248,7 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
                 report(user, &err);
         }
     } else if (report) {
+        dlti_error_settle(ctx, &err, file ? file : path);
         report(user, &err);
     }
     free(text);
