@@ -26,6 +26,15 @@ int cli_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Diagnostics reach a terminal and their text may come from an input (a
+ * key, a value, a file name): written to stderr with control bytes (but
+ * the line breaks and tabs of multi-line errors) and bytes that are not
+ * UTF-8 as \xHH, one line in one write. */
+void cli_diag(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 /* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit
  * code: never 0 (a failure's error is never DLTI_OK; if it were, it is an
  * environment failure, exit 3). */

@@ -113,7 +113,7 @@ int cmd_query(int argc, char **argv)
         if (err.code == DLTI_ERROR_NOT_FOUND &&
             dlti_query_hint(scope, scope ? NULL : spec, keys, (size_t)nkeys, hint,
                             sizeof(hint)) == 0)
-            fprintf(stderr, "sysdesc: hint: %s\n", hint);
+            cli_diag("sysdesc: hint: %s", hint);
         goto out;
     }
     size_t len;

@@ -342,5 +342,21 @@ check 0 "" "dl_spec under another name: convert" "$SYSDESC" convert --no-check -
 cp "$T/out" "$T/dl_other_name.out.mlir"
 check 0 "" "dl_spec under another name: the converted text reads" "$SYSDESC" fmt "$T/dl_other_name.out.mlir"
 
+# ---- diagnostics reach a terminal: an input's control bytes do not ----
+# (a key, a command line argument: each echoed as \xHH, never raw)
+raw_free() {
+    if grep -q "$(printf '\033')" "$T/err"; then bad "$1: a raw escape byte reached stderr"; else ok; fi
+}
+printf 'CPU:\n  device_type: CPU\n  "\\e[2J\\e]0;t\\ax": 1\n' >"$T/esc.yaml"
+check 2 "esc.yaml:3:3: error: unknown key '\\x1B[2J\\x1B]0;t\\x07x'" "check: a key with escape sequences" \
+    "$SYSDESC" check "$T/esc.yaml"
+raw_free "check"
+check 2 "unknown command 'x\\x1B[2J\\xC2\\x9B'" "an unknown command with control bytes" \
+    "$SYSDESC" "$(printf 'x\033[2J\302\233')"
+raw_free "unknown command"
+check 3 "\\x1B[2J.mlir: error: cannot open" "a file name with an escape sequence" \
+    "$SYSDESC" fmt "$T/$(printf '\033[2J').mlir"
+raw_free "file name"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
