@@ -62,6 +62,7 @@ static int refuse(const struct stat *st, unsigned flags, const char *path, dlti_
                           "not read: %s", st->st_uid != geteuid()
                                               ? "owned by another user"
                                               : "writable by other users");
+        errno = EPERM;
         return -1;
     }
     return 0;
@@ -220,10 +221,12 @@ int dlti_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         int e = errno;
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open the directory: %s",
-                          e == ELOOP && (flags & DLTI_INPUT_NOFOLLOW)
-                              ? "a symbolic link (refused here)"
-                              : strerror(e));
+        /* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a link to a directory */
+        bool link = (flags & DLTI_INPUT_NOFOLLOW) && (e == ELOOP || e == ENOTDIR) &&
+                    fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "%s%s",
+                          link ? "a symbolic link (refused here)" : "cannot open: ",
+                          link ? "" : strerror(e));
         if (fd >= 0)
             close(fd);
         errno = e; /* ENOENT: the caller may make it */
@@ -232,12 +235,11 @@ int dlti_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err
     if ((flags & DLTI_INPUT_PRIVATE) && (st.st_uid != geteuid() || (st.st_mode & 022))) {
         if (st.st_uid != geteuid())
             dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                              "not used: owned by user %lu, not by this user (%lu)",
+                              "owned by user %lu, not by this user (%lu)",
                               (unsigned long)st.st_uid, (unsigned long)geteuid());
         else
             dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                              "not used: writable by %s (mode %04o)",
-                              st.st_mode & 020 ? "its group" : "other users",
+                              "writable by other users (mode %04o)",
                               (unsigned)(st.st_mode & 07777));
         close(fd);
         errno = EPERM;

@@ -233,8 +233,8 @@ static int open_cache_dir(pb_run *run, bool create)
     /* A missing directory is the normal first run; anything else is said. */
     if (fd < 0 && errno != ENOENT && !atomic_exchange(&warned, true))
         pb_warning(&run->warn, NULL,
-                   "the runtimes' cache directory %s %s; the runtimes are asked every time "
-                   "(docs/runtimes.md, \"The cache\")",
+                   "the runtimes' cache directory %s is not used (%s): the runtimes are "
+                   "asked every time (docs/runtimes.md, \"The cache\")",
                    dir, why.text);
     return fd;
 }
