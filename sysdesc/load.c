@@ -39,8 +39,7 @@ static int check_loaded(const sysdesc_system *sys, const char *text, size_t len,
 {
     if ((opts && (opts->flags & SYSDESC_LOAD_NO_CHECK)) || !sys->spec)
         return 0;
-    sd_first_problem f = {err, 0};
-    long n = sysdesc_system_check_located(sys, 0, text, len, source, sd_keep_first, &f);
+    long n = sd_check_first(sys, 0, text, len, source, err);
     if (n < 0)
         return sd_nomem(err, source);
     if (n == 0)

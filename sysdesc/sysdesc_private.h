@@ -308,6 +308,12 @@ typedef struct sd_first_problem {
     long n;
 } sd_first_problem;
 int sd_keep_first(void *user, const dlti_error_t *problem);
+/* sysdesc_system_check_located() for a load that reports one problem: the
+ * count, and the first problem in the text (as `sysdesc check` lists them)
+ * in `first`, whole; the others are counted and located, no text or hint
+ * made for them.  -1 when out of memory. */
+long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text, size_t len,
+                    const char *source, dlti_error_t *first);
 /* Appends " (and N-1 more problems: ...)" to the first of `n` problems. */
 void sd_more_problems(dlti_error_t *err, long n);
 
