@@ -93,6 +93,7 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
         }
         if (arena->budget && (payload > arena->budget || arena->held > arena->budget - payload)) {
             arena->over_budget = arena->failed = true;
+            arena->over_input_len = arena->input_len;
             return NULL;
         }
         dlti_arena_chunk *c;
@@ -148,6 +149,7 @@ void dlti_arena_release(dlti_arena *arena)
     arena->cur = arena->end = NULL;
     arena->held = 0;
     arena->over_budget = arena->failed = false;
+    arena->over_input_len = 0;
 }
 
 void dlti_arena_reset(dlti_arena *arena)
@@ -167,4 +169,5 @@ void dlti_arena_reset(dlti_arena *arena)
     arena->cur = arena->end = NULL;
     arena->held = 0; /* spare chunks count again when taken */
     arena->over_budget = arena->failed = false;
+    arena->over_input_len = 0;
 }

@@ -116,6 +116,10 @@ typedef struct dlti_arena {
      * allocation failed, for whatever reason (dlti_error_settle). */
     size_t held, budget;
     bool over_budget, failed;
+    /* The budget of one input (dlti_input_budget): the input's size while
+     * it is read, 0 otherwise; the size of the input whose share was
+     * exceeded, for the error. */
+    size_t input_len, over_input_len;
 } dlti_arena;
 
 /* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
@@ -521,6 +525,20 @@ void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *sou
  * memory budget caused becomes the budget's DLTI_ERROR_LIMIT, naming it
  * (position kept).  `ctx` may be NULL; `source` names an unset error. */
 void dlti_error_settle(const dlti_context *ctx, dlti_error_t *err, const char *source);
+/* What one input may make the context hold: DLTI_INPUT_MEMORY_BASE, or
+ * DLTI_INPUT_MEMORY_PER_BYTE bytes for each byte of it when that is more,
+ * within the context's budget (docs/reliability.md: "in proportion to its
+ * size"; real descriptions use tens of bytes a byte).  While a reader
+ * reads an input of `len` bytes, dlti_input_budget() narrows the context's
+ * budget to that much more than it holds, and returns the budget to give
+ * back with dlti_input_budget_end(); nested inputs narrow it further. */
+#define DLTI_INPUT_MEMORY_BASE ((size_t)64 << 20)
+#define DLTI_INPUT_MEMORY_PER_BYTE 256u
+typedef struct dlti_input_budget_saved {
+    size_t budget, input_len;
+} dlti_input_budget_saved;
+dlti_input_budget_saved dlti_input_budget(dlti_context *ctx, size_t len);
+void dlti_input_budget_end(dlti_context *ctx, dlti_input_budget_saved saved);
 /* The text of an error that was never set (tests look for it). */
 #define DLTI_ERROR_UNSET_TEXT "failed without giving a reason (a bug in sysdesc: please report it)"
 /* Clears `err` (may be NULL) where a public function starts: DLTI_OK, no

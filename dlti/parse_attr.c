@@ -1396,8 +1396,10 @@ const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len
                                  const char *source, dlti_error_t *err)
 {
     dlti_error_clear(err);
+    dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
     const dlti_attr *a = parse_one_attr(ctx, text, len, source, err);
     if (!a)
         dlti_error_settle(ctx, err, source);
+    dlti_input_budget_end(ctx, saved);
     return a;
 }

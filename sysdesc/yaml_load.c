@@ -474,6 +474,10 @@ static void loader_free(loader *L)
 
 bool sd_yaml_force_tree = false;
 
+static int load_within_budget(dlti_context *ctx, const char *text, size_t len,
+                              const char *source, const sysdesc_yaml_options *opts,
+                              const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err);
+
 int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, const sd_resolver *resolver,
                  sysdesc_system *out, dlti_error_t *err)
@@ -487,6 +491,16 @@ int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *so
     }
     if (!source)
         source = "<input>";
+    dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
+    int rc = load_within_budget(ctx, text, len, source, opts, resolver, out, err);
+    dlti_input_budget_end(ctx, saved);
+    return rc;
+}
+
+static int load_within_budget(dlti_context *ctx, const char *text, size_t len,
+                              const char *source, const sysdesc_yaml_options *opts,
+                              const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err)
+{
     loader L;
     loader_init(&L, ctx, opts, resolver, err);
     /* Most files need no tree: the fast path builds them from the parser's

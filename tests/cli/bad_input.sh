@@ -222,6 +222,26 @@ printf 'D:\n  a: [' >"$T/wide.yaml"
 awk 'BEGIN { for (i = 0; i < 100; i++) printf "%s!i16777215 1", (i ? ", " : ""); print "]" }' >>"$T/wide.yaml"
 check 2 "wide.yaml:2:7: error: memory budget of 67108864 bytes exceeded" "YAML of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" convert --no-check "$T/wide.yaml"
 check 0 "" "a small file within a small budget" env SYSDESC_MAX_MEMORY=1M "$SYSDESC" fmt "$SRCDIR/examples/two-devices.mlir"
+# What one input may allocate is in proportion to its size (64 MiB, or 256
+# bytes a byte), whatever the budget: a 6 KB file of 2,000 integers of
+# 16777215 bits (2 MiB each) stops at its share, in a moment, without the
+# 4 GB it would take (wall time from GNU time, when there; scaled).
+awk 'BEGIN { printf "#dlti.map<\"a\" = dense<["; for (i = 0; i < 2000; i++) printf "%s1", (i ? ", " : ""); printf "]> : tensor<2000xi16777215>>" }' >"$T/wide6k.mlir"
+check 2 "error: an input of 6049 bytes may use 67108864 bytes of memory (256 bytes a byte, at least 64 MiB), and this one needs more" \
+    "6 KB of 2 MB integers: its share of memory" "$SYSDESC" fmt "$T/wide6k.mlir"
+rm -f "$T/rss"
+[ -x /usr/bin/time ] && /usr/bin/time -f '%e %M' -o "$T/rss" "$SYSDESC" fmt "$T/wide6k.mlir" >/dev/null 2>&1
+if [ -s "$T/rss" ]; then
+    set -- $(tail -n 1 "$T/rss")
+    if awk -v s="$1" -v kb="$2" -v lim="$(timebound_limit 5)" -v asan="$(grep -ac __asan_init "$SYSDESC")" \
+        'BEGIN { exit !(s < lim && (asan > 0 || kb < 256 * 1024)) }'; then ok; else
+        bad "6 KB of 2 MB integers: $1 s, $2 KB (want under $(timebound_limit 5) s and 256 MB)"
+    fi
+fi
+printf 'D:\n  a: [' >"$T/wide6k.yaml"
+awk 'BEGIN { for (i = 0; i < 600; i++) printf "%s!i16777215 1", (i ? ", " : ""); print "]" }' >>"$T/wide6k.yaml"
+check 2 "wide6k.yaml:2:" "YAML: 600 integers of 2 MiB in 8 KB, its share of memory" "$SYSDESC" convert --no-check "$T/wide6k.yaml"
+if grep -q "an input of [0-9]* bytes may use 67108864 bytes of memory" "$T/err"; then ok; else bad "YAML wide integers: not the input's share"; fi
 # harden (issue 13): where sysdesc and mlir-opt-22 disagreed, mlir-opt-22's
 # verdict (its message and column where it refuses), or "not supported" said
 # plainly where sysdesc does not read what MLIR reads
