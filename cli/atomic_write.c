@@ -52,6 +52,39 @@ static int write_in_place(const char *path, const char *data, size_t len, char *
     return 0;
 }
 
+/* The file a chain of symbolic links ends at, when that file is not there
+ * (a dangling link): malloc'ed, NULL when `path` is no such link. */
+static char *dangling_target(const char *path)
+{
+    char *p = strdup(path);
+    struct stat lst;
+    for (int hops = 0; p && hops < 40 && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode); hops++) {
+        char target[4096];
+        ssize_t n = readlink(p, target, sizeof(target) - 1);
+        if (n <= 0) {
+            free(p);
+            return NULL;
+        }
+        target[n] = '\0';
+        char *next = NULL;
+        if (target[0] == '/') {
+            next = strdup(target);
+        } else {
+            char *d = strdup(p);
+            if (d && asprintf(&next, "%s/%s", dirname(d), target) < 0)
+                next = NULL;
+            free(d);
+        }
+        free(p);
+        p = next;
+    }
+    if (p && lstat(p, &lst) == 0) { /* a file after all, or too many links */
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
 int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize)
 {
     char *dcopy = NULL, *bcopy = NULL, *real = NULL;
@@ -63,15 +96,22 @@ int atomic_write_file(const char *path, const char *data, size_t len, char *msg,
         return -1;
     }
     int exists = stat(path, &st) == 0; /* follows symbolic links */
+    if (!exists && errno != ENOENT) { /* a loop of links, a file in the way of a directory */
+        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
     if (exists && S_ISDIR(st.st_mode)) {
         snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(EISDIR));
         return -1;
     }
     if (exists && !S_ISREG(st.st_mode))
         return write_in_place(path, data, len, msg, msgsize);
-    /* A symbolic link to a regular file: replace the file, keep the link. */
+    /* A symbolic link to a regular file: replace the file, keep the link; a
+     * link to no file (yet): make the file it names, keep the link. */
     struct stat lst;
     if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && (real = realpath(path, NULL)))
+        path = real;
+    else if (!exists && (real = dangling_target(path)) != NULL)
         path = real;
     dcopy = strdup(path);
     bcopy = strdup(path);

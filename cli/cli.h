@@ -26,14 +26,25 @@ int cli_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit code. */
+/* Diagnostics reach a terminal and their text may come from an input (a
+ * key, a value, a file name): written to stderr with control bytes (but
+ * the line breaks and tabs of multi-line errors) and bytes that are not
+ * UTF-8 as \xHH, one line in one write. */
+void cli_diag(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Prints `err` as FILE:LINE:COL: error: TEXT and returns the matching exit
+ * code: never 0 (a failure's error is never DLTI_OK; if it were, it is an
+ * environment failure, exit 3). */
 int cli_report(const dlti_error_t *err);
 /* Names, as a warning, the ops of `root` whose DLTI attributes the parser
  * stepped over (dlti_scope_unread_ops); `path` is the file read. */
 void cli_warn_unread(const char *path, const dlti_scope *root);
 /* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
 dlti_context *cli_context_new(void);
-/* The exit code for an error code. */
+/* The exit code of a failure with this error code: never 0. */
 int cli_exit_code(dlti_error_code code);
 /* True when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);

@@ -8,22 +8,87 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A UTF-8 sequence at s that a terminal shows as text: its length, or 0
+ * for a byte that is not one or for a C1 control (U+0080-U+009F). */
+static size_t printable_utf8(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n == 2 && c == 0xC2 && s[1] < 0xA0 ? 0 : n;
+}
+
+/* Writes `prefix` and `text` escaped, and a newline when `line`: in as few
+ * writes as the text allows (stderr is unbuffered: lines of processes
+ * writing at once do not mix, and a long report costs few system calls). */
+static void diag_write(const char *prefix, const char *text, bool line)
+{
+    char buf[8192];
+    size_t o = 0;
+    for (int part = 0; part < 2; part++) {
+        const unsigned char *p = (const unsigned char *)(part ? text : prefix);
+        while (*p) {
+            if (o + 8 > sizeof(buf)) {
+                fwrite(buf, 1, o, stderr);
+                o = 0;
+            }
+            /* a line break stays: errors carry notes on lines of their own */
+            size_t n = (*p >= 0x20 && *p < 0x7F) || *p == '\n' || *p == '\t' ? 1
+                       : *p >= 0x80                                     ? printable_utf8(p)
+                                                                        : 0;
+            if (n) {
+                memcpy(buf + o, p, n);
+                o += n;
+                p += n;
+            } else {
+                o += (size_t)snprintf(buf + o, sizeof(buf) - o, "\\x%02X", *p++);
+            }
+        }
+    }
+    if (line)
+        buf[o++] = '\n';
+    fwrite(buf, 1, o, stderr);
+}
+
+/* Prints `prefix`, the formatted text (whole, however long), a newline. */
+static void diag_line(const char *prefix, const char *fmt, va_list ap)
+{
+    char small[1024], *line = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    if (n >= (int)sizeof(small) && (line = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(line, (size_t)n + 1, fmt, again);
+    va_end(again);
+    diag_write(prefix, line ? line : small, true);
+    if (line != small)
+        free(line);
+}
+
+void cli_diag(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_line("", fmt, ap);
+    va_end(ap);
+}
+
 int cli_fail(int code, const char *fmt, ...)
 {
     va_list ap;
-    fputs("sysdesc: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    diag_line("sysdesc: error: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return code;
 }
 
 int cli_exit_code(dlti_error_code code)
 {
     switch (code) {
-    case DLTI_OK:
-        return SYSDESC_EXIT_OK;
+    case DLTI_OK: /* only failures come here: one without a reason is never a success */
+        return SYSDESC_EXIT_ENVIRONMENT;
     case DLTI_ERROR_NOT_FOUND:
     case DLTI_ERROR_TYPE:
     case DLTI_ERROR_RANGE:
@@ -40,7 +105,7 @@ int cli_report(const dlti_error_t *err)
 {
     char line[DLTI_ERROR_TEXT_LENGTH + DLTI_ERROR_SOURCE_LENGTH + 64];
     dlti_error_format(err, line, sizeof(line));
-    fprintf(stderr, "%s\n", line);
+    cli_diag("%s", line);
     return cli_exit_code(err->code);
 }
 
@@ -51,13 +116,13 @@ void cli_warn_unread(const char *path, const dlti_scope *root)
     size_t n = root ? dlti_scope_unread_ops(root, &name, &line, &col, &why) : 0;
     if (!n)
         return;
-    fprintf(stderr,
-            "sysdesc: warning: %s:%d:%d: operation '%s' holds DLTI attributes sysdesc cannot "
-            "place (%s): a query at or inside it is answered by the scopes around it",
-            strcmp(path, "-") ? path : "<stdin>", line, col, name, why);
+    char more[64] = "";
     if (n > 1)
-        fprintf(stderr, " (and %zu more such operation%s)", n - 1, n > 2 ? "s" : "");
-    fputc('\n', stderr);
+        snprintf(more, sizeof(more), " (and %zu more such operation%s)", n - 1, n > 2 ? "s" : "");
+    /* the op's name and the file's are the input's: cli_diag escapes them */
+    cli_diag("sysdesc: warning: %s:%d:%d: operation '%s' holds DLTI attributes sysdesc cannot "
+             "place (%s): a query at or inside it is answered by the scopes around it%s",
+             strcmp(path, "-") ? path : "<stdin>", line, col, name, why, more);
 }
 
 int cli_is_help(const char *arg)

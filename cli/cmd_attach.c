@@ -38,9 +38,9 @@ static const char usage[] =
 
 static void warn(const char *fmt, const char *in)
 {
-    fprintf(stderr, "sysdesc: warning: attach: ");
-    fprintf(stderr, fmt, in);
-    fputc('\n', stderr);
+    char line[2048];
+    snprintf(line, sizeof(line), fmt, in);
+    cli_diag("sysdesc: warning: attach: %s", line);
 }
 
 enum { OPT_OUT = 1, OPT_MERGE, OPT_INHERENT, OPT_PRETTY };

@@ -1,4 +1,5 @@
 /* sysdesc check: descriptions against the device schema, every problem. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "cli.h"
 
 #include <stdio.h>
@@ -26,8 +27,12 @@ static const char usage[] =
     "\n"
     "Exit status: 0 every file valid; 2 a problem; 3 an unreadable file.\n";
 
+/* A problem as it will be printed (its formatted line, not the whole
+ * dlti_error_t: a file of 80,000 problems keeps 80,000 short lines). */
 typedef struct problem {
-    dlti_error_t e;
+    char *line;
+    int at_line, at_column;
+    dlti_error_code code;
     size_t seq; /* the order the checker found it in */
 } problem;
 
@@ -50,9 +55,17 @@ static int collect(void *user, const dlti_error_t *found)
         c->v = v;
         c->cap = cap;
     }
-    c->v[c->n].e = *found;
-    c->v[c->n].seq = c->n;
-    c->n++;
+    char text[DLTI_ERROR_TEXT_LENGTH + DLTI_ERROR_SOURCE_LENGTH + 64];
+    dlti_error_format(found, text, sizeof(text));
+    problem *p = &c->v[c->n];
+    if (!(p->line = strdup(text))) {
+        c->nomem = true;
+        return 1;
+    }
+    p->at_line = found->line;
+    p->at_column = found->column;
+    p->code = found->code;
+    p->seq = c->n++;
     return 0;
 }
 
@@ -61,11 +74,10 @@ static int collect(void *user, const dlti_error_t *found)
 static int by_position(const void *a, const void *b)
 {
     const problem *p = a, *q = b;
-    const dlti_error_t *x = &p->e, *y = &q->e;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
-    if (x->column != y->column)
-        return x->column < y->column ? -1 : 1;
+    if (p->at_line != q->at_line)
+        return p->at_line < q->at_line ? -1 : 1;
+    if (p->at_column != q->at_column)
+        return p->at_column < q->at_column ? -1 : 1;
     return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
@@ -106,6 +118,8 @@ int cmd_check(int argc, char **argv)
         collected c = {0};
         long n = ctx ? sysdesc_check_file(ctx, files[i], NULL, flags, collect, &c) : -1;
         if (n < 0 || c.nomem) {
+            for (size_t k = 0; k < c.n; k++)
+                free(c.v[k].line);
             free(c.v);
             dlti_context_free(ctx);
             free(files);
@@ -114,8 +128,10 @@ int cmd_check(int argc, char **argv)
         if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
             qsort(c.v, c.n, sizeof(*c.v), by_position);
         for (size_t k = 0; k < c.n; k++) {
-            unknown += c.v[k].e.code == DLTI_ERROR_UNSUPPORTED;
-            int code = cli_report(&c.v[k].e);
+            unknown += c.v[k].code == DLTI_ERROR_UNSUPPORTED;
+            cli_diag("%s", c.v[k].line);
+            free(c.v[k].line);
+            int code = cli_exit_code(c.v[k].code);
             if (code == SYSDESC_EXIT_ENVIRONMENT || rc == SYSDESC_EXIT_OK)
                 rc = code == SYSDESC_EXIT_ENVIRONMENT ? code : SYSDESC_EXIT_BAD_INPUT;
         }

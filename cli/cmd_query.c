@@ -37,11 +37,10 @@ static void note_mlir22(const dlti_scope *scope, const dlti_key *keys, size_t n,
     if (theirs == ours && (ours || strcmp(err.text, our_err->text) == 0))
         return;
     char *text = theirs ? dlti_attr_print(theirs, NULL) : NULL;
-    fprintf(stderr,
-            "sysdesc: note: MLIR 22's dlti::query answers otherwise here: %s%s; sysdesc tries the "
-            "first key on every DLTI attribute of the scope and of the scopes around it, and "
-            "per-node ids through a cluster's classes (docs/queries.md)\n",
-            theirs ? "" : "it fails: ", theirs ? (text ? text : "?") : err.text);
+    cli_diag("sysdesc: note: MLIR 22's dlti::query answers otherwise here: %s%s; sysdesc tries the "
+             "first key on every DLTI attribute of the scope and of the scopes around it, and "
+             "per-node ids through a cluster's classes (docs/queries.md)",
+             theirs ? "" : "it fails: ", theirs ? (text ? text : "?") : err.text);
     free(text);
 }
 
@@ -132,7 +131,7 @@ int cmd_query(int argc, char **argv)
         if (err.code == DLTI_ERROR_NOT_FOUND &&
             dlti_query_hint(scope, scope ? NULL : spec, keys, (size_t)nkeys, hint,
                             sizeof(hint)) == 0)
-            fprintf(stderr, "sysdesc: hint: %s\n", hint);
+            cli_diag("sysdesc: hint: %s", hint);
     }
     if (scope)
         note_mlir22(scope, keys, (size_t)nkeys, value, &err);

@@ -45,13 +45,17 @@ static void on_progress(void *user, const char *step, double done)
 static void report(const sysdesc_roofline *r)
 {
     for (int m = 1; m >= 0; m--) {
-        fprintf(stderr, "sysdesc: roofline: %s: %s ceilings:", r->device_id,
-                m ? "measured" : "nominal");
+        char line[4096];
+        size_t l = (size_t)snprintf(line, sizeof(line), "sysdesc: roofline: %s: %s ceilings:",
+                                    r->device_id, m ? "measured" : "nominal");
         size_t n = 0;
-        for (size_t i = 0; i < r->n; i++)
+        for (size_t i = 0; i < r->n && l < sizeof(line); i++)
             if (r->c[i].measured == (m == 1))
-                fprintf(stderr, "%s %s (%s)", n++ ? "," : "", r->c[i].label, r->c[i].key);
-        fputs(n ? "\n" : " none in this spec\n", stderr);
+                l += (size_t)snprintf(line + l, sizeof(line) - l, "%s %s (%s)", n++ ? "," : "",
+                                      r->c[i].label, r->c[i].key);
+        if (!n && l < sizeof(line))
+            snprintf(line + l, sizeof(line) - l, " none in this spec");
+        cli_diag("%s", line);
     }
 }
 

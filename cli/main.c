@@ -62,6 +62,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "sysdesc: error: unknown command '%s' (see sysdesc --help)\n", argv[1]);
-    return SYSDESC_EXIT_BAD_INPUT;
+    return cli_fail(SYSDESC_EXIT_BAD_INPUT, "unknown command '%s' (see sysdesc --help)", argv[1]);
 }

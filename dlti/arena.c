@@ -77,18 +77,23 @@ void dlti_release_cached_memory(void)
 
 void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
 {
-    if (size > SIZE_MAX - (DLTI_ALIGN - 1))
+    if (size > SIZE_MAX - (DLTI_ALIGN - 1)) {
+        arena->failed = true;
         return NULL;
+    }
     size = (size + DLTI_ALIGN - 1) & ~(DLTI_ALIGN - 1);
     if (size == 0)
         size = DLTI_ALIGN;
     if ((size_t)(arena->end - arena->cur) < size || !arena->cur) {
         /* Large requests get a chunk of their own so the current one keeps its space. */
         size_t payload = size > DLTI_CHUNK_MIN / 4 ? size : DLTI_CHUNK_MIN;
-        if (payload > SIZE_MAX - sizeof(dlti_arena_chunk))
+        if (payload > SIZE_MAX - sizeof(dlti_arena_chunk)) {
+            arena->failed = true;
             return NULL;
+        }
         if (arena->budget && (payload > arena->budget || arena->held > arena->budget - payload)) {
-            arena->over_budget = true;
+            arena->over_budget = arena->failed = true;
+            arena->over_input_len = arena->input_len;
             return NULL;
         }
         dlti_arena_chunk *c;
@@ -101,8 +106,10 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
         }
         if (!c) {
             c = malloc(sizeof(dlti_arena_chunk) + payload);
-            if (!c)
+            if (!c) {
+                arena->failed = true;
                 return NULL;
+            }
         }
         c->size = payload;
         arena->held += payload;
@@ -141,7 +148,8 @@ void dlti_arena_release(dlti_arena *arena)
     arena->head = arena->spare = NULL;
     arena->cur = arena->end = NULL;
     arena->held = 0;
-    arena->over_budget = false;
+    arena->over_budget = arena->failed = false;
+    arena->over_input_len = 0;
 }
 
 void dlti_arena_reset(dlti_arena *arena)
@@ -160,5 +168,6 @@ void dlti_arena_reset(dlti_arena *arena)
     arena->head = NULL;
     arena->cur = arena->end = NULL;
     arena->held = 0; /* spare chunks count again when taken */
-    arena->over_budget = false;
+    arena->over_budget = arena->failed = false;
+    arena->over_input_len = 0;
 }

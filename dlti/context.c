@@ -302,8 +302,28 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     return ty;
 }
 
-void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err)
+void dlti_error_settle(const dlti_context *ctx, dlti_error_t *err, const char *source)
 {
+    if (err && err->code == DLTI_OK) {
+        if (ctx && ctx->arena.failed)
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+        else
+            dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "%s", DLTI_ERROR_UNSET_TEXT);
+    }
+    if (err && err->code == DLTI_ERROR_NOMEM && ctx && ctx->arena.over_budget &&
+        ctx->arena.over_input_len) {
+        size_t len = ctx->arena.over_input_len;
+        err->code = DLTI_ERROR_LIMIT;
+        snprintf(err->text, sizeof(err->text),
+                 "an input of %zu bytes may use %zu bytes of memory (%u bytes a byte, at least "
+                 "%zu MiB), and this one needs more",
+                 len,
+                 len > DLTI_INPUT_MEMORY_BASE / DLTI_INPUT_MEMORY_PER_BYTE
+                     ? len * DLTI_INPUT_MEMORY_PER_BYTE
+                     : DLTI_INPUT_MEMORY_BASE,
+                 DLTI_INPUT_MEMORY_PER_BYTE, DLTI_INPUT_MEMORY_BASE >> 20);
+        return;
+    }
     if (err && err->code == DLTI_ERROR_NOMEM && ctx && ctx->arena.over_budget) {
         err->code = DLTI_ERROR_LIMIT;
         snprintf(err->text, sizeof(err->text),
@@ -311,4 +331,27 @@ void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err)
                  "SYSDESC_MAX_MEMORY for the sysdesc tool)",
                  ctx->limits.max_memory_bytes);
     }
+}
+
+dlti_input_budget_saved dlti_input_budget(dlti_context *ctx, size_t len)
+{
+    dlti_input_budget_saved saved = {ctx->arena.budget, ctx->arena.input_len};
+    size_t share = len > DLTI_INPUT_MEMORY_BASE / DLTI_INPUT_MEMORY_PER_BYTE
+                       ? (len > SIZE_MAX / DLTI_INPUT_MEMORY_PER_BYTE
+                              ? SIZE_MAX
+                              : len * DLTI_INPUT_MEMORY_PER_BYTE)
+                       : DLTI_INPUT_MEMORY_BASE;
+    size_t held = ctx->arena.held;
+    size_t cap = share > SIZE_MAX - held ? SIZE_MAX : held + share;
+    if (!ctx->arena.budget || cap < ctx->arena.budget) {
+        ctx->arena.budget = cap;
+        ctx->arena.input_len = len;
+    }
+    return saved;
+}
+
+void dlti_input_budget_end(dlti_context *ctx, dlti_input_budget_saved saved)
+{
+    ctx->arena.budget = saved.budget;
+    ctx->arena.input_len = saved.input_len;
 }

@@ -110,11 +110,16 @@ typedef struct dlti_arena {
     char *cur;   /* bump pointer inside head */
     char *end;
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
-    /* The memory budget: bytes of chunks held, and the most it
-     * may hold (0: no budget); a chunk past it is refused and over_budget
-     * set, so that "out of memory" becomes the limit's error. */
+    /* The memory budget: bytes of chunks held, and the most it may hold
+     * (0: no budget); a chunk past it is refused and over_budget set, so
+     * that "out of memory" becomes the limit's error.  failed: an
+     * allocation failed, for whatever reason (dlti_error_settle). */
     size_t held, budget;
-    bool over_budget;
+    bool over_budget, failed;
+    /* The budget of one input (dlti_input_budget): the input's size while
+     * it is read, 0 otherwise; the size of the input whose share was
+     * exceeded, for the error. */
+    size_t input_len, over_input_len;
 } dlti_arena;
 
 /* Every allocation is 16-byte aligned (and a multiple of 16 bytes). */
@@ -532,9 +537,40 @@ void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *sour
                        int column, const char *fmt, ...) DLTI_PRINTF(6, 7);
 void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                         int column, const char *fmt, va_list ap);
-/* An out-of-memory error that the context's memory budget caused becomes
- * the budget's DLTI_ERROR_LIMIT, naming it (position kept). */
-void dlti_error_budget(const dlti_context *ctx, dlti_error_t *err);
+/* Settles the error of a failure where a public function returns it (NULL
+ * or -1), so that no failure reaches a caller as DLTI_OK: an error that was
+ * never set (a builder such as dlti_string_new() says only NULL) becomes
+ * "out of memory" when an allocation of the context failed, else an
+ * internal error that says it is a bug; an out-of-memory error that the
+ * memory budget caused becomes the budget's DLTI_ERROR_LIMIT, naming it
+ * (position kept).  `ctx` may be NULL; `source` names an unset error. */
+void dlti_error_settle(const dlti_context *ctx, dlti_error_t *err, const char *source);
+/* What one input may make the context hold: DLTI_INPUT_MEMORY_BASE, or
+ * DLTI_INPUT_MEMORY_PER_BYTE bytes for each byte of it when that is more,
+ * within the context's budget (docs/reliability.md: "in proportion to its
+ * size"; real descriptions use tens of bytes a byte).  While a reader
+ * reads an input of `len` bytes, dlti_input_budget() narrows the context's
+ * budget to that much more than it holds, and returns the budget to give
+ * back with dlti_input_budget_end(); nested inputs narrow it further. */
+#define DLTI_INPUT_MEMORY_BASE ((size_t)64 << 20)
+#define DLTI_INPUT_MEMORY_PER_BYTE 256u
+typedef struct dlti_input_budget_saved {
+    size_t budget, input_len;
+} dlti_input_budget_saved;
+dlti_input_budget_saved dlti_input_budget(dlti_context *ctx, size_t len);
+void dlti_input_budget_end(dlti_context *ctx, dlti_input_budget_saved saved);
+/* The text of an error that was never set (tests look for it). */
+#define DLTI_ERROR_UNSET_TEXT "failed without giving a reason (a bug in sysdesc: please report it)"
+/* Clears `err` (may be NULL) where a public function starts: DLTI_OK, no
+ * text, no position, so dlti_error_settle() can tell an error was set. */
+static inline void dlti_error_clear(dlti_error_t *err)
+{
+    if (err) {
+        err->code = DLTI_OK;
+        err->line = err->column = 0;
+        err->source[0] = err->text[0] = '\0';
+    }
+}
 /* Moves an error (from a layer that knew no position) to source:line:column. */
 void dlti_error_place(dlti_error_t *err, const char *source, int line, int column);
 /* Places an error at a byte offset into `text` (line, column, position, source). */
@@ -543,9 +579,28 @@ void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, 
 
 /* ---- files and growable arrays ---- */
 
-/* Reads a whole file ("-": standard input) of at most `max` bytes: malloc'ed
- * and NUL-terminated, `*len` bytes; NULL with DLTI_ERROR_IO (the OS's
- * reason), DLTI_ERROR_LIMIT or DLTI_ERROR_NOMEM, the error's source `path`. */
+/* The one way to open a file to read (dlti/file.c has the rules): "-" is
+ * standard input; anything else a regular file, opened non-blocking and
+ * close-on-exec, looked at before the open and checked again after it.
+ * `dirfd`: AT_FDCWD, or the directory a relative `path` is in.  The
+ * descriptor, or -1 with DLTI_ERROR_IO (the error's source `path`). */
+#define DLTI_INPUT_NOFOLLOW 1u /* a symbolic link is refused */
+#define DLTI_INPUT_PRIVATE 2u  /* only a file of this user (euid) that others cannot write */
+int dlti_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err);
+/* read() until `size` bytes or the end of the file: 0, or the errno of a
+ * failed read (EAGAIN: the file would block); `*got` bytes read either way. */
+int dlti_input_read(int fd, char *buf, size_t size, size_t *got);
+/* The rest of `fd`, at most `max` bytes: malloc'ed and NUL-terminated,
+ * `*len` bytes; NULL with DLTI_ERROR_IO (the OS's reason), DLTI_ERROR_LIMIT
+ * or DLTI_ERROR_NOMEM, the error's source `path`. */
+char *dlti_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_error_t *err);
+/* dlti_input_open() and dlti_input_read_all(): a whole file. */
+char *dlti_read_file_at(int dirfd, const char *path, unsigned flags, size_t max, size_t *len,
+                        dlti_error_t *err);
+/* A directory to read or to open files in (O_DIRECTORY, close-on-exec;
+ * the flags as above): its descriptor, or -1 with DLTI_ERROR_IO. */
+int dlti_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err);
+/* dlti_read_file_at(AT_FDCWD, path, 0, ...). */
 char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
 
 /* Makes room for `need` elements of `elem` bytes in the malloc'ed array

@@ -21,7 +21,7 @@ void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, cons
         dlti_error_vset_at(p->err, code, NULL, 0, 0, fmt, ap);
         va_end(ap);
         dlti_error_locate(p->err, p->source, p->text, p->len, offset);
-        dlti_error_budget(p->ctx, p->err);
+        dlti_error_settle(p->ctx, p->err, p->source);
     }
     return NULL;
 }

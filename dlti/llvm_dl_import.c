@@ -84,6 +84,22 @@ static bool pow2_bytes(uint64_t bits)
     return bits >= 8 && bits <= 0xFFFF && bits % 8 == 0 && ((bits / 8) & (bits / 8 - 1)) == 0;
 }
 
+/* LLVM's alignment rule and its words (DataLayout): `what` ("ABI",
+ * "preferred") is non-zero (zero_ok: an aggregate's ABI alignment may be 0),
+ * a 16-bit integer and a power of two times the byte width.  0, or -1
+ * after fail(). */
+static int alignment(importer *im, uint64_t bits, const char *what, bool zero_ok)
+{
+    char why[96];
+    if (bits == 0 && zero_ok)
+        return 0;
+    snprintf(why, sizeof(why), "%s alignment must be %s", what,
+             bits == 0        ? "non-zero"
+             : bits > 0xFFFF ? "a 16-bit integer"
+                             : "a power of two times the byte width");
+    return bits == 0 || !pow2_bytes(bits) ? fail(im, "%s", why) : 0;
+}
+
 static size_t slot_of(const importer *im, const char *key)
 {
     size_t mask = im->num_slots - 1;
@@ -168,14 +184,15 @@ static int alignment_spec(importer *im, char kind, const char *rest, size_t len)
     }
     if (empty[1])
         return fail(im, "ABI alignment component cannot be empty", NULL);
-    if (!(kind == 'a' && v[1] == 0) && !pow2_bytes(v[1]))
-        return fail(im, "ABI alignment must be a power of two times the byte width", NULL);
+    if (alignment(im, v[1], "ABI", kind == 'a') != 0)
+        return -1;
     uint64_t pref = n == 3 ? v[2] : v[1];
     if (n == 3) {
         if (empty[2])
             return fail(im, "preferred alignment component cannot be empty", NULL);
-        if (!(kind == 'a' && v[2] == 0) && !pow2_bytes(v[2]))
-            return fail(im, "preferred alignment must be a power of two times the byte width", NULL);
+        /* an aggregate's ABI alignment may be 0, a preferred one given never */
+        if (alignment(im, v[2], "preferred", false) != 0)
+            return -1;
         if (pref < v[1])
             return fail(im, "preferred alignment cannot be less than the ABI alignment", NULL);
     }
@@ -233,11 +250,11 @@ static int pointer_spec(importer *im, const char *rest, size_t len)
             return fail(im, "malformed specification, must be of the form \"%s\"", form);
     if (v[0] == 0 || v[0] >= (1u << 24))
         return fail(im, "pointer size must be a non-zero 24-bit integer", NULL);
-    if (!pow2_bytes(v[1]))
-        return fail(im, "ABI alignment must be a power of two times the byte width", NULL);
+    if (alignment(im, v[1], "ABI", false) != 0)
+        return -1;
     uint64_t pref = n >= 3 ? v[2] : v[1], idx = n >= 4 ? v[3] : v[0];
-    if (n >= 3 && !pow2_bytes(pref))
-        return fail(im, "preferred alignment must be a power of two times the byte width", NULL);
+    if (n >= 3 && alignment(im, pref, "preferred", false) != 0)
+        return -1;
     if (pref < v[1])
         return fail(im, "preferred alignment cannot be less than the ABI alignment", NULL);
     if (n >= 4 && (idx == 0 || idx >= (1u << 24)))
@@ -378,6 +395,8 @@ static int one_token(importer *im, const token *t)
             return fail(im, "malformed specification, must be of the form \"S<size>\"", NULL);
         if (v == 0)
             return fail(im, "stack natural alignment must be non-zero", NULL);
+        if (v > 0xFFFF)
+            return fail(im, "stack natural alignment must be a 16-bit integer", NULL);
         if (!pow2_bytes(v))
             return fail(im, "stack natural alignment must be a power of two times the byte width", NULL);
         if (!has_id(im, "dlti.stack_alignment")) {
@@ -393,8 +412,8 @@ static int one_token(importer *im, const token *t)
         }
         if (!whole_number(s + 2, len - 2, &v))
             return fail(im, "malformed specification, must be of the form \"F<type><abi>\"", NULL);
-        if (!pow2_bytes(v))
-            return fail(im, "function pointer alignment must be a power of two times the byte width", NULL);
+        if (alignment(im, v, "ABI", false) != 0) /* LLVM's words for F<type><abi> */
+            return -1;
         if (!has_id(im, "dlti.function_pointer_alignment")) {
             char value[96];
             snprintf(value, sizeof(value),

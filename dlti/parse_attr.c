@@ -1416,8 +1416,8 @@ const dlti_attr *dlti_parse_attr(dlti_parser *p)
     return a;
 }
 
-const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
-                                 const char *source, dlti_error_t *err)
+static const dlti_attr *parse_one_attr(dlti_context *ctx, const char *text, size_t len,
+                                       const char *source, dlti_error_t *err)
 {
     dlti_parser p;
     dlti_parser_init(&p, ctx, text, len, source, err);
@@ -1433,4 +1433,16 @@ const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len
         return NULL;
     }
     return p.failed ? NULL : a;
+}
+
+const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
+                                 const char *source, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
+    const dlti_attr *a = parse_one_attr(ctx, text, len, source, err);
+    if (!a)
+        dlti_error_settle(ctx, err, source);
+    dlti_input_budget_end(ctx, saved);
+    return a;
 }

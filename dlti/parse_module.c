@@ -760,8 +760,8 @@ static const char *bare_attr_name(dlti_attr_kind kind)
 static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const char *text,
                                     size_t len, dlti_error_t *err);
 
-const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
-                             dlti_error_t *err)
+static const dlti_scope *parse_scope(dlti_context *ctx, const char *text, size_t len,
+                                     const char *source, dlti_error_t *err)
 {
     dlti_parser p;
     dlti_parser_init(&p, ctx, text, len, source, err);
@@ -826,6 +826,18 @@ static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const cha
         root->attrs = na;
     }
     return root;
+}
+
+const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
+                             dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
+    const dlti_scope *s = parse_scope(ctx, text, len, source, err);
+    if (!s)
+        dlti_error_settle(ctx, err, source);
+    dlti_input_budget_end(ctx, saved);
+    return s;
 }
 
 const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err)

@@ -677,11 +677,16 @@ const dlti_type *dlti_type_parse(dlti_context *ctx, const char *text, size_t len
                                  dlti_error_t *err)
 {
     dlti_parser p;
+    dlti_error_clear(err);
     dlti_parser_init(&p, ctx, text, len, "<type>", err);
     const dlti_type *t = dlti_parse_type(&p);
     if (t && dlti_peek(&p) != 0)
         return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after type");
-    return p.failed ? NULL : t;
+    if (!t || p.failed) {
+        dlti_error_settle(ctx, err, "<type>");
+        return NULL;
+    }
+    return t;
 }
 
 static const dlti_type *simple_type(dlti_context *ctx, const char *text)

@@ -20,8 +20,12 @@ char *sysdesc_cluster_host_xml(const sysdesc_probe_options *opts, size_t *len, d
     if (!opts || opts->io != SYSDESC_PROBE_IO_OFF)
         hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-    char *hw = NULL, *copy = NULL;
+    char *hw = NULL, *copy = NULL, *env_text = NULL;
     int hwlen = 0;
+    if (pb_topology_env_xml(topo, &env_text, err) != 0) {
+        hwloc_topology_destroy(topo);
+        return NULL;
+    }
     if (hwloc_topology_load(topo) != 0 ||
         hwloc_topology_export_xmlbuffer(topo, &hw, &hwlen, 0) != 0 || hwlen < 1) {
         dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
@@ -39,6 +43,7 @@ char *sysdesc_cluster_host_xml(const sysdesc_probe_options *opts, size_t *len, d
     if (hw)
         hwloc_free_xmlbuffer(topo, hw);
     hwloc_topology_destroy(topo);
+    free(env_text);
     return copy;
 }
 

@@ -42,21 +42,42 @@ const char *sysdesc_probe_hwloc_version(void)
 #endif
 }
 
-/* True (err set, DLTI_ERROR_IO) when the XML file cannot be read: missing,
- * unreadable or a directory.  hwloc would report these as malformed XML (a
- * directory gets EISDIR from its parser), but they are the environment's
- * fault: exit 3, as for every other command (docs/reliability.md). */
-static bool xml_unreadable(const char *path, dlti_error_t *err)
+/* The hwloc XML file hwloc would load for this host by itself: HWLOC_XMLFILE,
+ * unless a variable hwloc looks at before it is set (HWLOC_FSROOT,
+ * HWLOC_CPUID_PATH, HWLOC_SYNTHETIC: those stay hwloc's). */
+static const char *env_xml_file(void)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-    if (fd >= 0)
-        close(fd);
-    if (e)
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read the hwloc XML topology: %s",
-                          strerror(e));
-    return e != 0;
+    static const char *const before[] = {"HWLOC_FSROOT", "HWLOC_CPUID_PATH", "HWLOC_SYNTHETIC"};
+    for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++)
+        if (getenv(before[i]))
+            return NULL;
+    return getenv("HWLOC_XMLFILE");
+}
+
+int pb_topology_env_xml(hwloc_topology_t topo, char **text, dlti_error_t *err)
+{
+    *text = NULL;
+    const char *path = env_xml_file();
+    size_t len;
+    if (!path)
+        return 0;
+    dlti_error_t why;
+    if (!(*text = dlti_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, &why))) {
+        /* exit 3 whatever the reason: the environment named the file */
+        dlti_error_set_at(err, why.code == DLTI_ERROR_NOMEM ? why.code : DLTI_ERROR_IO, path, 0,
+                          0, "HWLOC_XMLFILE: %s", why.text);
+        return -1;
+    }
+    if (hwloc_topology_set_xmlbuffer(topo, *text, (int)len + 1) != 0) {
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, path, 0, 0,
+                          "not a valid hwloc XML topology (HWLOC_XMLFILE; "
+                          "hwloc_topology_set_xmlbuffer: %s)",
+                          strerror(errno));
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 /* The first entry of the CPU's provenance: where the topology came from. */
@@ -88,8 +109,6 @@ static int load_topology(pb_run *run, dlti_error_t *err)
 {
     const char *path = run->opts->xml_path;
     const char *xml = run->xml.label ? run->xml.label : path; /* names it in errors */
-    if (!run->host && !run->xml.buffer && xml_unreadable(path, err))
-        return -1;
     /* Read by sysdesc, with the size limit every reader has (an
      * endless stream given as the file), then handed to hwloc as a buffer;
      * hwloc reads it during hwloc_topology_load.  A cluster node's text
@@ -111,8 +130,16 @@ static int load_topology(pb_run *run, dlti_error_t *err)
         text[len = run->xml.len] = '\0';
     } else if (!run->host && !(text = dlti_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, err))) {
         return -1;
+    } else if (run->host) {
+        /* hwloc would read HWLOC_XMLFILE itself, with no limit and a FIFO
+         * hanging it: it gets the text, read the one way. */
+        char *env_text;
+        if (pb_topology_env_xml(run->topo, &env_text, err) != 0)
+            return -1;
+        text = env_text;
+        len = 0;
     }
-    if (text && hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
+    if (text && !run->host && hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
                           "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
                           strerror(errno));
@@ -256,6 +283,8 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
         run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
     pb_run_free(&run);
+    if (!result)
+        dlti_error_settle(ctx, err, run.host ? NULL : opts->xml_path);
     return result;
 }
 
@@ -288,5 +317,7 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
     if (i == n)
         spec = sysdesc_cluster_finish(cl, err);
     sysdesc_cluster_free(cl);
+    if (!spec)
+        dlti_error_settle(ctx, err, NULL);
     return spec;
 }

@@ -202,6 +202,15 @@ const char *pb_rt_view_name(int rank);
  * -1 (run unchanged) when the map is not one. */
 char *pb_rt_print(pb_run *run, const dlti_attr *libraries, size_t *len);
 int pb_rt_load(pb_run *run, const dlti_attr *answer);
+/* The keys a runtime's "unified" map may hold, and their kinds: the reader
+ * refuses an answer with any other (rt_text.c). */
+typedef enum pb_rt_kind { PB_RT_I64, PB_RT_BOOL, PB_RT_STRING, PB_RT_I64_ARRAY } pb_rt_kind;
+typedef struct pb_rt_unified_key {
+    const char *name;
+    pb_rt_kind kind;
+} pb_rt_unified_key;
+size_t pb_rt_unified_count(void);
+const pb_rt_unified_key *pb_rt_unified_at(size_t i);
 /* The shared objects loaded in this process, path -> "inode:size:mtime"
  * (the runtime libraries and their drivers: a cache entry holds them and is
  * stale when one changed); NULL when out of memory. */
@@ -220,6 +229,9 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
               char (*whys)[PB_RT_WHY]);
 /* The default bound of a runtime's answer (sysdesc_probe_options.runtime_timeout_ms 0). */
 #define PB_RT_TIMEOUT_MS 20000
+/* The most an answer may hold, a child's or a cache entry's: the largest
+ * real answer is tens of KiB (8 GPUs with MIG partitions, every runtime). */
+#define PB_RT_MAX_ANSWER_BYTES ((size_t)4 << 20)
 
 /* rt_cache.c: the cache of the runtimes' answers ($XDG_CACHE_HOME/sysdesc).
  * pb_rt_cache_key builds the key of this host and options into `key`;
@@ -331,6 +343,16 @@ bool pb_usable(const pb_run *run, hwloc_obj_t o);
 
 /* Copies src into dst (size bytes), cut to fit, always NUL-terminated. */
 void pb_copy(char *dst, size_t size, const char *src);
+
+/* When hwloc would load this host's topology from HWLOC_XMLFILE by itself,
+ * reads that file (dlti_input_open: a regular file, the XML size limit) and
+ * gives hwloc its text: 0 (*text: what to free after hwloc_topology_load,
+ * NULL when the variable does not apply) or -1 with err set. */
+int pb_topology_env_xml(hwloc_topology_t topo, char **text, dlti_error_t *err);
+
+/* `in` as a terminal may show it: control bytes (C0, DEL, C1) and bytes that
+ * are not UTF-8 become \xHH; cut to fit `size` (NUL included). */
+void pb_terminal_text(char *out, size_t size, const char *in);
 
 /* Reads up to size-1 bytes of a file into buf (NUL-terminated); -1 when unreadable. */
 int pb_read_file(const char *path, char *buf, size_t size);

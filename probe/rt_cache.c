@@ -10,9 +10,12 @@
  * and Vulkan ICD directories).  HASH is the key's 64-bit hash; the key
  * itself is compared in full.  An entry is also stale when one of the
  * shared libraries the runtimes loaded (its "libraries") is no longer the
- * same file.  Entries are written atomically (a temporary file renamed
- * over the old one), read only when they are regular files of this user,
- * and ignored when they do not parse, do not match or are stale. */
+ * same file.  The directory is used only when it is this user's alone
+ * (owner, mode, not a link); entries are written atomically (a temporary
+ * file renamed over the old one), read only when they are regular files of
+ * this user (dlti_input_open: never a FIFO, never a link), and ignored when
+ * they do not parse, do not match or are stale; an answer read from the
+ * cache goes through the reader a fresh answer goes through (rt_text.c). */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -22,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +35,7 @@
 
 extern char **environ;
 
-#define MAX_ENTRY_BYTES (4u << 20)
+#define MAX_ENTRY_BYTES (PB_RT_MAX_ANSWER_BYTES + 64 * 1024) /* the answer and its key */
 #define PRUNE_AFTER_SECONDS (7 * 24 * 3600) /* entries of past boots and settings */
 
 /* The environment variables that change what a runtime reports: every one
@@ -187,55 +191,77 @@ static bool cache_dir(const pb_run *run, char *out, size_t size)
     return n > 0 && (size_t)n < size;
 }
 
-static bool entry_path(const pb_run *run, const char *kind, const char *key, char *out,
-                       size_t size)
+/* The entry's file name in the cache directory. */
+static bool entry_name(const char *kind, const char *key, char *out, size_t size)
 {
-    char dir[4096];
-    if (!cache_dir(run, dir, sizeof(dir)))
-        return false;
-    int n = snprintf(out, size, "%s/%s-%016llx.mlir", dir, kind,
+    int n = snprintf(out, size, "%s-%016llx.mlir", kind,
                      (unsigned long long)dlti_hash_bytes(key, strlen(key)));
     return n > 0 && (size_t)n < size;
 }
 
-/* The whole file when it is a regular file of this user, not too big. */
-static char *read_entry(const char *path, size_t *len)
+/* mkdir -p with mode 0700 for what it creates; true when `dir` is there. */
+static bool make_dirs(char *dir)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    char *text = NULL;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-        st.st_size > 0 && (uint64_t)st.st_size < MAX_ENTRY_BYTES &&
-        (text = malloc((size_t)st.st_size + 1)) != NULL) {
-        size_t got = 0;
-        while (got < (size_t)st.st_size) {
-            ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0)
-                break;
-            got += (size_t)r;
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+            *p = '/';
+            return false;
         }
-        text[got] = '\0';
-        *len = got;
+        *p = '/';
     }
-    close(fd);
-    return text;
+    return mkdir(dir, 0700) == 0 || errno == EEXIST;
+}
+
+/* The cache directory, opened: -1 when there is none, or when it is not
+ * this user's alone (docs/runtimes.md, "Who may write the cache"): owned by
+ * another user, writable by its group or others, or a symbolic link.  Such a
+ * directory is never read or written, and the first probe of the process
+ * that meets it says so.  `create`: make it (0700) when it is missing. */
+static int open_cache_dir(pb_run *run, bool create)
+{
+    static atomic_bool warned;
+    char dir[4096];
+    if (!cache_dir(run, dir, sizeof(dir)))
+        return -1;
+    dlti_error_t why;
+    int fd = dlti_dir_open(AT_FDCWD, dir, DLTI_INPUT_NOFOLLOW | DLTI_INPUT_PRIVATE, &why);
+    if (fd < 0 && create && errno == ENOENT && make_dirs(dir))
+        fd = dlti_dir_open(AT_FDCWD, dir, DLTI_INPUT_NOFOLLOW | DLTI_INPUT_PRIVATE, &why);
+    /* A missing directory is the normal first run; anything else is said. */
+    if (fd < 0 && errno != ENOENT && !atomic_exchange(&warned, true))
+        pb_warning(&run->warn, NULL,
+                   "the runtimes' cache directory %s is not used (%s): the runtimes are "
+                   "asked every time (docs/runtimes.md, \"The cache\")",
+                   dir, why.text);
+    return fd;
+}
+
+/* The entry when it is a regular file of this user that others cannot
+ * write, not a link, under the size limit (dlti_input_open). */
+static char *read_entry(int dirfd, const char *name, size_t *len)
+{
+    return dlti_read_file_at(dirfd, name, DLTI_INPUT_NOFOLLOW | DLTI_INPUT_PRIVATE,
+                             MAX_ENTRY_BYTES, len, NULL);
 }
 
 const dlti_attr *pb_cache_lookup(pb_run *run, const char *kind, const char *key)
 {
-    char path[4200];
+    char name[128];
     size_t len = 0;
-    if (!entry_path(run, kind, key, path, sizeof(path)))
+    if (!entry_name(kind, key, name, sizeof(name)))
         return NULL;
-    char *text = read_entry(path, &len);
+    int dirfd = open_cache_dir(run, false);
+    if (dirfd < 0)
+        return NULL;
+    char *text = read_entry(dirfd, name, &len);
+    close(dirfd);
     if (!text)
         return NULL;
     dlti_context *ctx = run->ctx;
-    const dlti_attr *entry = dlti_attr_parse(ctx, text, len, path, NULL);
+    const dlti_attr *entry = dlti_attr_parse(ctx, text, len, name, NULL);
     free(text);
     const dlti_attr *k = entry && dlti_attr_get_kind(entry) == DLTI_ATTR_MAP
                              ? dlti_attr_lookup(entry, dlti_key_string(ctx, "key", 3))
@@ -264,11 +290,15 @@ const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key)
 
 /* Removes the entries (and temporary files left by a crash) that nobody
  * wrote for a week: those of earlier boots, drivers and settings. */
-static void prune(const char *dir)
+static void prune(int dirfd)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = dup(dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     time_t now = time(NULL);
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -277,35 +307,35 @@ static void prune(const char *dir)
             strncmp(n, "host-", 5) != 0) /* host-: an older sysdesc's */
             continue;
         struct stat st;
-        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+        if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
             st.st_uid == geteuid() && now - st.st_mtime > PRUNE_AFTER_SECONDS)
-            unlinkat(dirfd(d), e->d_name, 0);
+            unlinkat(dirfd, e->d_name, 0);
     }
     closedir(d);
 }
 
-/* mkdir -p with mode 0700 for what it creates; true when `dir` is there. */
-static bool make_dirs(char *dir)
+/* A new file in the cache directory, for writing only: the temporary file
+ * an entry is written to before it is renamed over the entry. */
+static int create_temporary(int dirfd, const char *kind, char *name, size_t size)
 {
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-            *p = '/';
-            return false;
-        }
-        *p = '/';
+    static atomic_uint serial;
+    for (int tries = 0; tries < 16; tries++) {
+        snprintf(name, size, ".%s-%ld-%u", kind, (long)getpid(), atomic_fetch_add(&serial, 1));
+        int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
     }
-    return mkdir(dir, 0700) == 0 || errno == EEXIST;
+    return -1;
 }
 
 void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *fields,
                     size_t len)
 {
-    char dir[4096], path[4200], tmp[4200];
-    if (!cache_dir(run, dir, sizeof(dir)) || !entry_path(run, kind, key, path, sizeof(path)) ||
-        !make_dirs(dir))
+    char name[128], tmp[128];
+    if (!entry_name(kind, key, name, sizeof(name)))
+        return;
+    int dirfd = open_cache_dir(run, true);
+    if (dirfd < 0)
         return;
     dlti_buf b = {0};
     dlti_buf_puts(&b, "#dlti.map<\"key\" = ");
@@ -313,8 +343,7 @@ void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *
     dlti_buf_puts(&b, ", ");
     dlti_buf_put(&b, fields, len);
     dlti_buf_puts(&b, ">\n");
-    snprintf(tmp, sizeof(tmp), "%s/.%s-XXXXXX", dir, kind);
-    int fd = b.failed ? -1 : mkstemp(tmp);
+    int fd = b.failed ? -1 : create_temporary(dirfd, kind, tmp, sizeof(tmp));
     if (fd >= 0) {
         size_t done = 0;
         while (done < b.len) {
@@ -325,11 +354,12 @@ void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *
                 break;
             done += (size_t)w;
         }
-        bool ok = done == b.len; /* mkstemp made it 0600 */
-        if (close(fd) != 0 || !ok || rename(tmp, path) != 0)
-            unlink(tmp);
-        prune(dir);
+        bool ok = done == b.len;
+        if (close(fd) != 0 || !ok || renameat(dirfd, tmp, dirfd, name) != 0)
+            unlinkat(dirfd, tmp, 0);
+        prune(dirfd);
     }
+    close(dirfd);
     free(b.data);
 }
 

@@ -8,11 +8,18 @@
  * only the runtime source and pb_rt_print, writes to its pipe and ends with
  * _exit(): no atexit handler, no stdio flush and no return into the
  * caller's code; the caller's handlers of crash signals are reset, so that
- * a runtime's crash ends the child by its signal.  Its standard output and error go to a second pipe, so a
- * runtime's chatter never lands in the caller's output; the last line of it
- * explains a child that failed.  In a multithreaded caller the child holds
- * the forking thread only; glibc makes malloc, stdio and dlopen safe there,
- * and a child that deadlocks all the same is killed at the bound. */
+ * a runtime's crash ends the child by its signal.  Its standard output and
+ * error go to a second pipe, so a runtime's chatter never lands in the
+ * caller's output; the last line of it explains a child that failed; its
+ * standard input is an empty pipe.  In a multithreaded caller the child
+ * holds the forking thread only; glibc makes malloc, stdio and dlopen safe
+ * there, and a child that deadlocks all the same is killed at the bound.
+ *
+ * Nothing a child starts outlives the ask: each child leads a process group
+ * of its own, and the whole group is killed once the child has ended (seen
+ * before it is reaped, so that its id cannot have been reused) or at the
+ * bound.  An answer is at most PB_RT_MAX_ANSWER_BYTES: a child that writes
+ * more is killed with its group. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -24,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,7 +81,10 @@ static void write_all(int fd, const char *p, size_t n)
 static void child_main(const pb_run *run, const pb_rt_source *src, int out_fd, int log_fd,
                        pid_t parent)
 {
-    /* Killed with the parent; gone already if the parent died before this. */
+    /* A group of its own, which the parent kills whole (the parent sets it
+     * too: whichever runs first); killed with the parent; gone already if
+     * the parent died before this. */
+    setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(4);
@@ -84,16 +95,29 @@ static void child_main(const pb_run *run, const pb_rt_source *src, int out_fd, i
     for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++)
         signal(crashes[i], SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    /* Above 2 first, so that the dup2 onto 1 and 2 cannot close them. */
+    /* Above 2 first, so that the dup2 onto 0, 1 and 2 cannot close them.
+     * Standard input: an empty pipe (a runtime that reads it gets its end,
+     * never the caller's terminal or data).  The answer goes to 3, and no
+     * other descriptor of the caller's is left open: a runtime writes to
+     * its two pipes and nowhere else the caller holds. */
     int out = fcntl(out_fd, F_DUPFD_CLOEXEC, 3);
     int log = fcntl(log_fd, F_DUPFD_CLOEXEC, 3);
-    if (out < 0 || log < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
+    int in[2];
+    if (out < 0 || log < 0 || pipe2(in, O_CLOEXEC) != 0 || close(in[1]) != 0 ||
+        dup2(in[0], 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0 ||
+        (out != 3 && dup3(out, 3, O_CLOEXEC) < 0))
         _exit(5);
+    if (close_range(4, ~0u, 0) != 0) {
+        struct rlimit r;
+        long max = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 65536 ? (long)r.rlim_cur : 65536;
+        for (long fd = 4; fd < max; fd++)
+            close((int)fd);
+    }
     size_t len = 0;
     char *text = answer_of(run, src, &len);
     if (!text)
         _exit(3);
-    write_all(out, text, len);
+    write_all(3, text, len);
     _exit(0);
 }
 
@@ -104,7 +128,7 @@ typedef struct job {
     char log[512]; /* the end of what the child printed */
     size_t loglen;
     int status;
-    bool reaped, killed;
+    bool reaped, killed, flooded;
 } job;
 
 static void job_start(const pb_run *run, const pb_rt_source *src, job *j, char *why)
@@ -126,6 +150,8 @@ static void job_start(const pb_run *run, const pb_rt_source *src, job *j, char *
     j->pid = fork();
     if (j->pid == 0)
         child_main(run, src, out[1], log[1], parent);
+    if (j->pid > 0)
+        setpgid(j->pid, j->pid); /* as the child does: no race over who is first */
     close(out[1]);
     close(log[1]);
     if (j->pid < 0) {
@@ -157,6 +183,15 @@ static bool job_read(job *j, int *fd, bool is_log)
         return false;
     }
     if (!is_log) {
+        if (j->text.len + (size_t)r > PB_RT_MAX_ANSWER_BYTES) {
+            /* a flood: no answer is that big; the child and its group end */
+            j->flooded = true;
+            kill(-j->pid, SIGKILL);
+            kill(j->pid, SIGKILL);
+            close(*fd);
+            *fd = -1;
+            return false;
+        }
         dlti_buf_put(&j->text, b, (size_t)r);
         return true;
     }
@@ -177,13 +212,16 @@ static bool job_read(job *j, int *fd, bool is_log)
     return true;
 }
 
-/* The child has ended: what its pipes hold is all of it (a process it
- * started may still hold them open: they are closed all the same). */
+/* The child has ended and its group is gone: what its pipes hold is all of
+ * it, read up to the answer's limit (a process that left the group may
+ * still hold them open: they are closed all the same). */
 static void job_drain(job *j)
 {
     while (j->out_fd >= 0 && job_read(j, &j->out_fd, false))
         ;
-    while (j->log_fd >= 0 && job_read(j, &j->log_fd, true))
+    for (size_t n = 0; j->log_fd >= 0 && n < PB_RT_MAX_ANSWER_BYTES / 4096 &&
+                       job_read(j, &j->log_fd, true);
+         n++)
         ;
     if (j->out_fd >= 0)
         close(j->out_fd);
@@ -192,24 +230,38 @@ static void job_drain(job *j)
     j->out_fd = j->log_fd = -1;
 }
 
-/* Reaps the child when it has ended (never blocks). */
+/* Whether the child has ended, without reaping it: until it is reaped its
+ * id is not reused, so its process group can be killed without a doubt.
+ * A caller that ignores SIGCHLD has it reaped by the system (ECHILD): its
+ * end is then seen on its pipes. */
+static bool job_ended(const job *j)
+{
+    for (;;) {
+        siginfo_t si;
+        si.si_pid = 0;
+        if (waitid(P_PID, (id_t)j->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0)
+            return si.si_pid == j->pid;
+        if (errno != EINTR)
+            return errno == ECHILD && j->out_fd < 0 && j->log_fd < 0;
+    }
+}
+
+/* Ends what is left of the child's process group (what the runtime
+ * started), then reaps the child when it has ended (never blocks). */
 static void job_reap(job *j)
 {
-    if (j->reaped || j->pid <= 0)
+    if (j->reaped || j->pid <= 0 || !job_ended(j))
         return;
+    kill(-j->pid, SIGKILL);
     for (;;) {
         pid_t r = waitpid(j->pid, &j->status, WNOHANG);
         if (r < 0 && errno == EINTR)
             continue;
         if (r == j->pid) {
             j->reaped = true;
-        } else if (r < 0) {
-            /* ECHILD: the caller reaps children itself (SIGCHLD ignored):
-             * the child's end is seen on its pipes, its answer judged alone. */
-            if (j->out_fd < 0 && j->log_fd < 0) {
-                j->reaped = true;
-                j->status = 0;
-            }
+        } else if (r < 0) { /* ECHILD: reaped by the system, judged by its answer */
+            j->reaped = true;
+            j->status = 0;
         }
         return;
     }
@@ -237,7 +289,10 @@ static char *job_result(job *j, unsigned timeout_ms, char *why)
 {
     char tail[200];
     last_line(j, tail, sizeof(tail));
-    if (j->killed) {
+    if (j->flooded) {
+        snprintf(why, PB_RT_WHY, "its answer passed the limit of %zu bytes: abandoned (killed)%s",
+                 PB_RT_MAX_ANSWER_BYTES, tail);
+    } else if (j->killed) {
         snprintf(why, PB_RT_WHY, "no answer within %u ms: abandoned (killed)%s", timeout_ms,
                  tail);
     } else if (WIFSIGNALED(j->status)) {
@@ -334,9 +389,10 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
         job *j = &jobs[i];
         if (j->pid <= 0)
             continue;
-        if (!j->reaped) { /* still running at the bound: abandoned */
+        if (!j->reaped) { /* still running at the bound: abandoned, with its group */
+            kill(-j->pid, SIGKILL);
             kill(j->pid, SIGKILL);
-            j->killed = true;
+            j->killed = !j->flooded;
             /* A child stuck in the kernel (a driver's ioctl) dies only when
              * it returns: it is waited for a moment, then left to become a
              * zombie of this process rather than holding the caller up. */

@@ -93,7 +93,128 @@ static bool get_str(dlti_context *ctx, const dlti_attr *m, const char *k, char *
     return true;
 }
 
-/* The map at `k` of `m` into a pb_map; true when absent or a map. */
+/* The top-level keys a runtime source may set (its "unified" map) and the
+ * kind of each: every one is a device schema key of that type
+ * (tests/probe/test_rt_merge.c holds the two together).  An answer, a
+ * child's or a cache entry's, that sets another key or another kind is
+ * refused whole: an edited cache entry cannot put a key or a value in a
+ * device that no runtime source would. */
+static const pb_rt_unified_key unified_keys[] = {
+    {"L1_cache_size_in_bytes", PB_RT_I64},
+    {"L2_cache_size_in_bytes", PB_RT_I64},
+    {"arch", PB_RT_STRING},
+    {"compute_capability", PB_RT_STRING},
+    {"compute_unit_name", PB_RT_STRING},
+    {"driver_version", PB_RT_STRING},
+    {"ecc_enabled", PB_RT_BOOL},
+    {"execution_unit_simd_width", PB_RT_I64},
+    {"is_partition", PB_RT_BOOL},
+    {"last_level_cache_size_in_bytes", PB_RT_I64},
+    {"max_block_dims", PB_RT_I64_ARRAY},
+    {"max_blocks_per_compute_unit", PB_RT_I64},
+    {"max_clock_in_mhz", PB_RT_I64},
+    {"max_grid_dims", PB_RT_I64_ARRAY},
+    {"max_persisting_L2_cache_size_in_bytes", PB_RT_I64},
+    {"max_shared_memory_per_block_in_bytes", PB_RT_I64},
+    {"max_threads_per_block", PB_RT_I64},
+    {"max_threads_per_compute_unit", PB_RT_I64},
+    {"memory_bus_width_in_bits", PB_RT_I64},
+    {"memory_clock_in_mhz", PB_RT_I64},
+    {"memory_size_in_bytes", PB_RT_I64},
+    {"model", PB_RT_STRING},
+    {"num_compute_units", PB_RT_I64},
+    {"num_execution_units", PB_RT_I64},
+    {"pcie_generation", PB_RT_I64},
+    {"pcie_link_width", PB_RT_I64},
+    {"power_limit_in_watts", PB_RT_I64},
+    {"registers_per_block", PB_RT_I64},
+    {"registers_per_compute_unit", PB_RT_I64},
+    {"reserved_shared_memory_per_block_in_bytes", PB_RT_I64},
+    {"shared_memory_per_block_in_bytes", PB_RT_I64},
+    {"shared_memory_per_compute_unit_in_bytes", PB_RT_I64},
+    {"subgroup_sizes", PB_RT_I64_ARRAY},
+    {"threads_per_execution_unit", PB_RT_I64},
+    {"uuid", PB_RT_STRING},
+    {"vendor", PB_RT_STRING},
+};
+
+size_t pb_rt_unified_count(void)
+{
+    return sizeof(unified_keys) / sizeof(unified_keys[0]);
+}
+
+const pb_rt_unified_key *pb_rt_unified_at(size_t i)
+{
+    return &unified_keys[i];
+}
+
+static bool is_i64(const dlti_attr *v)
+{
+    const dlti_type *t = dlti_attr_type(v);
+    return dlti_attr_get_kind(v) == DLTI_ATTR_INTEGER && t &&
+           dlti_type_get_kind(t) == DLTI_TYPE_INTEGER && dlti_type_int_width(t) == 64;
+}
+
+static bool has_kind(const dlti_attr *v, pb_rt_kind kind)
+{
+    switch (kind) {
+    case PB_RT_I64:
+        return is_i64(v);
+    case PB_RT_BOOL:
+        return dlti_attr_get_kind(v) == DLTI_ATTR_BOOL;
+    case PB_RT_STRING:
+        return dlti_attr_get_kind(v) == DLTI_ATTR_STRING;
+    case PB_RT_I64_ARRAY: {
+        const dlti_type *t = dlti_attr_type(v);
+        return dlti_attr_get_kind(v) == DLTI_ATTR_DENSE_ARRAY && t &&
+               dlti_type_get_kind(t) == DLTI_TYPE_INTEGER && dlti_type_int_width(t) == 64;
+    }
+    }
+    return false;
+}
+
+/* A value of a runtime's view: what the sources write (i64 integers,
+ * booleans, strings, arrays of i64 or of strings, maps of those: the OpenCL
+ * cache maps, partitions), nothing else. */
+static bool view_value(const dlti_attr *v, int depth)
+{
+    switch (dlti_attr_get_kind(v)) {
+    case DLTI_ATTR_INTEGER:
+        return is_i64(v);
+    case DLTI_ATTR_BOOL:
+    case DLTI_ATTR_STRING:
+        return true;
+    case DLTI_ATTR_DENSE_ARRAY:
+        return has_kind(v, PB_RT_I64_ARRAY);
+    case DLTI_ATTR_ARRAY:
+        for (size_t i = 0; i < dlti_attr_size(v); i++)
+            if (dlti_attr_get_kind(dlti_attr_element(v, i)) != DLTI_ATTR_STRING)
+                return false;
+        return true;
+    case DLTI_ATTR_MAP:
+        if (depth >= 4)
+            return false;
+        for (size_t i = 0; i < dlti_attr_size(v); i++)
+            if (!dlti_key_str(dlti_attr_entry_key(v, i), NULL) ||
+                !view_value(dlti_attr_entry_value(v, i), depth + 1))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether `name` = `v` may be in a unified map. */
+static bool unified_entry(const char *name, const dlti_attr *v)
+{
+    for (size_t i = 0; i < sizeof(unified_keys) / sizeof(unified_keys[0]); i++)
+        if (strcmp(unified_keys[i].name, name) == 0)
+            return has_kind(v, unified_keys[i].kind);
+    return false;
+}
+
+/* The map at `k` of `m` into a pb_map; true when absent or a map whose
+ * entries are what a runtime source writes there. */
 static bool get_map(dlti_context *ctx, const dlti_attr *m, const char *k, pb_map *out)
 {
     const dlti_attr *v = dlti_attr_lookup(m, key(ctx, k));
@@ -101,11 +222,15 @@ static bool get_map(dlti_context *ctx, const dlti_attr *m, const char *k, pb_map
         return true;
     if (dlti_attr_get_kind(v) != DLTI_ATTR_MAP)
         return false;
+    bool unified = strcmp(k, "unified") == 0;
     for (size_t i = 0; i < dlti_attr_size(v); i++) {
         const char *name = dlti_key_str(dlti_attr_entry_key(v, i), NULL);
+        const dlti_attr *value = dlti_attr_entry_value(v, i);
         if (!name)
             return false; /* a type key */
-        pb_add(ctx, out, name, dlti_attr_entry_value(v, i));
+        if (unified ? !unified_entry(name, value) : !view_value(value, 1))
+            return false;
+        pb_add(ctx, out, name, value);
     }
     return !out->failed;
 }

@@ -124,6 +124,35 @@ const dlti_attr *pb_str_array(dlti_context *ctx, const char *const *v, size_t n)
     return a;
 }
 
+/* A UTF-8 sequence at s that a terminal shows as text: its length, or 0
+ * for a byte that is not one or for a C1 control (U+0080-U+009F). */
+static size_t printable_utf8(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n == 2 && c == 0xC2 && s[1] < 0xA0 ? 0 : n;
+}
+
+void pb_terminal_text(char *out, size_t size, const char *in)
+{
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)in;
+    while (*p && o + 5 < size) {
+        size_t n = *p >= 0x20 && *p < 0x7F ? 1 : *p >= 0x80 ? printable_utf8(p) : 0;
+        if (n) {
+            memcpy(out + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            o += (size_t)snprintf(out + o, size - o, "\\x%02X", *p++);
+        }
+    }
+    out[o] = '\0';
+}
+
 void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
 {
     char msg[768];
@@ -153,13 +182,17 @@ report:;
              path ? path : "", path ? ": " : "");
     size_t l = strlen(line);
     snprintf(line + l, sizeof(line) - l, "%s", msg);
+    /* Paths and values may come from a file or a runtime: the line may go
+     * to a terminal, so no control byte of theirs does. */
+    char shown[1024];
+    pb_terminal_text(shown, sizeof(shown), line);
     const sysdesc_probe_options *opts = w->opts;
     if (opts && opts->quiet)
         return;
     if (opts && opts->warning)
-        opts->warning(opts->warning_user, line);
+        opts->warning(opts->warning_user, shown);
     else
-        fprintf(stderr, "sysdesc: warning: %s\n", line);
+        fprintf(stderr, "sysdesc: warning: %s\n", shown);
 }
 
 void pb_provenance(pb_run *run, const char *path, const char *what)
@@ -231,18 +264,11 @@ void pb_copy(char *dst, size_t size, const char *src)
 
 int pb_read_file(const char *path, char *buf, size_t size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = dlti_input_open(AT_FDCWD, path, 0, NULL);
     if (fd < 0)
         return -1;
-    size_t got = 0;
-    while (got + 1 < size) {
-        ssize_t r = read(fd, buf + got, size - 1 - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
+    size_t got;
+    dlti_input_read(fd, buf, size - 1, &got); /* what was read before a failure stands */
     close(fd);
     buf[got] = '\0';
     return 0;

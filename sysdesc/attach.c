@@ -188,9 +188,9 @@ static char *apply(attacher *a, size_t *out_len)
     return r.data;
 }
 
-char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char *source,
-                     const sysdesc_system *sys, const dlti_attr *llvm_target, unsigned flags,
-                     unsigned *what, size_t *out_len, dlti_error_t *err)
+static char *run_attach(dlti_context *ctx, const char *text, size_t len, const char *source,
+                        const sysdesc_system *sys, const dlti_attr *llvm_target, unsigned flags,
+                        unsigned *what, size_t *out_len, dlti_error_t *err)
 {
     unsigned did = 0;
     if (what)
@@ -277,6 +277,11 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
     /* What we write, we read back: the result must parse, with the spec. */
     dlti_error_t again;
     const dlti_scope *check = dlti_parse(ctx, r, *out_len, source, &again);
+    if (!check && (again.code == DLTI_ERROR_NOMEM || again.code == DLTI_ERROR_LIMIT)) {
+        *err = again; /* the budget, not the text, stopped the read */
+        free(r);
+        return NULL;
+    }
     if (!check) {
         dlti_error_set(err, DLTI_ERROR_VERIFY, "attach made a file it cannot read (%s:%d:%d: %s)",
                        source, again.line, again.column, again.text);
@@ -288,9 +293,20 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
     return r;
 }
 
-char *sysdesc_attach_file(dlti_context *ctx, const char *path, const sysdesc_system *sys,
-                          const dlti_attr *llvm_target, unsigned flags, unsigned *what,
-                          size_t *out_len, dlti_error_t *err)
+char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char *source,
+                     const sysdesc_system *sys, const dlti_attr *llvm_target, unsigned flags,
+                     unsigned *what, size_t *out_len, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    char *r = run_attach(ctx, text, len, source, sys, llvm_target, flags, what, out_len, err);
+    if (!r)
+        dlti_error_settle(ctx, err, source);
+    return r;
+}
+
+static char *run_attach_file(dlti_context *ctx, const char *path, const sysdesc_system *sys,
+                             const dlti_attr *llvm_target, unsigned flags, unsigned *what,
+                             size_t *out_len, dlti_error_t *err)
 {
     size_t len;
     char *text = dlti_read_file(path, dlti_context_get_limits(ctx).max_input_bytes, &len, err);
@@ -299,5 +315,16 @@ char *sysdesc_attach_file(dlti_context *ctx, const char *path, const sysdesc_sys
     char *r = sysdesc_attach(ctx, text, len, strcmp(path, "-") ? path : "<stdin>", sys,
                              llvm_target, flags, what, out_len, err);
     free(text);
+    return r;
+}
+
+char *sysdesc_attach_file(dlti_context *ctx, const char *path, const sysdesc_system *sys,
+                          const dlti_attr *llvm_target, unsigned flags, unsigned *what,
+                          size_t *out_len, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    char *r = run_attach_file(ctx, path, sys, llvm_target, flags, what, out_len, err);
+    if (!r)
+        dlti_error_settle(ctx, err, path);
     return r;
 }

@@ -20,12 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static bool is_file(const char *p)
 {
     struct stat st;
@@ -252,9 +246,27 @@ sd_resolver sd_catalog_resolver(const char *search_path)
 
 /* ---- listing ---- */
 
+/* A walk of a catalog directory ends: it remembers the directories it has
+ * been in (device and inode: a symbolic link back up is entered once), goes
+ * WALK_MAX_DEPTH deep at most and looks at WALK_MAX_ENTRIES names at most
+ * (SYSDESC_PATH=/proc: its links lead into the whole file system); past
+ * that the listing fails, rather than being a partial catalog. */
+#define WALK_MAX_DEPTH 16
+#define WALK_MAX_ENTRIES 100000
+
+typedef struct dir_id {
+    dev_t dev;
+    ino_t ino;
+} dir_id;
+
 typedef struct list_state {
     sysdesc_catalog_entry *e;
     size_t n, cap;
+    dir_id *seen;
+    size_t nseen, capseen;
+    size_t looked;             /* names read in this search path directory */
+    const char *root;
+    dlti_error_t *err;
     bool failed;
 } list_state;
 
@@ -266,35 +278,73 @@ static bool listed(const list_state *s, const char *name)
     return false;
 }
 
-/* Paths longer than the buffers are skipped: no catalog name is that long. */
-static void walk(list_state *s, const char *root, const char *rel)
+static void walk_fail(list_state *s, dlti_error_code code, const char *why)
 {
-    char dirpath[4096 + 2048 + 2];
-    snprintf(dirpath, sizeof(dirpath), "%s%s%s", root, *rel ? "/" : "", rel);
-    DIR *d = opendir(dirpath);
-    if (!d)
+    if (!s->failed)
+        dlti_error_set(s->err, code, "catalog directory %s: %s", s->root, why);
+    s->failed = true;
+}
+
+/* False when directory `fd` was walked already (or out of memory). */
+static bool first_visit(list_state *s, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return false;
+    for (size_t i = 0; i < s->nseen; i++)
+        if (s->seen[i].dev == st.st_dev && s->seen[i].ino == st.st_ino)
+            return false;
+    if (dlti_grow((void **)&s->seen, &s->capseen, s->nseen + 1, sizeof(*s->seen))) {
+        walk_fail(s, DLTI_ERROR_NOMEM, "out of memory");
+        return false;
+    }
+    s->seen[s->nseen++] = (dir_id){st.st_dev, st.st_ino};
+    return true;
+}
+
+/* Directory `fd` (taken: closed here), `rel` below the root.  Paths longer
+ * than the buffers are skipped: no catalog name is that long. */
+static void walk(list_state *s, int fd, const char *rel, unsigned depth)
+{
+    DIR *d = first_visit(s, fd) ? fdopendir(fd) : NULL;
+    if (!d) {
+        close(fd);
         return;
+    }
     struct dirent *de;
-    while ((de = readdir(d)) && !s->failed) {
+    while (!s->failed && (de = readdir(d))) {
         if (de->d_name[0] == '.')
             continue;
+        if (++s->looked > WALK_MAX_ENTRIES) {
+            char why[128];
+            snprintf(why, sizeof(why),
+                     "more than %d names under it (a catalog has hundreds): not listed",
+                     WALK_MAX_ENTRIES);
+            walk_fail(s, DLTI_ERROR_LIMIT, why);
+            break;
+        }
         char relname[2048], full[4096 + 2048 + 2];
         if (snprintf(relname, sizeof(relname), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >=
             (int)sizeof(relname))
             continue;
-        snprintf(full, sizeof(full), "%s/%s", root, relname);
-        if (is_dir(full)) {
-            walk(s, root, relname);
+        struct stat st;
+        if (fstatat(dirfd(d), de->d_name, &st, 0) != 0) /* links followed */
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            int sub = depth < WALK_MAX_DEPTH ? dlti_dir_open(dirfd(d), de->d_name, 0, NULL) : -1;
+            if (sub >= 0)
+                walk(s, sub, relname, depth + 1);
             continue;
         }
         size_t len = strlen(relname);
-        if (len <= 5 || strcmp(relname + len - 5, ".yaml") != 0)
+        if (!S_ISREG(st.st_mode) || len <= 5 || strcmp(relname + len - 5, ".yaml") != 0)
             continue;
+        snprintf(full, sizeof(full), "%s/%s", s->root, relname);
         relname[len - 5] = '\0';
         if (listed(s, relname))
             continue;
         if (dlti_grow((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e))) {
-            s->failed = true;
+            walk_fail(s, DLTI_ERROR_NOMEM, "out of memory");
             break;
         }
         sysdesc_catalog_entry *e = &s->e[s->n];
@@ -303,15 +353,21 @@ static void walk(list_state *s, const char *root, const char *rel)
         e->path = strdup(full);
         s->n++;
         if (!e->name || !e->path)
-            s->failed = true;
+            walk_fail(s, DLTI_ERROR_NOMEM, "out of memory");
     }
     closedir(d);
 }
 
 static int list_in(const char *dir, void *user)
 {
-    walk(user, dir, "");
-    return ((list_state *)user)->failed ? -1 : 0;
+    list_state *s = user;
+    s->root = dir;
+    s->looked = 0;
+    s->nseen = 0; /* a directory under two search path entries is listed under both */
+    int fd = dlti_dir_open(AT_FDCWD, dir, 0, NULL);
+    if (fd >= 0)
+        walk(s, fd, "", 0);
+    return s->failed ? -1 : 0;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -338,9 +394,10 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     char *owned = NULL;
     if (!(search_path = path_or_default(search_path, &owned, err)))
         return -1;
-    list_state s = {0};
+    list_state s = {.err = err};
     int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
-    if (rc < 0)
+    free(s.seen);
+    if (rc < 0 && !s.failed)
         dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
     else if (s.n)
         qsort(s.e, s.n, sizeof(*s.e), cmp_entry); /* no qsort(NULL, 0): UB */
@@ -421,19 +478,29 @@ static bool pci_matches(const dlti_attr *dev, unsigned vendor_id, unsigned devic
  * GPU's PCI id and is never what a probed id means. */
 static bool declared_variant(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    char head[4096];
+    size_t got = 0;
+    int fd = dlti_input_open(AT_FDCWD, path, 0, NULL);
+    if (fd < 0)
         return false;
-    char line[512];
-    bool variant = false;
-    while (!variant && fgets(line, sizeof(line), f) && line[0] == '#') {
+    int rc = dlti_input_read(fd, head, sizeof(head) - 1, &got);
+    close(fd);
+    if (rc != 0)
+        return false;
+    head[got] = '\0';
+    /* the header comment: the leading lines that begin with '#' */
+    for (const char *line = head; *line == '#';) {
         const char *p = line + 1;
         while (*p == ' ')
             p++;
-        variant = strncmp(p, "variant-of:", 11) == 0;
+        if (strncmp(p, "variant-of:", 11) == 0)
+            return true;
+        const char *nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        line = nl + 1;
     }
-    fclose(f);
-    return variant;
+    return false;
 }
 
 int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned device_id,
@@ -468,9 +535,9 @@ int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned de
     return rc;
 }
 
-const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
-                                           unsigned device_id, const char *search_path,
-                                           char **name, dlti_error_t *err)
+static const dlti_attr *run_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
+                                              unsigned device_id, const char *search_path,
+                                              char **name, dlti_error_t *err)
 {
     sd_pci_candidate c[8];
     size_t n;
@@ -494,4 +561,15 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
         return NULL;
     }
     return c[0].device;
+}
+
+const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
+                                           unsigned device_id, const char *search_path,
+                                           char **name, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *r = run_catalog_match_pci(ctx, vendor_id, device_id, search_path, name, err);
+    if (!r)
+        dlti_error_settle(ctx, err, NULL);
+    return r;
 }

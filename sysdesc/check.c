@@ -23,6 +23,18 @@ typedef struct child_memo {
     const sysdesc_schema_key *k;   /* the child's entry; NULL when none */
 } child_memo;
 
+/* A hint found for an unknown key name under a parent: a system of many
+ * devices repeats the same mistakes, and each hint scans the schema. */
+typedef struct hint_memo {
+    int parent;
+    unsigned bits;
+    size_t len;               /* 0: empty */
+    char name[48];
+    bool found;
+    char near[208];
+} hint_memo;
+#define HINT_SLOTS 1024 /* a power of two */
+
 typedef struct check_run {
     sysdesc_problem_fn report;
     void *user;
@@ -30,6 +42,19 @@ typedef struct check_run {
     sd_locator *locator;     /* NULL: problems are not located */
     long count;
     bool stop;
+    /* What is made of each problem: hints and locations cost only for what
+     * is shown.  scan: each problem is located only, the first in the text
+     * kept (best_*); else target < 0: every problem is reported whole, or
+     * only problem number `target` is (the others are counted). */
+    bool scan;
+    long target;
+    int best_line, best_column;
+    long best;
+    hint_memo *hints;        /* HINT_SLOTS, made with the first hint */
+    /* A lenient load's options: what the schema does not know
+     * (DLTI_ERROR_UNSUPPORTED) is not counted; the scan gives it, whole,
+     * to lenient->warn. */
+    const sysdesc_yaml_options *lenient;
     bool partial;            /* SYSDESC_CHECK_PARTIAL */
     bool complete;           /* SYSDESC_CHECK_COMPLETE */
     /* the device being checked */
@@ -101,7 +126,16 @@ typedef struct other_key {
     size_t n;
 } other_key;
 
-static void place(check_run *r, dlti_error_t *e, size_t depth, const other_key *other)
+/* Whether the problem about to be reported is shown: its text (and hint)
+ * is made. */
+static bool shown(const check_run *r)
+{
+    return !r->scan && (r->target < 0 || r->count + 1 == r->target) && !r->stop && r->report;
+}
+
+/* The line and column of a problem (see place()); false when not found. */
+static bool locate(check_run *r, size_t depth, const other_key *other, int *at_line,
+                   int *at_column)
 {
     int line = 0, column = 0;
     int m = sd_locate(r->locator, r->key, r->key_len, depth, &line, &column);
@@ -121,7 +155,15 @@ static void place(check_run *r, dlti_error_t *e, size_t depth, const other_key *
             column = column2;
         }
     }
-    if (m > 0)
+    *at_line = line;
+    *at_column = column;
+    return m > 0;
+}
+
+static void place(check_run *r, dlti_error_t *e, size_t depth, const other_key *other)
+{
+    int line, column;
+    if (locate(r, depth, other, &line, &column))
         dlti_error_place(e, r->source, line, column);
 }
 
@@ -132,8 +174,33 @@ static void vproblem(check_run *r, dlti_error_code code, size_t depth, const oth
 {
     if (r->stop)
         return;
+    if (code == DLTI_ERROR_UNSUPPORTED && r->lenient) {
+        if (!r->scan || !r->lenient->warn)
+            return;
+        dlti_error_t e;
+        dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
+        if (r->locator)
+            place(r, &e, depth, other);
+        if (r->lenient->warn(r->lenient->warn_user, &e) != 0)
+            r->stop = true;
+        return;
+    }
     r->count++;
-    if (!r->report)
+    if (r->scan) {
+        /* the first in the text: one without a place first (as `sysdesc
+         * check` sorts them), then by line and column, then the checker's order */
+        int line = 0, column = 0;
+        if (!r->locator || !locate(r, depth, other, &line, &column))
+            line = column = 0;
+        if (r->best == 0 || line < r->best_line ||
+            (line == r->best_line && column < r->best_column)) {
+            r->best = r->count;
+            r->best_line = line;
+            r->best_column = column;
+        }
+        return;
+    }
+    if (!r->report || (r->target >= 0 && r->count != r->target))
         return;
     dlti_error_t e;
     dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
@@ -416,7 +483,7 @@ static void wrong_type(check_run *r, const sysdesc_schema_key *k, const dlti_att
 {
     char path[512], want[96], got[96], hint[128];
     path_text(r, r->depth, path, sizeof(path));
-    bool h = value_hint(k, v, hint, sizeof(hint));
+    bool h = shown(r) && value_hint(k, v, hint, sizeof(hint));
     problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' must be %s, not %s%s%s", path,
             expected_text(k, want, sizeof(want)), actual_text(v, got, sizeof(got)),
             h ? "; " : "", h ? hint : "");
@@ -429,7 +496,7 @@ static void wrong_element(check_run *r, const sysdesc_schema_key *k, size_t i, c
     sysdesc_schema_key ek = *k;
     ek.type = k->type == SYSDESC_VALUE_I64_ARRAY ? SYSDESC_VALUE_I64 : SYSDESC_VALUE_STRING;
     path_text(r, r->depth, path, sizeof(path));
-    bool h = value_hint(&ek, e, hint, sizeof(hint));
+    bool h = shown(r) && value_hint(&ek, e, hint, sizeof(hint));
     problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' must be %s, not a list with %s at position %zu%s%s",
             path, expected_text(k, want, sizeof(want)), actual_text(e, got, sizeof(got)), i + 1,
             h ? "; " : "", h ? hint : "");
@@ -583,11 +650,42 @@ static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, cons
     }
 }
 
+/* sd_schema_suggest_text(), remembered by parent, device types and name. */
+static bool suggest(check_run *r, int parent, const char *name, size_t len, char *near,
+                    size_t size)
+{
+    if (!r->hints)
+        r->hints = calloc(HINT_SLOTS, sizeof(*r->hints));
+    if (!r->hints || len >= sizeof(r->hints[0].name))
+        return sd_schema_suggest_text(parent, r->dev_bits, name, len, near, size);
+    size_t h = (dlti_hash_bytes(name, len) ^ (size_t)(parent + 1) * 31u ^ r->dev_bits) &
+               (HINT_SLOTS - 1);
+    hint_memo *m = &r->hints[h];
+    if (m->len != len || m->parent != parent || m->bits != r->dev_bits ||
+        memcmp(m->name, name, len) != 0) {
+        m->found = sd_schema_suggest_text(parent, r->dev_bits, name, len, m->near,
+                                          sizeof(m->near));
+        m->parent = parent;
+        m->bits = r->dev_bits;
+        m->len = len;
+        memcpy(m->name, name, len);
+    }
+    if (m->found)
+        snprintf(near, size, "%s", m->near);
+    return m->found;
+}
+
 /* A key the schema does not know (or a name a `names` map does not list):
  * DLTI_ERROR_UNSUPPORTED, which loads report and go on (docs/checks.md). */
 static void unknown_key(check_run *r, int parent, const char *name, size_t len)
 {
     char path[512], near[256];
+    /* counted and located, no hint to look for; a lenient load's scan
+     * warns with the whole text */
+    if (!shown(r) && !(r->lenient && r->scan)) {
+        problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "unknown key");
+        return;
+    }
     path_text(r, r->depth - 1, path, sizeof(path));
     const sysdesc_schema_key *pk = parent >= 0 ? sysdesc_schema_key_at((size_t)parent) : NULL;
     if (pk && pk->names && sd_schema_name_nocase(pk, name, len, near, sizeof(near))) {
@@ -601,7 +699,7 @@ static void unknown_key(check_run *r, int parent, const char *name, size_t len)
                 strcmp(pk->names, "#") == 0 ? "0, 1, ..." : pk->names);
         return;
     }
-    if (sd_schema_suggest_text(parent, r->dev_bits, name, len, near, sizeof(near))) {
+    if (suggest(r, parent, name, len, near, sizeof(near))) {
         problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "unknown key '%.*s' in '%s'; did you mean %s?",
                 (int)len, name, path, near);
         return;
@@ -966,31 +1064,78 @@ static void cluster_problem(void *user, const char *k1, const char *k2, size_t k
         problem(r, DLTI_ERROR_VERIFY, depth, "%s", message);
 }
 
+static long check_run_all(check_run *r, const sysdesc_system *sys);
+
 static long check(const sysdesc_system *sys, unsigned flags, sd_locator *locator,
                   const char *source, sysdesc_problem_fn report, void *user)
 {
-    check_run r = {.report = report, .user = user, .source = source, .locator = locator,
-                   .partial = flags & SYSDESC_CHECK_PARTIAL,
-                   .complete = flags & SYSDESC_CHECK_COMPLETE};
+    check_run *r = calloc(1, sizeof(*r)); /* its memos are big for a stack */
+    if (!r)
+        return -1;
+    *r = (check_run){.report = report, .user = user, .source = source, .locator = locator,
+                     .partial = flags & SYSDESC_CHECK_PARTIAL,
+                     .complete = flags & SYSDESC_CHECK_COMPLETE, .target = -1};
+    long n = check_run_all(r, sys);
+    free(r->hints);
+    free(r);
+    return n;
+}
+
+long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text, size_t len,
+                    const char *source, const sysdesc_yaml_options *opts, dlti_error_t *first)
+{
+    sd_locator *loc = text ? sd_locator_new(text, len, source) : NULL;
+    check_run *r = calloc(1, sizeof(*r));
+    if ((text && !loc) || !r) {
+        sd_locator_free(loc);
+        free(r);
+        return -1;
+    }
+    /* Counted and located, no text; then the first one in the text again,
+     * made whole. */
+    *r = (check_run){.source = source, .locator = loc, .partial = flags & SYSDESC_CHECK_PARTIAL,
+                     .complete = flags & SYSDESC_CHECK_COMPLETE, .scan = true, .target = -1};
+    if (opts && !(opts->flags & SYSDESC_LOAD_STRICT))
+        r->lenient = opts;
+    long n = check_run_all(r, sys);
+    if (n > 0) {
+        long best = r->best;
+        sd_first_problem keep = {first, 0, opts};
+        const sysdesc_yaml_options *lenient = r->lenient;
+        free(r->hints);
+        *r = (check_run){.report = sd_keep_first, .user = &keep, .source = source, .locator = loc,
+                         .partial = flags & SYSDESC_CHECK_PARTIAL,
+                         .complete = flags & SYSDESC_CHECK_COMPLETE, .target = best,
+                         .lenient = lenient};
+        check_run_all(r, sys);
+    }
+    sd_locator_free(loc);
+    free(r->hints);
+    free(r);
+    return n;
+}
+
+static long check_run_all(check_run *r, const sysdesc_system *sys)
+{
     const dlti_attr *spec = sys ? sys->spec : NULL;
     if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC) {
-        r.depth = 0;
-        problem(&r, DLTI_ERROR_VERIFY, 0, "not a #dlti.target_system_spec");
-        return r.count;
+        r->depth = 0;
+        problem(r, DLTI_ERROR_VERIFY, 0, "not a #dlti.target_system_spec");
+        return r->count;
     }
-    for (size_t i = 0; i < dlti_attr_size(spec) && !r.stop; i++) {
-        r.key[0] = dlti_key_str(dlti_attr_entry_key(spec, i), &r.key_len[0]);
-        if (!r.key[0])
+    for (size_t i = 0; i < dlti_attr_size(spec) && !r->stop; i++) {
+        r->key[0] = dlti_key_str(dlti_attr_entry_key(spec, i), &r->key_len[0]);
+        if (!r->key[0])
             continue; /* the core rejects type keys in a system spec */
         const dlti_attr *dev = dlti_attr_entry_value(spec, i);
         if (is_cluster_device(dev)) {
-            r.device = dev;
-            sd_check_cluster(spec, r.key[0], r.key_len[0], dev, cluster_problem, &r);
+            r->device = dev;
+            sd_check_cluster(spec, r->key[0], r->key_len[0], dev, cluster_problem, r);
             continue;
         }
-        check_device(&r, dev);
+        check_device(r, dev);
     }
-    return r.count;
+    return r->count;
 }
 
 long sysdesc_system_check(const sysdesc_system *sys, unsigned flags, const char *source,

@@ -72,8 +72,8 @@ static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_
     return 0;
 }
 
-int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
-                        unsigned count, dlti_error_t *err)
+static int run_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
+                           unsigned count, dlti_error_t *err)
 {
     size_t ndev = dlti_attr_size(sys->spec);
     if (count >= 1 && ndev != 1) {
@@ -116,6 +116,16 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
     return 0;
 }
 
+int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
+                        unsigned count, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    int r = run_compose_add(c, sys, id, count, err);
+    if (r < 0)
+        dlti_error_settle(c ? c->ctx : NULL, err, NULL);
+    return r;
+}
+
 /* Splits "[ID=]ITEM[:N]"; the strings point into `arg` (modified). */
 static int split_item(char *arg, char **id, char **item, unsigned *count)
 {
@@ -147,8 +157,8 @@ static int split_item(char *arg, char **id, char **item, unsigned *count)
     return **item ? 0 : -1;
 }
 
-int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
-                             const sysdesc_yaml_options *opts, dlti_error_t *err)
+static int run_compose_add_item(sysdesc_compose *c, const char *text,
+                                const sysdesc_yaml_options *opts, dlti_error_t *err)
 {
     if (!c || !text) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "compose: no composition or item");
@@ -173,7 +183,17 @@ int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
     return rc;
 }
 
-int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
+int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
+                             const sysdesc_yaml_options *opts, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    int r = run_compose_add_item(c, text, opts, err);
+    if (r < 0)
+        dlti_error_settle(c ? c->ctx : NULL, err, text);
+    return r;
+}
+
+static int run_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
 {
     if (c->n == 0) {
         dlti_error_set(err, DLTI_ERROR_VERIFY, "nothing to compose: no devices");
@@ -191,8 +211,17 @@ int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t
     return 0;
 }
 
-const dlti_attr *sysdesc_device_fill(dlti_context *ctx, const dlti_attr *device,
-                                     const dlti_attr *catalog_device, dlti_error_t *err)
+int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    int r = run_compose_finish(c, out, err);
+    if (r < 0)
+        dlti_error_settle(c ? c->ctx : NULL, err, NULL);
+    return r;
+}
+
+static const dlti_attr *run_device_fill(dlti_context *ctx, const dlti_attr *device,
+                                        const dlti_attr *catalog_device, dlti_error_t *err)
 {
     const dlti_attr *result = device;
     for (size_t i = 0; i < dlti_attr_size(catalog_device) && result; i++) {
@@ -208,4 +237,14 @@ const dlti_attr *sysdesc_device_fill(dlti_context *ctx, const dlti_attr *device,
         }
     }
     return result;
+}
+
+const dlti_attr *sysdesc_device_fill(dlti_context *ctx, const dlti_attr *device,
+                                     const dlti_attr *catalog_device, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *r = run_device_fill(ctx, device, catalog_device, err);
+    if (!r)
+        dlti_error_settle(ctx, err, NULL);
+    return r;
 }

@@ -54,8 +54,8 @@ static int string_at(dlti_context *ctx, const dlti_attr *spec, const char *devic
     return 0;
 }
 
-const dlti_attr *sysdesc_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
-                                         const char *device, dlti_error_t *err)
+static const dlti_attr *run_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
+                                            const char *device, dlti_error_t *err)
 {
     if (!device)
         device = "CPU";
@@ -118,4 +118,14 @@ const dlti_attr *sysdesc_llvm_target_new(dlti_context *ctx, const dlti_attr *spe
     const dlti_attr *a = dlti_attr_parse(ctx, text, len, NULL, err);
     free(text);
     return a;
+}
+
+const dlti_attr *sysdesc_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
+                                         const char *device, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *r = run_llvm_target_new(ctx, spec, device, err);
+    if (!r)
+        dlti_error_settle(ctx, err, NULL);
+    return r;
 }

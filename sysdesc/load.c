@@ -46,11 +46,9 @@ static int check_loaded(const sysdesc_system *sys, const char *text, size_t len,
 {
     if ((opts && (opts->flags & SYSDESC_LOAD_NO_CHECK)) || !sys->spec)
         return 0;
-    sd_first_problem f = {err, 0, opts};
-    long n = sysdesc_system_check_located(sys, 0, text, len, source, sd_keep_first, &f);
+    long n = sd_check_first(sys, 0, text, len, source, opts, err);
     if (n < 0)
         return sd_nomem(err, source);
-    n = f.n; /* the problems that fail the load */
     if (n == 0)
         return 0;
     if (err)
@@ -74,7 +72,7 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     sysdesc_system sys;
     if (sd_yaml_load(ctx, text, len, source, opts, &catalog, &sys, err) < 0 ||
         check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0) {
-        dlti_error_budget(ctx, err); /* the context's memory budget, named */
+        dlti_error_settle(ctx, err, source); /* a reason, the memory budget named */
         return -1;
     }
     *out = sys;
@@ -85,6 +83,7 @@ int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_ya
                            sysdesc_system *out, dlti_error_t *err)
 {
     size_t len;
+    dlti_error_clear(err);
     char *text = sd_read_input(path, opts, &len, err);
     if (!text)
         return -1;
@@ -199,23 +198,33 @@ static int load_text(dlti_context *ctx, const char *text, size_t len, const char
 int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
                          const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     if (!text && len) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no text");
         return -1;
     }
-    return load_text(ctx, text ? text : "", len, source, opts, out, err);
+    int rc = load_text(ctx, text ? text : "", len, source, opts, out, err);
+    if (rc < 0)
+        dlti_error_settle(ctx, err, source);
+    return rc;
 }
 
 int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                         sysdesc_system *out, dlti_error_t *err)
 {
     char *found;
+    dlti_error_clear(err);
+    const char *named = path;
     path = resolve(path, opts, &found, err);
-    if (!path)
+    if (!path) {
+        dlti_error_settle(ctx, err, named);
         return -1;
+    }
     size_t len;
     char *text = sd_read_input(path, opts, &len, err);
     int rc = text ? load_text(ctx, text, len, path, opts, out, err) : -1;
+    if (rc < 0)
+        dlti_error_settle(ctx, err, path);
     free(text);
     free(found);
     return rc;
@@ -228,6 +237,7 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
     sd_yaml_options_fill(&raw, opts);
     raw.flags |= SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE;
     dlti_error_t err;
+    dlti_error_clear(&err);
     char *found;
     const char *file = resolve(path, opts, &found, &err);
     size_t len = 0;
@@ -244,6 +254,7 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
                 report(user, &err);
         }
     } else if (report) {
+        dlti_error_settle(ctx, &err, file ? file : path);
         report(user, &err);
     }
     free(text);

@@ -78,8 +78,8 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
     return dev;
 }
 
-const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
-                                       const char *assignment, dlti_error_t *err)
+static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *spec,
+                                          const char *assignment, dlti_error_t *err)
 {
     if (!ctx || !assignment) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no override given");
@@ -203,6 +203,16 @@ out:
     return result;
 }
 
+const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
+                                       const char *assignment, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *r = run_spec_override(ctx, spec, assignment, err);
+    if (!r)
+        dlti_error_settle(ctx, err, NULL);
+    return r;
+}
+
 /* Grows `*path` (capacity `*cap`) to hold `need` bytes. */
 static int path_reserve(char **path, size_t *cap, size_t need, dlti_error_t *err)
 {
@@ -254,8 +264,8 @@ static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec
     return spec;
 }
 
-const dlti_attr *sysdesc_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
-                                            const dlti_attr *overrides, dlti_error_t *err)
+static const dlti_attr *run_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
+                                               const dlti_attr *overrides, dlti_error_t *err)
 {
     if (!ctx || !overrides || dlti_attr_get_kind(overrides) != DLTI_ATTR_SYSTEM_SPEC) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "overrides must be a target_system_spec");
@@ -280,9 +290,19 @@ const dlti_attr *sysdesc_spec_override_spec(dlti_context *ctx, const dlti_attr *
     return spec;
 }
 
-const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *spec,
-                                            const char *path, const sysdesc_yaml_options *opts,
-                                            dlti_error_t *err)
+const dlti_attr *sysdesc_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
+                                            const dlti_attr *overrides, dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *r = run_spec_override_spec(ctx, spec, overrides, err);
+    if (!r)
+        dlti_error_settle(ctx, err, NULL);
+    return r;
+}
+
+static const dlti_attr *run_spec_override_file(dlti_context *ctx, const dlti_attr *spec,
+                                               const char *path, const sysdesc_yaml_options *opts,
+                                               dlti_error_t *err)
 {
     sysdesc_yaml_options raw = {0};
     if (opts)
@@ -310,4 +330,15 @@ const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *
     if (!spec && err)
         dlti_error_place(err, path, err->line, err->column);
     return spec;
+}
+
+const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *spec,
+                                            const char *path, const sysdesc_yaml_options *opts,
+                                            dlti_error_t *err)
+{
+    dlti_error_clear(err);
+    const dlti_attr *r = run_spec_override_file(ctx, spec, path, opts, err);
+    if (!r)
+        dlti_error_settle(ctx, err, path);
+    return r;
 }

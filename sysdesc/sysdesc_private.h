@@ -327,6 +327,14 @@ int sd_keep_first(void *user, const dlti_error_t *problem);
 /* The device type a device id names ("CPU", "CPU1", "GPU3", the last
  * component of "class0.GPU3"): SYSDESC_DEVICE_* or 0. */
 unsigned sd_device_type_of_id(const char *id, size_t len);
+/* sysdesc_system_check_located() for a load that reports one problem: the
+ * count, and the first problem in the text (as `sysdesc check` lists them)
+ * in `first`, whole; the others are counted and located, no text or hint
+ * made for them.  What the schema does not know (DLTI_ERROR_UNSUPPORTED)
+ * goes whole to opts->warn and is not counted, unless SYSDESC_LOAD_STRICT
+ * (opts NULL: every problem counts).  -1 when out of memory. */
+long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text, size_t len,
+                    const char *source, const sysdesc_yaml_options *opts, dlti_error_t *first);
 /* Appends " (and N-1 more problems: ...)" to the first of `n` problems. */
 void sd_more_problems(dlti_error_t *err, long n);
 

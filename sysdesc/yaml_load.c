@@ -206,12 +206,32 @@ out:
 
 /* ---- bases ---- */
 
-static bool looks_like_path(const char *s)
+static bool yaml_name(const char *s)
 {
     size_t len = strlen(s);
-    return s[0] == '/' || strncmp(s, "./", 2) == 0 || strncmp(s, "../", 3) == 0 ||
-           (len > 5 && strcmp(s + len - 5, ".yaml") == 0) ||
+    return (len > 5 && strcmp(s + len - 5, ".yaml") == 0) ||
            (len > 4 && strcmp(s + len - 4, ".yml") == 0);
+}
+
+static bool looks_like_path(const char *s)
+{
+    return s[0] == '/' || strncmp(s, "./", 2) == 0 || strncmp(s, "../", 3) == 0 || yaml_name(s);
+}
+
+/* What `base:` may name (docs/yaml.md, "Reuse"): a catalog name, or a YAML
+ * description, a regular file whose name ends in .yaml or .yml, and so does
+ * the file it is once links are followed.  Anything else (/etc/shadow, a
+ * FIFO, /proc/kmsg) is refused before it is opened, so that no byte of a file
+ * that is not a description is read, let alone shown in an error. */
+static bool base_refused(file *f, const sd_node *n, const char *path)
+{
+    if (yaml_name(path))
+        return false;
+    dlti_error_set_at(f->L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+                      "base '%s': not a YAML description (a base is a catalog name or a file "
+                      "whose name ends in .yaml or .yml%s)",
+                      n->u.text, strcmp(path, n->u.text) ? ", links followed" : "");
+    return true;
 }
 
 /* The file a `base:` names: a path relative to the naming file, or what the
@@ -276,6 +296,8 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
                                                               : "a mapping");
         return NULL;
     }
+    if (looks_like_path(n->u.text) && base_refused(f, n, n->u.text))
+        return NULL;
     char *path = base_path(f, n);
     if (!path)
         return NULL;
@@ -288,6 +310,8 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
         return NULL;
     }
     const dlti_attr *device = NULL;
+    if (base_refused(f, n, real))
+        goto out;
     for (const chain *c = f->chain; c; c = c->up)
         if (strcmp(c->path, real) == 0) {
             dlti_error_set_at(L->err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
@@ -450,6 +474,10 @@ static void loader_free(loader *L)
 
 bool sd_yaml_force_tree = false;
 
+static int load_within_budget(dlti_context *ctx, const char *text, size_t len,
+                              const char *source, const sysdesc_yaml_options *opts,
+                              const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err);
+
 int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, const sd_resolver *resolver,
                  sysdesc_system *out, dlti_error_t *err)
@@ -463,6 +491,16 @@ int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *so
     }
     if (!source)
         source = "<input>";
+    dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
+    int rc = load_within_budget(ctx, text, len, source, opts, resolver, out, err);
+    dlti_input_budget_end(ctx, saved);
+    return rc;
+}
+
+static int load_within_budget(dlti_context *ctx, const char *text, size_t len,
+                              const char *source, const sysdesc_yaml_options *opts,
+                              const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err)
+{
     loader L;
     loader_init(&L, ctx, opts, resolver, err);
     /* Most files need no tree: the fast path builds them from the parser's

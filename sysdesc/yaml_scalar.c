@@ -169,6 +169,16 @@ static bool parse_magnitude(const char *s, size_t len, bool *negative, uint64_t 
 
 static const char *type_name(const dlti_type *t) { return dlti_type_str(t); }
 
+/* What a builder that takes no error gave (dlti_bool_new and the like say
+ * only NULL, out of memory): `a`, or NULL with the error at the node. */
+static const dlti_attr *built(const dlti_attr *a, const sd_node *n, const char *source,
+                              dlti_error_t *err)
+{
+    if (!a && err && err->code == DLTI_OK)
+        dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, n->line, n->column, "out of memory");
+    return a;
+}
+
 const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text, size_t len,
                                dlti_error_t *err)
 {
@@ -256,9 +266,13 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
         sd_nomem(err, source);
         return NULL;
     }
-    const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, NULL);
+    dlti_error_t inner;
+    inner.code = DLTI_OK;
+    const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, &inner);
     free(text);
-    if (!a)
+    if (!a && (inner.code == DLTI_ERROR_NOMEM || inner.code == DLTI_ERROR_LIMIT))
+        dlti_error_set_at(err, inner.code, source, n->line, n->column, "%s", inner.text);
+    else if (!a)
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "value %s does not fit !%s", n->u.text, type_name(t));
     return a;
@@ -321,6 +335,8 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
 {
     const char *s = n->u.text;
     double v;
+    if (!t)
+        return built(NULL, n, source, err); /* f64 not made: out of memory */
     int special = special_float(s, n->len);
     if (special == 2) {
         v = NAN;
@@ -387,7 +403,7 @@ static const dlti_attr *string_attr(dlti_context *ctx, sd_types *tc, const sd_no
 {
     if (sd_string_check(ctx, tc, n, source, err) < 0)
         return NULL;
-    return dlti_string_new(ctx, n->u.text, n->len);
+    return built(dlti_string_new(ctx, n->u.text, n->len), n, source, err);
 }
 
 /* ---- tags ---- */
@@ -400,7 +416,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
         *is_null = true;
         return NULL;
     case SD_PLAIN_BOOL:
-        return dlti_bool_new(ctx, bool_text(n->u.text, n->len) == 1);
+        return built(dlti_bool_new(ctx, bool_text(n->u.text, n->len) == 1), n, source, err);
     case SD_PLAIN_INT: {
         bool neg;
         uint64_t mag;
@@ -410,7 +426,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
                      "integer %s does not fit i64: tag it (!ui64, !i128) or quote it", n->u.text);
             return NULL;
         }
-        return make_i64(ctx, tc, neg ? (int64_t)(0 - mag) : (int64_t)mag);
+        return built(make_i64(ctx, tc, neg ? (int64_t)(0 - mag) : (int64_t)mag), n, source, err);
     }
     case SD_PLAIN_FLOAT:
         return make_float(ctx, type_f64(ctx, tc), n, source, err);
@@ -457,7 +473,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
                      "'%s' is not a boolean for !!bool (true or false)", n->u.text);
             return NULL;
         }
-        return dlti_bool_new(ctx, v == 1);
+        return built(dlti_bool_new(ctx, v == 1), n, source, err);
     }
     if (strcmp(tag, SD_TAG_INT) == 0) {
         if (!is_int_text(n->u.text, n->len)) {
@@ -476,11 +492,17 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         return parse_mlir(ctx, n, source, err);
     if (strcmp(tag, "!type") == 0) {
         const dlti_type *t = sd_type_scalar(ctx, tc, n, source, err);
-        return t ? dlti_type_attr_new(ctx, t) : NULL;
+        return t ? built(dlti_type_attr_new(ctx, t), n, source, err) : NULL;
     }
     if (tag[0] == '!' && tag[1] != '\0' && tag[1] != '!') {
         /* A local tag that names an integer, index or float type. */
-        const dlti_type *t = sd_type_parse(ctx, tc, tag + 1, strlen(tag + 1), NULL);
+        dlti_error_t terr;
+        terr.code = DLTI_OK;
+        const dlti_type *t = sd_type_parse(ctx, tc, tag + 1, strlen(tag + 1), &terr);
+        if (!t && (terr.code == DLTI_ERROR_NOMEM || terr.code == DLTI_ERROR_LIMIT)) {
+            dlti_error_set_at(err, terr.code, source, n->line, n->column, "%s", terr.text);
+            return NULL;
+        }
         dlti_type_kind k = t ? dlti_type_get_kind(t) : DLTI_TYPE_NONE;
         if (t && (k == DLTI_TYPE_INTEGER || k == DLTI_TYPE_INDEX)) {
             if (!is_int_text(n->u.text, n->len)) {
@@ -534,7 +556,13 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
                                 const char *source, dlti_error_t *err)
 {
     const char *tname = n->tag + sizeof(SD_TAG_DENSE) - 1;
-    const dlti_type *t = sd_type_parse(ctx, tc, tname, strlen(tname), NULL);
+    dlti_error_t terr;
+    terr.code = DLTI_OK;
+    const dlti_type *t = sd_type_parse(ctx, tc, tname, strlen(tname), &terr);
+    if (!t && (terr.code == DLTI_ERROR_NOMEM || terr.code == DLTI_ERROR_LIMIT)) {
+        dlti_error_set_at(err, terr.code, source, n->line, n->column, "%s", terr.text);
+        return NULL;
+    }
     dlti_type_kind k = t ? dlti_type_get_kind(t) : DLTI_TYPE_NONE;
     if (!t || !((k == DLTI_TYPE_INTEGER && dlti_type_int_width(t) <= 64) ||
                 (k == DLTI_TYPE_FLOAT && dlti_type_float_width(t) <= 64))) {

@@ -211,7 +211,9 @@ for v in 'f8E5M2 .inf' 'f8E4M3FN .nan' 'f8E8M0FNU .nan' 'f4E2M1FN 6.5' 'f8E4M3FN
     check 0 "" "YAML !$v (held, or rounded to the nearest value)" "$SYSDESC" convert --no-check "$T/narrow.yaml"
 done
 # Every reader has a size limit and a memory budget
-check 2 "/dev/zero: error: file is larger than the limit of 67108864 bytes" "probe --xml of an endless stream" timeout 60 "$SYSDESC" probe --xml /dev/zero
+check 3 "/dev/zero: error: cannot read: a character device, not a regular file" "probe --xml of an endless stream" timeout 60 "$SYSDESC" probe --xml /dev/zero
+truncate -s 67108865 "$T/sparse.xml"
+check 2 "sparse.xml: error: file is larger than the limit of 67108864 bytes" "probe --xml of a file over the limit" timeout 60 "$SYSDESC" probe --xml "$T/sparse.xml"
 awk 'BEGIN { printf "#dlti.map<\"a\" = ["; for (i = 0; i < 3000; i++) printf "%s1 : i16777215", (i ? ", " : ""); printf "]>" }' >"$T/wide.mlir"
 check 2 "wide.mlir:1:483: error: memory budget of 67108864 bytes exceeded (dlti_limits.max_memory_bytes; SYSDESC_MAX_MEMORY for the sysdesc tool)" "45 KB of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" fmt "$T/wide.mlir"
 awk 'BEGIN { printf "#dlti.map<\"a\" = dense<["; for (i = 0; i < 3000; i++) printf "%s1", (i ? ", " : ""); printf "]> : tensor<3000xi16777215>>" }' >"$T/wided.mlir"
@@ -220,6 +222,26 @@ printf 'D:\n  a: [' >"$T/wide.yaml"
 awk 'BEGIN { for (i = 0; i < 100; i++) printf "%s!i16777215 1", (i ? ", " : ""); print "]" }' >>"$T/wide.yaml"
 check 2 "wide.yaml:2:7: error: memory budget of 67108864 bytes exceeded" "YAML of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" convert --no-check "$T/wide.yaml"
 check 0 "" "a small file within a small budget" env SYSDESC_MAX_MEMORY=1M "$SYSDESC" fmt "$SRCDIR/examples/two-devices.mlir"
+# What one input may allocate is in proportion to its size (64 MiB, or 256
+# bytes a byte), whatever the budget: a 6 KB file of 2,000 integers of
+# 16777215 bits (2 MiB each) stops at its share, in a moment, without the
+# 4 GB it would take (wall time from GNU time, when there; scaled).
+awk 'BEGIN { printf "#dlti.map<\"a\" = dense<["; for (i = 0; i < 2000; i++) printf "%s1", (i ? ", " : ""); printf "]> : tensor<2000xi16777215>>" }' >"$T/wide6k.mlir"
+check 2 "error: an input of 6049 bytes may use 67108864 bytes of memory (256 bytes a byte, at least 64 MiB), and this one needs more" \
+    "6 KB of 2 MB integers: its share of memory" "$SYSDESC" fmt "$T/wide6k.mlir"
+rm -f "$T/rss"
+[ -x /usr/bin/time ] && /usr/bin/time -f '%e %M' -o "$T/rss" "$SYSDESC" fmt "$T/wide6k.mlir" >/dev/null 2>&1
+if [ -s "$T/rss" ]; then
+    set -- $(tail -n 1 "$T/rss")
+    if awk -v s="$1" -v kb="$2" -v lim="$(timebound_limit 5)" -v asan="$(grep -ac __asan_init "$SYSDESC")" \
+        'BEGIN { exit !(s < lim && (asan > 0 || kb < 256 * 1024)) }'; then ok; else
+        bad "6 KB of 2 MB integers: $1 s, $2 KB (want under $(timebound_limit 5) s and 256 MB)"
+    fi
+fi
+printf 'D:\n  a: [' >"$T/wide6k.yaml"
+awk 'BEGIN { for (i = 0; i < 600; i++) printf "%s!i16777215 1", (i ? ", " : ""); print "]" }' >>"$T/wide6k.yaml"
+check 2 "wide6k.yaml:2:" "YAML: 600 integers of 2 MiB in 8 KB, its share of memory" "$SYSDESC" convert --no-check "$T/wide6k.yaml"
+if grep -q "an input of [0-9]* bytes may use 67108864 bytes of memory" "$T/err"; then ok; else bad "YAML wide integers: not the input's share"; fi
 # Where sysdesc and mlir-opt-22 disagreed, mlir-opt-22's
 # verdict (its message and column where it refuses), or "not supported" said
 # plainly where sysdesc does not read what MLIR reads
@@ -339,6 +361,22 @@ mlir dl_other_name 'module attributes {x.dl = #dlti.dl_spec<"dlti.nnnness" = "li
 check 0 "" "dl_spec under another name: convert" "$SYSDESC" convert --no-check --to mlir "$T/dl_other_name.mlir"
 cp "$T/out" "$T/dl_other_name.out.mlir"
 check 0 "" "dl_spec under another name: the converted text reads" "$SYSDESC" fmt "$T/dl_other_name.out.mlir"
+
+# ---- diagnostics reach a terminal: an input's control bytes do not ----
+# (a key, a command line argument: each echoed as \xHH, never raw)
+raw_free() {
+    if grep -q "$(printf '\033')" "$T/err"; then bad "$1: a raw escape byte reached stderr"; else ok; fi
+}
+printf 'CPU:\n  device_type: CPU\n  "\\e[2J\\e]0;t\\ax": 1\n' >"$T/esc.yaml"
+check 2 "esc.yaml:3:3: error: unknown key '\\x1B[2J\\x1B]0;t\\x07x'" "check: a key with escape sequences" \
+    "$SYSDESC" check "$T/esc.yaml"
+raw_free "check"
+check 2 "unknown command 'x\\x1B[2J\\xC2\\x9B'" "an unknown command with control bytes" \
+    "$SYSDESC" "$(printf 'x\033[2J\302\233')"
+raw_free "unknown command"
+check 3 "\\x1B[2J.mlir: error: cannot open" "a file name with an escape sequence" \
+    "$SYSDESC" fmt "$T/$(printf '\033[2J').mlir"
+raw_free "file name"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -296,6 +296,18 @@ ln -s target.mlir "$T/file-link"
 expect 0 "convert -o LINK-TO-FILE" normal "$SYSDESC" convert -o "$T/file-link" "$GOOD"
 [ -L "$T/file-link" ] && cmp -s "$T/target.mlir" "$T/expected.mlir" && ok ||
     bad "convert -o LINK-TO-FILE: the link was not kept or the target not written"
+# a link to no file yet (through a second link): the file it names is made
+ln -s made.mlir "$T/dangling-2" && ln -s dangling-2 "$T/dangling-link"
+expect 0 "convert -o DANGLING-LINK" normal "$SYSDESC" convert -o "$T/dangling-link" "$GOOD"
+[ -L "$T/dangling-link" ] && [ -L "$T/dangling-2" ] && cmp -s "$T/made.mlir" "$T/expected.mlir" && ok ||
+    bad "convert -o DANGLING-LINK: the links were not kept or the file they name not made"
+ln -s no-such-dir/x.mlir "$T/dangling-nodir"
+expect 3 "convert -o DANGLING-LINK into a missing directory" normal "$SYSDESC" convert -o "$T/dangling-nodir" "$GOOD"
+[ -L "$T/dangling-nodir" ] && ok || bad "convert -o DANGLING-LINK (missing directory): the link was replaced"
+ln -s loop-b "$T/loop-a" && ln -s loop-a "$T/loop-b"
+expect 3 "convert -o LINK-LOOP" normal "$SYSDESC" convert -o "$T/loop-a" "$GOOD"
+grep -q "Too many levels of symbolic links" "$T/err" && [ -L "$T/loop-a" ] && ok ||
+    bad "convert -o LINK-LOOP: no reason, or the link was replaced"
 if mkfifo "$T/fifo" 2>/dev/null; then
     cat "$T/fifo" >"$T/fifo.out" &
     reader=$!

@@ -297,6 +297,41 @@ def main():
             p, f = check_variants(tmp, [row.split("\t")[0] for row in table])
             passed += p
             failed += f
+        # Every alignment rule of LLVM's DataLayout, on a grid: each
+        # specifier that takes an alignment (i, f, v, a, p, F, S), each field
+        # 0, 8, 12, 16, 24, 64 or 65536 bits, ABI and preferred alike.
+        # dl-import accepts exactly what opt-22 accepts, and refuses with
+        # LLVM's reason, word for word ("preferred alignment must be
+        # non-zero": an aggregate's ABI alignment may be 0, not its
+        # preferred one).
+        if shutil.which(OPT):
+            aligns = ["0", "8", "12", "16", "24", "64", "65536"]
+            grid = ["S" + x for x in aligns] + ["Fi" + x for x in aligns] + ["Fn" + x for x in aligns]
+            for head in ["i32", "f32", "v128", "a", "p", "p1:32"]:
+                lead = "p:64" if head == "p" else head
+                for abi in aligns:
+                    grid.append("%s:%s" % (lead, abi))
+                    for pref in aligns:
+                        grid.append("%s:%s:%s" % (lead, abi, pref))
+
+            def one(pair):
+                i, tok = pair
+                ll = os.path.join(tmp, "g%d.ll" % i)
+                with open(ll, "w") as f:
+                    f.write('target datalayout = "%s"\n' % tok)
+                theirs = run([OPT, "-S", ll])
+                why = theirs.stderr.split("error: ", 1)[1].splitlines()[0] if theirs.returncode else ""
+                r = run([SYSDESC, "dl-import", "--", tok])
+                ok = (r.returncode == 0) == (theirs.returncode == 0) and (not why or why in r.stderr)
+                if not ok:
+                    print("FAIL alignment %r: opt-22 %s, sysdesc %s" %
+                          (tok, why or "accepts", r.stderr.strip() or "accepts"))
+                return ok
+
+            with concurrent.futures.ThreadPoolExecutor(len(os.sched_getaffinity(0)) or 1) as pool:
+                for ok in pool.map(one, enumerate(grid)):
+                    passed += ok
+                    failed += not ok
         # --triple picks the same string as the table.
         r = run([SYSDESC, "dl-import", "--triple", "x86_64-unknown-linux-gnu"])
         ok = r.returncode == 0 and r.stdout.startswith("#dlti.dl_spec<!llvm.ptr<270>")

@@ -17,6 +17,7 @@
 
 #include "probe_private.h"
 #include "sysdesc/catalog.h"
+#include "sysdesc/schema.h"
 
 static const dlti_attr *parse(dlti_context *ctx, const char *text)
 {
@@ -266,6 +267,22 @@ static void answers_read_back(void **state)
         "\"is_cpu\" = false, \"view\" = 3>]>",
         "#dlti.map<\"skipped\" = #dlti.map<\"opencl\" = 1>>",
         "#dlti.map<\"skipped\" = #dlti.map<\"metal\" = \"no\">>",
+        /* what no runtime source writes: a top-level key it does not set,
+         * a value of another kind, a view value that is no data */
+        "#dlti.map<\"devices\" = [#dlti.map<\"runtime\" = \"opencl\", \"ordinal\" = 0, "
+        "\"is_cpu\" = false, \"unified\" = #dlti.map<\"device_type\" = \"CPU\">>]>",
+        "#dlti.map<\"devices\" = [#dlti.map<\"runtime\" = \"opencl\", \"ordinal\" = 0, "
+        "\"is_cpu\" = false, \"unified\" = #dlti.map<\"num_compute_units\" = \"lots\">>]>",
+        "#dlti.map<\"devices\" = [#dlti.map<\"runtime\" = \"opencl\", \"ordinal\" = 0, "
+        "\"is_cpu\" = false, \"unified\" = #dlti.map<\"num_compute_units\" = 7 : i32>>]>",
+        "#dlti.map<\"devices\" = [#dlti.map<\"runtime\" = \"opencl\", \"ordinal\" = 0, "
+        "\"is_cpu\" = false, \"unified\" = #dlti.map<\"max_block_dims\" = [1, 2, 3]>>]>",
+        "#dlti.map<\"devices\" = [#dlti.map<\"runtime\" = \"opencl\", \"ordinal\" = 0, "
+        "\"is_cpu\" = false, \"view\" = #dlti.map<\"x\" = 1.5 : f32>>]>",
+        "#dlti.map<\"devices\" = [#dlti.map<\"runtime\" = \"opencl\", \"ordinal\" = 0, "
+        "\"is_cpu\" = false, \"view\" = #dlti.map<\"x\" = #dlti.map<\"y\" = i32>>>]>",
+        "#dlti.map<\"devices\" = [#dlti.map<\"runtime\" = \"opencl\", \"ordinal\" = 0, "
+        "\"is_cpu\" = false, \"partitions\" = #dlti.map<\"0\" = [1, 2]>>]>",
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         size_t before = b.nrt, skipped = b.rt_skipped.n;
@@ -282,11 +299,31 @@ static void answers_read_back(void **state)
     dlti_context_free(ctx);
 }
 
+/* Every top-level key an answer may set is a GPU key of the device schema,
+ * of the kind the reader demands: a cache entry or a child cannot put a key
+ * the schema lacks, or a value of another type, into a device. */
+static void unified_keys_are_schema_keys(void **state)
+{
+    (void)state;
+    static const sysdesc_value_type as[] = {
+        [PB_RT_I64] = SYSDESC_VALUE_I64, [PB_RT_BOOL] = SYSDESC_VALUE_BOOL,
+        [PB_RT_STRING] = SYSDESC_VALUE_STRING, [PB_RT_I64_ARRAY] = SYSDESC_VALUE_I64_ARRAY};
+    assert_true(pb_rt_unified_count() > 20);
+    for (size_t i = 0; i < pb_rt_unified_count(); i++) {
+        const pb_rt_unified_key *k = pb_rt_unified_at(i);
+        const sysdesc_schema_key *s = sysdesc_schema_find("GPU", k->name);
+        if (!s || s->type != as[k->kind] || strchr(k->name, '.'))
+            fail_msg("unified key %s: %s", k->name,
+                     !s ? "not a GPU key of the schema" : "not of the schema's type");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_device_per_physical_device),
         cmocka_unit_test(answers_read_back),
+        cmocka_unit_test(unified_keys_are_schema_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include "sysdesc/sysdesc.h"
 
+#include <sys/stat.h>
+
 #define CATALOG SRCDIR "/systems"
 
 static char dir[] = "/tmp/sysdesc-compose-XXXXXX";
@@ -125,8 +127,16 @@ static void base_errors(void **state)
         {"true", "not a boolean", DLTI_ERROR_SYNTAX},
         {"[a]", "not a list", DLTI_ERROR_SYNTAX},
         {"./no-such-file.yaml", "no such file", DLTI_ERROR_IO},
-        {"/", "Is a directory", DLTI_ERROR_IO},
+        {"./dir.yaml", "Is a directory", DLTI_ERROR_IO},
+        /* what base: may name: a catalog name or a .yaml/.yml file, nothing
+         * else is opened (docs/yaml.md) */
+        {"/", "not a YAML description", DLTI_ERROR_VERIFY},
+        {"/etc/passwd", "not a YAML description", DLTI_ERROR_VERIFY},
+        {"../../../../etc/passwd", "not a YAML description", DLTI_ERROR_VERIFY},
     };
+    char sub[256];
+    snprintf(sub, sizeof(sub), "%s/dir.yaml", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         char text[128];
         snprintf(text, sizeof(text), "M:\n  x: 1\n  base: %s\n", bad[i].value);

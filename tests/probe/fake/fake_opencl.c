@@ -8,13 +8,21 @@
  *   hang            never answers clGetPlatformIDs (the runtime hangs in its init)
  *   crash           crashes in clGetPlatformIDs (SIGSEGV)
  *   chatter         prints to standard output and error, then as gpu
+ * and the hostile ones (tests/probe/hostile_runtimes.py):
+ *   fork            starts a process that sleeps for an hour (its pid is
+ *                   appended to FAKE_OPENCL_PIDFILE), then answers as gpu
+ *   fork-hang       starts such a process, then never answers
+ *   flood           writes without end to every pipe it holds: the answer
+ *                   pipe, standard output and error
  * FAKE_OPENCL_CACHE: the CPU device's global memory cache, "none" (what pocl
  * reports on some hosts: type CL_NONE, size and line 0) or, by default, a
  * read-write cache of 1 MiB with 64-byte lines.
  * FAKE_OPENCL_LOG names a file that gets one line per clGetPlatformIDs call:
  * how a test sees whether the runtime was asked or the cache answered. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +41,37 @@ static const char *mode(void)
     return m && *m ? m : "gpu";
 }
 
+/* A process that outlives its parent unless someone ends it. */
+static void start_sleeper(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (int i = 0; i < 3600; i++)
+            sleep(1);
+        _exit(0);
+    }
+    const char *file = getenv("FAKE_OPENCL_PIDFILE");
+    FILE *f = file && pid > 0 ? fopen(file, "a") : NULL;
+    if (f) {
+        fprintf(f, "%ld\n", (long)pid);
+        fclose(f);
+    }
+}
+
+/* Writes to every pipe this process holds, for ever. */
+static void flood(void)
+{
+    static char junk[65536];
+    memset(junk, 'x', sizeof(junk));
+    for (;;)
+        for (int fd = 1; fd < 256; fd++) {
+            struct stat st;
+            if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDONLY)
+                if (write(fd, junk, sizeof(junk)) < 0)
+                    continue;
+        }
+}
+
 EXPORT cl_int clGetPlatformIDs(cl_uint n, void **platforms, cl_uint *count)
 {
     const char *log = getenv("FAKE_OPENCL_LOG");
@@ -43,9 +82,13 @@ EXPORT cl_int clGetPlatformIDs(cl_uint n, void **platforms, cl_uint *count)
             fclose(f);
         }
     }
-    if (strcmp(mode(), "hang") == 0)
+    if (strncmp(mode(), "fork", 4) == 0)
+        start_sleeper();
+    if (strcmp(mode(), "hang") == 0 || strcmp(mode(), "fork-hang") == 0)
         for (;;)
             pause();
+    if (strcmp(mode(), "flood") == 0)
+        flood();
     if (strcmp(mode(), "crash") == 0)
         raise(SIGSEGV);
     if (strcmp(mode(), "chatter") == 0) {
