@@ -332,6 +332,50 @@ static char *string_key(const dlti_attr *device, const char *key)
     return strdup("");
 }
 
+/* A system's devices' `key` values, each once, in device order, joined by
+ * `sep`; with `count`, "N × VALUE" for a value N devices share.  A device
+ * without the key is left out.  Malloc'ed; NULL when out of memory. */
+static char *system_text(const dlti_attr *spec, const char *key, const char *sep, bool count)
+{
+    size_t n = dlti_attr_size(spec);
+    char **seen = calloc(n ? n : 1, sizeof *seen);
+    size_t *times = calloc(n ? n : 1, sizeof *times), nseen = 0;
+    char *out = NULL;
+    bool ok = seen && times;
+    for (size_t i = 0; ok && i < n; i++) {
+        char *v = string_key(dlti_attr_entry_value(spec, i), key);
+        if (!v) {
+            ok = false;
+            break;
+        }
+        size_t j = 0;
+        while (j < nseen && strcmp(seen[j], v) != 0)
+            j++;
+        if (j == nseen && *v)
+            seen[nseen++] = v;
+        else
+            free(v);
+        if (j < nseen)
+            times[j]++;
+    }
+    dlti_buf b = {0};
+    for (size_t j = 0; ok && j < nseen; j++) {
+        if (j)
+            dlti_buf_puts(&b, sep);
+        if (count && times[j] > 1)
+            dlti_buf_printf(&b, "%zu \xc3\x97 ", times[j]); /* "8 × " */
+        dlti_buf_puts(&b, seen[j]);
+    }
+    out = ok ? sd_buf_finish(&b, NULL) : NULL;
+    if (!ok)
+        free(b.data);
+    for (size_t j = 0; j < nseen; j++)
+        free(seen[j]);
+    free(seen);
+    free(times);
+    return out;
+}
+
 int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entries, size_t *n,
                          dlti_error_t *err)
 {
@@ -359,10 +403,8 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
             s.e[i].vendor = string_key(dev, "vendor");
             s.e[i].model = string_key(dev, "model");
         } else {
-            char text[64];
-            snprintf(text, sizeof(text), "system of %zu devices", dlti_attr_size(sys.spec));
-            s.e[i].vendor = string_key(dlti_attr_entry_value(sys.spec, 0), "system_vendor");
-            s.e[i].model = strdup(text);
+            s.e[i].vendor = system_text(sys.spec, "vendor", ", ", false);
+            s.e[i].model = system_text(sys.spec, "model", " + ", true);
         }
         dlti_context_free(ctx);
         if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {

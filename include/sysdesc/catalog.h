@@ -56,9 +56,13 @@ SYSDESC_API char *sysdesc_catalog_find(const char *name, const char *search_path
 typedef struct sysdesc_catalog_entry {
     char *name;    /**< "nvidia/h100-sxm" */
     char *path;    /**< the file */
-    char *vendor;  /**< the device's "vendor" key, "" when absent or a system */
-    char *model;   /**< the device's "model" key ("" when absent), or for a
-                        system "system of N devices" */
+    char *vendor;  /**< the device's "vendor" key ("" when absent); for a
+                        system its devices' vendors, each once, in device
+                        order, joined by ", " ("GenuineIntel, NVIDIA") */
+    char *model;   /**< the device's "model" key ("" when absent); for a
+                        system its devices' models joined by " + ", "N × "
+                        before a model N devices share ("Intel(R) Xeon(R)
+                        Platinum 8480C + 8 × H100 SXM5 80GB") */
 } sysdesc_catalog_entry;
 
 /**

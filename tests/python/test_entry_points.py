@@ -90,6 +90,21 @@ def test_catalog_and_names():
         sysdesc.catalog("nvidia/no-such-gpu")
 
 
+def test_catalog_vendor_and_model_of_systems():
+    """A system's vendor is its devices' vendors, each once; its model their
+    models, "N × MODEL" for N alike (`sysdesc list`'s columns)."""
+    for e in sysdesc.catalog_entries():
+        devices = list(sysdesc.catalog(e.name, check=False).values())
+        vendors = list(dict.fromkeys(d["vendor"] for d in devices if d.get("vendor")))
+        assert e.vendor == ", ".join(vendors), e.name
+        models = [d["model"] for d in devices if d.get("model")]
+        counted = [(f"{models.count(m)} \u00d7 " if models.count(m) > 1 else "") + m
+                   for m in dict.fromkeys(models)]
+        assert e.model == " + ".join(counted), e.name
+    m2 = [e for e in sysdesc.catalog_entries() if e.name == "apple/m2"][0]
+    assert m2.vendor == "Apple"
+
+
 def test_catalog_names_equal_cli_list(cli):
     listed = [line.split()[0] for line in cli("list").stdout.decode().splitlines()[1:] if line]
     assert sysdesc.catalog_names() == listed
