@@ -30,6 +30,10 @@ int cli_fail(int code, const char *fmt, ...)
 int cli_report(const dlti_error_t *err);
 /* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
 dlti_context *cli_context_new(void);
+/* Cuts the attribute that MLIR's "key ... has no DLTI-mapping per attr:
+ * ATTR" prints whole (a device spec is a kilobyte) to its first key:
+ * `#dlti.map<"L1" = ...>`; the hint line says which keys are there. */
+void cli_cut_attr_dump(char *text);
 /* The exit code for an error code. */
 int cli_exit_code(dlti_error_code code);
 /* True when argv[i] is -h or --help. */

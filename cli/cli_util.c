@@ -36,6 +36,21 @@ int cli_exit_code(dlti_error_code code)
     }
 }
 
+void cli_cut_attr_dump(char *text)
+{
+    static const char marker[] = " per attr: ";
+    char *attr = strstr(text, marker);
+    if (!attr)
+        return;
+    attr += sizeof marker - 1;
+    if (strlen(attr) <= 48)
+        return;
+    /* `#dlti.map<"L1" = #dlti.map<...>, "L2" = ...>` -> `#dlti.map<"L1" = ...>` */
+    char *open = strchr(attr, '<'), *eq = open ? strstr(open, " = ") : NULL;
+    char *cut = eq && eq - attr < 200 ? eq : attr + 40;
+    strcpy(cut, eq && eq == cut ? " = ...>" : "...");
+}
+
 int cli_report(const dlti_error_t *err)
 {
     char line[DLTI_ERROR_TEXT_LENGTH + DLTI_ERROR_SOURCE_LENGTH + 64];

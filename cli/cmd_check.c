@@ -18,7 +18,8 @@ static const char usage[] =
     "override file): no device_type, no rules between keys.  Keys under a\n"
     "device's `extra` map are yours and not checked.\n"
     "\n"
-    "Exit status: 0 every file valid; 2 a problem; 3 an unreadable file.\n";
+    "Exit status: 0 every file valid; 1 a NAME that is neither a file nor a\n"
+    "catalog entry; 2 a problem; 3 a missing or unreadable file.\n";
 
 typedef struct problem {
     dlti_error_t e;
@@ -107,9 +108,14 @@ int cmd_check(int argc, char **argv)
         if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
             qsort(c.v, c.n, sizeof(*c.v), by_position);
         for (size_t k = 0; k < c.n; k++) {
+            /* The schema's problems are bad input whatever their code; no
+             * such file or name (the checker never says not found) is what
+             * every command says it is.  The worst exit wins: 3, 2, 1. */
             int code = cli_report(&c.v[k].e);
-            if (code == SYSDESC_EXIT_ENVIRONMENT || rc == SYSDESC_EXIT_OK)
-                rc = code == SYSDESC_EXIT_ENVIRONMENT ? code : SYSDESC_EXIT_BAD_INPUT;
+            if (c.v[k].e.code != DLTI_ERROR_NOT_FOUND && code != SYSDESC_EXIT_ENVIRONMENT)
+                code = SYSDESC_EXIT_BAD_INPUT;
+            if (code > rc)
+                rc = code;
         }
         if (n == 0) {
             int w = printf("%s: ok\n", files[i]) < 0;

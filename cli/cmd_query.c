@@ -24,8 +24,9 @@ static const char usage[] =
     "unless --quiet); the runtimes' answers come from their cache when it is\n"
     "current (docs/runtimes.md), so a repeated query costs a topology load.\n"
     "\n"
-    "Exit status: 0 found; 1 not found (MLIR's reason on stderr); 2 bad input\n"
-    "or usage; 3 the file could not be read.\n";
+    "Exit status: 0 found; 1 not found (MLIR's reason on stderr, the keys\n"
+    "there as a hint), or NAME is no catalog entry (the nearest names\n"
+    "suggested); 2 bad input or usage (no KEY); 3 the file could not be read.\n";
 
 int cmd_query(int argc, char **argv)
 {
@@ -43,6 +44,9 @@ int cmd_query(int argc, char **argv)
     if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");
     const char *path = host ? NULL : argv[i++];
+    if (i >= argc)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing KEY: give the path to answer, "
+                        "e.g. CPU cache L1 size_in_bytes (see sysdesc query --help)");
     int nkeys = argc - i;
     dlti_context *ctx = cli_context_new();
     if (!ctx)
@@ -106,6 +110,7 @@ int cmd_query(int argc, char **argv)
     const dlti_attr *value = scope ? dlti_query(scope, keys, (size_t)nkeys, &err)
                                    : dlti_attr_query(spec, keys, (size_t)nkeys, &err);
     if (!value) {
+        cli_cut_attr_dump(err.text);
         rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
         /* MLIR's message first (as transform.dlti.query words it), then a line
          * that says what is there. */

@@ -28,8 +28,8 @@ static const char usage[] =
     "  -o FILE         write to FILE atomically (default: standard output)\n"
     "\n"
     "Exit status: 0 ok; 1 the device has no compute or no bandwidth ceiling,\n"
-    "or no such device; 2 bad usage or SPEC; 3 unreadable SPEC, failed\n"
-    "measurement or write.\n";
+    "no such device, or SPEC is no file and no catalog entry; 2 bad usage or\n"
+    "SPEC; 3 unreadable SPEC, failed measurement or write.\n";
 
 static void on_progress(void *user, const char *step, double done)
 {

@@ -28,7 +28,8 @@ static const char usage[] =
     "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is\n"
     "                set or TERM is dumb), always or never; --color: always\n"
     "\n"
-    "Exit status: 0 ok; 1 an MLIR file without a system spec; 2 bad input or\n"
+    "Exit status: 0 ok; 1 an MLIR file without a system spec, or SPEC is no\n"
+    "file and no catalog entry (the nearest names suggested); 2 bad input or\n"
     "usage; 3 unreadable file, failed probe or write.\n";
 
 #define WIDTH 80

@@ -47,7 +47,10 @@ SYSDESC_API char *sysdesc_catalog_path(void);
  * The file of catalog entry `name` ("nvidia/h100-sxm"; a trailing ".yaml"
  * is allowed): the first DIR/name.yaml that exists along `search_path`
  * (NULL: sysdesc_catalog_path()).  Malloc'ed path, or NULL with
- * DLTI_ERROR_NOT_FOUND (the message lists the directories searched) or
+ * DLTI_ERROR_NOT_FOUND (the message lists the directories searched, and
+ * ends with the entries `name` begins or nearly spells, cases ignored:
+ * "; did you mean 'nvidia/h100-nvl', 'nvidia/h100-sxm' or
+ * 'nvidia/h100-pcie'?") or
  * DLTI_ERROR_ARGUMENT for a name holding "..".
  */
 SYSDESC_API char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error_t *err);

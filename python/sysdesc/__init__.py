@@ -113,7 +113,8 @@ def catalog_names() -> _t.List[str]:
 def catalog(name: str, check: bool = True) -> Spec:
     """The catalog entry ``name`` ("nvidia/h100-sxm") as a Spec.
 
-    Raises FileError when there is no such entry."""
+    Raises NotFoundError when there is no such entry (its message names
+    the entries ``name`` begins or nearly spells)."""
     if _os.sep in name and _os.path.exists(name) or name.endswith(".mlir"):
         raise ArgumentError(f"catalog: {name!r} is a file, not a catalog name (use sysdesc.load)",
                             f"{name!r} is a file, not a catalog name", code="argument")
@@ -127,7 +128,9 @@ def load(path: _PathLike, check: bool = True) -> Spec:
 
     With ``check`` (the default) the description is checked against the
     device schema first (VerifyError at the first problem; sysdesc.check
-    lists them all).  Raises ParseError, VerifyError, LimitError, FileError."""
+    lists them all).  Raises ParseError, VerifyError, LimitError, FileError
+    (a file that cannot be read), NotFoundError (neither a file nor a
+    catalog entry)."""
     return _sysdesc._load(_os.fspath(path), check, catalog_path())
 
 

@@ -86,8 +86,10 @@ def test_catalog_and_names():
     for e in sysdesc.catalog_entries():
         assert os.path.isfile(e.path) and e.path.endswith(e.name + ".yaml")
     assert sysdesc.catalog("nvidia/h100-sxm")["GPU"]["arch"] == "sm_90"
-    with pytest.raises(sysdesc.FileError):
+    with pytest.raises(sysdesc.NotFoundError):
         sysdesc.catalog("nvidia/no-such-gpu")
+    with pytest.raises(sysdesc.NotFoundError, match="did you mean 'nvidia/h100-sxm'"):
+        sysdesc.load("nvidia/h100-sx")
 
 
 def test_catalog_vendor_and_model_of_systems():
