@@ -684,6 +684,18 @@ check(r.stderr == "sysdesc: error: probe: --set CPU.vendor=Zen: expected attribu
 r = probe("--xml", "one_socket.xml", "--set", 'CPU.num_cores="4"', rc=2)
 check(r.stderr == "sysdesc: error: probe: --set CPU.num_cores=\"4\": 'CPU.num_cores' must be an "
       "integer (i64), not the string \"4\"; write 4 without quotes\n", "--set string: %r" % r.stderr)
+# A size with a unit: the number to write first; one report, for the key
+# written (not the flat key the override keeps in step with it).
+r = probe("--xml", "one_socket.xml", "--set", "CPU.cache.L3.size_in_bytes=32MiB", rc=2)
+check(r.stderr == "sysdesc: error: probe: --set CPU.cache.L3.size_in_bytes=32MiB: write "
+      "33554432 (bytes): 'CPU.cache.L3.size_in_bytes' holds a number, and 32MiB is not one in "
+      "MLIR\n", "--set with a unit: %r" % r.stderr)
+for path, twin in (("CPU.cache.L3.size_in_bytes", "L3_cache_size_in_bytes"),
+                   ("CPU.L3_cache_size_in_bytes", "cache.L3.size_in_bytes")):
+    r = probe("--xml", "one_socket.xml", "--set", '%s="32MiB"' % path, rc=2)
+    check(r.stderr.count("\n") == 1 and ("'%s' must be an integer" % path) in r.stderr and
+          twin not in r.stderr and r.stderr.endswith("; write 33554432 (bytes)\n"),
+          "--set %s as a string: one problem, the key written: %r" % (path, r.stderr))
 r = probe("--xml", "one_socket.xml", "--set", "node9.CPU.x=1", rc=2)
 check("device 'node9' misses the required key 'device_type'" in r.stderr, "--set new device: %r" % r.stderr)
 
