@@ -160,6 +160,8 @@ struct cli_probe_args {
     unsigned runtimes;  /* --runtimes=LIST: SYSDESC_RUNTIME_* bits, 0 all */
     sysdesc_probe_cache cache; /* --no-cache, --refresh-cache */
     unsigned timeout_ms;       /* --runtime-timeout=MS, 0 the default */
+    sysdesc_warning_fn warning; /* NULL: cli_warning (printed) */
+    void *warning_user;
     char bad[256];      /* a bad option value, reported by cli_probe_args_check */
 };
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
@@ -189,6 +191,10 @@ int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **sp
  * warnings on stderr unless quiet. */
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err);
+
+/* The probe's warning callback: "sysdesc: warning: MESSAGE" on stderr (the
+ * library prints nothing itself). */
+void cli_warning(void *user, const char *message);
 
 /* ---- probe --cluster and --mpi (probe_cluster.c, mpi_gather.c; docs/cluster.md) ---- */
 /* The probe options that `a` says (catalog hook, I/O, quiet). */

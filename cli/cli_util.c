@@ -129,9 +129,17 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
                     "%s: --io, --no-io, --quiet and --no-catalog go with --host", cmd);
 }
 
+void cli_warning(void *user, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "sysdesc: warning: %s\n", message);
+}
+
 void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
 {
     sysdesc_probe_options_init(opts);
+    opts->warning = a->warning ? a->warning : cli_warning;
+    opts->warning_user = a->warning_user;
     opts->io = a->io;
     opts->quiet = a->quiet;
     opts->runtimes = a->runtimes;

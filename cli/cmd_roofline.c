@@ -125,6 +125,7 @@ int cmd_roofline(int argc, char **argv)
         po.io = SYSDESC_PROBE_IO_OFF;
         po.runtimes = SYSDESC_RUNTIME_NONE;
         po.quiet = quiet;
+        po.warning = cli_warning;
         if (!quiet)
             mo.progress = on_progress;
         const dlti_attr *cpu = NULL, *measured = NULL;

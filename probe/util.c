@@ -153,13 +153,11 @@ report:;
              path ? path : "", path ? ": " : "");
     size_t l = strlen(line);
     snprintf(line + l, sizeof(line) - l, "%s", msg);
+    /* The library prints nothing: a warning reaches the caller's callback,
+     * and its path is in the device's "suspect" list either way. */
     const sysdesc_probe_options *opts = w->opts;
-    if (opts && opts->quiet)
-        return;
-    if (opts && opts->warning)
+    if (opts && opts->warning && !opts->quiet)
         opts->warning(opts->warning_user, line);
-    else
-        fprintf(stderr, "sysdesc: warning: %s\n", line);
 }
 
 void pb_provenance(pb_run *run, const char *path, const char *what)

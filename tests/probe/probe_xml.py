@@ -776,6 +776,37 @@ with tempfile.TemporaryDirectory() as d:
                         os.path.join(d, "no-such-dir", "x.mlir")], capture_output=True, text=True)
     check(r.returncode == 3, "-o into a missing directory fails with 3")
 
+# query --host says a sanity warning only about the value it answers.  The
+# odd VM's topology (HWLOC_XMLFILE, as for this host) has a doubted L3 and
+# memory; which keys are doubted is read from the probe itself.
+env = dict(os.environ, HWLOC_XMLFILE=os.path.join(XMLDIR, "odd_vm.xml"))
+
+
+def query_host(*keys):
+    return subprocess.run([SYSDESC, "query", "--host", "--runtimes=none"] + list(keys),
+                          capture_output=True, text=True, env=env)
+
+
+r = query_host("CPU", "suspect")
+suspect = re.findall(r'"([^"]+)"', r.stdout)
+check(r.returncode == 0 and "cache.L3.size_in_bytes" in suspect,
+      "odd VM: the L3 is suspect: %r %r" % (r.stdout, r.stderr))
+check(r.stderr == "", "query --host CPU suspect repeats no warning: %r" % r.stderr)
+for keys, about in ((["CPU", "cache", "L1", "size_in_bytes"], None),
+                    (["CPU", "vendor"], None),
+                    (["CPU", "cache", "L3", "size_in_bytes"], "cache.L3.size_in_bytes"),
+                    (["CPU", "L3_cache_size_in_bytes"], "cache.L3.size_in_bytes"),
+                    (["CPU", "cache"], "cache.L3.size_in_bytes"),
+                    (["CPU", "cache", "L3", "line_size_in_bytes"], None)):
+    r = query_host(*keys)
+    warned = re.findall(r"^sysdesc: warning: CPU\.([^:]+):", r.stderr, re.M)
+    check(r.returncode == 0 and warned == ([about] if about else []) and
+          len(r.stderr.splitlines()) == len(warned),
+          "query --host %s: warnings %r, expected %r" % (" ".join(keys), warned, about))
+r = subprocess.run([SYSDESC, "query", "--host", "--runtimes=none", "-q", "CPU", "cache"],
+                   capture_output=True, text=True, env=env)
+check(r.returncode == 0 and r.stderr == "", "query --host -q: %r" % r.stderr)
+
 if failures:
     print("%d failure(s)" % len(failures))
     sys.exit(1)

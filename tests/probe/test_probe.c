@@ -220,6 +220,21 @@ static void warnings(void **state)
     log.n = 0;
     probe_xml(ctx, "smt_off.xml", &o);
     assert_int_equal(log.n, 0);
+    /* The defaults print nothing: stderr stays empty, the paths are listed. */
+    fflush(stderr);
+    FILE *capture = tmpfile();
+    int saved = dup(2);
+    assert_non_null(capture);
+    assert_true(saved >= 0 && dup2(fileno(capture), 2) == 2);
+    sysdesc_probe_options defaults;
+    sysdesc_probe_options_init(&defaults);
+    s = probe_xml(ctx, "smt_off.xml", &defaults);
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    assert_int_equal(ftell(capture), 0);
+    fclose(capture);
+    assert_int_equal(dlti_attr_size(q(ctx, s, "CPU/suspect")), 2);
     dlti_context_free(ctx);
 }
 
