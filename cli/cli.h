@@ -137,6 +137,11 @@ int cmd_export(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 
+/* The roofline `r` as an SVG document (roofline_svg.c): malloc'ed, its length
+ * in *len (may be NULL); NULL when out of memory or when `r` has no compute
+ * or no bandwidth ceiling. */
+char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len);
+
 /* The format named `name` into `*format`: -1 to go on, else the exit code
  * after reporting "CMD: unknown format 'NAME' (mlir, attr, yaml, json)". */
 int cli_format_option(const char *cmd, const char *name, sysdesc_format *format);
