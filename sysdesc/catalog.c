@@ -107,6 +107,29 @@ static char *relative_to(const char *file, const char *rel)
     return out;
 }
 
+/* relative_to() of the first of the ':'-separated `rels` that is a
+ * directory (a wheel's tool looks in each scheme's place), else of the
+ * first: the place it was looked for.  Malloc'ed. */
+static char *relative_to_first(const char *file, const char *rels)
+{
+    char *first = NULL;
+    for (const char *p = rels; *p;) {
+        size_t len = strcspn(p, ":");
+        char *rel = strndup(p, len), *dir = rel ? relative_to(file, rel) : NULL;
+        free(rel);
+        if (dir && is_dir(dir)) {
+            free(first);
+            return dir;
+        }
+        if (!first)
+            first = dir;
+        else
+            free(dir);
+        p += len + (p[len] == ':');
+    }
+    return first;
+}
+
 /* Whether two directory names name the same directory. */
 static bool same_dir(const char *a, const char *b)
 {
@@ -135,7 +158,7 @@ static void compute_default_tail(void)
      * prefix was moved (not from the build tree: nothing is installed
      * there). */
     const char *rel = in_exe ? SYSDESC_BINDIR_TO_CATALOG : SYSDESC_LIBDIR_TO_CATALOG;
-    char *relocated = code && !build_tree && *rel ? relative_to(code, rel) : NULL;
+    char *relocated = code && !build_tree && *rel ? relative_to_first(code, rel) : NULL;
     if (relocated && !same_dir(relocated, SYSDESC_CATALOG_DIR)) {
         dlti_buf_puts(&b, relocated);
         dlti_buf_puts(&b, ":");
