@@ -193,7 +193,7 @@ int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **sp
                         const cli_overrides *o);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;
- * warnings on stderr unless quiet. */
+ * warnings to a->warning, else printed (cli_warning), unless quiet. */
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err);
 

@@ -552,7 +552,7 @@ static void this_host(void **state)
     assert_true(qi(ctx, s, "CPU/num_threads") >= 1);
     assert_non_null(q(ctx, s, "CPU/source/topology"));
     assert_int_equal(problems(s, "this host"), 0); /* passes the checker */
-    s = sysdesc_probe_host(ctx, NULL, &err); /* default options (warnings on stderr) */
+    s = sysdesc_probe_host(ctx, NULL, &err); /* default options (no warning callback) */
     assert_non_null(s);
     assert_non_null(sysdesc_probe_hwloc_version());
     /* With its PCI devices, filled from the catalog, it passes the checker too. */
