@@ -31,8 +31,9 @@ int cli_report(const dlti_error_t *err);
 /* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
 dlti_context *cli_context_new(void);
 /* Cuts the attribute that MLIR's "key ... has no DLTI-mapping per attr:
- * ATTR" prints whole (a device spec is a kilobyte) to its first key:
- * `#dlti.map<"L1" = ...>`; the hint line says which keys are there. */
+ * ATTR" prints whole (a device spec is a kilobyte), when longer than 100
+ * characters, to its first key: `#dlti.map<"L1" = ...>`; the hint line says
+ * which keys are there.  (The library's message stays MLIR's, whole.) */
 void cli_cut_attr_dump(char *text);
 /* The exit code for an error code. */
 int cli_exit_code(dlti_error_code code);

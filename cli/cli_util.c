@@ -43,7 +43,7 @@ void cli_cut_attr_dump(char *text)
     if (!attr)
         return;
     attr += sizeof marker - 1;
-    if (strlen(attr) <= 48)
+    if (strlen(attr) <= 100)
         return;
     /* `#dlti.map<"L1" = #dlti.map<...>, "L2" = ...>` -> `#dlti.map<"L1" = ...>` */
     char *open = strchr(attr, '<'), *eq = open ? strstr(open, " = ") : NULL;
