@@ -11,7 +11,7 @@
  * hwloc loads its plugins when the first topology of a process is created
  * and unloads them with the last: the plain loop pays that per file, the
  * "plugins kept" loop holds one empty topology as the cluster builder does.
- * Target (issue 14): --xml within 1.5x of hwloc alone.
+ * Target: --xml within 1.5x of hwloc alone.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <hwloc.h>

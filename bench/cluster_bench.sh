@@ -1,5 +1,5 @@
 #!/bin/sh
-# Clusters (issue 14, docs/benchmarks.md): N synthetic nodes of three kinds
+# Clusters (docs/benchmarks.md): N synthetic nodes of three kinds
 # (tests/probe/gen_nodes.py) through `sysdesc probe --xml`:
 #  - CPU time against hwloc loading the same files alone (cluster-bench);
 #  - the process's max RSS for 100 and 1,000 nodes (GNU time), median of

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sysdesc measure against references, in one run, repeated (issue 12).
+"""sysdesc measure against references, in one run, repeated.
 
 1. Triad bandwidth of memory: sysdesc measure's against bench/stream_ref (a
    plain STREAM-style triad compiled -O3 -march=native, OpenMP), with the

@@ -5,7 +5,7 @@
  *
  *   build/bench/probe-bench [REPEATS]       (default 200; PROBE_BENCH_WALL=1 for wall time)
  *
- * Target (issue 4): the probe adds at most 10% to hwloc's load time.
+ * Target: the probe adds at most 10% to hwloc's load time.
  * Also reports the probe with I/O discovery and the hwloc load with I/O.
  */
 #define _POSIX_C_SOURCE 200809L

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The vendor runtimes of a host probe (issue 10), whole processes, medians
+"""The vendor runtimes of a host probe, whole processes, medians
 of wall time over alternating repeats:
 
   cold: `sysdesc probe --no-cache` asking every runtime installed, beside

@@ -2,8 +2,7 @@
  * 2000, about 2.8 MB, schema-valid: `sysdesc check` passes it) and, in the
  * same run, parses the same bytes with a bare libyaml event loop; prints the
  * medians of RUNS runs of each measure, interleaved, and their ratios to
- * libyaml's.  Targets: load <= 1.5x (issue 5), the whole convert <= 1.5x
- * (issue "One device schema").
+ * libyaml's.  Targets: load <= 1.5x, the whole convert <= 1.5x.
  *
  *   (a) libyaml: yaml_parser_parse() until STREAM-END, nothing kept;
  *   (b) load, checked (the default: the device schema check ends the load),
@@ -278,7 +277,7 @@ int main(int argc, char **argv)
         printf("the check: %.2f ms (cold checked - not checked)\n",
                (med[COLD] - med[NO_CHECK]) * 1e3);
     if (!only)
-        printf("targets (issue 5, \"one device schema\"): load <= 1.5x, whole convert <= 1.5x\n");
+        printf("targets: load <= 1.5x, whole convert <= 1.5x\n");
     for (int m = 0; m < NMEASURES; m++)
         free(t[m]);
     free(text);

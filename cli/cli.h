@@ -109,6 +109,7 @@ int cli_scope_options(const char *cmd, const char *usage, int argc, char **argv,
 enum {
     CLI_PROBE_IO = 1000, CLI_PROBE_NO_IO, CLI_PROBE_QUIET, CLI_PROBE_NO_CATALOG,
     CLI_PROBE_RUNTIMES, CLI_PROBE_NO_CACHE, CLI_PROBE_REFRESH_CACHE, CLI_PROBE_TIMEOUT,
+    CLI_PROBE_GCC, CLI_PROBE_CLANG,
     CLI_DESC_NO_CHECK = 1100, CLI_DESC_TYPED, CLI_DESC_PRETTY, CLI_DESC_INHERENT,
 };
 extern const cli_opt cli_probe_opts[], cli_check_opts[], cli_print_opts[];
@@ -166,6 +167,7 @@ struct cli_probe_args {
     unsigned runtimes;  /* --runtimes=LIST: SYSDESC_RUNTIME_* bits, 0 all */
     sysdesc_probe_cache cache; /* --no-cache, --refresh-cache */
     unsigned timeout_ms;       /* --runtime-timeout=MS, 0 the default */
+    const char *gcc, *clang;   /* --gcc=NAME, --clang=NAME (argv's), NULL the default */
     sysdesc_warning_fn warning; /* NULL: cli_warning (printed) */
     void *warning_user;
     char bad[256];      /* a bad option value, reported by cli_probe_args_check */

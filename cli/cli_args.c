@@ -128,6 +128,8 @@ const cli_opt cli_probe_opts[] = {
     {"--no-cache", NULL, CLI_PROBE_NO_CACHE, 0},
     {"--refresh-cache", NULL, CLI_PROBE_REFRESH_CACHE, 0},
     {"--runtime-timeout", NULL, CLI_PROBE_TIMEOUT, CLI_VALUE_EQ},
+    {"--gcc", NULL, CLI_PROBE_GCC, CLI_VALUE_EQ},
+    {"--clang", NULL, CLI_PROBE_CLANG, CLI_VALUE_EQ},
     {NULL, NULL, 0, 0},
 };
 
@@ -183,6 +185,11 @@ bool cli_probe_take(cli_probe_args *p, int id, const char *value)
         p->runtime_given = true;
         return true;
     }
+    case CLI_PROBE_GCC:
+    case CLI_PROBE_CLANG:
+        *(id == CLI_PROBE_GCC ? &p->gcc : &p->clang) = value;
+        p->runtime_given = true; /* this host's compilers: as its runtimes, not with --xml */
+        return true;
     default:
         return false;
     }

@@ -120,8 +120,8 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
     bool probe = strcmp(cmd, "probe") == 0;
     if (!host && a->runtime_given)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                        "%s: --runtimes, --no-cache, --refresh-cache and --runtime-timeout ask "
-                        "this host's runtimes: %s",
+                        "%s: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc "
+                        "and --clang ask this host's runtimes and compilers: %s",
                         cmd, probe ? "not with --xml" : "they go with --host");
     if (host || probe || !(a->io_given || a->quiet || !a->catalog))
         return -1;
@@ -145,6 +145,8 @@ void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
     opts->runtimes = a->runtimes;
     opts->cache = a->cache;
     opts->runtime_timeout_ms = a->timeout_ms;
+    opts->gcc = a->gcc;
+    opts->clang = a->clang;
     if (a->catalog)
         sysdesc_catalog_probe_options(opts, NULL);
 }

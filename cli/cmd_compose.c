@@ -21,7 +21,7 @@ static const char usage[] =
     "              ids match a catalog entry take the entry's keys they lack;\n"
     "              PROBE OPTIONS as for sysdesc probe: --io (default here),\n"
     "              --no-io, --quiet, --no-catalog, --runtimes=LIST, --no-cache,\n"
-    "              --refresh-cache, --runtime-timeout=MS\n"
+    "              --refresh-cache, --runtime-timeout=MS, --gcc=NAME, --clang=NAME\n"
     "A device id used twice is an error: rename one with ID=ITEM.  Every item\n"
     "is checked against the device schema (sysdesc check) unless --no-check.\n"
     "  --format F  mlir (default), attr, yaml or json (--typed: keep types)\n"

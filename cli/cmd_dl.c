@@ -13,8 +13,11 @@ static const char import_usage[] =
     "\n"
     "Prints the #dlti.dl_spec that mlir-translate-22 --import-llvm attaches for\n"
     "the LLVM data layout STRING (LLVM's defaults included).  --triple takes the\n"
-    "string from sysdesc's table of targets (exact triple, else the same\n"
-    "architecture); --list prints the table as TRIPLE<TAB>STRING<TAB>SOURCE.\n"
+    "string from sysdesc's table of targets: the row of the same architecture,\n"
+    "system and environment (the vendor and an Apple system's version aside:\n"
+    "x86_64-apple-darwin23 is x86_64-apple-macosx), as LLVM's layout depends on\n"
+    "them; a triple no row answers is an error that lists the architecture's\n"
+    "rows.  --list prints the table as TRIPLE<TAB>STRING<TAB>SOURCE.\n"
     "\n"
     "Exit status: 0 ok; 1 unknown triple; 2 malformed string or usage.\n";
 

@@ -92,7 +92,7 @@ int cmd_layout(int argc, char **argv)
     }
     if (i >= argc)
         rc = print_props(L);
-    /* Every TYPE is answered or gets its own error line (issue 13: the
+    /* Every TYPE is answered or gets its own error line (the
      * first failure used to skip the rest silently); the exit status is
      * the first failure's, and a last line says how many were not answered. */
     int first = i, failed = 0;

@@ -9,7 +9,7 @@ static const char usage[] =
     "usage: sysdesc query [--scope NAME/NAME] FILE|NAME KEY...\n"
     "       sysdesc query --host [--io|--no-io] [--quiet] [--no-catalog]\n"
     "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
-    "                     [--runtime-timeout=MS] KEY...\n"
+    "                     [--runtime-timeout=MS] [--gcc=NAME] [--clang=NAME] KEY...\n"
     "\n"
     "Looks up the path KEY... (e.g. CPU cache L1 size_in_bytes) in the DLTI\n"
     "attributes of FILE (MLIR or YAML, \"-\" for standard input) or of the\n"

@@ -14,19 +14,19 @@ static const sysdesc_command commands[] = {
     {"dl-export", "#dlti.dl_spec of a file -> LLVM data layout string", cmd_dl_export},
     {"convert", "print a YAML or MLIR description as mlir, attr, yaml or json", cmd_convert},
     {"compose", "compose descriptions (and the probed host) into one system", cmd_compose},
-    /* issue 14: a spec onto a real MLIR file */
+    /* A spec onto a real MLIR file */
     {"attach", "put a system's DLTI attributes on the module of an MLIR file", cmd_attach},
     {"list", "list the systems/ catalog (name, vendor, model)", cmd_list},
     {"show", "print one catalog entry", cmd_show},
     {"check", "check descriptions against the device schema, every problem", cmd_check},
     {"summary", "a system at a glance: one block per device, at 80 columns", cmd_summary},
     {"schema", "the device schema: every key, its type, unit and meaning", cmd_schema},
-    /* issue 12, measured half: docs/measure.md */
+    /* Measure and roofline: docs/measure.md */
     {"measure", "measure this host: bandwidth and latency per level, peak FMA, clock", cmd_measure},
     {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
     /* autotuners' field names (sysdesc/tuner.h, docs/export.md) */
     {"export", "one device as a TVM target, Triton or Inductor device properties (JSON)", cmd_export},
-    /* issue 12: the CPU identity keys a catalog entry copies */
+    /* The CPU identity keys a catalog entry copies */
     {"uarch", "the probe's microarchitectures: names, or one's CPU identity keys", cmd_uarch},
 };
 

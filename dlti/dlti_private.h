@@ -110,7 +110,7 @@ typedef struct dlti_arena {
     char *cur;   /* bump pointer inside head */
     char *end;
     dlti_arena_chunk *spare; /* standard chunks kept by a reset for reuse */
-    /* The memory budget (issue 13): bytes of chunks held, and the most it
+    /* The memory budget: bytes of chunks held, and the most it
      * may hold (0: no budget); a chunk past it is refused and over_budget
      * set, so that "out of memory" becomes the limit's error. */
     size_t held, budget;

@@ -1,4 +1,4 @@
-/* Whether a double arrives in a float type as itself (issue 13, silent
+/* Whether a double arrives in a float type as itself (silent
  * loss): narrow formats have no infinities (f8E4M3FN, the FNUZ kinds, f6,
  * f4), no NaN (f6, f4), no negative zero (FNUZ), no sign or zero at all
  * (f8E8M0FNU), and saturate or turn to NaN on overflow, so a conversion can

@@ -16,7 +16,7 @@ static const char default_layout[] = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:3
 #define MAX_FIELDS 8
 /* Type keys are as many as the string has entries (LLVM's widths and
  * address spaces take 24 bits: millions of distinct keys): a growable table
- * with a hash index, never a fixed size that drops entries (issue 13). */
+ * with a hash index, never a fixed size that drops entries. */
 #define TYPE_KEY_LEN 32
 
 typedef struct token {

@@ -1,4 +1,4 @@
-/* DLTI attributes on ops other than modules (issue 14).
+/* DLTI attributes on ops other than modules.
  *
  * MLIR 22's dlti::query (DLTI.cpp, getClosestQueryable) takes, on the op
  * queried and then on each ancestor, the first attribute of the op's

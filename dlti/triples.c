@@ -4,10 +4,21 @@
  * triple (llvm/lib/TargetParser/TargetDataLayout.cpp, which holds the
  * per-target logic that used to live in each backend's TargetMachine); they
  * were taken from `opt-22 -S` on a module holding only the triple, which
- * fills the layout from that function.  tests/dlti/interop_llvm_dl.sh re-derives
- * every row from opt-22 when it is installed, so the table cannot drift. */
+ * fills the layout from that function.  tests/dlti/interop_llvm_dl.py
+ * re-derives every row from opt-22 when it is installed, and checks that
+ * every triple the lookup answers (variants of the rows, other systems) gets
+ * LLVM's layout, so the table cannot drift.
+ *
+ * LLVM's layout depends on the operating system and environment, not only
+ * on the architecture (Darwin mangles m:o, Windows m:w or m:x, big-endian
+ * ppc64 uses ELFv2 on musl and FreeBSD 13, i686 aligns f80 by 128 on Darwin
+ * and MSVC), so a triple is answered only by a row of the same architecture,
+ * system and environment; only what LLVM ignores there is ignored: the
+ * vendor, and the version of an Apple system (darwin23.1.0 = macosx14.0). */
 #include "dlti_private.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #define SRC "llvm/lib/TargetParser/TargetDataLayout.cpp"
@@ -22,17 +33,41 @@ static const dlti_target_dl table[] = {
     {"x86_64-apple-macosx",
      "e-m:o-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
      SRC},
+    {"x86_64-pc-windows-gnu",
+     "e-m:w-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+     SRC},
+    {"x86_64-unknown-linux-musl",
+     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+     SRC},
+    {"x86_64-unknown-linux-gnux32",
+     "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+     SRC},
+    {"x86_64-unknown-freebsd",
+     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+     SRC},
     {"i686-unknown-linux-gnu",
      "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32-S128",
      SRC},
     {"i686-pc-windows-msvc",
      "e-m:x-p:32:32-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32-a:0:32-S32",
      SRC},
+    {"i686-pc-windows-gnu",
+     "e-m:x-p:32:32-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:32-n8:16:32-a:0:32-S32",
+     SRC},
     {"aarch64-unknown-linux-gnu",
      "e-m:e-p270:32:32-p271:32:32-p272:64:64-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
      SRC},
     {"aarch64-apple-darwin",
      "e-m:o-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-n32:64-S128-Fn32",
+     SRC},
+    {"aarch64-pc-windows-msvc",
+     "e-m:w-p270:32:32-p271:32:32-p272:64:64-p:64:64-i32:32-i64:64-i128:128-n32:64-S128-Fn32",
+     SRC},
+    {"aarch64-unknown-linux-musl",
+     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
+     SRC},
+    {"aarch64-unknown-linux-android",
+     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
      SRC},
     {"aarch64_be-unknown-linux-gnu",
      "E-m:e-p270:32:32-p271:32:32-p272:64:64-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
@@ -151,6 +186,39 @@ const dlti_target_dl *dlti_target_dl_get(size_t i)
     return i < dlti_target_dl_count() ? &table[i] : NULL;
 }
 
+/* The parts of a triple that decide its layout, read by position as LLVM's
+ * Triple reads them (arch-vendor-system-environment; LLVM normalizes
+ * nothing here, so "x86_64-linux-gnu" is not a Linux triple to it): the
+ * architecture, system and environment.  LLVM's spellings that mean one
+ * thing are made one: arm64 is aarch64; darwin, macos and macosx are one
+ * system, and an Apple system's version is dropped.  False for a triple of
+ * more than four parts. */
+typedef struct triple_parts {
+    char arch[32], os[32], env[32];
+} triple_parts;
+
+static bool triple_split(const char *triple, triple_parts *p)
+{
+    char *field[4] = {p->arch, NULL, p->os, p->env};
+    p->arch[0] = p->os[0] = p->env[0] = '\0';
+    size_t n = 0;
+    for (const char *s = triple;; n++) {
+        size_t len = strcspn(s, "-");
+        if (n >= 4 || len >= sizeof(p->arch))
+            return false;
+        if (field[n])
+            snprintf(field[n], sizeof(p->arch), "%.*s", (int)len, s);
+        if (s[len] == '\0')
+            break;
+        s += len + 1;
+    }
+    if (strcmp(p->arch, "arm64") == 0)
+        snprintf(p->arch, sizeof(p->arch), "aarch64");
+    if (strncmp(p->os, "darwin", 6) == 0 || strncmp(p->os, "macos", 5) == 0)
+        snprintf(p->os, sizeof(p->os), "macos");
+    return p->arch[0] != '\0';
+}
+
 const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err)
 {
     if (!triple) {
@@ -160,15 +228,33 @@ const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err)
     for (size_t i = 0; i < dlti_target_dl_count(); i++)
         if (strcmp(table[i].triple, triple) == 0)
             return &table[i];
-    /* The architecture decides most of the layout; the first row of an
-     * architecture is its most common OS/ABI. */
-    size_t arch = strcspn(triple, "-");
-    for (size_t i = 0; i < dlti_target_dl_count(); i++)
-        if (strncmp(table[i].triple, triple, arch) == 0 &&
-            (table[i].triple[arch] == '-' || table[i].triple[arch] == '\0'))
-            return &table[i];
-    dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
-                   "no data layout known for target triple '%s' (see sysdesc dl-import --help)",
-                   triple);
+    triple_parts want, row;
+    if (triple_split(triple, &want))
+        for (size_t i = 0; i < dlti_target_dl_count(); i++)
+            if (want.os[0] && triple_split(table[i].triple, &row) &&
+                strcmp(row.arch, want.arch) == 0 && strcmp(row.os, want.os) == 0 &&
+                strcmp(row.env, want.env) == 0)
+                return &table[i];
+    /* Name the rows of the architecture: the user's system may be one of
+     * them under another spelling. */
+    char rows[512] = "";
+    size_t used = 0;
+    if (triple_split(triple, &want))
+        for (size_t i = 0; i < dlti_target_dl_count() && used < sizeof(rows); i++)
+            if (triple_split(table[i].triple, &row) && strcmp(row.arch, want.arch) == 0) {
+                int k = snprintf(rows + used, sizeof(rows) - used, "%s%s", used ? ", " : "",
+                                 table[i].triple);
+                used += k > 0 ? (size_t)k : 0;
+            }
+    if (used)
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+                       "no data layout known for target triple '%s': LLVM's depends on the "
+                       "system and environment; the table's rows for %s are %s (or give the "
+                       "layout string itself; see sysdesc dl-import --help)",
+                       triple, want.arch, rows);
+    else
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+                       "no data layout known for target triple '%s' (see sysdesc dl-import --help)",
+                       triple);
     return NULL;
 }

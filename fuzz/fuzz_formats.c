@@ -5,8 +5,7 @@
  *  - be stable (printing twice gives the same bytes),
  *  - read back to an equal spec and data layout (MLIR, YAML),
  *  - be strict JSON (json_strict.c), plain and typed.
- * The classes of issue 13 ("silent data loss", "outputs that read back")
- * break one of these. */
+ * Silent data loss and outputs that do not read back break one of these. */
 #include "fuzz_targets.h"
 #include "json_strict.h"
 
@@ -50,7 +49,7 @@ static void dump(const char *what, const char *text, size_t n)
 
 /* Prints `sys` in `format` twice: the same bytes both times.  NULL when the
  * format cannot hold a value and says so (YAML and JSON may refuse, naming
- * the value: issue 13's rule; MLIR holds everything). */
+ * the value: sysdesc/emit_check.c; MLIR holds everything). */
 static char *print_stable(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
                           size_t *n)
 {

@@ -1,7 +1,8 @@
-/* The CPU's microarchitecture, LLVM triple and compiler targets (issue 12):
+/* The CPU's microarchitecture, LLVM triple and compiler targets:
  * the identity hwloc recorded and the ISA go through the recogniser
  * (uarch.c); what it finds becomes the keys uarch, uarch_ancestors, triple
- * and the compiler map (docs/keys.md). */
+ * and the compiler map (docs/keys.md), whose flags on this host are those
+ * the installed gcc and clang compile (compilers.c). */
 #define _GNU_SOURCE
 #include "probe_private.h"
 #include "uarch.h"
@@ -41,7 +42,12 @@ void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err
          * the LLVM name of this model (icelake-server where the row says
          * icelake-client).  The row's arch is hwloc's: the recogniser only
          * takes rows of the CPU's architecture, so the triple is the same. */
-        pb_uarch_keys(ctx, dev, m.uarch, m.llvm, err);
+        pb_cc_installed gcc, clang, *gp = NULL, *cp = NULL;
+        if (run->host) { /* an XML file's machine has compilers we cannot ask */
+            gp = pb_compiler_ask(run, m.uarch, false, &gcc) ? &gcc : NULL;
+            cp = pb_compiler_ask(run, m.uarch, true, &clang) ? &clang : NULL;
+        }
+        pb_uarch_keys(ctx, dev, m.uarch, m.llvm, gp, cp, err);
         char how[160];
         snprintf(how, sizeof(how), "%s (probe/uarch_table.c: LLVM Host.cpp, archspec)", m.how);
         pb_provenance(run, "uarch", how);

@@ -180,11 +180,19 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
         one = 64 * MIB;
     if (all * (size_t)p->ncpu < 64 * MIB)
         all = 64 * MIB / (size_t)p->ncpu;
+    /* The smallest figure of the memory there is: what the process may use
+     * (total_in_bytes, already bounded by the cgroup), the cgroup limit of a
+     * spec written before that bound, and the NUMA nodes' sum, which on a VM
+     * can lag MemTotal (docs/keys.md, "memory"). */
     const char *total_path[] = {"memory", "total_in_bytes"};
     const char *limit_path[] = {"memory", "cgroup_limit_in_bytes"};
+    const char *numa_path[] = {"memory", "numa_total_in_bytes"};
     int64_t total = get_i64(ctx, dev, total_path, 2), limit = get_i64(ctx, dev, limit_path, 2);
+    int64_t numa = get_i64(ctx, dev, numa_path, 2);
     if (limit > 0 && (total <= 0 || limit < total))
         total = limit;
+    if (numa > 0 && (total <= 0 || numa < total))
+        total = numa;
     size_t quarter = total > 0 ? (size_t)total / 4 : SIZE_MAX;
     if (one > quarter)
         one = quarter;

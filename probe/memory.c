@@ -1,5 +1,7 @@
-/* The memory of the CPU device: hwloc's NUMA nodes and page sizes, and on
- * this host what the OS says (/proc/meminfo) and the cgroup allows. */
+/* The memory of the CPU device: what this process may use (on this host
+ * /proc/meminfo's MemTotal bounded by the cgroup limit; from an XML file the
+ * NUMA nodes' sum, the only figure it carries), hwloc's NUMA nodes and page
+ * sizes, and the OS's and the cgroup's own figures. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -10,33 +12,6 @@
 #include <string.h>
 
 #define MAX_PAGE_SIZES 64
-
-void pb_memory_find(const pb_run *run, pb_memory *mem)
-{
-    bool known = false;
-    mem->total = 0;
-    mem->nnode = 0;
-    mem->pages = NULL;
-    mem->npages = 0;
-    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(run->topo, HWLOC_OBJ_NUMANODE, NULL); o;
-         o = hwloc_get_next_obj_by_type(run->topo, HWLOC_OBJ_NUMANODE, o)) {
-        if (!pb_usable(run, o))
-            continue;
-        int64_t m = (int64_t)o->attr->numanode.local_memory;
-        if (m > 0) {
-            known = true;
-            mem->total += m;
-        }
-        if (mem->nnode < sizeof(mem->node) / sizeof(mem->node[0]))
-            mem->node[mem->nnode++] = m;
-        if (!mem->pages && o->attr->numanode.page_types_len) {
-            mem->pages = o->attr->numanode.page_types;
-            mem->npages = o->attr->numanode.page_types_len;
-        }
-    }
-    if (!known)
-        mem->total = -1;
-}
 
 /* MemTotal of /proc/meminfo in bytes, or -1. */
 static int64_t meminfo_total(void)
@@ -124,28 +99,68 @@ static int64_t cgroup_memory_limit(char *source, size_t size)
     return best;
 }
 
-/* hwloc's NUMA nodes can miss memory (hidden nodes, a VM's ballooning): the
- * OS's figure is reported beside it, and a gap flagged, not resolved. */
-static void add_os_memory(pb_run *run, pb_map *m, int64_t numa_total)
+/* The OS's figures beside hwloc's.  hwloc's NUMA nodes can miss memory
+ * (hidden nodes, a VM's nodes that grow while MemTotal does not): a gap is
+ * flagged on the NUMA sum, not resolved. */
+static void add_os_memory(pb_run *run, pb_map *m, const pb_memory *mem)
 {
-    int64_t os_total = meminfo_total();
-    if (os_total > 0) {
-        pb_i64(run->ctx, m, "os_total_in_bytes", os_total);
+    if (mem->os_total > 0) {
+        pb_i64(run->ctx, m, "os_total_in_bytes", mem->os_total);
         pb_provenance(run, "memory.os_total_in_bytes", "/proc/meminfo MemTotal");
-        if (numa_total > 0 &&
-            (numa_total * 10 < os_total * 9 || numa_total * 10 > os_total * 11))
-            pb_warning(&run->warn, "memory.total_in_bytes",
+        int64_t numa = mem->numa_total, os = mem->os_total;
+        if (numa > 0 && (numa < os / 10 * 9 || numa > os / 10 * 11))
+            pb_warning(&run->warn, "memory.numa_total_in_bytes",
                        "hwloc's NUMA nodes hold %" PRId64 " bytes but /proc/meminfo MemTotal "
-                       "is %" PRId64 " bytes; both are reported (memory.os_total_in_bytes)",
-                       numa_total, os_total);
+                       "is %" PRId64 " bytes; both are reported (memory.total_in_bytes "
+                       "follows MemTotal)",
+                       numa, os);
     }
-    char cgsrc[1300] = "";
-    int64_t limit = cgroup_memory_limit(cgsrc, sizeof(cgsrc));
-    if (limit > 0) {
-        pb_i64(run->ctx, m, "cgroup_limit_in_bytes", limit);
-        pb_provenance(run, "memory.cgroup_limit_in_bytes", cgsrc);
+    if (mem->cgroup_limit > 0) {
+        pb_i64(run->ctx, m, "cgroup_limit_in_bytes", mem->cgroup_limit);
+        pb_provenance(run, "memory.cgroup_limit_in_bytes", mem->cgroup_source);
     }
 }
+
+void pb_memory_find(const pb_run *run, pb_memory *mem)
+{
+    bool known = false;
+    mem->numa_total = 0;
+    mem->nnode = 0;
+    mem->pages = NULL;
+    mem->npages = 0;
+    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(run->topo, HWLOC_OBJ_NUMANODE, NULL); o;
+         o = hwloc_get_next_obj_by_type(run->topo, HWLOC_OBJ_NUMANODE, o)) {
+        if (!pb_usable(run, o))
+            continue;
+        int64_t m = (int64_t)o->attr->numanode.local_memory;
+        if (m > 0) {
+            known = true;
+            mem->numa_total += m;
+        }
+        if (mem->nnode < sizeof(mem->node) / sizeof(mem->node[0]))
+            mem->node[mem->nnode++] = m;
+        if (!mem->pages && o->attr->numanode.page_types_len) {
+            mem->pages = o->attr->numanode.page_types;
+            mem->npages = o->attr->numanode.page_types_len;
+        }
+    }
+    if (!known)
+        mem->numa_total = -1;
+    mem->os_total = mem->cgroup_limit = -1;
+    mem->cgroup_source[0] = '\0';
+    if (run->host) {
+        mem->os_total = meminfo_total();
+        mem->cgroup_limit = cgroup_memory_limit(mem->cgroup_source, sizeof(mem->cgroup_source));
+    }
+    /* "How much can I use": the OS's figure, not hwloc's NUMA nodes (which
+     * miss memory: hidden nodes, a VM whose nodes grow while MemTotal does
+     * not), bounded by the cgroup. */
+    mem->total = mem->os_total > 0 ? mem->os_total : mem->numa_total;
+    if (mem->cgroup_limit > 0 && (mem->total <= 0 || mem->cgroup_limit < mem->total))
+        mem->total = mem->cgroup_limit;
+}
+
+
 
 /* The first NUMA node's page sizes in hwloc's order; the smallest is the
  * base page size. */
@@ -173,11 +188,18 @@ void pb_memory_add(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t 
     pb_init(&m);
     if (mem->total > 0) {
         pb_i64(ctx, &m, "total_in_bytes", mem->total);
+        if (mem->total == mem->cgroup_limit)
+            pb_provenance(run, "memory.total_in_bytes", mem->cgroup_source);
+        else if (mem->total == mem->os_total)
+            pb_provenance(run, "memory.total_in_bytes", "/proc/meminfo MemTotal");
+        /* else the NUMA nodes' sum: "memory" = "hwloc" says so */
+    }
+    if (mem->numa_total > 0) {
+        pb_i64(ctx, &m, "numa_total_in_bytes", mem->numa_total);
         if (mem->nnode)
             pb_add(ctx, &m, "numa_node_size_in_bytes", pb_i64_array(ctx, mem->node, mem->nnode));
     }
-    if (run->host)
-        add_os_memory(run, &m, mem->total);
+    add_os_memory(run, &m, mem);
     add_page_sizes(ctx, &m, mem);
     pb_add_map(ctx, dev, "memory", &m, err);
 }

@@ -90,7 +90,7 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     const char *xml = run->xml.label ? run->xml.label : path; /* names it in errors */
     if (!run->host && !run->xml.buffer && xml_unreadable(path, err))
         return -1;
-    /* Read by sysdesc, with the size limit every reader has (issue 13: an
+    /* Read by sysdesc, with the size limit every reader has (an
      * endless stream given as the file), then handed to hwloc as a buffer;
      * hwloc reads it during hwloc_topology_load.  A cluster node's text
      * (probe --mpi: cluster.c) takes the same limit and the same way. */

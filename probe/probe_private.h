@@ -13,7 +13,7 @@
 #include "sysdesc/probe.h"
 #include "dlti_private.h" /* the base: errors, buffers */
 
-/* harden (issue 13): the most an hwloc XML topology may hold, read by
+/* The most an hwloc XML topology may hold, read by
  * sysdesc before hwloc sees it (docs/reliability.md).  Topologies of the
  * largest machines are a few MB. */
 #define SYSDESC_PROBE_MAX_XML_BYTES ((size_t)64 << 20)
@@ -370,10 +370,15 @@ void pb_caches_flat_keys(dlti_context *ctx, pb_map *dev, const pb_cache caches[P
 void pb_caches_add(pb_run *run, pb_map *dev, const pb_cache caches[PB_NCACHES],
                    dlti_error_t *err);
 
-/* memory.c: the allowed NUMA nodes' memory.  Found before the caches are
- * checked (a cache larger than the memory is suspect), written after them. */
+/* memory.c: the memory this process may use, and the allowed NUMA nodes'
+ * memory.  Found before the caches are checked (a cache larger than the
+ * memory is suspect), written after them. */
 typedef struct pb_memory {
-    int64_t total; /* bytes, -1 unknown */
+    int64_t total;        /* bytes this process may use (docs/keys.md, "memory"), -1 unknown */
+    int64_t numa_total;   /* the allowed NUMA nodes' sum, -1 unknown */
+    int64_t os_total;     /* this host's /proc/meminfo MemTotal, -1 unknown or not this host */
+    int64_t cgroup_limit; /* this host's cgroup limit, -1 none */
+    char cgroup_source[1300];
     int64_t node[1024];
     size_t nnode;
     const struct hwloc_memory_page_type_s *pages; /* of the first node that has any */
@@ -395,21 +400,38 @@ typedef struct pb_isa {
 
 void pb_isa_detect(pb_isa *isa);
 
-/* ---- cpu_uarch.c (issue 12): the microarchitecture (probe/uarch.h), the
+/* ---- cpu_uarch.c: the microarchitecture (probe/uarch.h), the
  * triple and the compiler map; after the ISA, which the recogniser reads ---- */
 void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err);
 
 /* ---- uarch_keys.c: the keys one table row implies, for the probe and for
  * sysdesc_uarch_keys() alike (one code path) ---- */
 struct pb_uarch;
-/* The compiler map: compiler.gcc and compiler.clang (newest entry and
- * fallback), compiler.llvm.cpu = llvm, or the row's LLVM name when NULL.
- * NULL with err on out of memory. */
+struct pb_cc;
+/* An installed compiler the compiler map is for (compilers.c). */
+typedef struct pb_cc_installed {
+    char path[1024];              /* as named, or found on PATH */
+    char version[64];             /* "12.2.0" */
+    const struct pb_cc *accepted; /* the chain's entry it compiled; NULL: by version alone */
+} pb_cc_installed;
+/* compilers.c: the installed compiler `opts->gcc` or `opts->clang` names
+ * ("gcc", "clang" on PATH when NULL; "" none): its path, its version and
+ * the first entry of u's chain (uarch.h) it compiles, asked of it or read
+ * from the cache; records CPU.source["compiler.gcc"] (or clang).  False
+ * (and *cc zeroed) when none was found or none of the flags compiled. */
+bool pb_compiler_ask(pb_run *run, const struct pb_uarch *u, bool clang, pb_cc_installed *cc);
+/* The compiler map: compiler.gcc and compiler.clang, compiler.llvm.cpu =
+ * llvm, or the row's LLVM name when NULL.  For a compiler given (gcc,
+ * clang; NULL: none), its entry is the one it accepted, else the first of
+ * the chain whose range holds its version, with its version and path; for
+ * none, the table's newest entry (uarch.h, pb_uarch_compiler).  Each with
+ * the fallback an older compiler takes.  NULL with err on out of memory. */
 const dlti_attr *pb_uarch_compiler_map(dlti_context *ctx, const struct pb_uarch *u,
-                                       const char *llvm, dlti_error_t *err);
+                                       const char *llvm, const pb_cc_installed *gcc,
+                                       const pb_cc_installed *clang, dlti_error_t *err);
 /* Appends uarch, uarch_ancestors (when any), triple and compiler to dev. */
 void pb_uarch_keys(dlti_context *ctx, pb_map *dev, const struct pb_uarch *u, const char *llvm,
-                   dlti_error_t *err);
+                   const pb_cc_installed *gcc, const pb_cc_installed *clang, dlti_error_t *err);
 
 /* x86 CPUID deterministic cache parameters (leaf 4 / 0x8000001D) for
  * `level` (1..3) and type (1 data, 2 instruction, 3 unified); returns 0 and

@@ -278,7 +278,8 @@ static void prune(const char *dir)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *n = e->d_name + (e->d_name[0] == '.');
-        if (strncmp(n, "runtimes-", 9) != 0 && strncmp(n, "host-", 5) != 0) /* host-: older sysdesc */
+        if (strncmp(n, "runtimes-", 9) != 0 && strncmp(n, "compiler-", 9) != 0 &&
+            strncmp(n, "host-", 5) != 0) /* host-: an older sysdesc's */
             continue;
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&

@@ -171,33 +171,85 @@ static const pb_cc *newest_open(const pb_cc *e)
     return best;
 }
 
-void pb_uarch_compiler(const pb_uarch *u, bool clang, pb_cc_choice *c)
+bool pb_cc_in_range(const pb_cc *e, const char *version)
+{
+    return pb_version_cmp(e->min, version) <= 0 && (!e->max || pb_version_cmp(version, e->max) <= 0);
+}
+
+/* One row's entries into the chain, newest (highest minimum) first. */
+static size_t add_row(const pb_uarch *u, bool clang, const pb_cc **entries,
+                      const pb_uarch **rows, size_t n, size_t max)
+{
+    const pb_cc *own = clang ? u->clang : u->gcc;
+    size_t first = n;
+    for (const pb_cc *e = own; e && e->flags && n < max; e++) {
+        size_t at = n++;
+        /* insertion by descending minimum; equal minimums keep the table's order */
+        while (at > first && pb_version_cmp(entries[at - 1]->min, e->min) < 0) {
+            entries[at] = entries[at - 1];
+            at--;
+        }
+        entries[at] = e;
+    }
+    for (size_t i = first; i < n; i++)
+        rows[i] = u;
+    return n;
+}
+
+size_t pb_uarch_compiler_chain(const pb_uarch *u, bool clang, const pb_cc **entries,
+                               const pb_uarch **rows, size_t max)
+{
+    if (!u)
+        return 0;
+    size_t n = add_row(u, clang, entries, rows, 0, max);
+    const char *anc[64];
+    size_t na = pb_uarch_ancestors(u, anc, 64);
+    for (size_t i = 0; i < na; i++) {
+        const pb_uarch *a = pb_uarch_find(anc[i]);
+        if (a)
+            n = add_row(a, clang, entries, rows, n, max);
+    }
+    return n;
+}
+
+void pb_uarch_compiler_from(const pb_uarch *u, bool clang, const pb_cc *best, pb_cc_choice *c)
 {
     memset(c, 0, sizeof(*c));
-    if (!u)
-        return;
-    const pb_cc *own = clang ? u->clang : u->gcc;
-    c->best = newest_open(own);
-    /* u's next older entry: the highest minimum below the best one */
-    for (const pb_cc *e = own; e && e->flags; e++)
-        if (e != c->best && (!c->fallback || pb_version_cmp(e->min, c->fallback->min) > 0))
-            c->fallback = e;
-    if (c->fallback) {
-        c->fallback_from = u;
-        return;
+    const pb_cc *chain[256];
+    const pb_uarch *rows[256];
+    size_t n = pb_uarch_compiler_chain(u, clang, chain, rows, 256);
+    size_t at = 0;
+    while (best && at < n && chain[at] != best)
+        at++;
+    if (best && at < n) {
+        c->best = best;
+        c->best_from = rows[at];
+    } else {
+        at = n; /* no best: the fallback is the chain's first entry */
     }
-    /* else the nearest ancestor whose newest entry an older compiler knows */
-    const char *anc[64];
-    size_t n = pb_uarch_ancestors(u, anc, 64);
-    for (size_t i = 0; i < n; i++) {
-        const pb_uarch *a = pb_uarch_find(anc[i]);
-        const pb_cc *e = a ? newest_open(clang ? a->clang : a->gcc) : NULL;
-        if (e && (!c->best || pb_version_cmp(e->min, c->best->min) < 0)) {
-            c->fallback = e;
-            c->fallback_from = a;
+    /* the fallback: the next entry an older compiler takes */
+    for (size_t i = at < n ? at + 1 : 0; i < n; i++)
+        if (!c->best || pb_version_cmp(chain[i]->min, c->best->min) < 0) {
+            c->fallback = chain[i];
+            c->fallback_from = rows[i];
             return;
         }
+}
+
+void pb_uarch_compiler(const pb_uarch *u, bool clang, const char *version, pb_cc_choice *c)
+{
+    const pb_cc *best = NULL;
+    if (version) {
+        const pb_cc *chain[256];
+        const pb_uarch *rows[256];
+        size_t n = pb_uarch_compiler_chain(u, clang, chain, rows, 256);
+        for (size_t i = 0; i < n && !best; i++)
+            if (pb_cc_in_range(chain[i], version))
+                best = chain[i];
+    } else if (u) {
+        best = newest_open(clang ? u->clang : u->gcc);
     }
+    pb_uarch_compiler_from(u, clang, best, c);
 }
 
 const char *pb_uarch_triple(const char *arch)

@@ -83,17 +83,35 @@ const pb_uarch *pb_uarch_find(const char *name);
  * ancestors not yet listed.  Writes at most `max`, returns how many. */
 size_t pb_uarch_ancestors(const pb_uarch *u, const char **out, size_t max);
 
-/* What one compiler needs for u: the newest entry (open-ended, highest
- * minimum) and the fallback for older compilers: u's own next older entry,
- * else the newest entry of the nearest ancestor that an older compiler
- * knows.  Either may be NULL. */
+/* What one compiler needs for u.  The chain of its entries runs from u's
+ * own, newest first, down through each ancestor's (nearest ancestor first,
+ * each one's newest first) to the generic row's, which every compiler
+ * knows.  Without a version (`version` NULL: the table's view, for a
+ * catalog entry): `best` is u's newest open-ended entry (NULL when u has
+ * none) and `fallback` the first entry after it in the chain that an older
+ * compiler takes (a lower min_version).  With the version of an installed
+ * compiler: `best` is the first entry of the chain whose range holds it
+ * (possibly an ancestor's: `best_from` says whose), and `fallback` the next
+ * one for an older compiler, as above.  Either may be NULL. */
 typedef struct pb_cc_choice {
     const pb_cc *best;
+    const pb_uarch *best_from;     /* the row `best` belongs to */
     const pb_cc *fallback;
     const pb_uarch *fallback_from; /* the row the fallback belongs to */
 } pb_cc_choice;
 
-void pb_uarch_compiler(const pb_uarch *u, bool clang, pb_cc_choice *c);
+void pb_uarch_compiler(const pb_uarch *u, bool clang, const char *version, pb_cc_choice *c);
+/* The same with `best` given (an entry of u's chain that a compiler was
+ * seen to accept); NULL: none. */
+void pb_uarch_compiler_from(const pb_uarch *u, bool clang, const pb_cc *best, pb_cc_choice *c);
+
+/* The chain itself, for a prober that tries its entries in turn: at most
+ * `max` entries (and their rows) written, the count returned. */
+size_t pb_uarch_compiler_chain(const pb_uarch *u, bool clang, const pb_cc **entries,
+                               const pb_uarch **rows, size_t max);
+
+/* Whether `version` is in e's range (both ends inclusive, NULL open). */
+bool pb_cc_in_range(const pb_cc *e, const char *version);
 
 /* Compares dotted version strings numerically ("12.3" < "12.10"); NULL is
  * lowest. */

@@ -1,5 +1,5 @@
-/* The CPU identity keys one row of the microarchitecture table implies
- * (issue 12): uarch, uarch_ancestors, triple and the compiler map.  The probe
+/* The CPU identity keys one row of the microarchitecture table implies:
+ * uarch, uarch_ancestors, triple and the compiler map.  The probe
  * (cpu_uarch.c, after recognising the CPU) and the public by-name functions
  * (uarch_lookup.c, sysdesc/uarch.h) both build them here, so a catalog entry
  * written from `sysdesc uarch NAME` and a probe of that CPU cannot differ. */
@@ -31,7 +31,7 @@ static const char *flag_value(const char *flags, const char *name, char *buf, si
 }
 
 /* One compiler entry as a map: the -march/-mtune/-mcpu values, the whole
- * flags, the versions. */
+ * flags, the versions, the row it targets when another. */
 static void add_entry(dlti_context *ctx, pb_map *m, const pb_cc *e, const char *uarch)
 {
     char buf[128];
@@ -45,19 +45,25 @@ static void add_entry(dlti_context *ctx, pb_map *m, const pb_cc *e, const char *
 }
 
 static void add_compiler(dlti_context *ctx, pb_map *compiler, const pb_uarch *u, bool clang,
-                         dlti_error_t *err)
+                         const pb_cc_installed *cc, dlti_error_t *err)
 {
     pb_cc_choice c;
-    pb_uarch_compiler(u, clang, &c);
+    if (cc && cc->accepted)
+        pb_uarch_compiler_from(u, clang, cc->accepted, &c);
+    else
+        pb_uarch_compiler(u, clang, cc && cc->version[0] ? cc->version : NULL, &c);
     pb_map m;
     pb_init(&m);
+    /* the row only when it is another one: an ancestor's target */
     if (c.best)
-        add_entry(ctx, &m, c.best, NULL);
+        add_entry(ctx, &m, c.best, c.best_from != u ? c.best_from->name : NULL);
+    if (cc && c.best) {
+        pb_str(ctx, &m, "version", cc->version[0] ? cc->version : NULL);
+        pb_str(ctx, &m, "path", cc->path[0] ? cc->path : NULL);
+    }
     if (c.fallback) {
         pb_map fb;
         pb_init(&fb);
-        /* the row only when it is another one: the fallback is then an
-         * ancestor's target */
         add_entry(ctx, &fb, c.fallback, c.fallback_from != u ? c.fallback_from->name : NULL);
         pb_add_map(ctx, &m, "fallback", &fb, err);
     }
@@ -65,12 +71,13 @@ static void add_compiler(dlti_context *ctx, pb_map *compiler, const pb_uarch *u,
 }
 
 const dlti_attr *pb_uarch_compiler_map(dlti_context *ctx, const pb_uarch *u, const char *llvm,
+                                       const pb_cc_installed *gcc, const pb_cc_installed *clang,
                                        dlti_error_t *err)
 {
     pb_map compiler;
     pb_init(&compiler);
-    add_compiler(ctx, &compiler, u, false, err);
-    add_compiler(ctx, &compiler, u, true, err);
+    add_compiler(ctx, &compiler, u, false, gcc, err);
+    add_compiler(ctx, &compiler, u, true, clang, err);
     pb_map cpu;
     pb_init(&cpu);
     pb_str(ctx, &cpu, "cpu", llvm ? llvm : u->llvm);
@@ -80,7 +87,7 @@ const dlti_attr *pb_uarch_compiler_map(dlti_context *ctx, const pb_uarch *u, con
 }
 
 void pb_uarch_keys(dlti_context *ctx, pb_map *dev, const pb_uarch *u, const char *llvm,
-                   dlti_error_t *err)
+                   const pb_cc_installed *gcc, const pb_cc_installed *clang, dlti_error_t *err)
 {
     pb_str(ctx, dev, "uarch", u->name);
     const char *anc[64];
@@ -88,5 +95,5 @@ void pb_uarch_keys(dlti_context *ctx, pb_map *dev, const pb_uarch *u, const char
     if (n)
         pb_add(ctx, dev, "uarch_ancestors", pb_str_array(ctx, anc, n));
     pb_str(ctx, dev, "triple", pb_uarch_triple(u->arch));
-    pb_add(ctx, dev, "compiler", pb_uarch_compiler_map(ctx, u, llvm, err));
+    pb_add(ctx, dev, "compiler", pb_uarch_compiler_map(ctx, u, llvm, gcc, clang, err));
 }

@@ -98,16 +98,29 @@ const dlti_attr *sysdesc_uarch_compiler_map(dlti_context *ctx, const char *uarch
                                             dlti_error_t *err)
 {
     const pb_uarch *u = find_row(ctx, uarch, err);
-    return u ? pb_uarch_compiler_map(ctx, u, NULL, err) : NULL;
+    return u ? pb_uarch_compiler_map(ctx, u, NULL, NULL, NULL, err) : NULL;
 }
 
-const dlti_attr *sysdesc_uarch_keys(dlti_context *ctx, const char *uarch, dlti_error_t *err)
+const dlti_attr *sysdesc_uarch_keys_for(dlti_context *ctx, const char *uarch,
+                                        const char *gcc_version, const char *clang_version,
+                                        dlti_error_t *err)
 {
     const pb_uarch *u = find_row(ctx, uarch, err);
     if (!u)
         return NULL;
+    pb_cc_installed gcc = {0}, clang = {0};
+    if (gcc_version)
+        snprintf(gcc.version, sizeof(gcc.version), "%s", gcc_version);
+    if (clang_version)
+        snprintf(clang.version, sizeof(clang.version), "%s", clang_version);
     pb_map keys;
     pb_init(&keys);
-    pb_uarch_keys(ctx, &keys, u, NULL, err);
+    pb_uarch_keys(ctx, &keys, u, NULL, gcc_version ? &gcc : NULL, clang_version ? &clang : NULL,
+                  err);
     return pb_finish(ctx, &keys, DLTI_ATTR_MAP, err);
+}
+
+const dlti_attr *sysdesc_uarch_keys(dlti_context *ctx, const char *uarch, dlti_error_t *err)
+{
+    return sysdesc_uarch_keys_for(ctx, uarch, NULL, NULL, err);
 }

@@ -592,34 +592,82 @@ static bool pci_matches(const dlti_attr *dev, unsigned vendor_id, unsigned devic
     return false;
 }
 
-const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
-                                           unsigned device_id, const char *search_path,
-                                           char **name, dlti_error_t *err)
+/* Whether the file declares itself a variant of another entry ("# variant-of:
+ * NAME" in its header comment, docs/catalog.md): a MIG profile shares its
+ * GPU's PCI id and is never what a probed id means. */
+static bool declared_variant(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool variant = false;
+    while (!variant && fgets(line, sizeof(line), f) && line[0] == '#') {
+        const char *p = line + 1;
+        while (*p == ' ')
+            p++;
+        variant = strncmp(p, "variant-of:", 11) == 0;
+    }
+    fclose(f);
+    return variant;
+}
+
+int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned device_id,
+                              const char *search_path, sd_pci_candidate *out, size_t max,
+                              size_t *n, dlti_error_t *err)
 {
     sysdesc_catalog_entry *entries;
-    size_t n;
-    if (sysdesc_catalog_list(search_path, &entries, &n, err) < 0)
-        return NULL;
+    size_t count;
+    *n = 0;
+    if (sysdesc_catalog_list(search_path, &entries, &count, err) < 0)
+        return -1;
     sd_resolver catalog = sd_catalog_resolver(search_path);
-    const dlti_attr *found = NULL;
-    for (size_t i = 0; i < n && !found; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
         sysdesc_system sys;
         if (sd_yaml_load_file(ctx, entries[i].path, NULL, &catalog, &sys, err) < 0) {
-            sysdesc_catalog_list_free(entries, n);
-            return NULL;
+            rc = -1;
+            break;
         }
         if (dlti_attr_size(sys.spec) != 1)
             continue;
         const dlti_attr *dev = dlti_attr_entry_value(sys.spec, 0);
-        if (pci_matches(dev, vendor_id, device_id)) {
-            found = dev;
-            if (name)
-                *name = strdup(entries[i].name);
+        if (!pci_matches(dev, vendor_id, device_id) || declared_variant(entries[i].path))
+            continue;
+        if (*n < max) {
+            out[*n].device = dev;
+            snprintf(out[*n].name, sizeof(out[*n].name), "%s", entries[i].name);
+            ++*n;
         }
     }
-    sysdesc_catalog_list_free(entries, n);
-    if (!found)
+    sysdesc_catalog_list_free(entries, count);
+    return rc;
+}
+
+const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
+                                           unsigned device_id, const char *search_path,
+                                           char **name, dlti_error_t *err)
+{
+    sd_pci_candidate c[8];
+    size_t n;
+    if (sd_catalog_pci_candidates(ctx, vendor_id, device_id, search_path, c, 8, &n, err) < 0)
+        return NULL;
+    if (n == 0) {
         dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
                        vendor_id, device_id);
-    return found;
+        return NULL;
+    }
+    if (n > 1) {
+        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+                       "PCI device %04x:%04x is claimed by %zu catalog entries (%s, %s%s): the "
+                       "id alone does not tell them apart (sysdesc_catalog_pci_fill tells a "
+                       "probed device's by its compute units, memory and name)",
+                       vendor_id, device_id, n, c[0].name, c[1].name, n > 2 ? ", ..." : "");
+        return NULL;
+    }
+    if (name && !(*name = strdup(c[0].name))) {
+        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        return NULL;
+    }
+    return c[0].device;
 }

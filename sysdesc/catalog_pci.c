@@ -6,15 +6,22 @@
  * a value the device has wins.  Each key the catalog fills is recorded in
  * the device's "source" map ("catalog nvidia/h100-sxm"); a measured value
  * (one with a "source" line of its own) that the entry gives differently is
- * recorded under "disagreements".<key>."catalog NAME" (docs/runtimes.md). */
+ * recorded under "disagreements".<key>."catalog NAME" (docs/runtimes.md).
+ *
+ * An id that several products claim (siblings: the RX 7900 XT and XTX, the
+ * MI250 and MI250X) is told apart by what the device reports, or nothing is
+ * filled: a sibling's compute units and peaks would be a wrong description
+ * without a word. */
 #include "sysdesc_private.h"
 
 #include "sysdesc/catalog.h"
 #include "sysdesc/compose.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strncasecmp */
 
 static dlti_key skey(dlti_context *ctx, const char *s)
 {
@@ -106,35 +113,177 @@ static const dlti_attr *tidy(dlti_context *ctx, const dlti_attr *dev, const note
     return out;
 }
 
+/* ---- telling siblings apart ---- */
+
+static bool i64_key(dlti_context *ctx, const dlti_attr *dev, const char *key, int64_t *v)
+{
+    const dlti_attr *a = dlti_attr_lookup(dev, skey(ctx, key));
+    return a && dlti_attr_get_int64(a, v, NULL) == 0;
+}
+
+/* Whether the device's measured compute units and memory could be the
+ * entry's: the same compute units; memory not above the marketed size (the
+ * nominal one, else the entry's) and not under 85% of the entry's (runtimes
+ * report a few percent less than marketed: 23.6 of L4's 24 GiB). */
+static bool could_be(dlti_context *ctx, const dlti_attr *dev, const dlti_attr *entry,
+                     char *why, size_t size)
+{
+    int64_t mine, theirs, nominal;
+    if (i64_key(ctx, dev, "num_compute_units", &mine) &&
+        i64_key(ctx, entry, "num_compute_units", &theirs) && mine != theirs) {
+        snprintf(why, size, "num_compute_units %lld, not %lld", (long long)mine,
+                 (long long)theirs);
+        return false;
+    }
+    if (i64_key(ctx, dev, "memory_size_in_bytes", &mine) &&
+        i64_key(ctx, entry, "memory_size_in_bytes", &theirs)) {
+        if (!i64_key(ctx, entry, "nominal_memory_size_in_bytes", &nominal) || nominal < theirs)
+            nominal = theirs;
+        if (mine > nominal || mine / 20 * 20 < theirs / 20 * 17) {
+            snprintf(why, size, "memory_size_in_bytes %lld, not about %lld", (long long)mine,
+                     (long long)theirs);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether `hay` holds `word` (case aside) with no letter or digit on either
+ * side: "AMD Radeon RX 7900 XTX" holds "Radeon RX 7900 XTX", not
+ * "Radeon RX 7900 XT". */
+static bool holds_words(const char *hay, const char *word, size_t wlen)
+{
+    size_t hlen = strlen(hay);
+    for (size_t i = 0; wlen && i + wlen <= hlen; i++) {
+        if (strncasecmp(hay + i, word, wlen) != 0)
+            continue;
+        bool before = i == 0 || !isalnum((unsigned char)hay[i - 1]);
+        bool after = i + wlen == hlen || !isalnum((unsigned char)hay[i + wlen]);
+        if (before && after)
+            return true;
+    }
+    return false;
+}
+
+static bool name_holds(const dlti_attr *a, const char *model, size_t mlen)
+{
+    const char *s;
+    size_t len;
+    return a && dlti_attr_get_string(a, &s, &len, NULL) == 0 && strlen(s) == len &&
+           holds_words(s, model, mlen);
+}
+
+/* Whether a name a runtime gave the device (hwloc's GPUModel of an OS
+ * device, runtimes.<r>.name, product_name, device_name) holds the entry's
+ * model, without a parenthesis ("Instinct MI250X (one GCD)").  The device's
+ * own `model` is not asked: without a runtime it is the PCI ids database's
+ * name, which lists the siblings ("Navi 31 [Radeon RX 7900 XT/7900 XTX/...]"). */
+static bool named_by_runtime(dlti_context *ctx, const dlti_attr *dev, const dlti_attr *entry)
+{
+    const dlti_attr *m = dlti_attr_lookup(entry, skey(ctx, "model"));
+    const char *model;
+    size_t len;
+    if (!m || dlti_attr_get_string(m, &model, &len, NULL) != 0)
+        return false;
+    const char *paren = strchr(model, '(');
+    len = paren ? (size_t)(paren - model) : strlen(model);
+    while (len && model[len - 1] == ' ')
+        len--;
+    static const char *const views[] = {"hwloc_info", "runtimes"};
+    static const char *const names[] = {"GPUModel", "name", "product_name", "device_name"};
+    for (size_t v = 0; v < 2; v++) {
+        const dlti_attr *map = dlti_attr_lookup(dev, skey(ctx, views[v]));
+        for (size_t i = 0; map && dlti_attr_get_kind(map) == DLTI_ATTR_MAP &&
+                           i < dlti_attr_size(map); i++) {
+            const dlti_attr *one = dlti_attr_entry_value(map, i);
+            for (size_t k = 0; dlti_attr_get_kind(one) == DLTI_ATTR_MAP && k < 4; k++)
+                if (name_holds(dlti_attr_lookup(one, skey(ctx, names[k])), model, len))
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* The candidate the device's measured values name, its index; -1 when none
+ * or several are left.  `how` says which and why, for the "source" map. */
+static int tell_apart(dlti_context *ctx, const dlti_attr *dev, const sysdesc_pci_info *pci,
+                      const sd_pci_candidate *c, size_t n, char *how, size_t size)
+{
+    bool left[8];
+    size_t nleft = 0, last = 0;
+    char why[8][96];
+    for (size_t i = 0; i < n; i++) {
+        left[i] = could_be(ctx, dev, c[i].device, why[i], sizeof(why[i]));
+        if (left[i])
+            nleft++, last = i;
+    }
+    size_t named = 0, which = 0;
+    if (nleft > 1)
+        for (size_t i = 0; i < n; i++)
+            if (left[i] && named_by_runtime(ctx, dev, c[i].device))
+                named++, which = i;
+    int at = nleft == 1 ? (int)last : nleft > 1 && named == 1 ? (int)which : -1;
+    size_t used = (size_t)snprintf(how, size, "PCI id %04x:%04x is claimed by", pci->vendor_id,
+                                   pci->device_id);
+    for (size_t i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(how + used, size - used, "%s %s", i ? "," : "", c[i].name);
+    if (at >= 0 && used < size)
+        snprintf(how + used, size - used, ": the device is %s (%s)", c[at].name,
+                 nleft == 1 ? "the others' compute units or memory differ from the device's"
+                            : "a runtime names its model");
+    else if (used < size) {
+        used += (size_t)snprintf(how + used, size - used, "%s",
+                                 nleft ? ": nothing filled, the device's runtimes do not tell "
+                                         "which"
+                                       : ": nothing filled, the device is none of them");
+        for (size_t i = 0; i < n && used < size; i++)
+            if (!left[i])
+                used += (size_t)snprintf(how + used, size - used, "; not %s: %s", c[i].name,
+                                         why[i]);
+    }
+    return at;
+}
+
 int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc_pci_info *pci,
                              const dlti_attr **device_spec, dlti_error_t *err)
 {
-    dlti_error_t inner;
-    char *name = NULL;
-    const dlti_attr *entry = sysdesc_catalog_match_pci(ctx, pci->vendor_id, pci->device_id,
-                                                       (const char *)search_path, &name, &inner);
-    if (!entry) {
-        if (inner.code == DLTI_ERROR_NOT_FOUND)
-            return 0; /* a device the catalog does not know keeps what the probe found */
-        if (err)
-            *err = inner;
+    sd_pci_candidate c[8];
+    size_t n;
+    if (sd_catalog_pci_candidates(ctx, pci->vendor_id, pci->device_id, (const char *)search_path,
+                                  c, 8, &n, err) < 0)
         return -1;
+    if (n == 0)
+        return 0; /* a device the catalog does not know keeps what the probe found */
+    const dlti_attr *dev = *device_spec;
+    const dlti_attr *source = dlti_attr_lookup(dev, skey(ctx, "source"));
+    if (source && dlti_attr_get_kind(source) != DLTI_ATTR_MAP)
+        source = NULL;
+    int at = 0;
+    if (n > 1) {
+        char how[1200];
+        at = tell_apart(ctx, dev, pci, c, n, how, sizeof(how));
+        source = map_set(ctx, source, "catalog", dlti_string_new(ctx, how, strlen(how)), err);
+        if (!source)
+            return -1;
+        if (at < 0) {
+            const dlti_attr *d = dlti_container_set(ctx, dev, skey(ctx, "source"), source, err);
+            if (!d)
+                return -1;
+            *device_spec = d;
+            return 0;
+        }
     }
     char from[512];
-    snprintf(from, sizeof(from), "catalog %s", name ? name : "?");
-    free(name);
-    const dlti_attr *dev = *device_spec;
-    note n = {ctx, dlti_attr_lookup(dev, skey(ctx, "source")),
-              dlti_attr_lookup(dev, skey(ctx, "disagreements")),
-              dlti_string_new(ctx, from, strlen(from)), from, err, false};
-    if (n.source && dlti_attr_get_kind(n.source) != DLTI_ATTR_MAP)
-        n.source = NULL;
-    if (n.disagree && dlti_attr_get_kind(n.disagree) != DLTI_ATTR_MAP)
-        n.disagree = NULL;
-    walk(&n, dev, entry, "");
-    const dlti_attr *filled = n.failed ? NULL : sysdesc_device_fill(ctx, dev, entry, err);
+    snprintf(from, sizeof(from), "catalog %s", c[at].name);
+    const dlti_attr *entry = c[at].device;
+    note nt = {ctx, source, dlti_attr_lookup(dev, skey(ctx, "disagreements")),
+               dlti_string_new(ctx, from, strlen(from)), from, err, false};
+    if (nt.disagree && dlti_attr_get_kind(nt.disagree) != DLTI_ATTR_MAP)
+        nt.disagree = NULL;
+    walk(&nt, dev, entry, "");
+    const dlti_attr *filled = nt.failed ? NULL : sysdesc_device_fill(ctx, dev, entry, err);
     if (filled)
-        filled = tidy(ctx, filled, &n, err);
+        filled = tidy(ctx, filled, &nt, err);
     if (!filled)
         return -1;
     *device_spec = filled;

@@ -1,5 +1,5 @@
-/* The one rule of what the YAML and JSON emitters may print (issue 13,
- * "silent data loss"): a key or a value either reads back as itself or the
+/* The one rule of what the YAML and JSON emitters may print (no silent
+ * data loss): a key or a value either reads back as itself or the
  * print is refused, naming it.  MLIR holds every value; YAML holds every
  * value (bytes that are not UTF-8 travel as !mlir text) but not a key that
  * is not UTF-8; JSON holds neither, nor a key longer than libyaml (its

@@ -1,4 +1,4 @@
-/* #llvm.target from a device's keys (issue 12): what MLIR's LLVM dialect
+/* #llvm.target from a device's keys: what MLIR's LLVM dialect
  * derives a data layout and target features from, filled from the probe's
  * triple, compiler.llvm.cpu and features (sysdesc/system.h). */
 #include "sysdesc_private.h"

@@ -108,7 +108,7 @@ bool sd_looks_like_mlir(const char *path, const char *text, size_t len)
     if (i < len && text[i] == '#' && i + 1 < len && text[i + 1] != ' ' && text[i + 1] != '\n' &&
         text[i + 1] != '#' && text[i + 1] != '!')
         return true;
-    /* issue 14: files of other ops (func.func ..., "foo.bar"(...),
+    /* Files of other ops (func.func ..., "foo.bar"(...),
      * %0 = ...): a dotted name not followed by ':' is no YAML key. */
     if (i < len && (text[i] == '"' || (text[i] == '%' && (len - i < 2 || text[i + 1] != 'Y') &&
                                        (len - i < 2 || text[i + 1] != 'T')))) {
@@ -148,7 +148,7 @@ static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char
                  strcmp(dlti_scope_attr_name(root, i), "dlti.dl_spec") == 0)
             sys.dl_spec = a;
         else if (strcmp(dlti_scope_attr_name(root, i), "llvm.target") == 0)
-            sys.llvm_target = a; /* issue 12: kept and printed back (mlir_emit.c) */
+            sys.llvm_target = a; /* kept and printed back (mlir_emit.c) */
     }
     if (!sys.spec && !(opts && (opts->flags & SYSDESC_LOAD_ANY_MODULE))) {
         dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,

@@ -48,7 +48,7 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_part_number", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR part number", NULL, NULL},
     {"cpu_revision", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR revision", NULL, NULL},
     {"hostname", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "the node's host name", "host", NULL},
-    /* ---- CPU microarchitecture (issue 12): probe/cpu_uarch.c, docs/keys.md ---- */
+    /* ---- CPU microarchitecture: probe/cpu_uarch.c, docs/keys.md ---- */
     {"uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
      "microarchitecture, archspec's name: zen4, sapphirerapids, neoverse_v2", "uarch", NULL},
     {"uarch_ancestors", STRS, NULL, CPU, 0, FACT, 0, 0, NULL,
@@ -112,9 +112,14 @@ static const sysdesc_schema_key schema[] = {
     {"memory", MAP, NULL, CPU, 0, FACT, 0, 0, NULL, "the memory the CPU device may use",
      NULL, NULL},
     {"memory.total_in_bytes", I64, "bytes", CPU, 0, FACT, 1, BIG, NULL,
-     "the allowed NUMA nodes' memory", "memory", NULL},
+     "the memory this process may use: MemTotal bounded by the cgroup limit", "memory", NULL},
+    {"memory.numa_total_in_bytes", I64, "bytes", CPU, 0, FACT, 1, BIG, NULL,
+     "the allowed NUMA nodes' memory (hwloc)", NULL, NULL},
     {"memory.numa_node_size_in_bytes", INTS, "bytes", CPU, 0, FACT, 0, BIG, NULL,
      "one per allowed NUMA node", NULL, NULL},
+    {"memory.installed_in_bytes", I64, "bytes", CPU, 0, FACT, 1, BIG, NULL,
+     "the installed capacity (a catalog node's 2 TB), more than the OS offers",
+     "installed memory", NULL},
     {"memory.os_total_in_bytes", I64, "bytes", CPU, 0, FACT, 1, BIG, NULL,
      "/proc/meminfo MemTotal", NULL, NULL},
     {"memory.cgroup_limit_in_bytes", I64, "bytes", CPU, 0, LIMIT, 1, BIG, NULL,
@@ -129,7 +134,7 @@ static const sysdesc_schema_key schema[] = {
      "LLVM target feature names usable here", NULL, NULL},
     {"sve_vector_length_in_bits", I64, "bits", CPU, 0, FACT, 1, BIG, NULL,
      "SVE vector length (aarch64)", NULL, NULL},
-    /* ---- CPU compiler targets (issue 12, probe/cpu_uarch.c; uarch, uarch_ancestors and
+    /* ---- CPU compiler targets (probe/cpu_uarch.c; uarch, uarch_ancestors and
      * triple are with the identity keys) ---- */
     {"compiler", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
      "how compilers target uarch: gcc, clang, llvm", NULL, NULL},
@@ -147,12 +152,20 @@ static const sysdesc_schema_key schema[] = {
     {"compiler.gcc", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
      "GCC's flags for uarch, and the versions that know them", NULL, NULL},
     CC_KEYS("compiler.gcc", "GCC"),
+    {"compiler.gcc.version", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "the installed GCC the flags are for (it compiled them)", NULL, NULL},
+    {"compiler.gcc.path", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
+     "that GCC: the name given or found on PATH", NULL, NULL},
     {"compiler.gcc.fallback", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
      "what a GCC older than min_version takes instead", NULL, NULL},
     CC_KEYS("compiler.gcc.fallback", "older GCC"),
     {"compiler.clang", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
      "Clang's flags for uarch, and the versions that know them", NULL, NULL},
     CC_KEYS("compiler.clang", "Clang"),
+    {"compiler.clang.version", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "the installed Clang the flags are for (it compiled them)", NULL, NULL},
+    {"compiler.clang.path", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
+     "that Clang: the name given or found on PATH", NULL, NULL},
     {"compiler.clang.fallback", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
      "what a Clang older than min_version takes instead", NULL, NULL},
     CC_KEYS("compiler.clang.fallback", "older Clang"),
@@ -186,7 +199,7 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_kinds.*.linux_capacity", I64, NULL, CPU, 0, FACT, 0, BIG, NULL,
      "hwloc LinuxCapacity", NULL, NULL},
 
-    /* ---- CPU: what sysdesc measure measured (issue 12; docs/measure.md) ---- */
+    /* ---- CPU: what sysdesc measure measured (docs/measure.md) ---- */
     {"measured", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
      "what this host delivered when measured (sysdesc measure), with its provenance", NULL, NULL},
     {"measured.method", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
@@ -285,7 +298,11 @@ static const sysdesc_schema_key schema[] = {
      "32-bit registers per compute unit", NULL, NULL},
     {"registers_per_block", I64, NULL, GPU, 0, LIMIT, 1, BIG, NULL, "regsPerBlock", NULL, NULL},
     {"max_registers_per_thread", I64, NULL, GPU, 0, LIMIT, 1, BIG, NULL,
-     "255 (NVIDIA), 512 VGPRs (CDNA), 128 GRF (PVC)", NULL, NULL},
+     "32-bit registers one thread (NVIDIA) or work-item (AMD) may use: 255, 512 VGPRs on CDNA",
+     NULL, NULL},
+    {"register_file_per_execution_unit_thread_in_bytes", I64, "bytes", GPU, 0, LIMIT, 1, BIG,
+     NULL, "Intel: the registers one EU hardware thread addresses (Xe-HPC: 128 x 64 B)", NULL,
+     NULL},
 
     /* ---- GPU memory ---- */
     {"shared_memory_per_block_in_bytes", I64, "bytes", GPU, GPU, LIMIT, 1, BIG, NULL,

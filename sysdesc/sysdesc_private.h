@@ -245,6 +245,18 @@ sd_resolver sd_catalog_resolver(const char *search_path);
  * (NULL: the default) that `name` begins or nearly spells.  0 with the text
  * in `out`, -1 when none is near. */
 int sd_catalog_suggest(const char *name, const char *search_path, char *out, size_t size);
+/* One catalog device claiming a PCI id. */
+typedef struct sd_pci_candidate {
+    const dlti_attr *device;
+    char name[256];
+} sd_pci_candidate;
+/* The catalog devices that claim PCI id vendor:device, in name order, but
+ * declared variants ("# variant-of:", a MIG profile): at most `max` into
+ * `out`, their count in *n.  0, or -1 with err when an entry cannot be
+ * loaded. */
+int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned device_id,
+                              const char *search_path, sd_pci_candidate *out, size_t max,
+                              size_t *n, dlti_error_t *err);
 
 /* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
 

@@ -24,7 +24,7 @@ typedef struct {
     const char *device_type; /* "GPU", "CPU" */
     const char *vendor;      /* NULL: any */
     const char *field;
-    const char *key;         /* the device's key; NULL for KIND */
+    const char *key;         /* the device's key, dotted inside maps; NULL for KIND */
     conversion how;
 } field_row;
 
@@ -40,6 +40,8 @@ static const field_row fields[] = {
     {SYSDESC_TUNER_TVM, "GPU", NULL, "registers_per_block", "registers_per_block", AS_IS},
     {SYSDESC_TUNER_TVM, "GPU", NULL, "l2_cache_size_bytes", "L2_cache_size_in_bytes", AS_IS},
     {SYSDESC_TUNER_TVM, "CPU", NULL, "kind", NULL, KIND},
+    {SYSDESC_TUNER_TVM, "CPU", NULL, "mtriple", "triple", AS_IS},
+    {SYSDESC_TUNER_TVM, "CPU", NULL, "mcpu", "compiler.llvm.cpu", AS_IS},
     {SYSDESC_TUNER_TVM, "CPU", NULL, "mattr", "features", PLUS_FEATURES},
     {SYSDESC_TUNER_TVM, "CPU", NULL, "num-cores", "num_cores", AS_IS},
     /* Triton: third_party/nvidia/backend/driver.c getDeviceProperties (CUDA
@@ -110,6 +112,25 @@ static const dlti_attr *entry(const dlti_attr *map, const char *name)
             return dlti_attr_entry_value(map, i);
     }
     return NULL;
+}
+
+/* The value at a dotted path of maps ("compiler.llvm.cpu"). */
+static const dlti_attr *entry_path(const dlti_attr *map, const char *path)
+{
+    char name[64];
+    for (;;) {
+        size_t n = strcspn(path, ".");
+        if (!map || n >= sizeof(name))
+            return NULL;
+        memcpy(name, path, n);
+        name[n] = '\0';
+        map = entry(map, name);
+        if (path[n] == '\0')
+            return map;
+        if (!map || dlti_attr_get_kind(map) != DLTI_ATTR_MAP)
+            return NULL;
+        path += n + 1;
+    }
 }
 
 static const char *string_entry(const dlti_attr *map, const char *name)
@@ -185,7 +206,7 @@ static void put_string(dlti_buf *b, const char *s)
 static void put_field(dlti_buf *b, const field_row *f, const dlti_attr *dev, const char *kind,
                       int *n)
 {
-    const dlti_attr *a = f->key ? entry(dev, f->key) : NULL;
+    const dlti_attr *a = f->key ? entry_path(dev, f->key) : NULL;
     int64_t v;
     long major, minor;
     switch (f->how) {

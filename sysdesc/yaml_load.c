@@ -261,8 +261,8 @@ static char *base_path(file *f, const sd_node *n)
 static const dlti_attr *resolve_base(file *f, const sd_node *n)
 {
     loader *L = f->L;
-    /* A plain null, boolean or number is YAML's, not a name (issue 13:
-     * `base: ~` and `base: 42` were looked up as catalog names). */
+    /* A plain null, boolean or number is YAML's, not a name: `base: ~` and
+     * `base: 42` name no catalog entry. */
     static const char *const what[] = {"a string", "null", "a boolean", "an integer", "a float"};
     sd_plain_kind pk = n->kind == SD_SCALAR && n->plain ? sd_plain_classify(n->u.text, n->len)
                                                         : SD_PLAIN_STRING;

@@ -81,8 +81,12 @@ SYSDESC_API void sysdesc_catalog_list_free(sysdesc_catalog_entry *entries, size_
 /**
  * The catalog device whose pci_vendor_id is `vendor_id` and whose
  * pci_device_ids hold `device_id`, loaded into `ctx`; `*name` (may be NULL)
- * gets its malloc'ed name.  NULL with DLTI_ERROR_NOT_FOUND when none
- * matches.
+ * gets its malloc'ed name.  A declared variant ("# variant-of: NAME", a
+ * MIG profile sharing its GPU's id; docs/catalog.md) is never the answer.
+ * NULL with DLTI_ERROR_NOT_FOUND when none matches, and when several
+ * products claim the id (siblings: the Radeon RX 7900 XT and XTX are both
+ * 1002:744c): the id alone does not say which, and the text names them;
+ * sysdesc_catalog_pci_fill() tells a probed device's apart.
  */
 SYSDESC_API const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
                                            unsigned device_id, const char *search_path,
@@ -92,7 +96,16 @@ SYSDESC_API const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsign
  * A sysdesc_pci_match_fn (sysdesc/probe.h) that fills a probed GPU from the
  * catalog: when a catalog device matches its PCI ids
  * (sysdesc_catalog_match_pci()), the GPU takes the entry's keys it lacks
- * (sysdesc_device_fill(): measured values win).  `search_path` is the
+ * (sysdesc_device_fill(): measured values win).  When several products
+ * claim the id, the one the device's measured values name: the products
+ * whose num_compute_units differs from the device's, or whose memory
+ * could not be what the device reports (more than the entry's marketed
+ * size, or under 85% of its memory), are out; of those left, one whose
+ * model a runtime's name for the device holds (hwloc's GPUModel,
+ * runtimes.*.name, product_name, device_name) when that is one.  Its
+ * "source" gets "catalog" = how it was told apart; when no single product
+ * is left, nothing is filled and "catalog" says why (the id is ambiguous,
+ * the products named), never a sibling's values.  `search_path` is the
  * catalog path (NULL: the default).  Each key it fills gets "catalog NAME"
  * in the device's "source" map; a measured key (one with a "source" line of
  * its own: a runtime's, an OS device's) that the entry gives differently

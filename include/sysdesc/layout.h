@@ -202,9 +202,13 @@ SYSDESC_API size_t dlti_target_dl_count(void);
 SYSDESC_API const dlti_target_dl *dlti_target_dl_get(size_t i);
 
 /**
- * The row for `triple`: an exact match first, else the row whose triple has
- * the same architecture (the part before the first '-').  NULL with
- * DLTI_ERROR_NOT_FOUND otherwise.
+ * The row for `triple`: an exact match first, else the row of the same
+ * architecture, system and environment, the parts LLVM's layout depends on
+ * (read by position, as LLVM reads it: arch-vendor-system-environment; the
+ * vendor is ignored, arm64 is aarch64, darwin/macos/macosx with any version
+ * are one system).  A triple of an architecture alone, or of a system or
+ * environment no row has, is not guessed: NULL with DLTI_ERROR_NOT_FOUND,
+ * whose text lists the rows of that architecture.  The row is static.
  */
 SYSDESC_API const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err);
 

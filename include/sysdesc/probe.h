@@ -138,6 +138,15 @@ typedef struct sysdesc_probe_options {
      *  caller, one that crashes takes it down).  For processes that must not
      *  fork; docs/runtimes.md, "Children and fork". */
     bool runtimes_in_process;
+    /** The compilers the CPU's compiler.gcc and compiler.clang are for, on
+     *  a host probe (docs/keys.md, "Microarchitecture and compiler
+     *  targets"): a name looked up on PATH or a path; NULL: "gcc" and
+     *  "clang"; "": none (the table's newest flags).  Each found is asked
+     *  its version and compiles the flags it gets, once: its answer is
+     *  cached by the file's identity (with `cache` AUTO; REFRESH asks
+     *  again, OFF asks and keeps nothing). */
+    const char *gcc;
+    const char *clang;
 } sysdesc_probe_options;
 
 /**

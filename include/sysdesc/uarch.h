@@ -1,6 +1,6 @@
 /*
  * sysdesc/uarch.h - the CPU identity keys a microarchitecture implies
- * (issue 12; docs/keys.md, "Microarchitecture and compiler targets").
+ * (docs/keys.md, "Microarchitecture and compiler targets").
  *
  * The host probe recognises a CPU's microarchitecture with a table (rows
  * from archspec's microarchitectures.json, LLVM's Host.cpp and GCC's release
@@ -72,6 +72,21 @@ SYSDESC_API const dlti_attr *sysdesc_uarch_compiler_map(dlti_context *ctx, const
  */
 SYSDESC_API const dlti_attr *sysdesc_uarch_keys(dlti_context *ctx, const char *uarch,
                                                 dlti_error_t *err);
+
+/**
+ * sysdesc_uarch_keys() for given compiler versions ("12.2.0", "14"; NULL:
+ * none, the table's newest entry): compiler.gcc (compiler.clang) is then
+ * the first entry of the chain (the row's own entries, newest first, then
+ * each ancestor's, down to the generic row) whose version range holds that
+ * version, with "uarch" naming the ancestor it comes from, "version" the
+ * version given, and "fallback" the next entry an older compiler takes.
+ * What the probe writes for an installed compiler of that version, except
+ * that the probe also compiles the flags with it (and walks down the chain
+ * should it refuse them).  Errors as sysdesc_uarch_keys().
+ */
+SYSDESC_API const dlti_attr *sysdesc_uarch_keys_for(dlti_context *ctx, const char *uarch,
+                                                    const char *gcc_version,
+                                                    const char *clang_version, dlti_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -166,7 +166,7 @@ def main():
             if has_ops:
                 check(rc == 2 and "sysdesc attach" in err, "%s: fmt did not refuse: %s" % (f, err))
 
-        # DLTI on ops (issue 14) answers from the attached file as from the input.
+        # DLTI on ops answers from the attached file as from the input.
         src = os.path.join(DATA, "op_dlti.mlir")
         out = os.path.join(tmp, "op_dlti.mlir")
         for scope, keys, want in (("matmul", ["tile"], "64 : i32"), ("matmul/hint", ["tile"], "32 : i32"),
@@ -228,7 +228,7 @@ def main():
         rc, _, err = sysdesc("attach", "--no-check", SPEC, bad)
         check(rc == 2 and "bad.mlir:2:28: error: a DLTI attribute inside operation 'foo.op'" in err,
               "a DLTI attribute in an op sysdesc cannot read: %s" % err)
-        # A DLTI attribute on a function (issue 14) stays where it is: the
+        # A DLTI attribute on a function stays where it is: the
         # spec goes on the module, and the function still answers.
         fn = os.path.join(tmp, "fn.mlir")
         fn_text = ("module {\n  func.func private @f() attributes {x.y = #dlti.map<\"a\" = 1>}\n}\n")

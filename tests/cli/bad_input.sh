@@ -180,7 +180,7 @@ lit 0 "" '1.0e400 : f64' '0x7FF0000000000000 : f64' # overflows to infinity, as 
 lit 0 "" 'dense<1> : vector<2305843009213693952xi64>' 'dense<1> : vector<2305843009213693952xi64>' # a splat is not expanded
 lit 2 "does not match type" 'dense<[1, 2]> : vector<2305843009213693952xi64>'
 lit 2 "invalid dimension" 'dense<1> : tensor<99999999999999999999xi64>'
-# harden (issue 13): dimensions up to INT64_MAX, and splats whose element
+# Dimensions up to INT64_MAX, and splats whose element
 # count does not fit 64 bits print as themselves, not dense<> (each verdict
 # mlir-opt-22's: it reads and prints all of these the same way)
 lit 0 "" 'dense<1> : tensor<9223372036854775807x9223372036854775807xi64>' 'dense<1> : tensor<9223372036854775807x9223372036854775807xi64>'
@@ -194,7 +194,7 @@ lit 2 "parsed zero elements, but type ('tensor<9223372036854775807x2xi8>') expec
 # (sysdesc reads no hex strings in dense<>, and says so: mlir-opt-22 reads
 # them and says "elements hex data size is invalid for provided type" here)
 lit 2 "lit.mlir:1:23: error: hex data in dense<\"0x...\"> is not supported" 'dense<"0xFFFFFFFFFFFFFFFFFF"> : vector<1xi64>'
-# harden (issue 13): a YAML float of a narrow type arrives as itself or is
+# A YAML float of a narrow type arrives as itself or is
 # refused at the value (never NaN/infinity/overflow turned into another number)
 for c in 'f4E2M1FN .nan:the type has no NaN' 'f6E2M3FN .inf:the type has no infinities' \
     'f8E4M3FN .inf:the type has no infinities' 'f4E2M1FN 7.0:it saturates to the largest value' \
@@ -210,7 +210,7 @@ for v in 'f8E5M2 .inf' 'f8E4M3FN .nan' 'f8E8M0FNU .nan' 'f4E2M1FN 6.5' 'f8E4M3FN
     yaml narrow 'D:\n  a: !'"${v% *} ${v#* }"'\n'
     check 0 "" "YAML !$v (held, or rounded to the nearest value)" "$SYSDESC" convert --no-check "$T/narrow.yaml"
 done
-# harden (issue 13): every reader has a size limit and a memory budget
+# Every reader has a size limit and a memory budget
 check 2 "/dev/zero: error: file is larger than the limit of 67108864 bytes" "probe --xml of an endless stream" timeout 60 "$SYSDESC" probe --xml /dev/zero
 awk 'BEGIN { printf "#dlti.map<\"a\" = ["; for (i = 0; i < 3000; i++) printf "%s1 : i16777215", (i ? ", " : ""); printf "]>" }' >"$T/wide.mlir"
 check 2 "wide.mlir:1:483: error: memory budget of 67108864 bytes exceeded (dlti_limits.max_memory_bytes; SYSDESC_MAX_MEMORY for the sysdesc tool)" "45 KB of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" fmt "$T/wide.mlir"
@@ -220,7 +220,7 @@ printf 'D:\n  a: [' >"$T/wide.yaml"
 awk 'BEGIN { for (i = 0; i < 100; i++) printf "%s!i16777215 1", (i ? ", " : ""); print "]" }' >>"$T/wide.yaml"
 check 2 "wide.yaml:2:7: error: memory budget of 67108864 bytes exceeded" "YAML of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" convert --no-check "$T/wide.yaml"
 check 0 "" "a small file within a small budget" env SYSDESC_MAX_MEMORY=1M "$SYSDESC" fmt "$SRCDIR/examples/two-devices.mlir"
-# harden (issue 13): where sysdesc and mlir-opt-22 disagreed, mlir-opt-22's
+# Where sysdesc and mlir-opt-22 disagreed, mlir-opt-22's
 # verdict (its message and column where it refuses), or "not supported" said
 # plainly where sysdesc does not read what MLIR reads
 mlirv() { # WANT_RC STDERR TEXT

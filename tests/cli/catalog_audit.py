@@ -8,23 +8,34 @@ docs/catalog.md:
   and is the base of at least one entry;
 * every entry, printed as MLIR, is accepted and printed back unchanged by
   mlir-opt-22 (skipped when it is absent);
-* an NVIDIA product with a compute capability builds on its architecture base
-  (nvidia/arch/<arch>) and does not write again a value that base gives;
+* every GPU product (a single-device entry) of every vendor builds on an
+  architecture base of its vendor (VENDOR/arch/NAME; VENDOR/arch/<arch> when
+  that exists) and does not write again a value that base gives;
+* a file of several devices that builds on catalog products is a machine and
+  lies under nodes/;
 * arithmetic that must hold for every GPU device (a catalog GPU or a GPU of a
   system file): bandwidth = bus width / 8 x memory clock x the data-rate
   multiplier of its memory type (where both are given), the shared memory
   limits in order, threads and registers in order, L2 <= last level cache,
   runtime-visible memory <= nominal, sparse = 2 x dense, matrix peaks >= the
-  vector peaks they replace, cluster sizes in order;
+  vector peaks they replace, cluster sizes in order; the FP32 and FP64 vector
+  peaks are compute units x operations per clock of the architecture x the
+  max clock (OPS_PER_CLOCK);
+* one spelling per value: no two values of a string key differ only in case or
+  punctuation (HBM3E and HBM3e); keys whose unit is a vendor's are only on that
+  vendor's devices (VENDOR_KEYS);
 * every CPU with a `uarch` (a catalog CPU or the CPU of a system file) names a
   microarchitecture of the probe's table (`sysdesc uarch`), and its
   `uarch_ancestors`, `triple` and `compiler` are what `sysdesc uarch NAME`
   gives, in its order (so a catalog CPU carries the keys a probe of it
   writes); the triple's architecture is the entry's `arch`;
-* no two single-device entries claim the same PCI id, unless one declares
-  `# variant-of: NAME` naming the other, which claims the id too and sorts
-  first (so sysdesc_catalog_match_pci, which takes the first match in name
-  order, finds the product and not its variant).
+* a PCI id that several products claim (siblings: the RX 7900 XT and XTX)
+  is one the probe can tell apart (sysdesc_catalog_pci_fill): every two of
+  them differ in num_compute_units, or in memory so far that the probe's
+  memory rule (no more than the marketed size, no less than 85% of the
+  entry's) cannot take one for the other; a declared variant
+  (`# variant-of: NAME`, a MIG profile) never matches and claims only ids
+  its product claims.
 Environment: SYSDESC (the tool), SRCDIR (the source tree)."""
 import json
 import os
@@ -62,6 +73,43 @@ DATA_RATE = {"HBM2": 2, "HBM2e": 2, "HBM3": 2, "HBM3e": 2, "GDDR6": 2, "GDDR6X":
              "GDDR7": 2, "LPDDR5": 2, "LPDDR5X": 2}
 BANDWIDTH_TOLERANCE = 0.02      # published bandwidths are rounded (2039 vs 2039.04 GB/s)
 SPARSE_TOLERANCE = 0.02         # the L40S datasheet: 362.05 dense, 733 sparse
+
+# Vector operations per clock per compute unit (an FMA counts two), by
+# architecture: the FP32 and FP64 vector peaks are compute units x these x the
+# max clock, within PEAK_TOLERANCE (vendors round: the L4's 30.3 TFLOPS is
+# 30.29).  NVIDIA: the CUDA C++ Programming Guide, "Arithmetic Instructions"
+# (results per clock per multiprocessor: 32-bit fp add/multiply/FMA 64 on 7.x
+# and 8.0, 128 on 8.6 to 12.0; 64-bit 32 on 7.0 and 8.0, 2 on 7.5, 8.6, 8.7,
+# 8.9 and 12.0, 64 on 9.0 and 10.0).  AMD: ROCm's MI100 (gfx908), MI250 (gfx90a)
+# and MI300 (gfx942) microarchitecture pages (FLOPS per clock per CU), and RDNA's
+# dual-issue 128 FP32 lanes per CU (gfx1100, gfx1201: the RX 7900 XTX's 61.4 and
+# the RX 9070 XT's 48.7 TFLOPS).  Intel: 8 EUs of 16 lanes (Xe-HPC) or 16 of 8
+# (Xe-HPG, Xe2 8 XVEs of 16) per Xe-core (the arch bases' sources).
+OPS_PER_CLOCK = {
+    "sm_70": {"fp32_vector": 128, "fp64_vector": 64},
+    "sm_75": {"fp32_vector": 128, "fp64_vector": 4},
+    "sm_80": {"fp32_vector": 128, "fp64_vector": 64},
+    "sm_86": {"fp32_vector": 256, "fp64_vector": 4},
+    "sm_87": {"fp32_vector": 256, "fp64_vector": 4},
+    "sm_89": {"fp32_vector": 256, "fp64_vector": 4},
+    "sm_90": {"fp32_vector": 256, "fp64_vector": 128},
+    "sm_100": {"fp32_vector": 256, "fp64_vector": 128},
+    "sm_120": {"fp32_vector": 256, "fp64_vector": 4},
+    "gfx908": {"fp32_vector": 128, "fp64_vector": 64},
+    "gfx90a": {"fp32_vector": 128, "fp64_vector": 128},
+    "gfx942": {"fp32_vector": 256, "fp64_vector": 128},
+    "gfx1100": {"fp32_vector": 256},
+    "gfx1201": {"fp32_vector": 256},
+    "pvc": {"fp32_vector": 256, "fp64_vector": 256},
+    "dg2-g10": {"fp32_vector": 256},
+    "bmg-g21": {"fp32_vector": 256},
+}
+PEAK_TOLERANCE = 0.02
+
+# Keys whose unit belongs to some vendors: a register of another width would
+# not compare (docs/keys.md).
+VENDOR_KEYS = {"max_registers_per_thread": {"NVIDIA", "AMD"},
+               "register_file_per_execution_unit_thread_in_bytes": {"Intel"}}
 
 # Matrix peaks that are at least the peak they accelerate (where both are given).
 AT_LEAST = [("fp64_matrix", "fp64_vector"), ("fp32_vector", "fp64_vector"),
@@ -161,23 +209,36 @@ def chain(name, dev):
     return out
 
 
-# ---- NVIDIA products build on their architecture base, and do not copy it ----
+# ---- every vendor's GPU products build on an architecture base, and do not copy it ----
+def vendor_dir(name):
+    return name.split("/")[0]
+
+
 for n in names:
-    if is_base[n]:
+    if is_base[n] or len(resolved[n]) != 1:
         continue
-    for dev, spec in resolved[n].items():
-        if not isinstance(spec, dict) or spec.get("vendor") != "NVIDIA" or "compute_capability" not in spec:
-            continue
-        arch_base = "nvidia/arch/%s" % spec.get("arch")
-        bases = chain(n, dev)
-        check(arch_base in bases, "%s: %s (compute capability %s) does not build on %s (its bases: %s)"
-              % (n, dev, spec["compute_capability"], arch_base, bases or "none"))
-        if arch_base in bases and arch_base in resolved:
-            base_spec = next(iter(resolved[arch_base].values()))
-            for k in own[n].get(dev, {}):
-                if k not in ("base",) and k in base_spec and spec.get(k) == base_spec[k]:
-                    check(False, "%s: %s writes %s again, as %s gives it: leave it to the base"
-                          % (n, dev, k, arch_base))
+    dev, spec = next(iter(resolved[n].items()))
+    if not isinstance(spec, dict) or spec.get("device_type") != "GPU":
+        continue
+    bases = chain(n, dev)
+    arch_bases = [b for b in bases if is_base.get(b) and vendor_dir(b) == vendor_dir(n)]
+    named = "%s/arch/%s" % (vendor_dir(n), spec.get("arch"))
+    want = named if named in names else "%s/arch/*" % vendor_dir(n)
+    check(arch_bases and (want.endswith("*") or named in arch_bases),
+          "%s: %s (arch %s) does not build on %s (its bases: %s)"
+          % (n, dev, spec.get("arch"), want, bases or "none"))
+    for b in arch_bases:
+        base_spec = next(iter(resolved[b].values()))
+        for k in own[n].get(dev, {}):
+            if k != "base" and k in base_spec and spec.get(k) == base_spec[k]:
+                check(False, "%s: %s writes %s again, as %s gives it: leave it to the base"
+                      % (n, dev, k, b))
+
+# ---- machines (files of several devices built on products) lie under nodes/ ----
+for n in names:
+    if len(own[n]) > 1 and any("base" in props for props in own[n].values()):
+        check(n.startswith("nodes/"), "%s: a machine built on catalog products lies under "
+              "nodes/ (docs/catalog.md)" % n)
 
 # ---- arithmetic on every GPU ----
 def close(a, b, tol):
@@ -194,8 +255,7 @@ for n in names:
         bus, clk, bw = (g.get("memory_bus_width_in_bits"), g.get("memory_clock_in_mhz"),
                         g.get("memory_bandwidth_in_bytes_per_second"))
         if bus and clk and bw:
-            mt = {k.lower(): k for k in DATA_RATE}.get(str(g.get("memory_type")).lower(),
-                                                         g.get("memory_type"))  # HBM3E = HBM3e
+            mt = g.get("memory_type")
             check(mt in DATA_RATE, "%s: memory type %r has no data-rate multiplier in this test"
                   % (where, mt))
             if mt in DATA_RATE:
@@ -245,8 +305,37 @@ for n in names:
         if g.get("is_partition") is False:
             check("num_partitions_per_package" not in g,
                   "%s: a whole device with num_partitions_per_package (inherited?)" % where)
+        rates = OPS_PER_CLOCK.get(g.get("arch"), {})
+        cus, clock = g.get("num_compute_units"), g.get("max_clock_in_mhz")
+        for k, per_clock in rates.items():
+            if k in dense and cus and clock:
+                want = cus * per_clock * clock * 1e6
+                check(close(dense[k], want, PEAK_TOLERANCE),
+                      "%s: %s %.4g, but %d compute units x %d per clock x %d MHz = %.4g"
+                      % (where, k, dense[k], cus, per_clock, clock, want))
+        for k, vendors in VENDOR_KEYS.items():
+            if k in g:
+                check(g.get("vendor") in vendors, "%s: %s is a key of %s devices, not %s"
+                      % (where, k, ", ".join(sorted(vendors)), g.get("vendor")))
 
-# ---- CPU identity keys: those the probe writes for the uarch (issue 12) ----
+# ---- one spelling per value (HBM3E and HBM3e were both written) ----
+def spelling(v):
+    return re.sub(r"[\s_\-]", "", v).lower()
+
+
+spellings = {}
+for n in names:
+    for dev, g in resolved[n].items():
+        if not isinstance(g, dict):
+            continue
+        for k, v in g.items():
+            if isinstance(v, str) and k not in ("model", "source"):
+                spellings.setdefault((k, spelling(v)), {}).setdefault(v, n)
+for (k, _), seen in sorted(spellings.items()):
+    check(len(seen) == 1, "%s is spelt %s: one spelling per value" % (
+        k, " and ".join("%r (%s)" % (v, n) for v, n in sorted(seen.items()))))
+
+# ---- CPU identity keys: those the probe writes for the uarch ----
 r = run("uarch")
 check(r.returncode == 0, "sysdesc uarch (the list) failed: %s" % r.stderr.strip())
 UARCH_NAMES = set(r.stdout.split())
@@ -307,7 +396,7 @@ for n in names:
             d = first_difference(k, spec.get(k), want.get(k))
             check(d is None, "%s: not what `sysdesc uarch %s` gives: %s" % (where, u, d))
 
-# ---- PCI ids: one product each, variants declared ----
+# ---- PCI ids: siblings told apart, variants declared ----
 VARIANT = re.compile(r"^#\s*variant-of:\s*(\S+)\s*$", re.M)
 variant_of = {}
 claims = {}
@@ -318,25 +407,37 @@ for n in names:
         variant_of[n] = m[0]
         check(m[0] in names and not is_base.get(m[0], True),
               "%s: variant-of names %s, which is no catalog entry" % (n, m[0]))
-    if is_base[n] or len(resolved[n]) != 1:
+    if is_base[n] or len(resolved[n]) != 1 or n in variant_of:
         continue
     g = next(iter(resolved[n].values()))
     for d in g.get("pci_device_ids", []):
         claims.setdefault((g.get("pci_vendor_id"), d), []).append(n)
+
+
+def could_be(probed, entry):
+    """The probe's rule (sysdesc/catalog_pci.c): could a device with `probed`'s
+    compute units and memory be `entry`?"""
+    if probed.get("num_compute_units") != entry.get("num_compute_units"):
+        return False
+    mine, theirs = probed.get("memory_size_in_bytes"), entry.get("memory_size_in_bytes")
+    if mine and theirs:
+        nominal = max(entry.get("nominal_memory_size_in_bytes", theirs), theirs)
+        return mine <= nominal and mine // 20 * 20 >= theirs // 20 * 17
+    return True
+
+
+shared = 0
 for (vendor, dev_id), who in sorted(claims.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1])):
     if len(who) < 2:
         continue
-    primary = [w for w in who if w not in variant_of]
+    shared += 1
     pid = "%04x:%04x" % (vendor or 0, dev_id)
-    check(len(primary) == 1, "PCI id %s is claimed by %s: one product, the others declare "
-          "'# variant-of: PRODUCT'" % (pid, ", ".join(who)))
-    if len(primary) == 1:
-        for w in who:
-            if w in variant_of:
-                check(variant_of[w] == primary[0], "%s (PCI id %s) is a variant of %s, but %s "
-                      "claims the id" % (w, pid, variant_of[w], primary[0]))
-        check(sorted(who)[0] == primary[0], "PCI id %s: %s sorts before the product %s, so the "
-              "probe would take the variant" % (pid, sorted(who)[0], primary[0]))
+    for i, a in enumerate(who):
+        for b in who[i + 1:]:
+            ga, gb = next(iter(resolved[a].values())), next(iter(resolved[b].values()))
+            check(not could_be(ga, gb) and not could_be(gb, ga),
+                  "PCI id %s: %s and %s claim it and the probe cannot tell them apart: "
+                  "give them different num_compute_units or memory" % (pid, a, b))
 for n, p in variant_of.items():
     if p in resolved and n in resolved and len(resolved[n]) == 1 and len(resolved[p]) == 1:
         mine = set(next(iter(resolved[n].values())).get("pci_device_ids", []))
@@ -363,7 +464,7 @@ if mlir_opt:
 else:
     print("mlir-opt-22 not found: the MLIR part is skipped")
 
-print("%d catalog files (%d architecture bases), %d PCI ids, %d variants, %d CPUs with a uarch: "
-      "%d problems" % (len(names), sum(is_base.values()), len(claims), len(variant_of),
-                       cpus_checked, len(failures)))
+print("%d catalog files (%d architecture bases), %d PCI ids (%d shared by siblings), %d variants, "
+      "%d CPUs with a uarch: %d problems" % (len(names), sum(is_base.values()), len(claims), shared,
+                                             len(variant_of), cpus_checked, len(failures)))
 sys.exit(1 if failures else 0)

@@ -205,7 +205,7 @@ expect 2 "convert: bad format" normal "$SYSDESC" convert --to xml "$GOOD"
 expect 2 "convert: two FILEs" normal "$SYSDESC" convert "$GOOD" "$GOOD"
 expect 2 "compose: nothing" normal "$SYSDESC" compose
 expect 2 "compose: bad count" normal "$SYSDESC" compose "$YAML:0"
-# harden (issue 13): every count that is not 1..100000 fails alike (exit 2,
+# Every count that is not 1..100000 fails alike (exit 2,
 # one message), none is looked up as a file named "F:-1"
 for n in 0 -1 +1 '' ' 1' 100001 99999999999999999999; do
     expect 2 "compose: count '$n'" normal "$SYSDESC" compose "$YAML:$n"
@@ -287,7 +287,7 @@ done
 out_case "compose" "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 out_case "list" "$SYSDESC" list
 out_case "show" "$SYSDESC" show nvidia/h100-sxm
-out_case "summary" "$SYSDESC" summary nvidia/dgx-h100
+out_case "summary" "$SYSDESC" summary nodes/dgx-h100
 out_case "uarch" "$SYSDESC" uarch
 out_case "uarch NAME" "$SYSDESC" uarch zen4
 out_case "probe --xml" "$SYSDESC" probe --quiet --xml "$XML"
@@ -397,7 +397,7 @@ else
     skip "cannot mount a tmpfs (unshare -m / -rm): full-disk case covered by -o /dev/full only"
 fi
 
-# harden (issue 13): "--" ends the options of every command; what follows
+# "--" ends the options of every command; what follows
 # is an operand even when it starts with '-'
 expect 0 "fmt --" normal "$SYSDESC" fmt -- "$EX"
 expect 0 "query --" normal "$SYSDESC" query -- "$EX" CPU

@@ -1,6 +1,6 @@
 #!/bin/sh
 # sysdesc summary: the lines it prints for a catalog GPU, a whole system
-# (nvidia/dgx-h100), a probed hwloc XML topology and this host; every line
+# (nodes/dgx-h100), a probed hwloc XML topology and this host; every line
 # at most 80 columns (each catalog entry, long names, long lists); colour
 # only when asked for or on a terminal; text from a spec cannot reach the
 # terminal as control characters; the exit status of bad input and usage.
@@ -98,8 +98,8 @@ lacks "h100-sxm" registers 5120 65536 3957.8 HBM3 9008 4318
 aligned "h100-sxm"
 width "h100-sxm"
 
-# ---- a system: nvidia/dgx-h100, 9 devices: a CPU and 8 identical GPUs ----
-run 0 "dgx-h100" nvidia/dgx-h100
+# ---- a system: nodes/dgx-h100, 9 devices: a CPU and 8 identical GPUs ----
+run 0 "dgx-h100" nodes/dgx-h100
 headers=$(grep -c '^[^ ]' "$T/out")
 [ "$headers" -eq 2 ] && ok || bad "dgx-h100: $headers blocks, expected 2 (the CPU, the 8 GPUs)"
 [ "$(grep '^[^ ]' "$T/out" | awk '{ print $1 }' | tr '\n' ' ')" = "CPU GPU0..GPU7 " ] &&
@@ -230,7 +230,7 @@ grep -q '^  host *host?tab?newline?\]0;title?$' "$T/out" && ok || bad "long.yaml
 [ "$(grep -c '1.5 MiB' "$T/out")" -eq 1 ] && ok || bad "long.yaml: L1 shown twice"
 
 # ---- colour: never into a pipe or file; --color=always; on a terminal ----
-run 0 "piped" nvidia/dgx-h100
+run 0 "piped" nodes/dgx-h100
 lacks "piped" "$ESC"
 RUN_ENV=TERM=xterm run 0 "--color=auto piped" --color=auto nvidia/h100-sxm
 lacks "--color=auto piped" "$ESC"

@@ -42,7 +42,7 @@ grep -q '"device_name" = "Fake CPU"' "$tmp/out" || { fail=$((fail + 1)); echo "F
 rt check "query --host from the cache" 0 query --host --quiet --runtimes=opencl GPU0 num_compute_units
 grep -qx '14 : i64' "$tmp/out" || { fail=$((fail + 1)); echo "FAIL query --host: $(cat "$tmp/out")"; }
 check "probe xml" 0 probe --xml "$SRCDIR/tests/data/xml/two_socket_numa.xml" --format yaml
-# harden (issue 13): malformed topologies leak nothing, with no suppression
+# Malformed topologies leak nothing, with no suppression
 # beyond hwloc_topology_load's: refused by hwloc_topology_set_xmlbuffer
 # (malformed.xml, a truncated file) and by hwloc_topology_load (a bad object)
 check "probe malformed xml" 2 probe --xml "$SRCDIR/tests/data/xml/malformed.xml"
@@ -53,11 +53,11 @@ check "probe xml hwloc_topology_load refuses" 2 probe --xml "$tmp/bogus.xml"
 check "layout" 0 layout "$ex" i32 'vector<3xf32>' index
 check "dl-import" 0 dl-import --triple x86_64-unknown-linux-gnu
 check "show" 0 show --format json nvidia/h100-sxm
-check "compose" 0 compose --format mlir nvidia/dgx-h100 GPU=nvidia/h100-pcie
+check "compose" 0 compose --format mlir nodes/dgx-h100 GPU=nvidia/h100-pcie
 check "convert" 0 convert --to yaml "$ex"
-check "summary" 0 summary --color=always nvidia/dgx-h100
+check "summary" 0 summary --color=always nodes/dgx-h100
 rt check "summary --host" 0 summary --host --quiet --runtimes=opencl
-# issue 12: measure (one thread: valgrind runs threads one at a time anyway;
+# Measure (one thread: valgrind runs threads one at a time anyway;
 # its CPUID hides AVX-512, so the AVX2 kernels run) and roofline
 check "measure" 0 measure --quick --quiet --threads 1 --format yaml
 check "roofline" 0 roofline --quiet nvidia/h100-sxm
@@ -68,7 +68,7 @@ check "attach implicit" 0 attach --no-check --inherent-dlti "$real/_spec.yaml" "
 check "fmt --skeleton" 0 fmt --skeleton --pretty "$real/generic_module.mlir"
 check "query real file" 0 query --scope inner "$real/generic.mlir" CPU L1_cache_size_in_bytes
 check "convert --pretty" 0 convert --pretty --inherent-dlti "$ex"
-# issue 12: the microarchitecture table by name
+# The microarchitecture table by name
 check "uarch list" 0 uarch
 check "uarch" 0 uarch --format json zen4
 check "uarch unknown" 1 uarch zen6

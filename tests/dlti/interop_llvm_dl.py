@@ -6,10 +6,16 @@ tests/data/layout/dl_strings.txt: the #dlti.dl_spec must be byte for byte
 MLIR's, malformed strings must be refused by both, and the round trip
 import(export(import(s))) == import(s) must hold.  When opt-22 is installed,
 each table row is also checked against the layout LLVM computes for the
-triple.  Exits 77 when mlir-translate-22 is missing.
+triple, and so is every other triple `dl-import --triple` answers among
+variants of the rows (another vendor, no vendor, an architecture alone, an
+Apple system's version) and other systems and environments of the same
+architectures: an answer must be LLVM's, else the triple must be refused.
+Exits 77 when mlir-translate-22 is missing.
 """
 import os
 import shutil
+import concurrent.futures
+import re
 import subprocess
 import sys
 import tempfile
@@ -89,6 +95,77 @@ def generated_tokens():
     return sorted(out)
 
 
+def llvm_layout(tmp, triple):
+    """The data layout LLVM 22 computes for `triple` (opt-22 -S on a module
+    holding only the triple), or None."""
+    path = os.path.join(tmp, "v-%s.ll" % re.sub(r"[^\w.-]", "_", triple))
+    with open(path, "w") as f:
+        f.write('target triple = "%s"\n' % triple)
+    r = run([OPT, "-S", path])
+    want = [l for l in r.stdout.splitlines() if l.startswith("target datalayout = ")]
+    return want[0][len('target datalayout = "'):-1] if r.returncode == 0 and want else None
+
+
+# Systems and environments beside the rows': LLVM's layout changes with some
+# of them (Darwin's mangling, Windows', ELFv2 on musl and FreeBSD 13, x32).
+# Each answered triple costs an opt-22 run (~0.1 s): the list is kept short.
+OTHER_SYSTEMS = ["apple-darwin23.1.0", "apple-ios17.0", "pc-windows-msvc", "pc-windows-gnu",
+                 "unknown-linux-gnu", "unknown-linux-musl", "unknown-freebsd13", "unknown-none"]
+
+
+def triple_variants(triples):
+    """Variants of the table's triples, and the same architectures with other
+    systems."""
+    out = set()
+    for t in triples:
+        parts = t.split("-")
+        arch = parts[0]
+        out.add(arch)
+        out.add("arm64" + t[len("aarch64"):] if arch == "aarch64" else t)
+        if len(parts) >= 3:
+            for vendor in ("unknown", "apple"):
+                out.add("-".join([arch, vendor] + parts[2:]))
+            out.add("-".join([arch] + parts[2:]))              # no vendor, as GCC prints it
+            out.add(t + "13.0")                                # a system version
+        for other in OTHER_SYSTEMS:
+            out.add("%s-%s" % (arch, other))
+    return sorted(out)
+
+
+def check_variants(tmp, triples):
+    """Every triple `dl-import --triple` answers gets LLVM's layout."""
+    passed = failed = answered = 0
+    spec_of = {}
+
+    def spec(string):
+        if string not in spec_of:
+            spec_of[string] = run([SYSDESC, "dl-import", "--", string]).stdout.strip()
+        return spec_of[string]
+
+    def one(t):
+        ours = run([SYSDESC, "dl-import", "--triple", t])
+        if ours.returncode == 1 and "no data layout known" in ours.stderr:
+            return t, ours, None, True
+        return t, ours, llvm_layout(tmp, t), False
+
+    # each opt-22 run loads LLVM: as many at once as there are CPUs
+    with concurrent.futures.ThreadPoolExecutor(len(os.sched_getaffinity(0)) or 1) as pool:
+        results = list(pool.map(one, triple_variants(triples)))
+    for t, ours, want, refused in results:
+        if refused:
+            passed += 1
+            continue
+        ok = ours.returncode == 0 and want is not None and ours.stdout.strip() == spec(want)
+        answered += ok
+        if not ok:
+            print("FAIL --triple %s: sysdesc rc %d, not LLVM's %s" % (t, ours.returncode, want))
+        passed += ok
+        failed += not ok
+    print("triple variants: %d answered with LLVM's layout, %d refused, %d wrong"
+          % (answered, passed - answered, failed))
+    return passed, failed
+
+
 def main():
     if not shutil.which(TRANSLATE):
         print("SKIP: %s not found" % TRANSLATE)
@@ -108,7 +185,7 @@ def main():
             bad = line.startswith("bad:")
             s = line[4:] if bad else line
             cases.append(("" if s == "<empty>" else s, bad, None))
-    # harden (issue 13): strings with more entries than any fixed table
+    # Strings with more entries than any fixed table
     # (every entry and LLVM's defaults kept, as mlir-translate-22 keeps them)
     cases.append(("e-" + "-".join("i%d:8" % w for w in range(100, 400)), False, None))
     cases.append(("e-" + "-".join("i%d:16:32" % w for w in range(1, 1200, 3)) + "-f80:128", False, None))
@@ -177,7 +254,7 @@ def main():
                 else:
                     print("FAIL %s: table row differs from %s: %s" % (triple, OPT, want))
                     failed += 1
-        # harden (issue 13): dl-export prints only what LLVM reads.  Specs
+        # `dl-export` prints only what LLVM reads.  Specs
         # mlir-opt-22 accepts whose string LLVM refuses: dl-export exits 2
         # naming the string, and opt-22 refuses that string too.
         for spec, string in EXPORT_REFUSED:
@@ -197,7 +274,7 @@ def main():
                 print("FAIL dl-export of %s: rc %d %s" % (spec, r.returncode, r.stderr.strip()))
             passed += ok
             failed += not ok
-        # harden (issue 13): generated tokens (every specifier, fields from 0
+        # Generated tokens (every specifier, fields from 0
         # to past 32 bits, empty ones) are accepted by dl-import exactly when
         # opt-22 accepts them; float widths MLIR has no type for (f7, f1024:
         # mlir-translate-22 crashes on them) are refused, on purpose.
@@ -216,6 +293,10 @@ def main():
                           (tok, "accepts" if llvm_ok else "refuses", r.stderr.strip() or "accepts"))
                 passed += ok
                 failed += not ok
+        if shutil.which(OPT):
+            p, f = check_variants(tmp, [row.split("\t")[0] for row in table])
+            passed += p
+            failed += f
         # --triple picks the same string as the table.
         r = run([SYSDESC, "dl-import", "--triple", "x86_64-unknown-linux-gnu"])
         ok = r.returncode == 0 and r.stdout.startswith("#dlti.dl_spec<!llvm.ptr<270>")

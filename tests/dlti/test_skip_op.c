@@ -76,7 +76,7 @@ static void skips_other_ops(void **state)
     assert_int_equal(dlti_scope_attr_source(top, 2, &a, &e), -1);
 }
 
-/* DLTI attributes on ops other than modules (issue 14, dlti/parse_op.c). */
+/* DLTI attributes on ops other than modules (dlti/parse_op.c). */
 static const char ops_file[] =
     "module @top attributes {dlti.map = #dlti.map<\"CPU\" = 1 : i32, \"GPU\" = 2 : i32>} {\n"
     "  func.func @f(%a: i32 {llvm.signext}) -> (i32 {llvm.zeroext}) attributes {test.dlti = "

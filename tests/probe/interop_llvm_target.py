@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""#llvm.target on `sysdesc probe --llvm-target` against MLIR's LLVM dialect (issue 12).
+"""#llvm.target on `sysdesc probe --llvm-target` against MLIR's LLVM dialect.
 
 - mlir-opt-22 prints the module sysdesc prints byte for byte, and sysdesc's
   own readers (fmt, convert, query) take it back unchanged;

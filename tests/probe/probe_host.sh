@@ -55,6 +55,39 @@ fi
 got=$("$SYSDESC" query --host CPU cache L1 size_in_bytes 2>/dev/null)
 case "$got" in *" : i64") ok "query --host CPU cache L1 size_in_bytes: $got" ;; *) bad "L1 query: '$got'" ;; esac
 
+# Memory a process may use: free's total (MemTotal), bounded by the cgroup
+# limits on this process's path (v2 memory.max, v1 memory.limit_in_bytes),
+# read here by the test's own means.
+if command -v free >/dev/null 2>&1; then
+    want=$(free -b | awk '$1 == "Mem:" { print $2 }')
+    limit_from() {  # $1: mount, $2: file, $3: the cgroup path
+        p=$3
+        while :; do
+            v=$(cat "$1${p%/}/$2" 2>/dev/null) || v=
+            case "$v" in ''|max|*[!0-9]*) ;; *) [ "$v" -lt 4611686018427387904 ] && [ "$v" -gt 0 ] &&
+                { [ -z "$limit" ] || [ "$v" -lt "$limit" ]; } && limit=$v ;; esac
+            [ "$p" = / ] || [ -z "$p" ] && break
+            p=${p%/*}; [ -n "$p" ] || p=/
+        done
+    }
+    limit=
+    while IFS=: read -r _ ctl path; do
+        case "$ctl" in
+        '') limit_from /sys/fs/cgroup memory.max "$path" ;;
+        memory|*,memory|memory,*|*,memory,*) limit_from /sys/fs/cgroup/memory memory.limit_in_bytes "$path" ;;
+        esac
+    done </proc/self/cgroup
+    [ -n "$limit" ] && [ "$limit" -lt "$want" ] && want=$limit
+    got=$("$SYSDESC" query "$t/host.mlir" CPU memory total_in_bytes 2>/dev/null | val)
+    [ "$got" = "$want" ] && ok "memory.total_in_bytes $got = MemTotal bounded by the cgroup (${limit:-no limit})" ||
+        bad "memory.total_in_bytes $got, free -b and the cgroup give $want"
+    numa=$("$SYSDESC" query "$t/host.mlir" CPU memory numa_total_in_bytes 2>/dev/null | val)
+    [ -n "$numa" ] && ok "memory.numa_total_in_bytes $numa (hwloc)" || bad "no memory.numa_total_in_bytes"
+    gib=$(awk -v b="$want" 'BEGIN { printf "%.1f GiB", b / 1073741824 }' | sed 's/\.0 GiB/ GiB/')
+    "$SYSDESC" summary --host --color=never 2>/dev/null | grep -q "^  memory  *$gib\$" &&
+        ok "summary shows memory $gib" || bad "summary does not show memory $gib: $("$SYSDESC" summary --host --color=never 2>/dev/null | grep memory)"
+fi
+
 # ISA: what /proc/cpuinfo reports the kernel supports.
 if [ -r /proc/cpuinfo ] && grep -q '^flags' /proc/cpuinfo; then
     flags=" $(grep -m1 '^flags' /proc/cpuinfo | sed 's/.*: //') "

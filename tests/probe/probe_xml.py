@@ -208,7 +208,7 @@ def expected(path, prefix=""):
             cpu[key] = int(ident(name), 0)
     if mi.get("HostName"):
         cpu["hostname"] = mi["HostName"]
-    # issue 12: LLVM's triple for the architecture (Linux, glibc); the
+    # LLVM's triple for the architecture (Linux, glibc); the
     # microarchitecture keys are adopted by adopt_uarch() below.
     if mi.get("Architecture") in ("x86_64", "aarch64", "riscv64"):
         cpu["triple"] = mi["Architecture"] + "-unknown-linux-gnu"
@@ -278,7 +278,10 @@ def expected(path, prefix=""):
         cpu["cache"] = cache
     memory = {}
     if mem_total:
+        # an XML file carries no MemTotal: what a process may use is the
+        # NUMA nodes' sum there (docs/keys.md, "memory")
         memory["total_in_bytes"] = mem_total
+        memory["numa_total_in_bytes"] = mem_total
         memory["numa_node_size_in_bytes"] = ("array", [int(e.get("local_memory")) for e in numa_ok])
     pt = numa_ok[0].findall("page_type") if numa_ok else []
     sizes = [int(p.get("size")) for p in pt if int(p.get("size")) > 0]
@@ -452,7 +455,7 @@ def expected(path, prefix=""):
     return spec
 
 
-# The microarchitecture keys (issue 12) come from the table that
+# The microarchitecture keys come from the table that
 # tests/probe/test_uarch.c checks against recorded CPUs and LLVM; here they
 # are checked for shape and consistency, then taken into the expectation.
 UARCH_KEYS = ("uarch", "uarch_ancestors", "compiler")
@@ -591,8 +594,9 @@ for name in (line.split()[0] for line in listing if line.strip()):
     doc = show(name)
     e = next(iter(doc.values()))
     # Architecture bases (nvidia/arch/...) have no PCI ids; a declared variant (a MIG
-    # profile) shares its product's ids and sorts after it: the first entry wins, as in
-    # sysdesc_catalog_match_pci (docs/catalog.md).
+    # profile) shares its product's ids and is never taken, and sorts after it: the first
+    # entry is the product (docs/catalog.md).  gpu_server.xml has no id that siblings
+    # share (siblings.xml below has).
     if len(doc) == 1 and "pci_device_ids" in e:
         for d in e["pci_device_ids"]:
             by_pci.setdefault((e["pci_vendor_id"], d), (name, e))
@@ -609,6 +613,39 @@ for dev, r in raw.items():
     else:
         check(filled[dev] == r, "gpu_server.xml %s: the catalog does not know it, left alone" % dev)
 check(matched == ["amd/mi210", "nvidia/h100-pcie", "nvidia/l40s"], "gpu_server.xml catalog matches %s" % matched)
+
+# Siblings sharing a PCI id (siblings.xml, docs/catalog.md "PCI ids and siblings"):
+# each device is filled from the product its OpenCL compute units, memory or name say,
+# or from none, with the reason in source.catalog; never from a sibling.
+raw = probe_json("--xml", "siblings.xml", "--no-catalog")
+filled = probe_json("--xml", "siblings.xml")
+want = {"0000:01:00.0": "amd/rx-7900-xtx", "0000:02:00.0": "amd/rx-7900-xt",
+        "0000:03:00.0": None, "0000:04:00.0": None, "0000:05:00.0": "amd/mi250x",
+        "0000:06:00.0": "amd/mi250", "0000:07:00.0": "amd/rx-7900-xtx"}
+by_bus = {g.get("pci_bus_id"): (dev, g) for dev, g in filled.items() if dev.startswith("GPU")}
+check(sorted(by_bus) == sorted(want), "siblings.xml GPUs %s" % sorted(by_bus))
+for bus, name in want.items():
+    dev, g = by_bus.get(bus, (None, {}))
+    r = raw.get(dev, {})
+    how = g.get("source", {}).get("catalog", "")
+    if name:
+        e = next(iter(show(name).values()))
+        exp = filled_device(r, e, name)
+        exp["source"]["catalog"] = how
+        check(same(g, exp), "siblings.xml %s (%s) filled from %s" % (dev, bus, name))
+        check(how.startswith("PCI id 1002:%04x is claimed by " % r.get("pci_device_id")) and
+              (": the device is %s (" % name) in how, "siblings.xml %s: how it was told apart: %r"
+              % (dev, how))
+    else:
+        unfilled = dict(r)
+        unfilled["source"] = dict(r.get("source", {}), catalog=how)
+        check(same(g, unfilled), "siblings.xml %s (%s): nothing filled from a sibling" % (dev, bus))
+        check("nothing filled" in how and "amd/rx-7900-xt" in how and "amd/rx-7900-xtx" in how,
+              "siblings.xml %s: the ambiguity said: %r" % (dev, how))
+# The GRE (80 CUs) is neither: each product's reason is given.
+gre = by_bus.get("0000:03:00.0", (None, {}))[1].get("source", {}).get("catalog", "")
+check("not amd/rx-7900-xt: num_compute_units 80, not 84" in gre and
+      "not amd/rx-7900-xtx: num_compute_units 80, not 96" in gre, "the GRE's reasons: %r" % gre)
 
 # --no-io drops the GPUs of an XML file; --quiet silences warnings.
 got = parse(probe("--xml", "gpu.xml", "--no-io").stdout)

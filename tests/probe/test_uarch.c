@@ -3,6 +3,8 @@
  * Host.cpp gives them, the table's consistency, archspec's ancestors and
  * compiler choices, and every LLVM name against llc-22 when it is there. */
 #define _GNU_SOURCE /* popen */
+#include <dirent.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "uarch.h"
 
@@ -224,24 +227,55 @@ static void test_compiler_choice(void **state)
     (void)state;
     pb_cc_choice c;
     /* zen4: GCC 12.3+ znver4; 10.3-12.2 znver3 with AVX-512 flags */
-    pb_uarch_compiler(pb_uarch_find("zen4"), false, &c);
+    pb_uarch_compiler(pb_uarch_find("zen4"), false, NULL, &c);
     assert_string_equal(c.best->min, "12.3");
     assert_string_equal(c.best->flags, "-march=znver4 -mtune=znver4");
     assert_string_equal(c.fallback->max, "12.2");
     assert_ptr_equal(c.fallback_from, pb_uarch_find("zen4"));
     /* zen5 has one entry per compiler: the fallback is zen4's newest */
-    pb_uarch_compiler(pb_uarch_find("zen5"), true, &c);
+    pb_uarch_compiler(pb_uarch_find("zen5"), true, NULL, &c);
     assert_string_equal(c.best->min, "19.1");
     assert_string_equal(c.fallback->flags, "-march=znver4 -mtune=znver4");
     assert_ptr_equal(c.fallback_from, pb_uarch_find("zen4"));
     /* a row without entries: only the ancestor's */
-    pb_uarch_compiler(pb_uarch_find("graniterapids"), true, &c);
+    pb_uarch_compiler(pb_uarch_find("graniterapids"), true, NULL, &c);
     assert_null(c.best);
     assert_string_equal(c.fallback->flags, "-march=sapphirerapids -mtune=sapphirerapids");
     /* GCC 13 release notes: -march=graniterapids; older: Sapphire Rapids (11.0) */
-    pb_uarch_compiler(pb_uarch_find("graniterapids"), false, &c);
+    pb_uarch_compiler(pb_uarch_find("graniterapids"), false, NULL, &c);
     assert_string_equal(c.best->min, "13.1");
     assert_string_equal(c.fallback->min, "11.0");
+    /* For an installed version: the first entry of the chain whose range
+     * holds it, an ancestor's when the row's own are too new (Debian
+     * bookworm's GCC 12.2 and Clang 14 on Zen 5: zen4's znver3 + AVX-512) */
+    pb_uarch_compiler(pb_uarch_find("zen5"), false, "12.2.0", &c);
+    assert_string_equal(c.best->min, "10.3");
+    assert_string_equal(c.best->max, "12.2");
+    assert_ptr_equal(c.best_from, pb_uarch_find("zen4"));
+    assert_true(pb_version_cmp(c.fallback->min, "10.3") < 0);
+    pb_uarch_compiler(pb_uarch_find("zen5"), true, "14.0.6", &c);
+    assert_string_equal(c.best->max, "15.9");
+    pb_uarch_compiler(pb_uarch_find("zen5"), false, "14.2.0", &c);
+    assert_string_equal(c.best->flags, "-march=znver5 -mtune=znver5");
+    assert_ptr_equal(c.best_from, pb_uarch_find("zen5"));
+    pb_uarch_compiler(pb_uarch_find("zen4"), false, "12.3", &c);
+    assert_string_equal(c.best->flags, "-march=znver4 -mtune=znver4");
+    /* the chain ends in the generic row: a compiler as old as that row's
+     * oldest entry gets it, whatever the row */
+    for (size_t i = 0; i < pb_uarch_count; i++)
+        for (int clang = 0; clang < 2; clang++) {
+            const pb_uarch *root = &pb_uarch_table[i];
+            while (root->parents[0])
+                root = pb_uarch_find(root->parents[0]);
+            const char *oldest = "999";
+            for (const pb_cc *e = clang ? root->clang : root->gcc; e && e->flags; e++)
+                if (pb_version_cmp(e->min, oldest) < 0)
+                    oldest = e->min ? e->min : "0";
+            pb_uarch_compiler(&pb_uarch_table[i], clang, oldest, &c);
+            if (!c.best)
+                fail_msg("%s: no %s entry for version %s", pb_uarch_table[i].name,
+                         clang ? "clang" : "gcc", oldest);
+        }
     assert_true(pb_version_cmp("12.3", "12.10") < 0);
     assert_true(pb_version_cmp("4.8.5", "4.8") > 0);
     assert_int_equal(pb_version_cmp("16.0", "16"), 0);
@@ -287,33 +321,85 @@ static void test_llvm_names(void **state)
     }
 }
 
-/* archspec's version ranges against the compilers installed here: every
- * entry whose range holds a compiler's version must be accepted by it, and
- * the newest entry of a row must be refused by a compiler older than its
- * min_version (so the fallback is needed).  Clang is asked for every
- * architecture (--target), GCC for its own only. */
+/* archspec's version ranges against the compilers installed here, every
+ * gcc, gcc-N, clang and clang-N on PATH (one per file): every entry whose
+ * range holds a compiler's version must be compiled by it, and so the
+ * entry the probe gives that version (pb_uarch_compiler with the version:
+ * the first of the chain in range, which is one of them); the newest entry
+ * of a row is noted when a compiler older than its min_version takes it.
+ * Clang is asked for every architecture (--target), GCC for its own only. */
 static bool compiles(const char *cc, const char *target, const char *flags)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof(cmd), "%s %s%s %s -x c -E /dev/null -o /dev/null >/dev/null 2>&1", cc,
-             target ? "--target=" : "", target ? target : "", flags);
-    return system(cmd) == 0;
+    char cmd[2048];
+    int n = snprintf(cmd, sizeof(cmd), "%s %s%s %s -x c -c /dev/null -o /dev/null >/dev/null 2>&1",
+                     cc, target ? "--target=" : "", target ? target : "", flags);
+    return n > 0 && (size_t)n < sizeof(cmd) && system(cmd) == 0;
 }
 
-static bool in_range(const pb_cc *e, const char *v)
+typedef struct {
+    char path[512], version[64];
+    bool clang;
+} installed_cc;
+
+/* gcc, gcc-N, clang, clang-N along PATH, first of each name, one per file. */
+static size_t installed_compilers(installed_cc *out, size_t max)
 {
-    return pb_version_cmp(e->min, v) <= 0 && (!e->max || pb_version_cmp(v, e->max) <= 0);
+    size_t n = 0;
+    const char *path = getenv("PATH");
+    char dirs[4096];
+    snprintf(dirs, sizeof(dirs), "%s", path ? path : "/usr/bin");
+    char *save = NULL;
+    for (char *d = strtok_r(dirs, ":", &save); d && n < max; d = strtok_r(NULL, ":", &save)) {
+        DIR *dir = opendir(d);
+        struct dirent *e;
+        while (dir && (e = readdir(dir)) != NULL && n < max) {
+            const char *name = e->d_name;
+            bool clang = strncmp(name, "clang", 5) == 0;
+            const char *rest = clang ? name + 5 : strncmp(name, "gcc", 3) == 0 ? name + 3 : NULL;
+            if (!rest || (*rest && (rest[0] != '-' || !rest[1] ||
+                                    strspn(rest + 1, "0123456789") != strlen(rest + 1))))
+                continue;
+            char full[512], real[PATH_MAX];
+            if (snprintf(full, sizeof(full), "%s/%s", d, name) >= (int)sizeof(full))
+                continue;
+            if (access(full, X_OK) != 0 || !realpath(full, real))
+                continue;
+            bool seen = false;
+            for (size_t i = 0; i < n; i++) {
+                char other[PATH_MAX];
+                seen |= realpath(out[i].path, other) && strcmp(other, real) == 0;
+            }
+            if (seen)
+                continue;
+            char cmd[1024];
+            snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", full,
+                     clang ? "--version | sed -n 's/.*clang version \\([0-9.]*\\).*/\\1/p'"
+                           : "-dumpfullversion");
+            FILE *f = popen(cmd, "r");
+            char v[64] = "";
+            if (f) {
+                if (!fgets(v, sizeof(v), f))
+                    v[0] = '\0';
+                pclose(f);
+            }
+            v[strcspn(v, "\n")] = '\0';
+            if (v[0] < '0' || v[0] > '9')
+                continue;
+            snprintf(out[n].path, sizeof(out[n].path), "%s", full);
+            snprintf(out[n].version, sizeof(out[n].version), "%s", v);
+            out[n++].clang = clang;
+        }
+        if (dir)
+            closedir(dir);
+    }
+    return n;
 }
 
 static void test_installed_compilers(void **state)
 {
     (void)state;
-    static const struct { const char *cc, *version_flag; bool clang; } ccs[] = {
-        {"gcc", "-dumpfullversion", false},   {"clang-14", "-dumpversion", true},
-        {"clang-15", "-dumpversion", true},   {"clang-16", "-dumpversion", true},
-        {"clang-17", "-dumpversion", true},   {"clang-18", "-dumpversion", true},
-        {"clang-19", "-dumpversion", true},   {"clang-20", "-dumpversion", true},
-    };
+    installed_cc ccs[32];
+    size_t nccs = installed_compilers(ccs, 32);
     char host[64] = "";
     FILE *f = popen("uname -m", "r");
     if (f) {
@@ -323,18 +409,9 @@ static void test_installed_compilers(void **state)
         pclose(f);
     }
     int asked = 0;
-    for (size_t c = 0; c < sizeof(ccs) / sizeof(ccs[0]); c++) {
-        char cmd[128], version[64] = "";
-        snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", ccs[c].cc, ccs[c].version_flag);
-        f = popen(cmd, "r");
-        if (!f)
-            continue;
-        if (!fgets(version, sizeof(version), f))
-            version[0] = '\0';
-        pclose(f);
-        version[strcspn(version, "\n")] = '\0';
-        if (!version[0] || version[0] < '0' || version[0] > '9')
-            continue; /* not installed */
+    for (size_t c = 0; c < nccs; c++) {
+        const char *version = ccs[c].version;
+        print_message("%s %s\n", ccs[c].path, version);
         for (size_t i = 0; i < pb_uarch_count; i++) {
             const pb_uarch *u = &pb_uarch_table[i];
             char target[64];
@@ -343,25 +420,29 @@ static void test_installed_compilers(void **state)
                 continue;
             const char *t = ccs[c].clang ? target : NULL;
             for (const pb_cc *e = ccs[c].clang ? u->clang : u->gcc; e && e->flags; e++)
-                if (in_range(e, version)) {
+                if (pb_cc_in_range(e, version)) {
                     asked++;
-                    if (!compiles(ccs[c].cc, t, e->flags))
-                        fail_msg("%s %s refuses %s's %s (range %s:%s)", ccs[c].cc, version,
+                    if (!compiles(ccs[c].path, t, e->flags))
+                        fail_msg("%s %s refuses %s's %s (range %s:%s)", ccs[c].path, version,
                                  u->name, e->flags, e->min ? e->min : "", e->max ? e->max : "");
                 }
             pb_cc_choice ch;
-            pb_uarch_compiler(u, ccs[c].clang, &ch);
+            pb_uarch_compiler(u, ccs[c].clang, version, &ch);
+            if (!ch.best || !pb_cc_in_range(ch.best, version))
+                fail_msg("%s %s: no entry of %s's chain for its version", ccs[c].path, version,
+                         u->name);
+            pb_uarch_compiler(u, ccs[c].clang, NULL, &ch);
             if (ch.best && pb_version_cmp(version, ch.best->min) < 0 && ch.fallback) {
                 asked++;
-                if (compiles(ccs[c].cc, t, ch.best->flags))
+                if (compiles(ccs[c].path, t, ch.best->flags))
                     print_message("note: %s %s already takes %s's %s (min_version %s)\n",
-                                  ccs[c].cc, version, u->name, ch.best->flags, ch.best->min);
+                                  ccs[c].path, version, u->name, ch.best->flags, ch.best->min);
             }
         }
     }
     if (!asked)
         skip();
-    print_message("%d compiler checks\n", asked);
+    print_message("%d compiler checks with %zu compilers\n", asked, nccs);
 }
 
 int main(void)

@@ -137,7 +137,7 @@ def test_compose_rules():
 
 
 def test_compose_equals_cli(cli):
-    items = ["GPU=nvidia/h100-sxm:2", "ACC=amd/mi300x", "NODE=nvidia/dgx-h100"]
+    items = ["GPU=nvidia/h100-sxm:2", "ACC=amd/mi300x", "NODE=nodes/dgx-h100"]
     ours = sysdesc.compose(*items)
     theirs = cli("compose", "--format", "mlir", *items).stdout.decode()
     assert ours.to_mlir() == theirs

@@ -81,6 +81,11 @@ def test_cpu_as_a_tvm_llvm_target():
     tvm = spec.to_tvm("CPU")
     assert tvm["kind"] == "llvm" and tvm["num-cores"] == spec["CPU"]["num_cores"]
     assert tvm["mattr"] == ["+" + f for f in spec["CPU"]["features"]]
+    assert tvm["mtriple"] == spec["CPU"]["triple"]
+    assert tvm["mcpu"] == spec["CPU"]["compiler"]["llvm"]["cpu"]
+    assert list(tvm) == ["kind", "mtriple", "mcpu", "mattr", "num-cores"]
+    epyc = sysdesc.catalog("amd/epyc-9654")["CPU"]
+    assert sysdesc.catalog("amd/epyc-9654").to_tvm("CPU")["mcpu"] == epyc["compiler"]["llvm"]["cpu"]
     with pytest.raises(sysdesc.UnsupportedError):
         spec.to_triton("CPU")
 

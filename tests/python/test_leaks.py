@@ -78,11 +78,11 @@ def test_no_memory_growth_over_100k_queries():
 
 def test_dropped_specs_free_their_contexts():
     for _ in range(200):  # warm
-        sysdesc.catalog("nvidia/dgx-h100").to_json()
+        sysdesc.catalog("nodes/dgx-h100").to_json()
     gc.collect()
     rss0 = rss_bytes()
     for _ in range(3000):
-        s = sysdesc.catalog("nvidia/dgx-h100")
+        s = sysdesc.catalog("nodes/dgx-h100")
         s["GPU0"]["num_compute_units"], s.path("GPU1", "arch")(), s.layout().size("i64")
         s.to_json()
     del s

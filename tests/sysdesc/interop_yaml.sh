@@ -32,8 +32,8 @@ done
 # ID=ITEM on a system of several devices prefixes each id with "ID."
 # (sysdesc_compose_add, docs/yaml.md): the DGX's GPU0..GPU7 become CPU.GPU0..
 # CPU.GPU7 beside the eight GPU0..GPU7 of GPU=...:8, in command-line order.
-"$SYSDESC" compose --format mlir GPU=nvidia/h100-sxm:8 CPU=nvidia/dgx-h100 >"$tmp/p.mlir" 2>"$tmp/p.err" ||
-    { echo "compose GPU=nvidia/h100-sxm:8 CPU=nvidia/dgx-h100 failed: $(cat "$tmp/p.err")"; exit 1; }
+"$SYSDESC" compose --format mlir GPU=nvidia/h100-sxm:8 CPU=nodes/dgx-h100 >"$tmp/p.mlir" 2>"$tmp/p.err" ||
+    { echo "compose GPU=nvidia/h100-sxm:8 CPU=nodes/dgx-h100 failed: $(cat "$tmp/p.err")"; exit 1; }
 [ -s "$tmp/p.err" ] && { echo "compose with an id prefix warned: $(cat "$tmp/p.err")"; exit 1; }
 ids=$(grep -o '"[^"]*" = #dlti.target_device_spec<' "$tmp/p.mlir" | sed 's/^"//; s/" = .*//' | tr '\n' ' ')
 want="GPU0 GPU1 GPU2 GPU3 GPU4 GPU5 GPU6 GPU7 CPU.CPU CPU.GPU0 CPU.GPU1 CPU.GPU2 CPU.GPU3 CPU.GPU4 CPU.GPU5 CPU.GPU6 CPU.GPU7 "
@@ -41,11 +41,11 @@ want="GPU0 GPU1 GPU2 GPU3 GPU4 GPU5 GPU6 GPU7 CPU.CPU CPU.GPU0 CPU.GPU1 CPU.GPU2
 mlir-opt-22 "$tmp/p.mlir" | cmp -s - "$tmp/p.mlir" || { echo "prefixed compose output differs through mlir-opt-22"; exit 1; }
 # ... and without the prefix the DGX's GPU0 collides with the first GPU: exit 2.
 rc=0
-"$SYSDESC" compose GPU=nvidia/h100-sxm:8 nvidia/dgx-h100 >"$tmp/d.out" 2>"$tmp/d.err" || rc=$?
+"$SYSDESC" compose GPU=nvidia/h100-sxm:8 nodes/dgx-h100 >"$tmp/d.out" 2>"$tmp/d.err" || rc=$?
 [ "$rc" -eq 2 ] || { echo "compose without an id prefix: exit $rc, expected 2 (duplicate id)"; exit 1; }
 [ ! -s "$tmp/d.out" ] || { echo "compose without an id prefix printed a spec"; exit 1; }
-err="sysdesc: error: compose: nvidia/dgx-h100: device id 'GPU0' is used twice: rename one (ID=ITEM)"
+err="sysdesc: error: compose: nodes/dgx-h100: device id 'GPU0' is used twice: rename one (ID=ITEM)"
 [ "$(cat "$tmp/d.err")" = "$err" ] || { echo "compose without an id prefix: stderr '$(cat "$tmp/d.err")', expected '$err'"; exit 1; }
-"$SYSDESC" compose --format mlir GPU=nvidia/h100-sxm:8 node=nvidia/dgx-h100 > "$tmp/c.mlir"
+"$SYSDESC" compose --format mlir GPU=nvidia/h100-sxm:8 node=nodes/dgx-h100 > "$tmp/c.mlir"
 mlir-opt-22 "$tmp/c.mlir" | cmp -s - "$tmp/c.mlir" || { echo "compose output differs through mlir-opt-22"; exit 1; }
 echo "$n catalog entries accepted by mlir-opt-22"

@@ -117,8 +117,9 @@ with tempfile.TemporaryDirectory() as tmp:
           f"probed numa_node_size_in_bytes: {mem['numa_node_size_in_bytes']!r}")
     sizes = mem["numa_node_size_in_bytes"]
     check(isinstance(sizes, list) and all(type(x) is int for x in sizes) and
-          sum(sizes) == mem["total_in_bytes"],
-          "the NUMA nodes' sizes do not add up to memory.total_in_bytes")
+          sum(sizes) == mem["numa_total_in_bytes"] == mem["total_in_bytes"],
+          "the NUMA nodes' sizes do not add up to memory.numa_total_in_bytes (and, from XML, "
+          "memory.total_in_bytes)")
     check(all(type(x) is int for x in mem["page_sizes_in_bytes"]), "probed page sizes")
     p_mlir = sysdesc("probe", "--quiet", "--xml", xml, "--format", "mlir")
     p_yaml = os.path.join(tmp, "probed.yaml")

@@ -108,6 +108,15 @@ static void find_and_match(void **state)
     free(name);
     assert_null(sysdesc_catalog_match_pci(ctx, 0x10de, 0xffff, CATALOG, NULL, &err));
     assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    /* Siblings sharing an id: the id alone names none of them. */
+    assert_null(sysdesc_catalog_match_pci(ctx, 0x1002, 0x744c, CATALOG, NULL, &err));
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    assert_non_null(strstr(err.text, "amd/rx-7900-xt, amd/rx-7900-xtx"));
+    /* A MIG profile shares its GPU's id and is never the answer. */
+    char *mig = NULL;
+    assert_non_null(sysdesc_catalog_match_pci(ctx, 0x10de, 0x2330, CATALOG, &mig, &err));
+    assert_string_equal(mig, "nvidia/h100-sxm");
+    free(mig);
     dlti_context_free(ctx);
 }
 

@@ -106,14 +106,14 @@ static void base_errors(void **state)
     write_file("self.yaml", "S:\n  base: self.yaml\n");
     assert_int_equal(load(ctx, "self.yaml", &sys, &err), -1);
     assert_non_null(strstr(err.text, "cycle"));
-    write_file("multi.yaml", "M:\n  base: nvidia/dgx-h100\n");
+    write_file("multi.yaml", "M:\n  base: nodes/dgx-h100\n");
     assert_int_equal(load(ctx, "multi.yaml", &sys, &err), -1);
     assert_non_null(strstr(err.text, "system of 9 devices"));
     write_file("missing.yaml", "M:\n  x: 1\n  base: amd/mi999\n");
     assert_int_equal(load(ctx, "missing.yaml", &sys, &err), -1);
     assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
     assert_int_equal(err.line, 3);
-    /* harden (issue 13): every base that cannot be used is located at its
+    /* Every base that cannot be used is located at its
      * base: line in the file that names it, and the code says why: a YAML
      * null, number or list is bad input (2), a file that is not there or is
      * a directory the environment's (3), a catalog name that is not there
@@ -152,7 +152,7 @@ static void dgx_by_reference(void **state)
     dlti_error_t err;
     sysdesc_yaml_options opts = {0};
     opts.search_path = CATALOG;
-    assert_int_equal(sysdesc_yaml_load_file(ctx, CATALOG "/nvidia/dgx-h100.yaml", &opts, &dgx, &err), 0);
+    assert_int_equal(sysdesc_yaml_load_file(ctx, CATALOG "/nodes/dgx-h100.yaml", &opts, &dgx, &err), 0);
     assert_int_equal(sysdesc_yaml_load_file(ctx, CATALOG "/nvidia/h100-sxm.yaml", &opts, &h100, &err), 0);
     assert_int_equal(dlti_attr_size(dgx.spec), 9);
     for (size_t i = 1; i < 9; i++)
@@ -170,7 +170,7 @@ static void compose_ids(void **state)
     opts.search_path = CATALOG;
     assert_int_equal(sysdesc_system_load(ctx, "nvidia/h100-sxm", &opts, &h100, &err), 0);
     assert_int_equal(sysdesc_system_load(ctx, "nvidia/a100-sxm-80gb", &opts, &a100, &err), 0);
-    assert_int_equal(sysdesc_system_load(ctx, "nvidia/dgx-h100", &opts, &dgx, &err), 0);
+    assert_int_equal(sysdesc_system_load(ctx, "nodes/dgx-h100", &opts, &dgx, &err), 0);
 
     sysdesc_compose *c = sysdesc_compose_new(ctx);
     assert_int_equal(sysdesc_compose_add(c, &h100, NULL, 8, &err), 0);   /* GPU0..GPU7 */

@@ -293,7 +293,7 @@ static void errors(void **state)
                  "invalid data layout token 'i64:abc' at offset 2: malformed specification, "
                  "must be of the form \"i<size>:<abi>[:<pref>]\"");
     expect_error("D:\n  base: nvidia/does-not-exist\n", 2, 9, DLTI_ERROR_NOT_FOUND, "no catalog entry");
-    /* a base file that is not there: exit 3, as a FILE argument (issue 13) */
+    /* a base file that is not there: exit 3, as a FILE argument */
     expect_error("D:\n  base: ./missing.yaml\n", 2, 9, DLTI_ERROR_IO, "no such file");
     expect_error("D:\n\ta: 1\n", 2, 1, DLTI_ERROR_SYNTAX, "cannot start any token");
     /* libyaml's reader errors: a byte offset, no mark */

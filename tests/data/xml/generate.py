@@ -235,6 +235,47 @@ idx = t.rindex("  </object>\n  <support")
 t = t[:idx] + osdev(400, "card2", None, GPU, [], indent="    ") + t[idx:]
 save("gpu_server.xml", t)
 
+# Siblings that share a PCI id (pci.ids: 1002:744c "Navi 31 [Radeon RX 7900
+# XT/7900 XTX/7900 GRE/7900M]", 1002:740c "Aldebaran/MI200 [Instinct
+# MI250X/MI250]"), each with an OpenCL OS device saying what it is: an XTX
+# (96 CUs, 24 GiB less a little), an XT (84 CUs, 20 GiB less a little), a
+# GRE (80 CUs, 16 GiB: no catalog entry), one 744c without an OS device (the
+# id alone), an MI250X GCD (110 CUs) and an MI250 GCD (104 CUs) both
+# reporting 740c; the last one names itself only (no CU count, no memory).
+t = synth("pack:1 numa:1 l3:1 l2:2 l1d:1 core:1 pu:1", "siblings.xml")
+t = add_machine_infos(t, [("Architecture", "x86_64"), ("HostName", "siblings")])
+def ocl(gp, name, model, cus, kib):
+    infos = [("Backend", "OpenCL"), ("OpenCLDeviceType", "GPU"),
+             ("GPUVendor", "Advanced Micro Devices, Inc."), ("GPUModel", model),
+             ("OpenCLPlatformIndex", "0"), ("OpenCLPlatformName", "AMD Accelerated Parallel Processing")]
+    if cus:
+        infos.append(("OpenCLComputeUnits", str(cus)))
+    if kib:
+        infos.append(("OpenCLGlobalMemorySize", str(kib)))
+    return osdev(gp, name, "OpenCL", COPROC, infos)
+navi = "Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]"
+aldebaran = "Aldebaran/MI200 [Instinct MI250X/MI250]"
+amd = "Advanced Micro Devices, Inc. [AMD/ATI]"
+bridge = ('      <object type="Bridge" gp_index="600" bridge_type="0-1" depth="0" bridge_pci="0000:[01-07]">\n' +
+          pcidev(601, "0000:01:00.0", "0300", "1002", "744c", "1002", "0e3b", "c8", amd, navi,
+                 ocl(611, "opencl0d0", "AMD Radeon RX 7900 XTX", 96, 25149440)) +
+          pcidev(602, "0000:02:00.0", "0300", "1002", "744c", "1002", "0e3b", "cc", amd, navi,
+                 ocl(612, "opencl0d1", "AMD Radeon RX 7900 XT", 84, 20955136)) +
+          pcidev(603, "0000:03:00.0", "0300", "1002", "744c", "1002", "0e3b", "ce", amd, navi,
+                 ocl(613, "opencl0d2", "AMD Radeon RX 7900 GRE", 80, 16760832)) +
+          pcidev(604, "0000:04:00.0", "0300", "1002", "744c", "1002", "0e3b", "c8", amd, navi) +
+          pcidev(605, "0000:05:00.0", "0380", "1002", "740c", "1002", "0b0c", "01", amd, aldebaran,
+                 ocl(615, "opencl0d3", "AMD Instinct MI250X", 110, 67092480)) +
+          pcidev(606, "0000:06:00.0", "0380", "1002", "740c", "1002", "0b0c", "01", amd, aldebaran,
+                 ocl(616, "opencl0d4", "AMD Instinct MI250", 104, 67092480)) +
+          pcidev(607, "0000:07:00.0", "0300", "1002", "744c", "1002", "0e3b", "c8", amd, navi,
+                 ocl(617, "opencl0d5", "AMD Radeon RX 7900 XTX", None, None)) +
+          '      </object>\n')
+pk = t.index('<object type="Package"')
+end0 = t.index("\n    </object>\n", pk) + 1
+t = t[:end0] + bridge + t[end0:]
+save("siblings.xml", t)
+
 # Not a topology: the probe must refuse it as bad input.
 save("malformed.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"\n")
 
