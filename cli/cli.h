@@ -44,6 +44,11 @@ int cli_report(const dlti_error_t *err);
 void cli_warn_unread(const char *path, const dlti_scope *root);
 /* dlti_context_new() with the memory budget of SYSDESC_MAX_MEMORY, if set. */
 dlti_context *cli_context_new(void);
+/* Cuts the attribute that MLIR's "key ... has no DLTI-mapping per attr:
+ * ATTR" prints whole (a device spec is a kilobyte), when longer than 100
+ * characters, to its first key: `#dlti.map<"L1" = ...>`; the hint line says
+ * which keys are there.  (The library's message stays MLIR's, whole.) */
+void cli_cut_attr_dump(char *text);
 /* The exit code of a failure with this error code: never 0. */
 int cli_exit_code(dlti_error_code code);
 /* True when argv[i] is -h or --help. */
@@ -148,6 +153,11 @@ int cmd_export(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 
+/* The roofline `r` as an SVG document (roofline_svg.c): malloc'ed, its length
+ * in *len (may be NULL); NULL when out of memory or when `r` has no compute
+ * or no bandwidth ceiling. */
+char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len);
+
 /* The format named `name` into `*format`: -1 to go on, else the exit code
  * after reporting "CMD: unknown format 'NAME' (mlir, attr, yaml, json)". */
 int cli_format_option(const char *cmd, const char *name, sysdesc_format *format);
@@ -172,6 +182,8 @@ struct cli_probe_args {
     sysdesc_probe_cache cache; /* --no-cache, --refresh-cache */
     unsigned timeout_ms;       /* --runtime-timeout=MS, 0 the default */
     const char *gcc, *clang;   /* --gcc=NAME, --clang=NAME (argv's), NULL the default */
+    sysdesc_warning_fn warning; /* NULL: cli_warning (printed) */
+    void *warning_user;
     char bad[256];      /* a bad option value, reported by cli_probe_args_check */
 };
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
@@ -201,9 +213,13 @@ int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **sp
 void cli_load_options_init(sysdesc_yaml_options *load);
 /* Probes this host (nxml == 0) or the XML files as `a` says: probed GPUs are
  * filled from the catalog (sysdesc_catalog_pci_fill) unless --no-catalog;
- * warnings on stderr unless quiet. */
+ * warnings to a->warning, else printed (cli_warning), unless quiet. */
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err);
+
+/* The probe's warning callback: "sysdesc: warning: MESSAGE" on stderr (the
+ * library prints nothing itself). */
+void cli_warning(void *user, const char *message);
 
 /* ---- probe --cluster and --mpi (probe_cluster.c, mpi_gather.c; docs/cluster.md) ---- */
 /* The probe options that `a` says (catalog hook, I/O, quiet). */

@@ -101,6 +101,21 @@ int cli_exit_code(dlti_error_code code)
     }
 }
 
+void cli_cut_attr_dump(char *text)
+{
+    static const char marker[] = " per attr: ";
+    char *attr = strstr(text, marker);
+    if (!attr)
+        return;
+    attr += sizeof marker - 1;
+    if (strlen(attr) <= 100)
+        return;
+    /* `#dlti.map<"L1" = #dlti.map<...>, "L2" = ...>` -> `#dlti.map<"L1" = ...>` */
+    char *open = strchr(attr, '<'), *eq = open ? strstr(open, " = ") : NULL;
+    char *cut = eq && eq - attr < 200 ? eq : attr + 40;
+    strcpy(cut, eq && eq == cut ? " = ...>" : "...");
+}
+
 int cli_report(const dlti_error_t *err)
 {
     char line[DLTI_ERROR_TEXT_LENGTH + DLTI_ERROR_SOURCE_LENGTH + 64];
@@ -203,9 +218,9 @@ static int warn_problem(void *user, const dlti_error_t *problem)
     dlti_error_format(problem, line, sizeof(line));
     char *at = strstr(line, ": error: ");
     if (at)
-        fprintf(stderr, "%.*s: warning: %s\n", (int)(at - line), line, at + 9);
+        cli_diag("%.*s: warning: %s", (int)(at - line), line, at + 9);
     else
-        fprintf(stderr, "sysdesc: warning: %s\n", problem->text);
+        cli_diag("sysdesc: warning: %s", problem->text);
     return 0;
 }
 
@@ -215,9 +230,17 @@ void cli_load_options_init(sysdesc_yaml_options *load)
     load->warn = warn_problem;
 }
 
+void cli_warning(void *user, const char *message)
+{
+    (void)user;
+    cli_diag("sysdesc: warning: %s", message);
+}
+
 void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
 {
     sysdesc_probe_options_init(opts);
+    opts->warning = a->warning ? a->warning : cli_warning;
+    opts->warning_user = a->warning_user;
     opts->io = a->io;
     opts->quiet = a->quiet;
     opts->runtimes = a->runtimes;

@@ -33,8 +33,9 @@ static const char usage[] =
     "  -o OUT           write OUT atomically (temporary file + rename; may be\n"
     "                   IN itself); default: standard output\n"
     "\n"
-    "Exit status: 0 written; 2 bad input or usage (FILE:LINE:COL: error: ...);\n"
-    "3 unreadable file or failed write.\n";
+    "Exit status: 0 written; 1 SPEC is no file and no catalog entry (the\n"
+    "nearest names suggested); 2 bad input or usage (FILE:LINE:COL: error:\n"
+    "...); 3 unreadable file or failed write.\n";
 
 static void warn(const char *fmt, const char *in)
 {

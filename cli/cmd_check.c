@@ -25,7 +25,8 @@ static const char usage[] =
     "show report them as warnings and go on (MLIR's users write keys of\n"
     "their own); pass them --strict to refuse them as check does.\n"
     "\n"
-    "Exit status: 0 every file valid; 2 a problem; 3 an unreadable file.\n";
+    "Exit status: 0 every file valid; 1 a NAME that is neither a file nor a\n"
+    "catalog entry; 2 a problem; 3 a missing or unreadable file.\n";
 
 /* A problem as it will be printed (its formatted line, not the whole
  * dlti_error_t: a file of 80,000 problems keeps 80,000 short lines). */
@@ -131,9 +132,14 @@ int cmd_check(int argc, char **argv)
             unknown += c.v[k].code == DLTI_ERROR_UNSUPPORTED;
             cli_diag("%s", c.v[k].line);
             free(c.v[k].line);
+            /* The schema's problems are bad input whatever their code; no
+             * such file or name (the checker never says not found) is what
+             * every command says it is.  The worst exit wins: 3, 2, 1. */
             int code = cli_exit_code(c.v[k].code);
-            if (code == SYSDESC_EXIT_ENVIRONMENT || rc == SYSDESC_EXIT_OK)
-                rc = code == SYSDESC_EXIT_ENVIRONMENT ? code : SYSDESC_EXIT_BAD_INPUT;
+            if (c.v[k].code != DLTI_ERROR_NOT_FOUND && code != SYSDESC_EXIT_ENVIRONMENT)
+                code = SYSDESC_EXIT_BAD_INPUT;
+            if (code > rc)
+                rc = code;
         }
         if (n == 0) {
             int w = printf("%s: ok\n", files[i]) < 0;

@@ -31,8 +31,9 @@ static const char usage[] =
     "              (MLIR 22 rejects it; sysdesc reads both forms)\n"
     "  -o FILE     write to FILE atomically\n"
     "\n"
-    "Exit status: 0 ok; 2 bad input or usage; 3 unreadable file, failed probe\n"
-    "or write.\n";
+    "Exit status: 0 ok; 1 an ITEM that is no file and no catalog entry (the\n"
+    "nearest names suggested); 2 bad input or usage; 3 unreadable file,\n"
+    "failed probe or write.\n";
 
 static int add_host(sysdesc_compose *c, dlti_context *ctx, const cli_probe_args *pa)
 {

@@ -25,7 +25,8 @@ static const char usage[] =
     "  -o FILE  write to FILE atomically (temporary file + rename; \"-\" is\n"
     "           standard output; a device or FIFO is written in place)\n"
     "\n"
-    "Exit status: 0 ok; 2 bad input or usage (FILE:LINE:COL: error: ...);\n"
+    "Exit status: 0 ok; 1 FILE is no file and no catalog entry (the nearest\n"
+    "names suggested); 2 bad input or usage (FILE:LINE:COL: error: ...);\n"
     "3 unreadable file or failed write.\n";
 
 enum { OPT_TO = 1, OPT_OUT };

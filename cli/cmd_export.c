@@ -19,7 +19,8 @@ static const char usage[] =
     "A field whose source key the device lacks is left out.  docs/export.md\n"
     "lists every field, its source key and unit.\n"
     "\n"
-    "Exit status: 0 ok; 1 no such device; 2 bad input, usage, or a device the\n"
+    "Exit status: 0 ok; 1 no such device, or SPEC is no file and no catalog\n"
+    "entry (the nearest names suggested); 2 bad input, usage, or a device the\n"
     "tuner cannot describe; 3 unreadable file.\n";
 
 enum { OPT_TO = 1 };

@@ -172,6 +172,7 @@ int cmd_measure(int argc, char **argv)
     po.io = SYSDESC_PROBE_IO_OFF;
     po.runtimes = SYSDESC_RUNTIME_NONE;
     po.quiet = quiet;
+    po.warning = cli_warning;
     dlti_error_t err;
     const dlti_attr *spec = sysdesc_probe_host(ctx, &po, &err), *cpu = NULL, *measured = NULL;
     if (!spec) {

@@ -20,12 +20,78 @@ static const char usage[] =
     "The first key is looked up in the scope's DLTI attributes, then\n"
     "in those of the enclosing scopes, outward; the rest in the value found.\n"
     "--host takes no FILE: the spec is probed from this machine as `sysdesc\n"
-    "probe` makes it, with the probe's options (sanity warnings on stderr\n"
-    "unless --quiet); the runtimes' answers come from their cache when it is\n"
-    "current (docs/runtimes.md), so a repeated query costs a topology load.\n"
+    "probe` makes it, with the probe's options; the runtimes' answers come\n"
+    "from their cache when it is current (docs/runtimes.md), so a repeated\n"
+    "query costs a topology load.  A sanity warning is said (on stderr,\n"
+    "unless --quiet) only about the value answered: a key the probe doubts,\n"
+    "or a map that holds one; `sysdesc probe` says them all, and\n"
+    "`query --host CPU suspect` lists the keys.\n"
     "\n"
-    "Exit status: 0 found; 1 not found (MLIR's reason on stderr); 2 bad input\n"
-    "or usage; 3 the file could not be read.\n";
+    "Exit status: 0 found; 1 not found (MLIR's reason on stderr, the keys\n"
+    "there as a hint), or NAME is no catalog entry (the nearest names\n"
+    "suggested); 2 bad input or usage (no KEY); 3 the file could not be read.\n";
+
+/* The probe's warnings, kept until the answer is known. */
+typedef struct kept_warnings {
+    char **lines;
+    size_t n, cap;
+} kept_warnings;
+
+static void keep_warning(void *user, const char *message)
+{
+    kept_warnings *w = user;
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 4;
+        char **lines = realloc(w->lines, cap * sizeof *lines);
+        if (!lines) {
+            cli_warning(NULL, message); /* said now rather than lost */
+            return;
+        }
+        w->lines = lines;
+        w->cap = cap;
+    }
+    size_t len = strlen(message) + 1;
+    if (!(w->lines[w->n] = malloc(len))) {
+        cli_warning(NULL, message);
+        return;
+    }
+    memcpy(w->lines[w->n++], message, len);
+}
+
+/* A warning is about "DEVICE.PATH: ...".  The flat L<k>_cache_size_in_bytes
+ * holds the value of cache.L<k>.size_in_bytes (the probe keeps them equal). */
+static void warning_path(const char *line, char *out, size_t size)
+{
+    size_t len = strcspn(line, ":");
+    snprintf(out, size, "%.*s", (int)len, line);
+    char *flat = strstr(out, ".L");
+    int k;
+    char tail[32];
+    if (flat && sscanf(flat, ".L%d%31s", &k, tail) == 2 && strcmp(tail, "_cache_size_in_bytes") == 0)
+        snprintf(flat, size - (size_t)(flat - out), ".cache.L%d.size_in_bytes", k);
+}
+
+/* Says the warnings about the value answered: a path asked that is, lies
+ * under or holds a suspect one (the rest are `probe`'s and `summary
+ * --host`'s to say; `query --host CPU suspect` lists them). */
+static void say_warnings(const kept_warnings *w, char **keys, int nkeys)
+{
+    char asked[1024] = "";
+    size_t used = 0;
+    for (int k = 0; k < nkeys && used < sizeof asked; k++)
+        used += (size_t)snprintf(asked + used, sizeof asked - used, "%s%s", k ? "." : "", keys[k]);
+    char flat[1100];
+    warning_path(asked, flat, sizeof flat); /* the query may ask the flat key */
+    for (size_t i = 0; i < w->n; i++) {
+        char path[1100];
+        warning_path(w->lines[i], path, sizeof path);
+        size_t lp = strlen(path), la = strlen(flat);
+        size_t shorter = lp < la ? lp : la;
+        if (strncmp(path, flat, shorter) == 0 && (path[shorter] == '\0' || path[shorter] == '.') &&
+            (flat[shorter] == '\0' || flat[shorter] == '.'))
+            cli_warning(NULL, w->lines[i]);
+    }
+}
 
 /* Where sysdesc's documented rules (docs/queries.md) answer otherwise than
  * MLIR 22's dlti::query, a note says what MLIR 22 answers. */
@@ -37,6 +103,8 @@ static void note_mlir22(const dlti_scope *scope, const dlti_key *keys, size_t n,
     if (theirs == ours && (ours || strcmp(err.text, our_err->text) == 0))
         return;
     char *text = theirs ? dlti_attr_print(theirs, NULL) : NULL;
+    if (!theirs)
+        cli_cut_attr_dump(err.text);
     cli_diag("sysdesc: note: MLIR 22's dlti::query answers otherwise here: %s%s; sysdesc tries the "
              "first key on every DLTI attribute of the scope and of the scopes around it, and "
              "per-node ids through a cluster's classes (docs/queries.md)",
@@ -60,6 +128,9 @@ int cmd_query(int argc, char **argv)
     if (i >= argc && !host)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing FILE (see sysdesc query --help)");
     const char *path = host ? NULL : argv[i++];
+    if (i >= argc)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: missing KEY: give the path to answer, "
+                        "e.g. CPU cache L1 size_in_bytes (see sysdesc query --help)");
     int nkeys = argc - i;
     dlti_context *ctx = cli_context_new();
     if (!ctx)
@@ -71,7 +142,10 @@ int cmd_query(int argc, char **argv)
      * an MLIR file is a module whose scopes the query walks. */
     const dlti_attr *spec = NULL;
     const dlti_scope *root = NULL;
+    kept_warnings kept = {0};
     if (keys && host) {
+        pa.warning = keep_warning;
+        pa.warning_user = &kept;
         spec = cli_probe(ctx, NULL, 0, &pa, &err);
     } else if (keys) {
         sysdesc_yaml_options opts = {0};
@@ -123,7 +197,10 @@ int cmd_query(int argc, char **argv)
     /* The probed spec is the only attribute of an implicit top scope. */
     const dlti_attr *value = scope ? dlti_query(scope, keys, (size_t)nkeys, &err)
                                    : dlti_attr_query(spec, keys, (size_t)nkeys, &err);
+    say_warnings(&kept, argv + i, nkeys);
+    dlti_error_t whole = err; /* MLIR's message as MLIR words it, for the note */
     if (!value) {
+        cli_cut_attr_dump(err.text);
         rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
         /* MLIR's message first (as transform.dlti.query words it), then a line
          * that says what is there. */
@@ -134,7 +211,7 @@ int cmd_query(int argc, char **argv)
             cli_diag("sysdesc: hint: %s", hint);
     }
     if (scope)
-        note_mlir22(scope, keys, (size_t)nkeys, value, &err);
+        note_mlir22(scope, keys, (size_t)nkeys, value, &whole);
     if (!value)
         goto out;
     size_t len;
@@ -149,6 +226,9 @@ int cmd_query(int argc, char **argv)
         rc = cli_write_stdout("\n", 1);
     free(text);
 out:
+    for (size_t w = 0; w < kept.n; w++)
+        free(kept.lines[w]);
+    free(kept.lines);
     free(keys);
     dlti_context_free(ctx);
     return rc;

@@ -22,15 +22,16 @@ static const char usage[] =
     "                  measured first (as sysdesc measure; --quick, --full)\n"
     "  --device ID     the device (default: CPU when there is one, else the first)\n"
     "  --types LIST    compute ceilings' data types, comma-separated (default:\n"
-    "                  fp64_vector,fp64_matrix,fp32_vector,fp32_matrix)\n"
+    "                  fp64_vector,fp64_matrix,fp32_vector,fp32_matrix; for a\n"
+    "                  GPU also tf32_matrix,fp16_matrix,bf16_matrix,fp8_matrix)\n"
     "  --no-check      take SPEC as written (default: checked against the schema)\n"
     "  --strict        keys the schema does not know are errors, as in check\n"
     "  -q, --quiet     nothing on stderr but errors\n"
     "  -o FILE         write to FILE atomically (default: standard output)\n"
     "\n"
     "Exit status: 0 ok; 1 the device has no compute or no bandwidth ceiling,\n"
-    "or no such device; 2 bad usage or SPEC; 3 unreadable SPEC, failed\n"
-    "measurement or write.\n";
+    "no such device, or SPEC is no file and no catalog entry; 2 bad usage or\n"
+    "SPEC; 3 unreadable SPEC, failed measurement or write.\n";
 
 static void on_progress(void *user, const char *step, double done)
 {
@@ -131,6 +132,7 @@ int cmd_roofline(int argc, char **argv)
         po.io = SYSDESC_PROBE_IO_OFF;
         po.runtimes = SYSDESC_RUNTIME_NONE;
         po.quiet = quiet;
+        po.warning = cli_warning;
         if (!quiet)
             mo.progress = on_progress;
         const dlti_attr *cpu = NULL, *measured = NULL;
@@ -170,12 +172,15 @@ int cmd_roofline(int argc, char **argv)
     }
     char *svg = NULL;
     size_t len = 0;
-    if (sysdesc_roofline_collect(ctx, dev, id, types, r, &err) != 0 ||
-        !(svg = sysdesc_roofline_svg(r, &len, &err))) {
-        rc = cli_fail(err.code == DLTI_ERROR_NOT_FOUND    ? SYSDESC_EXIT_NOT_FOUND
-                      : err.code == DLTI_ERROR_ARGUMENT ? SYSDESC_EXIT_BAD_INPUT
-                                                        : SYSDESC_EXIT_ENVIRONMENT,
+    if (sysdesc_roofline_collect(ctx, dev, id, types, r, &err) != 0) {
+        rc = cli_fail(err.code == DLTI_ERROR_NOT_FOUND ? SYSDESC_EXIT_NOT_FOUND
+                                                       : SYSDESC_EXIT_BAD_INPUT,
                       "%s", err.text);
+        free(r);
+        goto done;
+    }
+    if (!(svg = cli_roofline_svg(r, &len))) {
+        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
         free(r);
         goto done;
     }

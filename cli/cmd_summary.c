@@ -17,7 +17,9 @@ static const char usage[] =
     "Prints a system for people: one block per device, a header line (id,\n"
     "vendor and model, device type, arch), then the keys the device schema\n"
     "gives a summary label (docs/keys.md), in schema order, with their units\n"
-    "(KiB/MiB/GiB, GHz, TB/s, TFLOP/s).  Every line fits 80 columns.\n"
+    "(KiB/MiB/GiB, GHz, TB/s, TFLOP/s).  Devices whose blocks read the same\n"
+    "are one block, at the first one's place: \"GPU0..GPU7  8 \xc3\x97 NVIDIA H100\n"
+    "SXM5 80GB\".  Every line fits 80 columns.\n"
     "  SPEC          a YAML or MLIR file (\"-\": standard input) or a catalog\n"
     "                name (nvidia/dgx-h100), checked against the device\n"
     "                schema first unless --no-check (sysdesc check); keys it\n"
@@ -29,7 +31,8 @@ static const char usage[] =
     "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is\n"
     "                set or TERM is dumb), always or never; --color: always\n"
     "\n"
-    "Exit status: 0 ok; 1 an MLIR file without a system spec; 2 bad input or\n"
+    "Exit status: 0 ok; 1 an MLIR file without a system spec, or SPEC is no\n"
+    "file and no catalog entry (the nearest names suggested); 2 bad input or\n"
     "usage; 3 unreadable file, failed probe or write.\n";
 
 #define WIDTH 80
@@ -116,7 +119,8 @@ static void put_value(printer *pr, const sum_line *l, size_t prefix, size_t num_
     sum_buf_str(&pr->out, "\n");
 }
 
-static void put_header(printer *pr, const char *id, const sum_device *d)
+/* `count` > 1: the header of identical devices, "8 × MODEL". */
+static void put_header(printer *pr, const char *id, const sum_device *d, size_t count)
 {
     sum_buf name = {0}, paren = {0}, idb = {0};
     sum_buf_clean(&idb, id, strlen(id));
@@ -131,6 +135,13 @@ static void put_header(printer *pr, const char *id, const sum_device *d)
     if (model) {
         sum_buf_str(&name, name.len ? " " : "");
         sum_buf_clean(&name, model, strlen(model));
+    }
+    if (count > 1) {
+        sum_buf counted = {0};
+        sum_buf_printf(&counted, "%zu \xc3\x97 ", count); /* "8 × " */
+        sum_buf_add(&counted, name.p ? name.p : "", name.len);
+        free(name.p);
+        name = counted;
     }
     if (d->type || arch) {
         sum_buf_str(&paren, "(");
@@ -171,9 +182,9 @@ static void put_header(printer *pr, const char *id, const sum_device *d)
     free(p);
 }
 
-static void put_device(printer *pr, const char *id, sum_device *d)
+static void put_device(printer *pr, const char *id, sum_device *d, size_t count)
 {
-    put_header(pr, id, d);
+    put_header(pr, id, d, count);
     size_t lw = 0, sw = 0;
     for (size_t i = 0; i < d->n; i++) {
         const sum_line *l = &d->lines[i];
@@ -212,30 +223,100 @@ static void put_device(printer *pr, const char *id, sum_device *d)
     }
 }
 
-/* The summary of every device of `spec`, into pr->out. */
+/* "GPU0..GPU7": ids that count up by one under one prefix are a range; the
+ * rest are listed ("GPU0..GPU3, GPU5, GPU6"). */
+static void put_ids(sum_buf *b, const char *const *ids, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t len = strlen(ids[i]), digits = 0;
+        while (digits < len && ids[i][len - 1 - digits] >= '0' && ids[i][len - 1 - digits] <= '9')
+            digits++;
+        size_t prefix = len - digits, j = i + 1;
+        unsigned long first = digits ? strtoul(ids[i] + prefix, NULL, 10) : 0;
+        while (digits && j < n && strlen(ids[j]) > prefix &&
+               strncmp(ids[j], ids[i], prefix) == 0 &&
+               strspn(ids[j] + prefix, "0123456789") == strlen(ids[j] + prefix) &&
+               ids[j][prefix] != '0' && strtoul(ids[j] + prefix, NULL, 10) == first + (j - i))
+            j++;
+        sum_buf_str(b, i ? ", " : "");
+        if (j - i >= 3) {
+            sum_buf_printf(b, "%s..%s", ids[i], ids[j - 1]);
+        } else {
+            j = i + 1;
+            sum_buf_str(b, ids[i]);
+        }
+        i = j;
+    }
+}
+
+/* The summary of every device of `spec`, into pr->out: devices whose blocks
+ * would read the same (GPU0..GPU7 of an 8-GPU node) are one block, "8 ×"
+ * its model, at the first one's place. */
 static int summarize(printer *pr, const dlti_context *ctx, const dlti_attr *spec)
 {
-    for (size_t i = 0; i < dlti_attr_size(spec) && !pr->out.failed; i++) {
+    size_t n = dlti_attr_size(spec);
+    sum_device *d = calloc(n ? n : 1, sizeof *d);
+    char **block = calloc(n ? n : 1, sizeof *block);
+    const char **ids = calloc(n ? n : 1, sizeof *ids);
+    size_t *group = calloc(n ? n : 1, sizeof *group);
+    bool ok = d && block && ids && group;
+    for (size_t i = 0; ok && i < n; i++) {
         const char *id = dlti_key_str(dlti_attr_entry_key(spec, i), NULL);
         const dlti_attr *dev = dlti_attr_entry_value(spec, i);
-        sum_device d = {ctx, dev, NULL, NULL, 0, 0, 0, false};
+        d[i] = (sum_device){ctx, dev, NULL, NULL, 0, 0, 0, false};
+        ids[i] = id ? id : "?";
         if (dlti_attr_get_kind(dev) == DLTI_ATTR_DEVICE_SPEC) {
-            d.type = sum_get_str(&d, dev, "device_type");
-            if (!d.type) { /* MLIR's users name the device instead: "CPU", "GPU3" */
+            d[i].type = sum_get_str(&d[i], dev, "device_type");
+            if (!d[i].type) { /* MLIR's users name the device instead: "CPU", "GPU3" */
                 unsigned bits = sysdesc_device_type_bits(id, dev);
-                d.type = bits == SYSDESC_DEVICE_CPU ? "CPU" : bits == SYSDESC_DEVICE_GPU ? "GPU" : NULL;
+                d[i].type = bits == SYSDESC_DEVICE_CPU   ? "CPU"
+                            : bits == SYSDESC_DEVICE_GPU ? "GPU"
+                                                         : NULL;
             }
-            if (!sum_device_lines(&d)) {
-                sum_device_free(&d);
-                return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
-            }
+            ok = sum_device_lines(&d[i]);
         }
-        if (i)
-            sum_buf_str(&pr->out, "\n");
-        put_device(pr, id ? id : "?", &d);
-        sum_device_free(&d);
+        /* The block with no id: what "the same" means. */
+        printer one = {{0}, false};
+        put_device(&one, "", &d[i], 1);
+        ok = ok && !one.out.failed && (block[i] = sum_buf_take(&one.out)) != NULL;
+        group[i] = i;
+        for (size_t j = 0; ok && j < i; j++)
+            if (group[j] == j && strcmp(block[j], block[i]) == 0) {
+                group[i] = j;
+                break;
+            }
     }
-    if (pr->out.failed)
+    const char **members = ok ? calloc(n ? n : 1, sizeof *members) : NULL;
+    ok = ok && members;
+    for (size_t i = 0, shown = 0; ok && i < n && !pr->out.failed; i++) {
+        if (group[i] != i)
+            continue;
+        size_t count = 0;
+        for (size_t j = i; j < n; j++)
+            if (group[j] == i)
+                members[count++] = ids[j];
+        sum_buf id = {0};
+        put_ids(&id, members, count);
+        char *text = sum_buf_take(&id);
+        if (!text) {
+            ok = false;
+            break;
+        }
+        if (shown++)
+            sum_buf_str(&pr->out, "\n");
+        put_device(pr, text, &d[i], count);
+        free(text);
+    }
+    for (size_t i = 0; d && i < n; i++)
+        sum_device_free(&d[i]);
+    for (size_t i = 0; block && i < n; i++)
+        free(block[i]);
+    free(members);
+    free(d);
+    free(block);
+    free(ids);
+    free(group);
+    if (!ok || pr->out.failed)
         return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
     return SYSDESC_EXIT_OK;
 }

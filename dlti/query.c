@@ -290,6 +290,25 @@ static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char 
     return lookup_hashed(a, s, len, hash);
 }
 
+/* The keys after the first, looked up by their bytes from `cur`. */
+static const dlti_attr *walk_strings(const dlti_attr *cur, key_list list, size_t n,
+                                     dlti_error_t *err)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (!dlti_attr_is_container(cur->kind)) {
+            fail_not_queryable(err, list, i);
+            return NULL;
+        }
+        const dlti_attr *next = lookup_string(cur, list.strings[i]);
+        if (!next) {
+            fail_no_mapping(err, list, i, cur);
+            return NULL;
+        }
+        cur = next;
+    }
+    return cur;
+}
+
 const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *keys, size_t n,
                                     dlti_error_t *err)
 {
@@ -316,19 +335,27 @@ const dlti_attr *dlti_query_strings(const dlti_scope *scope, const char *const *
             fail_no_mapping(err, list, 0, nearest);
         return NULL;
     }
-    for (size_t i = 1; i < n; i++) {
-        if (!dlti_attr_is_container(cur->kind)) {
-            fail_not_queryable(err, list, i);
-            return NULL;
-        }
-        const dlti_attr *next = lookup_string(cur, keys[i]);
-        if (!next) {
-            fail_no_mapping(err, list, i, cur);
-            return NULL;
-        }
-        cur = next;
+    return walk_strings(cur, list, n, err);
+}
+
+const dlti_attr *dlti_attr_query_strings(const dlti_attr *attr, const char *const *keys, size_t n,
+                                         dlti_error_t *err)
+{
+    if (no_keys(n, err))
+        return NULL;
+    if (!attr || !dlti_attr_is_container(attr->kind)) {
+        fail_no_queryable_attrs(err);
+        return NULL;
     }
-    return cur;
+    key_list list = {NULL, keys};
+    const dlti_attr *cur = lookup_string(attr, keys[0]);
+    if (!cur && attr->kind == DLTI_ATTR_SYSTEM_SPEC)
+        cur = dlti_cluster_device(attr, keys[0], strlen(keys[0]));
+    if (!cur) {
+        fail_no_mapping(err, list, 0, attr);
+        return NULL;
+    }
+    return walk_strings(cur, list, n, err);
 }
 
 const dlti_attr *dlti_attr_lookup_string(const dlti_attr *a, const char *s, size_t len)

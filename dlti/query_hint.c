@@ -65,7 +65,8 @@ static int hint_at(const dlti_attr *const *containers, size_t nc, dlti_key want,
     for (size_t c = 0; c < nc; c++) {
         for (size_t i = 0; i < containers[c]->n; i++, total++) {
             dlti_key k = containers[c]->u.c.entries[i].key;
-            if (used + k->len + 8 >= size || shown == 24)
+            /* room kept for ", ... (N in all)" */
+            if (used + k->len + 8 + 24 >= size || shown == 24)
                 continue;
             used += (size_t)snprintf(out + used, size - used, "%s \"%s\"", shown ? "," : "",
                                      k->str);

@@ -138,10 +138,15 @@ static void key_stats(dlti_buf *key)
     }
 }
 
+/* What the runtimes' views hold, counted up whenever a view gains or loses
+ * a key: an entry written by a build whose views differ is not current,
+ * though the sysdesc version be the same. */
+#define RT_VIEWS_REVISION 2
+
 void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
 {
-    dlti_buf_printf(key, "sysdesc %s schema %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
-                    SYSDESC_SCHEMA_VERSION, asked);
+    dlti_buf_printf(key, "sysdesc %s schema %d views %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
+                    SYSDESC_SCHEMA_VERSION, RT_VIEWS_REVISION, asked);
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) == 0) {

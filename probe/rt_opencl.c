@@ -57,6 +57,7 @@ enum {
     CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR = 0x1036, /* SHORT, INT, LONG, FLOAT, DOUBLE, HALF follow */
     CL_DEVICE_OPENCL_C_VERSION = 0x103D,
     CL_DEVICE_MAX_NUM_SUB_GROUPS = 0x105C,
+    CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 0x1067, /* OpenCL 3.0 */
     CL_DEVICE_UUID_KHR = 0x106A,
     CL_DEVICE_WARP_SIZE_NV = 0x4003,
     CL_DEVICE_PCI_BUS_ID_NV = 0x4008,
@@ -139,6 +140,35 @@ static size_t dev_sizes(const cl_api *cl, cl_device_id d, cl_uint param, int64_t
     for (size_t i = 0; i < n; i++)
         v[i] = (int64_t)raw[i];
     return n;
+}
+
+/* CL_DEVICE_EXTENSIONS ("cl_khr_fp64 cl_khr_icd ...") as one string a name,
+ * in the driver's order. */
+static const dlti_attr *extension_list(dlti_context *ctx, const char *list)
+{
+    size_t n = 0;
+    for (const char *p = list; *p;) {
+        p += strspn(p, " \t\n");
+        size_t len = strcspn(p, " \t\n");
+        n += len > 0;
+        p += len;
+    }
+    char **names = calloc(n ? n : 1, sizeof *names);
+    const dlti_attr *a = NULL;
+    size_t k = 0;
+    for (const char *p = list; names && *p;) {
+        p += strspn(p, " \t\n");
+        size_t len = strcspn(p, " \t\n");
+        if (len && !(names[k++] = strndup(p, len)))
+            break;
+        p += len;
+    }
+    if (names && k == n)
+        a = pb_str_array(ctx, (const char *const *)names, n);
+    for (size_t i = 0; names && i < k; i++)
+        free(names[i]);
+    free(names);
+    return a;
 }
 
 static bool has_extension(const char *list, const char *name)
@@ -310,6 +340,12 @@ static int add_device(pb_run *run, const cl_api *cl, cl_device_id d, int ordinal
         pb_add(ctx, view, "subgroup_sizes", pb_i64_array(ctx, sg, nsg));
     if (dev_num(cl, d, CL_DEVICE_MAX_NUM_SUB_GROUPS, &v) && v > 0)
         pb_i64(ctx, view, "max_num_subgroups", (int64_t)v);
+    /* A device query from OpenCL 3.0 on (clinfo's "(device)" line); older
+     * devices answer it only for a built kernel, which the probe does not
+     * build. */
+    if (dev_num(cl, d, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, &v) && v > 0 &&
+        v <= (uint64_t)INT64_MAX)
+        pb_i64(ctx, view, "preferred_work_group_size_multiple", (int64_t)v);
 
     add_num(run, view, "local_memory_size_in_bytes", cl, d, CL_DEVICE_LOCAL_MEM_SIZE, NULL);
     if (dev_num(cl, d, CL_DEVICE_LOCAL_MEM_TYPE, &v))
@@ -349,6 +385,8 @@ static int add_device(pb_run *run, const cl_api *cl, cl_device_id d, int ordinal
     if (dev_num(cl, d, CL_DEVICE_HOST_UNIFIED_MEMORY, &v))
         pb_bool(ctx, view, "host_unified_memory", v != 0);
     add_num(run, view, "address_bits", cl, d, CL_DEVICE_ADDRESS_BITS, NULL);
+    if (*ext)
+        pb_add(ctx, view, "extensions", extension_list(ctx, ext));
 
     pci_bus_id(cl, d, ext, rd.bus_id, sizeof(rd.bus_id));
     pb_str(ctx, view, "pci_bus_id", rd.bus_id);

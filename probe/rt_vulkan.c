@@ -222,6 +222,31 @@ typedef struct vk_api {
         memcpy(&(fp), &f_, sizeof(f_));                                                        \
     } while (0)
 
+/* The device's extensions' names, in the driver's order (vulkaninfo's
+ * "Device Extensions"); NULL when it lists none. */
+static const dlti_attr *extension_list(dlti_context *ctx, const vk_api *vk, VkPhysicalDevice pd)
+{
+    uint32_t n = 0;
+    if (!vk->enumerate_device_extensions ||
+        vk->enumerate_device_extensions(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return NULL;
+    n = n < MAX_EXTENSIONS ? n : MAX_EXTENSIONS;
+    VkExtensionProperties *e = calloc(n, sizeof(*e));
+    const char **names = calloc(n, sizeof(*names));
+    const dlti_attr *a = NULL;
+    VkResult r = e && names ? vk->enumerate_device_extensions(pd, NULL, &n, e) : VK_INCOMPLETE;
+    if (e && names && (r == VK_SUCCESS || r == VK_INCOMPLETE)) {
+        for (uint32_t i = 0; i < n; i++) {
+            e[i].extensionName[sizeof(e[i].extensionName) - 1] = '\0';
+            names[i] = e[i].extensionName;
+        }
+        a = pb_str_array(ctx, names, n);
+    }
+    free(names);
+    free(e);
+    return a;
+}
+
 static bool has_device_extension(const vk_api *vk, VkPhysicalDevice pd, const char *name)
 {
     uint32_t n = 0;
@@ -388,6 +413,9 @@ static int add_device(pb_run *run, const vk_api *vk, VkPhysicalDevice pd, int or
         snprintf(dinfo, sizeof(dinfo), "%.*s", (int)sizeof(p.drv.driverInfo), p.drv.driverInfo);
         pb_str(ctx, view, "driver_name", dname);
         pb_str(ctx, view, "driver_info", dinfo);
+        const uint8_t *cv = p.drv.conformanceVersion;
+        snprintf(s, sizeof(s), "%u.%u.%u.%u", cv[0], cv[1], cv[2], cv[3]);
+        pb_str(ctx, view, "conformance_version", s);
         snprintf(rd.driver, sizeof(rd.driver), "%.60s, %.90s", dname, *dinfo ? dinfo : version);
     } else {
         snprintf(rd.driver, sizeof(rd.driver), "driver %s", version);
@@ -406,6 +434,9 @@ static int add_device(pb_run *run, const vk_api *vk, VkPhysicalDevice pd, int or
                p.size.maxComputeWorkgroupSubgroups);
     }
     int64_t local = add_heaps(run, view, vk, pd);
+    const dlti_attr *ext = extension_list(ctx, vk, pd);
+    if (ext)
+        pb_add(ctx, view, "extensions", ext);
     if (p.has_pci)
         snprintf(rd.bus_id, sizeof(rd.bus_id), "%04x:%02x:%02x.%x", p.pci.pciDomain & 0xffffu,
                  p.pci.pciBus & 0xffu, p.pci.pciDevice & 0x1fu, p.pci.pciFunction & 7u);

@@ -182,17 +182,15 @@ report:;
              path ? path : "", path ? ": " : "");
     size_t l = strlen(line);
     snprintf(line + l, sizeof(line) - l, "%s", msg);
-    /* Paths and values may come from a file or a runtime: the line may go
-     * to a terminal, so no control byte of theirs does. */
+    /* The library prints nothing: a warning reaches the caller's callback,
+     * and its path is in the device's "suspect" list either way.  Paths and
+     * values may come from a file or a runtime and the callback may print
+     * the line: no control byte of theirs is in it. */
     char shown[1024];
     pb_terminal_text(shown, sizeof(shown), line);
     const sysdesc_probe_options *opts = w->opts;
-    if (opts && opts->quiet)
-        return;
-    if (opts && opts->warning)
+    if (opts && opts->warning && !opts->quiet)
         opts->warning(opts->warning_user, shown);
-    else
-        fprintf(stderr, "sysdesc: warning: %s\n", shown);
 }
 
 void pb_provenance(pb_run *run, const char *path, const char *what)

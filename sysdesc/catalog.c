@@ -9,6 +9,7 @@
 
 #include "sysdesc/catalog.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -100,6 +101,35 @@ static char *relative_to(const char *file, const char *rel)
     return out;
 }
 
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* relative_to() of the first of the ':'-separated `rels` that is a
+ * directory (a wheel's tool looks in each scheme's place), else of the
+ * first: the place it was looked for.  Malloc'ed. */
+static char *relative_to_first(const char *file, const char *rels)
+{
+    char *first = NULL;
+    for (const char *p = rels; *p;) {
+        size_t len = strcspn(p, ":");
+        char *rel = strndup(p, len), *dir = rel ? relative_to(file, rel) : NULL;
+        free(rel);
+        if (dir && is_dir(dir)) {
+            free(first);
+            return dir;
+        }
+        if (!first)
+            first = dir;
+        else
+            free(dir);
+        p += len + (p[len] == ':');
+    }
+    return first;
+}
+
 /* Whether two directory names name the same directory. */
 static bool same_dir(const char *a, const char *b)
 {
@@ -128,7 +158,7 @@ static void compute_default_tail(void)
      * prefix was moved (not from the build tree: nothing is installed
      * there). */
     const char *rel = in_exe ? SYSDESC_BINDIR_TO_CATALOG : SYSDESC_LIBDIR_TO_CATALOG;
-    char *relocated = code && !build_tree && *rel ? relative_to(code, rel) : NULL;
+    char *relocated = code && !build_tree && *rel ? relative_to_first(code, rel) : NULL;
     if (relocated && !same_dir(relocated, SYSDESC_CATALOG_DIR)) {
         dlti_buf_puts(&b, relocated);
         dlti_buf_puts(&b, ":");
@@ -226,10 +256,13 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     int r = each_dir(search_path, find_in, &s);
     if (r < 0)
         dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
-    else if (!s.found)
+    else if (!s.found) {
+        char hint[512];
+        bool near = sd_catalog_suggest(name, search_path, hint, sizeof hint) == 0;
         dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)", name,
-                       search_path);
+                       "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)%s%s",
+                       name, search_path, near ? "; " : "", near ? hint : "");
+    }
     free(owned);
     return s.found;
 }
@@ -370,6 +403,113 @@ static int list_in(const char *dir, void *user)
     return s->failed ? -1 : 0;
 }
 
+/* ---- did you mean ---- */
+
+typedef struct near_name {
+    const char *name;
+    int kind;        /* 0 the same name, 1 one it begins, 2 one it nearly spells */
+    size_t distance; /* within its kind */
+} near_name;
+
+static int cmp_near(const void *a, const void *b)
+{
+    const near_name *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->distance != y->distance)
+        return x->distance < y->distance ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void lower(char *out, const char *in, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        out[i] = (char)tolower((unsigned char)in[i]);
+    out[len] = '\0';
+}
+
+/* How `name` is near catalog entry `entry` (cases ignored): false when it is
+ * not.  A name with a vendor ("nvidia/h100") is compared with the entries of
+ * that vendor (or one a typo away) past it; one without ("h100-sxm") with
+ * the entries' last parts. */
+static bool name_near(const char *name, const char *entry, near_name *out)
+{
+    char a[128], b[128];
+    size_t la = strlen(name), lb = strlen(entry);
+    if (la >= sizeof a || lb >= sizeof b)
+        return false;
+    lower(a, name, la);
+    lower(b, entry, lb);
+    const char *want = a, *have;
+    char *slash = strchr(a, '/');
+    if (slash) {
+        const char *eslash = strchr(b, '/');
+        if (!eslash)
+            return false;
+        size_t lv = (size_t)(slash - a);
+        if (dlti_edit_distance(a, lv, b, (size_t)(eslash - b)) > lv / 3)
+            return false;
+        want = slash + 1;
+        have = eslash + 1;
+    } else {
+        have = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
+    }
+    size_t lw = strlen(want), lh = strlen(have);
+    if (strcmp(want, have) == 0)
+        *out = (near_name){entry, 0, 0};
+    else if (lw >= 2 && lh > lw && memcmp(want, have, lw) == 0)
+        *out = (near_name){entry, 1, lh - lw};
+    else if ((out->distance = dlti_edit_distance(want, lw, have, lh)) <= lw / 3)
+        *out = (near_name){entry, 2, out->distance};
+    else
+        return false;
+    return true;
+}
+
+int sd_catalog_suggest(const char *name, const char *search_path, char *out, size_t size)
+{
+    char *owned = NULL;
+    if (!name || !size || !(search_path = path_or_default(search_path, &owned, NULL)))
+        return -1;
+    list_state s = {0};
+    int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
+    near_name *near = rc == 0 && s.n ? calloc(s.n, sizeof *near) : NULL;
+    size_t nnear = 0;
+    for (size_t i = 0; near && i < s.n; i++)
+        if (name_near(name, s.e[i].name, &near[nnear]))
+            nnear++;
+    rc = -1;
+    if (nnear) {
+        enum { SHOWN = 4 };
+        qsort(near, nnear, sizeof *near, cmp_near);
+        /* Only the nearest kind: the entries a name begins, when there
+         * are, and not those it nearly spells. */
+        size_t same = 1;
+        while (same < nnear && near[same].kind == near[0].kind)
+            same++;
+        nnear = same;
+        size_t shown = nnear < SHOWN ? nnear : SHOWN;
+        dlti_buf b = {0};
+        dlti_buf_puts(&b, "did you mean ");
+        for (size_t i = 0; i < shown; i++)
+            dlti_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 < shown || nnear > shown ? ", " : " or ",
+                            near[i].name);
+        if (nnear > shown)
+            dlti_buf_printf(&b, " (or %zu more: sysdesc list)", nnear - shown);
+        dlti_buf_puts(&b, "?");
+        char *text = sd_buf_finish(&b, NULL);
+        if (text) {
+            snprintf(out, size, "%s", text);
+            free(text);
+            rc = 0;
+        }
+    }
+    free(near);
+    sysdesc_catalog_list_free(s.e, s.n);
+    free(owned);
+    return rc;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
     return strcmp(((const sysdesc_catalog_entry *)a)->name,
@@ -386,6 +526,50 @@ static char *string_key(const dlti_attr *device, const char *key)
             return strdup(v);
     }
     return strdup("");
+}
+
+/* A system's devices' `key` values, each once, in device order, joined by
+ * `sep`; with `count`, "N × VALUE" for a value N devices share.  A device
+ * without the key is left out.  Malloc'ed; NULL when out of memory. */
+static char *system_text(const dlti_attr *spec, const char *key, const char *sep, bool count)
+{
+    size_t n = dlti_attr_size(spec);
+    char **seen = calloc(n ? n : 1, sizeof *seen);
+    size_t *times = calloc(n ? n : 1, sizeof *times), nseen = 0;
+    char *out = NULL;
+    bool ok = seen && times;
+    for (size_t i = 0; ok && i < n; i++) {
+        char *v = string_key(dlti_attr_entry_value(spec, i), key);
+        if (!v) {
+            ok = false;
+            break;
+        }
+        size_t j = 0;
+        while (j < nseen && strcmp(seen[j], v) != 0)
+            j++;
+        if (j == nseen && *v)
+            seen[nseen++] = v;
+        else
+            free(v);
+        if (j < nseen)
+            times[j]++;
+    }
+    dlti_buf b = {0};
+    for (size_t j = 0; ok && j < nseen; j++) {
+        if (j)
+            dlti_buf_puts(&b, sep);
+        if (count && times[j] > 1)
+            dlti_buf_printf(&b, "%zu \xc3\x97 ", times[j]); /* "8 × " */
+        dlti_buf_puts(&b, seen[j]);
+    }
+    out = ok ? sd_buf_finish(&b, NULL) : NULL;
+    if (!ok)
+        free(b.data);
+    for (size_t j = 0; j < nseen; j++)
+        free(seen[j]);
+    free(seen);
+    free(times);
+    return out;
 }
 
 int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entries, size_t *n,
@@ -416,10 +600,8 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
             s.e[i].vendor = string_key(dev, "vendor");
             s.e[i].model = string_key(dev, "model");
         } else {
-            char text[64];
-            snprintf(text, sizeof(text), "system of %zu devices", dlti_attr_size(sys.spec));
-            s.e[i].vendor = string_key(dlti_attr_entry_value(sys.spec, 0), "system_vendor");
-            s.e[i].model = strdup(text);
+            s.e[i].vendor = system_text(sys.spec, "vendor", ", ", false);
+            s.e[i].model = system_text(sys.spec, "model", " + ", true);
         }
         dlti_context_free(ctx);
         if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {

@@ -181,10 +181,22 @@ static char *resolve(const char *path, const sysdesc_yaml_options *opts, char **
         return (char *)path;
     dlti_error_t inner;
     *found = sysdesc_catalog_find(path, opts ? opts->search_path : NULL, &inner);
-    if (!*found)
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "no such file or catalog entry (%s)",
-                          inner.text);
-    return *found;
+    if (*found)
+        return *found;
+    /* No such name is not found (as a key is); a file name (.yaml) that
+     * names nothing is the missing file it looks like. */
+    static const char *const file_ext[] = {".yaml", ".yml", ".json", ".xml"};
+    bool file = false;
+    for (size_t i = 0; i < sizeof file_ext / sizeof file_ext[0]; i++) {
+        size_t e = strlen(file_ext[i]);
+        file |= n > e && strcmp(path + n - e, file_ext[i]) == 0;
+    }
+    if (inner.code == DLTI_ERROR_NOT_FOUND)
+        dlti_error_set_at(err, file ? DLTI_ERROR_IO : DLTI_ERROR_NOT_FOUND, path, 0, 0,
+                          "no such file, and %s", inner.text);
+    else if (err)
+        *err = inner;
+    return NULL;
 }
 
 static int load_text(dlti_context *ctx, const char *text, size_t len, const char *path,

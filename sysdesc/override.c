@@ -78,6 +78,39 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
     return dev;
 }
 
+/* A number with a unit where the schema wants a number ("32MiB" for
+ * cache.L3.size_in_bytes): the number to write, first, rather than the
+ * parser's complaint and a suggestion to quote it.  The device type comes
+ * from the device the path names (its device_type key), else any. */
+static bool unit_value_hint(const dlti_attr *spec, const char *path, const char *vtext,
+                            dlti_error_t *err)
+{
+    const char *type = NULL, *key = NULL;
+    size_t idlen = 0;
+    for (size_t i = 0; spec && i < dlti_attr_size(spec); i++) {
+        size_t klen;
+        const char *k = dlti_key_str(dlti_attr_entry_key(spec, i), &klen);
+        if (k && klen > idlen && path[klen] == '.' && strncmp(path, k, klen) == 0) {
+            const dlti_attr *dev = dlti_attr_entry_value(spec, i);
+            idlen = klen;
+            type = NULL;
+            for (size_t j = 0; j < dlti_attr_size(dev); j++) {
+                const char *dk = dlti_key_str(dlti_attr_entry_key(dev, j), NULL);
+                if (dk && strcmp(dk, "device_type") == 0)
+                    dlti_attr_get_string(dlti_attr_entry_value(dev, j), &type, NULL, NULL);
+            }
+        }
+    }
+    key = idlen ? path + idlen + 1 : strchr(path, '.') ? strchr(path, '.') + 1 : NULL;
+    const sysdesc_schema_key *k = key ? sysdesc_schema_find(type, key) : NULL;
+    char hint[128];
+    if (!k || sd_unit_hint(k, vtext, strlen(vtext), hint, sizeof hint) != 0)
+        return false;
+    dlti_error_set(err, DLTI_ERROR_TYPE, "%s: '%s' holds a number, and %s is not one in MLIR",
+                   hint, path, vtext);
+    return true;
+}
+
 static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *spec,
                                           const char *assignment, dlti_error_t *err)
 {
@@ -106,6 +139,8 @@ static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *sp
     path[plen] = '\0';
     const char *vtext = eq + 1;
     const dlti_attr *value = dlti_attr_parse(ctx, vtext, strlen(vtext), "--set value", err);
+    if (!value && err && unit_value_hint(spec, path, vtext, err))
+        goto out;
     if (!value) {
         /* A bare word is the usual slip: the shell ate the quotes. */
         if (err && vtext[0] && strspn(vtext, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

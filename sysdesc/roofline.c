@@ -11,7 +11,12 @@ static const char *const all_types[] = {
     "fp64_vector", "fp64_matrix", "fp32_vector", "fp32_matrix", "tf32_matrix", "fp16_vector",
     "fp16_matrix", "bf16_vector", "bf16_matrix", "fp8_matrix", "int8_matrix", "int4_matrix"};
 #define NTYPES (sizeof(all_types) / sizeof(all_types[0]))
-static const char default_types[] = "fp64_vector,fp64_matrix,fp32_vector,fp32_matrix";
+/* A CPU's defaults are the types it computes in; a GPU's add the tensor
+ * cores' types that GPU users tune against (ceilings a device lacks are
+ * left out). */
+static const char cpu_types[] = "fp64_vector,fp64_matrix,fp32_vector,fp32_matrix";
+static const char gpu_types[] = "fp64_vector,fp64_matrix,fp32_vector,fp32_matrix,tf32_matrix,"
+                                "fp16_matrix,bf16_matrix,fp8_matrix";
 
 /* Cache levels a measured map may hold, then memory (measure.c's order). */
 static const char *const levels[] = {"L1", "L2", "L3", "L4", "memory"};
@@ -110,7 +115,10 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
     }
     memset(r, 0, sizeof(*r));
     bool want[NTYPES];
-    if (!parse_types(types ? types : default_types, want, err))
+    const char *kind = string(at(ctx, dev, (const char *[]){"device_type"}, 1));
+    if (!types)
+        types = kind && strcmp(kind, "CPU") == 0 ? cpu_types : gpu_types;
+    if (!parse_types(types, want, err))
         return -1;
     snprintf(r->device_id, sizeof(r->device_id), "%s", device_id ? device_id : "");
     const char *vendor = string(at(ctx, dev, (const char *[]){"vendor"}, 1));

@@ -240,6 +240,11 @@ extern bool sd_yaml_force_tree;
  * default path, sysdesc_catalog_path()), as sysdesc_catalog_find() does.
  * The string must outlive the loads that use the resolver. */
 sd_resolver sd_catalog_resolver(const char *search_path);
+/* "did you mean 'nvidia/h100-nvl', 'nvidia/h100-pcie' or 'nvidia/h100-sxm'?"
+ * for a catalog name that is not there: the entries along `search_path`
+ * (NULL: the default) that `name` begins or nearly spells.  0 with the text
+ * in `out`, -1 when none is near. */
+int sd_catalog_suggest(const char *name, const char *search_path, char *out, size_t size);
 /* One catalog device claiming a PCI id. */
 typedef struct sd_pci_candidate {
     const dlti_attr *device;

@@ -47,7 +47,10 @@ SYSDESC_API char *sysdesc_catalog_path(void);
  * The file of catalog entry `name` ("nvidia/h100-sxm"; a trailing ".yaml"
  * is allowed): the first DIR/name.yaml that exists along `search_path`
  * (NULL: sysdesc_catalog_path()).  Malloc'ed path, or NULL with
- * DLTI_ERROR_NOT_FOUND (the message lists the directories searched) or
+ * DLTI_ERROR_NOT_FOUND (the message lists the directories searched, and
+ * ends with the entries `name` begins or nearly spells, cases ignored:
+ * "; did you mean 'nvidia/h100-nvl', 'nvidia/h100-sxm' or
+ * 'nvidia/h100-pcie'?") or
  * DLTI_ERROR_ARGUMENT for a name holding "..".
  */
 SYSDESC_API char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error_t *err);
@@ -56,9 +59,13 @@ SYSDESC_API char *sysdesc_catalog_find(const char *name, const char *search_path
 typedef struct sysdesc_catalog_entry {
     char *name;    /**< "nvidia/h100-sxm" */
     char *path;    /**< the file */
-    char *vendor;  /**< the device's "vendor" key, "" when absent or a system */
-    char *model;   /**< the device's "model" key ("" when absent), or for a
-                        system "system of N devices" */
+    char *vendor;  /**< the device's "vendor" key ("" when absent); for a
+                        system its devices' vendors, each once, in device
+                        order, joined by ", " ("GenuineIntel, NVIDIA") */
+    char *model;   /**< the device's "model" key ("" when absent); for a
+                        system its devices' models joined by " + ", "N × "
+                        before a model N devices share ("Intel(R) Xeon(R)
+                        Platinum 8480C + 8 × H100 SXM5 80GB") */
 } sysdesc_catalog_entry;
 
 /**

@@ -526,6 +526,21 @@ SYSDESC_API const dlti_attr *dlti_query_strings(const dlti_scope *scope, const c
                                     dlti_error_t *err);
 
 /**
+ * dlti_attr_query() with string keys: the path `keys` (`n` C strings, all
+ * string keys) from `attr`, such as the system spec sysdesc_probe_host()
+ * returns: {"CPU", "cache", "L1", "size_in_bytes"}.  Keys are compared by
+ * their bytes (nothing is interned: any thread may call it); a system
+ * spec's first key may name a cluster node's device ("cn017.GPU3",
+ * docs/cluster.md) as in dlti_attr_query().  Returns the value, owned by
+ * `attr`'s context, or NULL with DLTI_ERROR_NOT_FOUND and MLIR's note
+ * (`key "X" has no DLTI-mapping per attr: ...`; no keys, or a value that is
+ * no container before the last key, also NOT_FOUND as in MLIR).
+ */
+SYSDESC_API const dlti_attr *dlti_attr_query_strings(const dlti_attr *attr,
+                                                     const char *const *keys, size_t n,
+                                                     dlti_error_t *err);
+
+/**
  * Why a query found nothing, in words a person can act on: where the path
  * `keys` stops (looked up as dlti_query() on `scope` would, or as
  * dlti_attr_query() on `attr` when `scope` is NULL), the nearest string key

@@ -117,7 +117,12 @@ SYSDESC_API int sysdesc_yaml_load_file(dlti_context *ctx, const char *path,
  * file name ends in ".mlir" or the text starts with `#` or `module`, else
  * YAML.  A catalog name ("nvidia/h100-sxm") is looked up when `path` is not
  * an existing file.  Errors as sysdesc_yaml_load(); an MLIR file without a
- * system spec is DLTI_ERROR_NOT_FOUND unless SYSDESC_LOAD_ANY_MODULE.
+ * system spec is DLTI_ERROR_NOT_FOUND unless SYSDESC_LOAD_ANY_MODULE.  A
+ * `path` that is neither a file nor a catalog entry is DLTI_ERROR_NOT_FOUND,
+ * its message naming the entries it nearly spells ("did you mean
+ * 'nvidia/h100-sxm'?"), unless it is a file name: a path starting with `/`
+ * or `.`, or ending in .mlir, .yaml, .yml, .json or .xml is DLTI_ERROR_IO
+ * ("cannot open: No such file or directory").
  */
 SYSDESC_API int sysdesc_system_load(dlti_context *ctx, const char *path,
                                     const sysdesc_yaml_options *opts, sysdesc_system *out,

@@ -16,8 +16,10 @@
  * return NULL or -1 with the error filled: DLTI_ERROR_IO when hwloc cannot
  * load the topology or read the XML file, DLTI_ERROR_ARGUMENT for invalid
  * arguments, DLTI_ERROR_NOMEM when out of memory.  Warnings (values that fail
- * a sanity check) are not errors: they go to the options' warning callback,
- * or to stderr as "sysdesc: warning: ..." when none is set.
+ * a sanity check) are not errors: the value's path is listed in its device's
+ * "suspect" array, and the warning's text goes to the options' warning
+ * callback when one is set.  The library prints nothing (the sysdesc tool
+ * sets a callback that prints "sysdesc: warning: ...").
  *
  * Vendor runtimes (docs/runtimes.md): host probes also ask the OpenCL,
  * Vulkan, CUDA, ROCm and Level Zero runtimes that are installed (dlopen()ed
@@ -115,10 +117,11 @@ typedef struct sysdesc_probe_options {
      *  fills them from the systems/ catalog, as the CLI does. */
     sysdesc_pci_match_fn pci_match;
     void *pci_match_user;
-    /** Optional warning sink; NULL prints "sysdesc: warning: ..." on stderr. */
+    /** Optional warning sink, called once per warning; NULL: warnings are
+     *  only listed under the device's "suspect" (nothing is printed). */
     sysdesc_warning_fn warning;
     void *warning_user;
-    /** Do not report warnings at all (they are still recorded under "suspect"). */
+    /** Do not call `warning` (warnings are still recorded under "suspect"). */
     bool quiet;
     /** SYSDESC_RUNTIME_* bits: the vendor runtimes asked on host probes
      *  (never for XML files); 0: all; SYSDESC_RUNTIME_NONE: none. */
@@ -174,7 +177,7 @@ enum {
  */
 SYSDESC_API void sysdesc_probe_setup_process(unsigned flags);
 
-/** Fills `opts` with the defaults (this host, automatic I/O, warnings on stderr). */
+/** Fills `opts` with the defaults (this host, automatic I/O, no warning callback). */
 SYSDESC_API void sysdesc_probe_options_init(sysdesc_probe_options *opts);
 
 /**

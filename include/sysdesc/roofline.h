@@ -1,6 +1,6 @@
 /*
- * sysdesc/roofline.h - the roofline of one device, from its spec, as SVG
- * (docs/measure.md).
+ * sysdesc/roofline.h - the ceilings of one device's roofline, from its spec
+ * (docs/measure.md; `sysdesc roofline` draws them as SVG).
  *
  * A ceiling is a compute rate (FLOP/s: `peak_ops_per_second.T` of the
  * datasheet or catalog, `measured.peak_ops_per_second.T` of sysdesc
@@ -9,13 +9,12 @@
  * measured ceilings use the same keys, so a roofline draws from either or
  * both; each ceiling records the key it came from.
  *
- * Ownership: the SVG text is malloc()ed, the caller free()s it.  Nothing
- * else is allocated.
+ * Ownership: the caller owns the sysdesc_roofline it passes; nothing is
+ * allocated.
  *
- * Errors: -1 or NULL with `err` filled: DLTI_ERROR_NOT_FOUND when the
+ * Errors: -1 with `err` filled: DLTI_ERROR_NOT_FOUND when the
  * device has no compute or no bandwidth ceiling (the text lists the keys
- * looked for), DLTI_ERROR_ARGUMENT for a NULL or non-device argument,
- * DLTI_ERROR_NOMEM.
+ * looked for), DLTI_ERROR_ARGUMENT for a NULL or non-device argument.
  *
  * Threads: only reads the spec; distinct rooflines may be built at once.
  */
@@ -63,25 +62,17 @@ typedef struct sysdesc_roofline {
 /**
  * Collects the ceilings of `device_spec` (a #dlti.target_device_spec whose
  * id is `device_id`, NULL for none).  `types` lists the data types of the
- * compute ceilings, comma-separated ("fp64_vector,fp32_vector"); NULL: the
- * f64 and f32 ones (fp64_vector, fp64_matrix, fp32_vector, fp32_matrix,
- * tf32_matrix).  Returns 0, or -1 with err (DLTI_ERROR_NOT_FOUND when
- * there is no compute or no bandwidth ceiling).
+ * compute ceilings, comma-separated ("fp64_vector,fp32_vector"); NULL: for
+ * a CPU (device_type "CPU") fp64_vector, fp64_matrix, fp32_vector and
+ * fp32_matrix, for any other device those and the tensor types
+ * tf32_matrix, fp16_matrix, bf16_matrix and fp8_matrix.  A type the device
+ * has no peak for is left out.  Returns 0, or -1 with err
+ * (DLTI_ERROR_NOT_FOUND when there is no compute or no bandwidth ceiling,
+ * DLTI_ERROR_ARGUMENT for a type that is none of peak_ops_per_second's).
  */
 SYSDESC_API int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *device_spec,
                                          const char *device_id, const char *types,
                                          sysdesc_roofline *out, dlti_error_t *err);
-
-/**
- * The roofline as an SVG document (log-log: arithmetic intensity in
- * FLOP/byte against GFLOP/s; measured ceilings solid, nominal dashed; one
- * ridge point per bandwidth ceiling against the highest compute ceiling of
- * its kind; a legend listing every ceiling with its value and key).
- * `*len` (may be NULL) gets the length.  NULL with err on out of memory, or
- * DLTI_ERROR_ARGUMENT when `r` has no compute or no bandwidth ceiling.
- */
-SYSDESC_API char *sysdesc_roofline_svg(const sysdesc_roofline *r, size_t *len,
-                                       dlti_error_t *err);
 
 #ifdef __cplusplus
 }

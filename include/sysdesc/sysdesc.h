@@ -15,7 +15,7 @@
  *   sysdesc/catalog.h   the systems/ catalog and PCI matching
  *   sysdesc/compose.h   several systems into one
  *   sysdesc/measure.h   measure this host: bandwidth, latency, peak FMA, clock
- *   sysdesc/roofline.h  a device's roofline as SVG
+ *   sysdesc/roofline.h  the ceilings of a device's roofline
  *   sysdesc/tuner.h     one device in an autotuner's field names (TVM, Triton, Inductor)
  *   sysdesc/uarch.h     the CPU identity keys of a microarchitecture, by name
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,

@@ -60,6 +60,9 @@ PyObject *ext_raise(const dlti_error_t *err);
 /* Raises NotFoundError for a failed query, with the library's hint line. */
 PyObject *ext_raise_query(const dlti_error_t *err, const dlti_scope *scope,
                           const dlti_attr *attr, const dlti_key *keys, size_t n);
+/* system.c: raises NotFoundError for a module that holds no system spec
+ * (its layout can be asked for; it has nothing to print or export). */
+PyObject *ext_raise_no_spec(SystemObject *self);
 /* Raises ArgumentError with `msg`. */
 PyObject *ext_raise_argument(const char *fmt, ...);
 const char *ext_code_name(dlti_error_code code);

@@ -7,6 +7,7 @@ typedef struct {
     PyObject_HEAD
     SystemObject *system;
     dlti_layout *layout;
+    PyObject *scope; /* str: the scope's path, "" for the top */
 } LayoutObject;
 
 PyObject *ext_layout_new(SystemObject *system, const char *scope_path)
@@ -32,12 +33,18 @@ PyObject *ext_layout_new(SystemObject *system, const char *scope_path)
     }
     o->system = (SystemObject *)Py_NewRef((PyObject *)system);
     o->layout = l;
+    o->scope = PyUnicode_FromString(scope_path ? scope_path : "");
+    if (!o->scope) {
+        Py_DECREF(o);
+        return NULL;
+    }
     return (PyObject *)o;
 }
 
 static void layout_dealloc(LayoutObject *self)
 {
     dlti_layout_free(self->layout); /* before the context it points into */
+    Py_CLEAR(self->scope);
     Py_CLEAR(self->system);
     PyObject_Free(self);
 }
@@ -82,7 +89,22 @@ static PyObject *l_abi(LayoutObject *s, PyObject *a) { return one(s, a, dlti_lay
 static PyObject *l_pref(LayoutObject *s, PyObject *a) { return one(s, a, dlti_layout_preferred_alignment, false); }
 static PyObject *l_index(LayoutObject *s, PyObject *a) { return one(s, a, dlti_layout_index_bitwidth, true); }
 
-/* property(name): the scope-wide property as mlir-opt-22's test pass prints it. */
+/* The property's value as a Python value (sysdesc's value mapping: "little",
+ * 128, a tuple for array<i32>, an MlirAttr for the function pointer
+ * alignment): mlir-opt-22's printed answer read back, so that a default
+ * answers as a set entry does. */
+static PyObject *prop_value(LayoutObject *self, dlti_layout_prop p)
+{
+    dlti_error_t err;
+    char *text = dlti_layout_prop_print(self->layout, p, &err);
+    if (!text)
+        return ext_raise(&err);
+    const dlti_attr *a = dlti_attr_parse(self->system->ctx, text, strlen(text), NULL, &err);
+    free(text);
+    return a ? ext_value(self->system, a) : ext_raise(&err);
+}
+
+/* property(name): the scope-wide property, as mlir-opt-22's test pass answers it. */
 static PyObject *l_property(LayoutObject *self, PyObject *arg)
 {
     const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
@@ -92,15 +114,8 @@ static PyObject *l_property(LayoutObject *self, PyObject *arg)
         return NULL;
     }
     for (int p = 0; p < DLTI_LAYOUT_NUM_PROPS; p++) {
-        if (strcmp(dlti_layout_prop_name((dlti_layout_prop)p), name) != 0)
-            continue;
-        dlti_error_t err;
-        char *text = dlti_layout_prop_print(self->layout, (dlti_layout_prop)p, &err);
-        if (!text)
-            return ext_raise(&err);
-        PyObject *r = PyUnicode_FromString(text);
-        free(text);
-        return r;
+        if (strcmp(dlti_layout_prop_name((dlti_layout_prop)p), name) == 0)
+            return prop_value(self, (dlti_layout_prop)p);
     }
     PyObject *names = PyList_New(0);
     for (int p = 0; names && p < DLTI_LAYOUT_NUM_PROPS; p++) {
@@ -114,6 +129,40 @@ static PyObject *l_property(LayoutObject *self, PyObject *arg)
         Py_DECREF(names);
     }
     return NULL;
+}
+
+/* <sysdesc.Layout of SOURCE[, scope S]: the properties its entries set> */
+static PyObject *layout_repr(LayoutObject *self)
+{
+    PyObject *parts = PyList_New(0);
+    for (int p = 0; parts && p < DLTI_LAYOUT_NUM_PROPS; p++) {
+        if (!dlti_layout_prop_value(self->layout, (dlti_layout_prop)p))
+            continue;
+        dlti_error_t err;
+        char *text = dlti_layout_prop_print(self->layout, (dlti_layout_prop)p, &err);
+        PyObject *part = text ? PyUnicode_FromFormat("%s = %s",
+                                                     dlti_layout_prop_name((dlti_layout_prop)p), text)
+                              : ext_raise(&err);
+        free(text);
+        if (!part || PyList_Append(parts, part) < 0)
+            Py_CLEAR(parts);
+        Py_XDECREF(part);
+    }
+    if (!parts)
+        return NULL;
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *props = sep ? PyUnicode_Join(sep, parts) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    if (!props)
+        return NULL;
+    PyObject *r = PyUnicode_FromFormat(
+        "<sysdesc.Layout of %R%s%V: %V>", self->system->source,
+        PyUnicode_GET_LENGTH(self->scope) ? ", scope " : "",
+        PyUnicode_GET_LENGTH(self->scope) ? self->scope : NULL, "",
+        PyUnicode_GET_LENGTH(props) ? props : NULL, "MLIR's defaults");
+    Py_DECREF(props);
+    return r;
 }
 
 static PyObject *l_big_endian(LayoutObject *self, void *unused)
@@ -131,8 +180,8 @@ static PyMethodDef layout_methods[] = {
     {"index_bitwidth", (PyCFunction)l_index, METH_O,
      "index_bitwidth($self, type, /)\n--\n\nIndex width in bits of index and pointer types; None for others."},
     {"property", (PyCFunction)l_property, METH_O,
-     "property($self, name, /)\n--\n\nA scope-wide property ('endianness', 'stack_alignment', ...) as\n"
-     "`sysdesc layout` and mlir-opt-22 print it."},
+     "property($self, name, /)\n--\n\nA scope-wide property ('endianness', 'stack_alignment', ...) as a\n"
+     "Python value: the answer `sysdesc layout` and mlir-opt-22 print ('little', 128, ...)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -148,6 +197,7 @@ PyTypeObject LayoutType = {
               "Types are MLIR text: \"i64\", \"f32\", \"vector<4xf32>\", \"index\", \"!llvm.ptr<1>\".",
     .tp_basicsize = sizeof(LayoutObject),
     .tp_dealloc = (destructor)layout_dealloc,
+    .tp_repr = (reprfunc)layout_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_methods = layout_methods,
     .tp_getset = layout_getset,

@@ -5,13 +5,21 @@
 
 #include <stdlib.h>
 
-/* A loaded system's root spec: a sysdesc.Spec node (scoped for modules). */
+/* A loaded system's root spec: a sysdesc.Spec node (scoped for modules).  A
+ * module with no system spec (a data layout alone) is an empty mapping whose
+ * layout() and scoped queries still work. */
 static PyObject *spec_of(dlti_context *ctx, const sysdesc_system *sys, const char *source)
 {
+    const dlti_attr *root = sys->spec;
+    dlti_error_t err;
+    if (!root && !(root = dlti_container_new(ctx, DLTI_ATTR_MAP, NULL, 0, &err))) {
+        dlti_context_free(ctx);
+        return ext_raise(&err);
+    }
     SystemObject *s = ext_system_new(ctx, sys, source);
     if (!s)
         return NULL;
-    PyObject *r = ext_node_new(s, sys->spec, sys->module, ext_reg.spec_class);
+    PyObject *r = ext_node_new(s, root, sys->module, ext_reg.spec_class);
     Py_DECREF(s);
     return r;
 }
@@ -79,6 +87,7 @@ static PyObject *m_load(PyObject *mod, PyObject *args)
     sysdesc_yaml_options o;
     int raised = 0;
     load_options(&o, check, search_path, &raised);
+    o.flags |= SYSDESC_LOAD_ANY_MODULE; /* a data layout alone is a Spec too */
     sysdesc_system sys = {0};
     dlti_error_t err;
     PyObject *r;
@@ -107,6 +116,7 @@ static PyObject *m_parse(PyObject *mod, PyObject *args)
     sysdesc_yaml_options o;
     int raised = 0;
     load_options(&o, check, search_path, &raised);
+    o.flags |= SYSDESC_LOAD_ANY_MODULE;
     sysdesc_system sys = {0};
     dlti_error_t err;
     if (sysdesc_system_parse(ctx, text, (size_t)len, source, &o, &sys, &err) < 0 || raised) {

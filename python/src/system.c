@@ -2,6 +2,7 @@
  * composed description; prints it and checks it. */
 #include "ext.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 SystemObject *ext_system_new(dlti_context *ctx, const sysdesc_system *sys, const char *source)
@@ -19,6 +20,15 @@ SystemObject *ext_system_new(dlti_context *ctx, const sysdesc_system *sys, const
         return NULL;
     }
     return s;
+}
+
+PyObject *ext_raise_no_spec(SystemObject *self)
+{
+    dlti_error_t err = {.code = DLTI_ERROR_NOT_FOUND};
+    const char *source = PyUnicode_AsUTF8(self->source);
+    snprintf(err.source, sizeof err.source, "%s", source ? source : "");
+    snprintf(err.text, sizeof err.text, "no #dlti.target_system_spec on the top module");
+    return ext_raise(&err);
 }
 
 static void system_dealloc(SystemObject *self)
@@ -39,6 +49,8 @@ static PyObject *system_print(SystemObject *self, PyObject *args, PyObject *kwar
     sysdesc_format format;
     if (sysdesc_format_parse(name, &format) < 0)
         return ext_raise_argument("unknown format '%s' (%s)", name, sysdesc_format_names());
+    if (!self->sys.spec)
+        return ext_raise_no_spec(self);
     size_t len;
     char *text = sysdesc_system_print(&self->sys, format, typed ? SYSDESC_PRINT_TYPED : 0, &len);
     if (!text)
@@ -96,8 +108,8 @@ static PyObject *system_check(SystemObject *self, PyObject *args, PyObject *kwar
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:check", kwlist, &complete, &partial))
         return NULL;
     PyObject *list = PyList_New(0);
-    if (!list)
-        return NULL;
+    if (!list || !self->sys.spec) /* a module with no system spec: nothing to check */
+        return list;
     long n = sysdesc_system_check(&self->sys, ext_check_flags(complete, partial),
                                   PyUnicode_AsUTF8(self->source), collect_problem, list);
     return ext_check_list(n, list);
@@ -121,6 +133,8 @@ static PyObject *system_export(SystemObject *self, PyObject *args)
     sysdesc_tuner tuner;
     if (sysdesc_tuner_parse(name, &tuner) < 0)
         return ext_raise_argument("unknown tuner '%s' (%s)", name, sysdesc_tuner_names());
+    if (!self->sys.spec)
+        return ext_raise_no_spec(self);
     dlti_error_t err;
     size_t len;
     char *text = sysdesc_tuner_export(self->sys.spec, device, tuner, &len, &err);

@@ -19,15 +19,16 @@ subclasses carrying file, line, column and MLIR's message.  Every object is
 safe to read from several threads.
 """
 
-from __future__ import annotations
-
-import os
+# The module's namespace is its API (dir(sysdesc)): what it uses itself is
+# imported under a leading underscore.
+import os as _os
+import typing as _t
 import warnings as _warnings
-from typing import Iterable, List, NamedTuple, Optional, Sequence, Union
 
 from . import _sysdesc
 from ._errors import (ArgumentError, Error, FileError, LimitError, NotFoundError, ParseError,
-                      RangeError, UnsupportedError, ValueTypeError, VerifyError, BY_CODE)
+                      RangeError, UnsupportedError, ValueTypeError, VerifyError,
+                      BY_CODE as _BY_CODE)
 from ._spec import Map, Spec
 from ._values import UNIT, Attribute, MlirAttr, MlirType
 
@@ -46,22 +47,22 @@ __all__ = [
     "RangeError", "UnsupportedError", "ArgumentError", "FileError", "ProbeWarning",
 ]
 
-_sysdesc._register(Map, Spec, MlirType, MlirAttr, UNIT, dict(BY_CODE))
+_sysdesc._register(Map, Spec, MlirType, MlirAttr, UNIT, dict(_BY_CODE))
 
-PathLike = Union[str, "os.PathLike[str]"]
+_PathLike = _t.Union[str, "_os.PathLike[str]"]
 
 
-class Problem(NamedTuple):
+class Problem(_t.NamedTuple):
     """One problem the device schema found (sysdesc.check, Spec.check)."""
 
     formatted: str          #: "FILE:LINE:COL: error: MESSAGE", as `sysdesc check` prints it
     message: str            #: the message alone
-    file: Optional[str]
+    file: _t.Optional[str]
     line: int               #: 1-based; 0 when unknown
     column: int
 
 
-class CatalogEntry(NamedTuple):
+class CatalogEntry(_t.NamedTuple):
     """One entry of the systems/ catalog (sysdesc.catalog_entries)."""
 
     name: str    #: "nvidia/h100-sxm"
@@ -79,10 +80,10 @@ TUNERS = ("tvm", "triton", "inductor")
 
 # ---- the catalog ----
 
-_PACKAGE_CATALOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "systems")
+_PACKAGE_CATALOG = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "systems")
 # Inside the installed package (a wheel): there or not for the life of the
 # process, so looked for once (host() builds the search path on every call).
-_HAS_PACKAGE_CATALOG = os.path.isdir(_PACKAGE_CATALOG)
+_HAS_PACKAGE_CATALOG = _os.path.isdir(_PACKAGE_CATALOG)
 
 
 def catalog_path() -> str:
@@ -90,7 +91,7 @@ def catalog_path() -> str:
     installed inside this package (a wheel from ``pip install``), then the
     library's own search (next to the library, DATADIR, the source tree)."""
     parts = []
-    env = os.environ.get("SYSDESC_PATH")
+    env = _os.environ.get("SYSDESC_PATH")
     if env:
         parts.append(env)
     if _HAS_PACKAGE_CATALOG:
@@ -99,17 +100,17 @@ def catalog_path() -> str:
     return ":".join(parts)
 
 
-def catalog_entries() -> List[CatalogEntry]:
+def catalog_entries() -> _t.List[CatalogEntry]:
     """Every catalog entry, sorted by name (as ``sysdesc list``)."""
     return [CatalogEntry(*e) for e in _sysdesc._catalog_list(catalog_path())]
 
 
-def catalog_names() -> List[str]:
+def catalog_names() -> _t.List[str]:
     """The names of the catalog entries: "nvidia/h100-sxm", ..."""
     return [e.name for e in catalog_entries()]
 
 
-def _check_mode(check: Union[bool, str]) -> int:
+def _check_mode(check: _t.Union[bool, str]) -> int:
     """0 no check, 1 the default, 2 strict (what the schema does not know fails too)."""
     if check == "strict":
         return 2
@@ -118,11 +119,12 @@ def _check_mode(check: Union[bool, str]) -> int:
     return 1 if check else 0
 
 
-def catalog(name: str, check: Union[bool, str] = True) -> Spec:
+def catalog(name: str, check: _t.Union[bool, str] = True) -> Spec:
     """The catalog entry ``name`` ("nvidia/h100-sxm") as a Spec.
 
-    Raises FileError when there is no such entry."""
-    if os.sep in name and os.path.exists(name) or name.endswith(".mlir"):
+    Raises NotFoundError when there is no such entry (its message names
+    the entries ``name`` begins or nearly spells)."""
+    if _os.sep in name and _os.path.exists(name) or name.endswith(".mlir"):
         raise ArgumentError(f"catalog: {name!r} is a file, not a catalog name (use sysdesc.load)",
                             f"{name!r} is a file, not a catalog name", code="argument")
     return _sysdesc._load(name, _check_mode(check), catalog_path())
@@ -130,7 +132,7 @@ def catalog(name: str, check: Union[bool, str] = True) -> Spec:
 
 # ---- loading ----
 
-def load(path: PathLike, check: Union[bool, str] = True) -> Spec:
+def load(path: _PathLike, check: _t.Union[bool, str] = True) -> Spec:
     """Loads a YAML or MLIR description, or a catalog name, as ``sysdesc convert`` does.
 
     With ``check`` (the default) the description is checked against the
@@ -139,12 +141,13 @@ def load(path: PathLike, check: Union[bool, str] = True) -> Spec:
     UserWarning ("FILE:LINE:COL: unknown key ...") and the load goes on.
     ``check="strict"`` makes those errors too, as ``sysdesc check`` reports
     them; ``check=False`` loads what is written.  Raises ParseError,
-    VerifyError, LimitError, FileError."""
-    return _sysdesc._load(os.fspath(path), _check_mode(check), catalog_path())
+    VerifyError, LimitError, FileError (a file that cannot be read),
+    NotFoundError (neither a file nor a catalog entry)."""
+    return _sysdesc._load(_os.fspath(path), _check_mode(check), catalog_path())
 
 
-def parse(text: Union[str, bytes], source: Optional[str] = None,
-          check: Union[bool, str] = True) -> Spec:
+def parse(text: _t.Union[str, bytes], source: _t.Optional[str] = None,
+          check: _t.Union[bool, str] = True) -> Spec:
     """Parses a description held in a string: MLIR when it starts with an
     attribute (``#dlti...``) or ``module`` (or ``source`` ends in .mlir), else
     YAML.  ``source`` names the text in errors (and is the base of relative
@@ -169,8 +172,8 @@ _CACHE = {True: _sysdesc.CACHE_AUTO, None: _sysdesc.CACHE_AUTO, False: _sysdesc.
           "refresh": _sysdesc.CACHE_REFRESH}
 
 
-def _probe_args(io: Optional[bool], runtimes: Union[None, bool, Iterable[str]],
-                cache: Union[None, bool, str], cache_dir: Optional[PathLike],
+def _probe_args(io: _t.Optional[bool], runtimes: _t.Union[None, bool, _t.Iterable[str]],
+                cache: _t.Union[None, bool, str], cache_dir: _t.Optional[_PathLike],
                 catalog: bool) -> tuple:
     if runtimes is None or runtimes is True:
         bits = 0  # the default: all of them
@@ -190,11 +193,11 @@ def _probe_args(io: Optional[bool], runtimes: Union[None, bool, Iterable[str]],
         raise ArgumentError(f"cache must be True, False, 'auto', 'off' or 'refresh', not {cache!r}",
                             code="argument")
     io_arg = -1 if io is None else int(bool(io))
-    return (io_arg, bits, _CACHE[cache], None if cache_dir is None else os.fspath(cache_dir),
+    return (io_arg, bits, _CACHE[cache], None if cache_dir is None else _os.fspath(cache_dir),
             bool(catalog), catalog_path())
 
 
-def _warn(lines: List[str]) -> None:
+def _warn(lines: _t.List[str]) -> None:
     for line in lines:
         _warnings.warn(line, ProbeWarning, stacklevel=3)
 
@@ -205,8 +208,8 @@ def _warn(lines: List[str]) -> None:
 _host_memo: dict = {}
 
 
-def host(io: Optional[bool] = None, runtimes: Union[None, bool, Iterable[str]] = None,
-         cache: Union[None, bool, str] = None, cache_dir: Optional[PathLike] = None,
+def host(io: _t.Optional[bool] = None, runtimes: _t.Union[None, bool, _t.Iterable[str]] = None,
+         cache: _t.Union[None, bool, str] = None, cache_dir: _t.Optional[_PathLike] = None,
          catalog: bool = True) -> Spec:
     """Probes this machine, as ``sysdesc probe`` does, into a Spec.
 
@@ -238,10 +241,10 @@ def host(io: Optional[bool] = None, runtimes: Union[None, bool, Iterable[str]] =
     return spec
 
 
-def compose(*items: str, host: bool = False, io: Optional[bool] = True,
-            runtimes: Union[None, bool, Iterable[str]] = None,
-            cache: Union[None, bool, str] = None, cache_dir: Optional[PathLike] = None,
-            catalog: bool = True, check: Union[bool, str] = True) -> Spec:
+def compose(*items: str, host: bool = False, io: _t.Optional[bool] = True,
+            runtimes: _t.Union[None, bool, _t.Iterable[str]] = None,
+            cache: _t.Union[None, bool, str] = None, cache_dir: _t.Optional[_PathLike] = None,
+            catalog: bool = True, check: _t.Union[bool, str] = True) -> Spec:
     """One system from several descriptions, by ``sysdesc compose``'s rules.
 
     Each item is a string as on the command line: a file or catalog name
@@ -251,29 +254,29 @@ def compose(*items: str, host: bool = False, io: Optional[bool] = True,
     machine (probed with ``io`` on by default, as ``compose --host``).
     A device id used twice is a VerifyError."""
     for item in items:
-        if not isinstance(item, (str, os.PathLike)):
+        if not isinstance(item, (str, _os.PathLike)):
             raise TypeError(f"compose items are strings ([ID=]ITEM[:N]), not {type(item).__name__}")
     args = _probe_args(io, runtimes, cache, cache_dir, catalog)
-    spec, lines = _sysdesc._compose(tuple(os.fspath(i) for i in items), bool(host), *args,
+    spec, lines = _sysdesc._compose(tuple(_os.fspath(i) for i in items), bool(host), *args,
                                     _check_mode(check))
     _warn(lines)
     return spec
 
 
-def check(what: Union[PathLike, Spec], complete: bool = False,
-          partial: bool = False) -> List[Problem]:
+def check(what: _t.Union[_PathLike, Spec], complete: bool = False,
+          partial: bool = False) -> _t.List[Problem]:
     """Every problem the device schema finds in a file, catalog name or Spec
     (``sysdesc check``): an empty list when it is valid.  ``complete``: the
     required keys must be there (catalog entries); ``partial``: a fragment
     (an override file).  A file that does not load is one problem."""
     if isinstance(what, Spec):
         return what.check(complete=complete, partial=partial)
-    found = [Problem(*p) for p in _sysdesc._check_file(os.fspath(what), bool(complete),
+    found = [Problem(*p) for p in _sysdesc._check_file(_os.fspath(what), bool(complete),
                                                        bool(partial), catalog_path())]
     return _file_order(found)
 
 
-def _file_order(problems: List[Problem]) -> List[Problem]:
+def _file_order(problems: _t.List[Problem]) -> _t.List[Problem]:
     """The order `sysdesc check` prints: by line and column, problems at one
     place (the keys a device misses) in the checker's order."""
     return sorted(problems, key=lambda p: (p.line, p.column))

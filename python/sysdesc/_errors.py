@@ -64,7 +64,8 @@ class ArgumentError(Error, ValueError):
 
 
 class FileError(Error, OSError):
-    """A file could not be read or written, or no such file or catalog entry."""
+    """A file could not be read or written (a name that is neither a file nor a
+    catalog entry is a NotFoundError)."""
 
 
 # dlti_error_code names (python/src/errors.c) -> classes.

@@ -62,7 +62,8 @@ class Spec(Map):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"<sysdesc.Spec {self.system.source!r}: {', '.join(self.keys())}>"
+        devices = ", ".join(self.keys()) or "no system spec"
+        return f"<sysdesc.Spec {self.system.source!r}: {devices}>"
 
     @property
     def devices(self) -> list:

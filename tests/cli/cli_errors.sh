@@ -126,8 +126,40 @@ expect 1 "layout: size out of range" normal "$SYSDESC" layout "$DL" 'vector<2305
 expect 1 "dl-import: unknown triple" normal "$SYSDESC" dl-import --triple nonsense-cpu-none
 expect 1 "dl-export: no dl_spec" normal "$SYSDESC" dl-export "$GOOD"
 expect 1 "show: unknown name" normal "$SYSDESC" show nvidia/no-such-gpu
+# No such name: exit 1 on every command that takes one, with the entries the
+# name begins (each listed in the catalog, which is read here, not assumed).
+near=$(ls "$SRCDIR/systems/nvidia" | sed -n 's/^\(h100-.*\)\.yaml$/nvidia\/\1/p')
+[ -n "$near" ] || bad "the catalog has no nvidia/h100-* entry to suggest"
+for c in "show" "query" "summary" "convert" "compose" "check" "roofline" "export --to tvm" \
+         "attach" "compose GPU=nvidia/h100:8"; do
+    # shellcheck disable=SC2086
+    case $c in
+    "compose GPU"*) expect 1 "$c: no such name" normal "$SYSDESC" $c ;;
+    query) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 GPU num_compute_units ;;
+    export*) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 GPU ;;
+    attach) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 "$GOOD" ;;
+    *) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 ;;
+    esac
+    for n in $near; do
+        grep -q "did you mean .*'$n'" "$T/err" && ok || bad "$c nvidia/h100: does not suggest $n"
+    done
+done
+expect 1 "query: a name, cases and vendor aside" normal "$SYSDESC" query H100-SXM GPU arch
+grep -q "did you mean 'nvidia/h100-sxm'?" "$T/err" && ok || bad "H100-SXM: no nvidia/h100-sxm suggested"
+expect 3 "convert: a missing .yaml file is a missing file" normal "$SYSDESC" convert "$T/none.yaml"
+# A key that is not there: MLIR's message with the attribute cut to its
+# first key, then the keys that are there.
+expect 1 "query: missing key in a device" normal "$SYSDESC" query nvidia/h100-sxm GPU nope
+[ "$(head -1 "$T/err")" = 'sysdesc: error: key "nope" has no DLTI-mapping per attr: #dlti.target_device_spec<"device_type" = ...>' ] &&
+    ok || bad "query: the not-found error is not cut to the first key: $(head -c 300 "$T/err")"
+grep -q '^sysdesc: hint: keys here: "device_type", .*, \.\.\. ([0-9]* in all)$' "$T/err" && ok ||
+    bad "query: the hint does not list the keys there"
+[ "$(wc -c <"$T/err")" -lt 1200 ] && ok || bad "query: $(wc -c <"$T/err") bytes of error"
 
 # ---- 2: bad input ----
+expect 2 "query: FILE without a KEY" normal "$SYSDESC" query "$GOOD"
+grep -q "missing KEY" "$T/err" && ok || bad "query FILE: the error does not say a KEY is missing"
+expect 2 "query: NAME without a KEY" normal "$SYSDESC" query nvidia/h100-sxm
 expect 2 "fmt: malformed" normal "$SYSDESC" fmt "$BROKEN"
 grep -q "broken.mlir:1:31: error: " "$T/err" && ok || bad "fmt: malformed: no FILE:LINE:COL: error: line"
 expect 2 "query: malformed" normal "$SYSDESC" query "$BROKEN" CPU

@@ -4,7 +4,10 @@
 # prefix is moved to another directory, and the moved `sysdesc` (libsysdesc
 # linked in: the bindir rule) and a program linked with the moved
 # libsysdesc.so (the libdir rule) run with SYSDESC_PATH unset, from outside
-# the source and build trees.  Also the installed layout, the search order
+# the source and build trees: `list`, `show` and a catalog query (the
+# pkg-config and CMake consumers of a moved prefix: tests/lib/consumers.sh;
+# a pip-installed wheel: tests/python/test_installed.py).  Also the
+# installed layout, the search order
 # (SYSDESC_PATH first) and what `sysdesc list` says when no directory holds
 # an entry.  Skipped (77) when meson cannot install into a temporary
 # directory here.
@@ -56,6 +59,11 @@ SYSDESC_PATH="$SRCDIR/systems" "$SYSDESC" show nvidia/h100-sxm >"$T/built.yaml"
 cmp -s "$T/moved.yaml" "$T/built.yaml" || bad "moved show differs from the build tree's"
 grep -q '^  schema_version: 1$' "$T/moved.yaml" || bad "show: no schema_version: 1"
 echo "moved sysdesc list: $n entries; show nvidia/h100-sxm: $(wc -l <"$T/moved.yaml") lines, as built"
+# A catalog query answers as the built tool's does.
+got=$(run "$TOOL" query nvidia/h100-sxm GPU num_compute_units) || bad "moved sysdesc query of a catalog name failed"
+built=$(SYSDESC_PATH="$SRCDIR/systems" "$SYSDESC" query nvidia/h100-sxm GPU num_compute_units)
+[ -n "$got" ] && [ "$got" = "$built" ] && echo "moved sysdesc query nvidia/h100-sxm GPU num_compute_units: $got" ||
+    bad "moved query: '$got', built: '$built'"
 
 # It is the moved catalog that is read: an entry only it holds is listed.
 mkdir "$CAT/test"

@@ -236,6 +236,49 @@ static void cluster_ids(void **state)
     assert_null(dlti_attr_query(m, mk, 1, &err));
 }
 
+/* String keys on one attribute (a probe's spec) answer as handles do:
+ * the same value, the same failure note, cluster ids included. */
+static void attr_strings(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_attr *sys = dlti_scope_attr_value(root(ctx), 0);
+    const dlti_attr *cl = attr_of(ctx, "#dlti.target_system_spec<\"class0.GPU3\" = "
+                                       "#dlti.target_device_spec<\"n\" = 132>, \"cluster\" = "
+                                       "#dlti.target_device_spec<\"nodes\" = #dlti.map<\"cn1\" = "
+                                       "\"class0\">>>");
+    static const char *const paths[][4] = {
+        {"CPU", "cache", "L1", "size"}, {"CPU", "n"}, {"CPU", "isa"}, {"GPU"},
+        {"CPU", "cache", "L3"}, {"nope"}, {"CPU", "n", "deeper"}, {"CPU", "CPU::cache::L1::size"},
+        {"cn1.GPU3", "n"}, {"cn2.GPU3", "n"}, {"cn1.GPU3", "m"},
+    };
+    for (int which = 0; which < 2; which++) {
+        const dlti_attr *a = which ? cl : sys;
+        for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+            size_t n = 0;
+            dlti_key keys[4];
+            while (n < 4 && paths[p][n]) {
+                keys[n] = skey(ctx, paths[p][n]);
+                n++;
+            }
+            dlti_error_t by_handle, by_string;
+            const dlti_attr *want = dlti_attr_query(a, keys, n, &by_handle);
+            const dlti_attr *got = dlti_attr_query_strings(a, paths[p], n, &by_string);
+            assert_ptr_equal(got, want);
+            if (!want) {
+                assert_int_equal(by_string.code, by_handle.code);
+                assert_string_equal(by_string.text, by_handle.text);
+            }
+        }
+    }
+    dlti_error_t err;
+    const char *one[] = {"CPU"};
+    assert_null(dlti_attr_query_strings(sys, one, 0, &err));
+    assert_string_equal(err.text, "no keys provided to attempt query with");
+    assert_null(dlti_attr_query_strings(attr_of(ctx, "1"), one, 1, &err));
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    assert_null(dlti_attr_query_strings(NULL, one, 1, NULL));
+}
+
 /* Maps over 8 entries use a hash index: every key, type keys, misses. */
 static void big_maps(void **state)
 {
@@ -377,6 +420,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(handles_and_strings, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(one_attribute, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(cluster_ids, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(attr_strings, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(big_maps, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(huge_maps, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(hints, setup_ctx, teardown_ctx),

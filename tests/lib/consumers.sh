@@ -1,14 +1,22 @@
 #!/bin/sh
 # C and C++ programs build against an installed sysdesc two ways: CMake
 # (find_package(sysdesc) and the imported target sysdesc::sysdesc) and
-# pkg-config (sysdesc.pc).  The build is installed into a staging directory
-# (meson install --destdir); each program runs and prints the library's
-# version and a query answered from the installed catalog.  Skipped (77)
-# without cmake, a C++ compiler or pkg-config.
+# pkg-config (sysdesc.pc); each program runs and prints the library's
+# version and a query answered from the installed catalog, with
+# SYSDESC_PATH unset.
+#
+# Without arguments: the build is installed into a staging directory (meson
+# install --destdir), the prefix is MOVED elsewhere, and the programs build
+# against the moved prefix: both files name their directories relative to
+# themselves, so no PKG_CONFIG_SYSROOT_DIR or edited path is needed.
+# With `--wheel PKGDIR` (tests/python/test_installed.py): the package
+# directory of a pip-installed wheel, which is its own prefix (include/,
+# lib/, lib/pkgconfig, lib/cmake, systems/); its programs find the library by
+# rpath, so they run without LD_LIBRARY_PATH.
+# Skipped (77) without cmake, a C++ compiler or pkg-config.
 set -u
-: "${BUILDDIR:?}" "${SRCDIR:?}" "${PREFIX:?}" "${LIBDIR:?}" "${VERSION:?}"
+: "${SRCDIR:?}" "${VERSION:?}"
 skip() { echo "SKIP: $*"; exit 77; }
-[ -n "${MESON:-}" ] || skip "meson was not found"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 command -v cmake >/dev/null || skip "no cmake"
@@ -16,17 +24,32 @@ command -v c++ >/dev/null || skip "no C++ compiler"
 command -v pkg-config >/dev/null || skip "no pkg-config"
 T=$(mktemp -d) || skip "no temporary directory"
 trap 'rm -rf "$T"' EXIT
-"$MESON" install -C "$BUILDDIR" --no-rebuild --destdir "$T/stage" >"$T/install.log" 2>&1 </dev/null ||
-    { tail -5 "$T/install.log"; skip "meson install --destdir failed"; }
-P=$T/stage$PREFIX
-case $LIBDIR in /*) L=$T/stage$LIBDIR ;; *) L=$P/$LIBDIR ;; esac
+T=$(cd -P "$T" && pwd)
+if [ "${1:-}" = "--wheel" ]; then
+    P=$2 L=$2/lib PCDIR=$2/lib/pkgconfig CMDIR=$2/lib/cmake/sysdesc
+    run_env="env -u LD_LIBRARY_PATH"
+    echo "a wheel's package: $P"
+else
+    : "${BUILDDIR:?}" "${PREFIX:?}" "${LIBDIR:?}"
+    [ -n "${MESON:-}" ] || skip "meson was not found"
+    "$MESON" install -C "$BUILDDIR" --no-rebuild --destdir "$T/stage" >"$T/install.log" 2>&1 </dev/null ||
+        { tail -5 "$T/install.log"; skip "meson install --destdir failed"; }
+    case $LIBDIR in /*) skip "$LIBDIR lies outside the prefix: nothing to move" ;; esac
+    mkdir "$T/elsewhere"
+    mv "$T/stage$PREFIX" "$T/elsewhere/moved" || skip "cannot move the installed prefix"
+    rm -rf "$T/stage"
+    P=$T/elsewhere/moved L=$T/elsewhere/moved/$LIBDIR
+    PCDIR=$L/pkgconfig CMDIR=$L/cmake/sysdesc
+    run_env="env LD_LIBRARY_PATH=$L"
+    echo "installed with meson, then moved to $P"
+fi
 want="$VERSION 132"
 # A sanitized library (scripts/test-all's ASan pass) needs sanitized programs.
 san=""
 [ "${SANITIZE:-none}" = none ] || san="-fsanitize=$SANITIZE"
-unset SYSDESC_PATH
+unset SYSDESC_PATH PKG_CONFIG_SYSROOT_DIR
 for f in sysdescConfig.cmake sysdescConfigVersion.cmake; do
-    [ -f "$L/cmake/sysdesc/$f" ] || bad "$f is not installed in $L/cmake/sysdesc"
+    [ -f "$CMDIR/$f" ] || bad "$f is not installed in $CMDIR"
 done
 
 # CMake, C and C++.
@@ -34,8 +57,10 @@ if cmake -S "$SRCDIR/tests/lib/consumer" -B "$T/cmake" -DCMAKE_PREFIX_PATH="$P" 
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
         >"$T/cmake.log" 2>&1 &&
    cmake --build "$T/cmake" >>"$T/cmake.log" 2>&1; then
+    grep -q "sysdesc_DIR:PATH=$CMDIR\$" "$T/cmake/CMakeCache.txt" ||
+        bad "CMake found another sysdesc: $(grep sysdesc_DIR "$T/cmake/CMakeCache.txt")"
     for prog in consumer_c consumer_cxx; do
-        got=$(LD_LIBRARY_PATH="$L" "$T/cmake/$prog" 2>&1)
+        got=$($run_env "$T/cmake/$prog" 2>&1)
         [ "$got" = "$want" ] && echo "ok: cmake $prog: $got" || bad "cmake $prog printed '$got', not '$want'"
     done
 else
@@ -53,19 +78,20 @@ else
     echo "ok: find_package(sysdesc 9.9) is refused"
 fi
 
-# pkg-config, C and C++: the .pc file names the final prefix, the sysroot
-# points it into the staging directory.
-PCDIR=$L/pkgconfig
+# pkg-config, C and C++: the .pc file as it lies, nothing rewritten.
 [ -f "$PCDIR/sysdesc.pc" ] || bad "sysdesc.pc is not installed in $PCDIR"
-flags=$(PKG_CONFIG_PATH="$PCDIR" PKG_CONFIG_SYSROOT_DIR="$T/stage" pkg-config --cflags --libs sysdesc) ||
+grep -q '^prefix=${pcfiledir}/' "$PCDIR/sysdesc.pc" || bad "sysdesc.pc: $(grep '^prefix=' "$PCDIR/sysdesc.pc")"
+flags=$(PKG_CONFIG_PATH="$PCDIR" pkg-config --cflags --libs sysdesc) ||
     bad "pkg-config --cflags --libs sysdesc failed"
+inc=$(PKG_CONFIG_PATH="$PCDIR" pkg-config --variable=includedir sysdesc)
+[ -f "$inc/sysdesc/sysdesc.h" ] || bad "pkg-config's includedir $inc has no sysdesc/sysdesc.h"
 cc $san -o "$T/pc_c" "$SRCDIR/tests/lib/consumer/consumer.c" $flags 2>"$T/pc_c.log" ||
     { cat "$T/pc_c.log"; bad "the pkg-config C consumer did not build"; }
 c++ $san -o "$T/pc_cxx" "$SRCDIR/tests/lib/consumer/consumer.cpp" $flags 2>"$T/pc_cxx.log" ||
     { cat "$T/pc_cxx.log"; bad "the pkg-config C++ consumer did not build"; }
 for prog in pc_c pc_cxx; do
     [ -x "$T/$prog" ] || continue
-    got=$(LD_LIBRARY_PATH="$L" "$T/$prog" 2>&1)
+    got=$($run_env "$T/$prog" 2>&1)
     [ "$got" = "$want" ] && echo "ok: pkg-config $prog: $got" || bad "pkg-config $prog printed '$got', not '$want'"
 done
 exit $fail

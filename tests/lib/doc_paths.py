@@ -3,7 +3,8 @@
 project's folders (`probe/rt_opencl.c`, `tests/cli/measure.py`) exactly,
 a public header as it is included (`sysdesc/probe.h`) under include/, a
 bare source file name (`rt_cache.c`) somewhere in the tree.  Placeholders
-(`cli/cmd_NAME.c`), generated files and other projects' paths are not
+(`cli/cmd_NAME.c`), generated files, system headers (`#include <stdio.h>`)
+and other projects' paths are not
 files of ours.  Docs that name a file that was renamed or removed fail
 here.
 Environment: SRCDIR."""
@@ -61,6 +62,8 @@ def main():
                 if not exists(path):
                     missing.append("%s:%d: %s" % (rel, n, path))
             for m in BARE.finditer(line):
+                if re.search(r"#include\s*<[^>]*$", line[:m.start()]):
+                    continue  # a system header (<stdio.h>), not a file of ours
                 checked += 1
                 if m.group(1) not in tree and m.group(1) not in GENERATED:
                     missing.append("%s:%d: %s (no file of that name)" % (rel, n, m.group(1)))

@@ -179,6 +179,9 @@ def compare_opencl(where, view, devs, plats):
         "error_correction_support": lambda: cl_bool(cl["CL_DEVICE_ERROR_CORRECTION_SUPPORT"]),
         "host_unified_memory": lambda: cl_bool(cl["CL_DEVICE_HOST_UNIFIED_MEMORY"]),
         "address_bits": lambda: int(cl["CL_DEVICE_ADDRESS_BITS"]),
+        "preferred_work_group_size_multiple":
+            lambda: int(cl["CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE"]),
+        "extensions": lambda: exts,
         "subgroup_sizes": lambda: [int(x) for x in (
             cl.get("CL_DEVICE_SUB_GROUP_SIZES_INTEL") or cl.get("CL_DEVICE_WARP_SIZE_NV") or
             cl.get("CL_DEVICE_WAVEFRONT_WIDTH_AMD")).split()],
@@ -190,6 +193,13 @@ def compare_opencl(where, view, devs, plats):
         "device_index": lambda: view["device_index"],
     }
     compare_cache(where, view, cl)
+    # What clinfo prints, the view holds (clinfo's "(device)" multiple is the
+    # OpenCL 3.0 device query).
+    for k, name in (("preferred_work_group_size_multiple",
+                     "CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE"),
+                    ("extensions", "CL_DEVICE_EXTENSIONS")):
+        if cl.get(name, "").strip():
+            check(k in view, "%s: clinfo prints %s, the view has no %s" % (where, name, k))
     for k, v in view.items():
         if k in CACHE_KEYS:
             continue
@@ -209,15 +219,35 @@ def vulkaninfo_devices():
     """{index: {name: value or [values] or heaps}} from vulkaninfo's GPU<i> blocks."""
     r = subprocess.run(["vulkaninfo"], capture_output=True, text=True, env=env())
     devs, cur, arr = {}, None, None
-    heaps = None
+    heaps = sub = exts = None
     for line in r.stdout.splitlines():
         m = re.match(r"^GPU(\d+):$", line)
         if m:
             cur = devs.setdefault(int(m.group(1)), {"heaps": []})
-            arr = None
+            arr = sub = exts = None
             continue
         if cur is None:
             continue
+        # "Device Extensions: count = N", then "\tNAME : extension revision R"
+        if re.match(r"^Device Extensions: count = \d+$", line):
+            exts = cur.setdefault("extensions", [])
+            continue
+        m = re.match(r"^\t(\S+)\s*: extension revision", line)
+        if m and exts is not None:
+            exts.append(m.group(1))
+            continue
+        exts = None
+        # "\tconformanceVersion:", then "\t\tmajor    = 1" ...
+        m = re.match(r"^\t(\w+):$", line)
+        if m:
+            sub = cur.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"^\t\t(\w+)\s+=\s+(\S+)$", line)
+        if m and sub is not None:
+            sub[m.group(1)] = m.group(2)
+            continue
+        if not line.startswith("\t\t"):
+            sub = None
         if line.startswith("memoryHeaps:"):
             heaps = cur["heaps"]
             continue
@@ -263,6 +293,11 @@ def compare_vulkan(where, view, vk):
         "device_id": lambda: num(d["deviceID"]),
         "driver_name": lambda: d["driverName"],
         "driver_info": lambda: d["driverInfo"],
+        "conformance_version": lambda: "%s.%s.%s.%s" % tuple(
+            d["conformanceVersion"][k] for k in ("major", "minor", "subminor", "patch")),
+        # vulkaninfo sorts them; the view keeps the driver's order
+        "extensions": lambda: sorted(view["extensions"]) == sorted(d["extensions"]) and
+        view["extensions"] or sorted(d["extensions"]),
         "max_compute_work_group_invocations": lambda: num(d["maxComputeWorkGroupInvocations"]),
         "max_compute_work_group_size": lambda: d["maxComputeWorkGroupSize"],
         "max_compute_work_group_count": lambda: d["maxComputeWorkGroupCount"],
@@ -277,6 +312,11 @@ def compare_vulkan(where, view, vk):
         "pci_bus_id": lambda: "%04x:%02x:%02x.%x" % (num(d["pciDomain"]), num(d["pciBus"]),
                                                      num(d["pciDevice"]), num(d["pciFunction"])),
     }
+    check(len(view.get("extensions", [])) == len(d.get("extensions", [])) > 0 and
+          ("conformance_version" in view) == ("conformanceVersion" in d),
+          "%s: vulkan: %d extensions against vulkaninfo's %d; conformance version %r" % (
+              where, len(view.get("extensions", [])), len(d.get("extensions", [])),
+              view.get("conformance_version")))
     for k, v in view.items():
         if not check(k in simple, "%s: vulkan %s has a vulkaninfo counterpart" % (where, k)):
             continue

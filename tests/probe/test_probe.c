@@ -220,6 +220,21 @@ static void warnings(void **state)
     log.n = 0;
     probe_xml(ctx, "smt_off.xml", &o);
     assert_int_equal(log.n, 0);
+    /* The defaults print nothing: stderr stays empty, the paths are listed. */
+    fflush(stderr);
+    FILE *capture = tmpfile();
+    int saved = dup(2);
+    assert_non_null(capture);
+    assert_true(saved >= 0 && dup2(fileno(capture), 2) == 2);
+    sysdesc_probe_options defaults;
+    sysdesc_probe_options_init(&defaults);
+    s = probe_xml(ctx, "smt_off.xml", &defaults);
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    assert_int_equal(ftell(capture), 0);
+    fclose(capture);
+    assert_int_equal(dlti_attr_size(q(ctx, s, "CPU/suspect")), 2);
     dlti_context_free(ctx);
 }
 
@@ -537,7 +552,7 @@ static void this_host(void **state)
     assert_true(qi(ctx, s, "CPU/num_threads") >= 1);
     assert_non_null(q(ctx, s, "CPU/source/topology"));
     assert_int_equal(problems(s, "this host"), 0); /* passes the checker */
-    s = sysdesc_probe_host(ctx, NULL, &err); /* default options (warnings on stderr) */
+    s = sysdesc_probe_host(ctx, NULL, &err); /* default options (no warning callback) */
     assert_non_null(s);
     assert_non_null(sysdesc_probe_hwloc_version());
     /* With its PCI devices, filled from the catalog, it passes the checker too. */

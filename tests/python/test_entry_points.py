@@ -86,8 +86,25 @@ def test_catalog_and_names():
     for e in sysdesc.catalog_entries():
         assert os.path.isfile(e.path) and e.path.endswith(e.name + ".yaml")
     assert sysdesc.catalog("nvidia/h100-sxm")["GPU"]["arch"] == "sm_90"
-    with pytest.raises(sysdesc.FileError):
+    with pytest.raises(sysdesc.NotFoundError):
         sysdesc.catalog("nvidia/no-such-gpu")
+    with pytest.raises(sysdesc.NotFoundError, match="did you mean 'nvidia/h100-sxm'"):
+        sysdesc.load("nvidia/h100-sx")
+
+
+def test_catalog_vendor_and_model_of_systems():
+    """A system's vendor is its devices' vendors, each once; its model their
+    models, "N × MODEL" for N alike (`sysdesc list`'s columns)."""
+    for e in sysdesc.catalog_entries():
+        devices = list(sysdesc.catalog(e.name, check=False).values())
+        vendors = list(dict.fromkeys(d["vendor"] for d in devices if d.get("vendor")))
+        assert e.vendor == ", ".join(vendors), e.name
+        models = [d["model"] for d in devices if d.get("model")]
+        counted = [(f"{models.count(m)} \u00d7 " if models.count(m) > 1 else "") + m
+                   for m in dict.fromkeys(models)]
+        assert e.model == " + ".join(counted), e.name
+    m2 = [e for e in sysdesc.catalog_entries() if e.name == "apple/m2"][0]
+    assert m2.vendor == "Apple"
 
 
 def test_catalog_names_equal_cli_list(cli):

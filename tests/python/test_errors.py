@@ -85,8 +85,11 @@ def test_hierarchy():
 
 
 def test_missing_module_spec_is_not_found():
+    # A module is a Spec (its layout answers), with no device to print.
+    s = sysdesc.parse("module {}")
+    assert len(s) == 0 and s.layout().size("i64") == 8
     with pytest.raises(sysdesc.NotFoundError):
-        sysdesc.parse("module {}")
+        s.to_mlir()
 
 
 @pytest.mark.parametrize("text", [b"", b"\x00\x01\x02", b"\xff\xfe: [", b"GPU:\n  a: \x00\n",

@@ -29,7 +29,12 @@ def test_module_layout_and_scopes(cli, tmp_path):
     assert outer.abi_alignment("i64") == 4 and outer.preferred_alignment("i64") == 8
     assert outer.index_bitwidth("index") == 32 and outer.big_endian
     assert inner.preferred_alignment("f64") == 16 and inner.abi_alignment("i64") == 4
-    assert outer.property("endianness") == '"big"'
+    # Python values, as the value mapping gives them; the CLI prints the MLIR text.
+    assert outer.property("endianness") == "big"
+    assert inner.property("stack_alignment") == 0
+    assert inner.property("legal_int_widths") == ()
+    fpa = inner.property("function_pointer_alignment")
+    assert isinstance(fpa, sysdesc.MlirAttr) and fpa.startswith("#dlti.function_pointer_alignment<")
     # `sysdesc layout` agrees, type by type.
     f = tmp_path / "m.mlir"
     f.write_text(MODULE)
@@ -37,6 +42,51 @@ def test_module_layout_and_scopes(cli, tmp_path):
     assert out == (f"f64: size = {inner.size('f64')}, bitsize = {inner.size_in_bits('f64')}, "
                    f"alignment = {inner.abi_alignment('f64')}, "
                    f"preferred = {inner.preferred_alignment('f64')}, index = 0\n")
+
+
+def test_layout_props_agree_with_the_cli(cli, tmp_path):
+    f = tmp_path / "m.mlir"
+    f.write_text(MODULE)
+    lay = sysdesc.load(f).layout()
+    for line in cli("layout", str(f)).stdout.decode().splitlines():
+        name, text = line.split(" = ", 1)
+        value = lay.property(name)
+        if isinstance(value, str) and not isinstance(value, sysdesc.MlirAttr):
+            assert text == '"%s"' % value, name
+        elif isinstance(value, int):
+            assert text.split(" : ")[0] == str(value), name
+        else:
+            assert text == str(value) or value == (), name
+
+
+def test_layout_repr():
+    s = sysdesc.parse(MODULE, source="m.mlir")
+    assert repr(s.layout()) == '<sysdesc.Layout of \'m.mlir\': endianness = "big">'
+    # the nested module's layout has the outer one's entries too
+    assert repr(s.layout("inner")) == ('<sysdesc.Layout of \'m.mlir\', scope inner: '
+                                       'endianness = "big">')
+    assert (repr(sysdesc.catalog("nvidia/l4").layout()) ==
+            "<sysdesc.Layout of 'nvidia/l4': MLIR's defaults>")
+
+
+DL_ONLY = """module attributes {dlti.dl_spec = #dlti.dl_spec<"dlti.endianness" = "little",
+    i64 = dense<[32, 64]> : vector<2xi64>>} {}
+"""
+
+
+def test_a_data_layout_alone():
+    """A module that holds only a dlti.dl_spec is a Spec with no devices
+    whose layout() answers; what needs a system spec says so."""
+    for s in (sysdesc.parse(DL_ONLY), sysdesc.parse(DL_ONLY.encode(), check=False)):
+        assert len(s) == 0 and list(s) == [] and s.check() == []
+        lay = s.layout()
+        assert lay.property("endianness") == "little" and lay.abi_alignment("i64") == 4
+        with pytest.raises(sysdesc.NotFoundError, match="no #dlti.target_system_spec"):
+            s.to_yaml()
+        with pytest.raises(sysdesc.NotFoundError):
+            s.export("GPU", "triton")
+        with pytest.raises(sysdesc.NotFoundError):
+            s["CPU"]
 
 
 def test_layout_from_yaml_data_layout():

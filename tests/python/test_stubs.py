@@ -61,3 +61,10 @@ def test_c_methods_have_signatures():
     for m in methods:
         params = list(inspect.signature(m).parameters)
         assert params[0] == "self" and len(params) >= 2, m.__name__
+
+
+def test_the_namespace_is_the_api():
+    """dir(sysdesc) lists the API and nothing the module only uses itself
+    (os, typing's names): every public name there is in __all__."""
+    public = {n for n in dir(sysdesc) if not n.startswith("_")}
+    assert public == set(sysdesc.__all__)
