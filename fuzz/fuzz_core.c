@@ -26,8 +26,35 @@ static dlti_context *fuzz_context(void)
     return ctx;
 }
 
+/* A memory budget from 4 KiB to 260 KiB, picked by the input's bytes, so
+ * that the fuzzer runs out of memory at every allocation site it reaches. */
+size_t sysdesc_fuzz_budget(const uint8_t *data, size_t size)
+{
+    size_t h = 5381;
+    for (size_t i = 0; i < size && i < 64; i++)
+        h = h * 33 + data[i];
+    return 4096 + (h % 64) * 4096;
+}
+
+/* The same parse under a small budget: it succeeds, or fails with an error
+ * that says why (never DLTI_OK, never empty), and the context stays usable. */
+static void parse_in_budget(const uint8_t *data, size_t size)
+{
+    dlti_context *ctx = fuzz_context();
+    dlti_limits l = {.max_depth = 200, .max_input_bytes = 1 << 20,
+                     .max_string_bytes = 1 << 16, .max_entries = 1 << 16,
+                     .max_memory_bytes = sysdesc_fuzz_budget(data, size)};
+    dlti_context_set_limits(ctx, &l);
+    dlti_error_t err;
+    if (!dlti_parse(ctx, (const char *)data, size, "fuzz", &err) &&
+        (err.text[0] == '\0' || err.code == DLTI_OK))
+        sysdesc_fuzz_fail("parse in a small budget failed without a reason");
+    dlti_context_free(ctx);
+}
+
 int sysdesc_fuzz_mlir(const uint8_t *data, size_t size)
 {
+    parse_in_budget(data, size);
     dlti_context *ctx = fuzz_context();
     dlti_error_t err;
     const dlti_scope *s = dlti_parse(ctx, (const char *)data, size, "fuzz", &err);

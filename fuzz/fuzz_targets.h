@@ -33,6 +33,10 @@ struct dlti_context;
 struct sysdesc_system;
 void sysdesc_fuzz_check_prints(struct dlti_context *ctx, const struct sysdesc_system *sys);
 
+/* A memory budget (4 KiB to 260 KiB) picked by the input's first bytes,
+ * for the targets' runs under a budget (every reader's out-of-memory path). */
+size_t sysdesc_fuzz_budget(const uint8_t *data, size_t size);
+
 /* Reports a broken invariant the way a crash would, so the fuzzer keeps the input. */
 void sysdesc_fuzz_fail(const char *what);
 

@@ -36,6 +36,19 @@ int sysdesc_fuzz_yaml(const uint8_t *data, size_t size)
                                  .flags = SYSDESC_LOAD_NO_CHECK};
     sysdesc_system sys;
     dlti_error_t err;
+    /* Under a small budget: loaded, or failed with a reason (never DLTI_OK). */
+    dlti_context *small = dlti_context_new();
+    if (!small)
+        sysdesc_fuzz_fail("context");
+    dlti_limits l = {.max_memory_bytes = sysdesc_fuzz_budget(data, size)};
+    dlti_context_set_limits(small, &l);
+    sysdesc_yaml_options checked_small = opts;
+    checked_small.flags = 0;
+    if (sysdesc_yaml_load(small, (const char *)data, size, "fuzz.yaml", &checked_small, &sys,
+                          &err) != 0 &&
+        (err.text[0] == '\0' || err.code == DLTI_OK))
+        sysdesc_fuzz_fail("load in a small budget failed without a reason");
+    dlti_context_free(small);
     if (sysdesc_yaml_load(ctx, (const char *)data, size, "fuzz.yaml", &opts, &sys, &err) != 0) {
         if (err.text[0] == '\0')
             sysdesc_fuzz_fail("load failed without a message");
