@@ -5,7 +5,10 @@ read the file, parse it with the bare event loop, exit), run alternately,
 medians of wall time.  Both start a process and read the file from the page
 cache; the convert also checks, prints and writes (to /dev/null).
 
-    python3 bench/cli_bench.py BUILD_DIR [RUNS] [DEVICES]
+    python3 bench/cli_bench.py BUILD_DIR [RUNS] [DEVICES] [--base NAME]
+
+--base NAME: every device of the file also names `base: NAME` (a catalog
+entry, e.g. nvidia/arch/sm_90): one base named 2,000 times.
 """
 import os
 import statistics
@@ -16,15 +19,29 @@ import time
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 31
-    devices = sys.argv[3] if len(sys.argv) > 3 else "2000"
+    args = sys.argv[1:]
+    base_name = None
+    if "--base" in args:
+        i = args.index("--base")
+        base_name = args[i + 1]
+        del args[i:i + 2]
+    build = args[0] if len(args) > 0 else "build"
+    runs = int(args[1]) if len(args) > 1 else 31
+    devices = args[2] if len(args) > 2 else "2000"
     bench = os.path.join(build, "bench", "sysdesc-yaml-bench")
     cli = os.path.join(build, "cli", "sysdesc")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "system.yaml")
         subprocess.run([bench, devices, "--runs", "1", "--only", "none", "--write", path],
                        check=True, stdout=subprocess.DEVNULL)
+        if base_name:
+            with open(path) as f:
+                lines = f.readlines()
+            with open(path, "w") as f:
+                for line in lines:
+                    f.write(line)
+                    if line[:1] not in (" ", "#", "\n") and line.rstrip().endswith(":"):
+                        f.write("  base: %s\n" % base_name)
         cmds = {
             "libyaml process (read + event parse)": [bench, "--parse-file", path],
             "sysdesc convert --to mlir FILE >/dev/null": [cli, "convert", "--to", "mlir", path],
@@ -39,7 +56,8 @@ def main():
                     subprocess.run(cmd, check=True, stdout=null)
                     times[name].append(time.perf_counter() - t0)
         size = os.path.getsize(path)
-    print(f"input: {devices} devices, {size} bytes; medians of {runs} alternating runs")
+    print(f"input: {devices} devices{', each with base: ' + base_name if base_name else ''}, "
+          f"{size} bytes; medians of {runs} alternating runs")
     base = None
     for name, t in times.items():
         m = statistics.median(t) * 1e3

@@ -55,6 +55,12 @@ typedef struct check_run {
      * (DLTI_ERROR_UNSUPPORTED) is not counted; the scan gives it, whole,
      * to lenient->warn. */
     const sysdesc_yaml_options *lenient;
+    size_t warned;           /* the lenient warnings given */
+    /* Containers found clean under a schema key and device types: a value
+     * many devices share (a `base:`'s, an alias's) is walked once.
+     * CLEAN_SLOTS open-addressed slots, made with the first; full: no more. */
+    struct clean_slot { const dlti_attr *v; int child; unsigned bits; } *clean;
+    size_t nclean;
     bool partial;            /* SYSDESC_CHECK_PARTIAL */
     bool complete;           /* SYSDESC_CHECK_COMPLETE */
     /* the device being checked */
@@ -181,6 +187,7 @@ static void vproblem(check_run *r, dlti_error_code code, size_t depth, const oth
         dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
         if (r->locator)
             place(r, &e, depth, other);
+        r->warned++;
         if (r->lenient->warn(r->lenient->warn_user, &e) != 0)
             r->stop = true;
         return;
@@ -724,6 +731,57 @@ static void other_device_key(check_run *r, int child)
             twin ? twin : "", twin ? "'?" : "");
 }
 
+#define CLEAN_SLOTS 4096u
+
+static struct clean_slot *clean_slot(check_run *r, const dlti_attr *v, int child)
+{
+    size_t h = (((uintptr_t)v >> 4) * (uintptr_t)0x9E3779B97F4A7C15ull ^ (size_t)child) &
+               (CLEAN_SLOTS - 1);
+    for (size_t probe = 0; probe < 16; probe++, h = (h + 1) & (CLEAN_SLOTS - 1)) {
+        struct clean_slot *s = &r->clean[h];
+        if (!s->v || (s->v == v && s->child == child && s->bits == r->dev_bits))
+            return s;
+    }
+    return NULL;
+}
+
+static bool known_clean(check_run *r, const dlti_attr *v, int child)
+{
+    struct clean_slot *s = r->clean ? clean_slot(r, v, child) : NULL;
+    return s && s->v == v;
+}
+
+static void remember_clean(check_run *r, const dlti_attr *v, int child)
+{
+    if (!r->clean && !(r->clean = calloc(CLEAN_SLOTS, sizeof(*r->clean))))
+        return; /* remembering only saves time */
+    struct clean_slot *s = r->nclean < CLEAN_SLOTS / 2 ? clean_slot(r, v, child) : NULL;
+    if (s && !s->v) {
+        *s = (struct clean_slot){v, child, r->dev_bits};
+        r->nclean++;
+    }
+}
+
+/* check_value(), a container only once per schema key and device types
+ * when it was clean (no problem, no warning): a base's or an alias's value
+ * is the same attribute in every device that takes it. */
+static void check_value_once(check_run *r, int child, const sysdesc_schema_key *k,
+                             const dlti_attr *v)
+{
+    dlti_attr_kind kind = dlti_attr_get_kind(v);
+    if (kind != DLTI_ATTR_MAP && kind != DLTI_ATTR_ARRAY) {
+        check_value(r, child, k, v);
+        return;
+    }
+    if (known_clean(r, v, child))
+        return;
+    long count = r->count;
+    size_t warned = r->warned;
+    check_value(r, child, k, v);
+    if (r->count == count && r->warned == warned && !r->stop)
+        remember_clean(r, v, child);
+}
+
 static void walk_map(check_run *r, const dlti_attr *map, int parent)
 {
     if (r->depth >= MAX_DEPTH)
@@ -753,7 +811,7 @@ static void walk_map(check_run *r, const dlti_attr *map, int parent)
         else if (!(k->devices & r->dev_bits))
             other_device_key(r, child);
         else
-            check_value(r, child, k, dlti_attr_entry_value(map, i));
+            check_value_once(r, child, k, dlti_attr_entry_value(map, i));
         r->depth--;
     }
 }
@@ -1077,6 +1135,7 @@ static long check(const sysdesc_system *sys, unsigned flags, sd_locator *locator
                      .complete = flags & SYSDESC_CHECK_COMPLETE, .target = -1};
     long n = check_run_all(r, sys);
     free(r->hints);
+    free(r->clean);
     free(r);
     return n;
 }
@@ -1103,6 +1162,7 @@ long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text,
         sd_first_problem keep = {first, 0, opts};
         const sysdesc_yaml_options *lenient = r->lenient;
         free(r->hints);
+        free(r->clean);
         *r = (check_run){.report = sd_keep_first, .user = &keep, .source = source, .locator = loc,
                          .partial = flags & SYSDESC_CHECK_PARTIAL,
                          .complete = flags & SYSDESC_CHECK_COMPLETE, .target = best,
@@ -1111,6 +1171,7 @@ long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text,
     }
     sd_locator_free(loc);
     free(r->hints);
+    free(r->clean);
     free(r);
     return n;
 }

@@ -21,6 +21,16 @@ typedef struct base_file {
     struct base_file *next;
 } base_file;
 
+/* A `base:` as written (a catalog name) or as joined to the naming file's
+ * folder (a path), once it loaded: the next device that names it takes the
+ * device without a catalog lookup, realpath or read. */
+typedef struct base_name {
+    char *key;
+    const dlti_attr *device;
+    struct base_name *next;
+} base_name;
+#define BASE_NAME_SLOTS 64
+
 typedef struct chain {
     const char *path;          /* realpath of a file being loaded */
     const struct chain *up;
@@ -31,6 +41,7 @@ typedef struct loader {
     sysdesc_yaml_options opts;
     const sd_resolver *resolver; /* names that are not paths; NULL: none */
     base_file *bases;          /* files loaded as bases, by path, loaded once */
+    base_name *named[BASE_NAME_SLOTS]; /* and by what named them */
     sd_types types;
     sd_key_set keys;           /* duplicate checks of big mappings */
     dlti_error_t *err;
@@ -278,6 +289,33 @@ static char *base_path(file *f, const sd_node *n)
     return p;
 }
 
+static base_name **named_slot(loader *L, const char *key)
+{
+    return &L->named[dlti_hash_bytes(key, strlen(key)) % BASE_NAME_SLOTS];
+}
+
+static const dlti_attr *named_find(loader *L, const char *key)
+{
+    for (const base_name *b = *named_slot(L, key); b; b = b->next)
+        if (strcmp(b->key, key) == 0)
+            return b->device;
+    return NULL;
+}
+
+/* Remembers what `key` named; a failure to remember costs only speed. */
+static void named_add(loader *L, const char *key, const dlti_attr *device)
+{
+    base_name *b = malloc(sizeof(*b));
+    if (!b || !(b->key = strdup(key))) {
+        free(b);
+        return;
+    }
+    base_name **slot = named_slot(L, key);
+    b->device = device;
+    b->next = *slot;
+    *slot = b;
+}
+
 static const dlti_attr *resolve_base(file *f, const sd_node *n)
 {
     loader *L = f->L;
@@ -298,9 +336,17 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
     }
     if (looks_like_path(n->u.text) && base_refused(f, n, n->u.text))
         return NULL;
+    /* a catalog name is the same entry wherever it is named */
+    const dlti_attr *known = looks_like_path(n->u.text) ? NULL : named_find(L, n->u.text);
+    if (known)
+        return known;
     char *path = base_path(f, n);
     if (!path)
         return NULL;
+    if (looks_like_path(n->u.text) && (known = named_find(L, path)) != NULL) {
+        free(path);
+        return known;
+    }
     char *real = realpath(path, NULL);
     if (!real) {
         /* exit 3 as for a FILE on the command line that is not there */
@@ -369,6 +415,8 @@ static const dlti_attr *resolve_base(file *f, const sd_node *n)
         L->bases = b;
     }
 out:
+    if (device)
+        named_add(L, looks_like_path(n->u.text) ? path : n->u.text, device);
     free(real);
     free(path);
     return device;
@@ -464,6 +512,13 @@ static void loader_init(loader *L, dlti_context *ctx, const sysdesc_yaml_options
 static void loader_free(loader *L)
 {
     free(L->keys.slots);
+    for (size_t i = 0; i < BASE_NAME_SLOTS; i++)
+        while (L->named[i]) {
+            base_name *next = L->named[i]->next;
+            free(L->named[i]->key);
+            free(L->named[i]);
+            L->named[i] = next;
+        }
     while (L->bases) {
         base_file *next = L->bases->next;
         free(L->bases->path);
