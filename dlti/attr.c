@@ -830,6 +830,8 @@ bool dlti_attr_equal(const dlti_attr *a, const dlti_attr *b)
     case DLTI_ATTR_DENSE_ARRAY:
         if (!same_type(a->type, b->type))
             return false;
+        if (a->n == 0) /* memcmp of no bytes still wants pointers, and empty arrays have none */
+            return true;
         return a->type->kind == DLTI_TYPE_FLOAT
                    ? memcmp(a->u.floats, b->u.floats, a->n * sizeof(*a->u.floats)) == 0
                    : memcmp(a->u.ints, b->u.ints, a->n * sizeof(*a->u.ints)) == 0;

@@ -506,6 +506,7 @@ int sd_catalog_suggest(const char *name, const char *search_path, char *out, siz
     }
     free(near);
     sysdesc_catalog_list_free(s.e, s.n);
+    free(s.seen);
     free(owned);
     return rc;
 }
