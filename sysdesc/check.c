@@ -1140,6 +1140,29 @@ static long check(const sysdesc_system *sys, unsigned flags, sd_locator *locator
     return n;
 }
 
+/* The first problem in the file, for a load's error (sd_first_problem). */
+int sd_keep_first(void *user, const dlti_error_t *problem)
+{
+    sd_first_problem *f = user;
+    if (problem->code == DLTI_ERROR_UNSUPPORTED && f->opts &&
+        !(f->opts->flags & SYSDESC_LOAD_STRICT))
+        return f->opts->warn ? f->opts->warn(f->opts->warn_user, problem) : 0;
+    /* first in the file, as `sysdesc check` lists them (a problem without a
+     * line first; the checker's order at one place): the checker finds a
+     * device's keys in the order base: left them, not the file's */
+    bool before = f->n == 0 ||
+                  (f->err && (problem->line < f->err->line ||
+                              (problem->line == f->err->line && problem->column < f->err->column)));
+    f->n++;
+    if (before && f->err) {
+        *f->err = *problem;
+        /* strict: an unknown key fails the load as a mistake does */
+        if (f->opts && f->err->code == DLTI_ERROR_UNSUPPORTED)
+            f->err->code = DLTI_ERROR_VERIFY;
+    }
+    return 0;
+}
+
 long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text, size_t len,
                     const char *source, const sysdesc_yaml_options *opts, dlti_error_t *first)
 {

@@ -17,28 +17,6 @@
 
 /* ---- the schema check every load ends with ---- */
 
-int sd_keep_first(void *user, const dlti_error_t *problem)
-{
-    sd_first_problem *f = user;
-    if (problem->code == DLTI_ERROR_UNSUPPORTED && f->opts &&
-        !(f->opts->flags & SYSDESC_LOAD_STRICT))
-        return f->opts->warn ? f->opts->warn(f->opts->warn_user, problem) : 0;
-    /* first in the file, as `sysdesc check` lists them (a problem without a
-     * line first; the checker's order at one place): the checker finds a
-     * device's keys in the order base: left them, not the file's */
-    bool before = f->n == 0 ||
-                  (f->err && (problem->line < f->err->line ||
-                              (problem->line == f->err->line && problem->column < f->err->column)));
-    f->n++;
-    if (before && f->err) {
-        *f->err = *problem;
-        /* strict: an unknown key fails the load as a mistake does */
-        if (f->opts && f->err->code == DLTI_ERROR_UNSUPPORTED)
-            f->err->code = DLTI_ERROR_VERIFY;
-    }
-    return 0;
-}
-
 /* 0 when `sys` passes the device schema (or the options skip the check);
  * else -1 with the first problem, located in `text`, as the error. */
 static int check_loaded(const sysdesc_system *sys, const char *text, size_t len,
