@@ -815,6 +815,7 @@ static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const cha
         if (!root || !na)
             return dlti_parser_fail(p, 0, DLTI_ERROR_NOMEM, "out of memory");
         memset(root, 0, sizeof(*root));
+        memset(na, 0, sizeof(*na));
         root->ctx = ctx;
         na->name = bare_attr_name(a->kind);
         na->name_len = strlen(na->name);
