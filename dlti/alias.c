@@ -54,6 +54,11 @@ int dlti_alias_define(dlti_parser *p)
     else
         a.attr = dlti_parse_attr(p);
     p->err = outer;
+    if ((a.type || a.attr) && p->failed) { /* the value read, then a NUL byte after it */
+        if (outer)
+            *outer = local;
+        return -1;
+    }
     if (!a.type && !a.attr) {
         if (local.code != DLTI_ERROR_UNSUPPORTED) {
             if (outer)
