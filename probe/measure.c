@@ -74,9 +74,7 @@ static int64_t cache_i64(dlti_context *ctx, const dlti_attr *dev, const char *lv
     return get_i64(ctx, dev, path, 3);
 }
 
-/* Whether the probe listed `path` ("cache.L3.size_in_bytes") under the
- * device's "suspect": a value it kept but does not believe. */
-static bool is_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path)
+bool mk_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path)
 {
     const dlti_attr *s = dlti_attr_lookup(dev, dlti_key_string(ctx, "suspect", 7));
     size_t n = s && dlti_attr_get_kind(s) == DLTI_ATTR_ARRAY ? dlti_attr_size(s) : 0;
@@ -136,7 +134,7 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
             continue;
         char path[40];
         snprintf(path, sizeof(path), "cache.%s.size_in_bytes", names[i]);
-        if (is_suspect(ctx, dev, path)) {
+        if (mk_suspect(ctx, dev, path)) {
             add_skip(p, names[i],
                      "its size (%" PRId64 " bytes) is marked suspect by the probe: not "
                      "measured, and memory's working set is sized without it; give the real "

@@ -48,6 +48,12 @@ static inline unsigned mk_lanes(const mk_kernels *k, bool f32)
     return (unsigned)(k->vector_bits / (f32 ? 32 : 64));
 }
 
+/* ---- measure.c ---- */
+
+/* Whether the probe listed `path` ("cache.L3.size_in_bytes") under the
+ * device's "suspect": a value it kept but does not believe. */
+bool mk_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path);
+
 /* ---- measure_chase.c ---- */
 
 /* A random cyclic chain of pointers, one per 64-byte line, over `bytes`. */
