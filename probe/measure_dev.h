@@ -94,9 +94,8 @@ typedef struct md_dev {
     bool clock;            /* sd_fma32 leaves the SM clock (CUDA) */
     unsigned lanes;        /* work-items whose elements interleave in the
                               bandwidth kernels (device.cl, SPAN): 0 (all: a
-                              GPU's coalesced loads), 1 (a CPU that runs
-                              work-items one after the other), the SIMD width
-                              of a CPU runtime that runs them in lanes */
+                              GPU's coalesced loads) or 1 (a CPU: each
+                              work-item a contiguous share) */
     unsigned w32, w64, wv; /* lanes of the f32 and f64 chains and words of the
                               bandwidth and local memory kernels' elements
                               (SD_W32, SD_W64, SD_WV of device.cl): 1, 1, 4

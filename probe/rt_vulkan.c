@@ -21,6 +21,14 @@ typedef struct VkPhysicalDeviceIDProperties {
     VkBool32 deviceLUIDValid;
 } VkPhysicalDeviceIDProperties;
 
+typedef struct VkPhysicalDeviceSubgroupProperties {
+    int32_t sType;
+    void *pNext;
+    uint32_t subgroupSize;
+    VkFlags supportedStages, supportedOperations;
+    VkBool32 quadOperationsInAllStages;
+} VkPhysicalDeviceSubgroupProperties;
+
 typedef struct VkPhysicalDevicePCIBusInfoPropertiesEXT {
     int32_t sType;
     void *pNext;

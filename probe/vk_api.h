@@ -166,12 +166,4 @@ typedef struct VkExtensionProperties {
     uint32_t specVersion;
 } VkExtensionProperties;
 
-typedef struct VkPhysicalDeviceSubgroupProperties {
-    int32_t sType;
-    void *pNext;
-    uint32_t subgroupSize;
-    VkFlags supportedStages, supportedOperations;
-    VkBool32 quadOperationsInAllStages;
-} VkPhysicalDeviceSubgroupProperties;
-
 #endif
