@@ -74,6 +74,14 @@ static int64_t cache_i64(dlti_context *ctx, const dlti_attr *dev, const char *lv
     return get_i64(ctx, dev, path, 3);
 }
 
+bool mk_break_triad(const char *runtime)
+{
+    const char *v = getenv("SYSDESC_MEASURE_BREAK_TRIAD");
+    bool named = v && (strcmp(v, "opencl") == 0 || strcmp(v, "vulkan") == 0 ||
+                       strcmp(v, "cuda") == 0);
+    return v && (named ? runtime && strcmp(v, runtime) == 0 : true);
+}
+
 bool mk_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path)
 {
     const dlti_attr *s = dlti_attr_lookup(dev, dlti_key_string(ctx, "suspect", 7));
@@ -269,7 +277,7 @@ static double run(plan *p, mk_kind kind, size_t bytes, int threads, const char *
     progress(p, what, name, threads);
     mk_run r = {.kind = kind, .k = p->k, .bytes = bytes, .nthreads = threads, .cpus = p->cpus,
                 .sample_s = p->sample_s, .samples = p->samples, .budget_s = p->budget_s,
-                .break_triad = kind == MK_TRIAD && getenv("SYSDESC_MEASURE_BREAK_TRIAD")};
+                .break_triad = kind == MK_TRIAD && mk_break_triad(NULL)};
     p->step++;
     return mk_team_run(&r, err) == 0 ? r.best : -1;
 }

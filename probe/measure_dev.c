@@ -605,12 +605,11 @@ static const md_ops *ops_of(const char *runtime)
     return NULL;
 }
 
+/* Every run, after the runtime is open. */
 static int run_all(md_run *m)
 {
     md_dev *d = &m->d;
     const md_target *t = m->t;
-    if (d->ops->open(d) != 0)
-        return -1;
     size_t most = t->memory_bytes > t->l2_bytes ? t->memory_bytes : t->l2_bytes;
     most = most > t->transfer_bytes ? most : t->transfer_bytes;
     unsigned groups = t->groups > t->fma_groups ? t->groups : t->fma_groups;
@@ -667,11 +666,11 @@ char *md_measure_child(void *arg, int progress_fd, size_t *len)
     m->d.ops = ops_of(t->runtime);
     m->d.w32 = m->d.w64 = 1;
     m->d.wv = 4;
-    double start = now_s();
     const dlti_attr *measured = NULL;
+    double start = 0;
     if (!m->d.ops) {
         md_fail(&m->d, "sysdesc does not measure through %s", t->runtime);
-    } else if (run_all(m) == 0) {
+    } else if (m->d.ops->open(&m->d) == 0 && (start = now_s(), run_all(m) == 0)) {
         dlti_error_t err;
         measured = measured_map(ctx, m, now_s() - start, &err);
         if (!measured)

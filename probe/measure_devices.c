@@ -237,7 +237,7 @@ static void plan(state *st, const dlti_attr *dev, bool cpu, job *j)
     if (memory && t->transfer_bytes > memory / 8)
         t->transfer_bytes = (size_t)(memory / 8);
     t->mode = st->opts->mode;
-    t->break_triad = getenv("SYSDESC_MEASURE_BREAK_TRIAD") != NULL;
+    t->break_triad = mk_break_triad(t->runtime);
 }
 
 /* The device index and name the runtime's view gives; false when it lacks them. */

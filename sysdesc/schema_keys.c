@@ -74,7 +74,8 @@
     {P "skipped.*", STR, NULL, D, 0, BOOK, 0, 0, NULL, "why it was not measured", NULL,    \
      NULL},                                                                                \
     {P "duration_in_seconds", F64, "s", D, 0, BOOK, 0, 0, NULL,                            \
-     "how long the measurement took", NULL, NULL}
+     "how long the runs took (a device's: after its runtime's start and kernel build)",     \
+     NULL, NULL}
 
 /* The keys only a device's `measured` map has (docs/measure.md, "Devices"). */
 #define MEASURED_DEVICE(P, D)                                                              \

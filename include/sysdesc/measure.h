@@ -70,8 +70,11 @@ SYSDESC_API void sysdesc_measure_options_init(sysdesc_measure_options *opts);
  * (AVX-512F, AVX2+FMA, NEON, else portable C), chosen at run time.
  *
  * Test hook: when the environment variable SYSDESC_MEASURE_BREAK_TRIAD is
- * set, the triad kernel skips the last elements of its arrays, so that the
- * verification must fail (DLTI_ERROR_VERIFY); tests use it.
+ * set (to anything but a runtime's name), the triad kernel skips the last
+ * elements of its arrays, so that the verification must fail
+ * (DLTI_ERROR_VERIFY); tests use it.  Set to "opencl", "vulkan" or "cuda",
+ * it breaks only the triad of sysdesc_measure_devices() through that
+ * runtime.
  */
 SYSDESC_API const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_device,
                                                   const sysdesc_measure_options *opts,
