@@ -23,6 +23,8 @@ in C and proves nothing about a real driver, its JIT or the PTX; only the
 host side's bookkeeping):
 4. a GPU measured through cuda, the SM clock the double was told, the
    f16 kernel's JIT failure skipping f16 only;
+   summary shows measured beside nominal with their ratio, roofline draws
+   the device's measured ceilings;
 5. a wrong result, a launch error, a hang (killed at --device-timeout) and a
    crash each cost that device's measurement, said in its source and on
    stderr, exit 3, the CPU still measured.
@@ -223,6 +225,37 @@ try:
           f"GPU0's source line: {gpu.get('source', {}).get('measured')!r}")
     check("measured" not in spec.get("CPU", {}), "--device GPU0 measures GPU0 only")
     check(run("check", os.path.join(T, "gpu.mlir")).returncode == 0, "the double's spec checks")
+
+    # summary: measured beside nominal with their ratio; roofline: the
+    # device's measured ceilings (local and L2 by their read) beside nominal.
+    nominal = {"memory_bandwidth_in_bytes_per_second": 3350000000000, "max_clock_in_mhz": 1980,
+               "peak_ops_per_second.fp32_vector": 6.7e13}
+    r, spec = double("", "--device", "GPU0",
+                     *[a for k, v in nominal.items() for a in ("--set", f"GPU0.{k}={v}")])
+    m = spec.get("GPU0", {}).get("measured", {})
+    s = run("summary", os.path.join(T, "gpu.mlir"))
+    lines = {ln[:20].strip(): ln[20:].strip() for ln in s.stdout.splitlines()
+             if ln.startswith("  measured ")}
+    for label, got, nom in (
+            ("measured memory bw", m.get("memory_bandwidth_in_bytes_per_second", 0),
+             nominal["memory_bandwidth_in_bytes_per_second"]),
+            ("measured clock", m.get("frequency_mhz", 0), nominal["max_clock_in_mhz"]),
+            ("measured FP32", m.get("peak_ops_per_second", {}).get("fp32_vector", 0),
+             nominal["peak_ops_per_second.fp32_vector"])):
+        pct = 100 * got / nom
+        want = f"({pct:.0f}% of " if pct >= 10 else f"({pct:.2g}% of "
+        check(want in lines.get(label, "") and lines[label].endswith(" nominal)"),
+              f"summary: {label} {lines.get(label)!r} has {want}... nominal)")
+    check("(" not in lines.get("measured FP64", "("), "summary: no ratio without a nominal twin")
+    rf = run("roofline", "--device", "GPU0", "-o", os.path.join(T, "gpu.svg"),
+             os.path.join(T, "gpu.mlir"))
+    for key in ("measured.levels.local.read_bandwidth_in_bytes_per_second",
+                "measured.levels.L2.read_bandwidth_in_bytes_per_second",
+                "measured.levels.memory.triad_bandwidth_in_bytes_per_second",
+                "measured.peak_ops_per_second.fp32_vector", "memory_bandwidth_in_bytes_per_second"):
+        check(rf.returncode == 0 and key in rf.stderr, f"roofline of GPU0 draws {key}")
+    check("through cuda, CUDA 12.4" in open(os.path.join(T, "gpu.svg")).read()
+          if rf.returncode == 0 else False, "roofline names the runtime that measured")
 
     r, spec = double("cuda.jit_fp16 = 218\n", "--device", "GPU0")
     m = spec.get("GPU0", {}).get("measured", {})
