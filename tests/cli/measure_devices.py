@@ -30,6 +30,16 @@ host side's bookkeeping):
    stderr, exit 3, the CPU still measured.
 
 6. usage errors exit 2.
+
+Under a sanitizer (SYSDESC_TEST_SLOWDOWN > 1) the runtimes' figures are
+not compared with the CPU's nor with each other: pocl and lavapipe run
+their driver code inside this process, through the sanitizer's
+interceptors, and their timers count that (lavapipe's FMA rate falls a
+thousandfold under ASan), nor are their run times held to the plain
+build's bounds (the --device-timeout, scaled, still bounds them); every
+kernel is still run and verified.  Lavapipe is left out there: through
+ASan's interceptors (fast_unwind_on_malloc=0, as scripts/test-all sets)
+its measurement does not finish within minutes.
 Environment: SYSDESC, SRCDIR, CUDA_DOUBLE_DIR (the double's folder)."""
 import json
 import os
@@ -41,6 +51,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.environ["SRCDIR"], "tests"))
 from timebound import limit  # noqa: E402
+
+PLAIN = float(os.environ.get("SYSDESC_TEST_SLOWDOWN", "1") or 1) <= 1
+# A device's bound, scaled as the test's other limits are.
+DEVICE_TIMEOUT = str(int(limit(30) * 1000))
 
 SYSDESC = os.environ["SYSDESC"]
 DOUBLE = os.environ["CUDA_DOUBLE_DIR"]
@@ -112,7 +126,10 @@ def check_device_map(m, runtime, where):
 try:
     # ---- 1. the real runtimes, --quick, every device ----
     out = os.path.join(T, "all.mlir")
-    r = run("measure", "--quick", "--device", "all", "--no-cache", "-o", out)
+    # Under a sanitizer, OpenCL only: lavapipe's driver code through ASan's
+    # interceptors takes minutes (or more) where it takes a second.
+    r = run("measure", "--quick", "--device", "all", "--no-cache", "-o", out,
+            "--device-timeout", DEVICE_TIMEOUT, *([] if PLAIN else ["--runtimes=opencl"]))
     check(r.returncode == 0, f"measure --quick --device all: exit {r.returncode}: {r.stderr[-600:]}")
     check("measure: [" in r.stderr and "done" in r.stderr, "the progress line on stderr")
     c = run("check", out)
@@ -140,12 +157,18 @@ try:
               f"{where}: the device the probe saw")
         lv = m["levels"]
         mem_read = lv["memory"]["read_bandwidth_in_bytes_per_second"]
+        check(lv.get("local", {}).get("read_bandwidth_in_bytes_per_second", 0) > 0,
+              f"{where}: local memory read")
+        if not PLAIN:
+            print(f"skip: {where}: figures and run times not compared under a sanitizer "
+                  f"(see above)")
+            continue
+        check(m["duration_in_seconds"] <= limit(3),
+              f"{where}: --quick runs took {m['duration_in_seconds']:.2f} s (limit {limit(3):.1f})")
         if "L2" in lv:
             check(lv["L2"]["read_bandwidth_in_bytes_per_second"] >= 0.5 * mem_read,
                   f"{where}: L2 read {lv['L2']['read_bandwidth_in_bytes_per_second']:.3g} >= "
                   f"half of memory read {mem_read:.3g}")
-        check(lv.get("local", {}).get("read_bandwidth_in_bytes_per_second", 0) > 0,
-              f"{where}: local memory read")
         # Against the CPU's own kernels in the same run.  The bounds allow
         # the runtimes' overhead (docs/measure.md: lavapipe's 256-bit code is
         # 1/5-1/15 of the native FMA rate here) and catch a unit or count
@@ -161,24 +184,24 @@ try:
             ratio = got / ref if ref else 0
             check(lo <= ratio <= hi, f"{where}: {name} {got:.3g} / the CPU's {ref:.3g} = "
                                      f"{ratio:.3f}, within [{lo:.3f}, {hi}]")
-        check(m["duration_in_seconds"] <= limit(3),
-              f"{where}: --quick runs took {m['duration_in_seconds']:.2f} s (limit {limit(3):.1f})")
 
     if seen:
         rt = seen[0]
         # ---- 2. the default mode within 10 s of runs ----
         r = run("measure", "--device", "CPU", f"--runtimes={rt}", "--no-cache", "-q",
-                "--format", "json")
+                "--format", "json", "--device-timeout", DEVICE_TIMEOUT)
         check(r.returncode == 0, f"measure --device CPU --runtimes={rt}: exit {r.returncode}")
         m = json.loads(r.stdout)["CPU"]["measured"].get("runtimes", {}).get(rt, {}) \
             if r.returncode == 0 else {}
-        check(m.get("mode") == "default" and 0 < m.get("duration_in_seconds", 99) <= limit(10),
+        check(m.get("mode") == "default" and 0 < m.get("duration_in_seconds", 99) <=
+              (limit(10) if PLAIN else 1e9),
               f"default mode through {rt}: {m.get('duration_in_seconds', 0):.2f} s of runs "
               f"(limit {limit(10):.1f})")
 
         # ---- 3. a broken triad costs that measurement only ----
         out3 = os.path.join(T, "broken.mlir")
         r = run("measure", "--quick", "--device", "CPU", "--no-cache", "-o", out3,
+                "--device-timeout", DEVICE_TIMEOUT, *([] if PLAIN else [f"--runtimes={rt}"]),
                 env={"SYSDESC_MEASURE_BREAK_TRIAD": rt})
         cpu3 = spec_of(out3).get("CPU", {})
         src = cpu3.get("source", {}).get(f"measured.runtimes.{rt}", "")
