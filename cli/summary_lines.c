@@ -88,6 +88,26 @@ static const char *label_of(const sum_device *d, const char *path)
     return k ? k->summary : NULL;
 }
 
+/* Beside a measured value (measured.<path>), its nominal twin when the
+ * device has one: " (78% of 3.35 TB/s nominal)".  A GPU's clock compares
+ * with max_clock_in_mhz. */
+static void nominal_ratio(const sum_device *d, const char *path, const dlti_attr *v, sum_buf *b)
+{
+    if (strncmp(path, "measured.", 9) != 0)
+        return;
+    const char *twin = strcmp(path + 9, "frequency_mhz") == 0 ? "max_clock_in_mhz" : path + 9;
+    const sysdesc_schema_key *k = sysdesc_schema_find(d->type, twin);
+    const dlti_attr *n = k ? get_path(d, d->dev, twin) : NULL;
+    double got, nominal;
+    if (!n || dlti_attr_get_double(v, &got, NULL) != 0 ||
+        dlti_attr_get_double(n, &nominal, NULL) != 0 || !(nominal > 0) || !(got >= 0))
+        return;
+    double pct = 100 * got / nominal;
+    sum_buf_printf(b, pct >= 10 ? " (%.0f%% of " : " (%.2g%% of ", pct);
+    sum_number(b, n, k->unit, strrchr(twin, '.') ? strrchr(twin, '.') + 1 : twin);
+    sum_buf_str(b, " nominal)");
+}
+
 /* "1 package, 2 cores × 1 thread": the counts the schema labels, on one line. */
 static bool counts_line(sum_device *d)
 {
@@ -195,6 +215,7 @@ static bool map_lines(sum_device *d, const sysdesc_schema_key *key, const dlti_a
         sum_buf b = {0};
         bool list = false;
         sum_value(&b, v, c->unit, name, &list);
+        nominal_ratio(d, c->path, v, &b);
         char sub[64];
         snprintf(sub, sizeof(sub), "%s", name);
         for (char *p = sub; *p; p++)
@@ -407,6 +428,7 @@ bool sum_device_lines(sum_device *d)
         sum_buf b = {0};
         bool list = false;
         sum_value(&b, v, k->unit, strrchr(p, '.') ? strrchr(p, '.') + 1 : p, &list);
+        nominal_ratio(d, p, v, &b);
         d->group++;
         if (!add_line(d, k->summary, NULL, 0, &b, list))
             return false;

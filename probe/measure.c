@@ -74,9 +74,15 @@ static int64_t cache_i64(dlti_context *ctx, const dlti_attr *dev, const char *lv
     return get_i64(ctx, dev, path, 3);
 }
 
-/* Whether the probe listed `path` ("cache.L3.size_in_bytes") under the
- * device's "suspect": a value it kept but does not believe. */
-static bool is_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path)
+bool mk_break_triad(const char *runtime)
+{
+    const char *v = getenv("SYSDESC_MEASURE_BREAK_TRIAD");
+    bool named = v && (strcmp(v, "opencl") == 0 || strcmp(v, "vulkan") == 0 ||
+                       strcmp(v, "cuda") == 0);
+    return v && (named ? runtime && strcmp(v, runtime) == 0 : true);
+}
+
+bool mk_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path)
 {
     const dlti_attr *s = dlti_attr_lookup(dev, dlti_key_string(ctx, "suspect", 7));
     size_t n = s && dlti_attr_get_kind(s) == DLTI_ATTR_ARRAY ? dlti_attr_size(s) : 0;
@@ -136,7 +142,7 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
             continue;
         char path[40];
         snprintf(path, sizeof(path), "cache.%s.size_in_bytes", names[i]);
-        if (is_suspect(ctx, dev, path)) {
+        if (mk_suspect(ctx, dev, path)) {
             add_skip(p, names[i],
                      "its size (%" PRId64 " bytes) is marked suspect by the probe: not "
                      "measured, and memory's working set is sized without it; give the real "
@@ -279,7 +285,7 @@ static double run(plan *p, mk_kind kind, size_t bytes, int threads, const char *
     progress(p, what, name, threads);
     mk_run r = {.kind = kind, .k = p->k, .bytes = bytes, .nthreads = threads, .cpus = p->cpus,
                 .sample_s = p->sample_s, .samples = p->samples, .budget_s = p->budget_s,
-                .break_triad = kind == MK_TRIAD && getenv("SYSDESC_MEASURE_BREAK_TRIAD")};
+                .break_triad = kind == MK_TRIAD && mk_break_triad(NULL)};
     p->step++;
     return mk_team_run(&r, err) == 0 ? r.best : -1;
 }

@@ -48,6 +48,17 @@ static inline unsigned mk_lanes(const mk_kernels *k, bool f32)
     return (unsigned)(k->vector_bits / (f32 ? 32 : 64));
 }
 
+/* ---- measure.c ---- */
+
+/* The test hook SYSDESC_MEASURE_BREAK_TRIAD (sysdesc/measure.h): whether
+ * the triad of the CPU's own kernels (runtime NULL) or of a measurement
+ * through `runtime` is to leave its last elements. */
+bool mk_break_triad(const char *runtime);
+
+/* Whether the probe listed `path` ("cache.L3.size_in_bytes") under the
+ * device's "suspect": a value it kept but does not believe. */
+bool mk_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path);
+
 /* ---- measure_chase.c ---- */
 
 /* A random cyclic chain of pointers, one per 64-byte line, over `bytes`. */

@@ -218,13 +218,28 @@ const dlti_attr *pb_rt_libraries(dlti_context *ctx);
 /* Whether every library of such a map is still the same file. */
 bool pb_rt_libraries_unchanged(const dlti_attr *libraries);
 
+/* rt_child.c: runs `n` jobs at once, each fn(args[i], progress_fd, &len) in a
+ * forked child of its own that must answer within `timeout_ms`.  fn returns
+ * its malloc'ed answer (NULL: out of memory) and may write lines ending in
+ * '\n' to progress_fd (-1 when on_line is NULL), which the parent hands to
+ * on_line(user, i, line) as they come.  texts[i] gets job i's answer, or
+ * NULL with whys[i] saying what happened: "no answer within 20000 ms:
+ * abandoned (killed)", "crashed in WHAT (signal 11, ...)", "WHAT exited
+ * with status 3" (WHAT: "its probe", "its measurement").  Returns -1 only
+ * when out of memory. */
+#define PB_RT_WHY 256
+typedef char *(*pb_child_fn)(void *arg, int progress_fd, size_t *len);
+typedef void (*pb_child_line_fn)(void *user, size_t job, const char *line);
+int pb_child_run(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_ms,
+                 const char *what, pb_child_line_fn on_line, void *user, char **texts,
+                 char (*whys)[PB_RT_WHY]);
+
 /* rt_child.c: asks the `n` sources `src` at once, each in a forked child
  * of its own that must answer within opts->runtime_timeout_ms, or one after
  * the other in this process when opts->runtimes_in_process.  texts[i] gets
  * source i's malloc'ed answer (pb_rt_print), or NULL with whys[i] saying
  * what happened ("no answer within 20000 ms: abandoned (killed)", "crashed
  * in its probe (signal 11, ...)").  Returns -1 only when out of memory. */
-#define PB_RT_WHY 256
 int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
               char (*whys)[PB_RT_WHY]);
 /* The default bound of a runtime's answer (sysdesc_probe_options.runtime_timeout_ms 0). */

@@ -1,19 +1,22 @@
-/* Runtime sources in bounded time: each runs in a child process of its own,
- * all at once, and writes its answer (rt_text.c) to a pipe; the parent
- * reads the pipes until the answers are complete or the time bound has
- * passed, and kills a child that is still running then.  A runtime that
- * hangs or crashes in its own init costs its own answer, nothing else.
+/* Work in bounded time: each job runs in a child process of its own, all
+ * at once, and writes its answer (text) to a pipe; the parent reads the
+ * pipes until the answers are complete or the time bound has passed, and
+ * kills a child that is still running then.  A runtime that hangs or
+ * crashes in its own init (or in a kernel: `sysdesc measure --device`)
+ * costs its own answer, nothing else.  pb_rt_ask runs the runtime sources
+ * this way (their answers: rt_text.c); pb_child_run is the machinery.
  *
  * The fork rule (docs/runtimes.md, "Children and fork"): the child runs
- * only the runtime source and pb_rt_print, writes to its pipe and ends with
+ * only the job's function, writes its answer to its pipe and ends with
  * _exit(): no atexit handler, no stdio flush and no return into the
  * caller's code; the caller's handlers of crash signals are reset, so that
  * a runtime's crash ends the child by its signal.  Its standard output and
  * error go to a second pipe, so a runtime's chatter never lands in the
  * caller's output; the last line of it explains a child that failed; its
- * standard input is an empty pipe.  In a multithreaded caller the child
- * holds the forking thread only; glibc makes malloc, stdio and dlopen safe
- * there, and a child that deadlocks all the same is killed at the bound.
+ * standard input is an empty pipe.  A third pipe, when the caller wants one,
+ * carries progress lines.  In a multithreaded caller the child holds the
+ * forking thread only; glibc makes malloc, stdio and dlopen safe there, and
+ * a child that deadlocks all the same is killed at the bound.
  *
  * Nothing a child starts outlives the ask: each child leads a process group
  * of its own, and the whole group is killed once the child has ended (seen
@@ -46,24 +49,6 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Runs `src` over a run of its own and prints the answer (NULL when out of
- * memory): the whole of a child's work, and of an in-process ask. */
-static char *answer_of(const pb_run *parent, const pb_rt_source *src, size_t *len)
-{
-    dlti_context *ctx = dlti_context_new();
-    if (!ctx)
-        return NULL;
-    pb_run run;
-    pb_run_init(&run, ctx, parent->opts);
-    dlti_error_t err;
-    if (src->probe(&run, &err) != 0)
-        pb_rt_skipped(&run, src->name, err.text);
-    char *text = pb_rt_print(&run, pb_rt_libraries(ctx), len);
-    pb_run_free(&run);
-    dlti_context_free(ctx);
-    return text;
-}
-
 static void write_all(int fd, const char *p, size_t n)
 {
     while (n) {
@@ -78,7 +63,7 @@ static void write_all(int fd, const char *p, size_t n)
 }
 
 /* The child: never returns. */
-static void child_main(const pb_run *run, const pb_rt_source *src, int out_fd, int log_fd,
+static void child_main(pb_child_fn fn, void *arg, int out_fd, int log_fd, int progress_fd,
                        pid_t parent)
 {
     /* A group of its own, which the parent kills whole (the parent sets it
@@ -102,19 +87,23 @@ static void child_main(const pb_run *run, const pb_rt_source *src, int out_fd, i
      * its two pipes and nowhere else the caller holds. */
     int out = fcntl(out_fd, F_DUPFD_CLOEXEC, 3);
     int log = fcntl(log_fd, F_DUPFD_CLOEXEC, 3);
+    int progress = progress_fd >= 0 ? fcntl(progress_fd, F_DUPFD_CLOEXEC, 3) : -1;
     int in[2];
-    if (out < 0 || log < 0 || pipe2(in, O_CLOEXEC) != 0 || close(in[1]) != 0 ||
-        dup2(in[0], 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0 ||
-        (out != 3 && dup3(out, 3, O_CLOEXEC) < 0))
+    /* the answer on 3, progress (when asked) on 4 */
+    if (out < 0 || log < 0 || (progress_fd >= 0 && progress < 0) || pipe2(in, O_CLOEXEC) != 0 ||
+        close(in[1]) != 0 || dup2(in[0], 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0 ||
+        (out != 3 && dup3(out, 3, O_CLOEXEC) < 0) ||
+        (progress >= 0 && progress != 4 && dup3(progress, 4, O_CLOEXEC) < 0))
         _exit(5);
-    if (close_range(4, ~0u, 0) != 0) {
+    unsigned first = progress >= 0 ? 5 : 4; /* what the child keeps is below */
+    if (close_range(first, ~0u, 0) != 0) {
         struct rlimit r;
         long max = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 65536 ? (long)r.rlim_cur : 65536;
-        for (long fd = 4; fd < max; fd++)
+        for (long fd = first; fd < max; fd++)
             close((int)fd);
     }
     size_t len = 0;
-    char *text = answer_of(run, src, &len);
+    char *text = fn(arg, progress >= 0 ? 4 : -1, &len);
     if (!text)
         _exit(3);
     write_all(3, text, len);
@@ -123,53 +112,93 @@ static void child_main(const pb_run *run, const pb_rt_source *src, int out_fd, i
 
 typedef struct job {
     pid_t pid;
-    int out_fd, log_fd; /* -1 once at end of file */
+    int out_fd, log_fd, progress_fd; /* -1 once at end of file (progress: or not asked) */
     dlti_buf text;
     char log[512]; /* the end of what the child printed */
     size_t loglen;
+    char line[256]; /* the progress line being read */
+    size_t linelen;
     int status;
     bool reaped, killed, flooded;
 } job;
 
-static void job_start(const pb_run *run, const pb_rt_source *src, job *j, char *why)
+typedef enum { PIPE_OUT, PIPE_LOG, PIPE_PROGRESS } pipe_kind;
+
+static void close_pair(int p[2])
 {
-    int out[2], log[2];
+    if (p[0] >= 0)
+        close(p[0]);
+    if (p[1] >= 0)
+        close(p[1]);
+}
+
+static void job_start(pb_child_fn fn, void *arg, bool progress, job *j, char *why)
+{
+    int out[2] = {-1, -1}, log[2] = {-1, -1}, prog[2] = {-1, -1};
     j->pid = -1;
-    j->out_fd = j->log_fd = -1;
-    if (pipe2(out, O_CLOEXEC) != 0) {
+    j->out_fd = j->log_fd = j->progress_fd = -1;
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(log, O_CLOEXEC) != 0 ||
+        (progress && pipe2(prog, O_CLOEXEC) != 0)) {
         snprintf(why, PB_RT_WHY, "not asked: pipe: %s", strerror(errno));
-        return;
-    }
-    if (pipe2(log, O_CLOEXEC) != 0) {
-        snprintf(why, PB_RT_WHY, "not asked: pipe: %s", strerror(errno));
-        close(out[0]);
-        close(out[1]);
+        close_pair(out);
+        close_pair(log);
+        close_pair(prog);
         return;
     }
     pid_t parent = getpid();
     j->pid = fork();
     if (j->pid == 0)
-        child_main(run, src, out[1], log[1], parent);
+        child_main(fn, arg, out[1], log[1], prog[1], parent);
     if (j->pid > 0)
         setpgid(j->pid, j->pid); /* as the child does: no race over who is first */
     close(out[1]);
     close(log[1]);
+    if (prog[1] >= 0)
+        close(prog[1]);
     if (j->pid < 0) {
         snprintf(why, PB_RT_WHY, "not asked: fork: %s", strerror(errno));
         close(out[0]);
         close(log[0]);
+        if (prog[0] >= 0)
+            close(prog[0]);
         return;
     }
     j->out_fd = out[0];
     j->log_fd = log[0];
+    j->progress_fd = prog[0];
     /* The parent's ends only: the child's writes block as pipes do. */
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(log[0], F_SETFL, O_NONBLOCK);
+    if (prog[0] >= 0)
+        fcntl(prog[0], F_SETFL, O_NONBLOCK);
+}
+
+/* The callback that receives progress lines, and its job. */
+typedef struct line_sink {
+    pb_child_line_fn fn;
+    void *user;
+    size_t job;
+} line_sink;
+
+/* Hands each whole line of progress to the sink (a line too long is cut). */
+static void job_lines(job *j, const char *b, size_t n, const line_sink *sink)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] != '\n') {
+            if (j->linelen + 1 < sizeof(j->line))
+                j->line[j->linelen++] = b[i];
+            continue;
+        }
+        j->line[j->linelen] = '\0';
+        if (sink->fn)
+            sink->fn(sink->user, sink->job, j->line);
+        j->linelen = 0;
+    }
 }
 
 /* Reads what is there: false when nothing more is there now (EAGAIN);
  * closes the descriptor at end of file. */
-static bool job_read(job *j, int *fd, bool is_log)
+static bool job_read(job *j, int *fd, pipe_kind kind, const line_sink *sink)
 {
     char b[4096];
     ssize_t r = read(*fd, b, sizeof(b));
@@ -182,7 +211,7 @@ static bool job_read(job *j, int *fd, bool is_log)
         *fd = -1;
         return false;
     }
-    if (!is_log) {
+    if (kind == PIPE_OUT) {
         if (j->text.len + (size_t)r > PB_RT_MAX_ANSWER_BYTES) {
             /* a flood: no answer is that big; the child and its group end */
             j->flooded = true;
@@ -193,6 +222,10 @@ static bool job_read(job *j, int *fd, bool is_log)
             return false;
         }
         dlti_buf_put(&j->text, b, (size_t)r);
+        return true;
+    }
+    if (kind == PIPE_PROGRESS) {
+        job_lines(j, b, (size_t)r, sink);
         return true;
     }
     /* keep the last sizeof(log) bytes */
@@ -215,19 +248,25 @@ static bool job_read(job *j, int *fd, bool is_log)
 /* The child has ended and its group is gone: what its pipes hold is all of
  * it, read up to the answer's limit (a process that left the group may
  * still hold them open: they are closed all the same). */
-static void job_drain(job *j)
+static void job_drain(job *j, const line_sink *sink)
 {
-    while (j->out_fd >= 0 && job_read(j, &j->out_fd, false))
+    while (j->out_fd >= 0 && job_read(j, &j->out_fd, PIPE_OUT, sink))
         ;
     for (size_t n = 0; j->log_fd >= 0 && n < PB_RT_MAX_ANSWER_BYTES / 4096 &&
-                       job_read(j, &j->log_fd, true);
+                       job_read(j, &j->log_fd, PIPE_LOG, sink);
+         n++)
+        ;
+    for (size_t n = 0; j->progress_fd >= 0 && n < PB_RT_MAX_ANSWER_BYTES / 4096 &&
+                       job_read(j, &j->progress_fd, PIPE_PROGRESS, sink);
          n++)
         ;
     if (j->out_fd >= 0)
         close(j->out_fd);
     if (j->log_fd >= 0)
         close(j->log_fd);
-    j->out_fd = j->log_fd = -1;
+    if (j->progress_fd >= 0)
+        close(j->progress_fd);
+    j->out_fd = j->log_fd = j->progress_fd = -1;
 }
 
 /* Whether the child has ended, without reaping it: until it is reaped its
@@ -242,7 +281,7 @@ static bool job_ended(const job *j)
         if (waitid(P_PID, (id_t)j->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0)
             return si.si_pid == j->pid;
         if (errno != EINTR)
-            return errno == ECHILD && j->out_fd < 0 && j->log_fd < 0;
+            return errno == ECHILD && j->out_fd < 0 && j->log_fd < 0 && j->progress_fd < 0;
     }
 }
 
@@ -285,7 +324,7 @@ static void last_line(const job *j, char *out, size_t size)
             *p = '?';
 }
 
-static char *job_result(job *j, unsigned timeout_ms, char *why)
+static char *job_result(job *j, unsigned timeout_ms, const char *what, char *why)
 {
     char tail[200];
     last_line(j, tail, sizeof(tail));
@@ -296,10 +335,10 @@ static char *job_result(job *j, unsigned timeout_ms, char *why)
         snprintf(why, PB_RT_WHY, "no answer within %u ms: abandoned (killed)%s", timeout_ms,
                  tail);
     } else if (WIFSIGNALED(j->status)) {
-        snprintf(why, PB_RT_WHY, "crashed in its probe (signal %d, %s)%s", WTERMSIG(j->status),
+        snprintf(why, PB_RT_WHY, "crashed in %s (signal %d, %s)%s", what, WTERMSIG(j->status),
                  strsignal(WTERMSIG(j->status)), tail);
     } else if (WIFEXITED(j->status) && WEXITSTATUS(j->status) != 0) {
-        snprintf(why, PB_RT_WHY, "its probe exited with status %d%s", WEXITSTATUS(j->status),
+        snprintf(why, PB_RT_WHY, "%s exited with status %d%s", what, WEXITSTATUS(j->status),
                  tail);
     } else if (j->text.failed || !j->text.data) {
         snprintf(why, PB_RT_WHY, "%s", j->text.failed ? "out of memory" : "no answer");
@@ -313,31 +352,16 @@ static char *job_result(job *j, unsigned timeout_ms, char *why)
     return NULL;
 }
 
-static int ask_in_process(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
-                          char (*whys)[PB_RT_WHY])
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        texts[i] = answer_of(run, src[i], &len);
-        if (!texts[i])
-            snprintf(whys[i], PB_RT_WHY, "out of memory");
-    }
-    return 0;
-}
-
-int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
-              char (*whys)[PB_RT_WHY])
+int pb_child_run(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_ms,
+                 const char *what, pb_child_line_fn on_line, void *user, char **texts,
+                 char (*whys)[PB_RT_WHY])
 {
     for (size_t i = 0; i < n; i++) {
         texts[i] = NULL;
         whys[i][0] = '\0';
     }
-    if (run->opts->runtimes_in_process)
-        return ask_in_process(run, src, n, texts, whys);
-    unsigned timeout = run->opts->runtime_timeout_ms ? run->opts->runtime_timeout_ms
-                                                     : PB_RT_TIMEOUT_MS;
     job *jobs = calloc(n ? n : 1, sizeof(*jobs));
-    struct pollfd *pfd = calloc(2 * n + 1, sizeof(*pfd));
+    struct pollfd *pfd = calloc(3 * n + 1, sizeof(*pfd));
     if (!jobs || !pfd) {
         free(jobs);
         free(pfd);
@@ -346,9 +370,9 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
     /* Flushed before fork: the children's copies are never flushed (they
      * _exit), and nothing the caller buffered is written twice. */
     fflush(NULL);
-    int64_t deadline = now_ms() + timeout;
+    int64_t deadline = now_ms() + timeout_ms;
     for (size_t i = 0; i < n; i++)
-        job_start(run, src[i], &jobs[i], whys[i]);
+        job_start(fn, args[i], on_line != NULL, &jobs[i], whys[i]);
     for (;;) {
         size_t np = 0;
         bool pending = false;
@@ -358,14 +382,14 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
                 continue;
             job_reap(j);
             if (j->reaped) {
-                job_drain(j);
+                job_drain(j, &(line_sink){on_line, user, i});
                 continue;
             }
             pending = true;
-            if (j->out_fd >= 0)
-                pfd[np++] = (struct pollfd){.fd = j->out_fd, .events = POLLIN};
-            if (j->log_fd >= 0)
-                pfd[np++] = (struct pollfd){.fd = j->log_fd, .events = POLLIN};
+            int fds[3] = {j->out_fd, j->log_fd, j->progress_fd};
+            for (int k = 0; k < 3; k++)
+                if (fds[k] >= 0)
+                    pfd[np++] = (struct pollfd){.fd = fds[k], .events = POLLIN};
         }
         int64_t left = deadline - now_ms();
         if (!pending || left <= 0)
@@ -378,10 +402,14 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
             if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
                 continue;
             for (size_t i = 0; i < n; i++) {
-                if (jobs[i].out_fd == pfd[k].fd)
-                    job_read(&jobs[i], &jobs[i].out_fd, false);
-                else if (jobs[i].log_fd == pfd[k].fd)
-                    job_read(&jobs[i], &jobs[i].log_fd, true);
+                job *j = &jobs[i];
+                line_sink sink = {on_line, user, i};
+                if (j->out_fd == pfd[k].fd)
+                    job_read(j, &j->out_fd, PIPE_OUT, &sink);
+                else if (j->log_fd == pfd[k].fd)
+                    job_read(j, &j->log_fd, PIPE_LOG, &sink);
+                else if (j->progress_fd == pfd[k].fd)
+                    job_read(j, &j->progress_fd, PIPE_PROGRESS, &sink);
             }
         }
     }
@@ -403,10 +431,72 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
                 job_reap(j);
             }
         }
-        job_drain(j);
-        texts[i] = job_result(j, timeout, whys[i]);
+        job_drain(j, &(line_sink){on_line, user, i});
+        texts[i] = job_result(j, timeout_ms, what, whys[i]);
     }
     free(jobs);
     free(pfd);
     return 0;
+}
+
+/* ---- the runtime sources ---- */
+
+/* Runs `src` over a run of its own and prints the answer (NULL when out of
+ * memory): the whole of a child's work, and of an in-process ask. */
+static char *answer_of(const pb_run *parent, const pb_rt_source *src, size_t *len)
+{
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx)
+        return NULL;
+    pb_run run;
+    pb_run_init(&run, ctx, parent->opts);
+    dlti_error_t err;
+    if (src->probe(&run, &err) != 0)
+        pb_rt_skipped(&run, src->name, err.text);
+    char *text = pb_rt_print(&run, pb_rt_libraries(ctx), len);
+    pb_run_free(&run);
+    dlti_context_free(ctx);
+    return text;
+}
+
+typedef struct rt_job {
+    const pb_run *run;
+    const pb_rt_source *src;
+} rt_job;
+
+static char *rt_answer(void *arg, int progress_fd, size_t *len)
+{
+    const rt_job *job = arg;
+    (void)progress_fd;
+    return answer_of(job->run, job->src, len);
+}
+
+int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
+              char (*whys)[PB_RT_WHY])
+{
+    if (run->opts->runtimes_in_process) {
+        for (size_t i = 0; i < n; i++) {
+            size_t len;
+            whys[i][0] = '\0';
+            texts[i] = answer_of(run, src[i], &len);
+            if (!texts[i])
+                snprintf(whys[i], PB_RT_WHY, "out of memory");
+        }
+        return 0;
+    }
+    unsigned timeout = run->opts->runtime_timeout_ms ? run->opts->runtime_timeout_ms
+                                                     : PB_RT_TIMEOUT_MS;
+    rt_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+    void **args = calloc(n ? n : 1, sizeof(*args));
+    int rc = -1;
+    if (jobs && args) {
+        for (size_t i = 0; i < n; i++) {
+            jobs[i] = (rt_job){run, src[i]};
+            args[i] = &jobs[i];
+        }
+        rc = pb_child_run(rt_answer, args, n, timeout, "its probe", NULL, NULL, texts, whys);
+    }
+    free(jobs);
+    free(args);
+    return rc;
 }

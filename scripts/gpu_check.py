@@ -410,6 +410,22 @@ def main():
             report.append(x.markdown())
             bad += x.bad
 
+    # The measured ceilings (sysdesc measure --device) against a PyTorch copy
+    # and the nominal peaks: bench/measure_gpu_compare.py, when it is there.
+    compare = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
+                           "measure_gpu_compare.py")
+    if os.path.exists(compare) and not os.environ.get("SYSDESC_GPU_CHECK_NO_MEASURE"):
+        m = run([sys.executable, compare, "--sysdesc", args.sysdesc, "--mode", "quick"])
+        if m.returncode == 0:
+            report.append("## sysdesc measure --device against PyTorch and the nominal peaks\n")
+            report.append(m.stdout.strip() + "\n")
+        else:
+            log.append("measure --device: exit %d (%s)" % (
+                m.returncode, (m.stderr.strip().splitlines() or ["no message"])[-1]))
+        if args.out:
+            with open(os.path.join(args.out, "measure.txt"), "w") as f:
+                f.write(m.stdout + m.stderr)
+
     report.append("Notes: " + "; ".join(log + [
         "(values) in parentheses have another meaning and are not compared: nvidia-smi's "
         "memory total is NVML's (it includes what the driver keeps), Inductor's cc an "

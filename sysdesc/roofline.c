@@ -18,8 +18,9 @@ static const char cpu_types[] = "fp64_vector,fp64_matrix,fp32_vector,fp32_matrix
 static const char gpu_types[] = "fp64_vector,fp64_matrix,fp32_vector,fp32_matrix,tf32_matrix,"
                                 "fp16_matrix,bf16_matrix,fp8_matrix";
 
-/* Cache levels a measured map may hold, then memory (measure.c's order). */
-static const char *const levels[] = {"L1", "L2", "L3", "L4", "memory"};
+/* Levels a measured map may hold: a device's local (shared) memory, the
+ * caches, then memory (measure.c's and measure_dev.c's order). */
+static const char *const levels[] = {"local", "L1", "L2", "L3", "L4", "memory"};
 
 static const dlti_attr *at(dlti_context *ctx, const dlti_attr *a, const char *const *path,
                            size_t n)
@@ -141,15 +142,22 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
                      all_types[i]);
             add(r, m, true, v, label, key);
         }
-    /* Bandwidth: each measured level (triad, all threads), else the measured
-     * memory bandwidth; the nominal memory bandwidth. */
+    /* Bandwidth: each measured level (triad, all threads; a level a device
+     * measured by reading only, as its L2 and local memory, by its read),
+     * else the measured memory bandwidth; the nominal memory bandwidth. */
     size_t before = r->n;
     for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        const char *kind = "triad";
         const char *path[] = {"levels", levels[i], "triad_bandwidth_in_bytes_per_second"};
-        snprintf(label, sizeof(label), "%s triad", levels[i]);
-        snprintf(key, sizeof(key), "measured.levels.%s.triad_bandwidth_in_bytes_per_second",
-                 levels[i]);
-        add(r, true, false, number(at(ctx, meas, path, 3)), label, key);
+        double v = number(at(ctx, meas, path, 3));
+        if (!(v > 0)) {
+            kind = "read";
+            path[2] = "read_bandwidth_in_bytes_per_second";
+            v = number(at(ctx, meas, path, 3));
+        }
+        snprintf(label, sizeof(label), "%s %s", levels[i], kind);
+        snprintf(key, sizeof(key), "measured.levels.%s.%s", levels[i], path[2]);
+        add(r, true, false, v, label, key);
     }
     if (r->n == before) {
         const char *path[] = {"memory_bandwidth_in_bytes_per_second"};
@@ -163,9 +171,16 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
     if (meas) {
         const char *date = string(at(ctx, meas, (const char *[]){"date"}, 1));
         const char *isa = string(at(ctx, meas, (const char *[]){"kernel_isa"}, 1));
+        const char *rt = string(at(ctx, meas, (const char *[]){"runtime"}, 1));
+        const char *drv = string(at(ctx, meas, (const char *[]){"driver"}, 1));
         double nt = number(at(ctx, meas, (const char *[]){"num_threads"}, 1));
-        snprintf(r->measured_by, sizeof(r->measured_by), "sysdesc measure %s, %s, %.0f thread%s",
-                 date ? date : "(no date)", isa ? isa : "(no ISA)", nt, nt == 1 ? "" : "s");
+        if (rt)
+            snprintf(r->measured_by, sizeof(r->measured_by), "sysdesc measure %s, through %s, %s",
+                     date ? date : "(no date)", rt, drv ? drv : "no driver named");
+        else
+            snprintf(r->measured_by, sizeof(r->measured_by),
+                     "sysdesc measure %s, %s, %.0f thread%s", date ? date : "(no date)",
+                     isa ? isa : "(no ISA)", nt, nt == 1 ? "" : "s");
     }
     bool compute = false, bw = false;
     for (size_t i = 0; i < r->n; i++) {

@@ -24,6 +24,86 @@
 #define BIG INT64_MAX
 #define PCI_ID_MAX 0xffff
 
+/* The keys of a `measured` map that the CPU's own measurement and a
+ * device's share (P: the map's path and a dot, D: the device types, LBL:
+ * whether `sysdesc summary` shows them). */
+#define MEASURED_COMMON(P, D, LBL)                                                         \
+    {P "method", STR, NULL, D, 0, BOOK, 0, 0, NULL,                                        \
+     "how: samples, byte and FLOP counts, kernels", NULL, NULL},                           \
+    {P "date", STR, NULL, D, 0, BOOK, 0, 0, NULL, "when, UTC (ISO 8601)", NULL, NULL},    \
+    {P "sysdesc_version", STR, NULL, D, 0, BOOK, 0, 0, NULL, "the sysdesc that measured",  \
+     NULL, NULL},                                                                          \
+    {P "mode", STR, NULL, D, 0, BOOK, 0, 0, NULL, "quick, default or full", NULL, NULL},   \
+    {P "frequency_mhz", I64, "MHz", D, 0, PEAK, 1, 100000, NULL,                           \
+     "the clock achieved while measuring: a CPU's by a chain of dependent integer adds, a " \
+     "GPU's SMs by their cycle counter against the global timer (CUDA)",                   \
+     (LBL) ? "measured clock" : NULL, NULL},                                               \
+    {P "peak_ops_per_second", MAP, NULL, D, 0, PEAK, 0, 0, NULL,                           \
+     "FMA rate of the whole device (FLOP/s: an FMA is 2): every allowed CPU, every compute " \
+     "unit",                                                                               \
+     NULL, NULL},                                                                          \
+    {P "peak_ops_per_second.fp64_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL,           \
+     "f64 FMA, the widest vectors", (LBL) ? "measured FP64" : NULL, NULL},                 \
+    {P "peak_ops_per_second.fp32_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL,           \
+     "f32 FMA, the widest vectors", (LBL) ? "measured FP32" : NULL, NULL},                 \
+    {P "memory_bandwidth_in_bytes_per_second", I64, "bytes/s", D, 0, PEAK, 1, BIG, NULL,   \
+     "= levels.memory.triad_bandwidth_in_bytes_per_second (STREAM triad)",                 \
+     (LBL) ? "measured memory bw" : NULL, NULL},                                           \
+    {P "levels", MAP, NULL, D, 0, PEAK, 0, 0, "L1 L2 L3 L4 memory local",                  \
+     "one map per level measured: the CPU's data caches, a device's local (shared) memory " \
+     "and L2, and memory",                                                                 \
+     NULL, NULL},                                                                          \
+    {P "levels.*", MAP, NULL, D, 0, PEAK, 0, 0, NULL, "one level", NULL, NULL},            \
+    {P "levels.*.working_set_in_bytes", I64, "bytes", D, 0, BOOK, 1, BIG, NULL,            \
+     "the bytes a run spans: one CPU thread's; a device's kernel's", NULL, NULL},          \
+    {P "levels.*.read_bandwidth_in_bytes_per_second", I64, "bytes/s", D, 0, PEAK, 1, BIG,  \
+     NULL, "sum of a[i], all threads or work-items", NULL, NULL},                          \
+    {P "levels.*.triad_bandwidth_in_bytes_per_second", I64, "bytes/s", D, 0, PEAK, 1, BIG, \
+     NULL, "a[i] = b[i] + s * c[i], three bytes counted for each byte of a, all threads or " \
+     "work-items",                                                                         \
+     NULL, NULL},                                                                          \
+    {P "levels.*.bounded", STR, NULL, D, 0, BOOK, 0, 0, NULL,                              \
+     "what the mode's bound changed: working sets capped, or the single-thread runs left " \
+     "out (docs/measure.md, \"Bounds\")",                                                  \
+     NULL, NULL},                                                                          \
+    {P "skipped", MAP, NULL, D, 0, BOOK, 0, 0,                                             \
+     "L1 L2 L3 L4 memory local fp64_vector fp16_vector frequency_mhz",                     \
+     "what was not measured, each with why (a suspect size, the mode's bound, what the "   \
+     "device or its runtime lacks)",                                                       \
+     NULL, NULL},                                                                          \
+    {P "skipped.*", STR, NULL, D, 0, BOOK, 0, 0, NULL, "why it was not measured", NULL,    \
+     NULL},                                                                                \
+    {P "duration_in_seconds", F64, "s", D, 0, BOOK, 0, 0, NULL,                            \
+     "how long the runs took (a device's: after its runtime's start and kernel build)",     \
+     NULL, NULL}
+
+/* The keys only a device's `measured` map has (docs/measure.md, "Devices"). */
+#define MEASURED_DEVICE(P, D)                                                              \
+    {P "runtime", STR, NULL, D, 0, BOOK, 0, 0, NULL,                                       \
+     "the runtime the kernels ran through: cuda, opencl, vulkan", NULL, NULL},             \
+    {P "driver", STR, NULL, D, 0, BOOK, 0, 0, NULL,                                        \
+     "the runtime's and driver's versions, as the runtime gives them", NULL, NULL},        \
+    {P "device_name", STR, NULL, D, 0, BOOK, 0, 0, NULL, "the device as the runtime names it", \
+     NULL, NULL},                                                                          \
+    {P "work_group_size", I64, NULL, D, 0, BOOK, 1, BIG, NULL,                             \
+     "work-items (threads) a work-group (block) of every kernel", NULL, NULL},             \
+    {P "repeats", I64, NULL, D, 0, BOOK, 1, BIG, NULL,                                     \
+     "the fewest timed launches any value is the best of", NULL, NULL},                    \
+    {P "peak_ops_per_second.fp16_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL,           \
+     "f16 FMA, two lanes a chain (half2)", NULL, NULL},                                    \
+    {P "levels.*.working_set_per_work_group_in_bytes", I64, "bytes", D, 0, BOOK, 1, BIG,   \
+     NULL, "local memory: what each work-group fills and reads", NULL, NULL},              \
+    {P "levels.*.copy_bandwidth_in_bytes_per_second", I64, "bytes/s", D, 0, PEAK, 1, BIG,  \
+     NULL, "b[i] = a[i], two bytes counted for each byte of a", NULL, NULL},               \
+    {P "transfer", MAP, NULL, D, 0, PEAK, 0, 0, NULL,                                      \
+     "copies between page-locked host memory and the device", NULL, NULL},                 \
+    {P "transfer.working_set_in_bytes", I64, "bytes", D, 0, BOOK, 1, BIG, NULL,            \
+     "the bytes each copy moves", NULL, NULL},                                             \
+    {P "transfer.host_to_device_bandwidth_in_bytes_per_second", I64, "bytes/s", D, 0, PEAK, \
+     1, BIG, NULL, "host to device", NULL, NULL},                                          \
+    {P "transfer.device_to_host_bandwidth_in_bytes_per_second", I64, "bytes/s", D, 0, PEAK, \
+     1, BIG, NULL, "device to host", NULL, NULL}
+
 /* path, type, unit, devices, required (by devices), class, min, max, names, meaning, summary,
  * required_if (a boolean key: required only where it is not false) */
 static const sysdesc_schema_key schema[] = {
@@ -199,15 +279,12 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_kinds.*.linux_capacity", I64, NULL, CPU, 0, FACT, 0, BIG, NULL,
      "hwloc LinuxCapacity", NULL, NULL},
 
-    /* ---- CPU: what sysdesc measure measured (docs/measure.md) ---- */
-    {"measured", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
-     "what this host delivered when measured (sysdesc measure), with its provenance", NULL, NULL},
-    {"measured.method", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
-     "how: samples, byte and FLOP counts, kernels", NULL, NULL},
-    {"measured.date", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "when, UTC (ISO 8601)", NULL, NULL},
-    {"measured.sysdesc_version", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
-     "the sysdesc that measured", NULL, NULL},
-    {"measured.mode", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "quick, default or full", NULL, NULL},
+    /* ---- what sysdesc measure measured (docs/measure.md): the CPU by its own
+     * kernels, a GPU through its runtime (MEASURED_* above the table) ---- */
+    {"measured", MAP, NULL, ANY, 0, PEAK, 0, 0, NULL,
+     "what the device delivered when measured (sysdesc measure), with its provenance", NULL,
+     NULL},
+    MEASURED_COMMON("measured.", ANY, 1),
     {"measured.kernel_isa", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
      "the kernels' ISA: avx512f, avx2+fma, neon, portable C", NULL, NULL},
     {"measured.vector_width_in_bits", I64, "bits", CPU, 0, BOOK, 1, BIG, NULL,
@@ -216,50 +293,29 @@ static const sysdesc_schema_key schema[] = {
      "threads of the all-thread runs: one per allowed CPU", NULL, NULL},
     {"measured.cpus", INTS, NULL, CPU, 0, BOOK, 0, BIG, NULL,
      "the CPUs they were pinned to (sched_getaffinity)", NULL, NULL},
-    {"measured.frequency_mhz", I64, "MHz", CPU, 0, PEAK, 1, 100000, NULL,
-     "achieved clock: a chain of dependent integer adds", "measured clock", NULL},
-    {"measured.peak_ops_per_second", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
-     "FMA rate, all threads (FLOP/s: an FMA is 2)", NULL, NULL},
-    {"measured.peak_ops_per_second.fp64_vector", F64, "ops/s", CPU, 0, PEAK, 0, 0, NULL,
-     "f64, widest vector FMA, all threads", "measured FP64", NULL},
-    {"measured.peak_ops_per_second.fp32_vector", F64, "ops/s", CPU, 0, PEAK, 0, 0, NULL,
-     "f32, widest vector FMA, all threads", NULL, NULL},
     {"measured.peak_ops_per_second_single_thread", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
      "FMA rate of one thread on one core", NULL, NULL},
     {"measured.peak_ops_per_second_single_thread.fp64_vector", F64, "ops/s", CPU, 0, PEAK, 0, 0,
      NULL, "f64, one thread", NULL, NULL},
     {"measured.peak_ops_per_second_single_thread.fp32_vector", F64, "ops/s", CPU, 0, PEAK, 0, 0,
      NULL, "f32, one thread", NULL, NULL},
-    {"measured.memory_bandwidth_in_bytes_per_second", I64, "bytes/s", CPU, 0, PEAK, 1, BIG, NULL,
-     "= levels.memory.triad_bandwidth_in_bytes_per_second (STREAM triad, all threads)",
-     "measured memory bw", NULL},
-    {"measured.levels", MAP, NULL, CPU, 0, PEAK, 0, 0, "L1 L2 L3 L4 memory",
-     "one map per data cache level measured, and memory", NULL, NULL},
-    {"measured.levels.*", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL, "one level", NULL, NULL},
-    {"measured.levels.*.working_set_in_bytes", I64, "bytes", CPU, 0, BOOK, 1, BIG, NULL,
-     "one thread's working set", NULL, NULL},
     {"measured.levels.*.working_set_per_thread_in_bytes", I64, "bytes", CPU, 0, BOOK, 1, BIG,
      NULL, "each thread's working set in the all-thread runs", NULL, NULL},
-    {"measured.levels.*.read_bandwidth_in_bytes_per_second", I64, "bytes/s", CPU, 0, PEAK, 1,
-     BIG, NULL, "sum of a[i], all threads", NULL, NULL},
-    {"measured.levels.*.triad_bandwidth_in_bytes_per_second", I64, "bytes/s", CPU, 0, PEAK, 1,
-     BIG, NULL, "a[i] = b[i] + s * c[i], 24 bytes an element, all threads", NULL, NULL},
     {"measured.levels.*.read_bandwidth_single_thread_in_bytes_per_second", I64, "bytes/s", CPU,
      0, PEAK, 1, BIG, NULL, "read, one thread", NULL, NULL},
     {"measured.levels.*.triad_bandwidth_single_thread_in_bytes_per_second", I64, "bytes/s", CPU,
      0, PEAK, 1, BIG, NULL, "triad, one thread", NULL, NULL},
     {"measured.levels.*.latency_in_ns", F64, "ns", CPU, 0, PEAK, 0, 0, NULL,
      "load-to-use latency, randomised pointer chase, one thread", NULL, NULL},
-    {"measured.levels.*.bounded", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
-     "what the mode's bound a run changed: working sets capped, or the single-thread runs "
-     "left out (docs/measure.md, \"Bounds\")",
+    MEASURED_DEVICE("measured.", GPU),
+    {"measured.runtimes", MAP, NULL, CPU, 0, PEAK, 0, 0, "opencl vulkan",
+     "the host CPU measured through the runtimes that see it (pocl, lavapipe), each as a "
+     "device is",
      NULL, NULL},
-    {"measured.skipped", MAP, NULL, CPU, 0, BOOK, 0, 0, "L1 L2 L3 L4 memory",
-     "the levels not measured, each with why (a suspect size, the mode's bound)", NULL, NULL},
-    {"measured.skipped.*", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "why this level was not measured",
-     NULL, NULL},
-    {"measured.duration_in_seconds", F64, "s", CPU, 0, BOOK, 0, 0, NULL,
-     "how long the measurement took", NULL, NULL},
+    {"measured.runtimes.*", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
+     "what one runtime's kernels got from the CPU", NULL, NULL},
+    MEASURED_COMMON("measured.runtimes.*.", CPU, 0),
+    MEASURED_DEVICE("measured.runtimes.*.", CPU),
 
     /* ---- GPU identity ---- */
     {"compute_capability", STR, NULL, GPU, 0, FACT, 0, 0, NULL, "NVIDIA only: \"9.0\"", NULL, NULL},

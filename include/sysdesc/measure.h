@@ -1,7 +1,8 @@
 /*
  * sysdesc/measure.h - measure what this host delivers: bandwidth and
  * load-to-use latency of each cache level and of memory, peak f64/f32 FMA
- * rate, the achieved clock (docs/measure.md).
+ * rate, the achieved clock (docs/measure.md); and what its devices deliver
+ * through the vendor runtimes (sysdesc_measure_devices).
  *
  * The results form the CPU device's `measured` map (docs/keys.md): numbers
  * with their provenance (method, threads, CPU set, date, sysdesc version).
@@ -50,6 +51,11 @@ typedef struct sysdesc_measure_options {
     void *progress_user;
     /** The most threads for the "all threads" runs; 0: every allowed CPU. */
     unsigned max_threads;
+    /** sysdesc_measure_devices: the bound on one device's measurement in
+     *  milliseconds (its runtime's start, its kernels' build and its runs),
+     *  after which its child is killed; 0: by mode (quick 30 s, default
+     *  60 s, full 180 s). */
+    unsigned device_timeout_ms;
 } sysdesc_measure_options;
 
 /** Fills `opts` with the defaults. */
@@ -64,8 +70,11 @@ SYSDESC_API void sysdesc_measure_options_init(sysdesc_measure_options *opts);
  * (AVX-512F, AVX2+FMA, NEON, else portable C), chosen at run time.
  *
  * Test hook: when the environment variable SYSDESC_MEASURE_BREAK_TRIAD is
- * set, the triad kernel skips the last elements of its arrays, so that the
- * verification must fail (DLTI_ERROR_VERIFY); tests use it.
+ * set (to anything but a runtime's name), the triad kernel skips the last
+ * elements of its arrays, so that the verification must fail
+ * (DLTI_ERROR_VERIFY); tests use it.  Set to "opencl", "vulkan" or "cuda",
+ * it breaks only the triad of sysdesc_measure_devices() through that
+ * runtime.
  */
 SYSDESC_API const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_device,
                                                   const sysdesc_measure_options *opts,
@@ -79,6 +88,42 @@ SYSDESC_API const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_
 SYSDESC_API const dlti_attr *sysdesc_measure_attach(dlti_context *ctx, const dlti_attr *system_spec,
                                                     const char *device_id,
                                                     const dlti_attr *measured, dlti_error_t *err);
+
+/**
+ * Measures devices of `system_spec` (a #dlti.target_system_spec of this
+ * host from sysdesc_probe_host(), with the vendor runtimes asked: their
+ * views, under each device's `runtimes`, say which runtime sees it and as
+ * which device) and returns the spec with the results (docs/measure.md,
+ * "Devices").  `device_ids` names `n` devices of the spec, or is the one
+ * name "all": every device.
+ *
+ * - "CPU" (a device of type CPU) is measured as sysdesc_measure_host()
+ *   does, into its `measured` map, and then through each runtime whose
+ *   view of it the spec holds and that sysdesc measures through (OpenCL,
+ *   Vulkan: pocl, lavapipe), into `measured.runtimes.<runtime>`.
+ * - A GPU is measured through the first of its runtimes, in the probe's
+ *   priority order, that sysdesc measures through (CUDA, OpenCL, Vulkan),
+ *   into its `measured` map.
+ *
+ * Each runtime measurement runs in a child process of its own, one after
+ * the other, killed after opts->device_timeout_ms: a runtime or kernel
+ * that hangs or crashes costs that measurement only.  Every kernel's
+ * result is checked.  The device's `source` map says for each what
+ * measured it ("measured" or "measured.runtimes.opencl" = "sysdesc
+ * measure through opencl: DRIVER") or why it was not measured ("not
+ * measured: ..."): nothing is invented.  `*failed` (may be NULL) gets the
+ * number of measurements that failed (a crash, a hang, a wrong result, a
+ * runtime's error); a device no runtime can measure is not one.
+ *
+ * Errors: NULL with err: DLTI_ERROR_ARGUMENT (not a system spec, an id it
+ * does not hold), DLTI_ERROR_NOMEM, and the host CPU's errors as
+ * sysdesc_measure_host() reports them.
+ */
+SYSDESC_API const dlti_attr *sysdesc_measure_devices(dlti_context *ctx,
+                                                     const dlti_attr *system_spec,
+                                                     const char *const *device_ids, size_t n,
+                                                     const sysdesc_measure_options *opts,
+                                                     size_t *failed, dlti_error_t *err);
 
 #ifdef __cplusplus
 }

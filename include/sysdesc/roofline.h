@@ -5,7 +5,9 @@
  * A ceiling is a compute rate (FLOP/s: `peak_ops_per_second.T` of the
  * datasheet or catalog, `measured.peak_ops_per_second.T` of sysdesc
  * measure) or a bandwidth (bytes/s: `memory_bandwidth_in_bytes_per_second`,
- * `measured.levels.L.triad_bandwidth_in_bytes_per_second`).  Nominal and
+ * `measured.levels.L.triad_bandwidth_in_bytes_per_second`, or the level's
+ * `read_bandwidth_in_bytes_per_second` where a device measured it by
+ * reading only: its local memory and L2).  Nominal and
  * measured ceilings use the same keys, so a roofline draws from either or
  * both; each ceiling records the key it came from.
  *
@@ -53,7 +55,8 @@ typedef struct sysdesc_roofline {
     /** "AMD EPYC (CPU)": vendor, model and device id as the spec has them. */
     char title[192];
     /** Provenance of the measured ceilings: "sysdesc measure 2026-11-23T14:36:11Z,
-     *  avx512f, 2 threads"; "" when none. */
+     *  avx512f, 2 threads", or for a device measured through a runtime
+     *  "sysdesc measure DATE, through cuda, CUDA 12.4"; "" when none. */
     char measured_by[160];
     sysdesc_roofline_ceiling c[SYSDESC_ROOFLINE_MAX];
     size_t n;

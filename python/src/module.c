@@ -239,6 +239,85 @@ static PyObject *m_host(PyObject *mod, PyObject *args)
     return Py_BuildValue("(NN)", s, warnings);
 }
 
+/* _measure(devices, mode, max_threads, device_timeout_ms, io, runtimes, cache,
+ * cache_dir, catalog, search_path) -> (spec, warnings, failed): probes this
+ * host and measures it as `sysdesc measure` does (devices empty: the CPU by
+ * its own kernels) or as `sysdesc measure --device` (devices: ids, or
+ * "all"), all without the GIL. */
+static PyObject *m_measure(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *devices;
+    int mode;
+    unsigned max_threads, timeout_ms;
+    probe_args a;
+    if (!PyArg_ParseTuple(args, "O!iIIiIizpz:_measure", &PyTuple_Type, &devices, &mode,
+                          &max_threads, &timeout_ms, &a.io, &a.runtimes, &a.cache, &a.cache_dir,
+                          &a.catalog, &a.search_path))
+        return NULL;
+    if (mode != SYSDESC_MEASURE_DEFAULT && mode != SYSDESC_MEASURE_QUICK &&
+        mode != SYSDESC_MEASURE_FULL)
+        return ext_raise_argument("measure: unknown mode %d", mode);
+    size_t n = (size_t)PyTuple_GET_SIZE(devices);
+    const char **ids = PyMem_Calloc(n ? n : 1, sizeof(*ids));
+    if (!ids)
+        return PyErr_NoMemory();
+    for (size_t i = 0; i < n; i++) {
+        /* Kept alive by the tuple: usable without the GIL. */
+        ids[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(devices, (Py_ssize_t)i));
+        if (!ids[i]) {
+            PyMem_Free(ids);
+            return NULL;
+        }
+    }
+    dlti_context *ctx = dlti_context_new();
+    if (!ctx) {
+        PyMem_Free(ids);
+        return PyErr_NoMemory();
+    }
+    warning_list w = {0};
+    sysdesc_probe_options popts;
+    probe_options(&popts, &a, &w);
+    if (!n) /* the CPU by its own kernels: no runtime to ask */
+        popts.runtimes = SYSDESC_RUNTIME_NONE;
+    sysdesc_measure_options mo;
+    sysdesc_measure_options_init(&mo);
+    mo.mode = (sysdesc_measure_mode)mode;
+    mo.max_threads = max_threads;
+    mo.device_timeout_ms = timeout_ms;
+    dlti_error_t err;
+    size_t failed = 0;
+    bool no_cpu = false;
+    const dlti_attr *spec;
+    Py_BEGIN_ALLOW_THREADS
+    spec = sysdesc_probe_host(ctx, &popts, &err);
+    if (spec && n) {
+        spec = sysdesc_measure_devices(ctx, spec, ids, n, &mo, &failed, &err);
+    } else if (spec) {
+        const dlti_attr *cpu = dlti_attr_lookup_string(spec, "CPU", 3);
+        const dlti_attr *m = cpu ? sysdesc_measure_host(ctx, cpu, &mo, &err) : NULL;
+        no_cpu = !cpu;
+        spec = m ? sysdesc_measure_attach(ctx, spec, "CPU", m, &err) : NULL;
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(ids);
+    PyObject *warnings = warnings_take(&w);
+    if (!spec || !warnings) {
+        dlti_context_free(ctx);
+        Py_XDECREF(warnings);
+        if (no_cpu)
+            return ext_raise_argument("measure: the probe found no CPU device");
+        return spec ? NULL : ext_raise(&err);
+    }
+    sysdesc_system sys = {.spec = spec};
+    PyObject *s = spec_of(ctx, &sys, "<measured>");
+    if (!s) {
+        Py_DECREF(warnings);
+        return NULL;
+    }
+    return Py_BuildValue("(NNn)", s, warnings, (Py_ssize_t)failed);
+}
+
 /* Adds one item string to the composition, as `sysdesc compose` does. */
 static int compose_item(sysdesc_compose *c, PyObject *obj, const sysdesc_yaml_options *o)
 {
@@ -389,6 +468,9 @@ static PyMethodDef module_methods[] = {
     {"_host", m_host, METH_VARARGS,
      "_host(io, runtimes, cache, cache_dir, catalog, search_path) -> (spec, warnings)"},
     {"_compose", m_compose, METH_VARARGS, "_compose(items, host, ...probe..., check)"},
+    {"_measure", m_measure, METH_VARARGS,
+     "_measure(devices, mode, max_threads, device_timeout_ms, ...probe...) -> "
+     "(spec, warnings, failed)"},
     {"_check_file", m_check_file, METH_VARARGS, "_check_file(path, complete, partial, search_path)"},
     {"catalog_path", m_catalog_path, METH_NOARGS,
      "catalog_path($module, /)\n--\n\nThe library's default catalog search path (':'-separated)."},
@@ -426,7 +508,10 @@ PyMODINIT_FUNC PyInit__sysdesc(void)
         PyModule_AddIntConstant(m, "RUNTIME_NONE", (long)SYSDESC_RUNTIME_NONE) < 0 ||
         PyModule_AddIntConstant(m, "CACHE_AUTO", SYSDESC_PROBE_CACHE_AUTO) < 0 ||
         PyModule_AddIntConstant(m, "CACHE_OFF", SYSDESC_PROBE_CACHE_OFF) < 0 ||
-        PyModule_AddIntConstant(m, "CACHE_REFRESH", SYSDESC_PROBE_CACHE_REFRESH) < 0) {
+        PyModule_AddIntConstant(m, "CACHE_REFRESH", SYSDESC_PROBE_CACHE_REFRESH) < 0 ||
+        PyModule_AddIntConstant(m, "MEASURE_DEFAULT", SYSDESC_MEASURE_DEFAULT) < 0 ||
+        PyModule_AddIntConstant(m, "MEASURE_QUICK", SYSDESC_MEASURE_QUICK) < 0 ||
+        PyModule_AddIntConstant(m, "MEASURE_FULL", SYSDESC_MEASURE_FULL) < 0) {
         Py_DECREF(m);
         return NULL;
     }

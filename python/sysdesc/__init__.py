@@ -13,7 +13,7 @@
     232448
 
 Entry points: host(), load(), parse(), catalog(), catalog_names(),
-compose(), check().  A Spec is a read-only nested mapping; values are plain
+compose(), measure(), check().  A Spec is a read-only nested mapping; values are plain
 Python values (docs/python.md, "Values").  Errors are sysdesc.Error
 subclasses carrying file, line, column and MLIR's message.  Every object is
 safe to read from several threads.
@@ -23,6 +23,7 @@ safe to read from several threads.
 # imported under a leading underscore.
 import os as _os
 import typing as _t
+import threading as _threading
 import warnings as _warnings
 
 from . import _sysdesc
@@ -40,7 +41,7 @@ __version__ = _sysdesc.version
 
 __all__ = [
     "host", "load", "parse", "catalog", "catalog_names", "catalog_entries", "catalog_path",
-    "compose", "check", "TUNERS",
+    "compose", "measure", "check", "TUNERS",
     "Spec", "Map", "Path", "Layout", "System", "Attribute", "Problem", "CatalogEntry",
     "MlirType", "MlirAttr", "UNIT",
     "Error", "ParseError", "VerifyError", "LimitError", "NotFoundError", "ValueTypeError",
@@ -260,6 +261,62 @@ def compose(*items: str, host: bool = False, io: _t.Optional[bool] = True,
     spec, lines = _sysdesc._compose(tuple(_os.fspath(i) for i in items), bool(host), *args,
                                     _check_mode(check))
     _warn(lines)
+    return spec
+
+
+_MODES = {"quick": _sysdesc.MEASURE_QUICK, "default": _sysdesc.MEASURE_DEFAULT,
+          "full": _sysdesc.MEASURE_FULL}
+# Two measurements at once would measure each other.
+_measure_lock = _threading.Lock()
+
+
+def measure(device: _t.Union[None, str, _t.Iterable[str]] = None, mode: str = "default",
+            runtimes: _t.Union[None, bool, _t.Iterable[str]] = None, max_threads: int = 0,
+            device_timeout_ms: int = 0, cache: _t.Union[None, bool, str] = None,
+            cache_dir: _t.Optional[_PathLike] = None, catalog: bool = True) -> Spec:
+    """Probes this machine and measures it, as ``sysdesc measure`` does, into
+    a Spec with each measured device's ``measured`` map (docs/measure.md).
+
+    device: None: the CPU by its own kernels (``sysdesc measure``); a device
+        id ("CPU", "GPU0"), a list of them, or "all": each through its
+        runtime as ``sysdesc measure --device`` (the CPU also through each
+        runtime that sees it, under ``measured["runtimes"]``).
+    mode: "quick", "default" or "full".  runtimes, cache, cache_dir,
+    catalog: as for host().  max_threads: the most threads of the CPU's
+    all-thread runs (0: every allowed CPU).  device_timeout_ms: the bound on
+    one device's measurement (0: by mode).
+    The GIL is released while probing and measuring; calls from several
+    threads run one after the other.  A device whose measurement failed (a
+    crash, a hang, a wrong result) has no ``measured`` map and says why in
+    its ``source``; a ProbeWarning says how many failed.  Raises VerifyError
+    when the CPU's own kernels return a wrong result, ArgumentError for an
+    id the system does not hold."""
+    if mode not in _MODES:
+        raise ArgumentError(f"mode must be 'quick', 'default' or 'full', not {mode!r}",
+                            code="argument")
+    if device is None:
+        ids: tuple = ()
+        if runtimes is not None:
+            raise ArgumentError("measure: runtimes go with device", code="argument")
+    elif isinstance(device, str):
+        ids = (device,)
+    else:
+        ids = tuple(device)
+        if not ids or not all(isinstance(i, str) for i in ids):
+            raise ArgumentError("measure: device takes an id, a list of ids or 'all'",
+                                code="argument")
+    for name, v in (("max_threads", max_threads), ("device_timeout_ms", device_timeout_ms)):
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 0xFFFFFFFF:
+            raise ArgumentError(f"measure: {name} takes an integer from 0, not {v!r}",
+                                code="argument")
+    args = _probe_args(None, runtimes, cache, cache_dir, catalog)
+    with _measure_lock:
+        spec, lines, failed = _sysdesc._measure(ids, _MODES[mode], max_threads,
+                                                device_timeout_ms, *args)
+    _warn(lines)
+    if failed:
+        _warnings.warn(f"measure: {failed} measurement(s) failed: each device's source says why",
+                       ProbeWarning, stacklevel=2)
     return spec
 
 
