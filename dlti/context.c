@@ -6,11 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t dlti_hash_bytes(const void *data, size_t len)
-{
-    return dlti_hash_inline(data, len);
-}
-
 static const dlti_limits default_limits = {
     .max_depth = DLTI_DEFAULT_MAX_DEPTH,
     .max_input_bytes = (size_t)1 << 30,

@@ -5,36 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Optimal string alignment distance (a swap of two neighbours costs 1),
- * capped: keys are short, and a far match is no suggestion. */
-size_t dlti_edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-    enum { MAX = 64 };
-    if (la > MAX || lb > MAX)
-        return SIZE_MAX;
-    size_t d[MAX + 1][MAX + 1];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v)
-                v = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < v)
-                v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    }
-    return d[la][lb];
-}
-
-
 /* Appends to `out` the nearest string key of `containers` to `want`, or,
  * when none is close, the keys there. */
 static int hint_at(const dlti_attr *const *containers, size_t nc, dlti_key want, char *out,

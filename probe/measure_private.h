@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "sysdesc/measure.h"
-#include "dlti_private.h"
+#include "base_private.h"
 
 /* Every buffer is aligned to this and a whole number of these long, and
  * every kernel's element count is a multiple of MK_BLOCK (the widest

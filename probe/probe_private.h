@@ -11,7 +11,8 @@
 
 #include "sysdesc/dlti.h"
 #include "sysdesc/probe.h"
-#include "dlti_private.h" /* the base: errors, buffers */
+#include "base_private.h" /* errors, buffers, files */
+#include "dlti_internal.h"
 
 /* The most an hwloc XML topology may hold, read by
  * sysdesc before hwloc sees it (docs/reliability.md).  Topologies of the

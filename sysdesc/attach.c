@@ -114,15 +114,16 @@ static void set_attr(attacher *a, size_t old, const char *name, const dlti_attr 
 static const dlti_attr *merge(dlti_context *ctx, const dlti_attr *old, const dlti_attr *add,
                               dlti_error_t *err)
 {
-    size_t n = old->n, cap = old->n + add->n;
-    dlti_entry_rec *v = malloc((cap ? cap : 1) * sizeof(*v));
+    size_t n = dlti_attr_size(old), num_add = dlti_attr_size(add), cap = n + num_add;
+    dlti_entry *v = malloc((cap ? cap : 1) * sizeof(*v));
     if (!v) {
         dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
         return NULL;
     }
-    memcpy(v, old->u.c.entries, n * sizeof(*v));
-    for (size_t j = 0; j < add->n; j++) {
-        dlti_entry_rec e = add->u.c.entries[j];
+    for (size_t i = 0; i < n; i++)
+        v[i] = (dlti_entry){dlti_attr_entry_key(old, i), dlti_attr_entry_value(old, i)};
+    for (size_t j = 0; j < num_add; j++) {
+        dlti_entry e = {dlti_attr_entry_key(add, j), dlti_attr_entry_value(add, j)};
         size_t i = 0;
         while (i < n && v[i].key != e.key)
             i++;
@@ -131,7 +132,7 @@ static const dlti_attr *merge(dlti_context *ctx, const dlti_attr *old, const dlt
         else
             v[n++] = e;
     }
-    const dlti_attr *r = dlti_container_build(ctx, old->kind, v, n, err, NULL);
+    const dlti_attr *r = dlti_container_build_entries(ctx, dlti_attr_get_kind(old), v, n, err, NULL);
     free(v);
     return r;
 }

@@ -42,7 +42,7 @@ static void refuse(walk *w, unsigned depth, const char *what, const char *why)
                    w->format == SYSDESC_FORMAT_JSON ? "JSON" : "YAML", what, path, why);
 }
 
-/* Depth is bounded by the core's depth invariant (dlti_private.h). */
+/* Depth is bounded by the core's depth invariant (dlti_internal.h). */
 static int check_attr(walk *w, const dlti_attr *a, unsigned depth)
 {
     dlti_attr_kind kind = dlti_attr_get_kind(a);

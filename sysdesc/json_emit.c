@@ -90,10 +90,10 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
         if (i)
             dlti_buf_puts(b, ", ");
         if (is_float) {
-            /* The core has no public accessor for float elements: its
-             * base converts the stored bits as dlti_attr_get_double does. */
+            /* The core has no public accessor for float elements
+             * (dlti_internal.h has one). */
             char text[64];
-            double_text(text, dlti_float_to_double((dlti_float_kind)t->float_kind, a->u.floats[i]));
+            double_text(text, dlti_dense_float_at(a, i));
             dlti_buf_puts(b, text);
             continue;
         }

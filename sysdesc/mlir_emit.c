@@ -10,16 +10,18 @@
  * as a scope and printed by the core's scope printer, which owns both. */
 static char *print_with_options(const sysdesc_system *sys, bool bare, unsigned flags, size_t *len)
 {
-    dlti_named_attr attrs[2];
+    const char *names[2];
+    const dlti_attr *values[2];
     size_t n = 0;
-    if (!bare && sys->dl_spec)
-        attrs[n++] = (dlti_named_attr){"dlti.dl_spec", 12, sys->dl_spec, 0, 0, false};
-    attrs[n++] = (dlti_named_attr){"dlti.target_system_spec",
-                                   23, sys->spec, 0, 0, false};
-    dlti_scope s = {.ctx = NULL, .bare = bare, .num_attrs = n, .attrs = attrs};
+    if (!bare && sys->dl_spec) {
+        names[n] = "dlti.dl_spec";
+        values[n++] = sys->dl_spec;
+    }
+    names[n] = "dlti.target_system_spec";
+    values[n++] = sys->spec;
     unsigned f = (flags & SYSDESC_PRINT_PRETTY ? DLTI_PRINT_PRETTY : 0) |
                  (flags & SYSDESC_PRINT_INHERENT ? DLTI_PRINT_INHERENT : 0);
-    return dlti_scope_print_flags(&s, f, len);
+    return dlti_attrs_print(names, values, n, bare, f, len);
 }
 
 char *sysdesc_mlir_print_flags(const sysdesc_system *sys, bool bare, unsigned flags, size_t *len)

@@ -2,7 +2,8 @@
  * sysdesc_private.h - the one private header of the description layer
  * (sysdesc/: YAML and JSON, the catalog, composition, overrides).  Not
  * installed.  Its base (arena, buffer, errors, files, growable arrays) is
- * the core's, from dlti_private.h; nothing here implements another.  Of the
+ * base/base_private.h, and what it uses of the core beyond the public API
+ * is dlti_internal.h (functions only); nothing here implements another.  Of the
  * public headers it brings only sysdesc/load.h (options and systems): each
  * file includes the topics it implements or calls, so what a file can call
  * shows in its includes.
@@ -12,7 +13,8 @@
 
 #include "sysdesc/load.h"
 #include "sysdesc/print.h"
-#include "dlti_private.h"
+#include "base_private.h"
+#include "dlti_internal.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -357,9 +357,9 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
                  "'%s' is not a number for !%s", s, type_name(t));
         return NULL;
     }
-    /* Arrives as itself or not at all (dlti_float_loss: NaN, infinities,
+    /* Arrives as itself or not at all (dlti_type_float_loss: NaN, infinities,
      * overflow and signs of the narrow formats). */
-    const char *why = dlti_float_loss((dlti_float_kind)t->float_kind, v);
+    const char *why = dlti_type_float_loss(t, v);
     if (why) {
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                           "value %s does not fit !%s (%s)", s, type_name(t), why);

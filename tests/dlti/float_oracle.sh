@@ -501,7 +501,7 @@ EOF
 mkdir -p "$work/include/sysdesc"
 sed 's/@MAJOR@/0/; s/@MINOR@/0/; s/@PATCH@/0/; s/@VERSION@/0.0.0/' \
   "$root/include/sysdesc/version.h.in" >"$work/include/sysdesc/version.h"
-cflags=(-std=gnu17 -Wall -Wextra -I"$root/dlti" -I"$root/include" -I"$work/include")
+cflags=(-std=gnu17 -Wall -Wextra -I"$root/dlti" -I"$root/base" -I"$root/dlti/internal" -I"$root/include" -I"$work/include")
 read -r -a extra <<<"${ORACLE_CFLAGS:--O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all}"
 # libquadmath, where present, adds f128 to the self-check.
 gcc "${cflags[@]}" "${extra[@]}" -DHAVE_QUADMATH "$root/dlti/apfloat.c" "$work/oracle.c" -lquadmath \

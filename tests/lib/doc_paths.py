@@ -13,7 +13,7 @@ import re
 import sys
 
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-TOP = ("dlti", "probe", "sysdesc", "cli", "python", "tests", "bench", "fuzz", "scripts",
+TOP = ("base", "dlti", "probe", "sysdesc", "cli", "python", "tests", "bench", "fuzz", "scripts",
        "include", "systems", "examples", "docs", "cmake", ".ci")
 EXT = r"(?:c|h|py|pyi|sh|md|yaml|xml|mlir|json|txt|in|build|cmake)"
 WITH_DIR = re.compile(r"(?<![\w./-])((?:%s)/[\w./+-]*?\.%s)(?![\w/])" % ("|".join(re.escape(t) for t in TOP), EXT))

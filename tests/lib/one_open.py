@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every file sysdesc reads is opened one way: dlti_input_open() and
-dlti_dir_open() in dlti/file.c (a regular file or '-', non-blocking, checked
+dlti_dir_open() in base/file.c (a regular file or '-', non-blocking, checked
 on the descriptor, a size limit; docs/reliability.md, "Special files").
 
 This test fails when a source file of the library, the tool or the Python
@@ -8,13 +8,13 @@ module calls a function that opens a file (open, openat, fopen, opendir,
 creat, popen, mkstemp, tmpfile, ...) anywhere but in the places listed below,
 each a writer or the reader itself, with the number of calls it has.  A new
 call anywhere, or one more in a listed file, fails until it is routed through
-dlti/file.c or listed here with its reason."""
+base/file.c or listed here with its reason."""
 import os
 import re
 import sys
 
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-LAYERS = ["dlti", "probe", "sysdesc", "cli", "python/src"]
+LAYERS = ["base", "dlti", "probe", "sysdesc", "cli", "python/src"]
 OPENERS = ["fopen", "fopen64", "freopen", "fdopen", "open", "open64", "openat", "openat2",
            "creat", "creat64", "opendir", "popen", "mkstemp", "mkostemp", "mkstemps",
            "mkostemps", "tmpfile", "fmemopen", "name_to_handle_at", "open_by_handle_at"]
@@ -22,7 +22,7 @@ CALL = re.compile(r"(?<![\w.>])(" + "|".join(OPENERS) + r")\s*\(")
 
 # (file, function): (calls, why)
 ALLOWED = {
-    ("dlti/file.c", "openat"): (2, "the reader itself: dlti_input_open, dlti_dir_open"),
+    ("base/file.c", "openat"): (2, "the reader itself: dlti_input_open, dlti_dir_open"),
     ("cli/atomic_write.c", "open"): (2, "the -o writer: a device written in place (O_WRONLY), "
                                         "the directory fsync'ed after the rename"),
     ("cli/atomic_write.c", "mkstemp"): (1, "the -o writer: its temporary file"),
@@ -82,7 +82,7 @@ for key, count in sorted(found.items()):
     want = ALLOWED.get(key, (0, None))[0]
     if count != want:
         failures.append("%s calls %s() %d time(s), %d allowed: open inputs with "
-                        "dlti_input_open()/dlti_read_file() (dlti/file.c)" % (key[0], key[1], count, want))
+                        "dlti_input_open()/dlti_read_file() (base/file.c)" % (key[0], key[1], count, want))
 for key, (count, why) in sorted(ALLOWED.items()):
     if key not in found:
         failures.append("%s no longer calls %s(): remove it from ALLOWED (%s)" % (key[0], key[1], why))

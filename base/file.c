@@ -17,7 +17,7 @@
  * The test tests/lib/one_open.sh fails when another source file opens a
  * file to read. */
 #define _GNU_SOURCE
-#include "dlti_private.h"
+#include "base_private.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Error values: message, kind and position, never printed by the library.
- * The one way every layer fills a dlti_error_t (dlti_private.h). */
-#include "dlti_private.h"
+ * The one way every layer fills a dlti_error_t (base_private.h). */
+#include "base_private.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Bump allocation for everything a context owns: objects die together. */
-#include "dlti_private.h"
+#include "base_private.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Growable output buffer: printers append, the caller takes the result.
- * The appends are inline (dlti_private.h); this is their slow path. */
-#include "dlti_private.h"
+ * The appends are inline (base_private.h); this is their slow path. */
+#include "base_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
