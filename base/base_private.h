@@ -182,6 +182,9 @@ uint64_t dlti_hash_bytes(const void *data, size_t len);
  * DLTI_ERROR_TEXT_LENGTH ends in "...".  `err` may be NULL. */
 void dlti_error_set(dlti_error_t *err, dlti_error_code code, const char *fmt, ...)
     DLTI_PRINTF(3, 4);
+/* "out of memory" (DLTI_ERROR_NOMEM), no position, into `err` (may be
+ * NULL); -1, for `return dlti_nomem(err);`. */
+int dlti_nomem(dlti_error_t *err);
 /* Code, message and position (`source` may be NULL; line 0: none). */
 void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                        int column, const char *fmt, ...) DLTI_PRINTF(6, 7);

@@ -75,3 +75,9 @@ int dlti_error_format(const dlti_error_t *err, char *buf, size_t size)
         return snprintf(buf, size, "%s: error: %s", err->source, err->text);
     return snprintf(buf, size, "error: %s", err->text);
 }
+
+int dlti_nomem(dlti_error_t *err)
+{
+    dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    return -1;
+}

@@ -26,6 +26,8 @@ int cli_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory"). */
+int cli_nomem(void);
 /* Diagnostics reach a terminal and their text may come from an input (a
  * key, a value, a file name): written to stderr with control bytes (but
  * the line breaks and tabs of multi-line errors) and bytes that are not

@@ -55,7 +55,7 @@ static int check_set(const char *cmd, const dlti_attr *spec, const char *assignm
     long n = sysdesc_system_check(&sys, 0, NULL, keep_set_problem, &p);
     if (n < 0 || p.nomem) {
         free(p.v);
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     }
     size_t named = 0;
     for (size_t i = 0; i < p.n; i++)

@@ -84,6 +84,11 @@ int cli_fail(int code, const char *fmt, ...)
     return code;
 }
 
+int cli_nomem(void)
+{
+    return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+}
+
 int cli_exit_code(dlti_error_code code)
 {
     switch (code) {

@@ -89,7 +89,7 @@ int cmd_attach(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: SPEC and IN.mlir cannot both be standard input");
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     sysdesc_system sys;
     int rc;

@@ -38,7 +38,7 @@ static int no_entries(void)
     char *dirs = path ? malloc(2 * strlen(path) + 1) : NULL;
     if (!dirs) {
         free(path);
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     }
     size_t n = 0;
     for (const char *p = path; *p;) {
@@ -133,7 +133,7 @@ int cmd_show(int argc, char **argv)
     sysdesc_system sys;
     int rc;
     if (!ctx)
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
     else if (sysdesc_yaml_load_file(ctx, path, &load_opts, &sys, &err) < 0)
         rc = cli_report(&err);
     else

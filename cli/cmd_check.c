@@ -95,7 +95,7 @@ int cmd_check(int argc, char **argv)
     const char **files = calloc((size_t)argc, sizeof(*files));
     int nfiles = 0;
     if (!files)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     cli_args a;
     cli_args_init(&a, "check", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
     for (int o; (o = cli_next(&a)) != CLI_DONE;) {
@@ -124,7 +124,7 @@ int cmd_check(int argc, char **argv)
             free(c.v);
             dlti_context_free(ctx);
             free(files);
-            return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+            return cli_nomem();
         }
         if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
             qsort(c.v, c.n, sizeof(*c.v), by_position);

@@ -65,7 +65,7 @@ int cmd_compose(int argc, char **argv)
     int nitems = 0;
     const char **items = calloc((size_t)argc, sizeof(char *));
     if (!items)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     int rc = SYSDESC_EXIT_OK;
     cli_args a;
     cli_args_init(&a, "compose", usage,
@@ -99,7 +99,7 @@ int cmd_compose(int argc, char **argv)
     if (!c) {
         dlti_context_free(ctx);
         free(items);
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     }
     if (rc == SYSDESC_EXIT_OK && (rc = cli_probe_args_check("compose", &pa, pa.host)) < 0)
         rc = SYSDESC_EXIT_OK;

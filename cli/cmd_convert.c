@@ -67,7 +67,7 @@ int cmd_convert(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: missing FILE (see sysdesc convert --help)");
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     sysdesc_system sys;
     int rc = sysdesc_system_load(ctx, path, &load_opts, &sys, &err) < 0

@@ -34,7 +34,7 @@ static int print_spec(const char *str)
 {
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     int rc;
     const dlti_attr *spec = dlti_llvm_dl_import(ctx, str, strlen(str), &err);
@@ -43,7 +43,7 @@ static int print_spec(const char *str)
     } else {
         size_t len;
         char *text = dlti_attr_print(spec, &len);
-        rc = text ? cli_write_stdout(text, len) : cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = text ? cli_write_stdout(text, len) : cli_nomem();
         if (rc == SYSDESC_EXIT_OK)
             rc = cli_write_stdout("\n", 1);
         free(text);
@@ -123,7 +123,7 @@ int cmd_dl_export(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: expected one FILE (see sysdesc dl-export --help)");
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
     const dlti_scope *root = dlti_parse_file(ctx, path, &err);

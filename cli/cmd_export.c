@@ -63,7 +63,7 @@ int cmd_export(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "export: SPEC and DEVICE are needed (see sysdesc export --help)");
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     sysdesc_system sys;
     int rc;

@@ -60,7 +60,7 @@ int cmd_fmt(int argc, char **argv)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "fmt: expected at most one FILE");
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     int rc, line, col;
     const char *first;
@@ -78,7 +78,7 @@ int cmd_fmt(int argc, char **argv)
         cli_warn_unread(path, root);
         size_t len;
         char *text = dlti_scope_print_flags(root, flags, &len);
-        rc = text ? cli_write_stdout(text, len) : cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = text ? cli_write_stdout(text, len) : cli_nomem();
         free(text);
     }
     dlti_context_free(ctx);

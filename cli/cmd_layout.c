@@ -72,7 +72,7 @@ int cmd_layout(int argc, char **argv)
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     /* The parser already rejects nested specs that do not combine, with
      * MLIR's message and notes at the right lines. */
     const dlti_scope *root = dlti_parse_file(ctx, path, &err);

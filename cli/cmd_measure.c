@@ -191,7 +191,7 @@ int cmd_measure(int argc, char **argv)
                         .sets = calloc((size_t)argc, sizeof(char *))};
     cli_load_options_init(&ov.load);
     if (!ov.files || !ov.sets || !devs || !copies) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         goto done;
     }
     cli_args a;
@@ -235,7 +235,7 @@ int cmd_measure(int argc, char **argv)
             out = a.value;
         } else if (o == OPT_DEVICE) {
             if (!take_devices(a.value, devs, &ndev, &copies[ncopies++])) {
-                rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+                rc = cli_nomem();
                 goto done;
             }
         } else if (o == OPT_DEVICE_TIMEOUT) {
@@ -272,7 +272,7 @@ int cmd_measure(int argc, char **argv)
     }
     ctx = cli_context_new();
     if (!ctx) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         goto done;
     }
     /* Without --device the CPU only: the vendor runtimes are not asked. */

@@ -97,7 +97,7 @@ int cmd_probe(int argc, char **argv)
     dlti_context *ctx = NULL;
     cli_load_options_init(&ov.load);
     if (!xmls || !ov.files || !ov.sets) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         goto done;
     }
     cli_args a;
@@ -156,7 +156,7 @@ int cmd_probe(int argc, char **argv)
     }
     ctx = cli_context_new();
     if (!ctx) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         goto done;
     }
     dlti_error_t err;

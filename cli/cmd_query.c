@@ -134,7 +134,7 @@ int cmd_query(int argc, char **argv)
     int nkeys = argc - i;
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
     dlti_key *keys = calloc((size_t)(nkeys ? nkeys : 1), sizeof(dlti_key));
@@ -159,7 +159,7 @@ int cmd_query(int argc, char **argv)
         }
     }
     if (!keys) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         goto out;
     }
     if (!root && !spec) {
@@ -190,7 +190,7 @@ int cmd_query(int argc, char **argv)
             keys[k] = dlti_key_string(ctx, arg, strlen(arg));
         }
         if (!keys[k]) {
-            rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+            rc = cli_nomem();
             goto out;
         }
     }
@@ -217,7 +217,7 @@ int cmd_query(int argc, char **argv)
     size_t len;
     char *text = dlti_attr_print(value, &len);
     if (!text) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         goto out;
     }
     text[len] = '\0';

@@ -114,7 +114,7 @@ int cmd_roofline(int argc, char **argv)
     }
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     int rc;
     dlti_error_t err;
     const dlti_attr *spec = NULL;
@@ -167,7 +167,7 @@ int cmd_roofline(int argc, char **argv)
     }
     sysdesc_roofline *r = malloc(sizeof(*r));
     if (!r) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         goto done;
     }
     char *svg = NULL;
@@ -180,7 +180,7 @@ int cmd_roofline(int argc, char **argv)
         goto done;
     }
     if (!(svg = cli_roofline_svg(r, &len))) {
-        rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        rc = cli_nomem();
         free(r);
         goto done;
     }

@@ -317,7 +317,7 @@ static int summarize(printer *pr, const dlti_context *ctx, const dlti_attr *spec
     free(ids);
     free(group);
     if (!ok || pr->out.failed)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     return SYSDESC_EXIT_OK;
 }
 
@@ -382,7 +382,7 @@ int cmd_summary(int argc, char **argv)
         return need;
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     sysdesc_system sys = {0};
     int rc = SYSDESC_EXIT_OK;

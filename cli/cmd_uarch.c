@@ -59,7 +59,7 @@ static int show_keys(const char *name, sysdesc_format format, const char *gcc,
 {
     dlti_context *ctx = cli_context_new();
     if (!ctx)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     dlti_error_t err;
     memset(&err, 0, sizeof(err));
     err.code = DLTI_ERROR_NOMEM; /* a NULL that set no error: dlti_key_string */

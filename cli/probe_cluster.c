@@ -56,7 +56,7 @@ int cli_probe_mpi_exec(int argc, char **argv)
     /* argv is "probe ARGS...": sysdesc-mpi takes the same words. */
     char **args = calloc((size_t)argc + 2, sizeof(char *));
     if (!args)
-        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "out of memory");
+        return cli_nomem();
     args[0] = helper;
     for (int i = 0; i < argc; i++)
         args[i + 1] = argv[i];

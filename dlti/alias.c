@@ -68,7 +68,7 @@ int dlti_alias_define(dlti_parser *p)
         char *why = dlti_arena_alloc(&p->ctx->arena, strlen(local.text) + 1);
         if (!why) {
             p->failed = false;
-            dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_parser_nomem(p, at);
             return -1;
         }
         strcpy(why, local.text);
@@ -81,7 +81,7 @@ int dlti_alias_define(dlti_parser *p)
     }
     if (dlti_grow((void **)&p->aliases, &p->cap_aliases, p->num_aliases + 1,
                   sizeof(*p->aliases)) != 0) {
-        dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, at);
         return -1;
     }
     p->aliases[p->num_aliases++] = a;

@@ -249,7 +249,7 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
     size_t dup = SIZE_MAX;
     const dlti_attr *a = container_make(ctx, kind, e, n, &dup);
     if (!a) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     if (dup != SIZE_MAX) {
@@ -368,7 +368,7 @@ const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *c, dlti_
     size_t n = c->n;
     dlti_entry *e = malloc((n + 1) * sizeof(*e));
     if (!e) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     size_t m = 0;
@@ -421,7 +421,7 @@ const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *c,
             return c; /* removing below a missing level changes nothing */
         child = dlti_container_make(ctx, DLTI_ATTR_MAP, NULL, 0);
         if (!child) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             return NULL;
         }
     }
@@ -481,7 +481,7 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
         uint64_t word = (uint64_t)value;
         const dlti_attr *a = dlti_int_from_words(ctx, type, &word, 1);
         if (!a)
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
         return a;
     }
     bool fits;
@@ -505,7 +505,7 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
     uint64_t stack[4];
     uint64_t *words = nw <= 4 ? stack : calloc(nw, sizeof(uint64_t));
     if (!words) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     for (size_t i = 0; i < nw; i++)
@@ -518,7 +518,7 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
     if (words != stack)
         free(words);
     if (!a)
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
     return a;
 }
 
@@ -537,7 +537,7 @@ const dlti_attr *dlti_float_new(dlti_context *ctx, const dlti_type *type, double
     }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_FLOAT);
     if (!a) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     a->type = type;
@@ -606,7 +606,7 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
         if (!dlti_int_new(ctx, elem, values[i], err))
             return NULL;
     if (n > UINT32_MAX) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_DENSE_ARRAY);

@@ -439,6 +439,8 @@ void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, cons
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* dlti_parser_fail() with "out of memory" at `offset`.  Returns NULL. */
+void *dlti_parser_nomem(dlti_parser *p, size_t offset);
 /* Skips blanks and // comments. */
 void dlti_skip_ws(dlti_parser *p);
 /* The next character after blanks, or 0 at the end (a NUL byte is an error). */

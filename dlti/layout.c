@@ -69,7 +69,7 @@ int dlti_layout_index_entries(dlti_layout *L, dlti_error_t *err)
     L->ints = ni ? malloc(ni * sizeof(*L->ints)) : NULL;
     L->ptrs = np ? malloc(np * sizeof(*L->ptrs)) : NULL;
     if ((ni && !L->ints) || (np && !L->ptrs)) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     L->index_bits = 64;
@@ -146,7 +146,7 @@ static dlti_layout *layout_alloc(dlti_error_t *err)
 {
     dlti_layout *L = calloc(1, sizeof(*L));
     if (!L) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     atomic_init(&L->table, NULL);
@@ -206,7 +206,7 @@ dlti_layout *dlti_layout_from_spec(const dlti_attr *spec, dlti_error_t *err)
     if (spec && spec->n) {
         L->entries = malloc(spec->n * sizeof(*L->entries));
         if (!L->entries) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             dlti_layout_free(L);
             return NULL;
         }
@@ -324,7 +324,7 @@ char *dlti_layout_prop_print(const dlti_layout *L, dlti_layout_prop prop, dlti_e
     }
     if (b.failed || !b.data) {
         free(b.data);
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     return b.data;

@@ -332,6 +332,6 @@ int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti
         goto nomem;
     return 0;
 nomem:
-    dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    dlti_nomem(err);
     return -1;
 }

@@ -26,6 +26,11 @@ void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, cons
     return NULL;
 }
 
+void *dlti_parser_nomem(dlti_parser *p, size_t offset)
+{
+    return dlti_parser_fail(p, offset, DLTI_ERROR_NOMEM, "out of memory");
+}
+
 void dlti_skip_ws(dlti_parser *p)
 {
     while (p->pos < p->len) {

@@ -170,7 +170,7 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
         dlti_buf_puts(&b, "");
     if (b.failed || !b.data) {
         free(b.data);
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     b.data[b.len] = '\0';
@@ -182,7 +182,7 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
     dlti_context *check = dlti_context_new();
     if (!check) {
         free(b.data);
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     dlti_error_t why;

@@ -38,7 +38,7 @@ static void *sv_push(dlti_parser *p, stack_vec *v)
     /* The first buffer is 4 KiB at least. */
     if (need > c->scratch_cap &&
         dlti_grow((void **)&c->scratch, &c->scratch_cap, need < 4096 ? 4096 : need, 1) != 0) {
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
         return NULL;
     }
     c->scratch_len = need;
@@ -71,7 +71,7 @@ static void *vec_push(dlti_parser *p, vec *v)
         return NULL;
     }
     if (v->n == v->cap && dlti_grow(&v->data, &v->cap, v->n + 1, v->elem) != 0) {
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
         return NULL;
     }
     return (char *)v->data + v->elem * v->n++;
@@ -144,7 +144,7 @@ const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
                                 p->ctx->limits.max_string_bytes);
     char *out = dlti_arena_alloc(&p->ctx->arena, end - p->pos + 1);
     if (!out)
-        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, start);
     size_t n = 0;
     while (p->pos < end) {
         unsigned char c = (unsigned char)p->text[p->pos];
@@ -262,7 +262,7 @@ static const dlti_attr *make_int(dlti_parser *p, const number *num, const dlti_t
     int rc = dlti_int_literal_small(num->s, num->n, num->negative, width, is_signed, &small);
     if (rc == DLTI_LIT_OK) {
         const dlti_attr *a = dlti_int_from_words(p->ctx, type, &small, 1);
-        return a ? a : dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+        return a ? a : dlti_parser_nomem(p, num->at);
     }
     if (rc == DLTI_LIT_RANGE)
         return dlti_parser_fail(p, num->at, DLTI_ERROR_VERIFY,
@@ -271,14 +271,14 @@ static const dlti_attr *make_int(dlti_parser *p, const number *num, const dlti_t
     size_t nw;
     rc = dlti_int_literal(num->s, num->n, num->negative, width, is_signed, &words, &nw);
     if (rc == DLTI_LIT_NOMEM)
-        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, num->at);
     if (rc != DLTI_LIT_OK)
         return dlti_parser_fail(p, num->at, DLTI_ERROR_VERIFY,
                                 "integer constant out of range for attribute");
     const dlti_attr *a = dlti_int_from_words(p->ctx, type, words, nw);
     free(words);
     if (!a)
-        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, num->at);
     return a;
 }
 
@@ -307,7 +307,7 @@ static const dlti_attr *make_float(dlti_parser *p, const number *num, const dlti
         char small[128];
         char *buf = num->n + 2 <= sizeof(small) ? small : malloc(num->n + 2);
         if (!buf)
-            return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_nomem(p, num->at);
         size_t k = 0;
         if (num->negative)
             buf[k++] = '-';
@@ -321,7 +321,7 @@ static const dlti_attr *make_float(dlti_parser *p, const number *num, const dlti
     }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_FLOAT);
     if (!a)
-        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, num->at);
     a->type = type;
     a->u.f = bits;
     return a;
@@ -389,7 +389,7 @@ static const dlti_attr *parse_array(dlti_parser *p)
     }
     result = dlti_array_make(p->ctx, sv_data(p, &v), v.n);
     if (!result)
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
 out:
     sv_close(p, &v);
     return result;
@@ -427,7 +427,7 @@ static dlti_key parse_dict_name(dlti_parser *p, size_t *at)
     }
     dlti_key k = dlti_key_string(p->ctx, s, n);
     if (!k)
-        dlti_parser_fail(p, *at, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, *at);
     return k;
 }
 
@@ -493,14 +493,14 @@ static const dlti_attr *parse_dictionary(dlti_parser *p)
         }
     recs = malloc((v.n ? v.n : 1) * sizeof(*recs));
     if (!recs) {
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
         goto out;
     }
     for (size_t i = 0; i < v.n; i++)
         recs[i] = le[i].e;
     result = dlti_container_make(p->ctx, DLTI_ATTR_DICTIONARY, recs, v.n);
     if (!result)
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
 out:
     free(recs);
     sv_close(p, &v);
@@ -516,13 +516,13 @@ static const dlti_attr *dense_array_int(dlti_parser *p, const number *num, const
     int rc = dlti_int_literal(num->s, num->n, num->negative, t->width, t->sign == DLTI_SIGNED,
                               &words, &nw);
     if (rc == DLTI_LIT_NOMEM)
-        return dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, num->at);
     if (rc != DLTI_LIT_OK)
         return dlti_parser_fail(p, after, DLTI_ERROR_VERIFY, "integer constant out of range");
     /* Unlike `-1 : ui8`, MLIR takes `array<ui8: -1>` (as 255). */
     const dlti_attr *a = dlti_int_from_words(p->ctx, t, words, nw);
     free(words);
-    return a ? a : dlti_parser_fail(p, num->at, DLTI_ERROR_NOMEM, "out of memory");
+    return a ? a : dlti_parser_nomem(p, num->at);
 }
 
 /* array<i32: 1, 2> and array<f32: 1.5> */
@@ -619,7 +619,7 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_DENSE_ARRAY);
     void *copy = v.n ? dlti_arena_memdup(&p->ctx->arena, v.data, v.n * v.elem) : NULL;
     if (!a || (v.n && !copy)) {
-        dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, start);
         goto out;
     }
     a->type = t;
@@ -819,7 +819,7 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
     }
     elems = malloc((v.n ? v.n : 1) * sizeof(*elems));
     if (!elems) {
-        dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, start);
         goto out;
     }
     bool all_same = v.n > 1;
@@ -834,7 +834,7 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
     size_t keep = all_same ? 1 : v.n; /* MLIR stores a uniform literal as a splat */
     const dlti_attr **copy = keep ? dlti_arena_memdup(&p->ctx->arena, elems, keep * sizeof(*elems)) : NULL;
     if (!a || (keep && !copy)) {
-        dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, start);
         goto out;
     }
     a->type = t;
@@ -885,7 +885,7 @@ static dlti_key parse_key(dlti_parser *p, size_t *at)
     if (c == '"' && (end = plain_string_end(p)) != 0) {
         dlti_key k = dlti_key_string(p->ctx, p->text + p->pos + 1, end - p->pos - 1);
         if (!k)
-            return dlti_parser_fail(p, *at, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_nomem(p, *at);
         p->pos = end + 1;
         return k;
     }
@@ -896,7 +896,7 @@ static dlti_key parse_key(dlti_parser *p, size_t *at)
             return NULL;
         dlti_key k = dlti_key_string(p->ctx, s, n);
         if (!k)
-            dlti_parser_fail(p, *at, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_parser_nomem(p, *at);
         return k;
     }
     if (!starts_type(p)) {
@@ -1057,7 +1057,7 @@ static int scan_pretty_body(dlti_parser *p, size_t lt, size_t *end)
             if (depth == cap) {
                 char *ns = malloc(cap * 2);
                 if (!ns) {
-                    dlti_parser_fail(p, i - 1, DLTI_ERROR_NOMEM, "out of memory");
+                    dlti_parser_nomem(p, i - 1);
                     goto out;
                 }
                 memcpy(ns, stack, depth);
@@ -1112,7 +1112,7 @@ static const dlti_attr *make_opaque(dlti_parser *p, size_t start)
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
     char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);
     if (!a || !text)
-        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, start);
     memcpy(text, p->text + start, p->pos - start);
     text[p->pos - start] = '\0';
     a->u.str.s = text;
@@ -1190,7 +1190,7 @@ static const dlti_attr *parse_function_pointer_alignment(dlti_parser *p, size_t 
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
     char *kept = a ? dlti_arena_alloc(&p->ctx->arena, (size_t)len + 1) : NULL;
     if (!kept)
-        return dlti_parser_fail(p, start, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, start);
     memcpy(kept, text, (size_t)len + 1);
     a->u.str.s = kept;
     a->u.str.len = (size_t)len;
@@ -1206,7 +1206,7 @@ static const dlti_attr *parse_dl_entry(dlti_parser *p, size_t m)
         return NULL;
     const dlti_attr *a = dlti_container_make(p->ctx, DLTI_ATTR_ENTRY, &e, 1);
     if (!a)
-        dlti_parser_fail(p, m, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, m);
     return a;
 }
 
@@ -1330,7 +1330,7 @@ static const dlti_attr *parse_attr_inner(dlti_parser *p)
             return NULL;
         dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_STRING);
         if (!a)
-            return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_nomem(p, p->pos);
         a->u.str.s = s;
         a->u.str.len = n;
         if (dlti_peek(p) == ':')
@@ -1412,7 +1412,7 @@ const dlti_attr *dlti_parse_attr(dlti_parser *p)
     const dlti_attr *a = parse_attr_inner(p);
     dlti_leave(p);
     if (!a && !p->failed)
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
     return a;
 }
 

@@ -110,7 +110,7 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                     goto fail;
             }
             if (dlti_grow((void **)&v, &cap, n + 1, sizeof(*v)) != 0) {
-                dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                dlti_parser_nomem(p, at);
                 goto fail;
             }
             /* name may end the input: copy len bytes, then terminate */
@@ -118,7 +118,7 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
             if (copy)
                 memcpy(copy, name, len);
             if (!copy) {
-                dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                dlti_parser_nomem(p, at);
                 goto fail;
             }
             copy[len] = '\0';
@@ -176,7 +176,7 @@ static int unique_symbols(dlti_parser *p, dlti_scope *const *kids, size_t n)
     size_t m = 0;
     named_kid *named = malloc((n ? n : 1) * sizeof(*named));
     if (!named) {
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
@@ -239,7 +239,7 @@ static int note_op(dlti_parser *p, dlti_op_note *note, const dlti_skipped_op *op
         return 0;
     char *name = dlti_arena_alloc(&p->ctx->arena, op->name_len + 1);
     if (!name) {
-        dlti_parser_fail(p, op->offset, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, op->offset);
         return -1;
     }
     memcpy(name, op->name, op->name_len);
@@ -382,7 +382,7 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
             } else if (op.dlti_at != SIZE_MAX &&
                        (!k || dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0)) {
                 if (k)
-                    dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+                    dlti_parser_nomem(p, p->pos);
                 goto fail;
             }
             if (k)
@@ -404,7 +404,7 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
         first = first == SIZE_MAX ? at : first;
         last = p->pos;
         if (dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0) {
-            dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_parser_nomem(p, p->pos);
             goto fail;
         }
         kids[n++] = k;
@@ -433,7 +433,7 @@ int dlti_set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t n
     s->children = n ? dlti_arena_memdup(&p->ctx->arena, kids, n * sizeof(*kids)) : NULL;
     free(kids);
     if (n && !s->children) {
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
         return -1;
     }
     return 0;
@@ -453,7 +453,7 @@ int dlti_parse_region(dlti_parser *p, dlti_scope *s, dlti_scope ***kids, size_t 
     p->pos++; /* the '}' */
     if (m && dlti_grow((void **)kids, cap, *n + m, sizeof(**kids)) != 0) {
         free(more);
-        dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, p->pos);
         return -1;
     }
     if (m)
@@ -511,7 +511,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
     dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
     if (!scope) {
         dlti_leave(p);
-        return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, op_at);
     }
     memset(scope, 0, sizeof(*scope));
     scope->ctx = p->ctx;
@@ -525,7 +525,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
         char *copy = name ? dlti_arena_alloc(&p->ctx->arena, len + 1) : NULL;
         if (!copy) {
             dlti_leave(p);
-            return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_nomem(p, op_at);
         }
         memcpy(copy, name, len);
         copy[len] = '\0';
@@ -546,7 +546,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
         free(attrs);
         if (count && !scope->attrs) {
             dlti_leave(p);
-            return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_nomem(p, op_at);
         }
     } else {
         p->pos = save;
@@ -609,7 +609,7 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_att
         }
         char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
         if (!copy) {
-            dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_parser_nomem(p, at);
             return -1;
         }
         memcpy(copy, v, len);
@@ -625,7 +625,7 @@ static int add_inherent(dlti_parser *p, dlti_scope *scope, const dlti_named_attr
     size_t n = scope->num_attrs;
     dlti_named_attr *all = dlti_arena_alloc(&p->ctx->arena, (n + 1) * sizeof(*all));
     if (!all) {
-        dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, op_at);
         return -1;
     }
     if (n)
@@ -654,7 +654,7 @@ static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent
     dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
     if (!scope) {
         dlti_leave(p);
-        return dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, op_at);
     }
     memset(scope, 0, sizeof(*scope));
     scope->ctx = p->ctx;
@@ -679,7 +679,7 @@ static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent
         scope->attrs = count ? dlti_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
         free(attrs);
         if (count && !scope->attrs)
-            rc = -1, dlti_parser_fail(p, op_at, DLTI_ERROR_NOMEM, "out of memory");
+            rc = -1, dlti_parser_nomem(p, op_at);
     }
     if (rc == 0 && inherent.name && add_inherent(p, scope, &inherent, op_at) != 0)
         rc = -1;
@@ -706,7 +706,7 @@ static dlti_scope *parse_op_file(dlti_parser *p)
 {
     dlti_scope *top = dlti_arena_alloc(&p->ctx->arena, sizeof(*top));
     if (!top)
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, p->pos);
     memset(top, 0, sizeof(*top));
     top->ctx = p->ctx;
     top->implicit = true;
@@ -813,7 +813,7 @@ static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const cha
         root = dlti_arena_alloc(&ctx->arena, sizeof(*root));
         dlti_named_attr *na = dlti_arena_alloc(&ctx->arena, sizeof(*na));
         if (!root || !na)
-            return dlti_parser_fail(p, 0, DLTI_ERROR_NOMEM, "out of memory");
+            return dlti_parser_nomem(p, 0);
         memset(root, 0, sizeof(*root));
         memset(na, 0, sizeof(*na));
         root->ctx = ctx;

@@ -102,7 +102,7 @@ static int skip_group(dlti_parser *p, const char *opname, bool allow)
                 break;
             }
             if (dlti_grow((void **)&stack, &cap, depth + 1, 1) != 0) {
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+                dlti_parser_nomem(p, p->pos);
                 rc = -1;
                 break;
             }
@@ -180,7 +180,7 @@ static char *copy_text(dlti_parser *p, const char *s, size_t len, size_t at)
 {
     char *c = dlti_arena_alloc(&p->ctx->arena, len + 1);
     if (!c) {
-        dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, at);
         return NULL;
     }
     memcpy(c, s, len);
@@ -205,7 +205,7 @@ static int add_attr(dlti_parser *p, op_state *o, const char *name, size_t len,
             return -1;
         }
     if (dlti_grow((void **)&o->attrs, &o->cap, o->n + 1, sizeof(*o->attrs)) != 0) {
-        dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_parser_nomem(p, at);
         return -1;
     }
     o->attrs[o->n++] = (dlti_named_attr){copy, len, v, at, p->pos, o->in_props};
@@ -481,7 +481,7 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
     char *opname = copy_text(p, op->name, op->name_len, op->offset);
     dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
     if (!opname || !scope)
-        return dlti_parser_fail(p, op->offset, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, op->offset);
     memset(scope, 0, sizeof(*scope));
     scope->ctx = p->ctx;
     scope->parent = parent;
@@ -518,7 +518,7 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
     scope->attrs = o->n ? dlti_arena_memdup(&p->ctx->arena, o->attrs, o->n * sizeof(*o->attrs))
                         : NULL;
     if (o->n && !scope->attrs)
-        return dlti_parser_fail(p, op->offset, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, op->offset);
     dlti_scope **kids = o->kids;
     o->kids = NULL;
     if (dlti_set_children(p, scope, kids, o->nkids) != 0)

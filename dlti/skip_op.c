@@ -185,7 +185,7 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
                 break;
             }
             if (dlti_grow((void **)&stack, &cap, depth + 1, 1) != 0) {
-                dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+                dlti_parser_nomem(p, p->pos);
                 rc = -1;
                 break;
             }

@@ -11,12 +11,12 @@ static const dlti_type *finish(dlti_parser *p, dlti_type *proto, dlti_buf *text)
 {
     if (text->failed) {
         free(text->data);
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, p->pos);
     }
     const dlti_type *t = dlti_type_intern(p->ctx, proto, text->data, text->len);
     free(text->data);
     if (!t)
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, p->pos);
     return t;
 }
 
@@ -25,7 +25,7 @@ static const dlti_type *finish_slice(dlti_parser *p, dlti_type *proto, const cha
 {
     const dlti_type *t = dlti_type_intern(p->ctx, proto, s, n);
     if (!t)
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_NOMEM, "out of memory");
+        return dlti_parser_nomem(p, p->pos);
     return t;
 }
 
@@ -409,7 +409,7 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
             size_t need = cap + 1, scap = cap;
             if (dlti_grow((void **)dims, &cap, need, sizeof(**dims)) != 0 ||
                 dlti_grow((void **)scalable, &scap, need, sizeof(**scalable)) != 0) {
-                dlti_parser_fail(p, at, DLTI_ERROR_NOMEM, "out of memory");
+                dlti_parser_nomem(p, at);
                 return -1;
             }
         }

@@ -50,7 +50,7 @@ static const char class_provenance[] = "of each node of the class";
 
 static int nomem(dlti_error_t *err)
 {
-    dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+    dlti_nomem(err);
     return -1;
 }
 

@@ -32,7 +32,7 @@ char *sysdesc_cluster_host_xml(const sysdesc_probe_options *opts, size_t *len, d
                           "hwloc cannot load or export the topology of this host: %s",
                           errno ? strerror(errno) : "unknown error");
     } else if (!(copy = malloc((size_t)hwlen))) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_nomem(err);
     } else {
         /* hwloc's length counts the final NUL. */
         memcpy(copy, hw, (size_t)hwlen);

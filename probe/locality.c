@@ -33,7 +33,7 @@ static int gpus_numa(pb_run *run, dlti_error_t *err)
     dlti_key numa = dlti_key_string(ctx, "numa_node", strlen("numa_node"));
     dlti_key src = dlti_key_string(ctx, "source", strlen("source"));
     if (!bus || !numa || !src) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     for (size_t i = 0; i < run->devices.n; i++) {

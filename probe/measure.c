@@ -480,7 +480,7 @@ const dlti_attr *sysdesc_measure_attach(dlti_context *ctx, const dlti_attr *syst
     dlti_key id = dlti_key_string(ctx, device_id, strlen(device_id));
     dlti_key mk = dlti_key_string(ctx, "measured", 8);
     if (!id || !mk) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     const dlti_attr *dev = dlti_attr_lookup(system_spec, id);

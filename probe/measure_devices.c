@@ -128,7 +128,7 @@ static const dlti_attr *set_at(state *st, const dlti_attr *spec, const char *id,
     }
     for (size_t i = 0; i < n; i++)
         if (!keys[i]) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             return NULL;
         }
     return dlti_container_set_path(st->ctx, spec, keys, n, value, err);
@@ -143,7 +143,7 @@ static const dlti_attr *set_source(state *st, const dlti_attr *spec, const char 
                         dlti_key_string(st->ctx, "source", 6),
                         dlti_key_string(st->ctx, where, strlen(where))};
     if (!v || !keys[0] || !keys[1] || !keys[2]) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     return dlti_container_set_path(st->ctx, spec, keys, 3, v, err);
@@ -278,7 +278,7 @@ static const dlti_attr *run_job(state *st, const dlti_attr *spec, job *j, dlti_e
     progress(st, "starting", 0);
     if (pb_child_run(md_measure_child, &arg, 1, timeout, "its measurement", child_progress, st,
                      &text, why) != 0) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     st->unit++;
@@ -456,7 +456,7 @@ const dlti_attr *sysdesc_measure_devices(dlti_context *ctx, const dlti_attr *sys
     size_t count = all ? dlti_attr_size(system_spec) : n;
     const char **ids = calloc(count ? count : 1, sizeof(*ids));
     if (!ids) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     state st = {.ctx = ctx, .opts = opts, .spec = system_spec};

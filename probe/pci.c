@@ -264,7 +264,7 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
     if (!spec || !pb_gpu_add(run, g.id, pci ? &pi : NULL)) {
         if (spec)
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
         return -1;
     }
     pb_add(ctx, &run->devices, g.id, spec);
@@ -342,7 +342,7 @@ int pb_probe_pci(pb_run *run, dlti_error_t *err)
         n += pci_is_accelerator(o);
     hwloc_obj_t *pci = n ? malloc(n * sizeof(*pci)) : NULL;
     if (n && !pci) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     n = 0;

@@ -123,7 +123,7 @@ static int load_topology(pb_run *run, dlti_error_t *err)
             return -1;
         }
         if (!(text = malloc(run->xml.len + 1))) {
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+            dlti_nomem(err);
             return -1;
         }
         memcpy(text, run->xml.buffer, run->xml.len);
@@ -185,7 +185,7 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
 {
     run->allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(run->topo));
     if (!run->allowed) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     if (run->host) {

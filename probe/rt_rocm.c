@@ -324,7 +324,7 @@ static int hsa_gpus(pb_run *run, const hsa_api *h, dlti_error_t *err)
         snprintf(driver, sizeof(driver), "HSA %u.%u", major, minor);
     agent_list *l = calloc(1, sizeof(*l));
     if (!l) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     l->h = h;

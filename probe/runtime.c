@@ -112,7 +112,7 @@ int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err)
     if (dlti_grow((void **)&run->rt, &run->caprt, run->nrt + 1, sizeof(*run->rt)) != 0) {
         pb_rt_free_device(d);
         memset(d, 0, sizeof(*d));
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     run->rt[run->nrt++] = *d;
@@ -239,7 +239,7 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
             if (complete < 0) {
                 pb_free(&libs);
                 free(key.data);
-                dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+                dlti_nomem(err);
                 return -1;
             }
             if (complete && cache) {

@@ -87,7 +87,7 @@ const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dl
 {
     const dlti_attr *a = NULL;
     if (m->failed) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
     } else {
         a = dlti_container_new(ctx, kind, m->e, m->n, err);
     }

@@ -117,7 +117,7 @@ static const dlti_attr *merge(dlti_context *ctx, const dlti_attr *old, const dlt
     size_t n = dlti_attr_size(old), num_add = dlti_attr_size(add), cap = n + num_add;
     dlti_entry *v = malloc((cap ? cap : 1) * sizeof(*v));
     if (!v) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
@@ -272,7 +272,7 @@ static char *run_attach(dlti_context *ctx, const char *text, size_t len, const c
     char *r = a.out.failed ? NULL : apply(&a, out_len);
     free(a.out.data);
     if (!r) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     /* What we write, we read back: the result must parse, with the spec. */

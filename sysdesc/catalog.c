@@ -192,7 +192,7 @@ static const char *path_or_default(const char *search_path, char **owned, dlti_e
     if (search_path)
         return search_path;
     if (!(*owned = sysdesc_catalog_path()))
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
     return *owned;
 }
 
@@ -255,7 +255,7 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     find_state s = {name, NULL};
     int r = each_dir(search_path, find_in, &s);
     if (r < 0)
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
     else if (!s.found) {
         char hint[512];
         bool near = sd_catalog_suggest(name, search_path, hint, sizeof hint) == 0;
@@ -583,7 +583,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
     free(s.seen);
     if (rc < 0 && !s.failed)
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
     else if (s.n)
         qsort(s.e, s.n, sizeof(*s.e), cmp_entry); /* no qsort(NULL, 0): UB */
     /* Bases of the entries resolve along the same path. */
@@ -592,7 +592,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         dlti_context *ctx = dlti_context_new();
         sysdesc_system sys;
         if (!ctx) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             rc = -1;
         } else if (sd_yaml_load_file(ctx, s.e[i].path, NULL, &catalog, &sys, err) < 0) {
             rc = -1;
@@ -606,7 +606,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         }
         dlti_context_free(ctx);
         if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             rc = -1;
         }
     }
@@ -740,7 +740,7 @@ static const dlti_attr *run_catalog_match_pci(dlti_context *ctx, unsigned vendor
         return NULL;
     }
     if (name && !(*name = strdup(c[0].name))) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     return c[0].device;

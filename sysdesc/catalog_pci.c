@@ -34,7 +34,7 @@ static const dlti_attr *map_set(dlti_context *ctx, const dlti_attr *m, const cha
 {
     dlti_key key = skey(ctx, k);
     if (!key || !v) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     if (m && dlti_attr_get_kind(m) == DLTI_ATTR_MAP)
@@ -90,7 +90,7 @@ static const dlti_attr *tidy(dlti_context *ctx, const dlti_attr *dev, const note
     size_t size = dlti_attr_size(dev);
     dlti_entry *e = calloc(size + 2, sizeof(*e));
     if (!e) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     size_t m = 0;

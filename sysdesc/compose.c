@@ -36,7 +36,7 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
 {
     dlti_key key = dlti_key_string(c->ctx, id, len);
     if (!key) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     for (size_t i = 0; i < c->n; i++)
@@ -46,7 +46,7 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
             return -1;
         }
     if (dlti_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices))) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     c->devices[c->n].key = key;
@@ -96,7 +96,7 @@ static int run_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const 
             dlti_buf_put(&name, own, olen);
         char *base = sd_buf_finish(&name, NULL);
         if (!base) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             return -1;
         }
         int rc = 0;
@@ -169,7 +169,7 @@ static int run_compose_add_item(sysdesc_compose *c, const char *text,
     sysdesc_system sys;
     int rc = -1;
     if (!copy) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
     } else if (split_item(copy, &id, &item, &count) < 0) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT,
                        "'%s' is not [ID=]ITEM[:N] (N from 1 to 100000)", text);

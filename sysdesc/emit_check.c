@@ -59,7 +59,7 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth)
     if (kind == DLTI_ATTR_OPAQUE || kind == DLTI_ATTR_TYPE || kind == DLTI_ATTR_DICTIONARY) {
         char *text = dlti_attr_print(a, &len);
         if (!text) {
-            dlti_error_set(w->err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(w->err);
             return -1;
         }
         bool utf8 = sd_utf8_valid(text, len);
@@ -115,7 +115,7 @@ int sd_format_check(const sysdesc_system *sys, sysdesc_format format, dlti_error
         return 0;
     walk *w = malloc(sizeof(*w));
     if (!w) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return -1;
     }
     w->format = format;

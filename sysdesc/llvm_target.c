@@ -112,7 +112,7 @@ static const dlti_attr *run_llvm_target_new(dlti_context *ctx, const dlti_attr *
     char *text = sd_buf_finish(&b, &len);
     if (bad || !text) {
         free(text);
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     const dlti_attr *a = dlti_attr_parse(ctx, text, len, NULL, err);

@@ -41,7 +41,7 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
     const dlti_attr *ov = dlti_string_new(ctx, "override", 8);
     dlti_key kp = skey(ctx, path);
     if (!ov || !kp || !ksrc) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     if (src && dlti_attr_get_kind(src) == DLTI_ATTR_MAP)
@@ -58,7 +58,7 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
         size_t n = dlti_attr_size(sus), m = 0;
         const dlti_attr **keep = calloc(n ? n : 1, sizeof(*keep));
         if (!keep) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             return NULL;
         }
         for (size_t i = 0; i < n; i++) {
@@ -132,7 +132,7 @@ static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *sp
     dlti_key *keys = calloc(plen + 2, sizeof(*keys));
     const dlti_attr *result = NULL;
     if (!path || !keys) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         goto out;
     }
     memcpy(path, assignment, plen);
@@ -253,7 +253,7 @@ static int path_reserve(char **path, size_t *cap, size_t need, dlti_error_t *err
 {
     if (dlti_grow((void **)path, cap, need, 1) == 0)
         return 0;
-    dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    dlti_nomem(err);
     return -1;
 }
 
@@ -269,7 +269,7 @@ static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec
         size_t vlen;
         char *v = dlti_attr_print(value, &vlen);
         if (!v) {
-            dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+            dlti_nomem(err);
             return NULL;
         }
         if (path_reserve(path, cap, len + vlen + 2, err) < 0) {
@@ -351,7 +351,7 @@ static const dlti_attr *run_spec_override_file(dlti_context *ctx, const dlti_att
             n = f.n; /* the problems that fail the load */
         if (n != 0) {
             if (n < 0)
-                dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+                dlti_nomem(err);
             else if (n > 1 && err)
                 sd_more_problems(err, n);
             return NULL;

@@ -60,7 +60,7 @@ char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format for
         return NULL;
     }
     if (!text)
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
     return text;
 }
 

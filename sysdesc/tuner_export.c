@@ -314,7 +314,7 @@ char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc
     dlti_buf_puts(&b, n ? "\n}\n" : "{}\n");
     if (b.failed) {
         free(b.data);
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+        dlti_nomem(err);
         return NULL;
     }
     if (len)
