@@ -5,6 +5,7 @@
  * specification (1.2), as probe/rt_opencl.c's are; no OpenCL header is
  * needed to build. */
 #include "measure_dev.h"
+#include "cl_api.h"
 #include "probe_private.h"
 
 #include <dlfcn.h>
@@ -12,42 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef int32_t cl_int;
-typedef uint32_t cl_uint;
-typedef uint64_t cl_ulong;
-typedef struct cl_platform *cl_platform_id;
-typedef struct cl_device *cl_device_id;
-typedef struct cl_context *cl_context;
-typedef struct cl_queue *cl_command_queue;
-typedef struct cl_program *cl_program;
-typedef struct cl_kernel *cl_kernel;
-typedef struct cl_mem *cl_mem;
-typedef struct cl_event *cl_event;
-
-enum {
-    CL_SUCCESS = 0,
-    CL_DEVICE_TYPE = 0x1000,
-    CL_DEVICE_TYPE_CPU = 1 << 1,
-    CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT = 0x1008,
-    CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT = 0x100A,
-    CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE = 0x100B,
-    CL_DEVICE_MAX_MEM_ALLOC_SIZE = 0x1010,
-    CL_DEVICE_NAME = 0x102B,
-    CL_DRIVER_VERSION = 0x102D,
-    CL_DEVICE_EXTENSIONS = 0x1030,
-    CL_DEVICE_DOUBLE_FP_CONFIG = 0x1032,
-    CL_PLATFORM_NAME = 0x0902,
-    CL_QUEUE_PROFILING_ENABLE = 1 << 1,
-    CL_MEM_READ_WRITE = 1 << 0,
-    CL_MEM_ALLOC_HOST_PTR = 1 << 4,
-    CL_MAP_READ = 1 << 0,
-    CL_MAP_WRITE = 1 << 1,
-    CL_PROGRAM_BUILD_LOG = 0x1183,
-    CL_PROFILING_COMMAND_START = 0x1282,
-    CL_PROFILING_COMMAND_END = 0x1283,
-    CL_TRUE = 1,
-    CL_FALSE = 0,
-};
 #define CL_DEVICE_TYPE_ALL 0xffffffffu
 
 typedef struct cl_fns {
