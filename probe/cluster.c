@@ -449,3 +449,38 @@ const dlti_attr *sysdesc_cluster_finish(sysdesc_cluster *cl, dlti_error_t *err)
     pb_add(ctx, &sys, "cluster", cluster);
     return pb_finish(ctx, &sys, DLTI_ATTR_SYSTEM_SPEC, err);
 }
+
+/* One XML file is one host's probe; several are a cluster's nodes. */
+const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,
+                                         const sysdesc_probe_options *opts, dlti_error_t *err)
+{
+    if (!ctx || !paths || n == 0) {
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no XML files given");
+        return NULL;
+    }
+    sysdesc_probe_options o;
+    if (opts)
+        o = *opts;
+    else
+        sysdesc_probe_options_init(&o);
+    o.device_prefix = NULL;
+    if (n == 1) {
+        o.xml_path = paths[0];
+        return sysdesc_probe_host(ctx, &o, err);
+    }
+    /* Many nodes: node classes (cluster.c, docs/cluster.md). */
+    o.xml_path = NULL;
+    sysdesc_cluster *cl = sysdesc_cluster_new(ctx, &o, err);
+    if (!cl)
+        return NULL;
+    const dlti_attr *spec = NULL;
+    size_t i = 0;
+    while (i < n && sysdesc_cluster_add_xml_file(cl, paths[i], err) == 0)
+        i++;
+    if (i == n)
+        spec = sysdesc_cluster_finish(cl, err);
+    sysdesc_cluster_free(cl);
+    if (!spec)
+        dlti_error_settle(ctx, err, NULL);
+    return spec;
+}

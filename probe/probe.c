@@ -219,35 +219,6 @@ static int run_sources(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
-void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts)
-{
-    memset(run, 0, sizeof(*run));
-    run->ctx = ctx;
-    run->opts = opts;
-    run->host = opts->xml_path == NULL;
-    run->io = opts->io == SYSDESC_PROBE_IO_ON || (opts->io == SYSDESC_PROBE_IO_AUTO && !run->host);
-    snprintf(run->prefix, sizeof(run->prefix), "%s",
-             opts->device_prefix ? opts->device_prefix : "");
-    run->warn.opts = opts;
-    run->warn.prefix = run->prefix;
-    pb_init(&run->source);
-    pb_init(&run->devices);
-    pb_init(&run->rt_skipped);
-}
-
-void pb_run_free(pb_run *run)
-{
-    pb_free(&run->devices);
-    pb_free(&run->source);
-    pb_rt_free_all(run);
-    free(run->gpus);
-    pb_warn_free(&run->warn);
-    if (run->allowed)
-        hwloc_bitmap_free(run->allowed);
-    if (run->topo)
-        hwloc_topology_destroy(run->topo);
-}
-
 const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc_probe_options *opts,
                                     dlti_error_t *err)
 {
@@ -286,38 +257,4 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
     if (!result)
         dlti_error_settle(ctx, err, run.host ? NULL : opts->xml_path);
     return result;
-}
-
-const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,
-                                         const sysdesc_probe_options *opts, dlti_error_t *err)
-{
-    if (!ctx || !paths || n == 0) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no XML files given");
-        return NULL;
-    }
-    sysdesc_probe_options o;
-    if (opts)
-        o = *opts;
-    else
-        sysdesc_probe_options_init(&o);
-    o.device_prefix = NULL;
-    if (n == 1) {
-        o.xml_path = paths[0];
-        return sysdesc_probe_host(ctx, &o, err);
-    }
-    /* Many nodes: node classes (cluster.c, docs/cluster.md). */
-    o.xml_path = NULL;
-    sysdesc_cluster *cl = sysdesc_cluster_new(ctx, &o, err);
-    if (!cl)
-        return NULL;
-    const dlti_attr *spec = NULL;
-    size_t i = 0;
-    while (i < n && sysdesc_cluster_add_xml_file(cl, paths[i], err) == 0)
-        i++;
-    if (i == n)
-        spec = sysdesc_cluster_finish(cl, err);
-    sysdesc_cluster_free(cl);
-    if (!spec)
-        dlti_error_settle(ctx, err, NULL);
-    return spec;
 }
