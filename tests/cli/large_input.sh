@@ -115,7 +115,7 @@ gen_deep() {
 linear() {
     name=$1 factor=$4
     small_ms=
-    for try in 1 2; do
+    for try in 1 2 3; do
         run_fmt "$2"
         small_rc=$rc
         [ "$small_rc" -eq "$WANT_RC" ] || break
@@ -128,19 +128,21 @@ linear() {
         return
     fi
     ok
+    # The best of three (a busy machine only ever adds time); a base of at
+    # least 100 ms, as a smaller one is mostly the process's start.
     base=$small_ms
-    [ "$base" -ge 50 ] || base=50
+    [ "$base" -ge 100 ] || base=100
     limit=$((base * factor * 3 / 2))
     in_small=$(wc -c <"$2")
     in_big=$(wc -c <"$3")
     tries=1
-    if [ "$big_ms" -gt "$limit" ]; then
+    while [ "$big_ms" -gt "$limit" ] && [ "$tries" -lt 3 ]; do
         first_ms=$big_ms
         run_fmt "$3"
-        tries=2
+        tries=$((tries + 1))
         [ "$rc" -ne "$WANT_RC" ] || [ "$ms" -ge "$big_ms" ] || big_ms=$ms
-        note "$name: $in_big bytes took ${first_ms} ms, over ${limit} ms; second try ${ms} ms"
-    fi
+        note "$name: $in_big bytes took ${first_ms} ms, over ${limit} ms; try $tries ${ms} ms"
+    done
     ratio=$(awk -v a="$big_ms" -v b="$base" 'BEGIN { printf "%.1f", a / b }')
     echo "$name: $in_small bytes in ${small_ms} ms, $in_big bytes in ${big_ms} ms (ratio $ratio for ${factor}x the bytes, limit $((factor * 3 / 2))x; max RSS ${big_kb} KB)"
     if [ "$big_ms" -le "$limit" ]; then ok; else
