@@ -163,8 +163,11 @@ try:
             print(f"skip: {where}: figures and run times not compared under a sanitizer "
                   f"(see above)")
             continue
-        check(m["duration_in_seconds"] <= limit(3),
-              f"{where}: --quick runs took {m['duration_in_seconds']:.2f} s (limit {limit(3):.1f})")
+        # the bound is 1-2 s a device on an idle machine; the suite runs
+        # two tests at once, and the load average lags the contention
+        check(m["duration_in_seconds"] <= 2 * limit(3),
+              f"{where}: --quick runs took {m['duration_in_seconds']:.2f} s "
+              f"(limit {2 * limit(3):.1f})")
         if "L2" in lv:
             check(lv["L2"]["read_bandwidth_in_bytes_per_second"] >= 0.25 * mem_read,
                   f"{where}: L2 read {lv['L2']['read_bandwidth_in_bytes_per_second']:.3g} >= "
@@ -196,9 +199,9 @@ try:
         m = json.loads(r.stdout)["CPU"]["measured"].get("runtimes", {}).get(rt, {}) \
             if r.returncode == 0 else {}
         check(m.get("mode") == "default" and 0 < m.get("duration_in_seconds", 99) <=
-              (limit(10) if PLAIN else 1e9),
+              (2 * limit(10) if PLAIN else 1e9),
               f"default mode through {rt}: {m.get('duration_in_seconds', 0):.2f} s of runs "
-              f"(limit {limit(10):.1f})")
+              f"(limit {2 * limit(10):.1f})")
 
         # ---- 3. a broken triad costs that measurement only ----
         out3 = os.path.join(T, "broken.mlir")
