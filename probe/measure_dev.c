@@ -392,6 +392,16 @@ static int run_local(md_run *m, unsigned groups)
     return 0;
 }
 
+/* The float whose bits are the half2 word (h, h): sd_fma16's multiplier
+ * and addends travel so (probe/kernels/device.cl says why). */
+static float half2_word(uint16_t h)
+{
+    uint32_t w = (uint32_t)h << 16 | h;
+    float f;
+    memcpy(&f, &w, sizeof(f));
+    return f;
+}
+
 /* One FMA kernel; for sd_fma32 under CUDA also the clock (y: the SM's
  * cycles and the global timer's nanoseconds before and after). */
 static int run_fma(md_run *m, md_kernel k, unsigned groups, double *rate)
@@ -404,7 +414,9 @@ static int run_fma(md_run *m, md_kernel k, unsigned groups, double *rate)
     if (!clk)
         return -1;
     md_buf *b[4] = {clk, clk, clk, m->r};
-    md_args a = k == MD_FMA16 ? (md_args){.s = 1, .d = 0.0625f, .e = -0.0625f}
+    /* f16: the half2 words of 1, 2^-4 and -2^-4 (binary16 0x3c00, 0x2c00, 0xac00) */
+    md_args a = k == MD_FMA16 ? (md_args){.s = half2_word(0x3c00), .d = half2_word(0x2c00),
+                                          .e = half2_word(0xac00)}
                               : (md_args){.s = 1, .d = (float)FMA_STEP, .e = (float)FMA_STEP};
     uint32_t items = groups * MD_GROUP;
     double t;

@@ -253,11 +253,14 @@ KERNEL sd_fma64(ARGS)
 
 #ifdef SD_FP16
 /* The same in f16, two lanes a chain (half2: the packed f16 FMA of GPUs);
- * ((float *)r)[gid] = the sum of every lane of every chain. */
+ * ((float *)r)[gid] = the sum of every lane of every chain.  s, d and e
+ * carry half2 words, packed by the host: a half2 splat made here from a
+ * float became a lane-select operand in the H100's machine code, which
+ * only one of its two f16 pipes takes (half the rate). */
 KERNEL sd_fma16(ARGS)
 {
     uint gid = get_global_id(0);
-    half2 sh = (half2)((half)s), dh = (half2)((half)d), eh = (half2)((half)e);
+    half2 sh = as_half2(s), dh = as_half2(d), eh = as_half2(e);
 #define START16(k) (half2)((half)(1 + ((gid + k) & 7)), (half)(1 + ((gid + k + 4) & 7)))
     CHAINS(half2, START16);
     for (uint rep = 0; rep < reps; rep++) {

@@ -114,7 +114,13 @@ layout(std430, set = 0, binding = 3) writeonly buffer R { RESULT r[]; };
 void main()
 {
     uint gid = gl_GlobalInvocationID.x;
+#if defined(SD_FMA16)
+    /* half2 words, packed by the host (device.cl's sd_fma16 says why) */
+    T s = unpackFloat2x16(floatBitsToUint(p.s)), d = unpackFloat2x16(floatBitsToUint(p.d)),
+      e = unpackFloat2x16(floatBitsToUint(p.e));
+#else
     T s = T(p.s), d = T(p.d), e = T(p.e);
+#endif
     T c0 = START(0u), c1 = START(1u), c2 = START(2u), c3 = START(3u), c4 = START(4u),
       c5 = START(5u), c6 = START(6u), c7 = START(7u);
     for (uint rep = 0u; rep < p.reps; rep++) {

@@ -17,6 +17,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "double_config.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -239,18 +240,32 @@ static void local_kernel(const args *a)
     }
 }
 
+/* The low lane of a half2 word that travels in a float's bits (sd_fma16's
+ * s, d and e: probe/kernels/device.cl). */
+static double half_lane(float word)
+{
+    uint32_t w;
+    memcpy(&w, &word, sizeof(w));
+    unsigned sign = w >> 15 & 1, exp = w >> 10 & 0x1f, man = w & 0x3ff;
+    double v = exp ? ldexp(1024 + man, (int)exp - 25) : ldexp(man, -24);
+    return sign ? -v : v;
+}
+
 /* Eight chains started at 1 + ((g + k) & 7); f16's two lanes each. */
 static void fma_kernel(const args *a, int kind, double mhz)
 {
     int64_t t0 = now_ns();
+    double s = a->s, d = a->d, e = a->e;
+    if (kind == 16)
+        s = half_lane(a->s), d = half_lane(a->d), e = half_lane(a->e);
     for (uint32_t g = 0; g < a->G; g++) {
         double sum = 0;
         for (int lane = 0; lane < (kind == 16 ? 2 : 1); lane++)
             for (uint32_t k = 0; k < 8; k++) {
                 double c = 1 + ((g + k + 4 * (uint32_t)lane) & 7);
                 for (uint32_t rep = 0; rep < a->reps; rep++) {
-                    c = c * a->s + a->d;
-                    c = c * a->s + a->e;
+                    c = c * s + d;
+                    c = c * s + e;
                 }
                 sum += c;
             }
