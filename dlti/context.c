@@ -14,6 +14,16 @@ static const dlti_limits default_limits = {
     .max_memory_bytes = (size_t)4 << 30,
 };
 
+const dlti_attr *dlti_attr_alloc(dlti_context *ctx, dlti_attr_kind kind)
+{
+    dlti_attr *a = dlti_arena_alloc(&ctx->arena, sizeof(*a));
+    if (a) {
+        memset(a, 0, sizeof(*a));
+        a->kind = kind;
+    }
+    return a;
+}
+
 /* The objects every context starts with. */
 static int context_init(dlti_context *ctx)
 {

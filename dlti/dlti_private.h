@@ -144,6 +144,21 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
 
 /* ---- types ---- */
 
+/* The value of hex digit c, or -1. */
+static inline int dlti_hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The widest integer type MLIR accepts (its IntegerType limit). */
+#define DLTI_MAX_INT_WIDTH 16777215u
+
 struct dlti_type {
     dlti_type_kind kind;
     dlti_signedness sign;
@@ -296,6 +311,9 @@ const dlti_attr *dlti_int_from_words(dlti_context *ctx, const dlti_type *type,
  * elements' or entries' heights.  O(1) for recorded heights; otherwise a
  * walk as deep as the attribute (bounded by the invariant). */
 unsigned dlti_attr_height(const dlti_attr *a);
+/* Records the height of a freshly built array or container, or refuses it
+ * when it breaks the invariant (NULL, DLTI_ERROR_LIMIT in err). */
+const dlti_attr *dlti_attr_within_depth(dlti_context *ctx, const dlti_attr *a, dlti_error_t *err);
 /* The tallest attribute a context may hold (the invariant above). */
 static inline unsigned dlti_max_height(const dlti_context *ctx)
 {

@@ -77,117 +77,6 @@ static void *vec_push(dlti_parser *p, vec *v)
     return (char *)v->data + v->elem * v->n++;
 }
 
-/* ---- strings ---- */
-
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Length of the UTF-8 sequence at s (n bytes available), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    unsigned cp = c & (0x7Fu >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
-{
-    size_t start = p->pos;
-    p->pos++; /* opening quote */
-    /* Escapes only shrink the text, so the raw length bounds the result. */
-    size_t end = p->pos;
-    while (end < p->len && p->text[end] != '"' && p->text[end] != '\n' &&
-           p->text[end] != '\v' && p->text[end] != '\f') {
-        if (p->text[end] == '\\' && end + 1 < p->len)
-            end++;
-        end++;
-    }
-    /* MLIR's lexer points at the line end (or the end of input) it ran into. */
-    if (end >= p->len || p->text[end] != '"')
-        return dlti_parser_fail(p, end, DLTI_ERROR_SYNTAX, "expected '\"' in string literal");
-    if (end - p->pos > p->ctx->limits.max_string_bytes)
-        return dlti_parser_fail(p, start, DLTI_ERROR_LIMIT,
-                                "string literal longer than the limit of %zu bytes",
-                                p->ctx->limits.max_string_bytes);
-    char *out = dlti_arena_alloc(&p->ctx->arena, end - p->pos + 1);
-    if (!out)
-        return dlti_parser_nomem(p, start);
-    size_t n = 0;
-    while (p->pos < end) {
-        unsigned char c = (unsigned char)p->text[p->pos];
-        if (c == '\\') {
-            char e = p->text[p->pos + 1];
-            if (e == '"' || e == '\\') {
-                out[n++] = e;
-                p->pos += 2;
-            } else if (e == 'n') {
-                out[n++] = '\n';
-                p->pos += 2;
-            } else if (e == 't') {
-                out[n++] = '\t';
-                p->pos += 2;
-            } else if (p->pos + 2 < end && hexval(e) >= 0 && hexval(p->text[p->pos + 2]) >= 0) {
-                out[n++] = (char)(hexval(e) * 16 + hexval(p->text[p->pos + 2]));
-                p->pos += 3;
-            } else {
-                return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
-                                        "unknown escape in string literal");
-            }
-        } else if (c == 0) {
-            return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
-                                    "NUL byte in string literal (write it as \\00)");
-        } else if (c >= 0x80) {
-            size_t l = utf8_len((const unsigned char *)p->text + p->pos, end - p->pos);
-            if (l == 0)
-                return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
-                                        "invalid UTF-8 in string literal");
-            memcpy(out + n, p->text + p->pos, l);
-            n += l;
-            p->pos += l;
-        } else {
-            out[n++] = (char)c;
-            p->pos++;
-        }
-    }
-    p->pos = end + 1;
-    out[n] = '\0';
-    *out_len = n;
-    return out;
-}
-
 /* ---- numbers ---- */
 
 typedef struct number {
@@ -215,9 +104,9 @@ static bool lex_number(dlti_parser *p, number *num)
     num->is_float = false;
     const char *t = p->text;
     if (t[p->pos] == '0' && p->pos + 2 < p->len + 1 && p->pos + 1 < p->len &&
-        t[p->pos + 1] == 'x' && p->pos + 2 < p->len && hexval(t[p->pos + 2]) >= 0) {
+        t[p->pos + 1] == 'x' && p->pos + 2 < p->len && dlti_hexval(t[p->pos + 2]) >= 0) {
         p->pos += 2;
-        while (p->pos < p->len && hexval(t[p->pos]) >= 0)
+        while (p->pos < p->len && dlti_hexval(t[p->pos]) >= 0)
             p->pos++;
         num->hex = true;
     } else {
@@ -1009,7 +898,7 @@ static size_t skip_string(dlti_parser *p, size_t at)
         char e = i + 1 < p->len ? p->text[i + 1] : 0;
         if (e == '"' || e == '\\' || e == 'n' || e == 't') {
             i++;
-        } else if (i + 2 < p->len && hexval(e) >= 0 && hexval(p->text[i + 2]) >= 0) {
+        } else if (i + 2 < p->len && dlti_hexval(e) >= 0 && dlti_hexval(p->text[i + 2]) >= 0) {
             i += 2;
         } else {
             dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "unknown escape in string literal");
