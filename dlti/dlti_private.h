@@ -387,6 +387,8 @@ struct dlti_scope {
 
 
 void dlti_print_key(dlti_buf *b, dlti_key key);
+/* An attribute name of a dictionary: bare when it is an identifier, else quoted. */
+void dlti_print_name(dlti_buf *b, const char *s, size_t n);
 /* A module's attributes under the names DLTI_PRINT_INHERENT asks for, sorted
  * as MLIR prints them: a malloc'ed copy (NULL when out of memory). */
 dlti_named_attr *dlti_module_attrs_for_print(const dlti_named_attr *attrs, size_t n, unsigned flags);

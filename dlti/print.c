@@ -1,4 +1,5 @@
-/* Canonical printing, byte for byte as mlir-opt-22 prints. */
+/* Canonical printing of attributes and types, byte for byte as mlir-opt-22
+ * prints them (print_scope.c prints modules with them). */
 #include "dlti_private.h"
 
 #include <stdint.h>
@@ -88,7 +89,7 @@ static bool is_bare_identifier(const char *s, size_t n)
 }
 
 /* Attribute names in dictionaries print bare when they are identifiers. */
-static void print_name(dlti_buf *b, const char *s, size_t n)
+void dlti_print_name(dlti_buf *b, const char *s, size_t n)
 {
     if (is_bare_identifier(s, n))
         dlti_buf_put(b, s, n);
@@ -274,7 +275,7 @@ void dlti_print_attr(dlti_buf *b, const dlti_attr *a, bool elide)
             const dlti_entry_rec *e = &a->u.c.entries[i];
             if (i)
                 dlti_buf_puts(b, ", ");
-            print_name(b, e->key->str, e->key->len);
+            dlti_print_name(b, e->key->str, e->key->len);
             if (e->value->kind != DLTI_ATTR_UNIT) {
                 dlti_buf_puts(b, " = ");
                 dlti_print_attr(b, e->value, false);
@@ -326,95 +327,6 @@ int dlti_attr_fprint(const dlti_attr *attr, FILE *out)
 {
     size_t len;
     char *s = dlti_attr_print(attr, &len);
-    if (!s)
-        return -1;
-    int rc = fwrite(s, 1, len, out) == len ? 0 : -1;
-    free(s);
-    return rc;
-}
-
-/* ---- scopes ---- */
-
-static void put_indent(dlti_buf *b, int indent)
-{
-    for (int i = 0; i < indent; i++)
-        dlti_buf_puts(b, "  ");
-}
-
-static void print_scope(dlti_buf *b, const dlti_scope *s, int indent, unsigned flags)
-{
-    put_indent(b, indent);
-    dlti_buf_puts(b, "module");
-    if (s->name) {
-        dlti_buf_puts(b, " @");
-        print_name(b, s->name, strlen(s->name));
-    }
-    if (s->num_attrs) {
-        bool pretty = flags & DLTI_PRINT_PRETTY;
-        dlti_named_attr *v = dlti_module_attrs_for_print(s->attrs, s->num_attrs, flags);
-        if (!v) {
-            b->failed = true;
-            return;
-        }
-        dlti_buf_puts(b, " attributes {");
-        for (size_t i = 0; i < s->num_attrs; i++) {
-            if (i)
-                dlti_buf_puts(b, pretty ? "," : ", ");
-            if (pretty) {
-                dlti_buf_putc(b, '\n');
-                put_indent(b, indent + 1);
-            }
-            print_name(b, v[i].name, v[i].name_len);
-            if (v[i].value->kind != DLTI_ATTR_UNIT) {
-                dlti_buf_puts(b, " = ");
-                if (pretty)
-                    dlti_print_attr_pretty(b, v[i].value, indent + 1);
-                else
-                    dlti_print_attr(b, v[i].value, false);
-            }
-        }
-        free(v);
-        dlti_buf_putc(b, '}');
-    }
-    dlti_buf_puts(b, " {\n");
-    for (size_t i = 0; i < s->num_children; i++)
-        if (!s->children[i]->op_name) /* other ops (and what they hold) are left out */
-            print_scope(b, s->children[i], indent + 1, flags);
-    put_indent(b, indent);
-    dlti_buf_puts(b, "}\n");
-}
-
-char *dlti_scope_print_flags(const dlti_scope *scope, unsigned flags, size_t *len)
-{
-    dlti_buf b = {0};
-    if (scope->bare) {
-        if (flags & DLTI_PRINT_PRETTY)
-            dlti_print_attr_pretty(&b, scope->attrs[0].value, 0);
-        else
-            dlti_print_attr(&b, scope->attrs[0].value, false);
-        dlti_buf_putc(&b, '\n');
-    } else {
-        print_scope(&b, scope, 0, flags);
-        dlti_buf_putc(&b, '\n'); /* mlir-opt ends its output with a blank line */
-    }
-    if (b.failed || !b.data) {
-        free(b.data);
-        return NULL;
-    }
-    if (len)
-        *len = b.len;
-    return b.data;
-}
-
-char *dlti_scope_print(const dlti_scope *scope, size_t *len)
-{
-    return dlti_scope_print_flags(scope, 0, len);
-}
-
-int dlti_scope_fprint(const dlti_scope *scope, FILE *out)
-{
-    size_t len;
-    char *s = dlti_scope_print(scope, &len);
     if (!s)
         return -1;
     int rc = fwrite(s, 1, len, out) == len ? 0 : -1;

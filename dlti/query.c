@@ -1,63 +1,9 @@
 /* Queries: one attribute, a path of keys, and scopes searched outward. */
 #include "dlti_private.h"
+#include "lookup.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__GNUC__)
-#define COLD __attribute__((noinline, cold))
-#define HOT_INLINE inline __attribute__((always_inline))
-#else
-#define COLD
-#define HOT_INLINE inline
-#endif
-
-/* lookup_handle() in a map of more than DLTI_INDEX_COMPACT entries (4-byte
- * slots), out of line: the common path stays small. */
-static COLD const dlti_attr *lookup_compact(const dlti_attr *a, dlti_key key)
-{
-    const dlti_entry_rec *e = a->u.c.entries;
-    const uint32_t *slots = a->u.c.index;
-    uint32_t mask = dlti_index_mask(a->n);
-    unsigned bits = dlti_index_pos_bits(a->n);
-    uint32_t tag = dlti_index_tag(key->hash, bits), pos = ((uint32_t)1 << bits) - 1;
-    for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
-        uint32_t s = slots[j];
-        if (!s)
-            return NULL;
-        if (s >> bits == tag && e[(s & pos) - 1].key == key)
-            return e[(s & pos) - 1].value;
-    }
-}
-
-/* Lookup in a container known to be one; the hot step of every query. */
-static HOT_INLINE const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
-{
-    const dlti_entry_rec *e = a->u.c.entries;
-    if (!a->u.c.index) {
-        for (size_t i = 0, n = a->n; i < n; i++)
-            if (e[i].key == key)
-                return e[i].value;
-        return NULL;
-    }
-    size_t mask = a->index_mask;
-    if (!mask)
-        return lookup_compact(a, key);
-    const dlti_entry_rec *slots = a->u.c.index;
-    for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
-        if (slots[j].key == key)
-            return slots[j].value;
-        if (!slots[j].key)
-            return NULL;
-    }
-}
-
-const dlti_attr *dlti_attr_lookup(const dlti_attr *a, dlti_key key)
-{
-    if (!a || !key || !dlti_attr_is_container(a->kind))
-        return NULL;
-    return lookup_handle(a, key);
-}
 
 /* Keys arrive as handles (dlti_query) or as C strings (dlti_query_strings);
  * messages print either kind the same way. */
@@ -221,75 +167,6 @@ const dlti_attr *dlti_query_mlir22(const dlti_scope *scope, const dlti_key *keys
     return NULL;
 }
 
-/* Whether string key `k` spells the C string `s`: one pass, no strlen. */
-static inline bool key_is_cstring(dlti_key k, const char *s)
-{
-    size_t i = 0;
-    while (i < k->len && s[i] != '\0' && s[i] == k->str[i])
-        i++;
-    return i == k->len && s[i] == '\0' && !k->type;
-}
-
-/* Whether interned key `k` is the string of `len` bytes at `s`, whose hash
- * is `hash`. */
-static HOT_INLINE bool key_is(dlti_key k, const char *s, size_t len, uint64_t hash)
-{
-    return k->hash == hash && k->len == len && !k->type && dlti_same_bytes(k->str, s, len);
-}
-
-/* lookup_string() in a map of more than DLTI_INDEX_COMPACT entries. */
-static COLD const dlti_attr *lookup_string_compact(const dlti_attr *a, const char *s, size_t len,
-                                                   uint64_t hash)
-{
-    const dlti_entry_rec *e = a->u.c.entries;
-    const uint32_t *slots = a->u.c.index;
-    uint32_t mask = dlti_index_mask(a->n);
-    unsigned bits = dlti_index_pos_bits(a->n);
-    uint32_t tag = dlti_index_tag(hash, bits), pos = ((uint32_t)1 << bits) - 1;
-    for (size_t j = hash & mask;; j = (j + 1) & mask) {
-        uint32_t i = slots[j];
-        if (!i)
-            return NULL;
-        if (i >> bits != tag)
-            continue;
-        if (key_is(e[(i & pos) - 1].key, s, len, hash))
-            return e[(i & pos) - 1].value;
-    }
-}
-
-/* The string key of `len` bytes at `s`, of hash `hash`, in indexed map `a`. */
-static HOT_INLINE const dlti_attr *lookup_hashed(const dlti_attr *a, const char *s, size_t len,
-                                                 uint64_t hash)
-{
-    size_t mask = a->index_mask;
-    if (!mask)
-        return lookup_string_compact(a, s, len, hash);
-    const dlti_entry_rec *slots = a->u.c.index;
-    for (size_t j = hash & mask;; j = (j + 1) & mask) {
-        dlti_key k = slots[j].key;
-        if (!k)
-            return NULL;
-        if (key_is(k, s, len, hash))
-            return slots[j].value;
-    }
-}
-
-/* Lookup by the key's bytes: no interning, so it only reads; small maps
- * compare bytes instead of hashing. */
-static HOT_INLINE const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
-{
-    const dlti_entry_rec *e = a->u.c.entries;
-    if (!a->u.c.index) {
-        for (size_t i = 0, n = a->n; i < n; i++)
-            if (key_is_cstring(e[i].key, s))
-                return e[i].value;
-        return NULL;
-    }
-    size_t len;
-    uint64_t hash = dlti_hash_cstring(s, &len);
-    return lookup_hashed(a, s, len, hash);
-}
-
 /* The keys after the first, looked up by their bytes from `cur`. */
 static const dlti_attr *walk_strings(const dlti_attr *cur, key_list list, size_t n,
                                      dlti_error_t *err)
@@ -356,25 +233,4 @@ const dlti_attr *dlti_attr_query_strings(const dlti_attr *attr, const char *cons
         return NULL;
     }
     return walk_strings(cur, list, n, err);
-}
-
-const dlti_attr *dlti_attr_lookup_string(const dlti_attr *a, const char *s, size_t len)
-{
-    if (!a || !s || !dlti_attr_is_container(a->kind))
-        return NULL;
-    const dlti_entry_rec *e = a->u.c.entries;
-    if (!a->u.c.index) {
-        for (size_t i = 0, n = a->n; i < n; i++) {
-            dlti_key k = e[i].key;
-            if (k->len == len && !k->type && dlti_same_bytes(k->str, s, len))
-                return e[i].value;
-        }
-        return NULL;
-    }
-    return lookup_hashed(a, s, len, dlti_hash_inline(s, len));
-}
-
-const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s)
-{
-    return a && dlti_attr_is_container(a->kind) ? lookup_string(a, s) : NULL;
 }

@@ -125,17 +125,41 @@ typedef struct pb_topology_source {
 /* sysdesc_probe_host() of a topology given by `xml` (NULL: as opts say). */
 const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_options *opts,
                                    const pb_topology_source *xml, dlti_error_t *err);
-/* ---- vendor runtimes: CUDA, NVML, ROCm (HSA, AMD SMI), Level Zero (rt_cuda.c,
- * rt_nvml.c, rt_rocm.c, rt_amd_smi.c, rt_level_zero.c; their shared helpers in
- * rt_vendor.c).  Each opens its library with dlopen, adds one pb_rt_device per
- * device it sees and records a missing or failing runtime with
- * pb_rt_skipped; none touches run->topo.  The values and layouts they
+/* ---- the runtime sources (runtimes/): CUDA, NVML, ROCm (HSA, AMD SMI),
+ * Level Zero, OpenCL, Vulkan, one file each (their shared helpers in
+ * runtimes/rt_vendor.c).  Each opens its library with dlopen, adds one
+ * pb_rt_device per device it sees and records a missing or failing runtime
+ * with pb_rt_skipped; none touches run->topo.  The values and layouts they
  * declare are cited beside them. ---- */
-int pb_probe_cuda(pb_run *run, dlti_error_t *err);       /* libcuda.so.1 */
-int pb_probe_nvml(pb_run *run, dlti_error_t *err);       /* libnvidia-ml.so.1 */
-int pb_probe_rocm(pb_run *run, dlti_error_t *err);       /* libhsa-runtime64.so.1 */
-int pb_probe_amd_smi(pb_run *run, dlti_error_t *err);    /* libamd_smi.so: partition modes */
-int pb_probe_level_zero(pb_run *run, dlti_error_t *err); /* libze_loader.so.1 */
+
+/* A runtime source: runtimes/<name>.c ends in its row, `pb_rt_<name>`, and
+ * the list in runtimes/meson.build names it (the build makes the table of
+ * rows from that list: pb_runtimes.h).  Adding a runtime is its file and
+ * its line there. */
+typedef struct pb_rt_source {
+    const char *name;   /* its key under "runtimes" and in "source" lines */
+    const char *option; /* the word of the runtimes option that asks it */
+    unsigned bit;       /* the same as a SYSDESC_RUNTIME_* bit */
+    /* Where two runtimes give one device the same key, the lower wins (the
+     * other's value goes under "disagreements", docs/runtimes.md): 0-9 a
+     * vendor's compute runtime, 10-19 its management library, 20-29 the
+     * portable APIs. */
+    int priority;
+    /* Runs in a child process of its own (rt_child.c), never in the probing
+     * process unless opts->runtimes_in_process; only calls pb_rt_init,
+     * pb_rt_add, pb_rt_skipped and the pb_map builders over run->ctx. */
+    int (*probe)(pb_run *run, dlti_error_t *err);
+} pb_rt_source;
+#include "pb_runtimes.h" /* PB_RUNTIME_NAMES: X(cuda) X(nvml) ... */
+#define X(name) extern const pb_rt_source pb_rt_##name;
+PB_RUNTIME_NAMES
+#undef X
+#define X(name) +1
+enum { PB_RT_NSOURCES = 0 PB_RUNTIME_NAMES };
+#undef X
+/* Every row, in runtimes/meson.build's order: the order of their devices
+ * within one runtime key (rt_registry.c). */
+extern const pb_rt_source *const pb_rt_sources[PB_RT_NSOURCES];
 
 /* The most devices (and partitions of one device) a vendor probe reads,
  * whatever the runtime says. */
@@ -168,21 +192,6 @@ void pb_vendor_uuid(const unsigned char bytes[16], const char *prefix, char *out
 bool pb_vendor_text(const char *buf, size_t size, char *out, size_t outsize);
 /* view[key] = the environment variable `var`, when it is set. */
 void pb_vendor_env(dlti_context *ctx, pb_map *view, const char *key, const char *var);
-/* The runtime sources (runtime.c's table): each is one file and runs in a
- * child process of its own (rt_child.c), never in the probing process
- * unless opts->runtimes_in_process.  A source only calls pb_rt_init,
- * pb_rt_add, pb_rt_skipped and the pb_map builders over run->ctx: it never
- * touches run->topo (there is none in the child). */
-int pb_probe_opencl(pb_run *run, dlti_error_t *err); /* rt_opencl.c */
-int pb_probe_vulkan(pb_run *run, dlti_error_t *err); /* rt_vulkan.c */
-
-/* One entry of runtime.c's table of runtime sources. */
-typedef struct pb_rt_source {
-    unsigned bit;         /* SYSDESC_RUNTIME_*: the option that asks it */
-    const char *name;     /* its key under "runtimes" and in "source" lines */
-    int (*probe)(pb_run *run, dlti_error_t *err);
-} pb_rt_source;
-
 /* Asks the runtimes the options choose (the cache, else the sources in
  * bounded time) and merges what they saw into run->devices: the host CPU's
  * runtime views under CPU.runtimes, each GPU's runtimes matched to it by PCI
@@ -190,7 +199,7 @@ typedef struct pb_rt_source {
  * Host probes only; 0, or -1 with err (out of memory). */
 int pb_probe_runtimes(pb_run *run, dlti_error_t *err);
 
-/* The rank of a key under "runtimes" (runtime.c's priority order: where two
+/* The rank of a key under "runtimes" (its source's priority: where two
  * runtimes give one device the same key, the lower rank wins); -1 when it is
  * not one.  pb_rt_view_name gives the static name of a rank. */
 int pb_rt_rank(const char *runtime, size_t len);
@@ -270,7 +279,7 @@ void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *
  * those starting with `skip` (NULL: none) left out. */
 void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefixes,
                       const char *skip);
-/* The SYSDESC_RUNTIME_* bits a probe asks (runtime.c). */
+/* The SYSDESC_RUNTIME_* bits a probe asks (runtimes/rt_stage.c). */
 unsigned pb_rt_asked_bits(const sysdesc_probe_options *o);
 
 
@@ -301,8 +310,8 @@ int pb_fill_gpus(pb_run *run, dlti_error_t *err);
 
 /* One probe of one topology (this host or an XML file).  A source is a
  * function over the run that adds devices, or keys, with their provenance;
- * the vendor runtimes are sources too, one file each and one line in
- * runtime.c's table (pb_rt_source). */
+ * the vendor runtimes are sources too, one file each ending in its row
+ * (pb_rt_source). */
 struct pb_run {
     dlti_context *ctx;
     const sysdesc_probe_options *opts;
@@ -438,7 +447,7 @@ typedef struct pb_isa {
 
 void pb_isa_detect(pb_isa *isa);
 
-/* ---- cpu_uarch.c: the microarchitecture (probe/uarch.h), the
+/* ---- cpu_uarch.c: the microarchitecture (probe/uarch/uarch.h), the
  * triple and the compiler map; after the ISA, which the recogniser reads ---- */
 void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err);
 

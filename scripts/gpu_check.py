@@ -50,7 +50,7 @@ CU_ATTR = {
 
 def attr_numbers(log):
     """CU_ATTR, each number checked against a cuda.h found here (Triton's
-    bundled one, a CUDA toolkit's): the probe (probe/rt_cuda.c) and this
+    bundled one, a CUDA toolkit's): the probe (probe/runtimes/cuda.c) and this
     script share the reference's numbers, a header settles them."""
     heads = glob.glob("/usr/local/cuda*/include/cuda.h")
     try:

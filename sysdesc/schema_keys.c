@@ -128,7 +128,7 @@ static const sysdesc_schema_key schema[] = {
     {"cpu_part_number", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR part number", NULL, NULL},
     {"cpu_revision", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "ARM MIDR revision", NULL, NULL},
     {"hostname", STR, NULL, CPU, 0, BOOK, 0, 0, NULL, "the node's host name", "host", NULL},
-    /* ---- CPU microarchitecture: probe/cpu_uarch.c, docs/keys.md ---- */
+    /* ---- CPU microarchitecture: probe/host/cpu_uarch.c, docs/keys.md ---- */
     {"uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
      "microarchitecture, archspec's name: zen4, sapphirerapids, neoverse_v2", "uarch", NULL},
     {"uarch_ancestors", STRS, NULL, CPU, 0, FACT, 0, 0, NULL,
@@ -214,7 +214,7 @@ static const sysdesc_schema_key schema[] = {
      "LLVM target feature names usable here", NULL, NULL},
     {"sve_vector_length_in_bits", I64, "bits", CPU, 0, FACT, 1, BIG, NULL,
      "SVE vector length (aarch64)", NULL, NULL},
-    /* ---- CPU compiler targets (probe/cpu_uarch.c; uarch, uarch_ancestors and
+    /* ---- CPU compiler targets (probe/host/cpu_uarch.c; uarch, uarch_ancestors and
      * triple are with the identity keys) ---- */
     {"compiler", MAP, NULL, CPU, 0, FACT, 0, 0, NULL,
      "how compilers target uarch: gcc, clang, llvm", NULL, NULL},
@@ -891,7 +891,7 @@ static const sysdesc_schema_key schema[] = {
     {"hwloc_info", OPEN, NULL, GPU, 0, BOOK, 0, 0, NULL,
      "every raw hwloc info string per OS device", NULL, NULL},
 
-    /* ---- locality of I/O devices, with I/O discovery (probe/locality.c) ---- */
+    /* ---- locality of I/O devices, with I/O discovery (probe/host/locality.c) ---- */
     {"numa_node", I64, NULL, GPU, 0, FACT, 0, BIG, NULL,
      "the NUMA node of the device's PCI bus (hwloc locality; absent when not one node)",
      "NUMA node", NULL},

@@ -346,7 +346,7 @@ long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text,
 void sd_more_problems(dlti_error_t *err, long n);
 
 /* Whether `text` (named `path`, may be NULL) is MLIR rather than YAML: the
- * one rule of sysdesc_system_load() (load.c), which the locator follows. */
+ * one rule of sysdesc_system_load() (sniff.c), which the locator follows. */
 bool sd_looks_like_mlir(const char *path, const char *text, size_t len);
 
 /* Locates key paths in YAML or MLIR text (check_locate.c). */

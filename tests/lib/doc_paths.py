@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every file the README and docs/*.md name exists: a path under one of the
-project's folders (`probe/rt_opencl.c`, `tests/cli/measure.py`) exactly,
+project's folders (`probe/runtimes/opencl.c`, `tests/cli/measure.py`) exactly,
 a public header as it is included (`sysdesc/probe.h`) under include/, a
 bare source file name (`rt_cache.c`) somewhere in the tree.  Placeholders
 (`cli/cmd_NAME.c`), generated files, system headers (`#include <stdio.h>`)
@@ -20,7 +20,8 @@ WITH_DIR = re.compile(r"(?<![\w./-])((?:%s)/[\w./+-]*?\.%s)(?![\w/])" % ("|".joi
 BARE = re.compile(r"(?<![\w./-])([a-z][\w+-]*\.(?:c|h))(?![\w/])")
 
 
-GENERATED = {"version.h"}  # include/sysdesc/version.h, made by meson from version.h.in
+GENERATED = {"version.h",  # include/sysdesc/version.h, made by meson from version.h.in
+             "pb_runtimes.h"}  # probe/runtimes/meson.build makes it from its list
 
 
 def ours(path):

@@ -26,7 +26,7 @@ ALLOWED = {
     ("cli/atomic_write.c", "open"): (2, "the -o writer: a device written in place (O_WRONLY), "
                                         "the directory fsync'ed after the rename"),
     ("cli/atomic_write.c", "mkstemp"): (1, "the -o writer: its temporary file"),
-    ("probe/rt_cache.c", "openat"): (1, "the cache writer: a new temporary entry (O_CREAT|O_EXCL, "
+    ("probe/runtimes/rt_cache.c", "openat"): (1, "the cache writer: a new temporary entry (O_CREAT|O_EXCL, "
                                         "O_NOFOLLOW) in the checked directory"),
 }
 

@@ -9,7 +9,7 @@
 - every feature sysdesc lists is a feature llc-22 knows for the triple and,
   when the CPU was recognised by its identity (not guessed from features),
   one LLVM's own feature set for the chip holds: the names are LLVM's
-  (probe/isa.c maps CPUID and hwcap bits to them), no translation table.
+  (probe/host/isa.c maps CPUID and hwcap bits to them), no translation table.
 On this host and on three XML fixtures (x86_64, aarch64, aarch64 with two
 core kinds; no features).
 Skipped (77) without mlir-opt-22.

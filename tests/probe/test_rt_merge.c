@@ -1,4 +1,4 @@
-/* The merge of the runtimes' devices (probe/rt_merge.c) on made-up
+/* The merge of the runtimes' devices (probe/runtimes/rt_merge.c) on made-up
  * devices, the way the runtime sources hand them over: one physical device
  * per PCI bus id or UUID, whatever the spelling; the priority between
  * runtimes and its disagreements; new GPUs in PCI bus id order; the host

@@ -312,7 +312,7 @@ static void test_cuda_two_gpus(void **state)
     char line[128];
     snprintf(line, sizeof(line), "cuda.init_log = %s\n", log);
     config(f, cuda_two_gpus, line, NULL);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     assert_int_equal(count_rt(f, "cuda"), 2);
     assert_null(get(f, &f->run.rt_skipped, "cuda"));
 
@@ -399,7 +399,7 @@ static void test_cuda_no_device(void **state)
 {
     fixture *f = *state;
     config(f, cuda_two_gpus, "cuda.init = 100\n", NULL);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "cuda", "cuInit: CUDA_ERROR_NO_DEVICE (100)");
 }
@@ -409,7 +409,7 @@ static void test_cuda_unknown_error(void **state)
     fixture *f = *state;
     /* A code cuGetErrorName does not know: the number alone. */
     config(f, cuda_two_gpus, "cuda.init = 7777\n", NULL);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     assert_skipped(f, "cuda", "cuInit: error (7777)");
 }
 
@@ -417,7 +417,7 @@ static void test_cuda_negative_count(void **state)
 {
     fixture *f = *state;
     config(f, cuda_two_gpus, "cuda.count = -3\n", NULL);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "cuda", "cuDeviceGetCount: no device");
 }
@@ -426,7 +426,7 @@ static void test_cuda_count_clamped(void **state)
 {
     fixture *f = *state;
     config(f, cuda_two_gpus, "cuda.count = 100000\n", NULL);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     assert_int_equal(count_rt(f, "cuda"), PB_VENDOR_MAX_DEVICES);
 }
 
@@ -444,7 +444,7 @@ static void test_cuda_bogus_values(void **state)
            "cuda.0.pci_bus_id = 0000:1g:00.0\n"
            "cuda.0.uuid = tooshort\n",
            NULL);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     pb_rt_device *h = rt(f, "cuda", 0);
     assert_string_equal(h->name, "");
     assert_string_equal(h->bus_id, "");
@@ -470,7 +470,7 @@ static void test_cuda_environment(void **state)
     config(f, cuda_two_gpus, NULL);
     setenv("CUDA_VISIBLE_DEVICES", "1,0", 1);
     setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     unsetenv("CUDA_VISIBLE_DEVICES");
     unsetenv("CUDA_DEVICE_ORDER");
     assert_str(f, &rt(f, "cuda", 0)->view, "visible_devices", "1,0");
@@ -482,8 +482,8 @@ static void test_cuda_not_asked(void **state)
     fixture *f = *state;
     config(f, cuda_two_gpus, NULL);
     f->opts.runtimes = SYSDESC_RUNTIME_OPENCL;
-    probe(f, pb_probe_cuda);
-    probe(f, pb_probe_nvml);
+    probe(f, pb_rt_cuda.probe);
+    probe(f, pb_rt_nvml.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "cuda", "not asked");
     assert_skipped(f, "nvml", "not asked");
@@ -527,7 +527,7 @@ static void test_nvml_two_gpus_mig(void **state)
 {
     fixture *f = *state;
     config(f, nvml_two_gpus, NULL);
-    probe(f, pb_probe_nvml);
+    probe(f, pb_rt_nvml.probe);
     assert_int_equal(count_rt(f, "nvml"), 2);
     pb_rt_device *h = rt(f, "nvml", 0);
     assert_string_equal(h->name, "NVIDIA H100 80GB HBM3");
@@ -585,7 +585,7 @@ static void test_nvml_init_fails(void **state)
 {
     fixture *f = *state;
     config(f, nvml_two_gpus, "nvml.init = 9\n", NULL);
-    probe(f, pb_probe_nvml);
+    probe(f, pb_rt_nvml.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "nvml", "nvmlInit_v2: Driver Not Loaded (9)");
 }
@@ -601,7 +601,7 @@ static void test_nvml_bogus_values(void **state)
            "nvml.0.pci_bus_id = 1B:00.0\n"
            "nvml.1.mig_max = 4000000000\n",
            NULL);
-    probe(f, pb_probe_nvml);
+    probe(f, pb_rt_nvml.probe);
     pb_rt_device *h = rt(f, "nvml", 0);
     assert_string_equal(h->name, "");
     assert_string_equal(h->bus_id, "");
@@ -656,7 +656,7 @@ static void test_ze_pvc(void **state)
 {
     fixture *f = *state;
     config(f, ze_pvc, NULL);
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     assert_int_equal(count_rt(f, "level_zero"), 1); /* the NPU is left out */
     pb_rt_device *d = rt(f, "level_zero", 0);
     assert_string_equal(d->name, "Intel(R) Data Center GPU Max 1550");
@@ -717,7 +717,7 @@ static void test_ze_init_fails(void **state)
 {
     fixture *f = *state;
     config(f, ze_pvc, "ze.init = 0x78000001\n", NULL);
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "level_zero", "zeInit: ZE_RESULT_ERROR_UNINITIALIZED (0x78000001)");
 }
@@ -726,7 +726,7 @@ static void test_ze_no_gpu(void **state)
 {
     fixture *f = *state;
     config(f, ze_pvc, "ze.0.type = 2\n", NULL); /* a CPU device: not ours */
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "level_zero", "no GPU device");
 }
@@ -743,7 +743,7 @@ static void test_ze_bogus_values(void **state)
            "ze.0.pci = 0000:3a:40.0\n" /* device 0x40: no PCI device number */
            "ze.0.core_clock = 0\n",
            NULL);
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     pb_rt_device *d = rt(f, "level_zero", 0);
     assert_string_equal(d->name, "");
     assert_null(get(f, &d->unified, "model"));
@@ -762,7 +762,7 @@ static void test_ze_many_devices(void **state)
 {
     fixture *f = *state;
     config(f, ze_pvc, "ze.count = 100000\n", NULL);
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     /* Bounded by what the double can hand out (64) and the probe's maximum. */
     assert_true(count_rt(f, "level_zero") <= PB_VENDOR_MAX_DEVICES);
     assert_true(count_rt(f, "level_zero") >= 1);
@@ -773,7 +773,7 @@ static void test_ze_affinity_mask(void **state)
     fixture *f = *state;
     config(f, ze_pvc, NULL);
     setenv("ZE_AFFINITY_MASK", "0.1", 1);
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     unsetenv("ZE_AFFINITY_MASK");
     assert_str(f, &rt(f, "level_zero", 0)->view, "affinity_mask", "0.1");
 }
@@ -821,7 +821,7 @@ static void test_rocm_gcds(void **state)
 {
     fixture *f = *state;
     config(f, hsa_gcds, NULL);
-    probe(f, pb_probe_rocm);
+    probe(f, pb_rt_rocm.probe);
     assert_int_equal(count_rt(f, "rocm"), 2);
     pb_rt_device *g = rt(f, "rocm", 0);
     assert_string_equal(g->name, "AMD Instinct MI250X");
@@ -878,7 +878,7 @@ static void test_rocm_init_fails(void **state)
 {
     fixture *f = *state;
     config(f, hsa_gcds, "hsa.init = 0x1008\n", NULL);
-    probe(f, pb_probe_rocm);
+    probe(f, pb_rt_rocm.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "rocm",
                    "hsa_init: HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate "
@@ -889,7 +889,7 @@ static void test_rocm_no_gpu(void **state)
 {
     fixture *f = *state;
     config(f, hsa_gcds, "hsa.count = 1\n", NULL);
-    probe(f, pb_probe_rocm);
+    probe(f, pb_rt_rocm.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "rocm", "no GPU agent");
 }
@@ -906,7 +906,7 @@ static void test_rocm_bogus_values(void **state)
            "hsa.1.workgroup_max_dim = 1024,0,1024\n"
            "hsa.1.pool.count = 1000000\n",     /* bounded */
            NULL);
-    probe(f, pb_probe_rocm);
+    probe(f, pb_rt_rocm.probe);
     pb_rt_device *g = rt(f, "rocm", 0);
     assert_string_equal(g->name, "");
     assert_string_equal(g->uuid, "");
@@ -925,7 +925,7 @@ static void test_rocm_visible_devices(void **state)
     fixture *f = *state;
     config(f, hsa_gcds, NULL);
     setenv("ROCR_VISIBLE_DEVICES", "GPU-5e3b9a1c2d4f6e7a", 1);
-    probe(f, pb_probe_rocm);
+    probe(f, pb_rt_rocm.probe);
     unsetenv("ROCR_VISIBLE_DEVICES");
     assert_str(f, &rt(f, "rocm", 0)->view, "visible_devices", "GPU-5e3b9a1c2d4f6e7a");
     assert_null(get(f, &rt(f, "rocm", 0)->view, "hip_visible_devices"));
@@ -947,7 +947,7 @@ static void test_amd_smi_partition_modes(void **state)
 {
     fixture *f = *state;
     config(f, smi_two_gpus, NULL);
-    probe(f, pb_probe_amd_smi);
+    probe(f, pb_rt_amd_smi.probe);
     assert_int_equal(count_rt(f, "amd_smi"), 2);
     pb_rt_device *a = rt(f, "amd_smi", 0);
     assert_string_equal(a->bus_id, "0000:c1:00.0");
@@ -966,7 +966,7 @@ static void test_amd_smi_bogus(void **state)
     fixture *f = *state;
     config(f, smi_two_gpus,
            "smi.init = 34\n", NULL);
-    probe(f, pb_probe_amd_smi);
+    probe(f, pb_rt_amd_smi.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "amd_smi",
                    "amdsmi_init: AMDSMI_STATUS_DRIVER_NOT_LOADED - Driver not loaded (34)");
@@ -976,7 +976,7 @@ static void test_amd_smi_bogus(void **state)
            "smi.0.0.compute_partition_unterminated = 1\n"
            "smi.0.0.bdf = 0x100000000000000\n",     /* a domain beyond 16 bits */
            NULL);
-    probe(f, pb_probe_amd_smi);
+    probe(f, pb_rt_amd_smi.probe);
     assert_int_equal(count_rt(f, "amd_smi"), 2);
     pb_rt_device *a = rt(f, "amd_smi", 0);
     assert_string_equal(a->bus_id, "");
@@ -989,7 +989,7 @@ static void test_missing_cuda_symbol(void **state)
 {
     fixture *f = *state;
     config(f, cuda_two_gpus, NULL);
-    probe(f, pb_probe_cuda);
+    probe(f, pb_rt_cuda.probe);
     assert_int_equal(f->run.nrt, 0);
     assert_skipped(f, "cuda", "libcuda.so.1 lacks cuDeviceGetAttribute");
 }
@@ -998,7 +998,7 @@ static void test_missing_nvml_mig_mode(void **state)
 {
     fixture *f = *state;
     config(f, nvml_two_gpus, NULL);
-    probe(f, pb_probe_nvml);
+    probe(f, pb_rt_nvml.probe);
     /* An optional entry point: the GPUs are there, without MIG. */
     assert_int_equal(count_rt(f, "nvml"), 2);
     pb_rt_device *a = rt(f, "nvml", 1);
@@ -1011,7 +1011,7 @@ static void test_missing_ze_pci(void **state)
 {
     fixture *f = *state;
     config(f, ze_pvc, NULL);
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     pb_rt_device *d = rt(f, "level_zero", 0);
     assert_string_equal(d->bus_id, "");
     assert_null(get(f, &d->unified, "pcie_generation"));
@@ -1022,7 +1022,7 @@ static void test_missing_rocm_pools(void **state)
 {
     fixture *f = *state;
     config(f, hsa_gcds, NULL);
-    probe(f, pb_probe_rocm);
+    probe(f, pb_rt_rocm.probe);
     pb_rt_device *g = rt(f, "rocm", 0);
     assert_null(get(f, &g->unified, "memory_size_in_bytes"));
     assert_null(get(f, &g->unified, "shared_memory_per_block_in_bytes"));
@@ -1055,10 +1055,10 @@ static void test_real_cuda_nvml_rocm(void **state)
 {
     fixture *f = *state;
     unsetenv("SYSDESC_DOUBLE_CONFIG");
-    probe(f, pb_probe_cuda);
-    probe(f, pb_probe_nvml);
-    probe(f, pb_probe_rocm);
-    probe(f, pb_probe_amd_smi);
+    probe(f, pb_rt_cuda.probe);
+    probe(f, pb_rt_nvml.probe);
+    probe(f, pb_rt_rocm.probe);
+    probe(f, pb_rt_amd_smi.probe);
     check_absent_or_real(f, "cuda", "libcuda.so.1");
     check_absent_or_real(f, "amd_smi", "libamd_smi.so");
     check_absent_or_real(f, "nvml", "libnvidia-ml.so.1");
@@ -1072,7 +1072,7 @@ static void test_real_level_zero(void **state)
 {
     fixture *f = *state;
     unsetenv("SYSDESC_DOUBLE_CONFIG");
-    probe(f, pb_probe_level_zero);
+    probe(f, pb_rt_level_zero.probe);
     if (!library_present("libze_loader.so.1")) {
         check_absent_or_real(f, "level_zero", "libze_loader.so.1");
         return;

@@ -1,4 +1,4 @@
-/* The microarchitecture table and recogniser (probe/uarch.h), without the
+/* The microarchitecture table and recogniser (probe/uarch/uarch.h), without the
  * hardware: CPUs recorded on real machines against the names LLVM's
  * Host.cpp gives them, the table's consistency, archspec's ancestors and
  * compiler choices, and every LLVM name against llc-22 when it is there. */
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "uarch.h"
+#include "uarch/uarch.h"
 
 /* CPUs recorded by hwloc's own tests (github.com/open-mpi/hwloc, commit
  * 3b37b024a): tests/hwloc/x86/<file>.xml infos CPUVendor, CPUFamilyNumber,

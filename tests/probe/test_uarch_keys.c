@@ -47,7 +47,7 @@ static void test_known_name(void **state)
     dlti_error_t err;
     const dlti_attr *c = sysdesc_uarch_compiler_map(ctx, "zen4", &err);
     assert_non_null(c);
-    /* probe/uarch_table.c, row zen4: archspec's entries */
+    /* probe/uarch/uarch_table.c, row zen4: archspec's entries */
     assert_string_equal(str_at(ctx, c, "gcc/march"), "znver4");
     assert_string_equal(str_at(ctx, c, "gcc/mtune"), "znver4");
     assert_string_equal(str_at(ctx, c, "gcc/flags"), "-march=znver4 -mtune=znver4");

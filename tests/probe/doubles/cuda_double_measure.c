@@ -1,9 +1,9 @@
 /* cuda_double_measure.c - TEST DOUBLE of the CUDA driver API entry points
- * `sysdesc measure --device` calls (probe/measure_dev_cuda.c), built into
+ * `sysdesc measure --device` calls (probe/measure/measure_dev_cuda.c), built into
  * the same libcuda.so.1 as cuda_double.c.  "Device memory" is host memory;
  * cuModuleLoadDataEx checks only that the image is PTX text naming its
  * entries; cuLaunchKernel runs each kernel's work in C, as
- * probe/kernels/device.cl describes it (elements of 4 words, scalar
+ * probe/measure/kernels/device.cl describes it (elements of 4 words, scalar
  * chains), so that the host's checks pass when the launch arguments are
  * right and fail when they are not.  It proves nothing about a real driver,
  * its JIT or the PTX: only the host side's bookkeeping.
@@ -241,7 +241,7 @@ static void local_kernel(const args *a)
 }
 
 /* The low lane of a half2 word that travels in a float's bits (sd_fma16's
- * s, d and e: probe/kernels/device.cl). */
+ * s, d and e: probe/measure/kernels/device.cl). */
 static double half_lane(float word)
 {
     uint32_t w;

@@ -8,7 +8,7 @@
  *   UUID (any runtime's); one that matches no GPU starts a new one, numbered
  *   after the PCI source's GPUs in PCI bus id order, its PCI identity read
  *   from sysfs.
- * - Runtimes are applied by priority (runtime.c's rt_views) then ordinal:
+ * - Runtimes are applied by priority (each source's row) then ordinal:
  *   the first to give a top-level key sets it and is its source; a later
  *   different value goes under "disagreements".<key>.<runtime>.  Each
  *   runtime's whole view goes under "runtimes".<runtime>.

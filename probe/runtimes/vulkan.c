@@ -326,7 +326,7 @@ static int enumerate(pb_run *run, const vk_api *vk, VkInstance inst, uint32_t ve
     return 0;
 }
 
-int pb_probe_vulkan(pb_run *run, dlti_error_t *err)
+static int probe_vulkan(pb_run *run, dlti_error_t *err)
 {
     void *lib = pb_rt_dlopen(run, "vulkan", "libvulkan.so.1");
     char why[PB_RT_WHY];
@@ -373,3 +373,5 @@ int pb_probe_vulkan(pb_run *run, dlti_error_t *err)
         vk.destroy_instance(inst, NULL);
     return rc;
 }
+
+const pb_rt_source pb_rt_vulkan = {"vulkan", "vulkan", SYSDESC_RUNTIME_VULKAN, 21, probe_vulkan};

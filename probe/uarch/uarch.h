@@ -60,7 +60,7 @@ typedef struct pb_cpu_id {
     const char *vendor; /* CPUID vendor string (x86) */
     int64_t family, model, stepping;
     int64_t implementer, part; /* Arm MIDR */
-    const char *const *features; /* LLVM feature names (probe/isa.c); may be NULL */
+    const char *const *features; /* LLVM feature names (probe/host/isa.c); may be NULL */
     size_t nfeatures;
 } pb_cpu_id;
 

@@ -74,7 +74,7 @@ static int by_midr(const pb_cpu_id *id, pb_uarch_match *m)
 }
 
 /* The x86-64 psABI levels (x86-64-ABI, "Micro-architecture levels") in
- * LLVM's feature names, as probe/isa.c reports them.  CMPXCHG16B, LAHF and
+ * LLVM's feature names, as probe/host/isa.c reports them.  CMPXCHG16B, LAHF and
  * XSAVE are not in the probe's list, so v2 and v3 are judged without them. */
 static const char *const v2[] = {"cx16", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3", NULL};
 static const char *const v3[] = {"avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", NULL};

@@ -6,7 +6,7 @@
  *   measure_dev_opencl.c, measure_dev_vulkan.c, measure_dev_cuda.c
  *                       one runtime each, behind md_ops
  *   measure_dev_cl.c, measure_dev_spirv.c
- *                       the kernels, generated from probe/kernels/ by
+ *                       the kernels, generated from probe/measure/kernels/ by
  *                       scripts/gen-device-kernels.py */
 #ifndef SYSDESC_MEASURE_DEV_H
 #define SYSDESC_MEASURE_DEV_H
@@ -17,7 +17,7 @@
 
 #include "sysdesc/measure.h"
 
-/* The kernels (probe/kernels/device.cl says what each does and leaves). */
+/* The kernels (probe/measure/kernels/device.cl says what each does and leaves). */
 typedef enum md_kernel {
     MD_READ,
     MD_COPY,

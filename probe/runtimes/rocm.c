@@ -353,7 +353,7 @@ static int hsa_gpus(pb_run *run, const hsa_api *h, dlti_error_t *err)
     return rc;
 }
 
-int pb_probe_rocm(pb_run *run, dlti_error_t *err)
+static int probe_rocm(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "rocm", SYSDESC_RUNTIME_ROCM))
         return 0;
@@ -393,3 +393,5 @@ int pb_probe_rocm(pb_run *run, dlti_error_t *err)
     dlclose(lib);
     return rc;
 }
+
+const pb_rt_source pb_rt_rocm = {"rocm", "rocm", SYSDESC_RUNTIME_ROCM, 1, probe_rocm};

@@ -289,7 +289,7 @@ static int nvml_devices(pb_run *run, const nvml_api *nv, dlti_error_t *err)
     return 0;
 }
 
-int pb_probe_nvml(pb_run *run, dlti_error_t *err)
+static int probe_nvml(pb_run *run, dlti_error_t *err)
 {
     /* NVML belongs to the CUDA driver: one option asks both. */
     if (!pb_vendor_wanted(run, "nvml", SYSDESC_RUNTIME_CUDA))
@@ -350,3 +350,5 @@ int pb_probe_nvml(pb_run *run, dlti_error_t *err)
     dlclose(lib);
     return rc;
 }
+
+const pb_rt_source pb_rt_nvml = {"nvml", "cuda", SYSDESC_RUNTIME_CUDA, 10, probe_nvml};

@@ -1,6 +1,6 @@
 /* The child's work of `sysdesc measure --device`: one device through one
  * runtime (md_ops), run after run, each result checked against what its
- * kernel must leave (probe/kernels/device.cl), and the `measured` map
+ * kernel must leave (probe/measure/kernels/device.cl), and the `measured` map
  * printed as the child's answer (docs/measure.md, "Devices"). */
 #define _GNU_SOURCE
 #include "measure_dev.h"
@@ -393,7 +393,7 @@ static int run_local(md_run *m, unsigned groups)
 }
 
 /* The float whose bits are the half2 word (h, h): sd_fma16's multiplier
- * and addends travel so (probe/kernels/device.cl says why). */
+ * and addends travel so (probe/measure/kernels/device.cl says why). */
 static float half2_word(uint16_t h)
 {
     uint32_t w = (uint32_t)h << 16 | h;

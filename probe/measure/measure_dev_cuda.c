@@ -3,7 +3,7 @@
  * driver compiles for the device (cuModuleLoadDataEx), every launch and
  * copy timed by events; sd_fma32 also leaves the SM clock (%clock64
  * against %globaltimer).  The types, values and entry points are declared
- * from NVIDIA's CUDA Driver API reference, as probe/rt_cuda.c's are; no
+ * from NVIDIA's CUDA Driver API reference, as probe/runtimes/cuda.c's are; no
  * CUDA header is needed to build. */
 #include "measure_dev.h"
 #include "probe_private.h"

@@ -2,10 +2,10 @@
  * dlopen, the kernels built from their OpenCL C text at run time, every
  * launch and transfer timed by the queue's profiling events.  The entry
  * points and values are declared from the Khronos OpenCL API
- * specification (1.2), as probe/rt_opencl.c's are; no OpenCL header is
+ * specification (1.2), as probe/runtimes/opencl.c's are; no OpenCL header is
  * needed to build. */
 #include "measure_dev.h"
-#include "cl_api.h"
+#include "runtimes/cl_api.h"
 #include "probe_private.h"
 
 #include <dlfcn.h>

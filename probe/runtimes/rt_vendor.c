@@ -1,4 +1,4 @@
-/* What the vendor-runtime probes (rt_cuda.c, rt_nvml.c, rt_rocm.c, rt_level_zero.c)
+/* What the vendor-runtime probes (cuda.c, nvml.c, rocm.c, amd_smi.c, level_zero.c)
  * share: opening a library, normalising PCI bus ids and UUIDs, distrusting
  * the strings a runtime writes, recording the environment that changes
  * what a runtime shows. */

@@ -5,7 +5,7 @@
  * the installed gcc and clang compile (compilers.c). */
 #define _GNU_SOURCE
 #include "probe_private.h"
-#include "uarch.h"
+#include "uarch/uarch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +49,11 @@ void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err
         }
         pb_uarch_keys(ctx, dev, m.uarch, m.llvm, gp, cp, err);
         char how[160];
-        snprintf(how, sizeof(how), "%s (probe/uarch_table.c: LLVM Host.cpp, archspec)", m.how);
+        snprintf(how, sizeof(how), "%s (probe/uarch/uarch_table.c: LLVM Host.cpp, archspec)", m.how);
         pb_provenance(run, "uarch", how);
         pb_provenance(run, "triple", "hwloc Architecture, Linux with glibc");
         pb_provenance(run, "compiler", "archspec microarchitectures.json, LLVM Host.cpp "
-                                       "(probe/uarch_table.c)");
+                                       "(probe/uarch/uarch_table.c)");
     } else if (pb_uarch_triple(arch)) {
         pb_str(ctx, dev, "triple", pb_uarch_triple(arch));
         pb_provenance(run, "triple", "hwloc Architecture, Linux with glibc");

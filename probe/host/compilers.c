@@ -11,7 +11,7 @@
  * PATH or an upgrade is another file, so another entry. */
 #define _GNU_SOURCE
 #include "probe_private.h"
-#include "uarch.h"
+#include "uarch/uarch.h"
 
 #include "sysdesc/version.h"
 
@@ -265,8 +265,8 @@ bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed
     if (!find_on_path(name, cc->path, sizeof(cc->path)) ||
         !file_identity(cc->path, id, sizeof(id))) {
         pb_provenance(run, clang ? "compiler.clang" : "compiler.gcc",
-                      *name ? "not found on PATH: the table's newest flags (probe/uarch_table.c)"
-                            : "none asked: the table's newest flags (probe/uarch_table.c)");
+                      *name ? "not found on PATH: the table's newest flags (probe/uarch/uarch_table.c)"
+                            : "none asked: the table's newest flags (probe/uarch/uarch_table.c)");
         return false;
     }
     dlti_buf key = {0};
@@ -300,10 +300,10 @@ bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed
     char what[1400];
     if (cc->accepted)
         snprintf(what, sizeof(what), "%s, version %s (%s), compiled these flags: the first of "
-                 "the table's chain for that version (probe/uarch_table.c)",
+                 "the table's chain for that version (probe/uarch/uarch_table.c)",
                  cc->path, cc->version, clang ? "--version" : "-dumpfullversion");
     else
-        snprintf(what, sizeof(what), "%s: %s; the table's newest flags (probe/uarch_table.c)",
+        snprintf(what, sizeof(what), "%s: %s; the table's newest flags (probe/uarch/uarch_table.c)",
                  cc->path, cc->version[0] ? "compiled none of the table's flags"
                                           : "no version could be read");
     pb_provenance(run, clang ? "compiler.clang" : "compiler.gcc", what);

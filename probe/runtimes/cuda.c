@@ -285,7 +285,7 @@ static int cu_devices(pb_run *run, const cu_api *cu, dlti_error_t *err)
     return 0;
 }
 
-int pb_probe_cuda(pb_run *run, dlti_error_t *err)
+static int probe_cuda(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "cuda", SYSDESC_RUNTIME_CUDA))
         return 0;
@@ -320,3 +320,5 @@ int pb_probe_cuda(pb_run *run, dlti_error_t *err)
     dlclose(lib);
     return rc;
 }
+
+const pb_rt_source pb_rt_cuda = {"cuda", "cuda", SYSDESC_RUNTIME_CUDA, 0, probe_cuda};

@@ -352,7 +352,7 @@ static void platform_str(const cl_api *cl, cl_platform_id p, cl_uint param, char
     buf[got < size ? got : size - 1] = '\0';
 }
 
-int pb_probe_opencl(pb_run *run, dlti_error_t *err)
+static int probe_opencl(pb_run *run, dlti_error_t *err)
 {
     void *lib = pb_rt_dlopen(run, "opencl", "libOpenCL.so.1");
     char why[PB_RT_WHY];
@@ -397,3 +397,5 @@ int pb_probe_opencl(pb_run *run, dlti_error_t *err)
         pb_rt_skipped(run, "opencl", "no OpenCL device");
     return 0;
 }
+
+const pb_rt_source pb_rt_opencl = {"opencl", "opencl", SYSDESC_RUNTIME_OPENCL, 20, probe_opencl};

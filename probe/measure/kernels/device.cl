@@ -1,15 +1,15 @@
 /* The kernels of `sysdesc measure --device` (docs/measure.md, "Devices"),
  * in OpenCL C 1.2.  The OpenCL backend builds this text at run time;
- * scripts/gen-device-kernels.py embeds it in probe/measure_dev_cl.c and
+ * scripts/gen-device-kernels.py embeds it in probe/measure/measure_dev_cl.c and
  * compiles it, once, with clang for nvptx64 into the PTX text the CUDA
- * backend hands to cuModuleLoadData (probe/kernels/device.comp is the same
+ * backend hands to cuModuleLoadData (probe/measure/kernels/device.comp is the same
  * for Vulkan).  Every kernel has one signature, so that each backend sets
  * its arguments in one place:
  *   x, y, z: data buffers; r: one result per work-item; n: elements of x
  *   (vectors of SD_WV words: uint or float); reps: repetitions; c: work-items
  *   whose elements interleave (SPAN below);
  *   s, d, e: the FMA operands.
- * Every result is checked by the host (probe/measure_dev.c): each kernel
+ * Every result is checked by the host (probe/measure/measure_dev.c): each kernel
  * leaves something that only the whole of its work produces.
  * Work-groups have MD_GROUP = 128 work-items. */
 #ifdef __NVPTX__

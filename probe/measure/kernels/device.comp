@@ -1,8 +1,8 @@
 // The kernels of `sysdesc measure --device` for Vulkan, in GLSL: the same
-// work and results as probe/kernels/device.cl (read that file for what each
+// work and results as probe/measure/kernels/device.cl (read that file for what each
 // kernel leaves for the host to check).  scripts/gen-device-kernels.py
 // compiles this file once per kernel (-DSD_READ, -DSD_COPY, ...) with
-// glslangValidator into the SPIR-V words of probe/measure_dev_spirv.c.
+// glslangValidator into the SPIR-V words of probe/measure/measure_dev_spirv.c.
 // Every kernel: bindings 0-3 of set 0 are x, y, z and r; the push
 // constants are n, reps, c, s, d and e; work-groups of 128 invocations;
 // elements of 4 words (device.cl's SD_WV = 4) and scalar FMA chains

@@ -8,7 +8,7 @@
  * those vk_api.h shares with the probe; no Vulkan header is needed. */
 #include "measure_dev.h"
 #include "probe_private.h"
-#include "vk_api.h"
+#include "runtimes/vk_api.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

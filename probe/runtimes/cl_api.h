@@ -1,4 +1,4 @@
-/* cl_api.h - the OpenCL declarations the probe (rt_opencl.c) and the
+/* cl_api.h - the OpenCL declarations the probe (opencl.c) and the
  * device measurement (measure_dev_opencl.c) share, written from the Khronos
  * OpenCL API specification and its extension registry: the ICD loader is
  * opened with dlopen and no OpenCL header is needed to build.  Not

@@ -1,4 +1,4 @@
-/* vk_api.h - the Vulkan declarations the probe (rt_vulkan.c) and the
+/* vk_api.h - the Vulkan declarations the probe (vulkan.c) and the
  * device measurement (measure_dev_vulkan.c) share, written from the Vulkan
  * specification (1.3): the loader is opened with dlopen and no Vulkan
  * header is needed to build.  Not installed. */

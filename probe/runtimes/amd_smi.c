@@ -117,7 +117,7 @@ static int smi_gpus(pb_run *run, const smi_api *s, dlti_error_t *err)
     return 0;
 }
 
-int pb_probe_amd_smi(pb_run *run, dlti_error_t *err)
+static int probe_amd_smi(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "amd_smi", SYSDESC_RUNTIME_ROCM))
         return 0;
@@ -156,3 +156,5 @@ int pb_probe_amd_smi(pb_run *run, dlti_error_t *err)
     dlclose(lib);
     return rc;
 }
+
+const pb_rt_source pb_rt_amd_smi = {"amd_smi", "rocm", SYSDESC_RUNTIME_ROCM, 11, probe_amd_smi};

@@ -490,7 +490,7 @@ static int ze_devices(pb_run *run, const ze_api *ze, dlti_error_t *err)
     return 0;
 }
 
-int pb_probe_level_zero(pb_run *run, dlti_error_t *err)
+static int probe_level_zero(pb_run *run, dlti_error_t *err)
 {
     if (!pb_vendor_wanted(run, "level_zero", SYSDESC_RUNTIME_LEVEL_ZERO))
         return 0;
@@ -525,3 +525,6 @@ int pb_probe_level_zero(pb_run *run, dlti_error_t *err)
     dlclose(lib);
     return rc;
 }
+
+const pb_rt_source pb_rt_level_zero = {"level_zero", "level_zero", SYSDESC_RUNTIME_LEVEL_ZERO, 2,
+                                       probe_level_zero};

@@ -1,0 +1,166 @@
+/* The runtime sources' table (their rows, in runtimes/meson.build's
+ * order), what the runtimes option's words mean, and what a source records:
+ * the devices it saw (pb_rt_add) and why it saw none (pb_rt_skipped). */
+#include "probe_private.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X(name) &pb_rt_##name,
+const pb_rt_source *const pb_rt_sources[PB_RT_NSOURCES] = {PB_RUNTIME_NAMES};
+#undef X
+
+int pb_rt_rank(const char *runtime, size_t len)
+{
+    for (size_t i = 0; i < PB_RT_NSOURCES; i++)
+        if (strlen(pb_rt_sources[i]->name) == len &&
+            memcmp(pb_rt_sources[i]->name, runtime, len) == 0)
+            return pb_rt_sources[i]->priority;
+    return -1;
+}
+
+const char *pb_rt_view_name(int rank)
+{
+    for (size_t i = 0; i < PB_RT_NSOURCES; i++)
+        if (pb_rt_sources[i]->priority == rank)
+            return pb_rt_sources[i]->name;
+    return NULL;
+}
+
+/* The first source the runtimes option's word p (n bytes) asks; NULL if none. */
+static const pb_rt_source *option_word(const char *p, size_t n)
+{
+    for (size_t i = 0; i < PB_RT_NSOURCES; i++)
+        if (strlen(pb_rt_sources[i]->option) == n &&
+            memcmp(pb_rt_sources[i]->option, p, n) == 0)
+            return pb_rt_sources[i];
+    return NULL;
+}
+
+/* The runtimes option's words, by their SYSDESC_RUNTIME_* bit. */
+static void option_words(char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (unsigned bit = 1; bit & SYSDESC_RUNTIME_ALL; bit <<= 1)
+        for (size_t i = 0; i < PB_RT_NSOURCES; i++)
+            if (pb_rt_sources[i]->bit == bit) {
+                int k = snprintf(out + len, size - len, "%s%s", len ? ", " : "",
+                                 pb_rt_sources[i]->option);
+                if (k > 0 && (size_t)k < size - len)
+                    len += (size_t)k;
+                break;
+            }
+}
+
+int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t *err)
+{
+    unsigned b = 0;
+    if (!list || !bits) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no runtime list");
+        return -1;
+    }
+    if (strcmp(list, "none") == 0) {
+        *bits = SYSDESC_RUNTIME_NONE;
+        return 0;
+    }
+    for (const char *p = list;;) {
+        size_t n = strcspn(p, ",");
+        bool known = false;
+        if (n == 3 && memcmp(p, "all", 3) == 0) {
+            b |= SYSDESC_RUNTIME_ALL;
+            known = true;
+        }
+        const pb_rt_source *src = known ? NULL : option_word(p, n);
+        if (src) {
+            b |= src->bit;
+            known = true;
+        }
+        if (!known) {
+            char words[256];
+            option_words(words, sizeof(words));
+            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "unknown runtime '%.*s' (%s; all; none)",
+                           (int)n, p, words);
+            return -1;
+        }
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    *bits = b;
+    return 0;
+}
+
+void pb_rt_init(pb_rt_device *d, const char *runtime, int ordinal)
+{
+    memset(d, 0, sizeof(*d));
+    d->runtime = runtime;
+    d->ordinal = ordinal;
+    pb_init(&d->unified);
+    pb_init(&d->view);
+    pb_init(&d->partitions);
+}
+
+void pb_rt_free_device(pb_rt_device *d)
+{
+    pb_free(&d->unified);
+    pb_free(&d->view);
+    pb_free(&d->partitions);
+}
+
+int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err)
+{
+    if (dlti_grow((void **)&run->rt, &run->caprt, run->nrt + 1, sizeof(*run->rt)) != 0) {
+        pb_rt_free_device(d);
+        memset(d, 0, sizeof(*d));
+        dlti_nomem(err);
+        return -1;
+    }
+    run->rt[run->nrt++] = *d;
+    memset(d, 0, sizeof(*d));
+    return 0;
+}
+
+void pb_rt_skipped(pb_run *run, const char *runtime, const char *why)
+{
+    pb_str(run->ctx, &run->rt_skipped, runtime, why);
+}
+
+void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib)
+{
+    dlerror();
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        /* "No such file" is the common case, the runtime is not installed;
+         * anything else (a broken or foreign library) is worth its text. */
+        const char *e = dlerror();
+        char why[PB_RT_WHY];
+        if (!e || strstr(e, "No such file"))
+            snprintf(why, sizeof(why), "%s not found", lib);
+        else
+            snprintf(why, sizeof(why), "%s not loaded: %.200s", lib, e);
+        pb_rt_skipped(run, runtime, why);
+    }
+    return h;
+}
+
+void pb_rt_free_all(pb_run *run)
+{
+    for (size_t i = 0; i < run->nrt; i++)
+        pb_rt_free_device(&run->rt[i]);
+    free(run->rt);
+    run->rt = NULL;
+    run->nrt = run->caprt = 0;
+    pb_free(&run->rt_skipped);
+}
+
+/* The runtimes the options ask, as SYSDESC_RUNTIME_* bits. */
+unsigned pb_rt_asked_bits(const sysdesc_probe_options *o)
+{
+    if (o->runtimes & SYSDESC_RUNTIME_NONE)
+        return 0;
+    return o->runtimes ? o->runtimes & SYSDESC_RUNTIME_ALL : SYSDESC_RUNTIME_ALL;
+}
+
