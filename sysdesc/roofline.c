@@ -19,7 +19,7 @@ static const char gpu_types[] = "fp64_vector,fp64_matrix,fp32_vector,fp32_matrix
                                 "fp16_matrix,bf16_matrix,fp8_matrix";
 
 /* Levels a measured map may hold: a device's local (shared) memory, the
- * caches, then memory (measure.c's and measure_dev.c's order). */
+ * caches, then memory (measure_host.c's and measure_dev.c's order). */
 static const char *const levels[] = {"local", "L1", "L2", "L3", "L4", "memory"};
 
 static const dlti_attr *at(dlti_context *ctx, const dlti_attr *a, const char *const *path,

@@ -1,6 +1,6 @@
 /* measure_private.h - what the measurement files share (not installed).
  * measure_kernels.c: the kernels of each ISA; measure_chase.c: latency and
- * clock; measure_team.c: pinned threads timing a kernel; measure.c: the plan
+ * clock; measure_team.c: pinned threads timing a kernel; measure_host.c: the plan
  * and the `measured` map. */
 #ifndef SYSDESC_MEASURE_PRIVATE_H
 #define SYSDESC_MEASURE_PRIVATE_H
@@ -48,7 +48,7 @@ static inline unsigned mk_lanes(const mk_kernels *k, bool f32)
     return (unsigned)(k->vector_bits / (f32 ? 32 : 64));
 }
 
-/* ---- measure.c ---- */
+/* ---- measure_host.c ---- */
 
 /* The test hook SYSDESC_MEASURE_BREAK_TRIAD (sysdesc/measure.h): whether
  * the triad of the CPU's own kernels (runtime NULL) or of a measurement
