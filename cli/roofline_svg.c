@@ -339,26 +339,35 @@ static void put_text_open(FILE *f, const placed_text *t, const char *cls, double
     fprintf(f, " font-size=\"%.0f\" text-anchor=\"%s\" fill=\"%s\">", size, anchor, color);
 }
 
-char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
+/* One chart being drawn: the ceilings, the axes and what is placed on
+ * them (l), each line's segment and ridge, the lines drawn together, and
+ * where each label went. */
+typedef struct chart {
+    const sysdesc_roofline *r;
+    layout l;
+    bool measured, nominal; /* some ceiling is measured; some is nominal */
+    seg line[SYSDESC_ROOFLINE_MAX];
+    double ridge[SYSDESC_ROOFLINE_MAX]; /* a bandwidth's, FLOP/byte */
+    /* spread(): compute ceilings (shift, group) and bandwidths (_bw) apart;
+     * leader[] of both */
+    double shift[SYSDESC_ROOFLINE_MAX], shift_bw[SYSDESC_ROOFLINE_MAX];
+    int group[SYSDESC_ROOFLINE_MAX], group_bw[SYSDESC_ROOFLINE_MAX];
+    size_t leader[SYSDESC_ROOFLINE_MAX];
+    bool placed[SYSDESC_ROOFLINE_MAX], ridge_placed[SYSDESC_ROOFLINE_MAX];
+    placed_text at[SYSDESC_ROOFLINE_MAX], ridge_at[SYSDESC_ROOFLINE_MAX];
+    char ridge_text[SYSDESC_ROOFLINE_MAX][16];
+} chart;
+
+/* Ranges: every ridge well inside, whole decades, at most 9 of them up. */
+static void set_ranges(chart *ch)
 {
-    if (!r || r->n == 0 || r->n > SYSDESC_ROOFLINE_MAX || top(r, true, true) <= 0 ||
-        top(r, false, true) <= 0)
-        return NULL;
-    layout *l = calloc(1, sizeof *l);
-    char *out = NULL;
-    size_t outlen = 0;
-    FILE *f = l ? open_memstream(&out, &outlen) : NULL;
-    if (!f) {
-        free(l);
-        return NULL;
-    }
-    /* Ranges: every ridge well inside, whole decades, at most 9 of them up. */
+    const sysdesc_roofline *r = ch->r;
+    layout *l = &ch->l;
     double pmin = INFINITY, pmax = 0, bmin = INFINITY, bmax = 0;
-    bool measured = false, nominal = false;
     for (size_t i = 0; i < r->n; i++) {
         const sysdesc_roofline_ceiling *c = &r->c[i];
-        measured |= c->measured;
-        nominal |= !c->measured;
+        ch->measured |= c->measured;
+        ch->nominal |= !c->measured;
         if (c->compute) {
             pmin = fmin(pmin, c->value);
             pmax = fmax(pmax, c->value);
@@ -378,8 +387,13 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
         l->ly0 = l->ly1 - 9;
     if (l->ly1 - l->ly0 < 3)
         l->ly0 = l->ly1 - 3;
-    double H = LEGEND_Y + 30 + ROW * (double)r->n + 44;
+}
 
+/* The document, its background, title and subtitle. */
+static void put_head(FILE *f, const chart *ch)
+{
+    const sysdesc_roofline *r = ch->r;
+    double H = LEGEND_Y + 30 + ROW * (double)r->n + 44;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -391,7 +405,7 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
     snprintf(title, sizeof title, "Roofline: %s", r->title[0] ? r->title : r->device_id);
     if (r->measured_by[0])
         snprintf(sub, sizeof sub, "solid: measured (%s)%s", r->measured_by,
-                 nominal ? "; dashed: nominal" : "; nothing nominal");
+                 ch->nominal ? "; dashed: nominal" : "; nothing nominal");
     else
         snprintf(sub, sizeof sub, "dashed: nominal (datasheet / catalog values); nothing measured");
     double ts = fit(title, 17, W - PX0 - 12), ss = fit(sub, 12, W - PX0 - 12);
@@ -400,8 +414,11 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
     fprintf(f, "</text>\n<text x=\"%.0f\" y=\"50\" font-size=\"%.1f\" fill=\"#555\">", PX0, ss);
     esc(f, sub);
     fputs("</text>\n", f);
+}
 
-    /* Grid and ticks. */
+/* Grid, ticks, axis titles, the plot's frame and clip path. */
+static void put_axes(FILE *f, const layout *l)
+{
     fputs("<g stroke=\"#e3e3e3\" stroke-width=\"1\">\n", f);
     for (int e = (int)l->lx0; e <= (int)l->lx1; e++)
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
@@ -432,50 +449,91 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
             "stroke=\"#333\"/>\n<defs><clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" "
             "width=\"%.1f\" height=\"%.1f\"/></clipPath></defs>\n",
             PX0, PY0, PX1 - PX0, PY1 - PY0, PX0, PY0, PX1 - PX0, PY1 - PY0);
+}
 
-    /* Where each line runs, with lines on the same pixels spread apart. */
-    double pos[SYSDESC_ROOFLINE_MAX] = {0}, shift[SYSDESC_ROOFLINE_MAX];
+/* Where each line runs, with lines on the same pixels spread apart. */
+static void place_lines(chart *ch)
+{
+    const sysdesc_roofline *r = ch->r;
+    layout *l = &ch->l;
+    double pos[SYSDESC_ROOFLINE_MAX] = {0};
     bool is_compute[SYSDESC_ROOFLINE_MAX] = {false}, is_bw[SYSDESC_ROOFLINE_MAX] = {false};
-    int group[SYSDESC_ROOFLINE_MAX], group_bw[SYSDESC_ROOFLINE_MAX];
-    double shift_bw[SYSDESC_ROOFLINE_MAX];
-    size_t leader[SYSDESC_ROOFLINE_MAX], leader_bw[SYSDESC_ROOFLINE_MAX];
+    size_t leader_bw[SYSDESC_ROOFLINE_MAX];
     for (size_t i = 0; i < r->n; i++) {
         is_compute[i] = r->c[i].compute;
         is_bw[i] = !r->c[i].compute;
         pos[i] = Y(l, r->c[i].value); /* a diagonal's height at intensity 1 */
     }
-    spread(pos, r->n, is_compute, shift, group, leader);
-    spread(pos, r->n, is_bw, shift_bw, group_bw, leader_bw);
+    spread(pos, r->n, is_compute, ch->shift, ch->group, ch->leader);
+    spread(pos, r->n, is_bw, ch->shift_bw, ch->group_bw, leader_bw);
     for (size_t i = 0; i < r->n; i++)
         if (!is_compute[i])
-            leader[i] = leader_bw[i];
+            ch->leader[i] = leader_bw[i];
     double ix0 = pow(10, l->lx0);
-    seg line[SYSDESC_ROOFLINE_MAX];
-    double ridge[SYSDESC_ROOFLINE_MAX];
     for (size_t i = 0; i < r->n; i++) {
         const sysdesc_roofline_ceiling *c = &r->c[i];
+        seg *s = &ch->line[i];
         if (c->compute) {
             double start = c->value / top(r, false, c->measured);
-            double y = Y(l, c->value) + shift[i];
-            line[i] = (seg){X(l, start), y, PX1, y};
+            double y = Y(l, c->value) + ch->shift[i];
+            *s = (seg){X(l, start), y, PX1, y};
         } else {
             double p = top(r, true, c->measured);
-            ridge[i] = p / c->value;
+            ch->ridge[i] = p / c->value;
             double i0 = fmax(ix0, pow(10, l->ly0) / c->value); /* where it enters the plot */
-            line[i] = (seg){X(l, i0), Y(l, i0 * c->value) + shift_bw[i], X(l, ridge[i]),
-                            Y(l, p) + shift_bw[i]};
-            l->dots[l->ndots++] = box_quad(line[i].x1 - 4, line[i].y1 - 4, line[i].x1 + 4,
-                                           line[i].y1 + 4);
+            *s = (seg){X(l, i0), Y(l, i0 * c->value) + ch->shift_bw[i], X(l, ch->ridge[i]),
+                       Y(l, p) + ch->shift_bw[i]};
+            l->dots[l->ndots++] = box_quad(s->x1 - 4, s->y1 - 4, s->x1 + 4, s->y1 + 4);
         }
-        l->lines[l->nlines++] = line[i];
+        l->lines[l->nlines++] = *s;
     }
+}
 
-    /* Labels: compute ceilings at their right end, then the diagonals along
-     * their length, then the ridges' intensities by their dots. */
-    bool both = measured && nominal;
-    char text[SYSDESC_ROOFLINE_MAX][160];
-    placed_text at[SYSDESC_ROOFLINE_MAX];
-    bool placed[SYSDESC_ROOFLINE_MAX] = {false};
+/* The places a label of width `w` may take along line i, best first. */
+static size_t label_candidates(const chart *ch, size_t i, double w, placed_text *cand,
+                               size_t most)
+{
+    const seg *s = &ch->line[i];
+    size_t n = 0;
+    if (ch->r->c[i].compute) {
+        /* lines drawn together: above the highest, below the lowest */
+        double hi = s->y0, lo = s->y0;
+        for (size_t j = i; j < ch->r->n; j++)
+            if (ch->leader[j] == i) {
+                hi = fmin(hi, ch->line[j].y0);
+                lo = fmax(lo, ch->line[j].y0);
+            }
+        for (double x = PX1 - 6; x - w >= s->x0 - 1 && n + 2 <= most; x -= 24) {
+            cand[n++] = (placed_text){x, hi - 6, 0, 0, 'e'};
+            cand[n++] = (placed_text){x, lo + 15, 0, 0, 'e'};
+        }
+        return n;
+    }
+    /* Level, below and right of the rising line or above and left of it;
+     * else turned along it, above or below it. */
+    static const double along[] = {0.35, 0.5, 0.2, 0.65, 0.1, 0.8};
+    double deg = atan2(s->y1 - s->y0, s->x1 - s->x0) * 180 / M_PI;
+    for (int turned = 0; turned < 2; turned++)
+        for (size_t k = 0; k < sizeof along / sizeof along[0] && n + 2 <= most; k++) {
+            double px = s->x0 + along[k] * (s->x1 - s->x0);
+            double py = s->y0 + along[k] * (s->y1 - s->y0);
+            if (turned) {
+                cand[n++] = (placed_text){px, py, deg, -5, 's'};
+                cand[n++] = (placed_text){px, py, deg, 14, 's'};
+            } else {
+                cand[n++] = (placed_text){px + 6, py + 16, 0, 0, 's'};
+                cand[n++] = (placed_text){px - 6, py - 7, 0, 0, 'e'};
+            }
+        }
+    return n;
+}
+
+/* Labels: compute ceilings at their right end, then the diagonals along
+ * their length, then the ridges' intensities by their dots. */
+static void place_labels(chart *ch)
+{
+    const sysdesc_roofline *r = ch->r;
+    layout *l = &ch->l;
     /* Highest first: the top line's label takes the room above it, the next
      * one's the room below, and so on down. */
     size_t order[SYSDESC_ROOFLINE_MAX];
@@ -490,109 +548,89 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
     for (int pass = 0; pass < 2; pass++)
         for (size_t o = 0; o < r->n; o++) {
             size_t i = order[o];
-            const sysdesc_roofline_ceiling *c = &r->c[i];
-            if (c->compute != (pass == 0) || leader[i] != i)
+            if (r->c[i].compute != (pass == 0) || ch->leader[i] != i)
                 continue;
-            label_text(NULL, text[i], sizeof text[i], r, leader, i, both);
-            double w = text_width(text[i], 12);
-            const seg *s = &line[i];
-            /* lines drawn together: above the highest, below the lowest */
-            double hi = s->y0, lo = s->y0;
-            for (size_t j = i; j < r->n; j++)
-                if (leader[j] == i) {
-                    hi = fmin(hi, line[j].y0);
-                    lo = fmax(lo, line[j].y0);
-                }
+            char text[160];
+            label_text(NULL, text, sizeof text, r, ch->leader, i, ch->measured && ch->nominal);
+            double w = text_width(text, 12);
             placed_text cand[96];
-            size_t ncand = 0;
-            if (c->compute) {
-                for (double x = PX1 - 6; x - w >= s->x0 - 1 && ncand + 2 <= 96; x -= 24) {
-                    cand[ncand++] = (placed_text){x, hi - 6, 0, 0, 'e'};
-                    cand[ncand++] = (placed_text){x, lo + 15, 0, 0, 'e'};
-                }
-            } else {
-                /* Level, below and right of the rising line or above and left
-                 * of it; else turned along it, above or below it. */
-                static const double along[] = {0.35, 0.5, 0.2, 0.65, 0.1, 0.8};
-                double deg = atan2(s->y1 - s->y0, s->x1 - s->x0) * 180 / M_PI;
-                for (int turned = 0; turned < 2; turned++)
-                    for (size_t k = 0; k < sizeof along / sizeof along[0]; k++) {
-                        double px = s->x0 + along[k] * (s->x1 - s->x0);
-                        double py = s->y0 + along[k] * (s->y1 - s->y0);
-                        if (turned) {
-                            cand[ncand++] = (placed_text){px, py, deg, -5, 's'};
-                            cand[ncand++] = (placed_text){px, py, deg, 14, 's'};
-                        } else {
-                            cand[ncand++] = (placed_text){px + 6, py + 16, 0, 0, 's'};
-                            cand[ncand++] = (placed_text){px - 6, py - 7, 0, 0, 'e'};
-                        }
-                    }
-            }
-            for (size_t k = 0; k < ncand && !placed[i]; k++) {
+            size_t ncand = label_candidates(ch, i, w, cand, 96);
+            for (size_t k = 0; k < ncand && !ch->placed[i]; k++) {
                 quad q = text_quad(&cand[k], w, 12);
                 if (free_in_plot(l, &q)) {
-                    placed[i] = true;
-                    at[i] = cand[k];
+                    ch->placed[i] = true;
+                    ch->at[i] = cand[k];
                     l->labels[l->nlabels++] = q;
                 }
             }
         }
-    char ridge_text[SYSDESC_ROOFLINE_MAX][16];
-    bool ridge_placed[SYSDESC_ROOFLINE_MAX] = {false};
-    placed_text ridge_at[SYSDESC_ROOFLINE_MAX];
     for (size_t i = 0; i < r->n; i++) {
         if (r->c[i].compute)
             continue;
-        snprintf(ridge_text[i], sizeof ridge_text[i], "%.3g", ridge[i]);
-        double w = text_width(ridge_text[i], 10), cx = line[i].x1, cy = line[i].y1;
+        snprintf(ch->ridge_text[i], sizeof ch->ridge_text[i], "%.3g", ch->ridge[i]);
+        double w = text_width(ch->ridge_text[i], 10), cx = ch->line[i].x1, cy = ch->line[i].y1;
         static const struct { double dx, dy; char anchor; } around[] = {
             {6, 15, 's'}, {0, -8, 'm'}, {-7, -7, 'e'}, {0, 18, 'm'}, {7, -8, 's'}, {9, 24, 's'}};
-        for (size_t k = 0; k < sizeof around / sizeof around[0] && !ridge_placed[i]; k++) {
+        for (size_t k = 0; k < sizeof around / sizeof around[0] && !ch->ridge_placed[i]; k++) {
             placed_text t = {cx + around[k].dx, cy + around[k].dy, 0, 0, around[k].anchor};
             quad q = text_quad(&t, w, 10);
             if (free_in_plot(l, &q)) {
-                ridge_placed[i] = true;
-                ridge_at[i] = t;
+                ch->ridge_placed[i] = true;
+                ch->ridge_at[i] = t;
                 l->labels[l->nlabels++] = q;
             }
         }
     }
+}
 
-    /* The ceilings, clipped to the plot, each with its dot. */
+static int group_of(const chart *ch, size_t i)
+{
+    return ch->r->c[i].compute ? ch->group[i] : ch->group_bw[i];
+}
+
+/* The ceilings, clipped to the plot, each with its dot; their labels over
+ * every line. */
+static void put_ceilings(FILE *f, const chart *ch)
+{
+    const sysdesc_roofline *r = ch->r;
     fputs("<g clip-path=\"url(#plot)\">\n", f);
     for (size_t i = 0; i < r->n; i++) {
         const sysdesc_roofline_ceiling *c = &r->c[i];
         const char *color = colors[i % NCOLORS];
+        const seg *s = &ch->line[i];
         fprintf(f, "<g class=\"ceiling %s %s\" data-key=\"", c->measured ? "measured" : "nominal",
                 c->compute ? "compute" : "bandwidth");
         esc(f, c->key);
-        fprintf(f, "\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", line[i].x0,
-                line[i].y0, line[i].x1, line[i].y1);
-        style(f, c, color, c->compute ? group[i] : group_bw[i]);
+        fprintf(f, "\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", s->x0, s->y0,
+                s->x1, s->y1);
+        style(f, c, color, group_of(ch, i));
         fputs("/>", f);
         if (!c->compute)
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", line[i].x1,
-                    line[i].y1, color);
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", s->x1, s->y1,
+                    color);
         fputs("</g>\n", f);
     }
-    /* Their labels, over every line. */
     fputs("</g>\n<g class=\"labels\">\n", f);
     for (size_t i = 0; i < r->n; i++) {
         const char *color = colors[i % NCOLORS];
-        if (placed[i]) {
-            put_text_open(f, &at[i], "label", 12,
-                          group[i] || (!r->c[i].compute && group_bw[i]) ? "#444" : color);
-            label_text(f, NULL, 0, r, leader, i, both);
+        if (ch->placed[i]) {
+            put_text_open(f, &ch->at[i], "label", 12,
+                          ch->group[i] || (!r->c[i].compute && ch->group_bw[i]) ? "#444" : color);
+            label_text(f, NULL, 0, r, ch->leader, i, ch->measured && ch->nominal);
             fputs("</text>\n", f);
         }
-        if (!r->c[i].compute && ridge_placed[i]) {
-            put_text_open(f, &ridge_at[i], "ridge", 10, color);
-            fprintf(f, "%s</text>\n", ridge_text[i]);
+        if (!r->c[i].compute && ch->ridge_placed[i]) {
+            put_text_open(f, &ch->ridge_at[i], "ridge", 10, color);
+            fprintf(f, "%s</text>\n", ch->ridge_text[i]);
         }
     }
     fputs("</g>\n", f);
+}
 
-    /* The legend: every ceiling, its value, its ridge and the key. */
+/* The legend: every ceiling, its value, its ridge and the key. */
+static void put_legend(FILE *f, const chart *ch)
+{
+    const sysdesc_roofline *r = ch->r;
     double y = LEGEND_Y;
     fprintf(f, "<g class=\"legend\" font-size=\"12\"><text x=\"%.0f\" y=\"%.1f\" "
                "font-weight=\"bold\">ceilings</text>\n<text x=\"%.0f\" y=\"%.1f\" fill=\"#555\" "
@@ -606,7 +644,7 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
         c->measured ? nmeas++ : nnom++;
         fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\"", PX0, y - 4, PX0 + 28,
                 y - 4);
-        style(f, c, colors[i % NCOLORS], c->compute ? group[i] : group_bw[i]);
+        style(f, c, colors[i % NCOLORS], group_of(ch, i));
         char v[48];
         si(v, sizeof v, c->value, c->compute ? "FLOP/s" : "B/s");
         fprintf(f, "/><text x=\"%.0f\" y=\"%.1f\">%s ", PX0 + 36, y,
@@ -614,7 +652,7 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
         esc(f, c->label);
         fprintf(f, ": %s", v);
         if (!c->compute)
-            fprintf(f, ", ridge at %.3g FLOP/byte", ridge[i]);
+            fprintf(f, ", ridge at %.3g FLOP/byte", ch->ridge[i]);
         fprintf(f, "</text>\n<text x=\"%.0f\" y=\"%.1f\" fill=\"#777\" font-size=\"10\">",
                 PX0 + 36, y + 12);
         esc(f, c->key);
@@ -626,12 +664,35 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
             !nmeas ? "; measured: none in this spec (sysdesc measure)"
                    : !nnom ? "; nominal: none in this spec" : "");
     fputs("</g>\n</svg>\n", f);
+}
+
+char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
+{
+    if (!r || r->n == 0 || r->n > SYSDESC_ROOFLINE_MAX || top(r, true, true) <= 0 ||
+        top(r, false, true) <= 0)
+        return NULL;
+    chart *ch = calloc(1, sizeof *ch);
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *f = ch ? open_memstream(&out, &outlen) : NULL;
+    if (!f) {
+        free(ch);
+        return NULL;
+    }
+    ch->r = r;
+    set_ranges(ch);
+    put_head(f, ch);
+    put_axes(f, &ch->l);
+    place_lines(ch);
+    place_labels(ch);
+    put_ceilings(f, ch);
+    put_legend(f, ch);
     bool failed = ferror(f) != 0;
     if (fclose(f) != 0 || failed) {
         free(out);
         out = NULL;
     }
-    free(l);
+    free(ch);
     if (out && len)
         *len = outlen;
     return out;
