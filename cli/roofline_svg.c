@@ -232,17 +232,19 @@ static double top(const sysdesc_roofline *r, bool compute, bool measured)
 }
 
 /* Lines that would fall on the same pixels (H100: FP64 matrix = FP32
- * vector; FP16 = BF16 matrix) are drawn 3 px apart, each visible: shift[i]
- * in pixels, group[i] its place among those sharing its pixels (0 alone,
- * else 1, 2, ...), leader[i] the first of them. */
+ * vector; FP16 = BF16 matrix) are drawn 3 px apart, each visible: for each
+ * member i, shift[i] in pixels, group[i] its place among the members
+ * sharing its pixels (0 alone, else 1, 2, ...), leader[i] the first of
+ * them.  Entries of non-members are left as they are. */
 static void spread(const double *pos, size_t n, const bool *member, double *shift, int *group,
                    size_t *leader)
 {
-    for (size_t i = 0; i < n; i++) {
-        shift[i] = 0;
-        group[i] = 0;
-        leader[i] = i;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (member[i]) {
+            shift[i] = 0;
+            group[i] = 0;
+            leader[i] = i;
+        }
     for (size_t i = 0; i < n; i++) {
         if (!member[i] || group[i])
             continue;
@@ -348,10 +350,9 @@ typedef struct chart {
     bool measured, nominal; /* some ceiling is measured; some is nominal */
     seg line[SYSDESC_ROOFLINE_MAX];
     double ridge[SYSDESC_ROOFLINE_MAX]; /* a bandwidth's, FLOP/byte */
-    /* spread(): compute ceilings (shift, group) and bandwidths (_bw) apart;
-     * leader[] of both */
-    double shift[SYSDESC_ROOFLINE_MAX], shift_bw[SYSDESC_ROOFLINE_MAX];
-    int group[SYSDESC_ROOFLINE_MAX], group_bw[SYSDESC_ROOFLINE_MAX];
+    /* spread(), of the compute ceilings and of the bandwidths apart */
+    double shift[SYSDESC_ROOFLINE_MAX];
+    int group[SYSDESC_ROOFLINE_MAX];
     size_t leader[SYSDESC_ROOFLINE_MAX];
     bool placed[SYSDESC_ROOFLINE_MAX], ridge_placed[SYSDESC_ROOFLINE_MAX];
     placed_text at[SYSDESC_ROOFLINE_MAX], ridge_at[SYSDESC_ROOFLINE_MAX];
@@ -458,17 +459,13 @@ static void place_lines(chart *ch)
     layout *l = &ch->l;
     double pos[SYSDESC_ROOFLINE_MAX] = {0};
     bool is_compute[SYSDESC_ROOFLINE_MAX] = {false}, is_bw[SYSDESC_ROOFLINE_MAX] = {false};
-    size_t leader_bw[SYSDESC_ROOFLINE_MAX];
     for (size_t i = 0; i < r->n; i++) {
         is_compute[i] = r->c[i].compute;
         is_bw[i] = !r->c[i].compute;
         pos[i] = Y(l, r->c[i].value); /* a diagonal's height at intensity 1 */
     }
     spread(pos, r->n, is_compute, ch->shift, ch->group, ch->leader);
-    spread(pos, r->n, is_bw, ch->shift_bw, ch->group_bw, leader_bw);
-    for (size_t i = 0; i < r->n; i++)
-        if (!is_compute[i])
-            ch->leader[i] = leader_bw[i];
+    spread(pos, r->n, is_bw, ch->shift, ch->group, ch->leader);
     double ix0 = pow(10, l->lx0);
     for (size_t i = 0; i < r->n; i++) {
         const sysdesc_roofline_ceiling *c = &r->c[i];
@@ -481,8 +478,8 @@ static void place_lines(chart *ch)
             double p = top(r, true, c->measured);
             ch->ridge[i] = p / c->value;
             double i0 = fmax(ix0, pow(10, l->ly0) / c->value); /* where it enters the plot */
-            *s = (seg){X(l, i0), Y(l, i0 * c->value) + ch->shift_bw[i], X(l, ch->ridge[i]),
-                       Y(l, p) + ch->shift_bw[i]};
+            *s = (seg){X(l, i0), Y(l, i0 * c->value) + ch->shift[i], X(l, ch->ridge[i]),
+                       Y(l, p) + ch->shift[i]};
             l->dots[l->ndots++] = box_quad(s->x1 - 4, s->y1 - 4, s->x1 + 4, s->y1 + 4);
         }
         l->lines[l->nlines++] = *s;
@@ -583,11 +580,6 @@ static void place_labels(chart *ch)
     }
 }
 
-static int group_of(const chart *ch, size_t i)
-{
-    return ch->r->c[i].compute ? ch->group[i] : ch->group_bw[i];
-}
-
 /* The ceilings, clipped to the plot, each with its dot; their labels over
  * every line. */
 static void put_ceilings(FILE *f, const chart *ch)
@@ -603,7 +595,7 @@ static void put_ceilings(FILE *f, const chart *ch)
         esc(f, c->key);
         fprintf(f, "\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", s->x0, s->y0,
                 s->x1, s->y1);
-        style(f, c, color, group_of(ch, i));
+        style(f, c, color, ch->group[i]);
         fputs("/>", f);
         if (!c->compute)
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", s->x1, s->y1,
@@ -615,7 +607,7 @@ static void put_ceilings(FILE *f, const chart *ch)
         const char *color = colors[i % NCOLORS];
         if (ch->placed[i]) {
             put_text_open(f, &ch->at[i], "label", 12,
-                          ch->group[i] || (!r->c[i].compute && ch->group_bw[i]) ? "#444" : color);
+                          ch->group[i] ? "#444" : color);
             label_text(f, NULL, 0, r, ch->leader, i, ch->measured && ch->nominal);
             fputs("</text>\n", f);
         }
@@ -644,7 +636,7 @@ static void put_legend(FILE *f, const chart *ch)
         c->measured ? nmeas++ : nnom++;
         fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\"", PX0, y - 4, PX0 + 28,
                 y - 4);
-        style(f, c, colors[i % NCOLORS], group_of(ch, i));
+        style(f, c, colors[i % NCOLORS], ch->group[i]);
         char v[48];
         si(v, sizeof v, c->value, c->compute ? "FLOP/s" : "B/s");
         fprintf(f, "/><text x=\"%.0f\" y=\"%.1f\">%s ", PX0 + 36, y,

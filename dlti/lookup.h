@@ -15,9 +15,10 @@
 #define HOT_INLINE inline
 #endif
 
-const dlti_attr *dlti_lookup_compact(const dlti_attr *a, dlti_key key);
-const dlti_attr *dlti_lookup_string_compact(const dlti_attr *a, const char *s, size_t len,
-                                            uint64_t hash);
+/* Cold at the call: the inline steps below stay small. */
+COLD const dlti_attr *dlti_lookup_compact(const dlti_attr *a, dlti_key key);
+COLD const dlti_attr *dlti_lookup_string_compact(const dlti_attr *a, const char *s, size_t len,
+                                                 uint64_t hash);
 
 /* Lookup in a container known to be one; the hot step of every query. */
 static HOT_INLINE const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)

@@ -7,15 +7,6 @@
 
 /* The builtin types the library makes itself, interned as the parser
  * interns their spelling. */
-static const dlti_type *scalar(dlti_context *ctx, dlti_type_kind kind, const char *text)
-{
-    dlti_type proto;
-    memset(&proto, 0, sizeof(proto));
-    proto.kind = kind;
-    proto.float_kind = -1;
-    return dlti_type_intern(ctx, &proto, text, strlen(text));
-}
-
 const dlti_type *dlti_type_integer(dlti_context *ctx, unsigned width, dlti_signedness s)
 {
     if (width > DLTI_MAX_INT_WIDTH)
@@ -23,18 +14,14 @@ const dlti_type *dlti_type_integer(dlti_context *ctx, unsigned width, dlti_signe
     char name[24];
     snprintf(name, sizeof(name), "%s%u", s == DLTI_SIGNED ? "si" : s == DLTI_UNSIGNED ? "ui" : "i",
              width);
-    dlti_type proto;
-    memset(&proto, 0, sizeof(proto));
-    proto.kind = DLTI_TYPE_INTEGER;
-    proto.sign = s;
-    proto.width = width;
-    proto.float_kind = -1;
+    dlti_type proto = {.kind = DLTI_TYPE_INTEGER, .sign = s, .width = width, .float_kind = -1};
     return dlti_type_intern(ctx, &proto, name, strlen(name));
 }
 
 const dlti_type *dlti_type_index(dlti_context *ctx)
 {
-    return scalar(ctx, DLTI_TYPE_INDEX, "index");
+    dlti_type proto = {.kind = DLTI_TYPE_INDEX, .float_kind = -1};
+    return dlti_type_intern(ctx, &proto, "index", 5);
 }
 
 const dlti_type *dlti_type_f64(dlti_context *ctx)

@@ -48,12 +48,6 @@ struct sysdesc_cluster {
  * every node of the class, so that neither file names nor ranks split it. */
 static const char class_provenance[] = "of each node of the class";
 
-static int nomem(dlti_error_t *err)
-{
-    dlti_nomem(err);
-    return -1;
-}
-
 sysdesc_cluster *sysdesc_cluster_new(dlti_context *ctx, const sysdesc_probe_options *opts,
                                      dlti_error_t *err)
 {
@@ -63,7 +57,7 @@ sysdesc_cluster *sysdesc_cluster_new(dlti_context *ctx, const sysdesc_probe_opti
     }
     sysdesc_cluster *cl = calloc(1, sizeof(*cl));
     if (!cl) {
-        nomem(err);
+        dlti_nomem(err);
         return NULL;
     }
     cl->ctx = ctx;
@@ -133,7 +127,7 @@ static int add_node(sysdesc_cluster *cl, const char *name, size_t cls, const cha
 {
     if (cl->nnodes >= UINT32_MAX - 1 || grow_name_index(cl) != 0 ||
         dlti_grow((void **)&cl->nodes, &cl->capnodes, cl->nnodes + 1, sizeof(cl_node)) != 0)
-        return nomem(err);
+        return dlti_nomem(err);
     size_t s;
     name_slot(cl, name, &s);
     if (cl->name_index[s]) {
@@ -145,7 +139,7 @@ static int add_node(sysdesc_cluster *cl, const char *name, size_t cls, const cha
     }
     char *copy = strdup(name);
     if (!copy)
-        return nomem(err);
+        return dlti_nomem(err);
     cl->nodes[cl->nnodes] = (cl_node){copy, cls};
     cl->name_index[s] = (uint32_t)++cl->nnodes;
     return 0;
@@ -190,7 +184,7 @@ static const dlti_attr *infos_without_identity(dlti_context *ctx, const dlti_att
     *empty = false;
     dlti_entry *e = malloc((n ? n : 1) * sizeof(*e));
     if (!e)
-        return nomem(err), NULL;
+        return dlti_nomem(err), NULL;
     for (size_t i = 0; i < n; i++) {
         const dlti_attr *os = dlti_attr_entry_value(infos, i), *kept = os;
         if (dlti_attr_get_kind(os) == DLTI_ATTR_MAP && !(kept = without(ctx, os, is_identity_info, err))) {
@@ -225,7 +219,7 @@ static const dlti_attr *without_identity(dlti_context *ctx, const dlti_attr *spe
     dlti_key hk = dlti_key_string(ctx, "hostname", strlen("hostname"));
     dlti_key ik = dlti_key_string(ctx, "hwloc_info", strlen("hwloc_info"));
     if (!hk || !ik)
-        return nomem(err), NULL;
+        return dlti_nomem(err), NULL;
     for (size_t i = 0; spec && i < dlti_attr_size(spec); i++) {
         const dlti_attr *dev = dlti_attr_entry_value(spec, i), *orig = dev;
         const dlti_attr *h = dlti_attr_lookup(dev, hk);
@@ -233,7 +227,7 @@ static const dlti_attr *without_identity(dlti_context *ctx, const dlti_attr *spe
         size_t n;
         if (h && !*host && dlti_attr_get_string(h, &s, &n, NULL) == 0 && n &&
             !memchr(s, '\0', n) && !(*host = strndup(s, n)))
-            return nomem(err), NULL;
+            return dlti_nomem(err), NULL;
         dev = without(ctx, dev, is_identity_key, err);
         const dlti_attr *infos = dev ? dlti_attr_lookup(dev, ik) : NULL;
         bool empty = false;
@@ -261,7 +255,7 @@ static long find_class(sysdesc_cluster *cl, char **text, size_t len, dlti_error_
             return (long)k;
     }
     if (dlti_grow((void **)&cl->classes, &cl->capclasses, cl->nclasses + 1, sizeof(cl_class)) != 0)
-        return nomem(err);
+        return dlti_nomem(err);
     const dlti_attr *spec = dlti_attr_parse(cl->ctx, *text, len, "node class", err);
     if (!spec)
         return -1;
@@ -281,7 +275,7 @@ static int add_node_topology(sysdesc_cluster *cl, const pb_topology_source *src,
         memset(err, 0, sizeof(*err));
     dlti_context *scratch = dlti_context_new();
     if (!scratch)
-        return nomem(err);
+        return dlti_nomem(err);
     dlti_limits limits = dlti_context_get_limits(cl->ctx);
     dlti_context_set_limits(scratch, &limits);
     int rc = -1;
@@ -290,7 +284,7 @@ static int add_node_topology(sysdesc_cluster *cl, const pb_topology_source *src,
     const dlti_attr *spec = pb_probe_topology(scratch, &cl->opts, src, err);
     if (spec && (spec = without_identity(scratch, spec, &host, err))) {
         if (!(text = dlti_attr_print(spec, &len))) {
-            nomem(err);
+            dlti_nomem(err);
         } else {
             long k = find_class(cl, &text, len, err);
             char fallback[32];
@@ -347,7 +341,7 @@ int sysdesc_cluster_set_ranks(sysdesc_cluster *cl, const size_t *rank_node, size
         }
     size_t *copy = malloc((nranks ? nranks : 1) * sizeof(*copy));
     if (!copy)
-        return nomem(err);
+        return dlti_nomem(err);
     if (nranks)
         memcpy(copy, rank_node, nranks * sizeof(*copy));
     free(cl->rank_node);

@@ -199,11 +199,9 @@ void pb_vendor_env(dlti_context *ctx, pb_map *view, const char *key, const char 
  * Host probes only; 0, or -1 with err (out of memory). */
 int pb_probe_runtimes(pb_run *run, dlti_error_t *err);
 
-/* The rank of a key under "runtimes" (its source's priority: where two
- * runtimes give one device the same key, the lower rank wins); -1 when it is
- * not one.  pb_rt_view_name gives the static name of a rank. */
-int pb_rt_rank(const char *runtime, size_t len);
-const char *pb_rt_view_name(int rank);
+/* The source whose name (its key under "runtimes") is the `len` bytes at
+ * `name`; NULL when none is. */
+const pb_rt_source *pb_rt_find(const char *name, size_t len);
 
 /* rt_text.c: what runtime sources saw, as DLTI text (a #dlti.map: the child's
  * answer and the body of a cache entry).  pb_rt_print prints run->rt,

@@ -364,37 +364,37 @@ static const dlti_attr *measure_gpu(state *st, const dlti_attr *spec, const char
 {
     const dlti_attr *dev = device(spec, id);
     const dlti_attr *views = at(st->ctx, dev, "runtimes");
-    int best = -1, passed = -1;
+    const pb_rt_source *best = NULL, *passed = NULL;
     size_t best_i = 0;
     for (size_t i = 0; views && dlti_attr_get_kind(views) == DLTI_ATTR_MAP &&
                        i < dlti_attr_size(views);
          i++) {
         size_t len;
         const char *rt = dlti_key_str(dlti_attr_entry_key(views, i), &len);
-        int rank = rt ? pb_rt_rank(rt, len) : -1;
-        if (rank < 0)
+        const pb_rt_source *src = rt ? pb_rt_find(rt, len) : NULL;
+        if (!src)
             continue;
         if (measurable(rt, len)) {
-            if (best < 0 || rank < best) {
-                best = rank;
+            if (!best || src->priority < best->priority) {
+                best = src;
                 best_i = i;
             }
-        } else if (passed < 0 || rank < passed) {
-            passed = rank;
+        } else if (!passed || src->priority < passed->priority) {
+            passed = src;
         }
     }
-    if (best < 0) {
+    if (!best) {
         st->unit++;
         char line[256];
         snprintf(line, sizeof(line),
                  "not measured: no runtime sysdesc measures through (CUDA, OpenCL, Vulkan) sees "
                  "this device%s%s%s",
-                 passed >= 0 ? "; " : "", passed >= 0 ? pb_rt_view_name(passed) : "",
-                 passed >= 0 ? " does, and sysdesc does not measure through it yet" : "");
+                 passed ? "; " : "", passed ? passed->name : "",
+                 passed ? " does, and sysdesc does not measure through it yet" : "");
         return set_source(st, spec, id, "measured", line, err);
     }
     job j = {0};
-    const char *rt = pb_rt_view_name(best);
+    const char *rt = best->name;
     j.t.runtime = rt;
     snprintf(j.device, sizeof(j.device), "%s", id);
     snprintf(j.t.id, sizeof(j.t.id), "%s", id);

@@ -423,9 +423,10 @@ int pb_rt_merge(pb_run *run, dlti_error_t *err)
     int rc = -1;
     if (!order || !cpu || !pool || !gof || !groups)
         goto out;
-    for (size_t i = 0; i < n; i++)
-        order[i] = (ranked){pb_rt_rank(run->rt[i].runtime, strlen(run->rt[i].runtime)),
-                            run->rt[i].ordinal, i};
+    for (size_t i = 0; i < n; i++) {
+        const pb_rt_source *src = pb_rt_find(run->rt[i].runtime, strlen(run->rt[i].runtime));
+        order[i] = (ranked){src ? src->priority : -1, run->rt[i].ordinal, i};
+    }
     qsort(order, n, sizeof(*order), by_priority);
 
     /* Group the devices: the CPU's, and one group per physical GPU whose

@@ -12,20 +12,17 @@
 const pb_rt_source *const pb_rt_sources[PB_RT_NSOURCES] = {PB_RUNTIME_NAMES};
 #undef X
 
-int pb_rt_rank(const char *runtime, size_t len)
+/* Whether `word` is the n bytes at p. */
+static bool is_word(const char *word, const char *p, size_t n)
 {
-    for (size_t i = 0; i < PB_RT_NSOURCES; i++)
-        if (strlen(pb_rt_sources[i]->name) == len &&
-            memcmp(pb_rt_sources[i]->name, runtime, len) == 0)
-            return pb_rt_sources[i]->priority;
-    return -1;
+    return strlen(word) == n && memcmp(word, p, n) == 0;
 }
 
-const char *pb_rt_view_name(int rank)
+const pb_rt_source *pb_rt_find(const char *name, size_t len)
 {
     for (size_t i = 0; i < PB_RT_NSOURCES; i++)
-        if (pb_rt_sources[i]->priority == rank)
-            return pb_rt_sources[i]->name;
+        if (is_word(pb_rt_sources[i]->name, name, len))
+            return pb_rt_sources[i];
     return NULL;
 }
 
@@ -33,8 +30,7 @@ const char *pb_rt_view_name(int rank)
 static const pb_rt_source *option_word(const char *p, size_t n)
 {
     for (size_t i = 0; i < PB_RT_NSOURCES; i++)
-        if (strlen(pb_rt_sources[i]->option) == n &&
-            memcmp(pb_rt_sources[i]->option, p, n) == 0)
+        if (is_word(pb_rt_sources[i]->option, p, n))
             return pb_rt_sources[i];
     return NULL;
 }
@@ -68,17 +64,12 @@ int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t 
     }
     for (const char *p = list;;) {
         size_t n = strcspn(p, ",");
-        bool known = false;
-        if (n == 3 && memcmp(p, "all", 3) == 0) {
+        const pb_rt_source *src;
+        if (is_word("all", p, n)) {
             b |= SYSDESC_RUNTIME_ALL;
-            known = true;
-        }
-        const pb_rt_source *src = known ? NULL : option_word(p, n);
-        if (src) {
+        } else if ((src = option_word(p, n))) {
             b |= src->bit;
-            known = true;
-        }
-        if (!known) {
+        } else {
             char words[256];
             option_words(words, sizeof(words));
             dlti_error_set(err, DLTI_ERROR_ARGUMENT, "unknown runtime '%.*s' (%s; all; none)",

@@ -247,10 +247,10 @@ static bool read_device(dlti_context *ctx, const dlti_attr *m, pb_rt_device *d)
         !ord || dlti_attr_get_int64(ord, &ordinal, NULL) != 0 || ordinal < 0 ||
         ordinal > INT32_MAX || !cpu || dlti_attr_get_bool(cpu, &is_cpu, NULL) != 0)
         return false;
-    int rank = pb_rt_rank(rt, strlen(rt));
-    if (rank < 0)
+    const pb_rt_source *src = pb_rt_find(rt, strlen(rt));
+    if (!src)
         return false;
-    pb_rt_init(d, pb_rt_view_name(rank), (int)ordinal);
+    pb_rt_init(d, src->name, (int)ordinal);
     d->is_cpu = is_cpu;
     if (get_str(ctx, m, "name", d->name, sizeof(d->name)) &&
         get_str(ctx, m, "driver", d->driver, sizeof(d->driver)) &&
@@ -285,7 +285,7 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
         const char *rt = dlti_key_str(dlti_attr_entry_key(skipped, i), NULL);
         const char *why;
         size_t len;
-        ok = rt && pb_rt_rank(rt, strlen(rt)) >= 0 &&
+        ok = rt && pb_rt_find(rt, strlen(rt)) &&
              dlti_attr_get_string(dlti_attr_entry_value(skipped, i), &why, &len, NULL) == 0;
     }
     dlti_error_t err;
@@ -301,7 +301,7 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
         const char *rt = dlti_key_str(dlti_attr_entry_key(skipped, i), NULL);
         const char *why;
         dlti_attr_get_string(dlti_attr_entry_value(skipped, i), &why, NULL, NULL);
-        pb_rt_skipped(run, pb_rt_view_name(pb_rt_rank(rt, strlen(rt))), why);
+        pb_rt_skipped(run, pb_rt_find(rt, strlen(rt))->name, why);
     }
     return 0;
 }
