@@ -29,10 +29,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ODD_VM = os.path.join(HERE, "..", "tests", "data", "xml", "odd_vm.xml")
 CASES = [
     ("this host", {}, []),
-    ("odd VM (508 MiB L3 a core, suspect)", {"HWLOC_XMLFILE": ODD_VM}, []),
-    ("odd VM, --set L3=32 MiB", {"HWLOC_XMLFILE": ODD_VM},
+    ("odd VM (508 MiB L3 a core, suspect)", {"HWLOC_XMLFILE": ODD_VM, "HWLOC_THISSYSTEM": "1"}, []),
+    ("odd VM, --set L3=32 MiB", {"HWLOC_XMLFILE": ODD_VM, "HWLOC_THISSYSTEM": "1"},
      ["--set", "CPU.cache.L3.size_in_bytes=33554432"]),
-    ("odd VM, --set L3=200 MiB", {"HWLOC_XMLFILE": ODD_VM},
+    ("odd VM, --set L3=200 MiB", {"HWLOC_XMLFILE": ODD_VM, "HWLOC_THISSYSTEM": "1"},
      ["--set", "CPU.cache.L3.size_in_bytes=209715200"]),
 ]
 

@@ -86,11 +86,17 @@ static void topology_provenance(pb_run *run)
     hwloc_obj_t root = hwloc_get_root_obj(run->topo);
     char b[1024];
     size_t l;
+    const char *xml = run->xml.provenance ? run->xml.provenance : run->opts->xml_path;
     if (run->host)
         l = (size_t)snprintf(b, sizeof(b), "hwloc %s on this host", sysdesc_probe_hwloc_version());
+    else if (xml)
+        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s", xml);
+    else if (env_xml_file())
+        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s (HWLOC_XMLFILE), not this host",
+                             env_xml_file());
     else
-        l = (size_t)snprintf(b, sizeof(b), "hwloc XML %s",
-                             run->xml.provenance ? run->xml.provenance : run->opts->xml_path);
+        l = (size_t)snprintf(b, sizeof(b), "hwloc %s, a topology that is not this host "
+                             "(hwloc_topology_is_thissystem)", sysdesc_probe_hwloc_version());
     int nb = 0;
     for (unsigned i = 0; i < pb_info_count(root) && l < sizeof(b); i++) {
         const struct hwloc_info_s *in = pb_info_at(root, i);
@@ -138,6 +144,10 @@ static int load_topology(pb_run *run, dlti_error_t *err)
             return -1;
         text = env_text;
         len = 0;
+        /* another machine's topology, most likely: its PCI devices cost
+         * nothing to read from the text and are its GPUs, as for --xml */
+        if (text && run->opts->io == SYSDESC_PROBE_IO_AUTO)
+            run->io = true;
     }
     if (text && !run->host && hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
@@ -166,6 +176,14 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     hwloc_topology_set_flags(run->topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     int loaded = hwloc_topology_load(run->topo);
     free(text);
+    /* hwloc says whether what it loaded is the machine this runs on: a
+     * topology from HWLOC_XMLFILE (or HWLOC_SYNTHETIC, ...) is another
+     * machine's unless HWLOC_THISSYSTEM=1 says otherwise.  Then nothing is
+     * read from this machine (CPUID, /proc, sysfs, its compilers, its
+     * runtimes: run->host gates each), and, as for --xml, the described
+     * machine's PCI devices are its GPUs. */
+    if (loaded == 0 && run->host && !hwloc_topology_is_thissystem(run->topo))
+        run->host = false;
     if (loaded != 0) {
         if (run->host)
             dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,

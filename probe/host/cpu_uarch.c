@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A decimal or 0x-hex info value; -1 when absent or not a number. */
 static int64_t info_num(const pb_run *run, const char *name)
@@ -19,6 +20,21 @@ static int64_t info_num(const pb_run *run, const char *name)
     char *end;
     long long v = strtoll(s, &end, 0);
     return end == s || v < 0 ? -1 : (int64_t)v;
+}
+
+/* The XML infos a recogniser's rule read (its `how` names the live
+ * machine's sources: CPUID, MIDR). */
+static const char *xml_infos(const char *how)
+{
+    static const struct { const char *how, *infos; } map[] = {
+        {"cpuid family/model/stepping", "CPUVendor, CPUFamilyNumber, CPUModelNumber, CPUStepping"},
+        {"cpuid family/model", "CPUVendor, CPUFamilyNumber, CPUModelNumber"},
+        {"MIDR implementer/part", "CPUImplementer, CPUPart"},
+    };
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+        if (strcmp(how, map[i].how) == 0)
+            return map[i].infos;
+    return "Architecture";
 }
 
 void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err)
@@ -48,12 +64,21 @@ void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err
             cp = pb_compiler_ask(run, m.uarch, true, &clang) ? &clang : NULL;
         }
         pb_uarch_keys(ctx, dev, m.uarch, m.llvm, gp, cp, err);
-        char how[160];
-        snprintf(how, sizeof(how), "%s (probe/uarch/uarch_table.c: LLVM Host.cpp, archspec)", m.how);
+        char how[256];
+        if (run->host)
+            snprintf(how, sizeof(how), "%s (probe/uarch/uarch_table.c: LLVM Host.cpp, archspec)",
+                     m.how);
+        else
+            snprintf(how, sizeof(how), "the hwloc XML's %s, without feature flags (the XML has "
+                     "none) (probe/uarch/uarch_table.c: LLVM Host.cpp, archspec)", xml_infos(m.how));
         pb_provenance(run, "uarch", how);
         pb_provenance(run, "triple", "hwloc Architecture, Linux with glibc");
-        pb_provenance(run, "compiler", "archspec microarchitectures.json, LLVM Host.cpp "
-                                       "(probe/uarch/uarch_table.c)");
+        pb_provenance(run, "compiler",
+                      run->host ? "archspec microarchitectures.json, LLVM Host.cpp "
+                                  "(probe/uarch/uarch_table.c)"
+                                : "archspec microarchitectures.json, LLVM Host.cpp "
+                                  "(probe/uarch/uarch_table.c); the described machine's "
+                                  "compilers are not this host's: not asked");
     } else if (pb_uarch_triple(arch)) {
         pb_str(ctx, dev, "triple", pb_uarch_triple(arch));
         pb_provenance(run, "triple", "hwloc Architecture, Linux with glibc");

@@ -330,6 +330,22 @@ static void add_peaks(dlti_context *ctx, pb_map *out, const char *key, double f6
 }
 
 
+/* The probe's provenance of a topology it did not load from this machine
+ * ("hwloc XML ...": --xml, a cluster's nodes, HWLOC_XMLFILE): its caches are
+ * another machine's, and this machine's kernels would be sized by them. */
+static const char *other_machine(dlti_context *ctx, const dlti_attr *dev)
+{
+    const char *path[] = {"source", "topology"};
+    const dlti_attr *a = dev;
+    for (size_t i = 0; a && i < 2; i++)
+        a = dlti_attr_lookup(a, dlti_key_string(ctx, path[i], strlen(path[i])));
+    const char *s;
+    size_t n;
+    if (!a || dlti_attr_get_string(a, &s, &n, NULL) != 0 || n < 9 || memcmp(s, "hwloc XML", 9) != 0)
+        return NULL;
+    return s;
+}
+
 const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_device,
                                       const sysdesc_measure_options *opts, dlti_error_t *err)
 {
@@ -341,6 +357,15 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
         opts->mode > SYSDESC_MEASURE_FULL) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT,
                        "measure: needs a context, a CPU #dlti.target_device_spec and a valid mode");
+        return NULL;
+    }
+    const char *other = other_machine(ctx, cpu_device);
+    if (other) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "measure: the CPU device describes another machine (%.300s); measure "
+                       "runs here, sized by this machine's caches: unset HWLOC_XMLFILE, or set "
+                       "HWLOC_THISSYSTEM=1 if the file is this machine's own topology",
+                       other);
         return NULL;
     }
     plan *p = calloc(1, sizeof(*p));

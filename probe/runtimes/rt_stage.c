@@ -53,9 +53,18 @@ static int ask(pb_run *run, const pb_rt_source *const *src, size_t n, pb_map *li
 
 int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
 {
-    if (!run->host)
-        return 0;
     const sysdesc_probe_options *o = run->opts;
+    if (!run->host) {
+        /* an XML file's machine has runtimes we cannot ask; one that stood
+         * for this host (HWLOC_XMLFILE) says so, as --runtimes=none does */
+        if (o->xml_path || run->xml.buffer || run->xml.label)
+            return 0;
+        for (size_t i = 0; i < PB_RT_NSOURCES; i++)
+            pb_rt_skipped(run, pb_rt_sources[i]->name,
+                          "not asked: hwloc's topology is another machine's "
+                          "(hwloc_topology_is_thissystem)");
+        return pb_rt_merge(run, err);
+    }
     unsigned bits = pb_rt_asked_bits(o);
     const pb_rt_source *src[PB_RT_NSOURCES];
     size_t n = 0;

@@ -18,7 +18,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.environ["SRCDIR"], "tests"))
+from topology import skip_if_foreign  # noqa: E402
+
 SYSDESC = os.environ["SYSDESC"]
+skip_if_foreign("measure: this machine's kernels")
 ODD_VM = os.path.join(os.environ["SRCDIR"], "tests", "data", "xml", "odd_vm.xml")
 QUICK_BOUND = 64 << 20  # bytes a thread a run may take with --quick (docs/measure.md)
 failures = []
@@ -116,7 +120,13 @@ try:
         check(ok, f"measure {' '.join(args)}: exit {r.returncode}: {r.stderr[-400:]}")
         return (json.loads(r.stdout)["CPU"]["measured"] if ok else {}), r.stderr
 
-    odd = {"HWLOC_XMLFILE": ODD_VM}
+    # The odd VM stands for this machine (HWLOC_THISSYSTEM=1): measure runs
+    # here, sized by its caches.  Another machine's topology is refused.
+    r = run("measure", "--quick", env={"HWLOC_XMLFILE": ODD_VM})
+    check(r.returncode == 2 and "describes another machine" in r.stderr and
+          "HWLOC_THISSYSTEM=1" in r.stderr,
+          f"measure of another machine's topology refused: exit {r.returncode}: {r.stderr[-300:]}")
+    odd = {"HWLOC_XMLFILE": ODD_VM, "HWLOC_THISSYSTEM": "1"}
     mo, err = measured(env=odd)
     check("L3" in mo.get("skipped", {}) and "suspect" in mo["skipped"]["L3"] and
           "--set CPU.cache.L3.size_in_bytes=" in mo["skipped"]["L3"],

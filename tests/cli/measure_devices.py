@@ -51,12 +51,14 @@ import time
 
 sys.path.insert(0, os.path.join(os.environ["SRCDIR"], "tests"))
 from timebound import limit  # noqa: E402
+from topology import skip_if_foreign  # noqa: E402
 
 PLAIN = float(os.environ.get("SYSDESC_TEST_SLOWDOWN", "1") or 1) <= 1
 # A device's bound, scaled as the test's other limits are.
 DEVICE_TIMEOUT = str(int(limit(30) * 1000))
 
 SYSDESC = os.environ["SYSDESC"]
+skip_if_foreign("the devices its runtimes measure")
 DOUBLE = os.environ["CUDA_DOUBLE_DIR"]
 failures = 0
 T = tempfile.mkdtemp(prefix="sysdesc-measure-dev.")

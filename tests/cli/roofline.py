@@ -15,6 +15,9 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.join(os.environ["SRCDIR"], "tests"))
+from topology import foreign_topology  # noqa: E402
+
 SYSDESC = os.environ["SYSDESC"]
 DATA = os.path.join(os.environ["SRCDIR"], "tests", "data", "roofline")
 NS = "{http://www.w3.org/2000/svg}"
@@ -102,8 +105,13 @@ except ET.ParseError as e:
 check("nominal ceilings: none in this spec" in r.stderr, f"cpu-measured stderr: {r.stderr}")
 
 # No SPEC: this host, probed and measured first; every ceiling measured.
+# Another machine's topology (HWLOC_XMLFILE) is refused: measure runs here.
 r = run("--quick")
-check(r.returncode == 0, f"this host: exit {r.returncode}: {r.stderr}")
+if foreign_topology():
+    check(r.returncode != 0 and "describes another machine" in r.stderr,
+          f"another machine's topology: exit {r.returncode}: {r.stderr}")
+else:
+    check(r.returncode == 0, f"this host: exit {r.returncode}: {r.stderr}")
 if r.returncode == 0:
     _, cs, dots = ceilings(r.stdout)
     check(any(k == "measured.levels.L1.triad_bandwidth_in_bytes_per_second" for _, _, k in cs) and

@@ -114,7 +114,9 @@ def main():
         composed = os.path.join(tmp, "composed.mlir")
         catalog = os.path.join(tmp, "catalog.mlir")
         for args in (["probe", "-q", "-o", host],
-                     ["compose", host, "GPU=nvidia/h100-sxm:2", "-o", composed],
+                     # ids of their own: the host may have GPUs already (another
+                     # machine's topology with HWLOC_XMLFILE)
+                     ["compose", host, "XPU=nvidia/h100-sxm:2", "-o", composed],
                      ["convert", "nvidia/h100-sxm", "-o", catalog]):
             r = run(SYSDESC, *args, env=env)
             if r.returncode != 0:

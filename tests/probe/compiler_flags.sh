@@ -28,6 +28,29 @@ version_of() {  # the version the compiler reports, as the probe reads it
 }
 compiles() { "$1" $2 -x c -c -o /dev/null /dev/null >/dev/null 2>&1; }
 
+# ---- another machine's topology (HWLOC_XMLFILE; not HWLOC_THISSYSTEM=1) ----
+# Its compilers are not the ones installed here: none is run (a logging
+# gcc and clang first on PATH), and the compiler map has no version or path.
+. "$SRCDIR/tests/topology.sh"
+if foreign_topology; then
+    mkdir -p "$T/bin"
+    for c in gcc clang; do
+        printf '#!/bin/sh\necho "$0 $*" >>"%s/calls"\nexit 1\n' "$T" >"$T/bin/$c"
+        chmod +x "$T/bin/$c"
+    done
+    : >"$T/calls"
+    for k in version path; do
+        for c in gcc clang; do
+            v=$(PATH="$T/bin:$PATH" key $c $k)
+            [ -z "$v" ] && ok "another machine: no CPU.compiler.$c.$k" ||
+                bad "another machine's CPU.compiler.$c.$k is this host's: $v"
+        done
+    done
+    [ ! -s "$T/calls" ] && ok "another machine: no compiler of this host run" ||
+        bad "compilers run for another machine: $(cat "$T/calls")"
+    exit $fail
+fi
+
 # ---- every installed compiler ----
 seen=""
 n=0

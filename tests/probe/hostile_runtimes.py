@@ -33,8 +33,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.environ["SRCDIR"], "tests"))
 from timebound import limit  # noqa: E402
+from topology import skip_if_foreign  # noqa: E402
 
 SYSDESC = os.environ["SYSDESC"]
+skip_if_foreign("the runtimes (hostile libraries)")
 FAKE = os.environ["FAKE_OPENCL_DIR"]
 BUILD = os.path.dirname(os.path.dirname(os.path.abspath(SYSDESC)))
 T = tempfile.mkdtemp(prefix="sysdesc-hostile-")

@@ -15,9 +15,38 @@ val() { sed 's/ : i64$//'; }
 "$SYSDESC" probe -o "$t/host.mlir" 2>"$t/warn" || { bad "probe failed: $(cat "$t/warn")"; exit 1; }
 cat "$t/warn"
 
-# The peer for the thread count: nproc on this host; hwloc's own count when
-# HWLOC_XMLFILE gives hwloc (and so the probe) another machine's topology,
-# which the process's CPU affinity does not restrict.
+# HWLOC_XMLFILE gives hwloc (and so the probe) another machine's topology
+# (unless HWLOC_THISSYSTEM=1 says it is this one's): then every peer is what
+# hwloc's own tools read from that XML, and nothing of this machine (its
+# memory, CPUID, runtimes, compilers) may show in the spec.
+. "$SRCDIR/tests/topology.sh"
+foreign=
+foreign_topology && foreign=1
+if [ -n "$foreign" ]; then
+    topo=$("$SYSDESC" query "$t/host.mlir" CPU source topology 2>/dev/null)
+    case "$topo" in '"hwloc XML '*'(HWLOC_XMLFILE), not this host'*) ok "source.topology: $topo" ;;
+        *) bad "source.topology does not name the XML: $topo" ;; esac
+    for k in features max_vector_op_width runtimes max_frequency_mhz base_frequency_mhz \
+             "memory os_total_in_bytes"; do
+        # shellcheck disable=SC2086
+        got=$("$SYSDESC" query "$t/host.mlir" CPU $k 2>/dev/null) &&
+            bad "CPU $k read from this host into another machine's description: $got" ||
+            ok "CPU $k absent (not this host)"
+    done
+    rt=$("$SYSDESC" query "$t/host.mlir" CPU source runtimes.opencl 2>/dev/null)
+    case "$rt" in *'not asked: '*"another machine's"*) ok "runtimes not asked: $rt" ;;
+        *) bad "this host's runtimes asked for another machine: $rt" ;; esac
+    flags=$("$SYSDESC" query "$t/host.mlir" CPU source compiler 2>/dev/null)
+    case "$flags" in ''|*'not asked'*) ok "compilers not asked: ${flags:-no compiler map}" ;;
+        *) bad "this host's compilers asked for another machine: $flags" ;; esac
+    ngpu=$(grep -c '"GPU[0-9]*" = ' "$t/host.mlir")
+    npci=$(lstopo-no-graphics --of xml 2>/dev/null | grep -c 'pci_type="03')
+    [ "$ngpu" -le "$npci" ] && ok "$ngpu GPUs, from the XML's $npci display/3D PCI devices" ||
+        bad "$ngpu GPUs where the XML has $npci display/3D PCI devices (a runtime of this host?)"
+fi
+# The peer for the thread count: nproc on this host; hwloc's own count for
+# another machine's topology, which this process's CPU affinity does not
+# restrict.
 if [ -n "${HWLOC_XMLFILE:-}" ]; then
     want=$(hwloc-calc -N pu all) peer="hwloc-calc -N pu all (HWLOC_XMLFILE)"
 else
@@ -58,7 +87,14 @@ case "$got" in *" : i64") ok "query --host CPU cache L1 size_in_bytes: $got" ;; 
 # Memory a process may use: free's total (MemTotal), bounded by the cgroup
 # limits on this process's path (v2 memory.max, v1 memory.limit_in_bytes),
 # read here by the test's own means.
-if command -v free >/dev/null 2>&1; then
+if [ -n "$foreign" ]; then
+    # the XML's NUMA nodes are the described machine's memory
+    want=$(lstopo-no-graphics --of xml 2>/dev/null |
+           sed -n 's/.*type="NUMANode".*local_memory="\([0-9]*\)".*/\1/p' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+    got=$("$SYSDESC" query "$t/host.mlir" CPU memory total_in_bytes 2>/dev/null | val)
+    [ "$got" = "$want" ] && ok "memory.total_in_bytes $got = the XML's NUMA nodes" ||
+        bad "memory.total_in_bytes $got, the XML's NUMA nodes hold $want"
+elif command -v free >/dev/null 2>&1; then
     want=$(free -b | awk '$1 == "Mem:" { print $2 }')
     limit_from() {  # $1: mount, $2: file, $3: the cgroup path
         p=$3
@@ -89,7 +125,7 @@ if command -v free >/dev/null 2>&1; then
 fi
 
 # ISA: what /proc/cpuinfo reports the kernel supports.
-if [ -r /proc/cpuinfo ] && grep -q '^flags' /proc/cpuinfo; then
+if [ -z "$foreign" ] && [ -r /proc/cpuinfo ] && grep -q '^flags' /proc/cpuinfo; then
     flags=" $(grep -m1 '^flags' /proc/cpuinfo | sed 's/.*: //') "
     feats=$("$SYSDESC" query "$t/host.mlir" CPU features 2>/dev/null)
     width=$("$SYSDESC" query "$t/host.mlir" CPU max_vector_op_width 2>/dev/null | val)

@@ -6,6 +6,23 @@
 set -eu
 : "${SYSDESC:?}"
 command -v llc-22 >/dev/null 2>&1 || { echo "llc-22 not found: skipped"; exit 77; }
+# Another machine's topology (HWLOC_XMLFILE; not HWLOC_THISSYSTEM=1): its
+# identity is the XML's, not this CPU's, so llc-22's host is no peer; the
+# uarch must say it came from the XML, and its LLVM name be one that llc-22
+# knows for the XML's triple.
+. "$SRCDIR/tests/topology.sh"
+if foreign_topology; then
+    how=$("$SYSDESC" query --host -q CPU source uarch 2>/dev/null) || how=
+    triple=$("$SYSDESC" query --host -q CPU triple 2>/dev/null | tr -d '"') || triple=
+    cpu=$("$SYSDESC" query --host -q CPU compiler llvm cpu 2>/dev/null | tr -d '"') || cpu=
+    echo "another machine's topology: uarch from '${how:-nothing}', triple ${triple:-none}, LLVM cpu ${cpu:-none}"
+    case "$how" in '' | \"the\ hwloc\ XML*) ;; *) echo "FAIL: the uarch of another machine from $how"; exit 1 ;; esac
+    if [ -n "$cpu" ]; then
+        llc-22 -mtriple="$triple" -mcpu=help 2>&1 | grep -q "^ *$cpu " ||
+            { echo "FAIL: llc-22 does not know $cpu for $triple"; exit 1; }
+    fi
+    echo "ok"; exit 0
+fi
 want=$(llc-22 --version | sed -n 's/^ *Host CPU: *//p')
 [ -n "$want" ] || { echo "llc-22 prints no Host CPU: skipped"; exit 77; }
 got=$("$SYSDESC" query --host -q CPU compiler llvm cpu) || { echo "FAIL: no CPU.compiler.llvm.cpu"; exit 1; }

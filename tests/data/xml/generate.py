@@ -293,3 +293,64 @@ t = add_infos_after_open(t, "Package", [("CPUVendor", "AuthenticAMD"),
 t = re.sub(r'(<object type="L1Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="12"', t)
 t = re.sub(r'(<object type="L2Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="8"', t)
 save("odd_vm.xml", t)
+
+# Machines unlike any the suite runs on: scripts/test-all runs the host
+# suites (probe, cli) once under each with HWLOC_XMLFILE, so that no test
+# mixes the described machine with the one it runs on (hwloc says such a
+# topology is not this system, and the probe reads nothing of this host).
+# Each is a trimmed shape of a real machine; the identity infos are those
+# hwloc's Linux backend records there.
+#
+# An Intel two-socket Xeon (Sapphire Rapids, family 6 model 143): SMT 2, a
+# NUMA node a socket, 2 MiB L2 a core, 105 MiB L3 a socket (trimmed to 8
+# cores a socket).
+t = synth("pack:2 [numa(memory=68719476736)] l3:1(size=110100480) l2:8(size=2097152) "
+          "l1d:1(size=49152) l1i:1(size=32768) core:1 pu:2", "intel_xeon_2s.xml")
+t = add_machine_infos(t, [("Architecture", "x86_64"), ("HostName", "xeon-2s")])
+for pk in range(2):
+    # every package carries its identity, as hwloc's x86 backend writes it
+    t = re.sub(r'(<object type="Package" os_index="%d"[^>]*>)' % pk,
+               lambda m: m.group(1) + "".join(
+                   '\n      <info name="%s" value="%s"/>' % kv for kv in [
+                       ("CPUVendor", "GenuineIntel"), ("CPUFamilyNumber", "6"),
+                       ("CPUModelNumber", "143"),
+                       ("CPUModel", "Intel(R) Xeon(R) Platinum 8480+"), ("CPUStepping", "8")]),
+               t)
+t = re.sub(r'(<object type="L1Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="12"', t)
+t = re.sub(r'(<object type="L2Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="16"', t)
+t = re.sub(r'(<object type="L3Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="15"', t)
+save("intel_xeon_2s.xml", t)
+
+# An Arm server (Ampere Altra, Neoverse N1: MIDR implementer 0x41, part
+# 0xd0c): one socket, no SMT, 64 KiB L1d/L1i and 1 MiB L2 a core, and no L3
+# (Linux's cacheinfo does not list the system-level cache, so neither does
+# hwloc): a cache the description lacks must stay absent (trimmed to 16
+# cores).
+t = synth("pack:1 [numa(memory=137438953472)] l2:16(size=1048576) l1d:1(size=65536) "
+          "l1i:1(size=65536) core:1 pu:1", "arm_server.xml")
+t = add_machine_infos(t, [("Architecture", "aarch64"), ("HostName", "altra")])
+t = add_infos_after_open(t, "Package", [("CPUImplementer", "0x41"), ("CPUArchitecture", "8"),
+                                        ("CPUVariant", "0x3"), ("CPUPart", "0xd0c"),
+                                        ("CPURevision", "1")], "      ")
+save("arm_server.xml", t)
+
+# A POWER9 node with GPUs (an IBM AC922's shape): two sockets, SMT 4, L2 and
+# L3 shared by a pair of cores, and two NVIDIA V100 SXM2 16GB (10de:1db1) on
+# PCI without OS devices (no CUDA backend when it was exported), trimmed to
+# 4 core pairs a socket.
+t = synth("pack:2 [numa(memory=137438953472)] l3:4(size=10485760) l2:1(size=524288) "
+          "l1d:2(size=32768) l1i:1(size=32768) core:1 pu:4", "power9_gpu.xml")
+t = add_machine_infos(t, [("Architecture", "ppc64le"), ("HostName", "ac922")])
+t = add_infos_after_open(t, "Package", [("CPUModel", "POWER9, altivec supported"),
+                                        ("CPURevision", "2.2 (pvr 004e 1202)")], "      ")
+v100 = "GV100GL [Tesla V100 SXM2 16GB]"
+bridge = ('      <object type="Bridge" gp_index="700" bridge_type="0-1" depth="0" bridge_pci="0004:[04-05]">\n' +
+          pcidev(701, "0004:04:00.0", "0302", "10de", "1db1", "10de", "1212", "a1",
+                 "NVIDIA Corporation", v100) +
+          pcidev(702, "0004:05:00.0", "0302", "10de", "1db1", "10de", "1212", "a1",
+                 "NVIDIA Corporation", v100) +
+          '      </object>\n')
+pk = t.index('<object type="Package"')
+end0 = t.index("\n    </object>\n", pk) + 1
+t = t[:end0] + bridge + t[end0:]
+save("power9_gpu.xml", t)
