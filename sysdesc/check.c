@@ -561,6 +561,32 @@ static void check_range(check_run *r, const sysdesc_schema_key *k, int64_t x, co
 
 static void walk_map(check_run *r, const dlti_attr *map, int parent);
 
+/* A measured value (a key of a `measured` map) is what the device delivered:
+ * a schema band bounds what a description may claim, not what a measurement
+ * may find (a software device, a loaded host), so a measured value outside
+ * the band is valid, and a lenient load says so as a warning. */
+static bool measured_key(const sysdesc_schema_key *k)
+{
+    return strncmp(k->path, "measured.", 9) == 0;
+}
+
+static void outside_band(check_run *r, const char *fmt, ...) DLTI_PRINTF(2, 3);
+static void outside_band(check_run *r, const char *fmt, ...)
+{
+    if (r->stop || !r->lenient || !r->scan || !r->lenient->warn)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    dlti_error_t e;
+    dlti_error_vset_at(&e, DLTI_ERROR_UNSUPPORTED, r->source, 0, 0, fmt, ap);
+    va_end(ap);
+    if (r->locator)
+        place(r, &e, r->depth, NULL);
+    r->warned++;
+    if (r->lenient->warn(r->lenient->warn_user, &e) != 0)
+        r->stop = true;
+}
+
 static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, const dlti_attr *v)
 {
     dlti_attr_kind kind = dlti_attr_get_kind(v);
@@ -585,6 +611,11 @@ static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, cons
             char path[512], got[64], hint[96] = "";
             path_text(r, r->depth, path, sizeof(path));
             sd_float_text(d, got, sizeof(got));
+            if (measured_key(k) && d >= 0 && d < 1e18) {
+                outside_band(r, "'%s' measured %s ops per second, outside the plausible band "
+                             "of a device (1e9 to 1e18): kept as measured", path, got);
+                return;
+            }
             if (d > 0 && d < 1e6) {
                 char num[64];
                 sd_float_text(d * 1e12, num, sizeof(num));
