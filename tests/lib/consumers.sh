@@ -53,7 +53,7 @@ for f in sysdescConfig.cmake sysdescConfigVersion.cmake; do
 done
 
 # CMake, C and C++.
-if cmake -S "$SRCDIR/tests/lib/consumer" -B "$T/cmake" -DCMAKE_PREFIX_PATH="$P" \
+if cmake -S "$SRCDIR/examples/consumer" -B "$T/cmake" -DCMAKE_PREFIX_PATH="$P" \
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
         >"$T/cmake.log" 2>&1 &&
    cmake --build "$T/cmake" >>"$T/cmake.log" 2>&1; then
@@ -69,9 +69,9 @@ else
 fi
 # A version the package does not provide is refused.
 sed 's/find_package(sysdesc 0.1 REQUIRED)/find_package(sysdesc 9.9 REQUIRED)/' \
-    "$SRCDIR/tests/lib/consumer/CMakeLists.txt" >"$T/CMakeLists.txt"
-mkdir -p "$T/v" && cp "$T/CMakeLists.txt" "$SRCDIR/tests/lib/consumer/consumer.c" \
-    "$SRCDIR/tests/lib/consumer/consumer.cpp" "$T/v/"
+    "$SRCDIR/examples/consumer/CMakeLists.txt" >"$T/CMakeLists.txt"
+mkdir -p "$T/v" && cp "$T/CMakeLists.txt" "$SRCDIR/examples/consumer/consumer.c" \
+    "$SRCDIR/examples/consumer/consumer.cpp" "$T/v/"
 if cmake -S "$T/v" -B "$T/v/build" -DCMAKE_PREFIX_PATH="$P" >"$T/v.log" 2>&1; then
     bad "find_package(sysdesc 9.9) succeeded against $VERSION"
 else
@@ -85,9 +85,9 @@ flags=$(PKG_CONFIG_PATH="$PCDIR" pkg-config --cflags --libs sysdesc) ||
     bad "pkg-config --cflags --libs sysdesc failed"
 inc=$(PKG_CONFIG_PATH="$PCDIR" pkg-config --variable=includedir sysdesc)
 [ -f "$inc/sysdesc/sysdesc.h" ] || bad "pkg-config's includedir $inc has no sysdesc/sysdesc.h"
-cc $san -o "$T/pc_c" "$SRCDIR/tests/lib/consumer/consumer.c" $flags 2>"$T/pc_c.log" ||
+cc $san -o "$T/pc_c" "$SRCDIR/examples/consumer/consumer.c" $flags 2>"$T/pc_c.log" ||
     { cat "$T/pc_c.log"; bad "the pkg-config C consumer did not build"; }
-c++ $san -o "$T/pc_cxx" "$SRCDIR/tests/lib/consumer/consumer.cpp" $flags 2>"$T/pc_cxx.log" ||
+c++ $san -o "$T/pc_cxx" "$SRCDIR/examples/consumer/consumer.cpp" $flags 2>"$T/pc_cxx.log" ||
     { cat "$T/pc_cxx.log"; bad "the pkg-config C++ consumer did not build"; }
 for prog in pc_c pc_cxx; do
     [ -x "$T/$prog" ] || continue
