@@ -24,4 +24,4 @@ none) ;;
 *) echo "skip: the module is not tested under -Db_sanitize=$SANITIZE"; exit 77 ;;
 esac
 cd "$SRCDIR/tests/python" || exit 1
-exec "$PYTHON" -m pytest -q -p no:cacheprovider "$@" .
+exec "$PYTHON" -m pytest -q -p no:cacheprovider --durations=8 "$@" .
