@@ -25,6 +25,14 @@ def set_attr_all(text, objtype, attr, value):
         return re.sub(r'%s="[^"]*"' % attr, '%s="%s"' % (attr, value), tag)
     return re.sub(r'<object type="%s"[^>]*>' % objtype, fix, text)
 
+def set_associativity(text, ways):
+    """Sets cache_associativity of every cache of each type in `ways`
+    (synthetic topologies leave it 0, unknown)."""
+    for objtype, n in ways.items():
+        text = re.sub(r'(<object type="%s"[^>]*?)cache_associativity="0"' % objtype,
+                      r'\g<1>cache_associativity="%d"' % n, text)
+    return text
+
 def add_infos_after_open(text, objtype, infos, indent):
     """Adds <info> children to the first object of objtype."""
     m = re.search(r'<object type="%s"[^>]*?(/?)>' % objtype, text)
@@ -45,9 +53,7 @@ t = add_infos_after_open(t, "Package", [("CPUVendor", "GenuineIntel"),
                                         ("CPUFamilyNumber", "6"), ("CPUModelNumber", "143"),
                                         ("CPUModel", "  Intel(R) Xeon(R) Fixture CPU   "),
                                         ("CPUStepping", "8")], "      ")
-t = re.sub(r'(<object type="L1Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="8"', t)
-t = re.sub(r'(<object type="L2Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="16"', t)
-t = re.sub(r'(<object type="L3Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="-1"', t)
+t = set_associativity(t, {"L1Cache": 8, "L2Cache": 16, "L3Cache": -1})
 t = add_infos_after_open(t, "L3Cache", [("Inclusive", "1")], "        ")
 save("one_socket.xml", t)
 
@@ -290,8 +296,7 @@ t = add_infos_after_open(t, "Package", [("CPUVendor", "AuthenticAMD"),
                                         ("CPUFamilyNumber", "26"), ("CPUModelNumber", "2"),
                                         ("CPUModel", "Oxide Virtual Turin-like Processor   "),
                                         ("CPUStepping", "1")], "      ")
-t = re.sub(r'(<object type="L1Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="12"', t)
-t = re.sub(r'(<object type="L2Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="8"', t)
+t = set_associativity(t, {"L1Cache": 12, "L2Cache": 8})
 save("odd_vm.xml", t)
 
 # Machines unlike any the suite runs on: scripts/test-all runs the host
@@ -316,9 +321,7 @@ for pk in range(2):
                        ("CPUModelNumber", "143"),
                        ("CPUModel", "Intel(R) Xeon(R) Platinum 8480+"), ("CPUStepping", "8")]),
                t)
-t = re.sub(r'(<object type="L1Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="12"', t)
-t = re.sub(r'(<object type="L2Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="16"', t)
-t = re.sub(r'(<object type="L3Cache"[^>]*?)cache_associativity="0"', r'\1cache_associativity="15"', t)
+t = set_associativity(t, {"L1Cache": 12, "L2Cache": 16, "L3Cache": 15})
 save("intel_xeon_2s.xml", t)
 
 # An Arm server (Ampere Altra, Neoverse N1: MIDR implementer 0x41, part
