@@ -104,7 +104,9 @@ try:
     # Physics: L1 outruns memory (by far: the check has a margin of 1x for noise).
     if "L1" in lv and "memory" in lv:
         l1, mem = lv["L1"], lv["memory"]
-        for k in keys[:4]:
+        # (under a sanitizer every load of a kernel is checked, which bounds
+        # L1 and memory alike: their bandwidths are not ordered there)
+        for k in keys[:4] if os.environ.get("SYSDESC_TEST_SANITIZE", "none") == "none" else ():
             check(l1[k] >= mem[k], f"L1 {k} {l1[k]} < memory's {mem[k]}")
         check(l1["latency_in_ns"] < mem["latency_in_ns"],
               f"L1 latency {l1['latency_in_ns']} ns >= memory's {mem['latency_in_ns']} ns")
