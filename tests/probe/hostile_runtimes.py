@@ -221,8 +221,13 @@ for what, old, new in [
         ("a view value that is no data", '"view" = #dlti.map<', '"view" = #dlti.map<"x" = 1.5 : f32, ')]:
     check(old in good, "the entry holds %s to edit" % old)
     planted(what, lambda: (open(entry, "w").write(good.replace(old, new, 1)), os.chmod(entry, 0o600)))
-# A good entry again is used again (the test's own control).
-planted("a good entry", lambda: (open(entry, "w").write(good), os.chmod(entry, 0o600)), read=True)
+# A good entry again is used again (the test's own control): the one the
+# last probe wrote, since an entry of some seconds ago is rightly refused
+# when a library it names changed meanwhile (its identity is in the entry).
+with open(entry) as f:
+    fresh = f.read()
+check('"libraries" = ' in fresh, "the last probe wrote an entry again")
+planted("a good entry", lambda: (open(entry, "w").write(fresh), os.chmod(entry, 0o600)), read=True)
 
 # A directory that is not this user's alone is not used: one warning, escaped.
 bad_home = os.path.join(T, "esc\x1b[31mred")
