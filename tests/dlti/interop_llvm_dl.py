@@ -50,7 +50,7 @@ def mlir_import_many(tmp, strings):
     module with that data layout, or None where it refuses it}, in one run
     (--split-input-file; a refused chunk's error names its line, "within
     split at FILE:LINE")."""
-    strings = list(strings)
+    strings = sorted(set(strings))  # one order, whatever the hash seed
     if not strings:
         return {}
     path = os.path.join(tmp, "many.ll")
@@ -59,11 +59,14 @@ def mlir_import_many(tmp, strings):
     r = run([TRANSLATE, "--import-llvm", "--split-input-file=; -----",
              "--output-split-marker=// -----", path])
     outs = r.stdout.split("// -----\n")
-    refused = {int(m) for m in re.findall(r"within split at [^:\n]*:(\d+)", r.stderr)}
+    # A chunk's errors name the line it starts at: the first chunk's is line
+    # 1, each later one starts at its marker's line (2, 4, 6, ...: a chunk
+    # is one line and a marker).
+    refused = {0 if int(m) == 1 else int(m) // 2
+               for m in re.findall(r"error: within split at [^\n]*?:(\d+) offset", r.stderr)}
     got = {}
     for i, s in enumerate(strings):
-        line = 2 * i + 1  # each chunk: its line, then the marker's
-        ok = len(outs) == len(strings) and line not in refused
+        ok = len(outs) == len(strings) and i not in refused
         got[s] = extract_spec(outs[i]) if ok else None
     return got
 
