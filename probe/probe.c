@@ -180,8 +180,7 @@ static int load_topology(pb_run *run, dlti_error_t *err)
      * topology from HWLOC_XMLFILE (or HWLOC_SYNTHETIC, ...) is another
      * machine's unless HWLOC_THISSYSTEM=1 says otherwise.  Then nothing is
      * read from this machine (CPUID, /proc, sysfs, its compilers, its
-     * runtimes: run->host gates each), and, as for --xml, the described
-     * machine's PCI devices are its GPUs. */
+     * runtimes: run->host gates each). */
     if (loaded == 0 && run->host && !hwloc_topology_is_thissystem(run->topo))
         run->host = false;
     if (loaded != 0) {

@@ -570,23 +570,6 @@ static bool measured_key(const sysdesc_schema_key *k)
     return strncmp(k->path, "measured.", 9) == 0;
 }
 
-static void outside_band(check_run *r, const char *fmt, ...) DLTI_PRINTF(2, 3);
-static void outside_band(check_run *r, const char *fmt, ...)
-{
-    if (r->stop || !r->lenient || !r->scan || !r->lenient->warn)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    dlti_error_t e;
-    dlti_error_vset_at(&e, DLTI_ERROR_UNSUPPORTED, r->source, 0, 0, fmt, ap);
-    va_end(ap);
-    if (r->locator)
-        place(r, &e, r->depth, NULL);
-    r->warned++;
-    if (r->lenient->warn(r->lenient->warn_user, &e) != 0)
-        r->stop = true;
-}
-
 static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, const dlti_attr *v)
 {
     dlti_attr_kind kind = dlti_attr_get_kind(v);
@@ -612,8 +595,10 @@ static void check_value(check_run *r, int idx, const sysdesc_schema_key *k, cons
             path_text(r, r->depth, path, sizeof(path));
             sd_float_text(d, got, sizeof(got));
             if (measured_key(k) && d >= 0 && d < 1e18) {
-                outside_band(r, "'%s' measured %s ops per second, outside the plausible band "
-                             "of a device (1e9 to 1e18): kept as measured", path, got);
+                if (r->lenient) /* a lenient load's warning (vproblem); valid in a strict check */
+                    problem(r, DLTI_ERROR_UNSUPPORTED, r->depth,
+                            "'%s' measured %s ops per second, outside the plausible band of a "
+                            "device (1e9 to 1e18): kept as measured", path, got);
                 return;
             }
             if (d > 0 && d < 1e6) {
