@@ -58,10 +58,17 @@ void sysdesc_measure_options_init(sysdesc_measure_options *opts)
     memset(opts, 0, sizeof(*opts));
 }
 
-static int64_t get_i64(dlti_context *ctx, const dlti_attr *a, const char *const *path, size_t n)
+/* The value at `path` under `a`, or NULL. */
+static const dlti_attr *at(dlti_context *ctx, const dlti_attr *a, const char *const *path, size_t n)
 {
     for (size_t i = 0; a && i < n; i++)
         a = dlti_attr_lookup(a, dlti_key_string(ctx, path[i], strlen(path[i])));
+    return a;
+}
+
+static int64_t get_i64(dlti_context *ctx, const dlti_attr *a, const char *const *path, size_t n)
+{
+    a = at(ctx, a, path, n);
     int64_t v;
     if (!a || dlti_attr_get_int64(a, &v, NULL) != 0 || v <= 0)
         return -1;
@@ -336,9 +343,7 @@ static void add_peaks(dlti_context *ctx, pb_map *out, const char *key, double f6
 static const char *other_machine(dlti_context *ctx, const dlti_attr *dev)
 {
     const char *path[] = {"source", "topology"};
-    const dlti_attr *a = dev;
-    for (size_t i = 0; a && i < 2; i++)
-        a = dlti_attr_lookup(a, dlti_key_string(ctx, path[i], strlen(path[i])));
+    const dlti_attr *a = at(ctx, dev, path, 2);
     const char *s;
     size_t n;
     if (!a || dlti_attr_get_string(a, &s, &n, NULL) != 0 || n < 9 || memcmp(s, "hwloc XML", 9) != 0)
