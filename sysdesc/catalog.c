@@ -658,7 +658,7 @@ static bool pci_matches(const dlti_attr *dev, unsigned vendor_id, unsigned devic
 
 /* Whether the file declares itself a variant of another entry ("# variant-of:
  * NAME" in its header comment, docs/catalog.md): a MIG profile shares its
- * GPU's PCI id and is never what a probed id means. */
+ * GPU's PCI id, and only a device that is that partition takes it. */
 static bool declared_variant(const char *path)
 {
     char head[4096];
@@ -706,10 +706,11 @@ int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned de
         if (dlti_attr_size(sys.spec) != 1)
             continue;
         const dlti_attr *dev = dlti_attr_entry_value(sys.spec, 0);
-        if (!pci_matches(dev, vendor_id, device_id) || declared_variant(entries[i].path))
+        if (!pci_matches(dev, vendor_id, device_id))
             continue;
         if (*n < max) {
             out[*n].device = dev;
+            out[*n].variant = declared_variant(entries[i].path);
             snprintf(out[*n].name, sizeof(out[*n].name), "%s", entries[i].name);
             ++*n;
         }
@@ -722,10 +723,15 @@ static const dlti_attr *run_catalog_match_pci(dlti_context *ctx, unsigned vendor
                                               unsigned device_id, const char *search_path,
                                               char **name, dlti_error_t *err)
 {
-    sd_pci_candidate c[8];
-    size_t n;
-    if (sd_catalog_pci_candidates(ctx, vendor_id, device_id, search_path, c, 8, &n, err) < 0)
+    sd_pci_candidate c[SD_PCI_CANDIDATES_MAX];
+    size_t all, n = 0;
+    if (sd_catalog_pci_candidates(ctx, vendor_id, device_id, search_path, c,
+                                  SD_PCI_CANDIDATES_MAX, &all, err) < 0)
         return NULL;
+    /* The id alone means the whole product: a partition profile shares it. */
+    for (size_t i = 0; i < all; i++)
+        if (!c[i].variant)
+            c[n++] = c[i];
     if (n == 0) {
         dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
                        vendor_id, device_id);

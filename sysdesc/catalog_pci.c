@@ -8,10 +8,13 @@
  * (one with a "source" line of its own) that the entry gives differently is
  * recorded under "disagreements".<key>."catalog NAME" (docs/runtimes.md).
  *
- * An id that several products claim (siblings: the RX 7900 XT and XTX, the
- * MI250 and MI250X) is told apart by what the device reports, or nothing is
- * filled: a sibling's compute units and peaks would be a wrong description
- * without a word. */
+ * Every claimant of the id is checked against what the device reports: the
+ * siblings that share an id (the RX 7900 XT and XTX, the RX 9070 and 9070
+ * XT), and the partition profiles declared as variants of a product (MIG
+ * instances, MI300X CPX), which a device takes only when it is that
+ * partition.  The one that fits fills the device, or nothing does, and
+ * source.catalog says which and why: a sibling's or the whole product's
+ * compute units and peaks would be a wrong description without a word. */
 #include "sysdesc_private.h"
 
 #include "sysdesc/catalog.h"
@@ -204,16 +207,65 @@ static bool named_by_runtime(dlti_context *ctx, const dlti_attr *dev, const dlti
     return false;
 }
 
+/* Whether map `m` has boolean `key`: 1 true, 0 false, -1 absent. */
+static int bool_key(dlti_context *ctx, const dlti_attr *m, const char *key)
+{
+    const dlti_attr *a = dlti_attr_lookup(m, skey(ctx, key));
+    bool b;
+    return a && dlti_attr_get_bool(a, &b, NULL) == 0 ? b : -1;
+}
+
+/* A partition profile: a declared variant, or an entry that says it is one. */
+static bool is_profile(dlti_context *ctx, const sd_pci_candidate *c)
+{
+    return c->variant || bool_key(ctx, c->device, "is_partition") == 1;
+}
+
+/* Whether candidate `c` could be the device, and if not why: a whole
+ * product is never a partition the runtime reports, and a partition profile
+ * is taken only on evidence (the device is a partition, or at least reports
+ * the compute units that the profile's differ from the product's by). */
+static bool fits(dlti_context *ctx, const dlti_attr *dev, const sd_pci_candidate *c,
+                 char *why, size_t size)
+{
+    int partition = bool_key(ctx, dev, "is_partition");
+    int64_t cus;
+    if (is_profile(ctx, c)) {
+        if (partition == 0) {
+            snprintf(why, size, "a partition profile, and the device is not a partition");
+            return false;
+        }
+        if (!i64_key(ctx, dev, "num_compute_units", &cus)) {
+            snprintf(why, size, "a partition profile, and the device reports no compute units");
+            return false;
+        }
+    } else if (partition == 1) {
+        snprintf(why, size, "the whole product, and the device is a partition");
+        return false;
+    }
+    return could_be(ctx, dev, c->device, why, size);
+}
+
 /* The candidate the device's measured values name, its index; -1 when none
  * or several are left.  `how` says which and why, for the "source" map. */
 static int tell_apart(dlti_context *ctx, const dlti_attr *dev, const sysdesc_pci_info *pci,
                       const sd_pci_candidate *c, size_t n, char *how, size_t size)
 {
-    bool left[8];
-    size_t nleft = 0, last = 0;
-    char why[8][96];
+    bool left[SD_PCI_CANDIDATES_MAX];
+    size_t nleft = 0, last = 0, products = 0;
+    char why[SD_PCI_CANDIDATES_MAX][96];
     for (size_t i = 0; i < n; i++) {
-        left[i] = could_be(ctx, dev, c[i].device, why[i], sizeof(why[i]));
+        left[i] = fits(ctx, dev, &c[i], why[i], sizeof(why[i]));
+        products += left[i] && !is_profile(ctx, &c[i]);
+    }
+    /* Unless the device says it is a partition, a whole product that fits
+     * wins over a profile that fits as well (a 7g.80gb MIG instance has
+     * the whole H100's SMs). */
+    for (size_t i = 0; i < n; i++) {
+        if (left[i] && products && is_profile(ctx, &c[i])) {
+            left[i] = false;
+            snprintf(why[i], sizeof(why[i]), "a partition profile, and the whole product fits");
+        }
         if (left[i])
             nleft++, last = i;
     }
@@ -223,34 +275,39 @@ static int tell_apart(dlti_context *ctx, const dlti_attr *dev, const sysdesc_pci
             if (left[i] && named_by_runtime(ctx, dev, c[i].device))
                 named++, which = i;
     int at = nleft == 1 ? (int)last : nleft > 1 && named == 1 ? (int)which : -1;
+    int64_t cus, mem;
+    bool evidence = i64_key(ctx, dev, "num_compute_units", &cus) ||
+                    i64_key(ctx, dev, "memory_size_in_bytes", &mem);
     size_t used = (size_t)snprintf(how, size, "PCI id %04x:%04x is claimed by", pci->vendor_id,
                                    pci->device_id);
     for (size_t i = 0; i < n && used < size; i++)
         used += (size_t)snprintf(how + used, size - used, "%s %s", i ? "," : "", c[i].name);
     if (at >= 0 && used < size)
-        snprintf(how + used, size - used, ": the device is %s (%s)", c[at].name,
-                 nleft == 1 ? "the others' compute units or memory differ from the device's"
-                            : "a runtime names its model");
-    else if (used < size) {
+        used += (size_t)snprintf(
+            how + used, size - used, ": the device is %s (%s)", c[at].name,
+            nleft > 1     ? "a runtime names its model"
+            : !evidence   ? "the device reports no compute units or memory to compare"
+            : n == 1      ? "its compute units and memory are the device's"
+                          : "its compute units and memory are the device's, the others' are not");
+    else if (used < size)
         used += (size_t)snprintf(how + used, size - used, "%s",
                                  nleft ? ": nothing filled, the device's runtimes do not tell "
                                          "which"
-                                       : ": nothing filled, the device is none of them");
-        for (size_t i = 0; i < n && used < size; i++)
-            if (!left[i])
-                used += (size_t)snprintf(how + used, size - used, "; not %s: %s", c[i].name,
-                                         why[i]);
-    }
+                                 : n == 1 ? ": nothing filled, the device is not that product"
+                                          : ": nothing filled, the device is none of them");
+    for (size_t i = 0; i < n && used < size; i++)
+        if (!left[i])
+            used += (size_t)snprintf(how + used, size - used, "; not %s: %s", c[i].name, why[i]);
     return at;
 }
 
 int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc_pci_info *pci,
                              const dlti_attr **device_spec, dlti_error_t *err)
 {
-    sd_pci_candidate c[8];
+    sd_pci_candidate c[SD_PCI_CANDIDATES_MAX];
     size_t n;
     if (sd_catalog_pci_candidates(ctx, pci->vendor_id, pci->device_id, (const char *)search_path,
-                                  c, 8, &n, err) < 0)
+                                  c, SD_PCI_CANDIDATES_MAX, &n, err) < 0)
         return -1;
     if (n == 0)
         return 0; /* a device the catalog does not know keeps what the probe found */
@@ -258,20 +315,20 @@ int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc
     const dlti_attr *source = dlti_attr_lookup(dev, skey(ctx, "source"));
     if (source && dlti_attr_get_kind(source) != DLTI_ATTR_MAP)
         source = NULL;
-    int at = 0;
-    if (n > 1) {
-        char how[1200];
-        at = tell_apart(ctx, dev, pci, c, n, how, sizeof(how));
-        source = map_set(ctx, source, "catalog", dlti_string_new(ctx, how, strlen(how)), err);
-        if (!source)
+    /* Every fill says which entry and why, one claimant or several: a
+     * partition or a sibling filled from the whole product is a wrong
+     * description without a word. */
+    char how[2400];
+    int at = tell_apart(ctx, dev, pci, c, n, how, sizeof(how));
+    source = map_set(ctx, source, "catalog", dlti_string_new(ctx, how, strlen(how)), err);
+    if (!source)
+        return -1;
+    if (at < 0) {
+        const dlti_attr *d = dlti_container_set(ctx, dev, skey(ctx, "source"), source, err);
+        if (!d)
             return -1;
-        if (at < 0) {
-            const dlti_attr *d = dlti_container_set(ctx, dev, skey(ctx, "source"), source, err);
-            if (!d)
-                return -1;
-            *device_spec = d;
-            return 0;
-        }
+        *device_spec = d;
+        return 0;
     }
     char from[512];
     snprintf(from, sizeof(from), "catalog %s", c[at].name);

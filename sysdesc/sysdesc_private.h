@@ -247,15 +247,17 @@ sd_resolver sd_catalog_resolver(const char *search_path);
  * (NULL: the default) that `name` begins or nearly spells.  0 with the text
  * in `out`, -1 when none is near. */
 int sd_catalog_suggest(const char *name, const char *search_path, char *out, size_t size);
-/* One catalog device claiming a PCI id. */
+/* One catalog device claiming a PCI id; a product and its partition
+ * profiles fit in SD_PCI_CANDIDATES_MAX. */
+#define SD_PCI_CANDIDATES_MAX 16
 typedef struct sd_pci_candidate {
     const dlti_attr *device;
     char name[256];
+    bool variant; /* declared "# variant-of:" (a MIG or CPX profile) */
 } sd_pci_candidate;
-/* The catalog devices that claim PCI id vendor:device, in name order, but
- * declared variants ("# variant-of:", a MIG profile): at most `max` into
- * `out`, their count in *n.  0, or -1 with err when an entry cannot be
- * loaded. */
+/* The catalog devices that claim PCI id vendor:device, in name order,
+ * declared variants included (marked): at most `max` into `out`, their
+ * count in *n.  0, or -1 with err when an entry cannot be loaded. */
 int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned device_id,
                               const char *search_path, sd_pci_candidate *out, size_t max,
                               size_t *n, dlti_error_t *err);

@@ -83,6 +83,8 @@ SYSDESC_API void sysdesc_catalog_list_free(sysdesc_catalog_entry *entries, size_
  * pci_device_ids hold `device_id`, loaded into `ctx`; `*name` (may be NULL)
  * gets its malloc'ed name.  A declared variant ("# variant-of: NAME", a
  * MIG profile sharing its GPU's id; docs/catalog.md) is never the answer.
+ * The id alone means the whole product: partition profiles (declared
+ * variants) are not answered.
  * NULL with DLTI_ERROR_NOT_FOUND when none matches, and when several
  * products claim the id (siblings: the Radeon RX 7900 XT and XTX are both
  * 1002:744c): the id alone does not say which, and the text names them;
@@ -94,19 +96,22 @@ SYSDESC_API const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsign
 
 /**
  * A sysdesc_pci_match_fn (sysdesc/probe.h) that fills a probed GPU from the
- * catalog: when a catalog device matches its PCI ids
- * (sysdesc_catalog_match_pci()), the GPU takes the entry's keys it lacks
- * (sysdesc_device_fill(): measured values win).  When several products
- * claim the id, the one the device's measured values name: the products
- * whose num_compute_units differs from the device's, or whose memory
- * could not be what the device reports (more than the entry's marketed
- * size, or under 85% of its memory), are out; of those left, one whose
- * model a runtime's name for the device holds (hwloc's GPUModel,
- * runtimes.*.name, product_name, device_name) when that is one.  Its
- * "source" gets "catalog" = how it was told apart; when no single product
- * is left, nothing is filled and "catalog" says why (the id is ambiguous,
- * the products named), never a sibling's values.  `search_path` is the
- * catalog path (NULL: the default).  Each key it fills gets "catalog NAME"
+ * catalog entry that is the device, of those claiming its PCI ids (products
+ * and their declared partition profiles, docs/catalog.md "PCI ids, siblings
+ * and partitions"): the GPU takes the entry's keys it lacks
+ * (sysdesc_device_fill(): measured values win).  Entries whose
+ * num_compute_units differs from the device's, or whose memory could not be
+ * what the device reports (more than the entry's marketed size, or under
+ * 85% of its memory), are out; a whole product is out for a device a
+ * runtime calls a partition (is_partition), a profile for a device that is
+ * not one, reports no compute units, or that a whole product fits; of those
+ * left, one whose model a runtime's name for the device holds (hwloc's
+ * GPUModel, runtimes.*.name, product_name, device_name) when that is one.
+ * Its "source" gets "catalog" = which entry and why the others are not;
+ * when no single entry is left, nothing is filled and "catalog" says why,
+ * never a sibling's or the whole product's values for a partition.
+ * `search_path` is the catalog path (NULL: the default).  Each key it fills
+ * gets "catalog NAME"
  * in the device's "source" map; a measured key (one with a "source" line of
  * its own: a runtime's, an OS device's) that the entry gives differently
  * keeps its value, and the entry's is recorded under

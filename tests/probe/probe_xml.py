@@ -557,10 +557,15 @@ def fill(probed, entry, name, src, dis, path=""):
     return out
 
 
-def filled_device(probed, entry, name):
+def filled_device(probed, entry, name, got):
     """What the catalog hook makes of a probed device: filled, its provenance
-    and disagreements recorded."""
-    src = dict(probed.get("source", {}))
+    and disagreements recorded, and source.catalog saying which entry the
+    device is (its text, from `got`, is checked to name the entry)."""
+    how = got.get("source", {}).get("catalog", "")
+    check(how.startswith("PCI id %04x:%04x is claimed by " % (probed.get("pci_vendor_id", 0),
+                                                            probed.get("pci_device_id", 0)))
+          and (": the device is %s (" % name) in how, "source.catalog names %s: %r" % (name, how))
+    src = dict(probed.get("source", {}), catalog=how)
     dis = {k: dict(v) for k, v in probed.get("disagreements", {}).items()}
     out = fill(probed, entry, name, src, dis)
     out["source"] = src
@@ -580,7 +585,7 @@ filled = probe_json("--xml", "gpu.xml")
 entry = next(iter(show("nvidia/h100-sxm").values()))
 check(raw["GPU0"]["pci_device_id"] == 0x2330 and 0x2330 in entry["pci_device_ids"],
       "gpu.xml GPU0 is the catalog's H100 SXM by PCI id")
-check(same(filled["GPU0"], filled_device(raw["GPU0"], entry, "nvidia/h100-sxm")),
+check(same(filled["GPU0"], filled_device(raw["GPU0"], entry, "nvidia/h100-sxm", filled["GPU0"])),
       "GPU0 filled from nvidia/h100-sxm, each filled key's source recorded")
 check("num_compute_units" in filled["GPU0"] and "num_compute_units" in raw["GPU0"] and
       filled["GPU0"]["num_compute_units"] == raw["GPU0"]["num_compute_units"],
@@ -608,44 +613,62 @@ for dev, r in raw.items():
     hit = by_pci.get((r.get("pci_vendor_id"), r.get("pci_device_id")))
     if hit:
         matched.append(hit[0])
-        check(same(filled[dev], filled_device(r, hit[1], hit[0])),
+        check(same(filled[dev], filled_device(r, hit[1], hit[0], filled[dev])),
               "gpu_server.xml %s filled from %s" % (dev, hit[0]))
     else:
         check(filled[dev] == r, "gpu_server.xml %s: the catalog does not know it, left alone" % dev)
 check(matched == ["amd/mi210", "nvidia/h100-pcie", "nvidia/l40s"], "gpu_server.xml catalog matches %s" % matched)
 
-# Siblings sharing a PCI id (siblings.xml, docs/catalog.md "PCI ids and siblings"):
-# each device is filled from the product its OpenCL compute units, memory or name say,
-# or from none, with the reason in source.catalog; never from a sibling.
-raw = probe_json("--xml", "siblings.xml", "--no-catalog")
-filled = probe_json("--xml", "siblings.xml")
-want = {"0000:01:00.0": "amd/rx-7900-xtx", "0000:02:00.0": "amd/rx-7900-xt",
-        "0000:03:00.0": None, "0000:04:00.0": None, "0000:05:00.0": "amd/mi250x",
-        "0000:06:00.0": "amd/mi250", "0000:07:00.0": "amd/rx-7900-xtx"}
-by_bus = {g.get("pci_bus_id"): (dev, g) for dev, g in filled.items() if dev.startswith("GPU")}
-check(sorted(by_bus) == sorted(want), "siblings.xml GPUs %s" % sorted(by_bus))
-for bus, name in want.items():
-    dev, g = by_bus.get(bus, (None, {}))
-    r = raw.get(dev, {})
-    how = g.get("source", {}).get("catalog", "")
-    if name:
-        e = next(iter(show(name).values()))
-        exp = filled_device(r, e, name)
-        exp["source"]["catalog"] = how
-        check(same(g, exp), "siblings.xml %s (%s) filled from %s" % (dev, bus, name))
-        check(how.startswith("PCI id 1002:%04x is claimed by " % r.get("pci_device_id")) and
-              (": the device is %s (" % name) in how, "siblings.xml %s: how it was told apart: %r"
-              % (dev, how))
-    else:
-        unfilled = dict(r)
-        unfilled["source"] = dict(r.get("source", {}), catalog=how)
-        check(same(g, unfilled), "siblings.xml %s (%s): nothing filled from a sibling" % (dev, bus))
-        check("nothing filled" in how and "amd/rx-7900-xt" in how and "amd/rx-7900-xtx" in how,
-              "siblings.xml %s: the ambiguity said: %r" % (dev, how))
+def told_apart(xml, want):
+    """Each GPU of `xml` (by PCI bus id) filled from the catalog entry `want`
+    names, or from none (None) with the reason in source.catalog."""
+    raw = probe_json("--xml", xml, "--no-catalog")
+    filled = probe_json("--xml", xml)
+    by_bus = {g.get("pci_bus_id"): (dev, g) for dev, g in filled.items() if dev.startswith("GPU")}
+    check(sorted(by_bus) == sorted(want), "%s GPUs %s" % (xml, sorted(by_bus)))
+    for bus, name in want.items():
+        dev, g = by_bus.get(bus, (None, {}))
+        r = raw.get(dev, {})
+        how = g.get("source", {}).get("catalog", "")
+        if name:
+            e = next(iter(show(name).values()))
+            check(same(g, filled_device(r, e, name, g)),
+                  "%s %s (%s) filled from %s" % (xml, dev, bus, name))
+        else:
+            unfilled = dict(r)
+            unfilled["source"] = dict(r.get("source", {}), catalog=how)
+            check(same(g, unfilled), "%s %s (%s): nothing filled" % (xml, dev, bus))
+            check("nothing filled" in how, "%s %s: why said: %r" % (xml, dev, how))
+    return {bus: by_bus.get(bus, (None, {}))[1].get("source", {}).get("catalog", "") for bus in want}
+
+
+# Siblings sharing a PCI id (siblings.xml, docs/catalog.md "PCI ids, siblings and
+# partitions"): each device is filled from the product its OpenCL compute units,
+# memory or name say, or from none, with the reason in source.catalog; never from a
+# sibling.
+how = told_apart("siblings.xml", {
+    "0000:01:00.0": "amd/rx-7900-xtx", "0000:02:00.0": "amd/rx-7900-xt",
+    "0000:03:00.0": None, "0000:04:00.0": None, "0000:05:00.0": "amd/mi250x",
+    "0000:06:00.0": "amd/mi250", "0000:07:00.0": "amd/rx-7900-xtx"})
+check("amd/rx-7900-xt" in how["0000:04:00.0"] and "amd/rx-7900-xtx" in how["0000:04:00.0"] and
+      "the device's runtimes do not tell which" in how["0000:04:00.0"],
+      "siblings.xml, no runtime: the ambiguity said: %r" % how["0000:04:00.0"])
 # The GRE (80 CUs) is neither: each product's reason is given.
-gre = by_bus.get("0000:03:00.0", (None, {}))[1].get("source", {}).get("catalog", "")
+gre = how["0000:03:00.0"]
 check("not amd/rx-7900-xt: num_compute_units 80, not 84" in gre and
       "not amd/rx-7900-xtx: num_compute_units 80, not 96" in gre, "the GRE's reasons: %r" % gre)
+
+# Partitions (partitions.xml): a MIG instance and an MI300X CPX partition take
+# their profile's entry (declared variants), the whole GPUs their product's
+# (a whole H100 is not its 7g.80gb profile, though the SMs are the same), and
+# the A100's 1g.5gb, a profile the catalog lacks, nothing: not the whole A100.
+how = told_apart("partitions.xml", {
+    "0000:01:00.0": "nvidia/h100-sxm", "0000:02:00.0": "nvidia/mig/h100-sxm-1g.10gb",
+    "0000:03:00.0": None, "0000:04:00.0": "amd/mi300x-cpx", "0000:05:00.0": "amd/mi300x"})
+check("not nvidia/mig/h100-sxm-7g.80gb: a partition profile, and the whole product fits"
+      in how["0000:01:00.0"], "the whole H100 is not its 7g.80gb profile: %r" % how["0000:01:00.0"])
+check("not nvidia/a100-sxm-40gb: num_compute_units 14, not 108" in how["0000:03:00.0"],
+      "the A100 MIG slice's reason: %r" % how["0000:03:00.0"])
 
 # --no-io drops the GPUs of an XML file; --quiet silences warnings.
 got = parse(probe("--xml", "gpu.xml", "--no-io").stdout)

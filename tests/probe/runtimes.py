@@ -13,8 +13,10 @@ this machine has and with a test double of the OpenCL loader:
 4. a runtime that hangs is abandoned within the bound, one that crashes
    costs its own view only, and a runtime's chatter stays out of the output;
 5. a GPU only a runtime sees (the test double's, at a real PCI address of
-   this machine) is one device: its PCI identity from sysfs, its live values
-   winning over a catalog entry that disagrees, the disagreement recorded.
+   this machine) is one device: its PCI identity from sysfs; filled only from
+   a catalog entry whose compute units are its own (a partition profile, not
+   the whole product that alone claims the id), its live values winning over
+   the entry where they disagree, the disagreement recorded.
 
 Environment: SYSDESC (the tool), SRCDIR, FAKE_OPENCL_DIR (the folder of the
 test double libOpenCL.so.1).  Parts whose runtime is absent are skipped.
@@ -533,22 +535,58 @@ else:
     # The test double only (a machine with GPUs has other runtimes, and
     # hwloc's GPUs come first with --io).
     ge = dict(fake_env, FAKE_OPENCL_BUS_ID=bus, SYSDESC_PATH=os.path.join(T, "catalog"))
-    for io in ("--no-io", "--io"):
+
+    def runtime_gpu(io):
         d = probe("--no-cache", "--runtimes=opencl", io, e=ge)
         gpus = [k for k, v in d.items() if v.get("device_type") == "GPU" and v.get("pci_bus_id") == bus]
         if not check(len(gpus) == 1 and (io == "--io" or gpus == ["GPU0"]),
                      "%s: the runtime's GPU at %s is one device (GPU0 without I/O): %s" % (io, bus, gpus)):
+            return d, {}
+        return d, d[gpus[0]]
+
+    # The device (14 compute units, a slice) is not the whole product (132):
+    # nothing of the whole GPU is filled, and source.catalog says why.
+    d, g = runtime_gpu("--no-io")
+    how = g.get("source", {}).get("catalog", "")
+    check(g.get("num_compute_units") == 14 and "tdp_in_watts" not in g and
+          "nothing filled, the device is none of them" in how and
+          "not test/fake-gpu: num_compute_units 14, not 132" in how,
+          "a 14-CU device is not filled from the 132-CU product that alone claims its id: %r" % how)
+    # Its partition profile, declared a variant of the product, is what it is.
+    with open(os.path.join(cat, "fake-gpu-slice.yaml"), "w") as f:
+        f.write("""# A partition of the whole fake GPU.
+# variant-of: test/fake-gpu
+GPU:
+  device_type: GPU
+  schema_version: 1
+  vendor: Test
+  model: The fake GPU, one slice
+  is_partition: true
+  num_partitions_per_package: 7
+  pci_vendor_id: %d
+  pci_device_ids: [%d]
+  num_compute_units: 14
+  max_threads_per_block: 512
+  memory_size_in_bytes: 10200547328
+  tdp_in_watts: 100
+""" % (ven, dev))
+    for io in ("--no-io", "--io"):
+        d, g = runtime_gpu(io)
+        if not g:
             continue
-        g = d[gpus[0]]
         check(g.get("pci_vendor_id") == ven and g.get("pci_device_id") == dev,
               "%s: its PCI identity (%04x:%04x)" % (io, ven, dev))
+        how = g["source"].get("catalog", "")
+        check(": the device is test/fake-gpu-slice (" in how and
+              "not test/fake-gpu: num_compute_units 14, not 132" in how,
+              "%s: the slice is told from the whole product: %r" % (io, how))
         check(g.get("num_compute_units") == 14 and
               g["source"].get("num_compute_units", "").startswith("opencl: Fake OpenCL, driver 1.2.3"),
-              "%s: the live SM count (14) wins, with its runtime and driver as source" % io)
-        check(g.get("disagreements", {}).get("num_compute_units") == {"catalog test/fake-gpu": 132},
-              "%s: the catalog's 132 is recorded as a disagreement" % io)
-        check(g.get("tdp_in_watts") == 700 and g["source"].get("tdp_in_watts") == "catalog test/fake-gpu",
-              "%s: what no runtime says comes from the catalog, and says so" % io)
+              "%s: the live SM count (14) stays, with its runtime and driver as source" % io)
+        check(g.get("disagreements", {}).get("max_threads_per_block") == {"catalog test/fake-gpu-slice": 512},
+              "%s: the catalog's 512 threads a block are recorded as a disagreement" % io)
+        check(g.get("tdp_in_watts") == 100 and g["source"].get("tdp_in_watts") == "catalog test/fake-gpu-slice",
+              "%s: what no runtime says comes from the partition's entry, and says so" % io)
         check(g.get("subgroup_sizes") == [32] and g.get("runtimes", {}).get("opencl", {}).get("uuid")
               == "abcdef01-2345-6789-abcd-ef0123456789", "%s: the GPU's own OpenCL view" % io)
         check("opencl" in d["CPU"].get("runtimes", {}) and
@@ -559,7 +597,7 @@ else:
     out = os.path.join(T, "gpu.mlir")
     sysdesc("probe", "-q", "--no-cache", "--runtimes=opencl", "-o", out, e=ge)
     r = sysdesc("check", out)
-    check(r.returncode == 0, "the spec with the runtime's GPU passes sysdesc check: %s" % r.stdout[:300])
+    check(r.returncode == 0, "the spec with the runtime's GPU passes sysdesc check: %s" % (r.stdout + r.stderr)[:600])
     if have("mlir-opt-22"):
         r = subprocess.run(["mlir-opt-22", out], capture_output=True, text=True)
         check(r.returncode == 0 and r.stdout == open(out).read(), "mlir-opt-22 prints it unchanged")

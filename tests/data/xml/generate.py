@@ -357,3 +357,37 @@ pk = t.index('<object type="Package"')
 end0 = t.index("\n    </object>\n", pk) + 1
 t = t[:end0] + bridge + t[end0:]
 save("power9_gpu.xml", t)
+
+# Partitions (docs/catalog.md "PCI ids, siblings and partitions"): GPUs whose
+# PCI id a product claims, as hwloc's CUDA and OpenCL backends see them in a
+# process given a partition.  A MIG instance is a CUDA device of its own with
+# its parent's PCI id (its name ends in the profile); an MI300X in CPX mode
+# shows one XCD (38 CUs) as a device.  Each is filled from the profile it is,
+# the whole GPUs from the product, and a profile the catalog lacks (the A100's
+# 1g.5gb) from nothing.
+t = synth("pack:1 numa:1 l3:1 l2:2 l1d:1 core:1 pu:1", "partitions.xml")
+t = add_machine_infos(t, [("Architecture", "x86_64"), ("HostName", "partitions")])
+def cuda(gp, name, model, sms, kib):
+    return osdev(gp, name, "CUDA", COPROC, [
+        ("Backend", "CUDA"), ("GPUVendor", "NVIDIA Corporation"), ("GPUModel", model),
+        ("CUDAGlobalMemorySize", str(kib)), ("CUDAMultiProcessors", str(sms))])
+nvidia = "NVIDIA Corporation"
+mi300 = "Aqua Vanjaram [Instinct MI300X]"
+bridge = ('      <object type="Bridge" gp_index="800" bridge_type="0-1" depth="0" bridge_pci="0000:[01-05]">\n' +
+          pcidev(801, "0000:01:00.0", "0302", "10de", "2330", "10de", "16c1", "a1", nvidia,
+                 "GH100 [H100 SXM5 80GB]", cuda(811, "cuda0", "NVIDIA H100 80GB HBM3", 132, 83020800)) +
+          pcidev(802, "0000:02:00.0", "0302", "10de", "2330", "10de", "16c1", "a1", nvidia,
+                 "GH100 [H100 SXM5 80GB]",
+                 cuda(812, "cuda1", "NVIDIA H100 80GB HBM3 MIG 1g.10gb", 16, 10223616)) +
+          pcidev(803, "0000:03:00.0", "0302", "10de", "20b0", "10de", "134f", "a1", nvidia,
+                 "GA100 [A100 SXM4 40GB]",
+                 cuda(813, "cuda2", "NVIDIA A100-SXM4-40GB MIG 1g.5gb", 14, 4980736)) +
+          pcidev(804, "0000:04:00.0", "1200", "1002", "74a1", "1002", "74a1", "00", amd, mi300,
+                 ocl(814, "opencl0d0", "AMD Instinct MI300X", 38, 24903680)) +
+          pcidev(805, "0000:05:00.0", "1200", "1002", "74a1", "1002", "74a1", "00", amd, mi300,
+                 ocl(815, "opencl0d1", "AMD Instinct MI300X", 304, 200802304)) +
+          '      </object>\n')
+pk = t.index('<object type="Package"')
+end0 = t.index("\n    </object>\n", pk) + 1
+t = t[:end0] + bridge + t[end0:]
+save("partitions.xml", t)
