@@ -125,19 +125,22 @@ static bool i64_key(dlti_context *ctx, const dlti_attr *dev, const char *key, in
 }
 
 /* Whether the device's measured compute units and memory could be the
- * entry's: the same compute units; memory not above the marketed size (the
+ * entry's: the same compute units (or EUs); memory not above the marketed size (the
  * nominal one, else the entry's) and not under 85% of the entry's (runtimes
  * report a few percent less than marketed: 23.6 of L4's 24 GiB). */
 static bool could_be(dlti_context *ctx, const dlti_attr *dev, const dlti_attr *entry,
                      char *why, size_t size)
 {
     int64_t mine, theirs, nominal;
-    if (i64_key(ctx, dev, "num_compute_units", &mine) &&
-        i64_key(ctx, entry, "num_compute_units", &theirs) && mine != theirs) {
-        snprintf(why, size, "num_compute_units %lld, not %lld", (long long)mine,
-                 (long long)theirs);
-        return false;
-    }
+    /* Intel's OpenCL counts EUs (num_execution_units), the others' units */
+    static const char *const counts[] = {"num_compute_units", "num_execution_units"};
+    for (size_t i = 0; i < 2; i++)
+        if (i64_key(ctx, dev, counts[i], &mine) && i64_key(ctx, entry, counts[i], &theirs) &&
+            mine != theirs) {
+            snprintf(why, size, "%s %lld, not %lld", counts[i], (long long)mine,
+                     (long long)theirs);
+            return false;
+        }
     if (i64_key(ctx, dev, "memory_size_in_bytes", &mine) &&
         i64_key(ctx, entry, "memory_size_in_bytes", &theirs)) {
         if (!i64_key(ctx, entry, "nominal_memory_size_in_bytes", &nominal) || nominal < theirs)

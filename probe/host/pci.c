@@ -102,11 +102,18 @@ static void add_osdev_keys(dlti_context *ctx, pb_map *m, pb_map *src, hwloc_obj_
         {"OpenCLComputeUnits", "num_compute_units", 1},
         {"OpenCLGlobalMemorySize", "memory_size_in_bytes", 1024},
     };
+    /* Intel's OpenCL counts EUs as compute units (compute-runtime: EUCount),
+     * not Xe-cores: the key the probe's own OpenCL view uses (opencl.c). */
+    bool intel = os->parent && os->parent->type == HWLOC_OBJ_PCI_DEVICE &&
+                 os->parent->attr->pcidev.vendor_id == 0x8086;
     for (size_t i = 0; i < sizeof(nk) / sizeof(nk[0]); i++) {
         int64_t v = pb_info_num(os, nk[i].info);
+        const char *key = intel && strcmp(nk[i].info, "OpenCLComputeUnits") == 0
+                              ? "num_execution_units"
+                              : nk[i].key;
         if (v >= 0) {
-            pb_i64(ctx, m, nk[i].key, v * nk[i].scale);
-            pb_str(ctx, src, nk[i].key, from);
+            pb_i64(ctx, m, key, v * nk[i].scale);
+            pb_str(ctx, src, key, from);
         }
     }
     pb_str(ctx, m, "opencl_device_type", pb_info(os, "OpenCLDeviceType"));

@@ -649,7 +649,13 @@ def told_apart(xml, want):
 how = told_apart("siblings.xml", {
     "0000:01:00.0": "amd/rx-7900-xtx", "0000:02:00.0": "amd/rx-7900-xt",
     "0000:03:00.0": None, "0000:04:00.0": None, "0000:05:00.0": "amd/mi250x",
-    "0000:06:00.0": "amd/mi250", "0000:07:00.0": "amd/rx-7900-xtx"})
+    "0000:06:00.0": "amd/mi250", "0000:07:00.0": "amd/rx-7900-xtx",
+    "0000:08:00.0": "amd/rx-9070", "0000:09:00.0": "amd/rx-9070-xt",
+    "0000:0a:00.0": "intel/arc-a770", "0000:0b:00.0": "intel/arc-a770-8gb"})
+check("not intel/arc-a770: memory_size_in_bytes" in how["0000:0b:00.0"],
+      "the A770 8GB is not the 16GB card: %r" % how["0000:0b:00.0"])
+check("not amd/rx-9070-xt: num_compute_units 56, not 64" in how["0000:08:00.0"],
+      "the RX 9070 is not the XT: %r" % how["0000:08:00.0"])
 check("amd/rx-7900-xt" in how["0000:04:00.0"] and "amd/rx-7900-xtx" in how["0000:04:00.0"] and
       "the device's runtimes do not tell which" in how["0000:04:00.0"],
       "siblings.xml, no runtime: the ambiguity said: %r" % how["0000:04:00.0"])

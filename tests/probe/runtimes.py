@@ -549,7 +549,7 @@ else:
     d, g = runtime_gpu("--no-io")
     how = g.get("source", {}).get("catalog", "")
     check(g.get("num_compute_units") == 14 and "tdp_in_watts" not in g and
-          "nothing filled, the device is none of them" in how and
+          "nothing filled, the device is not that product" in how and
           "not test/fake-gpu: num_compute_units 14, not 132" in how,
           "a 14-CU device is not filled from the 132-CU product that alone claims its id: %r" % how)
     # Its partition profile, declared a variant of the product, is what it is.

@@ -260,9 +260,17 @@ def ocl(gp, name, model, cus, kib):
         infos.append(("OpenCLGlobalMemorySize", str(kib)))
     return osdev(gp, name, "OpenCL", COPROC, infos)
 navi = "Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]"
+navi48 = "Navi 48 [Radeon RX 9070/9070 XT/9070 GRE]"
+intel, dg2 = "Intel Corporation", "DG2 [Arc A770]"
+def ocl_intel(gp, name, eus, kib):
+    return osdev(gp, name, "OpenCL", COPROC, [
+        ("Backend", "OpenCL"), ("OpenCLDeviceType", "GPU"), ("GPUVendor", "Intel(R) Corporation"),
+        ("GPUModel", "Intel(R) Arc(TM) A770 Graphics"), ("OpenCLPlatformIndex", "1"),
+        ("OpenCLPlatformName", "Intel(R) OpenCL Graphics"), ("OpenCLComputeUnits", str(eus)),
+        ("OpenCLGlobalMemorySize", str(kib))])
 aldebaran = "Aldebaran/MI200 [Instinct MI250X/MI250]"
 amd = "Advanced Micro Devices, Inc. [AMD/ATI]"
-bridge = ('      <object type="Bridge" gp_index="600" bridge_type="0-1" depth="0" bridge_pci="0000:[01-07]">\n' +
+bridge = ('      <object type="Bridge" gp_index="600" bridge_type="0-1" depth="0" bridge_pci="0000:[01-0b]">\n' +
           pcidev(601, "0000:01:00.0", "0300", "1002", "744c", "1002", "0e3b", "c8", amd, navi,
                  ocl(611, "opencl0d0", "AMD Radeon RX 7900 XTX", 96, 25149440)) +
           pcidev(602, "0000:02:00.0", "0300", "1002", "744c", "1002", "0e3b", "cc", amd, navi,
@@ -276,6 +284,16 @@ bridge = ('      <object type="Bridge" gp_index="600" bridge_type="0-1" depth="0
                  ocl(616, "opencl0d4", "AMD Instinct MI250", 104, 67092480)) +
           pcidev(607, "0000:07:00.0", "0300", "1002", "744c", "1002", "0e3b", "c8", amd, navi,
                  ocl(617, "opencl0d5", "AMD Radeon RX 7900 XTX", None, None)) +
+          # 1002:7550 is the RX 9070 (56 CUs) and the 9070 XT (64); 8086:56a0 the Arc
+          # A770 16GB and 8GB, whose OpenCL compute units are EUs (512 both).
+          pcidev(608, "0000:08:00.0", "0300", "1002", "7550", "1002", "0e38", "c0", amd, navi48,
+                 ocl(618, "opencl0d6", "AMD Radeon RX 9070", 56, 16695296)) +
+          pcidev(609, "0000:09:00.0", "0300", "1002", "7550", "1002", "0e38", "c0", amd, navi48,
+                 ocl(619, "opencl0d7", "AMD Radeon RX 9070 XT", 64, 16695296)) +
+          pcidev(610, "0000:0a:00.0", "0300", "8086", "56a0", "8086", "1020", "08", intel, dg2,
+                 ocl_intel(620, "opencl1d0", 512, 15844960)) +
+          pcidev(621, "0000:0b:00.0", "0300", "8086", "56a0", "8086", "1021", "08", intel, dg2,
+                 ocl_intel(622, "opencl1d1", 512, 8290304)) +
           '      </object>\n')
 pk = t.index('<object type="Package"')
 end0 = t.index("\n    </object>\n", pk) + 1
