@@ -64,6 +64,18 @@ void dlti_arena_release(dlti_arena *arena);
 /* Frees every object but keeps standard-size chunks for the next allocations. */
 void dlti_arena_reset(dlti_arena *arena);
 
+/* ---- numbers as text, whatever the locale (base/number.c) ---- */
+
+/* strtod() and vsnprintf()/snprintf() in the "C" locale, whatever the
+ * calling thread's (a program that called setlocale(LC_ALL, "") under a
+ * decimal-comma locale): the radix is always '.'.  Every number sysdesc
+ * reads from or writes to text goes through these, and so do
+ * dlti_buf_printf() and the error setters. */
+double dlti_strtod(const char *s, char **end);
+int dlti_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int dlti_snprintf(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- hashing (base/hash.c) ---- */
 
 /* memcmp(a, b, len) == 0, inline for keys of up to 16 bytes (nearly all of

@@ -69,7 +69,7 @@ void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
     char small[128];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    int n = dlti_vsnprintf(small, sizeof(small), fmt, ap);
     va_end(ap);
     if (n < 0) {
         b->failed = true;
@@ -82,7 +82,7 @@ void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
     if (!dlti_buf_reserve(b, (size_t)n))
         return;
     va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    dlti_vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
 }

@@ -15,7 +15,7 @@ void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *sou
     err->column = column;
     err->position = 0;
     snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
-    int n = vsnprintf(err->text, sizeof(err->text), fmt, ap);
+    int n = dlti_vsnprintf(err->text, sizeof(err->text), fmt, ap);
     if (n >= (int)sizeof(err->text)) /* truncated: say so (dlti.h) */
         memcpy(err->text + sizeof(err->text) - 4, "...", 4);
 }

@@ -661,6 +661,28 @@ int dlti_attr_dense_int64(const dlti_attr *a, size_t i, int64_t *out, dlti_error
     return type_error(err, a, "a dense integer");
 }
 
+int dlti_attr_dense_double(const dlti_attr *a, size_t i, double *out, dlti_error_t *err)
+{
+    if (a->kind == DLTI_ATTR_DENSE_ARRAY && a->type->float_kind >= 0) {
+        if (i >= a->n) {
+            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+            return -1;
+        }
+        *out = dlti_float_to_double((dlti_float_kind)a->type->float_kind, a->u.floats[i]);
+        return 0;
+    }
+    if (a->kind == DLTI_ATTR_DENSE) {
+        if (a->n == 1 && i < dlti_dense_num_elements(a->type))
+            i = 0; /* a splat */
+        if (i >= a->n) {
+            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+            return -1;
+        }
+        return dlti_attr_get_double(a->u.elems[i], out, err);
+    }
+    return type_error(err, a, "a dense float");
+}
+
 bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out)
 {
     int64_t x;

@@ -176,7 +176,7 @@ int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, ch
     memcpy(buf, text, len);
     buf[len] = '\0';
     char *end;
-    double v = strtod(buf, &end);
+    double v = dlti_strtod(buf, &end);
     if (end == buf || !isfinite(v))
         return -1;
     while (*end == ' ')

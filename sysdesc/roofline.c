@@ -178,7 +178,7 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
             snprintf(r->measured_by, sizeof(r->measured_by), "sysdesc measure %s, through %s, %s",
                      date ? date : "(no date)", rt, drv ? drv : "no driver named");
         else
-            snprintf(r->measured_by, sizeof(r->measured_by),
+            dlti_snprintf(r->measured_by, sizeof(r->measured_by),
                      "sysdesc measure %s, %s, %.0f thread%s", date ? date : "(no date)",
                      isa ? isa : "(no ISA)", nt, nt == 1 ? "" : "s");
     }

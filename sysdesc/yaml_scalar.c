@@ -346,7 +346,7 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
                                             !(n->len > 1 && s[1] == 'x'))) {
         errno = 0;
         if (!decimal_fast(s, n->len, &v))
-            v = strtod(s, NULL);
+            v = dlti_strtod(s, NULL);
         if (isinf(v)) {
             dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "value %s does not fit !%s", s, type_name(t));

@@ -60,8 +60,8 @@ char *sd_buf_finish(dlti_buf *b, size_t *len)
 void sd_format_double(char *out, size_t size, double v)
 {
     for (int prec = 15; prec <= 17; prec++) {
-        snprintf(out, size, "%.*g", prec, v);
-        if (strtod(out, NULL) == v)
+        dlti_snprintf(out, size, "%.*g", prec, v);
+        if (dlti_strtod(out, NULL) == v)
             return;
     }
 }

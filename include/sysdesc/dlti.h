@@ -250,7 +250,9 @@ SYSDESC_API const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i);
  *   bool: bool attributes;
  *   string: string attributes (not NUL-terminated only if the string holds NUL;
  *           the bytes are always followed by a NUL).
- * Dense arrays and dense elements: element `i` through dlti_attr_dense_int64().
+ * Dense arrays and dense elements: element `i` through dlti_attr_dense_int64()
+ * (integer elements) or dlti_attr_dense_double() (float elements, as
+ * dlti_attr_get_double() converts them; a splat answers every index).
  */
 SYSDESC_API int dlti_attr_get_int64(const dlti_attr *attr, int64_t *out, dlti_error_t *err);
 SYSDESC_API int dlti_attr_get_uint64(const dlti_attr *attr, uint64_t *out, dlti_error_t *err);
@@ -259,6 +261,8 @@ SYSDESC_API int dlti_attr_get_bool(const dlti_attr *attr, bool *out, dlti_error_
 SYSDESC_API int dlti_attr_get_string(const dlti_attr *attr, const char **out, size_t *len,
                          dlti_error_t *err);
 SYSDESC_API int dlti_attr_dense_int64(const dlti_attr *attr, size_t i, int64_t *out, dlti_error_t *err);
+SYSDESC_API int dlti_attr_dense_double(const dlti_attr *attr, size_t i, double *out,
+                                       dlti_error_t *err);
 
 /* ---- building ---- (all write to the context; NULL only when out of memory
  * or, where an error is taken, on invalid input) */

@@ -92,7 +92,7 @@ static void progress(md_run *m, const char *what)
     if (m->progress_fd < 0)
         return;
     char line[128];
-    int n = snprintf(line, sizeof(line), "%.3f %s\n", (double)m->step / m->nsteps, what);
+    int n = dlti_snprintf(line, sizeof(line), "%.3f %s\n", (double)m->step / m->nsteps, what);
     if (n > 0 && write(m->progress_fd, line, (size_t)n) < 0) {
         /* the parent stopped listening: the answer still goes out */
     }
@@ -536,7 +536,7 @@ static const dlti_attr *measured_map(dlti_context *ctx, md_run *m, double second
 {
     const md_target *t = m->t;
     char method[900], date[32];
-    snprintf(method, sizeof(method),
+    dlti_snprintf(method, sizeof(method),
              "sysdesc measure --device (%s) through %s: each value the best of up to %d "
              "launches timed by the runtime (at least 3, fewer where they would take over %g "
              "ms), %u work-items a work-group; bandwidth = bytes the kernel loads and stores "
@@ -566,6 +566,7 @@ static const dlti_attr *measured_map(dlti_context *ctx, md_run *m, double second
     pb_str(ctx, &mm, "date", date);
     pb_str(ctx, &mm, "sysdesc_version", SYSDESC_VERSION_STRING);
     pb_str(ctx, &mm, "mode", modes[t->mode].name);
+    pb_str(ctx, &mm, "statistic", "best");
     pb_i64(ctx, &mm, "work_group_size", MD_GROUP);
     pb_i64(ctx, &mm, "repeats", m->fewest);
     if (m->mhz > 0)

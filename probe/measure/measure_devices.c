@@ -108,7 +108,7 @@ static void host_progress(void *user, const char *step, double done)
 static void child_progress(void *user, size_t job, const char *line)
 {
     char *end;
-    double f = strtod(line, &end);
+    double f = dlti_strtod(line, &end);
     (void)job;
     if (end != line && *end == ' ' && f >= 0 && f <= 1)
         progress(user, end + 1, f);

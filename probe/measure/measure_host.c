@@ -444,7 +444,7 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
 
     /* The map, provenance first. */
     char method[800], date[32], version[32];
-    snprintf(method, sizeof(method),
+    dlti_snprintf(method, sizeof(method),
              "sysdesc measure (%s): best of %d samples of ~%g ms (at least 3, fewer where "
              "they would take over %g ms; working sets at most %zu MiB a thread); bandwidth = bytes the kernel "
              "loads and stores (read: 8, triad a=b+s*c: 24 a element, STREAM's count, no "

@@ -76,32 +76,29 @@ static PyObject *dense_numbers(const dlti_attr *a)
     return t;
 }
 
-/* array<f32: 1.5, 2.0>: the numbers after the colon, as floats. */
+/* array<f32: 1.5, 2.0>: its elements as floats (by value, not through the
+ * printed text: no strtod, whose radix is the process's locale's). */
 static PyObject *dense_float_array(const dlti_attr *a)
 {
-    size_t len;
-    char *text = dlti_attr_print(a, &len);
-    if (!text)
-        return PyErr_NoMemory();
     size_t n = dlti_attr_size(a);
     PyObject *t = PyTuple_New((Py_ssize_t)n);
-    char *p = strchr(text, ':');
-    for (size_t i = 0; t && i < n; i++) {
-        char *end;
-        double d = p ? strtod(p + 1, &end) : 0;
-        if (!p || end == p + 1) {
-            Py_CLEAR(t);
-            break;
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        double d;
+        dlti_error_t err;
+        if (dlti_attr_dense_double(a, i, &d, &err) < 0) {
+            Py_DECREF(t);
+            PyErr_SetString(PyExc_ValueError, err.text);
+            return NULL;
         }
         PyObject *o = PyFloat_FromDouble(d);
         if (!o) {
-            Py_CLEAR(t);
-            break;
+            Py_DECREF(t);
+            return NULL;
         }
         PyTuple_SET_ITEM(t, (Py_ssize_t)i, o);
-        p = strchr(end, ',');
     }
-    free(text);
     return t;
 }
 

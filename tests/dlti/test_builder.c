@@ -303,6 +303,23 @@ static void typed_accessors(void **state)
     assert_int_equal(dlti_attr_dense_int64(attr_of(ctx, "array<f32: 1.0>"), 0, &i, &err), -1);
     assert_int_equal(err.code, DLTI_ERROR_TYPE);
     assert_int_equal(dlti_attr_dense_int64(attr_of(ctx, "1"), 0, &i, &err), -1);
+    /* Float elements by value: an f32 array, a bf16 one, NaN written in hex,
+     * a float splat; integers are not floats here. */
+    const dlti_attr *fa = attr_of(ctx, "array<f32: 1.5, 0.1, 0x7FC00000>");
+    assert_int_equal(dlti_attr_dense_double(fa, 0, &d, &err), 0);
+    assert_true(d == 1.5);
+    assert_int_equal(dlti_attr_dense_double(fa, 1, &d, &err), 0);
+    assert_true(d == (double)0.1f);
+    assert_int_equal(dlti_attr_dense_double(fa, 2, &d, &err), 0);
+    assert_true(d != d);
+    assert_int_equal(dlti_attr_dense_double(fa, 3, &d, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_RANGE);
+    assert_int_equal(dlti_attr_dense_double(attr_of(ctx, "array<bf16: 3.0>"), 0, &d, &err), 0);
+    assert_true(d == 3.0);
+    assert_int_equal(dlti_attr_dense_double(attr_of(ctx, "dense<2.5> : vector<3xf64>"), 2, &d, &err), 0);
+    assert_true(d == 2.5);
+    assert_int_equal(dlti_attr_dense_double(arr, 0, &d, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_TYPE);
     /* NULL err everywhere. */
     assert_int_equal(dlti_attr_get_int64(attr_of(ctx, "1.5"), &i, NULL), -1);
 }
