@@ -20,6 +20,10 @@ typedef struct sysdesc_command {
     int (*run)(int argc, char **argv);
 } sysdesc_command;
 
+/* `s` as one line a terminal shows as text: control bytes (line breaks
+ * too: a newline in a value would forge a row), C1 controls and bytes that
+ * are not UTF-8 as \xHH.  Malloc'ed; NULL when out of memory. */
+char *cli_terminal_text(const char *s);
 /* Prints "sysdesc: error: MESSAGE" and returns `code`. */
 int cli_fail(int code, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -20,6 +20,16 @@ static size_t printable_utf8(const unsigned char *s)
     return n == 2 && c == 0xC2 && s[1] < 0xA0 ? 0 : n;
 }
 
+/* How many bytes at p a terminal shows as they are: a printable ASCII
+ * byte, a tab, a line break when `newlines`, a printable UTF-8 sequence;
+ * 0 for a byte to write as \xHH. */
+static size_t shown(const unsigned char *p, bool newlines)
+{
+    return (*p >= 0x20 && *p < 0x7F) || *p == '\t' || (*p == '\n' && newlines) ? 1
+           : *p >= 0x80                                                   ? printable_utf8(p)
+                                                                          : 0;
+}
+
 /* Writes `prefix` and `text` escaped, and a newline when `line`: in as few
  * writes as the text allows (stderr is unbuffered: lines of processes
  * writing at once do not mix, and a long report costs few system calls). */
@@ -35,9 +45,7 @@ static void diag_write(const char *prefix, const char *text, bool line)
                 o = 0;
             }
             /* a line break stays: errors carry notes on lines of their own */
-            size_t n = (*p >= 0x20 && *p < 0x7F) || *p == '\n' || *p == '\t' ? 1
-                       : *p >= 0x80                                     ? printable_utf8(p)
-                                                                        : 0;
+            size_t n = shown(p, true);
             if (n) {
                 memcpy(buf + o, p, n);
                 o += n;
@@ -50,6 +58,28 @@ static void diag_write(const char *prefix, const char *text, bool line)
     if (line)
         buf[o++] = '\n';
     fwrite(buf, 1, o, stderr);
+}
+
+char *cli_terminal_text(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s);
+    char *out = malloc(len * 4 + 1); /* \xHH: 4 bytes a byte at most */
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    while (*p) {
+        size_t n = shown(p, false);
+        if (n) {
+            memcpy(out + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            o += (size_t)snprintf(out + o, 5, "\\x%02X", *p++);
+        }
+    }
+    out[o] = '\0';
+    return out;
 }
 
 /* Prints `prefix`, the formatted text (whole, however long), a newline. */

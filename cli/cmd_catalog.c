@@ -78,16 +78,33 @@ int cmd_list(int argc, char **argv)
         sysdesc_catalog_list_free(e, n);
         return no_entries();
     }
-    int wname = 4, wvendor = 6;
-    for (size_t i = 0; i < n; i++) {
-        if ((int)strlen(e[i].name) > wname)
-            wname = (int)strlen(e[i].name);
-        if ((int)strlen(e[i].vendor) > wvendor)
-            wvendor = (int)strlen(e[i].vendor);
+    /* Each field as the terminal shows it: an entry's vendor or model with
+     * an escape sequence or a line break reaches the screen escaped. */
+    char **shown = calloc(3 * n, sizeof(*shown));
+    int wname = 4, wvendor = 6, rc = 0;
+    for (size_t i = 0; shown && i < n && !rc; i++) {
+        const char *f[3] = {e[i].name, e[i].vendor, e[i].model};
+        for (int k = 0; k < 3 && !rc; k++)
+            rc = (shown[3 * i + k] = cli_terminal_text(f[k])) ? 0 : -1;
+        if (!rc && (int)strlen(shown[3 * i]) > wname)
+            wname = (int)strlen(shown[3 * i]);
+        if (!rc && (int)strlen(shown[3 * i + 1]) > wvendor)
+            wvendor = (int)strlen(shown[3 * i + 1]);
     }
-    printf("%-*s  %-*s  %s\n", wname, "NAME", wvendor, "VENDOR", "MODEL");
-    for (size_t i = 0; i < n; i++)
-        printf("%-*s  %-*s  %s\n", wname, e[i].name, wvendor, e[i].vendor, e[i].model);
+    if (shown && !rc) {
+        printf("%-*s  %-*s  %s\n", wname, "NAME", wvendor, "VENDOR", "MODEL");
+        for (size_t i = 0; i < n; i++)
+            printf("%-*s  %-*s  %s\n", wname, shown[3 * i], wvendor, shown[3 * i + 1],
+                   shown[3 * i + 2]);
+    }
+    for (size_t i = 0; shown && i < 3 * n; i++)
+        free(shown[i]);
+    if (!shown || rc) {
+        free(shown);
+        sysdesc_catalog_list_free(e, n);
+        return cli_nomem();
+    }
+    free(shown);
     sysdesc_catalog_list_free(e, n);
     return cli_write_stdout("", 0);
 }
@@ -128,7 +145,7 @@ int cmd_show(int argc, char **argv)
     dlti_error_t err;
     char *path = sysdesc_catalog_find(name, NULL, &err);
     if (!path)
-        return cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
+        return cli_fail(cli_exit_code(err.code), "%s", err.text);
     dlti_context *ctx = cli_context_new();
     sysdesc_system sys;
     int rc;

@@ -21,10 +21,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool is_file(const char *p)
+/* What a catalog entry may be, by the rule of `base:` (docs/yaml.md,
+ * "Reuse"): a regular file whose name ends in .yaml, and so does the file it
+ * is once links are followed (.yaml or .yml).  1 when it is; 0 when nothing
+ * is there; -1 when something else is (a link to /etc/shadow or /proc/kmsg:
+ * never opened, so no byte of it reaches an error or a listing). */
+static int entry_file(const char *path)
 {
     struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    if (stat(path, &st) != 0)
+        return 0;
+    char *real = realpath(path, NULL);
+    size_t len = real ? strlen(real) : 0;
+    bool yaml = real && ((len > 5 && strcmp(real + len - 5, ".yaml") == 0) ||
+                         (len > 4 && strcmp(real + len - 4, ".yml") == 0));
+    free(real);
+    return S_ISREG(st.st_mode) && yaml ? 1 : -1;
 }
 
 /* The file that holds this code, resolved (realpath): libsysdesc.so when the
@@ -222,6 +234,7 @@ static int each_dir(const char *path, int (*fn)(const char *dir, void *user), vo
 typedef struct find_state {
     const char *name;
     char *found;
+    char *refused; /* the first file of that name that is not a description */
 } find_state;
 
 static int find_in(const char *dir, void *user)
@@ -234,11 +247,15 @@ static int find_in(const char *dir, void *user)
     size_t nlen = strlen(s->name);
     bool has_suffix = nlen > 5 && strcmp(s->name + nlen - 5, ".yaml") == 0;
     snprintf(p, len, "%s/%s%s", dir, s->name, has_suffix ? "" : ".yaml");
-    if (is_file(p)) {
+    int is = entry_file(p);
+    if (is > 0) {
         s->found = p;
         return 1;
     }
-    free(p);
+    if (is < 0 && !s->refused)
+        s->refused = p;
+    else
+        free(p);
     return 0;
 }
 
@@ -252,10 +269,15 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     char *owned = NULL;
     if (!(search_path = path_or_default(search_path, &owned, err)))
         return NULL;
-    find_state s = {name, NULL};
+    find_state s = {name, NULL, NULL};
     int r = each_dir(search_path, find_in, &s);
     if (r < 0)
         dlti_nomem(err);
+    else if (!s.found && s.refused)
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "catalog entry '%s': %s is not a YAML description (an entry is a regular "
+                       "file whose name ends in .yaml, and so does the file its links lead to)",
+                       name, s.refused);
     else if (!s.found) {
         char hint[512];
         bool near = sd_catalog_suggest(name, search_path, hint, sizeof hint) == 0;
@@ -264,6 +286,7 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
                        name, search_path, near ? "; " : "", near ? hint : "");
     }
     free(owned);
+    free(s.refused);
     return s.found;
 }
 
@@ -373,6 +396,8 @@ static void walk(list_state *s, int fd, const char *rel, unsigned depth)
         if (!S_ISREG(st.st_mode) || len <= 5 || strcmp(relname + len - 5, ".yaml") != 0)
             continue;
         snprintf(full, sizeof(full), "%s/%s", s->root, relname);
+        if (entry_file(full) < 0)
+            continue; /* a link to what is not a description is not an entry */
         relname[len - 5] = '\0';
         if (listed(s, relname))
             continue;

@@ -12,7 +12,11 @@
 #    that is not one are refused before they are opened, and no byte of the
 #    file appears in the error;
 # 3. catalog directories with symbolic link loops list at once, and
-#    SYSDESC_PATH=/proc ends with an error that names it.
+#    SYSDESC_PATH=/proc ends with an error that names it;
+# 4. a catalog name is opened by base:'s rule: an entry linked to a file that
+#    is not a description (a secret, /proc/kmsg) is no entry for list and
+#    refused by name by every command, no byte of it shown; list shows an
+#    entry's vendor and model escaped (no terminal sequence, no forged row).
 # Environment: SYSDESC (the tool), SRCDIR (the source tree).
 set -u
 : "${SYSDESC:?}" "${SRCDIR:?}"
@@ -157,6 +161,33 @@ fi
 check 0 "" "show through the looped directory" env SYSDESC_PATH="$C" "$SYSDESC" show v/one
 check 2 "catalog directory /proc: more than 100000 names under it" "list, SYSDESC_PATH=/proc" \
     env SYSDESC_PATH=/proc "$SYSDESC" list
+
+# ---- 4. catalog names opened as base: is ----
+C="$T/catalog4"
+mkdir -p "$C/v"
+printf 'SECRET: line\n' >"$T/secret"
+printf 'X:\n  device_type: GPU\n  vendor: V\n  model: M\n' >"$C/v/one.yaml"
+ln -s "$T/secret" "$C/v/evil.yaml"
+ln -s /proc/kmsg "$C/v/kmsg.yaml"
+printf 'X:\n  device_type: GPU\n  vendor: "\\e[31mRed\\x9b2J"\n  model: "M\\nforged  row"\n' \
+    >"$C/v/esc.yaml"
+check 0 "" "list: a catalog with entries linked to a secret and /proc/kmsg" \
+    env SYSDESC_PATH="$C" "$SYSDESC" list
+if grep -q '^v/one ' "$T/out" && grep -q '^v/esc ' "$T/out" && ! grep -q 'evil\|kmsg\|SECRET' "$T/out"
+then ok; else bad "list: v/one and v/esc, no linked entry: $(head -c 300 "$T/out")"; fi
+if grep -q "$(printf '\033')" "$T/out" || grep -q '^forged' "$T/out" ||
+   ! grep -qF 'M\x0Aforged  row' "$T/out" || ! grep -qF '\x1B[31mRed\xC2\x9B2J' "$T/out"
+then bad "list: vendor and model escaped: $(cat -v "$T/out" | head -c 400)"; else ok; fi
+for name in v/evil v/kmsg; do
+    for cmd in "show $name" "query $name GPU" "summary $name" "check $name" "convert $name" \
+        "compose $name" "export --to tvm $name GPU"; do
+        # shellcheck disable=SC2086
+        check 2 "catalog entry '$name': " "$cmd (a link to what is not a description)" \
+            env SYSDESC_PATH="$C" "$SYSDESC" $cmd
+        no_secret "$cmd"
+    done
+done
+grep -qF "is not a YAML description" "$T/err" && ok || bad "the refusal says why: $(cat "$T/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
