@@ -6,7 +6,7 @@
 # nesting (990 levels, under the limit of 1000) is linear in the input size;
 # `sysdesc check` and `convert` of descriptions with 40 problems a device
 # are linear in the devices (hints and locations cost per problem, not per
-# problem and device).
+# problem and device), and so is `summary` of distinct devices.
 #
 # Time is the process's CPU time (user + system, from GNU time; wall time
 # without it): wall time also counts waiting for a CPU, and on a 2-core
@@ -215,6 +215,26 @@ if grep -q "big.yaml:3:3: error: unknown key 'num_compute_unit0' in 'D0'; did yo
     bad "convert: the first problem, whole, and the count: $(head -c 300 "$T/err")"
 fi
 RUN=fmt WANT_RC=0
+rm -f "$T/small.yaml" "$T/big.yaml" "$T/out"
+
+# ---- many distinct devices: summary groups them in one pass ----
+# Each device its own block (nothing to group): 200 a MB of the scale
+# against four times that (20,000 and 80,000 at the default scale; a
+# comparison of each block with every one before it took 128 s at 100,000).
+gen_devices() {
+    awk -v n="$1" 'BEGIN {
+        for (i = 0; i < n; i++)
+            printf "D%d:\n  device_type: GPU\n  vendor: V\n  model: M%d\n  num_compute_units: %d\n", i, i, i + 1
+    }' >"$2"
+}
+gen_devices $((MB * 200)) "$T/small.yaml"
+gen_devices $((MB * 800)) "$T/big.yaml"
+RUN=summary
+linear "summary, distinct devices" "$T/small.yaml" "$T/big.yaml" 4
+if [ "$(grep -c "^D[0-9]" "$T/out")" = $((MB * 800)) ]; then ok; else
+    bad "summary: $(grep -c '^D[0-9]' "$T/out") blocks for $((MB * 800)) devices"
+fi
+RUN=fmt
 rm -f "$T/small.yaml" "$T/big.yaml" "$T/out"
 
 echo "$pass passed, $fail failed"
