@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef struct cl_check {
     const dlti_attr *spec;
@@ -64,27 +65,58 @@ static bool want_i64(cl_check *c, const dlti_attr *dev, const char *key, int64_t
     return true;
 }
 
-/* Whether the spec has a device "<cls>.<something>". */
-static bool class_has_devices(const dlti_attr *spec, const char *cls, size_t n)
+/* The prefixes "<cls>" of the spec's device ids "<cls>.<something>" (each
+ * '.' of an id ends one), sorted: whether a class has devices is then one
+ * binary search, not a walk of every device for every class (a spec of
+ * 100,000 classes was quadratic). */
+typedef struct prefix {
+    const char *s;
+    size_t n;
+} prefix;
+
+static int prefix_cmp(const void *a, const void *b)
 {
+    const prefix *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* NULL when out of memory (then every class is taken to have devices). */
+static prefix *class_prefixes(const dlti_attr *spec, size_t *count)
+{
+    size_t n = 0, cap = 0;
     for (size_t i = 0; i < dlti_attr_size(spec); i++) {
         size_t klen;
         const char *k = dlti_key_str(dlti_attr_entry_key(spec, i), &klen);
-        if (k && klen > n + 1 && memcmp(k, cls, n) == 0 && k[n] == '.')
-            return true;
+        for (size_t j = 0; k && j + 1 < klen; j++)
+            cap += k[j] == '.';
     }
-    return false;
+    prefix *p = malloc((cap ? cap : 1) * sizeof(*p));
+    for (size_t i = 0; p && i < dlti_attr_size(spec); i++) {
+        size_t klen;
+        const char *k = dlti_key_str(dlti_attr_entry_key(spec, i), &klen);
+        for (size_t j = 0; k && j + 1 < klen; j++)
+            if (k[j] == '.')
+                p[n++] = (prefix){k, j};
+    }
+    if (p)
+        qsort(p, n, sizeof(*p), prefix_cmp);
+    *count = n;
+    return p;
 }
 
 static void check_classes(cl_check *c, const dlti_attr *nodes, const dlti_attr *classes)
 {
+    size_t np;
+    prefix *have = class_prefixes(c->spec, &np);
     for (size_t i = 0; i < dlti_attr_size(classes); i++) {
         size_t n;
         const char *cls = dlti_key_str(dlti_attr_entry_key(classes, i), &n);
         const dlti_attr *list = dlti_attr_entry_value(classes, i);
         if (!cls)
             continue;
-        if (!class_has_devices(c->spec, cls, n))
+        prefix key = {cls, n};
+        if (have && !bsearch(&key, have, np, sizeof(*have), prefix_cmp))
             bad(c, "classes", cls, n, "class '%.*s' has no devices ('%.*s.CPU', ...)", (int)n,
                 cls, (int)n, cls);
         if (dlti_attr_get_kind(list) != DLTI_ATTR_ARRAY || dlti_attr_size(list) == 0) {
@@ -106,10 +138,12 @@ static void check_classes(cl_check *c, const dlti_attr *nodes, const dlti_attr *
                     "'cluster.classes.%.*s' lists a node that 'cluster.nodes' does not put in "
                     "that class (element %zu)",
                     (int)n, cls, j);
+                free(have);
                 return;
             }
         }
     }
+    free(have);
 }
 
 static void check_nodes(cl_check *c, const dlti_attr *nodes, const dlti_attr *classes)
