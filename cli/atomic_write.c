@@ -5,11 +5,51 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary file being written, removed by a signal that ends the
+ * process meanwhile (SIGTERM, Ctrl-C, a hangup): without this a killed
+ * write leaves a file of up to the output's size beside the target (the
+ * target itself is intact: it is replaced by rename only). */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending;
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+#define NSIGNALS (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
+
+static void remove_pending(int sig)
+{
+    if (pending)
+        unlink(pending_tmp); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* While `tmp` is being written: the signals that end the process remove it
+ * first.  `old` keeps what was there, for leave_pending(). */
+static void enter_pending(const char *tmp, struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = remove_pending;
+    sigemptyset(&sa.sa_mask);
+    snprintf(pending_tmp, sizeof(pending_tmp), "%s", tmp);
+    pending = strlen(tmp) < sizeof(pending_tmp);
+    for (size_t i = 0; i < NSIGNALS; i++)
+        sigaction(cleanup_signals[i], &sa, &old[i]);
+}
+
+static void leave_pending(const struct sigaction *old)
+{
+    for (size_t i = 0; i < NSIGNALS; i++)
+        sigaction(cleanup_signals[i], &old[i], NULL);
+    pending = 0;
+}
 
 /* Writes all of `data` to `fd`; 0, or -1 with errno set. */
 static int write_all(int fd, const char *data, size_t len)
@@ -91,6 +131,8 @@ int atomic_write_file(const char *path, const char *data, size_t len, char *msg,
     char *tmp = NULL;
     int fd = -1, rc = -1;
     struct stat st;
+    struct sigaction old_actions[NSIGNALS];
+    bool handlers = false;
     if (path[0] == '\0') {
         snprintf(msg, msgsize, "cannot write '': empty file name");
         return -1;
@@ -127,7 +169,14 @@ int atomic_write_file(const char *path, const char *data, size_t len, char *msg,
         goto out;
     }
     snprintf(tmp, tlen, "%s/.%s.XXXXXX", dir, base);
+    /* signals blocked from mkstemp until the handlers know the name */
+    sigset_t all, prev;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &prev);
     fd = mkstemp(tmp);
+    if (fd >= 0)
+        enter_pending(tmp, old_actions);
+    sigprocmask(SIG_SETMASK, &prev, NULL);
     if (fd < 0) {
         snprintf(msg, msgsize, "cannot create a temporary file next to '%s': %s", path,
                  strerror(errno));
@@ -135,6 +184,7 @@ int atomic_write_file(const char *path, const char *data, size_t len, char *msg,
         tmp = NULL;
         goto out;
     }
+    handlers = true;
     mode_t mode;
     if (exists) {
         mode = st.st_mode & 07777;
@@ -177,8 +227,39 @@ out:
         unlink(tmp);
         free(tmp);
     }
+    if (handlers)
+        leave_pending(old_actions);
     free(dcopy);
     free(bcopy);
     free(real);
     return rc;
+}
+
+int cli_lock_file(const char *path, char *msg, size_t msgsize)
+{
+    /* Lock the file the path names now: a writer that replaced it (rename)
+     * while this one waited leaves this one a lock on a file no longer
+     * there, so take the new one instead. */
+    for (int tries = 0; tries < 1000; tries++) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0) {
+            snprintf(msg, msgsize, "cannot open '%s': %s", path, strerror(errno));
+            return -1;
+        }
+        int r;
+        while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+            ;
+        struct stat held, now;
+        if (r != 0) {
+            snprintf(msg, msgsize, "cannot lock '%s': %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (fstat(fd, &held) == 0 && stat(path, &now) == 0 && held.st_dev == now.st_dev &&
+            held.st_ino == now.st_ino)
+            return fd;
+        close(fd);
+    }
+    snprintf(msg, msgsize, "cannot lock '%s': it keeps being replaced", path);
+    return -1;
 }

@@ -259,6 +259,11 @@ int cli_probe_mpi_exec(int argc, char **argv);
  * renamed over; a directory is an error (EISDIR).
  */
 int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize);
+/* An exclusive lock (flock) on the file `path` names, for a read-modify-write
+ * of it by several processes at once (attach -o F ... F): a descriptor to
+ * close when the new file is in place, or -1 with `msg` set.  Every writer
+ * that locks first keeps the others' changes. */
+int cli_lock_file(const char *path, char *msg, size_t msgsize);
 
 /* ---- sysdesc summary: cmd_summary.c and its summary_*.c ----
  * One file a step: summary_text.c (text in columns), summary_units.c

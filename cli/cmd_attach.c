@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty] [--no-check|--strict]\n"
@@ -53,6 +55,14 @@ static const cli_opt options[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Whether the two paths name one existing file (links followed). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return strcmp(a, "-") != 0 && strcmp(b, "-") != 0 && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int cmd_attach(int argc, char **argv)
 {
     const char *operands[2] = {NULL, NULL}, *out = NULL;
@@ -87,9 +97,21 @@ int cmd_attach(int argc, char **argv)
                         "attach: missing %s (see sysdesc attach --help)", nops ? "IN.mlir" : "SPEC");
     if (strcmp(operands[0], "-") == 0 && strcmp(operands[1], "-") == 0)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "attach: SPEC and IN.mlir cannot both be standard input");
+    /* -o F with F an input too: a read-modify-write, which several attach
+     * --merge runs may do at once; each holds F from its read to its write,
+     * so none loses another's devices. */
+    int lock = -1;
+    if (out && (same_file(out, operands[0]) || same_file(out, operands[1]))) {
+        char msg[600];
+        if ((lock = cli_lock_file(out, msg, sizeof(msg))) < 0)
+            return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "attach: %s", msg);
+    }
     dlti_context *ctx = cli_context_new();
-    if (!ctx)
+    if (!ctx) {
+        if (lock >= 0)
+            close(lock);
         return cli_nomem();
+    }
     dlti_error_t err;
     sysdesc_system sys;
     int rc;
@@ -122,5 +144,7 @@ int cmd_attach(int argc, char **argv)
         }
     }
     dlti_context_free(ctx);
+    if (lock >= 0)
+        close(lock);
     return rc;
 }

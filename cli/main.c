@@ -1,6 +1,7 @@
 /* sysdesc: describe heterogeneous computers as MLIR DLTI target system specs. */
 #include "cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,9 @@ static void print_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    /* A write past `ulimit -f` fails with EFBIG and is reported (exit 3),
+     * instead of killing the process without a word (SIGXFSZ). */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         fputs("sysdesc: error: missing COMMAND\n", stderr);
         print_usage(stderr);

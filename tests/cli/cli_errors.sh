@@ -433,5 +433,41 @@ if ! grep -q '^i32: size = 4' "$T/out" || ! grep -q '^i64: size = 8' "$T/out" ||
     bad "layout: the answers or the errors of the others are missing: $(cat "$T/out" "$T/err")"
 fi
 
+# ---- a write past `ulimit -f`, a signal mid-write, writers at once ----
+# The old file stays whole in each case, and no temporary file is left.
+cp "$old" "$T/limited.mlir"
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "D%d:\n  device_type: GPU\n  num_compute_units: %d\n", i, i + 1 }' \
+    >"$T/many.yaml"
+run normal sh -c 'ulimit -f 64 && exec "$@"' sh "$SYSDESC" convert --to mlir -o "$T/limited.mlir" "$T/many.yaml"
+[ "$rc" -eq 3 ] && grep -q "File too large" "$T/err" && ok ||
+    bad "-o past ulimit -f: exit $rc (3 and 'File too large' wanted, not death by SIGXFSZ)"
+same_bytes "$T/limited.mlir" "-o past ulimit -f"
+ls -a "$T" | grep -q '^\.limited\.mlir\.' && bad "-o past ulimit -f left a temporary file" || ok
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    for sig in TERM INT HUP; do
+        cp "$old" "$T/signalled.mlir"
+        # the signal arrives when the whole temporary file is written, at its fsync
+        run normal strace -o /dev/null -e trace=fsync -e inject=fsync:signal=SIG$sig \
+            "$SYSDESC" convert --to mlir -o "$T/signalled.mlir" "$T/many.yaml"
+        [ "$rc" -ne 0 ] && ok || bad "SIG$sig at the fsync of -o: exit 0"
+        same_bytes "$T/signalled.mlir" "SIG$sig mid-write"
+        ls -a "$T" | grep -q '^\.signalled\.mlir\.' &&
+            bad "SIG$sig mid-write left a temporary file: $(ls -a "$T" | grep signalled)" || ok
+    done
+else
+    skip "no usable strace: the signal mid-write is not tested"
+fi
+printf 'module {\n}\n' >"$T/merged.mlir"
+for i in 1 2 3 4 5 6 7 8 9; do
+    printf 'G%d:\n  device_type: GPU\n  num_compute_units: %d\n' "$i" "$i" >"$T/g$i.yaml"
+done
+for i in 1 2 3 4 5 6 7 8 9; do
+    "$SYSDESC" attach --merge "$T/g$i.yaml" "$T/merged.mlir" -o "$T/merged.mlir" 2>/dev/null &
+done
+wait
+got=$(grep -o '"G[0-9]"' "$T/merged.mlir" | sort | tr -d '\n')
+[ "$got" = '"G1""G2""G3""G4""G5""G6""G7""G8""G9"' ] && ok ||
+    bad "nine attach --merge -o F ... F at once kept $got of the nine devices"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
