@@ -288,7 +288,8 @@ void sum_buf_printf(sum_buf *b, const char *fmt, ...)
 void sum_buf_spaces(sum_buf *b, size_t n);
 /* Hands the string over ("" when empty) and empties `b`; NULL when out of memory. */
 char *sum_buf_take(sum_buf *b);
-/* Columns of UTF-8 text, one per code point: what the 80-column layout counts. */
+/* Terminal columns of UTF-8 text (wide characters 2, combining marks 0):
+ * what the 80-column layout counts. */
 size_t sum_cols(const char *s);
 /* `s` in at most `n` columns: cut, with "…" as its last column. */
 void sum_buf_fit(sum_buf *b, const char *s, size_t n);

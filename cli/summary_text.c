@@ -69,24 +69,76 @@ char *sum_buf_take(sum_buf *b)
     return p;
 }
 
-size_t sum_cols(const char *s)
+/* The UTF-8 sequence at s: its code point and length (1 for a byte that
+ * begins none: the cleaned text has none such). */
+static size_t decode(const unsigned char *s, uint32_t *cp)
 {
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
+    unsigned c = s[0];
+    size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+    *cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+    for (size_t k = 1; k < n; k++) {
+        if ((s[k] & 0xc0) != 0x80) {
+            *cp = c;
+            return 1;
+        }
+        *cp = *cp << 6 | (s[k] & 0x3f);
+    }
     return n;
 }
 
-/* The bytes of the first `n` columns of `s`. */
+/* The terminal columns of code point `cp`: 0 for combining marks and
+ * zero-width characters, 2 for East Asian wide and fullwidth ones and
+ * emoji (Unicode's EastAsianWidth W and F, in the blocks that hold them),
+ * else 1.  Not wcwidth(): the CLI never calls setlocale, and in the "C"
+ * locale wcwidth knows no character beyond ASCII. */
+static unsigned cp_cols(uint32_t cp)
+{
+    static const uint32_t zero[][2] = {
+        {0x0300, 0x036f}, {0x0483, 0x0489}, {0x0591, 0x05bd}, {0x0610, 0x061a},
+        {0x064b, 0x065f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x200b, 0x200f},
+        {0x20d0, 0x20ff}, {0xfe00, 0xfe0f}, {0xfe20, 0xfe2f}, {0xe0100, 0xe01ef}};
+    static const uint32_t wide[][2] = {
+        {0x1100, 0x115f},   {0x231a, 0x231b},   {0x2329, 0x232a},   {0x23e9, 0x23ec},
+        {0x25fd, 0x25fe},   {0x2614, 0x2615},   {0x2e80, 0x303e},   {0x3041, 0x33ff},
+        {0x3400, 0x4dbf},   {0x4e00, 0x9fff},   {0xa000, 0xa4cf},   {0xa960, 0xa97f},
+        {0xac00, 0xd7a3},   {0xf900, 0xfaff},   {0xfe10, 0xfe19},   {0xfe30, 0xfe6f},
+        {0xff00, 0xff60},   {0xffe0, 0xffe6},   {0x16fe0, 0x18cff}, {0x1b000, 0x1b2ff},
+        {0x1f004, 0x1f004}, {0x1f0cf, 0x1f0cf}, {0x1f18e, 0x1f18e}, {0x1f191, 0x1f19a},
+        {0x1f200, 0x1f251}, {0x1f300, 0x1f64f}, {0x1f680, 0x1f6ff}, {0x1f7e0, 0x1f7eb},
+        {0x1f90c, 0x1f9ff}, {0x1fa70, 0x1faff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd}};
+    for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+        if (cp >= zero[i][0] && cp <= zero[i][1])
+            return 0;
+    for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+        if (cp >= wide[i][0] && cp <= wide[i][1])
+            return 2;
+    return 1;
+}
+
+size_t sum_cols(const char *s)
+{
+    size_t n = 0;
+    uint32_t cp;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        p += decode(p, &cp);
+        n += cp_cols(cp);
+    }
+    return n;
+}
+
+/* The bytes of the longest start of `s` that fits `n` columns. */
 static size_t cols_bytes(const char *s, size_t n)
 {
-    size_t i = 0;
-    for (size_t c = 0; s[i]; c++) {
-        if (c == n)
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, c = 0;
+    uint32_t cp;
+    while (p[i]) {
+        size_t len = decode(p + i, &cp);
+        unsigned w = cp_cols(cp);
+        if (c + w > n)
             break;
-        i++;
-        while (((unsigned char)s[i] & 0xc0) == 0x80)
-            i++;
+        c += w;
+        i += len;
     }
     return i;
 }

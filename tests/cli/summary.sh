@@ -58,9 +58,22 @@ lacks() {
     done
 }
 
-# width DESC: every line of $T/out fits 80 columns (× and … are one column).
+# width DESC: every line of $T/out fits 80 terminal columns (x and the
+# ellipsis are one); other characters than ASCII as Python's unicodedata
+# counts them (East Asian wide and fullwidth: 2, combining: 0).
 width() {
     long=$(sed "s/$TIMES/x/g; s/$ELLIPSIS/./g" "$T/out" | LC_ALL=C awk 'length > 80 { print NR ": " $0 }')
+    # other characters than ASCII, x and the ellipsis: count as a terminal does
+    if sed "s/$TIMES/x/g; s/$ELLIPSIS/./g" "$T/out" | LC_ALL=C grep -q "$(printf '[\200-\377]')"; then
+        long=$(python3 -c '
+import sys, unicodedata
+def cols(s):
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+for n, line in enumerate(open(sys.argv[1], encoding="utf-8").read().splitlines(), 1):
+    if cols(line) > 80:
+        print("%d: %d columns: %s" % (n, cols(line), line))' "$T/out")
+    fi
     if [ -z "$long" ]; then ok; else bad "$1: lines over 80 columns:"; printf '%s\n' "$long" | head -5; fi
 }
 
@@ -167,6 +180,19 @@ run 0 "--host" --host --quiet
 grep -q '^CPU' "$T/out" && ok || bad "--host: no CPU block"
 grep -q '^  cores  .*[0-9] core' "$T/out" && ok || bad "--host: no cores line"
 width "--host"
+# wide characters count two columns, combining marks none: a name of CJK
+# characters is cut at 80 columns, not at 80 characters (159 columns before)
+cat >"$T/wide.yaml" <<'EOF'
+G漢字:
+  device_type: GPU
+  vendor: 株式会社テスト株式会社テスト株式会社テスト
+  model: 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字
+  num_compute_units: 4
+  arch: "e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301"
+EOF
+"$SYSDESC" summary --no-check "$T/wide.yaml" >"$T/out" 2>"$T/err"
+width "wide characters"
+grep -q "漢字…" "$T/out" && ok || bad "wide characters: the model is not cut: $(head -n 1 "$T/out")"
 run 0 "--host --no-io --no-catalog" --host --no-io --no-catalog -q
 grep -q '^CPU' "$T/out" && ok || bad "--host --no-io: no CPU block"
 
