@@ -9,11 +9,37 @@ copies the description: a Map is a pointer into the loaded attributes.
 from __future__ import annotations
 
 import json
+import sys
+import threading
 from collections.abc import Mapping
 from typing import Any, Dict, Optional
 
 from . import _sysdesc
 from ._values import Attribute
+
+
+# sysdesc reads descriptions up to 1000 levels deep (docs/reliability.md);
+# json's decoder spends a level of Python's recursion limit (1000 by
+# default) on each, so a deep description would raise RecursionError
+# within sysdesc's own limit.  While one is decoded the limit is raised to
+# what that depth needs, and set back unless someone else changed it
+# meanwhile (the lock keeps this module's own callers in order).
+_DEPTH_LIMIT = 1000
+_recursion_lock = threading.Lock()
+
+
+def _loads_deep(text: str) -> Any:
+    with _recursion_lock:
+        old = sys.getrecursionlimit()
+        need = _DEPTH_LIMIT * 2 + 200
+        if old >= need:
+            return json.loads(text)
+        sys.setrecursionlimit(need)
+        try:
+            return json.loads(text)
+        finally:
+            if sys.getrecursionlimit() == need:
+                sys.setrecursionlimit(old)
 
 
 class Map(_sysdesc.Node, Mapping):
@@ -48,7 +74,18 @@ class Map(_sysdesc.Node, Mapping):
 
     def to_dict(self) -> Dict[str, Any]:
         """A plain nested dict (maps become dicts; other values as in the mapping)."""
-        return {k: (v.to_dict() if isinstance(v, Map) else v) for k, v in self.items()}
+        # by a stack of its own, not recursion: a map may nest 1000 deep
+        out: Dict[str, Any] = {}
+        todo = [(self, out)]
+        while todo:
+            m, d = todo.pop()
+            for k, v in m.items():
+                if isinstance(v, Map):
+                    d[k] = sub = {}
+                    todo.append((v, sub))
+                else:
+                    d[k] = v
+        return out
 
 
 class Spec(Map):
@@ -93,7 +130,7 @@ class Spec(Map):
 
     def to_dict(self, typed: bool = False) -> Dict[str, Any]:  # type: ignore[override]
         """``json.loads(self.to_json(typed))``: the CLI's JSON as Python objects."""
-        return json.loads(self.to_json(typed))
+        return _loads_deep(self.to_json(typed))
 
     def layout(self, scope: Optional[str] = None) -> "_sysdesc.Layout":
         """The data layout (sysdesc.Layout) of the description, or of nested module ``scope``."""
@@ -111,7 +148,7 @@ class Spec(Map):
         source key is absent is left out.  Raises NotFoundError for an
         unknown device, UnsupportedError for a device the tuner cannot
         describe (Triton and Inductor: GPUs only)."""
-        return json.loads(self.system.export(device, tuner))
+        return _loads_deep(self.system.export(device, tuner))
 
     def to_tvm(self, device: str) -> Dict[str, Any]:
         """``export(device, "tvm")``: the attributes of a TVM target (tvm.target.Target(d))."""

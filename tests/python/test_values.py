@@ -87,3 +87,24 @@ def test_spec_kinds_and_equality_with_dicts():
     assert s.devices == ["GPU"]
     assert s["GPU"]["peak_ops_per_second"] == dict(s["GPU"]["peak_ops_per_second"].items())
     assert s == sysdesc.catalog("nvidia/h100-sxm") and s != sysdesc.catalog("nvidia/h200")
+
+
+def test_deep_spec_to_dict():
+    """A description as deep as sysdesc reads (1000 levels, nearly all of
+    them here) converts to dicts: neither Map.to_dict nor Spec.to_dict
+    runs into Python's recursion limit (both raised RecursionError at 995)."""
+    import sys
+    depth = 995
+    inner = "7"
+    for _ in range(depth):
+        inner = '#dlti.map<"a" = %s>' % inner
+    text = ('module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = '
+            '#dlti.target_device_spec<"device_type" = "CPU", "deep" = %s>>} {}' % inner)
+    spec = sysdesc.parse(text, source="deep.mlir", check=False)
+    limit = sys.getrecursionlimit()
+    for d in (spec.to_dict()["CPU"]["deep"], spec["CPU"]["deep"].to_dict()):
+        n = 1
+        while isinstance(d["a"], dict):
+            d, n = d["a"], n + 1
+        assert (n, d["a"]) == (depth, 7)
+    assert sys.getrecursionlimit() == limit
