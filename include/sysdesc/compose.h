@@ -34,7 +34,9 @@ SYSDESC_API void sysdesc_compose_free(sysdesc_compose *c);
  * copies of a single-device system, numbered ID0 .. ID<N-1> (ID: `id` or the
  * device's own id): N = 1 gives ID0, as `GPU=ITEM:1` does on the command line.  A duplicate id is
  * DLTI_ERROR_VERIFY; a count on a system of several devices is
- * DLTI_ERROR_ARGUMENT; two different data layouts are DLTI_ERROR_VERIFY.
+ * DLTI_ERROR_ARGUMENT; two different data layouts are DLTI_ERROR_VERIFY; a
+ * device past 100,000 in the composition is DLTI_ERROR_LIMIT (so a short
+ * command line cannot make a spec of gigabytes).
  */
 SYSDESC_API int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys,
                                     const char *id, unsigned count, dlti_error_t *err);

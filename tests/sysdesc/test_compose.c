@@ -274,12 +274,40 @@ static void count_one_numbers(void **state)
     dlti_context_free(ctx);
 }
 
+/* A composition is bounded: 100,000 devices at most, whatever the items'
+ * counts; every id is still checked against all before it (the hash of the
+ * ids grows as they come: a duplicate of the first is found after many). */
+static void compose_bounded(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system h100, out;
+    dlti_error_t err;
+    sysdesc_yaml_options opts = {0};
+    opts.search_path = CATALOG;
+    assert_int_equal(sysdesc_system_load(ctx, "nvidia/h100-sxm", &opts, &h100, &err), 0);
+    sysdesc_compose *c = sysdesc_compose_new(ctx);
+    assert_int_equal(sysdesc_compose_add(c, &h100, "A", 60000, &err), 0);
+    assert_int_equal(sysdesc_compose_add(c, &h100, "A1", 0, &err), -1); /* A1 of the 60000 */
+    assert_int_equal(err.code, DLTI_ERROR_VERIFY);
+    assert_non_null(strstr(err.text, "'A1' is used twice"));
+    assert_int_equal(sysdesc_compose_add(c, &h100, "B", 40000, &err), 0);
+    assert_int_equal(sysdesc_compose_add(c, &h100, "C", 1, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_LIMIT);
+    assert_non_null(strstr(err.text, "at most 100000 devices"));
+    assert_int_equal(sysdesc_compose_finish(c, &out, &err), 0);
+    assert_int_equal(dlti_attr_size(out.spec), 100000);
+    assert_string_equal(dlti_key_str(dlti_attr_entry_key(out.spec, 99999), NULL), "B39999");
+    sysdesc_compose_free(c);
+    dlti_context_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(base_deep_merge), cmocka_unit_test(base_errors),
         cmocka_unit_test(dgx_by_reference), cmocka_unit_test(compose_ids),
-        cmocka_unit_test(count_one_numbers),
+        cmocka_unit_test(count_one_numbers), cmocka_unit_test(compose_bounded),
         cmocka_unit_test(fill_from_catalog),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
