@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <fcntl.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,10 +361,25 @@ static bool first_visit(list_state *s, int fd)
 
 /* Directory `fd` (taken: closed here), `rel` below the root.  Paths longer
  * than the buffers are skipped: no catalog name is that long. */
+/* A directory that could not be opened: what is not there (or not a
+ * directory, or not ours to read) is no part of the catalog, but running out
+ * of descriptors or memory is the environment's failure, said as it is: a
+ * listing cut short by it would be a smaller catalog without a word. */
+static void open_failed(list_state *s, int e)
+{
+    if (e == EMFILE || e == ENFILE || e == ENOMEM)
+        walk_fail(s, e == ENOMEM ? DLTI_ERROR_NOMEM : DLTI_ERROR_IO, strerror(e));
+}
+
 static void walk(list_state *s, int fd, const char *rel, unsigned depth)
 {
-    DIR *d = first_visit(s, fd) ? fdopendir(fd) : NULL;
+    if (!first_visit(s, fd)) {
+        close(fd);
+        return;
+    }
+    DIR *d = fdopendir(fd);
     if (!d) {
+        open_failed(s, errno);
         close(fd);
         return;
     }
@@ -387,9 +403,13 @@ static void walk(list_state *s, int fd, const char *rel, unsigned depth)
         if (fstatat(dirfd(d), de->d_name, &st, 0) != 0) /* links followed */
             continue;
         if (S_ISDIR(st.st_mode)) {
-            int sub = depth < WALK_MAX_DEPTH ? dlti_dir_open(dirfd(d), de->d_name, 0, NULL) : -1;
+            if (depth >= WALK_MAX_DEPTH)
+                continue;
+            int sub = dlti_dir_open(dirfd(d), de->d_name, 0, NULL);
             if (sub >= 0)
                 walk(s, sub, relname, depth + 1);
+            else
+                open_failed(s, errno);
             continue;
         }
         size_t len = strlen(relname);
@@ -425,6 +445,8 @@ static int list_in(const char *dir, void *user)
     int fd = dlti_dir_open(AT_FDCWD, dir, 0, NULL);
     if (fd >= 0)
         walk(s, fd, "", 0);
+    else
+        open_failed(s, errno);
     return s->failed ? -1 : 0;
 }
 

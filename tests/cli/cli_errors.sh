@@ -433,6 +433,17 @@ if ! grep -q '^i32: size = 4' "$T/out" || ! grep -q '^i64: size = 8' "$T/out" ||
     bad "layout: the answers or the errors of the others are missing: $(cat "$T/out" "$T/err")"
 fi
 
+# ---- few file descriptors: the whole catalog or the real cause ----
+# With 4 to 9 descriptors `list` either lists every entry (exit 0) or says
+# it ran out of them (exit 3): never a shorter catalog, never "not found".
+"$SYSDESC" list >"$T/full-list" 2>/dev/null
+for n in 4 5 6 7 8 9; do
+    run normal sh -c 'ulimit -n '"$n"' && exec "$@"' sh "$SYSDESC" list
+    if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/full-list"; then ok
+    elif [ "$rc" -eq 3 ] && grep -q "Too many open files" "$T/err"; then ok
+    else bad "list with ulimit -n $n: exit $rc, $(wc -l <"$T/out") of $(wc -l <"$T/full-list") lines"; fi
+done
+
 # ---- a write past `ulimit -f`, a signal mid-write, writers at once ----
 # The old file stays whole in each case, and no temporary file is left.
 cp "$old" "$T/limited.mlir"
