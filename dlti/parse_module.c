@@ -783,9 +783,9 @@ static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const cha
     if (p->failed)
         return NULL;
     dlti_scope *root;
-    if (c == 0)
-        return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "empty input: expected a module or an attribute");
-    if (at_op_file(p)) {
+    /* An empty or comment-only input is an empty implicit module, as
+     * mlir-opt reads it (it prints "module {\n}"). */
+    if (c == 0 || at_op_file(p)) {
         root = parse_op_file(p);
         if (!root)
             return NULL;
