@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty] [--no-check|--strict]\n"
-    "                      [-o OUT] SPEC IN.mlir\n"
+    "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty]\n"
+    "                      [--no-check|--strict] [-o OUT] SPEC IN.mlir\n"
     "\n"
     "Puts the system of SPEC (YAML, MLIR or a catalog name such as\n"
     "nvidia/h100-sxm) on the top-level module of IN.mlir (\"-\" for standard\n"

@@ -20,8 +20,8 @@ static const char list_usage[] =
     "catalog; 3 an unreadable catalog directory or a failed write.\n";
 
 static const char show_usage[] =
-    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed] [--no-check|--strict]\n"
-    "                    NAME\n"
+    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed]\n"
+    "                    [--no-check|--strict] NAME\n"
     "\n"
     "Prints catalog entry NAME (e.g. nvidia/h100-sxm) with its bases resolved;\n"
     "YAML by default.  The entry is checked against the device schema first\n"

@@ -8,8 +8,9 @@
 
 static const char usage[] =
     "usage: sysdesc compose [--host [PROBE OPTIONS]]\n"
-    "                       [--format mlir|attr|yaml|json] [--typed] [--no-check|--strict]\n"
-    "                       [--pretty] [--inherent-dlti] [-o FILE] ITEM...\n"
+    "                       [--format mlir|attr|yaml|json] [--typed]\n"
+    "                       [--no-check|--strict] [--pretty] [--inherent-dlti]\n"
+    "                       [-o FILE] ITEM...\n"
     "\n"
     "Builds one #dlti.target_system_spec from the devices of every ITEM:\n"
     "  ITEM        a YAML or MLIR file, or a catalog name (nvidia/h100-sxm)\n"

@@ -6,8 +6,9 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed] [--no-check|--strict] [--pretty]\n"
-    "                       [--inherent-dlti] [-o FILE] FILE\n"
+    "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed]\n"
+    "                       [--no-check|--strict] [--pretty] [--inherent-dlti]\n"
+    "                       [-o FILE] FILE\n"
     "\n"
     "Reads FILE (YAML or MLIR, \"-\" for standard input, or a catalog name such\n"
     "as nvidia/h100-sxm) and prints it as:\n"

@@ -12,7 +12,8 @@
 static const char usage[] =
     "usage: sysdesc measure [--quick|--full] [--threads N] [--override FILE]...\n"
     "                       [--set PATH=VALUE]... [--no-check]\n"
-    "                       [--device ID|all]... [--device-timeout MS] [RUNTIME OPTIONS]\n"
+    "                       [--device ID|all]... [--device-timeout MS]\n"
+    "                       [RUNTIME OPTIONS]\n"
     "                       [--format mlir|attr|yaml|json] [-q] [-o FILE]\n"
     "\n"
     "Probes this host's CPU (as `sysdesc probe --no-io`), then measures what it\n"

@@ -9,8 +9,8 @@
 static const sysdesc_command commands[] = {
     {"fmt", "parse, verify and print canonical MLIR", cmd_fmt},
     {"query", "answer a key path (CPU cache L1 size_in_bytes) from a file", cmd_query},
-    {"probe", "describe this host (or hwloc XML topologies) as a target system spec", cmd_probe},
-    {"layout", "type sizes and alignments in a scope (as mlir-opt --test-data-layout-query)", cmd_layout},
+    {"probe", "describe this host (or hwloc XML topologies) as a system spec", cmd_probe},
+    {"layout", "type sizes and alignments in a scope (--test-data-layout-query)", cmd_layout},
     {"dl-import", "LLVM data layout string or target triple -> #dlti.dl_spec", cmd_dl_import},
     {"dl-export", "#dlti.dl_spec of a file -> LLVM data layout string", cmd_dl_export},
     {"convert", "print a YAML or MLIR description as mlir, attr, yaml or json", cmd_convert},
@@ -23,10 +23,10 @@ static const sysdesc_command commands[] = {
     {"summary", "a system at a glance: one block per device, at 80 columns", cmd_summary},
     {"schema", "the device schema: every key, its type, unit and meaning", cmd_schema},
     /* Measure and roofline: docs/measure.md */
-    {"measure", "measure this host: bandwidth and latency per level, peak FMA, clock", cmd_measure},
+    {"measure", "measure this host: bandwidth, latency per level, peak FMA, clock", cmd_measure},
     {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
     /* autotuners' field names (sysdesc/tuner.h, docs/export.md) */
-    {"export", "one device as a TVM target, Triton or Inductor device properties (JSON)", cmd_export},
+    {"export", "one device as TVM target, Triton or Inductor properties (JSON)", cmd_export},
     /* The CPU identity keys a catalog entry copies */
     {"uarch", "the probe's microarchitectures: names, or one's CPU identity keys", cmd_uarch},
 };
@@ -34,7 +34,7 @@ static const sysdesc_command commands[] = {
 static void print_usage(FILE *out)
 {
     fputs("usage: sysdesc COMMAND [OPTIONS] [ARGS]\n"
-          "       sysdesc --help | --version\n\ncommands:\n",
+          "       sysdesc --help | --version | help [COMMAND]\n\ncommands:\n",
           out);
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -62,6 +62,23 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         static const char version[] = "sysdesc " SYSDESC_VERSION_STRING "\n";
         return cli_write_stdout(version, sizeof(version) - 1);
+    }
+    /* `sysdesc help [COMMAND]`, as git and cargo take it: the list, or the
+     * command's own --help. */
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc == 2) {
+            print_usage(stdout);
+            return cli_write_stdout("", 0);
+        }
+        char help[] = "--help";
+        char *again[] = {argv[2], help, NULL};
+        argv = again;
+        argc = 2;
+        for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+            if (strcmp(argv[0], commands[i].name) == 0)
+                return commands[i].run(argc, argv);
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "help: unknown command '%s' (see sysdesc help)",
+                        argv[0]);
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(argv[1], commands[i].name) == 0)

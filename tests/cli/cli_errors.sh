@@ -238,7 +238,17 @@ for c in "" $commands; do
     if grep -q '^usage: sysdesc' "$T/out" && ! [ -s "$T/err" ]; then ok; else bad "${c:-sysdesc} --help: usage not on stdout"; fi
     # shellcheck disable=SC2086
     expect 0 "${c:-sysdesc} -h" normal "$SYSDESC" $c -h
+    # `sysdesc help [COMMAND]` prints the same, and every usage line fits
+    # 80 columns
+    # shellcheck disable=SC2086
+    "$SYSDESC" $c --help >"$T/want" 2>/dev/null
+    # shellcheck disable=SC2086
+    expect 0 "sysdesc help $c" normal "$SYSDESC" help $c
+    cmp -s "$T/out" "$T/want" && ok || bad "sysdesc help $c: not what ${c:-sysdesc} --help prints"
+    long=$(awk 'length > 80 { print NR ": " $0 }' "$T/want")
+    [ -z "$long" ] && ok || bad "${c:-sysdesc} --help: lines over 80 columns: $long"
 done
+expect 2 "sysdesc help NOT-A-COMMAND" normal "$SYSDESC" help no-such-command
 
 # ---- files: missing, a directory, unreadable: exit 3 ----
 file_case() { # NAME PRE POST
