@@ -78,8 +78,15 @@ def main():
                 meas = json.loads(out)["CPU"]["measured"]
                 notes = ["%s skipped" % k for k in meas.get("skipped", {})]
                 notes += ["%s bounded (%s)" % (k, "single-thread runs left out"
-                                               if "left out" in v["bounded"] else "capped")
+                                               if "left out" in v["bounded"] else
+                                               "no step within the bound"
+                                               if "sweep ended" in v["bounded"] else "capped")
                           for k, v in meas["levels"].items() if "bounded" in v]
+                # a cache that keeps far less than its size (docs/measure.md,
+                # "Effective capacity"): where the latency sweep found its end
+                notes += ["%s flagged (%d KiB)" % (k, v["effective_capacity_in_bytes"] >> 10)
+                          for k, v in meas["levels"].items()
+                          if v.get("effective_capacity_below_reported")]
                 ws = max(v.get("working_set_in_bytes", 0) for v in meas["levels"].values())
                 r["notes"] = "; ".join(notes) or "-"
                 r["ws"] = ws

@@ -129,7 +129,7 @@ int cli_scope_options(const char *cmd, const char *usage, int argc, char **argv,
 enum {
     CLI_PROBE_IO = 1000, CLI_PROBE_NO_IO, CLI_PROBE_QUIET, CLI_PROBE_NO_CATALOG,
     CLI_PROBE_RUNTIMES, CLI_PROBE_NO_CACHE, CLI_PROBE_REFRESH_CACHE, CLI_PROBE_TIMEOUT,
-    CLI_PROBE_GCC, CLI_PROBE_CLANG,
+    CLI_PROBE_GCC, CLI_PROBE_CLANG, CLI_PROBE_LLC, CLI_PROBE_WHOLE_NODE,
     CLI_DESC_NO_CHECK = 1100, CLI_DESC_STRICT, CLI_DESC_TYPED, CLI_DESC_PRETTY, CLI_DESC_INHERENT,
 };
 extern const cli_opt cli_probe_opts[], cli_check_opts[], cli_print_opts[];
@@ -156,6 +156,8 @@ int cmd_schema(int argc, char **argv);
 int cmd_measure(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_fingerprint(int argc, char **argv);
+int cmd_occupancy(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 
@@ -188,6 +190,8 @@ struct cli_probe_args {
     sysdesc_probe_cache cache; /* --no-cache, --refresh-cache */
     unsigned timeout_ms;       /* --runtime-timeout=MS, 0 the default */
     const char *gcc, *clang;   /* --gcc=NAME, --clang=NAME (argv's), NULL the default */
+    const char *llc;           /* --llc=NAME (argv's), NULL the default */
+    bool whole_node;           /* --whole-node: the node, not this process's allocation */
     sysdesc_warning_fn warning; /* NULL: cli_warning (printed) */
     void *warning_user;
     char bad[256];      /* a bad option value, reported by cli_probe_args_check */

@@ -130,6 +130,8 @@ const cli_opt cli_probe_opts[] = {
     {"--runtime-timeout", NULL, CLI_PROBE_TIMEOUT, CLI_VALUE_EQ},
     {"--gcc", NULL, CLI_PROBE_GCC, CLI_VALUE_EQ},
     {"--clang", NULL, CLI_PROBE_CLANG, CLI_VALUE_EQ},
+    {"--llc", NULL, CLI_PROBE_LLC, CLI_VALUE_EQ},
+    {"--whole-node", NULL, CLI_PROBE_WHOLE_NODE, 0},
     {NULL, NULL, 0, 0},
 };
 
@@ -190,6 +192,13 @@ bool cli_probe_take(cli_probe_args *p, int id, const char *value)
     case CLI_PROBE_CLANG:
         *(id == CLI_PROBE_GCC ? &p->gcc : &p->clang) = value;
         p->runtime_given = true; /* this host's compilers: as its runtimes, not with --xml */
+        return true;
+    case CLI_PROBE_LLC:
+        p->llc = value;
+        p->runtime_given = true;
+        return true;
+    case CLI_PROBE_WHOLE_NODE:
+        p->whole_node = true; /* this host's node: not with --xml either */
         return true;
     default:
         return false;

@@ -236,9 +236,14 @@ int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
     bool probe = strcmp(cmd, "probe") == 0;
     if (!host && a->runtime_given)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                        "%s: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc "
-                        "and --clang ask this host's runtimes and compilers: %s",
+                        "%s: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc, "
+                        "--clang and --llc ask this host's runtimes and compilers: %s",
                         cmd, probe ? "not with --xml" : "they go with --host");
+    if (!host && a->whole_node)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                        "%s: --whole-node describes this host's node instead of this process's "
+                        "allocation: %s",
+                        cmd, probe ? "not with --xml or --mpi" : "it goes with --host");
     if (host || probe || !(a->io_given || a->quiet || !a->catalog))
         return -1;
     return cli_fail(SYSDESC_EXIT_BAD_INPUT,
@@ -283,6 +288,8 @@ void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
     opts->runtime_timeout_ms = a->timeout_ms;
     opts->gcc = a->gcc;
     opts->clang = a->clang;
+    opts->llc = a->llc;
+    opts->whole_node = a->whole_node;
     if (a->catalog)
         sysdesc_catalog_probe_options(opts, NULL);
 }

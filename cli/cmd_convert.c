@@ -1,4 +1,4 @@
-/* sysdesc convert: one description (YAML or MLIR) in another syntax. */
+/* sysdesc convert: one description (MLIR, YAML, typed JSON) in another syntax. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -10,12 +10,13 @@ static const char usage[] =
     "                       [--no-check|--strict] [--pretty] [--inherent-dlti]\n"
     "                       [-o FILE] FILE\n"
     "\n"
-    "Reads FILE (YAML or MLIR, \"-\" for standard input, or a catalog name such\n"
-    "as nvidia/h100-sxm) and prints it as:\n"
+    "Reads FILE (MLIR, YAML or typed JSON, told by its content; \"-\" for\n"
+    "standard input, or a catalog name such as nvidia/h100-sxm) and prints it as:\n"
     "  mlir  a module with dlti.target_system_spec (and dlti.dl_spec) (default)\n"
     "  attr  the bare #dlti.target_system_spec attribute\n"
     "  yaml  YAML that reads back to the identical spec (docs/yaml.md)\n"
-    "  json  plain JSON; --typed keeps MLIR types as {\"type\", \"value\"}\n"
+    "  json  plain JSON, for jq (not read back: it loses MLIR's types); --typed\n"
+    "        keeps them ({\"type\": T, \"value\": V}) and reads back identical\n"
     "  --no-check  convert what is written; by default FILE is checked against\n"
     "           the device schema first (sysdesc check lists every problem); keys\n"
     "           and device types it does not know are warnings\n"

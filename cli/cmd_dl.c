@@ -25,7 +25,8 @@ static const char export_usage[] =
     "usage: sysdesc dl-export [--scope NAME/NAME] FILE\n"
     "\n"
     "Prints the LLVM data layout string of the #dlti.dl_spec of FILE (a bare\n"
-    "spec, or the spec attached to the top module or to --scope's module).\n"
+    "spec, or the spec attached to the top module or to --scope's module; a\n"
+    "YAML or typed JSON description's data_layout; a catalog name).\n"
     "\n"
     "Exit status: 0 ok; 1 no spec found; 2 bad input, usage or entries that an\n"
     "LLVM string cannot express; 3 the file could not be read.\n";
@@ -126,15 +127,23 @@ int cmd_dl_export(int argc, char **argv)
         return cli_nomem();
     dlti_error_t err;
     int rc = SYSDESC_EXIT_OK;
-    const dlti_scope *root = dlti_parse_file(ctx, path, &err);
+    /* Any description query reads (sysdesc_system_load: MLIR, YAML, typed
+     * JSON, a catalog name). */
+    sysdesc_yaml_options opts = {.flags = SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE};
+    sysdesc_system sys;
+    bool loaded = sysdesc_system_load(ctx, path, &opts, &sys, &err) == 0;
+    const dlti_scope *root = loaded ? sys.module : NULL;
     const dlti_scope *scope = root ? dlti_scope_find(root, scope_path, &err) : NULL;
-    if (!root) {
+    if (!loaded) {
         rc = cli_report(&err);
-    } else if (!scope) {
+    } else if (!root && scope_path[0]) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-export: --scope needs an MLIR module; %s is "
+                      "one system spec", path);
+    } else if (root && !scope) {
         rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
     } else {
-        const dlti_attr *spec = NULL;
-        for (size_t k = 0; k < dlti_scope_num_attrs(scope) && !spec; k++)
+        const dlti_attr *spec = root ? NULL : sys.dl_spec;
+        for (size_t k = 0; scope && k < dlti_scope_num_attrs(scope) && !spec; k++)
             if (dlti_attr_get_kind(dlti_scope_attr_value(scope, k)) == DLTI_ATTR_DL_SPEC)
                 spec = dlti_scope_attr_value(scope, k);
         char *s = spec ? dlti_llvm_dl_export(spec, &err) : NULL;

@@ -10,9 +10,11 @@ static const char usage[] =
     "usage: sysdesc layout [--scope NAME/NAME] FILE [TYPE...]\n"
     "\n"
     "Answers data layout queries in the scope of FILE (\"-\" for standard input;\n"
-    "--scope picks a nested named module, or an op with DLTI attributes by its\n"
-    "symbol).  The scope's #dlti.dl_spec is combined with those of the enclosing\n"
-    "modules (and gpu.modules), as MLIR does.  For each TYPE prints\n"
+    "MLIR, YAML, typed JSON or a catalog name, as query reads them; --scope\n"
+    "picks a nested named module of an MLIR file, or an op with DLTI attributes\n"
+    "by its symbol; a YAML or JSON description's scope is its data_layout).\n"
+    "The scope's #dlti.dl_spec is combined with those of the enclosing modules\n"
+    "(and gpu.modules), as MLIR does.  For each TYPE prints\n"
     "  TYPE: size = S, bitsize = B, alignment = A, preferred = P, index = I\n"
     "(bytes, bits, ABI and preferred alignment in bytes, index bitwidth or 0),\n"
     "with \"vscale x N\" sizes for scalable vectors.  Without TYPEs, prints the\n"
@@ -73,20 +75,29 @@ int cmd_layout(int argc, char **argv)
     int rc = SYSDESC_EXIT_OK;
     if (!ctx)
         return cli_nomem();
-    /* The parser already rejects nested specs that do not combine, with
-     * MLIR's message and notes at the right lines. */
-    const dlti_scope *root = dlti_parse_file(ctx, path, &err);
-    if (!root) {
+    /* Any description query reads (MLIR, YAML, typed JSON, a catalog
+     * name).  The parser already rejects nested specs that do not combine,
+     * with MLIR's message and notes at the right lines. */
+    sysdesc_yaml_options opts = {.flags = SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE};
+    sysdesc_system sys;
+    if (sysdesc_system_load(ctx, path, &opts, &sys, &err) < 0) {
         rc = cli_report(&err);
         goto out;
     }
+    const dlti_scope *root = sys.module;
     cli_warn_unread(path, root);
-    const dlti_scope *scope = dlti_scope_find(root, scope_path, &err);
-    if (!scope) {
+    if (!root && scope_path[0]) {
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "layout: --scope needs an MLIR module; %s is one "
+                      "system spec", path);
+        goto out;
+    }
+    const dlti_scope *scope = root ? dlti_scope_find(root, scope_path, &err) : NULL;
+    if (root && !scope) {
         rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "%s", err.text);
         goto out;
     }
-    L = dlti_layout_new(scope, &err);
+    /* A description's data_layout is its one scope's layout. */
+    L = scope ? dlti_layout_new(scope, &err) : dlti_layout_from_spec(sys.dl_spec, &err);
     if (!L) {
         rc = cli_report(&err);
         goto out;

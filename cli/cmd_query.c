@@ -9,7 +9,8 @@ static const char usage[] =
     "usage: sysdesc query [--scope NAME/NAME] FILE|NAME KEY...\n"
     "       sysdesc query --host [--io|--no-io] [--quiet] [--no-catalog]\n"
     "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
-    "                     [--runtime-timeout=MS] [--gcc=NAME] [--clang=NAME] KEY...\n"
+    "                     [--runtime-timeout=MS] [--gcc=NAME] [--clang=NAME]\n"
+    "                     [--llc=NAME] KEY...\n"
     "\n"
     "Looks up the path KEY... (e.g. CPU cache L1 size_in_bytes) in the DLTI\n"
     "attributes of FILE (MLIR or YAML, \"-\" for standard input) or of the\n"
@@ -150,7 +151,6 @@ int cmd_query(int argc, char **argv)
     } else if (keys) {
         sysdesc_yaml_options opts = {0};
         opts.flags = SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE;
-        opts.max_input_bytes = dlti_context_get_limits(ctx).max_input_bytes;
         sysdesc_system sys;
         if (sysdesc_system_load(ctx, path, &opts, &sys, &err) == 0) {
             root = sys.module;

@@ -47,8 +47,12 @@ static void report(const sysdesc_roofline *r)
 {
     for (int m = 1; m >= 0; m--) {
         char line[4096];
-        size_t l = (size_t)snprintf(line, sizeof(line), "sysdesc: roofline: %s: %s ceilings:",
-                                    r->device_id, m ? "measured" : "nominal");
+        /* The measured ones with their provenance: which of its samples
+         * each value is (median, best), and from which run. */
+        size_t l = (size_t)snprintf(line, sizeof(line), "sysdesc: roofline: %s: %s ceilings%s%s%s:",
+                                    r->device_id, m ? "measured" : "nominal",
+                                    m && r->measured_by[0] ? " (" : "",
+                                    m ? r->measured_by : "", m && r->measured_by[0] ? ")" : "");
         size_t n = 0;
         for (size_t i = 0; i < r->n && l < sizeof(line); i++)
             if (r->c[i].measured == (m == 1))

@@ -27,6 +27,10 @@ static const sysdesc_command commands[] = {
     {"roofline", "a device's roofline (measured and nominal ceilings) as SVG", cmd_roofline},
     /* autotuners' field names (sysdesc/tuner.h, docs/export.md) */
     {"export", "one device as TVM target, Triton or Inductor properties (JSON)", cmd_export},
+    /* a key for tuner caches (sysdesc/tuner.h, docs/fingerprint.md) */
+    {"fingerprint", "a key for tuner caches: changes with the facts tuning depends on", cmd_fingerprint},
+    /* occupancy on any GPU a spec describes (sysdesc/occupancy.h, docs/occupancy.md) */
+    {"occupancy", "resident blocks and warps of a kernel on a GPU; best block sizes", cmd_occupancy},
     /* The CPU identity keys a catalog entry copies */
     {"uarch", "the probe's microarchitectures: names, or one's CPU identity keys", cmd_uarch},
 };
@@ -37,7 +41,7 @@ static void print_usage(FILE *out)
           "       sysdesc --help | --version | help [COMMAND]\n\ncommands:\n",
           out);
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fputs("\n'sysdesc COMMAND --help' describes one command.\n"
           "Exit status: 0 ok, 1 not found, 2 bad input or usage, 3 environment\n"
           "(unreadable file, failed write, out of memory).\n",

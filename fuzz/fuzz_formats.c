@@ -3,8 +3,9 @@
  * when it loads, the system is printed in every format and each print must
  *  - exist (a printer returns NULL only when memory runs out),
  *  - be stable (printing twice gives the same bytes),
- *  - read back to an equal spec and data layout (MLIR, YAML),
- *  - be strict JSON (json_strict.c), plain and typed.
+ *  - read back to an equal spec and data layout (MLIR, YAML, typed JSON),
+ *  - be strict JSON (json_strict.c), plain and typed; plain JSON, which
+ *    loses types, is refused as input.
  * Silent data loss and outputs that do not read back break one of these. */
 #include "fuzz_targets.h"
 #include "json_strict.h"
@@ -116,7 +117,7 @@ static void check_yaml(dlti_context *ctx, const sysdesc_system *sys)
     free(text2);
 }
 
-static void check_json(const sysdesc_system *sys, unsigned flags)
+static void check_json(dlti_context *ctx, const sysdesc_system *sys, unsigned flags)
 {
     size_t n, at;
     char *text = print_stable(sys, SYSDESC_FORMAT_JSON, flags, &n);
@@ -128,6 +129,22 @@ static void check_json(const sysdesc_system *sys, unsigned flags)
         fprintf(stderr, "at byte %zu: %s\n", at, why);
         sysdesc_fuzz_fail("printed JSON is not strict JSON");
     }
+    /* typed JSON reads back equal; plain JSON is refused (it loses types) */
+    sysdesc_yaml_options opts = {.search_path = "/nonexistent", .flags = SYSDESC_LOAD_NO_CHECK};
+    sysdesc_system again;
+    dlti_error_t err;
+    int rc = sysdesc_system_parse(ctx, text, n, NULL, &opts, &again, &err);
+    if (!(flags & SYSDESC_PRINT_TYPED)) {
+        if (rc == 0 || err.code != DLTI_ERROR_UNSUPPORTED)
+            sysdesc_fuzz_fail("plain JSON was not refused as plain JSON");
+    } else if (rc != 0) {
+        dump("printed JSON", text, n);
+        fprintf(stderr, "%s:%d:%d: %s\n", err.source, err.line, err.column, err.text);
+        sysdesc_fuzz_fail("printed typed JSON does not read back");
+    } else if (!same_system(sys, &again)) {
+        dump("printed JSON", text, n);
+        sysdesc_fuzz_fail("typed JSON round trip changed the spec");
+    }
     free(text);
 }
 
@@ -135,8 +152,8 @@ void sysdesc_fuzz_check_prints(dlti_context *ctx, const sysdesc_system *sys)
 {
     check_mlir(ctx, sys);
     check_yaml(ctx, sys);
-    check_json(sys, 0);
-    check_json(sys, SYSDESC_PRINT_TYPED);
+    check_json(ctx, sys, 0);
+    check_json(ctx, sys, SYSDESC_PRINT_TYPED);
 }
 
 int sysdesc_fuzz_formats(const uint8_t *data, size_t size)

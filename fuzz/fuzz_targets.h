@@ -25,8 +25,13 @@ int sysdesc_fuzz_layout(const uint8_t *data, size_t size);
 int sysdesc_fuzz_yaml(const uint8_t *data, size_t size);
 
 /* MLIR text: when it loads as a system, every format prints stably, reads
- * back to an equal spec (MLIR, YAML) and JSON is strict JSON. */
+ * back to an equal spec (MLIR, YAML, typed JSON; plain JSON is refused)
+ * and JSON is strict JSON. */
 int sysdesc_fuzz_formats(const uint8_t *data, size_t size);
+/* Any bytes read as "fuzz.json" (the typed JSON reader for what starts
+ * with '{'): loads or fails with a reason; what loads prints and reads back
+ * as sysdesc_fuzz_formats requires. */
+int sysdesc_fuzz_json(const uint8_t *data, size_t size);
 
 /* Those checks on a loaded system (fuzz_formats.c; fuzz_yaml uses them too). */
 struct dlti_context;

@@ -197,20 +197,28 @@ static int load_topology(pb_run *run, dlti_error_t *err)
 }
 
 /* The PUs this process may use: the cgroup's (hwloc's allowed set) and, on
- * this host, the affinity's too (taskset, Slurm, MPI binding). */
+ * this host, the affinity's too (taskset, Slurm, MPI binding).  The counts
+ * are of those, or of every PU for the whole node's view. */
 static int find_allowed(pb_run *run, dlti_error_t *err)
 {
-    run->allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(run->topo));
-    if (!run->allowed) {
+    run->process_cpus = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(run->topo));
+    if (!run->process_cpus) {
         dlti_nomem(err);
         return -1;
     }
     if (run->host) {
         hwloc_bitmap_t bind = hwloc_bitmap_alloc();
         if (bind && hwloc_get_cpubind(run->topo, bind, HWLOC_CPUBIND_PROCESS) == 0 &&
-            hwloc_bitmap_intersects(bind, run->allowed))
-            hwloc_bitmap_and(run->allowed, run->allowed, bind);
+            hwloc_bitmap_intersects(bind, run->process_cpus))
+            hwloc_bitmap_and(run->process_cpus, run->process_cpus, bind);
         hwloc_bitmap_free(bind);
+    }
+    run->allowed = hwloc_bitmap_dup(pb_whole_node(run)
+                                        ? hwloc_topology_get_topology_cpuset(run->topo)
+                                        : run->process_cpus);
+    if (!run->allowed) {
+        dlti_nomem(err);
+        return -1;
     }
     return 0;
 }
@@ -223,6 +231,7 @@ static const pb_probe_fn sources[] = {
     pb_probe_cpu,
     pb_probe_pci,
     pb_probe_runtimes,
+    pb_probe_gpu_allocation, /* the GPUs this process may use: after every source of GPUs */
     pb_fill_gpus,
     pb_probe_locality, /* last: it locates the devices the others made */
 };

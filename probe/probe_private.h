@@ -284,6 +284,12 @@ unsigned pb_rt_asked_bits(const sysdesc_probe_options *o);
 
 /* rt_merge.c: the runtimes' devices into run->devices (pb_probe_runtimes' second half). */
 int pb_rt_merge(pb_run *run, dlti_error_t *err);
+/* rt_merge.c: a PCI bus id as "dddd:bb:dd.f" ("" when it is not one; CUDA and
+ * NVML write "00000000:01:00.0"), a UUID as its 32 lower-case hex digits
+ * without "GPU-" or dashes ("" when it has not 32): how the merge and the
+ * allocation (gpu_allocation.c) match runtime devices to GPUs. */
+void pb_rt_norm_bus_id(const char *in, char out[16]);
+void pb_rt_norm_uuid(const char *in, char out[33]);
 
 /* The normalised vendor of a well-known PCI vendor id ("NVIDIA", "AMD",
  * "Intel", ...), NULL for others (pci.c). */
@@ -317,7 +323,8 @@ struct pb_run {
     pb_topology_source xml; /* a node of a cluster: its text and names (cluster.c) */
     bool host;              /* this machine: /proc, sysfs and CPUID describe it too */
     bool io;                /* the topology was loaded with its PCI and OS devices */
-    hwloc_bitmap_t allowed; /* PUs this process may use (cgroup cpuset and affinity) */
+    hwloc_bitmap_t allowed; /* PUs the counts are of: this process's, or every PU (whole node) */
+    hwloc_bitmap_t process_cpus; /* PUs this process may use (cgroup cpuset and affinity) */
     char prefix[256];       /* of every device id: "" or "node<i>." */
     pb_map devices;         /* the system spec: device id -> target_device_spec */
     /* The CPU's provenance (key path -> where the value came from): the CPU
@@ -361,7 +368,8 @@ int64_t pb_info_num(hwloc_obj_t obj, const char *name);
 unsigned pb_info_count(hwloc_obj_t obj);
 const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i);
 /* Whether this process may use (part of) o: a NUMA node by the allowed
- * nodeset (cgroup cpuset.mems), anything else by its cpuset. */
+ * nodeset (cgroup cpuset.mems), anything else by its cpuset (run->allowed);
+ * everything for the whole node's view (pb_whole_node). */
 bool pb_usable(const pb_run *run, hwloc_obj_t o);
 
 /* Copies src into dst (size bytes), cut to fit, always NUL-terminated. */
@@ -434,6 +442,51 @@ void pb_memory_find(const pb_run *run, pb_memory *mem);
 /* The "memory" map (and its provenance and warnings). */
 void pb_memory_add(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t *err);
 
+/* allocation.c: the CPU's "allocation" map, what this process may use (its
+ * CPUs and NUMA nodes, the cgroup's CPU quota and memory limit, the cgroup
+ * and the Slurm job and step it runs in), with the provenance of each; this
+ * host only (docs/allocation.md). */
+void pb_cpu_allocation(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t *err);
+/* Whether the probe gives the node's view instead of this process's
+ * allocation: sysdesc_probe_options.whole_node on this host. */
+bool pb_whole_node(const pb_run *run);
+
+/* visible_devices.c: the GPU visibility variables, parsed as the runtimes
+ * parse them (docs/allocation.md).  A device as a list can name it: its
+ * place in the runtime's enumeration is its index in the array. */
+typedef struct pb_vis_device {
+    const char *uuid;         /* "GPU-8932f937-d72c-..." as the runtime prints it; NULL unknown */
+    const char *const *parts; /* its partitions' UUIDs ("MIG-..."); NULL none */
+    size_t nparts;
+} pb_vis_device;
+/* One device the list makes visible: devs[device], whole (part -1) or its
+ * partition parts[part]; in the list's order. */
+typedef struct pb_vis_pick {
+    size_t device;
+    int part;
+} pb_vis_pick;
+/* CUDA_VISIBLE_DEVICES (and the ROCm lists, which follow it, each entry an
+ * index or a UUID: `mixed`) over the `n` devices of the runtime's
+ * enumeration: up to `max` picks in the list's order; returns their number.
+ * `value` "" (set but empty): none. */
+size_t pb_vis_list(const char *value, const pb_vis_device *devs, size_t n, bool mixed,
+                   pb_vis_pick *out, size_t max);
+/* ZE_AFFINITY_MASK over `n` devices: "D" or "D.S" entries, picks in the
+ * driver's order (the mask's order does not matter), a device named with
+ * several sub-devices once per sub-device; returns their number.  An empty
+ * mask is no mask: every device. */
+size_t pb_vis_ze_mask(const char *value, size_t n, pb_vis_pick *out, size_t max);
+/* The environment variables that hide GPUs, NULL-terminated: the runtimes'
+ * children of a whole-node probe run without them. */
+extern const char *const pb_vis_variables[];
+
+/* gpu_allocation.c: the GPUs this process may use (a source, after the
+ * runtimes): those the visibility variables hide are taken out, the others
+ * numbered in their runtime's order and given an "allocation" map; nothing
+ * changes when no variable is set, for a whole-node probe or another
+ * machine's topology. */
+int pb_probe_gpu_allocation(pb_run *run, dlti_error_t *err);
+
 /* isa.c: ISA features of the CPU running this code (host probes only). */
 typedef struct pb_isa {
     const char *features[128];
@@ -465,18 +518,36 @@ typedef struct pb_cc_installed {
  * from the cache; records CPU.source["compiler.gcc"] (or clang).  False
  * (and *cc zeroed) when none was found or none of the flags compiled. */
 bool pb_compiler_ask(pb_run *run, const struct pb_uarch *u, bool clang, pb_cc_installed *cc);
+/* The installed LLVM compiler.llvm.cpu was checked against (compilers.c). */
+typedef struct pb_llvm_checked {
+    char path[1024];              /* `llc` as named, or found on PATH */
+    char version[64];             /* "14.0.6" */
+    const char *cpu;              /* the first name of the row's LLVM chain it knows */
+    const struct pb_uarch *from;  /* the row that name is of: u or an ancestor */
+} pb_llvm_checked;
+/* compilers.c: the installed `llc` (`opts->llc`; "llc" on PATH when NULL;
+ * "" none): its version and the first name of u's LLVM chain (uarch.h,
+ * pb_uarch_llvm_chain, from `llvm`) that `llc -mcpu=help` lists for the
+ * triple, asked of it or read from the cache; records
+ * CPU.source["compiler.llvm"], "not checked" when there is no llc or it
+ * knows none of them.  False (and *out zeroed) then. */
+bool pb_llvm_ask(pb_run *run, const struct pb_uarch *u, const char *llvm, pb_llvm_checked *out);
 /* The compiler map: compiler.gcc and compiler.clang, compiler.llvm.cpu =
- * llvm, or the row's LLVM name when NULL.  For a compiler given (gcc,
- * clang; NULL: none), its entry is the one it accepted, else the first of
- * the chain whose range holds its version, with its version and path; for
- * none, the table's newest entry (uarch.h, pb_uarch_compiler).  Each with
- * the fallback an older compiler takes.  NULL with err on out of memory. */
+ * llvm, or the row's LLVM name when NULL, or the name `llc` (NULL: none
+ * checked) knows, with its version and path (and the ancestor the name is
+ * of, when not u).  For a compiler given (gcc, clang; NULL: none), its
+ * entry is the one it accepted, else the first of the chain whose range
+ * holds its version, with its version and path; for none, the table's
+ * newest entry (uarch.h, pb_uarch_compiler).  Each with the fallback an
+ * older compiler takes.  NULL with err on out of memory. */
 const dlti_attr *pb_uarch_compiler_map(dlti_context *ctx, const struct pb_uarch *u,
                                        const char *llvm, const pb_cc_installed *gcc,
-                                       const pb_cc_installed *clang, dlti_error_t *err);
+                                       const pb_cc_installed *clang, const pb_llvm_checked *llc,
+                                       dlti_error_t *err);
 /* Appends uarch, uarch_ancestors (when any), triple and compiler to dev. */
 void pb_uarch_keys(dlti_context *ctx, pb_map *dev, const struct pb_uarch *u, const char *llvm,
-                   const pb_cc_installed *gcc, const pb_cc_installed *clang, dlti_error_t *err);
+                   const pb_cc_installed *gcc, const pb_cc_installed *clang,
+                   const pb_llvm_checked *llc, dlti_error_t *err);
 
 /* x86 CPUID deterministic cache parameters (leaf 4 / 0x8000001D) for
  * `level` (1..3) and type (1 data, 2 instruction, 3 unified); returns 0 and

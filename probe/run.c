@@ -32,6 +32,8 @@ void pb_run_free(pb_run *run)
     pb_warn_free(&run->warn);
     if (run->allowed)
         hwloc_bitmap_free(run->allowed);
+    if (run->process_cpus)
+        hwloc_bitmap_free(run->process_cpus);
     if (run->topo)
         hwloc_topology_destroy(run->topo);
 }

@@ -239,7 +239,8 @@ const struct hwloc_info_s *pb_info_at(hwloc_obj_t obj, unsigned i)
 bool pb_usable(const pb_run *run, hwloc_obj_t o)
 {
     if (o->type == HWLOC_OBJ_NUMANODE)
-        return hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(run->topo), o->os_index);
+        return pb_whole_node(run) ||
+               hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(run->topo), o->os_index);
     return o->cpuset && hwloc_bitmap_intersects(o->cpuset, run->allowed);
 }
 

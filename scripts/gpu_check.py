@@ -12,7 +12,9 @@ so that CUDA, PyTorch and Triton number the devices as the probe does):
   driver.active.utils.get_device_properties, Inductor's
   DeviceProperties.create, and the catalog entry the probe filled from;
 * `sysdesc export --to triton` and `--to inductor` against what Triton and
-  Inductor report, field by field.
+  Inductor report, field by field;
+* `sysdesc occupancy` against the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor
+  for kernels JIT-compiled from PTX (scripts/gpu_occupancy.py).
 
 A row agrees when every value meant to be the same quantity equals the
 probe's (after converting units); values of another meaning are shown in
@@ -250,11 +252,20 @@ def main():
     except OSError as e:
         cuda = None
         log.append("CUDA driver: %s" % e)
-    p = sysdesc("probe", "--io", "-q", "--no-cache", "--format", "json")
+    # The probe's spec in MLIR (what export reads back; plain JSON is an
+    # output only, docs/yaml.md), and as JSON for this script.
+    p = sysdesc("probe", "--io", "-q", "--no-cache")
     if p.returncode != 0:
         print("gpu-check: sysdesc probe failed: %s" % p.stderr.strip(), file=sys.stderr)
         return 2
-    spec = json.loads(p.stdout)
+    spec_path = os.path.join(args.out or "/tmp", "gpu-check-probe.mlir")
+    with open(spec_path, "w") as f:
+        f.write(p.stdout)
+    j = sysdesc("convert", "--to", "json", spec_path)
+    if j.returncode != 0:
+        print("gpu-check: sysdesc convert failed: %s" % j.stderr.strip(), file=sys.stderr)
+        return 2
+    spec = json.loads(j.stdout)
     gpus = [(k, v) for k, v in spec.items() if isinstance(v, dict) and
             v.get("device_type") == "GPU" and
             (v.get("vendor") == "NVIDIA" or "cuda" in v.get("runtimes", {}))]
@@ -263,9 +274,6 @@ def main():
               "to compare.  Run `scripts/gpu-check --run` on a machine with one." % (
                   len(gpus), "%d" % cuda.count if cuda else "is absent"))
         return 77
-    spec_path = os.path.join(args.out or "/tmp", "gpu-check-probe.json")
-    with open(spec_path, "w") as f:
-        f.write(p.stdout)
     numbers, header_ok = attr_numbers(log)
     version = sysdesc("--version").stdout.strip().splitlines()[0]
     report = ["# sysdesc gpu-check", "", "%s; %s" % (version, os.uname().nodename), ""]
@@ -409,6 +417,15 @@ def main():
                 x.rows.append(["(export failed)", e.stderr.strip(), "", "", ""])
             report.append(x.markdown())
             bad += x.bad
+
+        # sysdesc occupancy against the driver's occupancy calculator
+        # (scripts/gpu_occupancy.py, docs/occupancy.md)
+        if not os.environ.get("SYSDESC_GPU_CHECK_NO_OCCUPANCY"):
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import gpu_occupancy
+            text, n = gpu_occupancy.table(cuda.lib, ordinal, args.sysdesc, spec_path, dev)
+            report.append(text)
+            bad += n
 
     # The measured ceilings (sysdesc measure --device) against a PyTorch copy
     # and the nominal peaks: bench/measure_gpu_compare.py, when it is there.

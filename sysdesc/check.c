@@ -79,8 +79,10 @@ typedef struct check_run {
     /* lookup()'s top-level entry of a rule's key name, by the name's
      * address (the rules name keys with string literals) */
     struct { const char *name; int entry; } names[64]; /* checked by name: a buffer may be reused */
-    /* the entries r->top holds, to clear them for the next device */
-    unsigned char filled[SD_SCHEMA_MAX_KEYS];
+    /* the entries r->top holds, to clear them for the next device (an
+     * index of the schema: past 255 since the schema outgrew a byte, when a
+     * byte here made the next device see the last one's values) */
+    uint16_t filled[SD_SCHEMA_MAX_KEYS];
     size_t nfilled;
     /* the i64 and f64 types once seen (types are uniqued per context): a
      * value of that very type needs no further look at its type */
@@ -1041,10 +1043,12 @@ static void index_device(check_run *r, const dlti_attr *dev)
         int child = name ? child_of(r, -1, key, name, len) : -1;
         if (child >= 0 && !r->top[child]) {
             r->top[child] = v;
-            r->filled[r->nfilled++] = (unsigned char)child;
+            r->filled[r->nfilled++] = (uint16_t)child;
         }
     }
 }
+
+_Static_assert(SD_SCHEMA_MAX_KEYS <= 65536, "check_run.filled holds schema indices in 16 bits");
 
 static void check_device(check_run *r, const dlti_attr *dev)
 {

@@ -90,7 +90,7 @@ sd_locator *sd_locator_new(const char *text, size_t len, const char *source)
         return NULL;
     l->text = text;
     l->len = len;
-    l->mlir = sd_looks_like_mlir(source, text, len); /* as the loader decided */
+    l->mlir = sd_sniff(source, text, len) == SD_INPUT_MLIR; /* as the loader decided */
     return l;
 }
 

@@ -1,4 +1,11 @@
-/* DLTI systems -> JSON for jq and friends (docs/yaml.md, "JSON output"). */
+/* DLTI systems -> JSON (docs/yaml.md, "JSON").
+ *
+ * Plain JSON is for jq and friends: numbers, strings and objects as a JSON
+ * user expects them, MLIR's types dropped.  Typed JSON (SYSDESC_PRINT_TYPED)
+ * keeps every type: it starts with the "$format" marker, and writes each
+ * value its plain spelling cannot tell apart as {"type": T, "value": V},
+ * so that json_load.c reads it back to the identical attributes; each
+ * choice here is the inverse of one rule there. */
 #include "sysdesc_private.h"
 
 #include "sysdesc/print.h"
@@ -48,6 +55,49 @@ static void put_typed(dlti_buf *b, const char *type, const dlti_attr *a, const c
     dlti_buf_puts(b, "}");
 }
 
+/* The MLIR literal of a scalar or of each element of a dense array, as the
+ * printer spells it ("0x7FC00000", "1.500000e+00"): the printed text up to
+ * " : TYPE", or the elements of "array<T: e1, e2>" one by one. */
+typedef struct literals {
+    char *text;
+    const char *next, *end;
+} literals;
+
+static bool literals_open(literals *l, const dlti_attr *a, bool dense)
+{
+    size_t len;
+    l->text = dlti_attr_print(a, &len);
+    if (!l->text)
+        return false;
+    const char *colon = strstr(l->text, dense ? ": " : " : ");
+    if (dense) {
+        l->next = colon ? colon + 2 : l->text + len - 1; /* "array<T>": none */
+        l->end = l->text + len - 1;                       /* before the '>' */
+    } else {
+        l->next = l->text;
+        l->end = colon ? colon : l->text + len;
+    }
+    return true;
+}
+
+/* The next literal as a JSON string, or (b NULL) stepped over. */
+static void literals_put(dlti_buf *b, literals *l)
+{
+    const char *comma = memchr(l->next, ',', (size_t)(l->end - l->next));
+    const char *stop = comma ? comma : l->end;
+    if (b)
+        put_json_string(b, l->next, (size_t)(stop - l->next));
+    l->next = comma ? comma + 2 : l->end;
+}
+
+/* Whether a float of type `t` with value `v` is a JSON number exactly:
+ * finite, and of a type no wider than a double (every value of which is a
+ * double). */
+static bool float_is_number(const dlti_type *t, double v)
+{
+    return isfinite(v) && dlti_type_float_width(t) <= 64;
+}
+
 /* The value's digits: the printer's text up to " : TYPE". */
 static char *int_digits(const dlti_attr *a)
 {
@@ -83,6 +133,12 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
     bool is_float = dlti_type_get_kind(t) == DLTI_TYPE_FLOAT;
     bool is_bool = !is_float && dlti_type_int_width(t) == 1;
     bool is_unsigned = !is_float && dlti_type_int_signedness(t) == DLTI_UNSIGNED;
+    /* typed: a float that is no JSON number is its MLIR literal */
+    literals lit = {0};
+    if (typed && is_float && !literals_open(&lit, a, true)) {
+        b->failed = true;
+        return;
+    }
     if (typed)
         dlti_buf_printf(b, "{\"type\": \"array<%s>\", \"value\": ", dlti_type_str(t));
     dlti_buf_puts(b, "[");
@@ -93,7 +149,14 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
             /* The core has no public accessor for float elements
              * (dlti_internal.h has one). */
             char text[64];
-            double_text(text, dlti_dense_float_at(a, i));
+            double v = dlti_dense_float_at(a, i);
+            if (typed && !float_is_number(t, v)) {
+                literals_put(b, &lit);
+                continue;
+            }
+            if (typed)
+                literals_put(NULL, &lit);
+            double_text(text, v);
             dlti_buf_puts(b, text);
             continue;
         }
@@ -112,6 +175,7 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
     dlti_buf_puts(b, "]");
     if (typed)
         dlti_buf_puts(b, "}");
+    free(lit.text);
 }
 
 static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent);
@@ -141,16 +205,89 @@ static void put_object(dlti_buf *b, const dlti_attr *a, unsigned flags, int inde
     dlti_buf_puts(b, "}");
 }
 
+bool sd_json_map_as_mlir(const dlti_attr *a)
+{
+    for (size_t i = 0; i < dlti_attr_size(a); i++) {
+        size_t len;
+        const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
+        if (!s || !sd_utf8_valid(s, len))
+            return true;
+    }
+    return false;
+}
+
+/* A map whose keys are exactly "type" and "value" would read as a typed
+ * value: typed JSON says it is a map. */
+static bool map_looks_typed(const dlti_attr *a)
+{
+    if (dlti_attr_size(a) != 2)
+        return false;
+    size_t n0, n1;
+    const char *k0 = dlti_key_str(dlti_attr_entry_key(a, 0), &n0);
+    const char *k1 = dlti_key_str(dlti_attr_entry_key(a, 1), &n1);
+    if (!k0 || !k1)
+        return false;
+    bool type0 = n0 == 4 && memcmp(k0, "type", 4) == 0, type1 = n1 == 4 && memcmp(k1, "type", 4) == 0;
+    bool value0 = n0 == 5 && memcmp(k0, "value", 5) == 0;
+    bool value1 = n1 == 5 && memcmp(k1, "value", 5) == 0;
+    return (type0 && value1) || (value0 && type1);
+}
+
+/* A float in typed JSON: f64 a plain number, another type {"type": T,
+ * "value": NUMBER}; a value no JSON number holds exactly (NaN, infinities,
+ * a type wider than a double) its MLIR literal as a string. */
+static void put_typed_float(dlti_buf *b, const dlti_attr *a)
+{
+    const dlti_type *t = dlti_attr_type(a);
+    double v = NAN;
+    dlti_attr_get_double(a, &v, NULL);
+    bool f64 = strcmp(dlti_type_str(t), "f64") == 0;
+    char text[64];
+    if (float_is_number(t, v)) {
+        double_text(text, v);
+        if (f64)
+            dlti_buf_puts(b, text);
+        else
+            put_typed(b, dlti_type_str(t), a, text);
+        return;
+    }
+    literals lit;
+    if (!literals_open(&lit, a, false)) {
+        b->failed = true;
+        return;
+    }
+    dlti_buf_puts(b, "{\"type\": ");
+    put_json_text(b, dlti_type_str(t));
+    dlti_buf_puts(b, ", \"value\": ");
+    literals_put(b, &lit);
+    dlti_buf_puts(b, "}");
+    free(lit.text);
+}
+
 static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent)
 {
     bool typed = flags & SYSDESC_PRINT_TYPED;
     const dlti_type *t = dlti_attr_type(a);
     switch (dlti_attr_get_kind(a)) {
     case DLTI_ATTR_MAP:
+        if (typed && sd_json_map_as_mlir(a)) {
+            put_typed(b, "mlir", a, NULL);
+        } else if (typed && map_looks_typed(a)) {
+            dlti_buf_puts(b, "{\"type\": \"map\", \"value\": ");
+            put_object(b, a, flags, indent);
+            dlti_buf_puts(b, "}");
+        } else {
+            put_object(b, a, flags, indent);
+        }
+        return;
     case DLTI_ATTR_DL_SPEC:
     case DLTI_ATTR_DEVICE_SPEC:
     case DLTI_ATTR_SYSTEM_SPEC:
-        put_object(b, a, flags, indent);
+        /* inside a map or an array, where an object is a map */
+        if (typed)
+            put_typed(b, "mlir", a, NULL);
+        else
+            put_object(b, a, flags, indent);
         return;
     case DLTI_ATTR_ARRAY:
         dlti_buf_puts(b, "[");
@@ -175,13 +312,14 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         return;
     }
     case DLTI_ATTR_FLOAT: {
+        if (typed) {
+            put_typed_float(b, a);
+            return;
+        }
         double v = 0;
         char text[64];
         double_text(text, dlti_attr_get_double(a, &v, NULL) == 0 ? v : NAN);
-        if (typed && strcmp(dlti_type_str(t), "f64") != 0)
-            put_typed(b, dlti_type_str(t), a, text);
-        else
-            dlti_buf_puts(b, text);
+        dlti_buf_puts(b, text);
         return;
     }
     case DLTI_ATTR_BOOL: {
@@ -194,7 +332,12 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         const char *s;
         size_t len;
         dlti_attr_get_string(a, &s, &len, NULL);
-        put_json_string(b, s, len);
+        /* bytes that are not UTF-8: no JSON string holds them, MLIR's
+         * escapes do (plain JSON refuses them: emit_check.c) */
+        if (typed && !sd_utf8_valid(s, len))
+            put_typed(b, "mlir", a, NULL);
+        else
+            put_json_string(b, s, len);
         return;
     }
     case DLTI_ATTR_DENSE_ARRAY:
@@ -220,16 +363,26 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
 
 char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
 {
+    bool typed = flags & SYSDESC_PRINT_TYPED;
     dlti_buf b = {0};
     dlti_buf_puts(&b, "{");
     bool first = true;
+    if (typed) {
+        put_indent(&b, 2);
+        dlti_buf_puts(&b, "\"" SD_JSON_FORMAT_KEY "\": \"" SD_JSON_FORMAT_TYPED "\"");
+        first = false;
+    }
     if (sys->data_layout || sys->dl_spec) {
+        if (!first)
+            dlti_buf_puts(&b, ",");
         put_indent(&b, 2);
         dlti_buf_puts(&b, "\"data_layout\": ");
         if (sys->data_layout)
             put_json_text(&b, sys->data_layout);
+        else if (typed && (sd_json_map_as_mlir(sys->dl_spec) || map_looks_typed(sys->dl_spec)))
+            put_typed(&b, "mlir", sys->dl_spec, NULL);
         else
-            put_json(&b, sys->dl_spec, flags, 2);
+            put_object(&b, sys->dl_spec, flags, 2);
         first = false;
     }
     for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
@@ -241,7 +394,11 @@ char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
         const char *id = dlti_key_str(dlti_attr_entry_key(sys->spec, i), &klen);
         put_json_string(&b, id, klen);
         dlti_buf_puts(&b, ": ");
-        put_json(&b, dlti_attr_entry_value(sys->spec, i), flags, 2);
+        const dlti_attr *dev = dlti_attr_entry_value(sys->spec, i);
+        if (typed && (sd_json_map_as_mlir(dev) || map_looks_typed(dev)))
+            put_typed(&b, "mlir", dev, NULL);
+        else
+            put_object(&b, dev, flags, 2);
     }
     dlti_buf_puts(&b, "\n}\n");
     return sd_buf_finish(&b, len);

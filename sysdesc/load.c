@@ -1,10 +1,15 @@
 /* The entry points of sysdesc/load.h: YAML text and files, and a
- * description in either syntax or by catalog name.
+ * description in any syntax (MLIR, YAML, typed JSON) or by catalog name.
+ * Every reader of a description of unknown syntax comes here: one rule
+ * tells the syntax (sniff.c), and each syntax has one size limit, whatever
+ * command reads it (MLIR the context's dlti_limits.max_input_bytes, YAML and
+ * JSON sysdesc_yaml_options.max_input_bytes).
  *
  * This file sits above both the YAML loader (yaml_load.c), which knows no
  * catalog, and the catalog (catalog.c), which loads its entries through
  * that loader: it hands the loader the catalog's resolver for `base:`
  * names, so neither of the two calls the other back. */
+#define _DEFAULT_SOURCE /* pread, AT_FDCWD */
 #include "sysdesc_private.h"
 
 #include "sysdesc/catalog.h"
@@ -13,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the schema check every load ends with ---- */
 
@@ -70,7 +77,75 @@ int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_ya
     return rc;
 }
 
-/* ---- either syntax ---- */
+/* ---- any syntax ---- */
+
+/* The size limit of a description in `format`. */
+static size_t input_limit(const dlti_context *ctx, const sysdesc_yaml_options *filled,
+                          sd_input_format format)
+{
+    return format == SD_INPUT_MLIR ? dlti_context_get_limits(ctx).max_input_bytes
+                                   : filled->max_input_bytes;
+}
+
+static void too_large(dlti_error_t *err, const char *path, sd_input_format format, size_t max)
+{
+    dlti_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
+                      "file is larger than the limit of %zu bytes for %s (%s)", max,
+                      sd_input_format_name(format),
+                      format == SD_INPUT_MLIR ? "dlti_limits.max_input_bytes"
+                                              : "sysdesc_yaml_options.max_input_bytes");
+}
+
+/* Bytes of a file's start that sd_sniff() reads to pick its limit. */
+#define SNIFF_HEAD ((size_t)64 << 10)
+
+/* Reads the description `path` ("-": standard input) under the size limit
+ * of its syntax, which *format gets.  A regular file's syntax is told from
+ * its start before it is read, so that a file over its limit is refused
+ * without reading it; the whole text then decides (a start that holds no
+ * whole first line of content cannot). */
+static char *read_description(dlti_context *ctx, const char *path,
+                              const sysdesc_yaml_options *opts, size_t *len,
+                              sd_input_format *format, dlti_error_t *err)
+{
+    sysdesc_yaml_options filled;
+    sd_yaml_options_fill(&filled, opts);
+    size_t mlir_max = input_limit(ctx, &filled, SD_INPUT_MLIR);
+    size_t max = mlir_max > filled.max_input_bytes ? mlir_max : filled.max_input_bytes;
+    int fd = dlti_input_open(AT_FDCWD, path, 0, err);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fd != STDIN_FILENO && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        char *head = malloc(SNIFF_HEAD);
+        ssize_t n = head ? pread(fd, head, SNIFF_HEAD, 0) : -1;
+        if (n > 0 && (n == st.st_size || sd_sniff_decided(head, (size_t)n))) {
+            sd_input_format f = sd_sniff(path, head, (size_t)n);
+            size_t limit = input_limit(ctx, &filled, f);
+            if ((uint64_t)st.st_size > limit) {
+                free(head);
+                close(fd);
+                too_large(err, path, f, limit);
+                return NULL;
+            }
+            max = limit;
+        }
+        free(head);
+    }
+    char *text = dlti_input_read_all(fd, path, max, len, err);
+    if (fd != STDIN_FILENO)
+        close(fd);
+    if (!text)
+        return NULL;
+    *format = sd_sniff(path, text, *len);
+    size_t limit = input_limit(ctx, &filled, *format);
+    if (*len > limit) {
+        free(text);
+        too_large(err, path, *format, limit);
+        return NULL;
+    }
+    return text;
+}
 
 static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char *path,
                      const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
@@ -135,12 +210,29 @@ static char *resolve(const char *path, const sysdesc_yaml_options *opts, char **
     return NULL;
 }
 
-static int load_text(dlti_context *ctx, const char *text, size_t len, const char *path,
+static int load_json(dlti_context *ctx, const char *text, size_t len, const char *path,
                      const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
-    return sd_looks_like_mlir(path, text, len) ? load_mlir(ctx, text, len, path, opts, out, err)
-                                            : sysdesc_yaml_load(ctx, text, len, path, opts, out,
-                                                                err);
+    sysdesc_system sys;
+    if (sd_json_load(ctx, text, len, path, opts, &sys, err) < 0 ||
+        check_loaded(&sys, text, len, path ? path : "<input>", opts, err) < 0)
+        return -1;
+    *out = sys;
+    return 0;
+}
+
+static int load_text(dlti_context *ctx, const char *text, size_t len, const char *path,
+                     sd_input_format format, const sysdesc_yaml_options *opts,
+                     sysdesc_system *out, dlti_error_t *err)
+{
+    switch (format) {
+    case SD_INPUT_MLIR:
+        return load_mlir(ctx, text, len, path, opts, out, err);
+    case SD_INPUT_JSON:
+        return load_json(ctx, text, len, path, opts, out, err);
+    default:
+        return sysdesc_yaml_load(ctx, text, len, path, opts, out, err);
+    }
 }
 
 int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
@@ -151,7 +243,8 @@ int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len, const 
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no text");
         return -1;
     }
-    int rc = load_text(ctx, text ? text : "", len, source, opts, out, err);
+    text = text ? text : "";
+    int rc = load_text(ctx, text, len, source, sd_sniff(source, text, len), opts, out, err);
     if (rc < 0)
         dlti_error_settle(ctx, err, source);
     return rc;
@@ -169,8 +262,9 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
         return -1;
     }
     size_t len;
-    char *text = sd_read_input(path, opts, &len, err);
-    int rc = text ? load_text(ctx, text, len, path, opts, out, err) : -1;
+    sd_input_format format;
+    char *text = read_description(ctx, path, opts, &len, &format, err);
+    int rc = text ? load_text(ctx, text, len, path, format, opts, out, err) : -1;
     if (rc < 0)
         dlti_error_settle(ctx, err, path);
     free(text);
@@ -189,10 +283,11 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
     char *found;
     const char *file = resolve(path, opts, &found, &err);
     size_t len = 0;
-    char *text = file ? sd_read_input(file, &raw, &len, &err) : NULL;
+    sd_input_format format;
+    char *text = file ? read_description(ctx, file, &raw, &len, &format, &err) : NULL;
     sysdesc_system sys;
     long n = 1;
-    if (text && load_text(ctx, text, len, file, &raw, &sys, &err) == 0) {
+    if (text && load_text(ctx, text, len, file, format, &raw, &sys, &err) == 0) {
         if (sys.spec) {
             n = sysdesc_system_check_located(&sys, flags, text, len, file, report, user);
         } else {

@@ -39,7 +39,7 @@ char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format for
                                    unsigned flags, size_t *len, dlti_error_t *err)
 {
     /* Nothing is printed that would not read back as itself. */
-    if (sd_format_check(sys, format, err) != 0)
+    if (sd_format_check(sys, format, flags, err) != 0)
         return NULL;
     char *text = NULL;
     switch (format) {

@@ -58,10 +58,16 @@ static const char *string(const dlti_attr *a)
     return s;
 }
 
+/* The rates a chart can hold: a denormal or infinite peak (a spec read with
+ * --no-check) would stretch the axes over hundreds of decades, or put NaN
+ * in the coordinates; no real device is outside this band. */
+#define CEILING_MIN 1.0
+#define CEILING_MAX 1e24
+
 static void add(sysdesc_roofline *r, bool measured, bool compute, double v, const char *label,
                 const char *key)
 {
-    if (v <= 0 || r->n >= SYSDESC_ROOFLINE_MAX)
+    if (!(v >= CEILING_MIN && v <= CEILING_MAX) || r->n >= SYSDESC_ROOFLINE_MAX)
         return;
     sysdesc_roofline_ceiling *c = &r->c[r->n++];
     c->measured = measured;
@@ -174,13 +180,22 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
         const char *rt = string(at(ctx, meas, (const char *[]){"runtime"}, 1));
         const char *drv = string(at(ctx, meas, (const char *[]){"driver"}, 1));
         double nt = number(at(ctx, meas, (const char *[]){"num_threads"}, 1));
+        /* Which of its samples each value is (docs/measure.md, "Samples"):
+         * a map without `statistic` was written when every value was the
+         * best sample. */
+        const char *stat = string(at(ctx, meas, (const char *[]){"statistic"}, 1));
+        if (!stat)
+            stat = "best";
+        /* The statistic before the driver's name, which may be long and is cut first. */
         if (rt)
-            snprintf(r->measured_by, sizeof(r->measured_by), "sysdesc measure %s, through %s, %s",
-                     date ? date : "(no date)", rt, drv ? drv : "no driver named");
+            snprintf(r->measured_by, sizeof(r->measured_by),
+                     "sysdesc measure %s, %s of samples, through %s, %s",
+                     date ? date : "(no date)", stat, rt, drv ? drv : "no driver named");
         else
             dlti_snprintf(r->measured_by, sizeof(r->measured_by),
-                     "sysdesc measure %s, %s, %.0f thread%s", date ? date : "(no date)",
-                     isa ? isa : "(no ISA)", nt, nt == 1 ? "" : "s");
+                          "sysdesc measure %s, %s of samples, %s, %.0f thread%s",
+                          date ? date : "(no date)", stat, isa ? isa : "(no ISA)", nt,
+                          nt == 1 ? "" : "s");
     }
     bool compute = false, bw = false;
     for (size_t i = 0; i < r->n; i++) {

@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#define SLOTS 2048 /* a power of two, 4x SD_SCHEMA_MAX_KEYS */
+#define SLOTS 4096 /* a power of two, 4x SD_SCHEMA_MAX_KEYS */
 
 static struct {
     int parent[SD_SCHEMA_MAX_KEYS];        /* entry whose path is this entry's parent; -1 at the top */

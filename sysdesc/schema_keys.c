@@ -34,6 +34,13 @@
     {P "sysdesc_version", STR, NULL, D, 0, BOOK, 0, 0, NULL, "the sysdesc that measured",  \
      NULL, NULL},                                                                          \
     {P "mode", STR, NULL, D, 0, BOOK, 0, 0, NULL, "quick, default or full", NULL, NULL},   \
+    {P "statistic", STR, NULL, D, 0, BOOK, 0, 0, NULL,                                     \
+     "what each value is of its samples: median (the CPU's own kernels), best (a device's " \
+     "launches); absent: best, as every measurement before this key",                      \
+     NULL, NULL},                                                                          \
+    {P "repeats", I64, NULL, D, 0, BOOK, 1, BIG, NULL,                                     \
+     "the fewest samples (a device's: timed launches) any value is taken over", NULL,      \
+     NULL},                                                                                \
     {P "frequency_mhz", I64, "MHz", D, 0, PEAK, 1, 100000, NULL,                           \
      "the clock achieved while measuring: a CPU's by a chain of dependent integer adds, a " \
      "GPU's SMs by their cycle counter against the global timer (CUDA)",                   \
@@ -77,6 +84,45 @@
      "how long the runs took (a device's: after its runtime's start and kernel build)",     \
      NULL, NULL}
 
+/* A twin of the measured values' tree (docs/measure.md, "Samples"): P the
+ * twin's path and a dot; TI, TF the types of the values that are integers
+ * (bytes/s, MHz) and f64 (FLOP/s, ns) there; UB, UO, UN, UM their units
+ * (bytes/s, ops/s, ns, MHz; NULL for a twin without units); C the class;
+ * LO the integers' least value, FR the least and largest value of the TF
+ * ones (0, 0: none); W what a key of the twin holds. */
+#define ZERO2 0, 0    /* FR of a twin whose TF values are f64: no range */
+#define ONE_UP 1, BIG /* FR of a twin whose TF values are counts */
+#define MEASURED_TWIN(P, TI, TF, UB, UO, UN, UM, C, LO, FR, W)                             \
+    {P "frequency_mhz", TI, UM, CPU, 0, C, LO, BIG, NULL, W ": the achieved clock", NULL,  \
+     NULL},                                                                                \
+    {P "peak_ops_per_second", MAP, NULL, CPU, 0, C, 0, 0, NULL,                            \
+     W ": FMA rates, all threads", NULL, NULL},                                            \
+    {P "peak_ops_per_second.fp64_vector", TF, UO, CPU, 0, C, FR, NULL, W ": f64 FMA",      \
+     NULL, NULL},                                                                          \
+    {P "peak_ops_per_second.fp32_vector", TF, UO, CPU, 0, C, FR, NULL, W ": f32 FMA",      \
+     NULL, NULL},                                                                          \
+    {P "peak_ops_per_second_single_thread", MAP, NULL, CPU, 0, C, 0, 0, NULL,              \
+     W ": FMA rates, one thread", NULL, NULL},                                             \
+    {P "peak_ops_per_second_single_thread.fp64_vector", TF, UO, CPU, 0, C, FR, NULL,       \
+     W ": f64 FMA, one thread", NULL, NULL},                                               \
+    {P "peak_ops_per_second_single_thread.fp32_vector", TF, UO, CPU, 0, C, FR, NULL,       \
+     W ": f32 FMA, one thread", NULL, NULL},                                               \
+    {P "memory_bandwidth_in_bytes_per_second", TI, UB, CPU, 0, C, LO, BIG, NULL,           \
+     W ": memory triad, all threads", NULL, NULL},                                         \
+    {P "levels", MAP, NULL, CPU, 0, C, 0, 0, "L1 L2 L3 L4 memory", W ": one map a level",  \
+     NULL, NULL},                                                                          \
+    {P "levels.*", MAP, NULL, CPU, 0, C, 0, 0, NULL, W ": one level", NULL, NULL},         \
+    {P "levels.*.read_bandwidth_in_bytes_per_second", TI, UB, CPU, 0, C, LO, BIG, NULL,    \
+     W ": read, all threads", NULL, NULL},                                                 \
+    {P "levels.*.triad_bandwidth_in_bytes_per_second", TI, UB, CPU, 0, C, LO, BIG, NULL,   \
+     W ": triad, all threads", NULL, NULL},                                                \
+    {P "levels.*.read_bandwidth_single_thread_in_bytes_per_second", TI, UB, CPU, 0, C, LO, \
+     BIG, NULL, W ": read, one thread", NULL, NULL},                                       \
+    {P "levels.*.triad_bandwidth_single_thread_in_bytes_per_second", TI, UB, CPU, 0, C,    \
+     LO, BIG, NULL, W ": triad, one thread", NULL, NULL},                                  \
+    {P "levels.*.latency_in_ns", TF, UN, CPU, 0, C, FR, NULL, W ": latency, one thread",   \
+     NULL, NULL}
+
 /* The keys only a device's `measured` map has (docs/measure.md, "Devices"). */
 #define MEASURED_DEVICE(P, D)                                                              \
     {P "runtime", STR, NULL, D, 0, BOOK, 0, 0, NULL,                                       \
@@ -87,8 +133,6 @@
      NULL, NULL},                                                                          \
     {P "work_group_size", I64, NULL, D, 0, BOOK, 1, BIG, NULL,                             \
      "work-items (threads) a work-group (block) of every kernel", NULL, NULL},             \
-    {P "repeats", I64, NULL, D, 0, BOOK, 1, BIG, NULL,                                     \
-     "the fewest timed launches any value is the best of", NULL, NULL},                    \
     {P "peak_ops_per_second.fp16_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL,           \
      "f16 FMA, two lanes a chain (half2)", NULL, NULL},                                    \
     {P "levels.*.working_set_per_work_group_in_bytes", I64, "bytes", D, 0, BOOK, 1, BIG,   \
@@ -253,6 +297,12 @@ static const sysdesc_schema_key schema[] = {
     {"compiler.llvm", MAP, NULL, CPU, 0, FACT, 0, 0, NULL, "LLVM's own view", NULL, NULL},
     {"compiler.llvm.cpu", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
      "LLVM's CPU name: llc -mcpu, the chip of #llvm.target", NULL, NULL},
+    {"compiler.llvm.uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "the ancestor whose LLVM name cpu is, when the installed LLVM lacks uarch's", NULL, NULL},
+    {"compiler.llvm.version", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "the installed LLVM cpu was checked against (llc --version)", NULL, NULL},
+    {"compiler.llvm.path", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
+     "that llc: the name given or found on PATH", NULL, NULL},
 
     {"max_frequency_mhz", I64, "MHz", CPU, 0, PEAK, 1, 100000, NULL,
      "cpufreq maximum of the first usable PU", "max clock", NULL},
@@ -278,6 +328,32 @@ static const sysdesc_schema_key schema[] = {
      "hwloc FrequencyBaseMHz", NULL, NULL},
     {"cpu_kinds.*.linux_capacity", I64, NULL, CPU, 0, FACT, 0, BIG, NULL,
      "hwloc LinuxCapacity", NULL, NULL},
+
+    /* ---- the allocation: what this process may use, this host only
+     * (probe/host/allocation.c, gpu_allocation.c; docs/allocation.md) ---- */
+    {"allocation", MAP, NULL, ANY, 0, LIMIT, 0, 0, NULL,
+     "what this process may use of the device, and what chose it", NULL, NULL},
+    {"allocation.cpus", INTS, NULL, CPU, 0, LIMIT, 0, BIG, NULL,
+     "the PUs' os indices: the cgroup's cpuset and the CPU binding", NULL, NULL},
+    {"allocation.numa_nodes", INTS, NULL, CPU, 0, LIMIT, 0, BIG, NULL,
+     "the NUMA nodes' os indices: the cgroup's cpuset.mems", NULL, NULL},
+    {"allocation.cpu_quota", F64, NULL, CPU, 0, LIMIT, 0, 0, NULL,
+     "the cgroup's CPU bandwidth in CPUs (cpu.max 150000 100000: 1.5)", NULL, NULL},
+    {"allocation.memory_limit_in_bytes", I64, "bytes", CPU, 0, LIMIT, 1, BIG, NULL,
+     "the cgroup memory limit (= memory.cgroup_limit_in_bytes)", NULL, NULL},
+    {"allocation.cgroup", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
+     "the process's cgroup v2 path", NULL, NULL},
+    {"allocation.slurm_job_id", I64, NULL, CPU, 0, BOOK, 0, BIG, NULL,
+     "SLURM_JOB_ID", NULL, NULL},
+    {"allocation.slurm_step_id", I64, NULL, CPU, 0, BOOK, 0, BIG, NULL,
+     "SLURM_STEP_ID", NULL, NULL},
+    {"allocation.visible_devices", STR, NULL, GPU, 0, BOOK, 0, 0, NULL,
+     "the visibility variables that applied, NAME=VALUE; ...", NULL, NULL},
+    {"allocation.runtime_index", I64, NULL, GPU, 0, BOOK, 0, BIG, NULL,
+     "the device's index in its runtime as this process sees it (cuda:N, hip:N)", NULL,
+     NULL},
+    {"allocation.partitions", STRS, NULL, GPU, 0, LIMIT, 0, 0, NULL,
+     "the partitions the variable leaves: MIG UUIDs, Level Zero sub-devices", NULL, NULL},
 
     /* ---- what sysdesc measure measured (docs/measure.md): the CPU by its own
      * kernels, a GPU through its runtime (MEASURED_* above the table) ---- */
@@ -307,6 +383,38 @@ static const sysdesc_schema_key schema[] = {
      0, PEAK, 1, BIG, NULL, "triad, one thread", NULL, NULL},
     {"measured.levels.*.latency_in_ns", F64, "ns", CPU, 0, PEAK, 0, 0, NULL,
      "load-to-use latency, randomised pointer chase, one thread", NULL, NULL},
+    {"measured.levels.*.effective_capacity_in_bytes", I64, "bytes", CPU, 0, FACT, 1, BIG, NULL,
+     "a cache level: the largest working set of the latency sweep still within twice the "
+     "level's own latency (docs/measure.md, \"Effective capacity\")",
+     NULL, NULL},
+    {"measured.levels.*.effective_capacity_below_reported", BOOL, NULL, CPU, 0, FACT, 0, 0, NULL,
+     "the effective capacity is under half the probed cache size: the level keeps far less "
+     "for this process than the hardware reports (a VM's or a shared cache's share)",
+     NULL, NULL},
+    {"measured.latency_sweep", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
+     "the pointer-chase latency over growing working sets, one thread, that the effective "
+     "capacities are read off",
+     NULL, NULL},
+    {"measured.latency_sweep.working_sets_in_bytes", INTS, "bytes", CPU, 0, BOOK, 1, BIG, NULL,
+     "the working sets, each 2^(1/4) times the one before", NULL, NULL},
+    {"measured.latency_sweep.latencies_in_ps", INTS, "ps", CPU, 0, PEAK, 0, BIG, NULL,
+     "the median latency of a load at each working set, in picoseconds (integers: an array "
+     "here is of i64)",
+     NULL, NULL},
+    {"measured.best", MAP, NULL, CPU, 0, PEAK, 0, 0, NULL,
+     "each value's best sample (highest rate, lowest latency), at the value's own path",
+     NULL, NULL},
+    MEASURED_TWIN("measured.best.", I64, F64, "bytes/s", "ops/s", "ns", "MHz", PEAK, 1, ZERO2,
+                  "the best sample"),
+    {"measured.spread", MAP, NULL, CPU, 0, BOOK, 0, 0, NULL,
+     "each value's spread over its samples, (max - min) / median, at the value's own path",
+     NULL, NULL},
+    MEASURED_TWIN("measured.spread.", F64, F64, NULL, NULL, NULL, NULL, BOOK, 0, ZERO2,
+                  "(max - min) / median"),
+    {"measured.samples", MAP, NULL, CPU, 0, BOOK, 0, 0, NULL,
+     "how many samples each value is the median of, at the value's own path", NULL, NULL},
+    MEASURED_TWIN("measured.samples.", I64, I64, NULL, NULL, NULL, NULL, BOOK, 1, ONE_UP,
+                  "samples"),
     MEASURED_DEVICE("measured.", GPU),
     {"measured.runtimes", MAP, NULL, CPU, 0, PEAK, 0, 0, "opencl vulkan",
      "the host CPU measured through the runtimes that see it (pocl, lavapipe), each as a "
@@ -418,6 +526,35 @@ static const sysdesc_schema_key schema[] = {
      NULL, "one direction, one link", NULL, NULL},
     {"interconnect.total_bandwidth_in_bytes_per_second", I64, "bytes/s", GPU, 0, PEAK, 1, BIG,
      NULL, "both directions, all links, as vendors quote it", NULL, NULL},
+
+    /* ---- occupancy: how registers, warps and shared memory are handed out
+     * (sysdesc/occupancy.h, docs/occupancy.md) ---- */
+    {"register_allocation_unit_size", I64, NULL, GPU, 0, FACT, 1, BIG, NULL,
+     "32-bit registers a warp or wave is given at a time, all its lanes counted: NVIDIA 256 "
+     "(8 per thread), AMD the VGPR granule (gfx942: 8 per lane x 64)",
+     NULL, NULL},
+    {"register_allocation_granularity", STR, NULL, GPU, 0, FACT, 0, 0, NULL,
+     "what registers are allocated to: \"warp\" (NVIDIA, the Occupancy Calculator's term)",
+     NULL, NULL},
+    {"warp_allocation_granularity", I64, NULL, GPU, 0, FACT, 1, BIG, NULL,
+     "NVIDIA: the register file is split in this many parts (an SM's processing blocks) and a "
+     "block's warps count in multiples of it (4)",
+     NULL, NULL},
+    {"shared_memory_allocation_unit_size_in_bytes", I64, "bytes", GPU, 0, FACT, 1, BIG, NULL,
+     "a block's shared memory (LDS) is allocated in multiples of this: NVIDIA 128 (256 on "
+     "sm_7x), AMD CDNA 512 (gfx950: 1280)",
+     NULL, NULL},
+    {"shared_memory_carveouts_in_bytes", INTS, "bytes", GPU, 0, FACT, 0, BIG, NULL,
+     "NVIDIA: the shared memory capacities per compute unit a carveout may set (sm_90: 0, 8 "
+     "KiB, ... 228 KiB)",
+     NULL, NULL},
+    {"simds_per_compute_unit", I64, NULL, GPU, 0, FACT, 1, BIG, NULL,
+     "AMD: SIMDs a CU's waves are spread over (CDNA 4; RDNA 2 in CU mode)", NULL, NULL},
+    {"max_waves_per_simd", I64, NULL, GPU, 0, LIMIT, 1, BIG, NULL,
+     "AMD: waves one SIMD holds at once (gfx90a and later: 8; RDNA: 16)", NULL, NULL},
+    {"vgprs_per_simd", I64, NULL, GPU, 0, FACT, 1, BIG, NULL,
+     "AMD: 32-bit VGPRs of one SIMD's file, all lanes counted (gfx942: 512 per lane x 64)",
+     NULL, NULL},
 
     /* ---- matrix units (tensor cores, MFMA, WMMA, XMX) ---- */
     {"matrix_instruction_name", STR, NULL, GPU, 0, FACT, 0, 0, NULL,

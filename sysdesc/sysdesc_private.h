@@ -128,6 +128,15 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
  * DLTI_ERROR_LIMIT error at the node. */
 int sd_string_check(dlti_context *ctx, sd_types *tc, const sd_node *n, const char *source,
                     dlti_error_t *err);
+/* The attribute of MLIR text `text` as a value (`!mlir '...'`, typed JSON's
+ * {"type": "mlir", ...}): read as MLIR's parser reads it inside a module,
+ * not as a module's bare attribute (a #dlti.dl_spec value is no module's
+ * layout).  NULL with `err` (no position; the column within `text`). */
+const dlti_attr *sd_parse_mlir_value(dlti_context *ctx, const char *text, size_t len,
+                                     const char *source, dlti_error_t *err);
+/* `a`, a #dlti.dl_spec, checked as a module's data layout (data_layout:):
+ * the equal attribute, or NULL with `err` (no position). */
+const dlti_attr *sd_module_dl_spec(dlti_context *ctx, const dlti_attr *a, dlti_error_t *err);
 /* How a plain scalar resolves, used by the printer to decide on quotes. */
 typedef enum sd_plain_kind { SD_PLAIN_STRING, SD_PLAIN_NULL, SD_PLAIN_BOOL, SD_PLAIN_INT,
                              SD_PLAIN_FLOAT } sd_plain_kind;
@@ -265,20 +274,50 @@ int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned de
 /* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
 
 /* Appends `len` bytes as a double-quoted string: \" \\ \n \t escaped,
- * other control bytes as `control_fmt` (JSON "\\u%04X", YAML "\\x%02X"). */
+ * other control bytes as `control_fmt` (JSON "\\u%04X", YAML "\\x%02X"),
+ * and the characters of sd_escaped_char() as \uXXXX. */
 void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt);
+/* The length of the UTF-8 character at `s` when it is one that only an
+ * escape carries through a YAML reader, else 0: libyaml refuses the C1
+ * controls U+0080-U+009F (but U+0085) and U+FFFE/U+FFFF in its input, folds
+ * U+0085, U+2028 and U+2029 (line breaks) into spaces even inside quotes,
+ * and takes U+FEFF for a byte-order mark.  (C0 controls and DEL are
+ * escaped as bytes; tab, LF and CR included.) */
+size_t sd_escaped_char(const char *s, size_t len);
 /* The longest key the YAML emitter writes as a simple key ("KEY: value"):
  * libyaml forgets a simple key 1024 characters after its start, so longer
  * keys are written as explicit keys ("? KEY" and ": value"). */
 #define SD_YAML_SIMPLE_KEY_MAX 512
-/* The longest JSON key sysdesc prints, quoted: JSON has no explicit keys. */
-#define SD_JSON_KEY_MAX 1000
 /* Whether the bytes are UTF-8 as libyaml reads it (RFC 3629). */
 bool sd_utf8_valid(const char *s, size_t len);
 /* The one rule of what the YAML and JSON emitters may print: 0 when
- * `format` holds every key and value of `sys` so that it reads back equal,
- * else -1 with `err` naming the first one it cannot hold and why. */
-int sd_format_check(const sysdesc_system *sys, sysdesc_format format, dlti_error_t *err);
+ * `format` with `flags` (SYSDESC_PRINT_TYPED) holds every key and value of
+ * `sys` so that it reads back equal (plain JSON: as JSON), else -1 with
+ * `err` naming the first one it cannot hold and why. */
+int sd_format_check(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
+                    dlti_error_t *err);
+
+/* ---- typed JSON (json_emit.c writes it, json_parse.c and json_load.c read it) ---- */
+
+/* The member that marks typed JSON, first in the top object, and its value:
+ * JSON without it is plain JSON, which is not read (docs/yaml.md, "JSON"). */
+#define SD_JSON_FORMAT_KEY "$format"
+#define SD_JSON_FORMAT_TYPED "sysdesc typed JSON 1"
+/* Whether typed JSON writes map `a` as {"type": "mlir", ...}: it has a type
+ * key or a key that is not UTF-8, which no JSON member name can be. */
+bool sd_json_map_as_mlir(const dlti_attr *a);
+/* Parses strict JSON (RFC 8259) into `doc`: objects are SD_MAPPING, arrays
+ * SD_SEQUENCE, strings SD_SCALAR with `plain` false (decoded), numbers,
+ * true, false, null SD_SCALAR with `plain` true (their text); nesting
+ * deeper than `max_depth` is an error.  0, or -1 with err located. */
+int sd_json_parse(sd_doc *doc, const char *text, size_t len, const char *source,
+                  unsigned max_depth, dlti_error_t *err);
+/* Loads typed JSON into `out` (json_load.c has the rules); plain JSON is
+ * refused, DLTI_ERROR_UNSUPPORTED with the hint.  Limits of `opts` (may be
+ * NULL): max_input_bytes, and twice max_depth (a typed value's object).
+ * No schema check (load.c runs it).  0, or -1 with err located. */
+int sd_json_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                 const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err);
 /* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
 char *sd_buf_finish(dlti_buf *b, size_t *len);
 
@@ -290,7 +329,7 @@ void sd_format_double(char *out, size_t size, double v);
 #include "sysdesc/schema.h"
 
 /* The most keys schema_keys.c may hold (schema.c indexes them in arrays). */
-#define SD_SCHEMA_MAX_KEYS 512 /* the vendor runtimes' views need more than 256 */
+#define SD_SCHEMA_MAX_KEYS 1024 /* the vendor runtimes' views needed more than 256; measure's twins more than 512 */
 
 /* The entry named `name` under entry `parent` (-1: the device's top level):
  * the parent's '*' entry when it has one; -1 when there is none. */
@@ -347,9 +386,21 @@ long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text,
 /* Appends " (and N-1 more problems: ...)" to the first of `n` problems. */
 void sd_more_problems(dlti_error_t *err, long n);
 
-/* Whether `text` (named `path`, may be NULL) is MLIR rather than YAML: the
- * one rule of sysdesc_system_load() (sniff.c), which the locator follows. */
-bool sd_looks_like_mlir(const char *path, const char *text, size_t len);
+/* What a description's text is (sniff.c): the one rule of
+ * sysdesc_system_load() and _parse(), which the locator follows.  Its
+ * content first, the extension of `path` (may be NULL) where the content
+ * could be either. */
+typedef enum sd_input_format { SD_INPUT_MLIR, SD_INPUT_YAML, SD_INPUT_JSON } sd_input_format;
+sd_input_format sd_sniff(const char *path, const char *text, size_t len);
+/* Whether `len` bytes, the start of a longer text, hold enough of its
+ * first line of content that sd_sniff() of them is sd_sniff() of it all. */
+bool sd_sniff_decided(const char *head, size_t len);
+/* The format's name for messages: "MLIR", "YAML", "JSON". */
+const char *sd_input_format_name(sd_input_format f);
+/* Whether device id `key`, written plain as the first line of a YAML file
+ * ("KEY:"), is told as YAML by sd_sniff(): the YAML emitter quotes it
+ * otherwise. */
+bool sd_yaml_first_key_plain_ok(const char *key, size_t len);
 
 /* Locates key paths in YAML or MLIR text (check_locate.c). */
 typedef struct sd_locator sd_locator;

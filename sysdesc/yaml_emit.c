@@ -53,20 +53,13 @@ static void put_double_quoted(dlti_buf *b, const char *s, size_t len)
 
 /* Single quotes keep MLIR text readable, but a YAML reader folds their line
  * breaks (and U+0085, U+2028, U+2029) into spaces and cannot take control
- * characters: such text goes in double quotes, escaped.  (Text that is not
- * UTF-8 never gets here: sd_format_check refuses it.) */
+ * characters or U+FFFE/U+FFFF: such text goes in double quotes, escaped.
+ * (Text that is not UTF-8 never gets here: sd_format_check refuses it.) */
 static bool single_quote_safe(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f)
-            return false;
-        if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] == 0x85)
-            return false;
-        if ((c == 0xE2 || c == 0xEF) && i + 2 < len &&
-            ((c == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
-              ((unsigned char)s[i + 2] & 0xFE) == 0xA8) ||
-             (c == 0xEF && (unsigned char)s[i + 1] == 0xBB && (unsigned char)s[i + 2] == 0xBF)))
+        if (c < 0x20 || c == 0x7f || (c >= 0xC2 && sd_escaped_char(s + i, len - i)))
             return false;
     }
     return true;
@@ -246,7 +239,9 @@ static void put_indent(dlti_buf *b, int indent)
     }
 }
 
-static void put_key(dlti_buf *b, dlti_key key)
+/* `first`: the first line of the file, which must not look like MLIR
+ * (sniff.c) in plain style. */
+static void put_key(dlti_buf *b, dlti_key key, bool first)
 {
     size_t len;
     const char *s = dlti_key_str(key, &len);
@@ -256,7 +251,8 @@ static void put_key(dlti_buf *b, dlti_key key)
         return;
     }
     /* Reserved words are keys of the format only when written plain. */
-    if (!sd_utf8_valid(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0)
+    if (!sd_utf8_valid(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0 ||
+        (first && !sd_yaml_first_key_plain_ok(s, len)))
         put_double_quoted(b, s, len);
     else if (!put_string(b, s, len))
         put_double_quoted(b, s, len);
@@ -269,7 +265,7 @@ static void put_key_at(dlti_buf *b, dlti_key key, int indent)
 {
     put_indent(b, indent);
     size_t at = b->len;
-    put_key(b, key);
+    put_key(b, key, at == 0);
     if (!b->failed && b->len - at > SD_YAML_SIMPLE_KEY_MAX) {
         size_t klen = b->len - at;
         char *text = malloc(klen);
@@ -319,9 +315,28 @@ static void put_array_inline(dlti_buf *b, const dlti_attr *a)
 }
 
 /* Writes " value\n" after a "key:" or "-", or a nested block at `indent`. */
+/* Whether a map has a key that is not UTF-8, which no YAML key holds: it
+ * travels as !mlir text, whose escapes hold any byte. */
+static bool keys_need_mlir(const dlti_attr *a)
+{
+    for (size_t i = 0; i < dlti_attr_size(a); i++) {
+        size_t len;
+        const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
+        if (s && !sd_utf8_valid(s, len))
+            return true;
+    }
+    return false;
+}
+
 static void put_value(dlti_buf *b, const dlti_attr *a, int indent)
 {
     dlti_attr_kind k = dlti_attr_get_kind(a);
+    if ((k == DLTI_ATTR_MAP || k == DLTI_ATTR_DL_SPEC) && keys_need_mlir(a)) {
+        dlti_buf_puts(b, " ");
+        put_mlir(b, a);
+        dlti_buf_puts(b, "\n");
+        return;
+    }
     if (k == DLTI_ATTR_MAP || k == DLTI_ATTR_DL_SPEC) {
         const char *tag = k == DLTI_ATTR_DL_SPEC ? " !dl_spec" : "";
         if (dlti_attr_size(a) == 0) {

@@ -22,8 +22,11 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
                               dlti_attr_kind_name(dlti_attr_get_kind(a)));
             return -1;
         }
-        out->dl_spec = a;
-        return 0;
+        /* the module's layout: its rules apply (a nested one's do not) */
+        out->dl_spec = sd_module_dl_spec(ctx, a, err);
+        if (!out->dl_spec)
+            dlti_error_place(err, source, v->line, v->column);
+        return out->dl_spec ? 0 : -1;
     }
     if (v->kind != SD_SCALAR || (v->tag && !sd_tag_is(v, SD_TAG_STR)) || v->len == 0) {
         dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, v->line, v->column,

@@ -206,7 +206,13 @@ static const dlti_attr *build_map(file *f, const sd_node *node, dlti_attr_kind k
     for (size_t i = 0; i < n; i++)
         if (entries[i].value)
             entries[kept++] = entries[i];
-    result = dlti_container_new(ctx, kind, entries, kept, f->L->err);
+    /* A #dlti.dl_spec below the module is read as MLIR's parser reads it
+     * there: a module's layout rules are checked on data_layout: alone
+     * (load_data_layout); the container that holds this one checks depth. */
+    if (kind == DLTI_ATTR_DL_SPEC)
+        result = dlti_container_build_entries(ctx, kind, entries, kept, f->L->err, NULL);
+    else
+        result = dlti_container_new(ctx, kind, entries, kept, f->L->err);
     if (!result)
         dlti_error_place(f->L->err, f->source, node->line, node->column);
 out:
@@ -432,7 +438,10 @@ static int load_data_layout(file *f, const sd_node *v, sysdesc_system *out)
     dlti_attr_kind tagged;  /* whatever its known tag, a dl_spec */
     if (sd_map_kind(v, DLTI_ATTR_DL_SPEC, &tagged, f->source, L->err) < 0)
         return -1;
-    out->dl_spec = build_map(f, v, DLTI_ATTR_DL_SPEC, NULL, false);
+    const dlti_attr *spec = build_map(f, v, DLTI_ATTR_DL_SPEC, NULL, false);
+    out->dl_spec = spec ? sd_module_dl_spec(L->ctx, spec, L->err) : NULL;
+    if (spec && !out->dl_spec)
+        dlti_error_place(L->err, f->source, v->line, v->column);
     return out->dl_spec ? 0 : -1;
 }
 

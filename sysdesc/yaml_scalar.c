@@ -436,11 +436,55 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
     return string_attr(ctx, tc, n, source, err);
 }
 
+const dlti_attr *sd_parse_mlir_value(dlti_context *ctx, const char *text, size_t len,
+                                     const char *source, dlti_error_t *err)
+{
+    /* Read as the element of "[TEXT]": a value, not a module's bare
+     * attribute, so that a nested #dlti.dl_spec is read as MLIR's parser
+     * reads it inside a module (the module's layout rules are not its). */
+    char *wrapped = malloc(len + 3);
+    if (!wrapped) {
+        sd_nomem(err, source);
+        return NULL;
+    }
+    wrapped[0] = '[';
+    memcpy(wrapped + 1, text, len);
+    wrapped[len + 1] = ']';
+    wrapped[len + 2] = '\0';
+    const dlti_attr *a = dlti_attr_parse(ctx, wrapped, len + 2, source, err);
+    free(wrapped);
+    if (a && (dlti_attr_get_kind(a) != DLTI_ATTR_ARRAY || dlti_attr_size(a) != 1)) {
+        dlti_error_set(err, DLTI_ERROR_SYNTAX, "expected one attribute");
+        return NULL;
+    }
+    if (!a && err && err->line == 1 && err->column > 1)
+        err->column--; /* the column in TEXT */
+    return a ? dlti_attr_element(a, 0) : NULL;
+}
+
+const dlti_attr *sd_module_dl_spec(dlti_context *ctx, const dlti_attr *a, dlti_error_t *err)
+{
+    size_t n = dlti_attr_size(a);
+    dlti_entry *entries = malloc((n ? n : 1) * sizeof(*entries));
+    if (!entries) {
+        dlti_nomem(err);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        entries[i].key = dlti_attr_entry_key(a, i);
+        entries[i].value = dlti_attr_entry_value(a, i);
+    }
+    /* the public builder applies the rules of a module's layout */
+    const dlti_attr *checked = dlti_container_new(ctx, DLTI_ATTR_DL_SPEC, entries, n, err);
+    free(entries);
+    return checked;
+}
+
 static const dlti_attr *parse_mlir(dlti_context *ctx, const sd_node *n, const char *source,
                                    dlti_error_t *err)
 {
     dlti_error_t inner;
-    const dlti_attr *a = dlti_attr_parse(ctx, n->u.text, n->len, source, &inner);
+    const dlti_attr *a = sd_parse_mlir_value(ctx, n->u.text, n->len, source, &inner);
     if (!a)
         dlti_error_set_at(err, inner.code, source, n->line, n->column,
                  "in !mlir value (column %d of the value): %s", inner.column, inner.text);

@@ -7,6 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t sd_escaped_char(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (len >= 2 && p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)
+        return 2; /* C1 controls; U+0085 also a line break */
+    if (len >= 3 && p[0] == 0xE2 && p[1] == 0x80 && (p[2] & 0xFE) == 0xA8)
+        return 3; /* U+2028, U+2029 */
+    if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+        return 3; /* U+FEFF */
+    if (len >= 3 && p[0] == 0xEF && p[1] == 0xBF && (p[2] & 0xFE) == 0xBE)
+        return 3; /* U+FFFE, U+FFFF */
+    return 0;
+}
+
 void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt)
 {
     dlti_buf_putc(b, '"');
@@ -21,19 +35,12 @@ void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *contr
             dlti_buf_puts(b, "\\t");
         } else if (c < 0x20 || c == 0x7f) {
             dlti_buf_printf(b, control_fmt, c);
-        } else if (c >= 0xC2 && (i + 1 < len) &&
-                   ((c == 0xC2 && (unsigned char)s[i + 1] == 0x85) ||
-                    (c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
-                     ((unsigned char)s[i + 2] & 0xFE) == 0xA8) ||
-                    (c == 0xEF && i + 2 < len && (unsigned char)s[i + 1] == 0xBB &&
-                     (unsigned char)s[i + 2] == 0xBF))) {
-            /* U+0085, U+2028 and U+2029 are line breaks to a YAML reader
-             * (folded into a space even inside quotes), U+FEFF a byte-order
-             * mark: escaped (\u, which both YAML and JSON read), they
-             * read back as themselves. */
-            unsigned cp = c == 0xC2 ? 0x85 : c == 0xEF ? 0xFEFF : 0x2000u | (unsigned char)s[i + 2];
-            if (cp == 0x20A8 || cp == 0x20A9)
-                cp += 0x2028 - 0x20A8;
+        } else if (c >= 0xC2 && i + 1 < len && sd_escaped_char(s + i, len - i)) {
+            /* Escaped (\u, which both YAML and JSON read), they read back
+             * as themselves: see sd_escaped_char(). */
+            unsigned cp = c == 0xC2 ? (unsigned char)s[i + 1]
+                                    : ((c & 0x0Fu) << 12) | (((unsigned char)s[i + 1] & 0x3Fu) << 6) |
+                                          ((unsigned char)s[i + 2] & 0x3Fu);
             dlti_buf_printf(b, "\\u%04X", cp);
             i += c == 0xC2 ? 1 : 2;
         } else {

@@ -181,12 +181,16 @@ SYSDESC_API const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *
                                      dlti_error_t *err);
 
 /**
- * The LLVM data layout string for a #dlti.dl_spec: the spec's entries as
- * LLVM tokens, endianness first, so that import(export(import(s))) equals
- * import(s).  Malloc'ed, owned by the caller.  Fails with DLTI_ERROR_UNSUPPORTED
- * for entries LLVM strings cannot express (index, vectors, other dialects'
- * keys, non-integer values) naming the entry; DLTI_ERROR_ARGUMENT when `spec`
- * is not a dl_spec.
+ * The LLVM data layout string for a #dlti.dl_spec, byte for byte the one
+ * `mlir-translate-22 -mlir-to-llvmir` writes: identifier tokens, then type
+ * tokens, each in spec order (`p0:64:64:64:64` with every field; no token
+ * for an `index` entry or for a zero memory space, stack or function pointer
+ * alignment), so that import(export(import(s))) equals import(s).  Malloc'ed,
+ * owned by the caller.  Fails with DLTI_ERROR_UNSUPPORTED for entries LLVM
+ * strings cannot express (signed integers, other float formats, vectors,
+ * other dialects' keys, non-integer values) naming the entry, and for a
+ * string LLVM's parser would refuse; DLTI_ERROR_ARGUMENT when `spec` is not
+ * a dl_spec.
  */
 SYSDESC_API char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err);
 

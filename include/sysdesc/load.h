@@ -1,6 +1,6 @@
 /*
  * sysdesc/load.h - read descriptions: YAML files (docs/yaml.md), MLIR
- * files, catalog names.
+ * files, typed JSON (docs/yaml.md, "JSON"), catalog names.
  *
  * A YAML file is a system: a mapping from device id to that device's
  * properties, each device becoming a #dlti.target_device_spec of the
@@ -64,7 +64,9 @@ typedef struct sysdesc_yaml_options {
     /** Nodes that aliases may add, counting a node once per alias that
      *  reaches it (the "billion laughs" guard); default 1,000,000. */
     size_t max_alias_nodes;
-    /** Size of one input file; default 64 MiB. */
+    /** Size of one YAML or JSON input; default 64 MiB.  (An MLIR input's
+     *  limit is the context's dlti_limits.max_input_bytes, whatever reads
+     *  it.) */
     size_t max_input_bytes;
     /** Chain of `base:` references (a base of a base...); default 16. */
     unsigned max_base_depth;
@@ -112,11 +114,17 @@ SYSDESC_API int sysdesc_yaml_load_file(dlti_context *ctx, const char *path,
                                        dlti_error_t *err);
 
 /**
- * Loads a description in either syntax: MLIR text (a module with
- * dlti.target_system_spec / dlti.dl_spec, or a bare system spec) when the
- * file name ends in ".mlir" or the text starts with `#` or `module`, else
- * YAML.  A catalog name ("nvidia/h100-sxm") is looked up when `path` is not
- * an existing file.  Errors as sysdesc_yaml_load(); an MLIR file without a
+ * Loads a description in any syntax sysdesc writes: MLIR text (a module with
+ * dlti.target_system_spec / dlti.dl_spec, or a bare system spec), YAML, or
+ * typed JSON (`--format json --typed`), told by one rule (docs/yaml.md,
+ * "Formats"): the text's first token (`module`, `#dlti...`, `func.func @f`:
+ * MLIR; `ID:`: YAML; `{"`: JSON), the file name's extension only where the
+ * text could be either.  Plain JSON, which loses MLIR's types, is refused:
+ * DLTI_ERROR_UNSUPPORTED, "plain JSON is not read" with the hint.  Each
+ * syntax has its size limit (MLIR dlti_limits.max_input_bytes, YAML and
+ * JSON opts->max_input_bytes: DLTI_ERROR_LIMIT, a regular file's before it
+ * is read).  A catalog name ("nvidia/h100-sxm") is looked up when `path` is
+ * not an existing file.  Errors as sysdesc_yaml_load(); an MLIR file without a
  * system spec is DLTI_ERROR_NOT_FOUND unless SYSDESC_LOAD_ANY_MODULE.  A
  * `path` that is neither a file nor a catalog entry is DLTI_ERROR_NOT_FOUND,
  * its message naming the entries it nearly spells ("did you mean
@@ -130,12 +138,12 @@ SYSDESC_API int sysdesc_system_load(dlti_context *ctx, const char *path,
 
 /**
  * Loads a description held in memory (`len` bytes; it need not be
- * NUL-terminated), in either syntax, by the rule sysdesc_system_load()
- * applies to a file's text: MLIR when `source` ends in ".mlir" or the text
- * starts with an attribute (`#dlti...`) or `module`, else YAML.  `source`
- * names the input in errors and is the base of relative `base:` paths (may
- * be NULL).  Errors and ownership as sysdesc_system_load().  (The Python
- * module's sysdesc.parse().)
+ * NUL-terminated), in any syntax, by the rule sysdesc_system_load() applies
+ * to a file's text (`source`, may be NULL, stands for the file name: its
+ * extension breaks ties) and under the same limits.  `source` names the
+ * input in errors and is the base of relative `base:` paths.  Errors and
+ * ownership as sysdesc_system_load().  (The Python module's
+ * sysdesc.parse().)
  */
 SYSDESC_API int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len,
                                      const char *source, const sysdesc_yaml_options *opts,

@@ -31,15 +31,20 @@ typedef enum sysdesc_format {
     SYSDESC_FORMAT_ATTR,
     /** YAML that sysdesc_yaml_load() reads back to an equal spec (docs/yaml.md). */
     SYSDESC_FORMAT_YAML,
-    /** JSON (RFC 8259), see sysdesc_json_print(). */
+    /** JSON (RFC 8259), see sysdesc_json_print(); read back only typed
+     *  (SYSDESC_PRINT_TYPED). */
     SYSDESC_FORMAT_JSON
 } sysdesc_format;
 
 /** Flags of sysdesc_system_print() and sysdesc_json_print(). */
 enum {
-    /** JSON: keep MLIR types: every integer or float that is not i64/f64,
-     *  every type and every other attribute becomes {"type": T, "value": V}.
-     *  Other formats always keep types and ignore it. */
+    /** JSON: keep MLIR types, so that sysdesc_system_load() reads it back
+     *  to the identical spec: a first member "$format": "sysdesc typed JSON
+     *  1", and every value plain JSON would spell like another (an integer
+     *  or float that is not i64/f64, a type, a map whose keys are exactly
+     *  "type" and "value", any other attribute) as {"type": T, "value": V}
+     *  (docs/yaml.md, "JSON").  Other formats always keep types and ignore
+     *  it. */
     SYSDESC_PRINT_TYPED = 1u << 0,
     /** MLIR and attr: one DLTI entry a line, nested maps indented
      *  (DLTI_PRINT_PRETTY); mlir-opt-22 reads it, `fmt` prints it back on
@@ -69,10 +74,12 @@ SYSDESC_API char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format
 /**
  * The same, with the reason for NULL in `err` (may be NULL): out of memory,
  * or DLTI_ERROR_UNSUPPORTED for a key or value `format` cannot hold so that
- * it reads back as itself (YAML: a key that is not UTF-8; JSON: a key or a
- * string that is not UTF-8, a key longer than 1000 characters quoted), the
- * error naming its path.  sysdesc_system_print() returns NULL for those too:
- * nothing is printed that would not read back equal.
+ * it reads back as itself (YAML: a device id or device key that is not
+ * UTF-8, a device named "data_layout" beside a data layout; typed JSON: a
+ * device id that is not UTF-8, a device named "data_layout" or "$format";
+ * plain JSON: a key or a string that is not UTF-8), the error naming its
+ * path.  sysdesc_system_print() returns NULL for those too: nothing is
+ * printed that would not read back equal.
  */
 SYSDESC_API char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format format,
                                                unsigned flags, size_t *len, dlti_error_t *err);
@@ -99,8 +106,8 @@ SYSDESC_API char *sysdesc_yaml_print(const sysdesc_system *sys, size_t *len);
  * Prints `sys` as JSON (RFC 8259): maps and devices as objects, arrays as
  * arrays, numbers, booleans, strings; NaN and infinities as null in plain
  * mode; attributes JSON cannot hold (types, dense data) as their MLIR text.
- * `data_layout` becomes a top-level "data_layout" member beside "devices".
- * `flags`: SYSDESC_PRINT_TYPED.
+ * `data_layout` becomes a top-level "data_layout" member beside the devices.
+ * `flags`: SYSDESC_PRINT_TYPED (the JSON sysdesc reads back).
  */
 SYSDESC_API char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len);
 

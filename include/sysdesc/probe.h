@@ -147,6 +147,19 @@ typedef struct sysdesc_probe_options {
      *  again, OFF asks and keeps nothing). */
     const char *gcc;
     const char *clang;
+    /** The node's view instead of this process's allocation (docs/allocation.md):
+     *  every PU and NUMA node, MemTotal not bounded by the cgroup, every GPU
+     *  whatever CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES,
+     *  GPU_DEVICE_ORDINAL and ZE_AFFINITY_MASK say (the runtimes' children run
+     *  without them).  The CPU's `allocation` map still says what this process
+     *  may use.  Host probes only. */
+    bool whole_node;
+    /** The LLVM the CPU's compiler.llvm.cpu is checked against, on a host
+     *  probe: `llc` looked up on PATH or a path; NULL: "llc"; "": none (the
+     *  table's name, "not checked").  `llc -mcpu=help` lists the CPUs it
+     *  knows; a name it lacks gives way to the nearest ancestor's it knows.
+     *  Cached like the compilers' answers. */
+    const char *llc;
 } sysdesc_probe_options;
 
 /**

@@ -54,9 +54,12 @@ typedef struct sysdesc_roofline {
     char device_id[64];
     /** "AMD EPYC (CPU)": vendor, model and device id as the spec has them. */
     char title[192];
-    /** Provenance of the measured ceilings: "sysdesc measure 2026-11-23T14:36:11Z,
+    /** Provenance of the measured ceilings, with the statistic each value is
+     *  of its samples (the measured map's `statistic`; best where it has
+     *  none): "sysdesc measure 2026-11-23T14:36:11Z, median of samples,
      *  avx512f, 2 threads", or for a device measured through a runtime
-     *  "sysdesc measure DATE, through cuda, CUDA 12.4"; "" when none. */
+     *  "sysdesc measure DATE, best of samples, through cuda, CUDA 12.4"; ""
+     *  when none. */
     char measured_by[160];
     sysdesc_roofline_ceiling c[SYSDESC_ROOFLINE_MAX];
     size_t n;
@@ -69,7 +72,9 @@ typedef struct sysdesc_roofline {
  * a CPU (device_type "CPU") fp64_vector, fp64_matrix, fp32_vector and
  * fp32_matrix, for any other device those and the tensor types
  * tf32_matrix, fp16_matrix, bf16_matrix and fp8_matrix.  A type the device
- * has no peak for is left out.  Returns 0, or -1 with err
+ * has no peak for is left out, and so is a rate that is not a number from 1
+ * to 1e24 per second (a denormal or infinite value of a spec read without
+ * the schema check: no chart could hold it).  Returns 0, or -1 with err
  * (DLTI_ERROR_NOT_FOUND when there is no compute or no bandwidth ceiling,
  * DLTI_ERROR_ARGUMENT for a type that is none of peak_ops_per_second's).
  */

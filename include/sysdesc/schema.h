@@ -59,8 +59,8 @@ typedef struct sysdesc_schema_key {
     /** Dotted path inside the device; '*' is one level named as `names` says. */
     const char *path;
     sysdesc_value_type type;
-    /** The unit: "bytes", "bits", "MHz", "bytes/s", "ops/s", "W", "ways", "ns", "s"
-     *  (the last two: sysdesc measure); NULL for none. */
+    /** The unit: "bytes", "bits", "MHz", "bytes/s", "ops/s", "W", "ways", "ns", "ps", "s"
+     *  (the last three: sysdesc measure); NULL for none. */
     const char *unit;
     /** SYSDESC_DEVICE_* bits: which device types carry it. */
     unsigned devices;

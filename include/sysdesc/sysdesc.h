@@ -18,6 +18,7 @@
  *   sysdesc/roofline.h  the ceilings of a device's roofline
  *   sysdesc/tuner.h     one device in an autotuner's field names (TVM, Triton, Inductor)
  *   sysdesc/uarch.h     the CPU identity keys of a microarchitecture, by name
+ *   sysdesc/occupancy.h resident blocks and warps of a kernel on any GPU a spec describes
  * Link with `pkg-config --libs sysdesc`.  Every header documents ownership,
  * errors and threads in its preamble; docs/architecture.md draws the layers.
  */
@@ -41,5 +42,6 @@
 #include "sysdesc/tuner.h"
 #include "sysdesc/attach.h"
 #include "sysdesc/uarch.h"
+#include "sysdesc/occupancy.h"
 
 #endif /* SYSDESC_SYSDESC_H */

@@ -80,11 +80,11 @@ static const char *compiler_name(const sysdesc_probe_options *o, bool clang)
     return given ? given : clang ? "clang" : "gcc";
 }
 
-/* Runs argv (argv[0] a path), stdin and stderr /dev/null, its stdout into
- * `out` (NUL-terminated, cut at `size`; NULL: /dev/null), within `ms`
- * milliseconds (then killed).  Its exit status, or -1 when it could not
- * run, was killed or timed out. */
-static int run_program(char *const argv[], char *out, size_t size, int ms)
+/* Runs argv (argv[0] a path), stdin /dev/null, its stdout (and its stderr
+ * with `with_stderr`, else /dev/null) into `out` (NUL-terminated, cut at
+ * `size`; NULL: /dev/null), within `ms` milliseconds (then killed).  Its
+ * exit status, or -1 when it could not run, was killed or timed out. */
+static int run_program(char *const argv[], char *out, size_t size, int ms, bool with_stderr)
 {
     int pipefd[2] = {-1, -1};
     if (out && pipe2(pipefd, O_CLOEXEC) != 0)
@@ -96,7 +96,10 @@ static int run_program(char *const argv[], char *out, size_t size, int ms)
         posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
     else
         posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (out && with_stderr) /* llc -mcpu=help prints its list there */
+        posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+    else
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     /* the compiler gets default signal dispositions and mask, whatever the
      * caller set (a SIGCHLD ignored would lose its status) */
     posix_spawnattr_t attr;
@@ -192,11 +195,11 @@ static bool ask_version(const char *path, bool clang, char *out, size_t size)
      * names its own; GCC's -dumpfullversion (GCC 7 on) gives x.y.z where
      * -dumpversion may give the major alone */
     char *const argv[] = {(char *)path, clang ? "--version" : "-dumpfullversion", NULL};
-    if (run_program(argv, text, sizeof(text), COMPILER_TIMEOUT_MS) == 0 &&
+    if (run_program(argv, text, sizeof(text), COMPILER_TIMEOUT_MS, false) == 0 &&
         parse_version(text, clang ? "clang version " : NULL, out, size))
         return true;
     char *const old[] = {(char *)path, "-dumpversion", NULL};
-    return !clang && run_program(old, text, sizeof(text), COMPILER_TIMEOUT_MS) == 0 &&
+    return !clang && run_program(old, text, sizeof(text), COMPILER_TIMEOUT_MS, false) == 0 &&
            parse_version(text, NULL, out, size);
 }
 
@@ -216,7 +219,7 @@ static bool compiles(const char *path, const char *flags)
     for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
         argv[n++] = rest[i];
     argv[n] = NULL;
-    return run_program(argv, NULL, 0, COMPILER_TIMEOUT_MS) == 0;
+    return run_program(argv, NULL, 0, COMPILER_TIMEOUT_MS, false) == 0;
 }
 
 /* The chain's entries the compiler is asked about, in turn: from the
@@ -309,6 +312,112 @@ bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed
     pb_provenance(run, clang ? "compiler.clang" : "compiler.gcc", what);
     if (!cc->accepted) {
         memset(cc, 0, sizeof(*cc));
+        return false;
+    }
+    return true;
+}
+
+/* ---- the installed LLVM: which CPU names it knows ---- */
+
+/* The CPU names `llc -mtriple=TRIPLE -mcpu=help` lists (on stderr), cut to
+ * their section; false when it lists none (no such target). */
+static bool llc_cpus(const char *path, const char *triple, char *out, size_t size)
+{
+    char opt[96];
+    snprintf(opt, sizeof(opt), "-mtriple=%s", triple);
+    char *const argv[] = {(char *)path, opt, "-mcpu=help", NULL};
+    if (run_program(argv, out, size, COMPILER_TIMEOUT_MS, true) != 0)
+        return false;
+    char *start = strstr(out, "Available CPUs for this target:");
+    if (!start)
+        return false;
+    start = strchr(start, '\n');
+    char *end = start ? strstr(start, "Available features") : NULL;
+    if (end)
+        *end = '\0';
+    if (!start || !strpbrk(start, "abcdefghijklmnopqrstuvwxyz"))
+        return false;
+    memmove(out, start, strlen(start) + 1);
+    return true;
+}
+
+/* "14.0.6" of "Debian LLVM version 14.0.6". */
+static bool llc_version(const char *path, char *out, size_t size)
+{
+    char text[1024];
+    char *const argv[] = {(char *)path, "--version", NULL};
+    return run_program(argv, text, sizeof(text), COMPILER_TIMEOUT_MS, false) == 0 &&
+           parse_version(text, "LLVM version ", out, size);
+}
+
+bool pb_llvm_ask(pb_run *run, const pb_uarch *u, const char *llvm, pb_llvm_checked *out)
+{
+    memset(out, 0, sizeof(*out));
+    const char *name = run->opts->llc ? run->opts->llc : "llc";
+    const char *triple = pb_uarch_triple(u->arch);
+    char id[128];
+    if (!*name || !triple || !find_on_path(name, out->path, sizeof(out->path)) ||
+        !file_identity(out->path, id, sizeof(id))) {
+        char why[300];
+        snprintf(why, sizeof(why), "not checked: %s%.200s%s; the table's name "
+                 "(probe/uarch/uarch_table.c)", !*name ? "no llc asked" : !triple ? "no triple for "
+                 : "", !*name ? "" : !triple ? u->arch : name,
+                 !*name || !triple ? "" : strchr(name, '/') ? " not found" : " not found on PATH");
+        pb_provenance(run, "compiler.llvm", why);
+        memset(out, 0, sizeof(*out));
+        return false;
+    }
+    const char *want = llvm ? llvm : u->llvm;
+    dlti_buf key = {0};
+    dlti_buf_printf(&key, "llvm answer 1\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
+                    SYSDESC_VERSION_STRING, out->path, id, triple, u->name, want);
+    const dlti_attr *entry = NULL;
+    if (!key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
+        entry = pb_cache_lookup(run, "compiler", key.data);
+    const char *version = string_of(run->ctx, entry, "version");
+    const char *cpu = string_of(run->ctx, entry, "cpu");
+    bool asked = false;
+    if (version && cpu && strlen(version) < sizeof(out->version)) {
+        snprintf(out->version, sizeof(out->version), "%s", version);
+        /* the cached name as the chain's own string ("" when none was known) */
+        out->cpu = *cpu ? pb_uarch_llvm_known(u, llvm, cpu, &out->from) : NULL;
+    } else {
+        const size_t size = 64 * 1024; /* llc-22's x86 list: ~11 KiB */
+        char *cpus = malloc(size);
+        asked = cpus && llc_version(out->path, out->version, sizeof(out->version));
+        if (asked && llc_cpus(out->path, triple, cpus, size))
+            out->cpu = pb_uarch_llvm_known(u, llvm, cpus, &out->from);
+        free(cpus);
+    }
+    if (asked && !key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
+        dlti_buf f = {0};
+        dlti_buf_puts(&f, "\"version\" = ");
+        dlti_print_string(&f, out->version, strlen(out->version));
+        dlti_buf_puts(&f, ", \"cpu\" = ");
+        dlti_print_string(&f, out->cpu ? out->cpu : "", out->cpu ? strlen(out->cpu) : 0);
+        if (!f.failed)
+            pb_cache_store(run, "compiler", key.data, f.data, f.len);
+        free(f.data);
+    }
+    free(key.data);
+    char what[1400];
+    if (!out->version[0])
+        snprintf(what, sizeof(what), "not checked: %s gave no version; the table's name "
+                 "(probe/uarch/uarch_table.c)", out->path);
+    else if (!out->cpu)
+        snprintf(what, sizeof(what), "not checked: %s (LLVM %s) lists none of %s's LLVM names "
+                 "for %s (-mcpu=help); the table's name (probe/uarch/uarch_table.c)",
+                 out->path, out->version, u->name, triple);
+    else if (strcmp(out->cpu, want) != 0)
+        snprintf(what, sizeof(what), "%s, LLVM %s (-mcpu=help): no %s; %s, %s's, the nearest "
+                 "it knows (probe/uarch/uarch_table.c)", out->path, out->version, want,
+                 out->cpu, out->from ? out->from->name : u->name);
+    else
+        snprintf(what, sizeof(what), "%s, LLVM %s, lists %s (-mcpu=help; "
+                 "probe/uarch/uarch_table.c)", out->path, out->version, out->cpu);
+    pb_provenance(run, "compiler.llvm", what);
+    if (!out->cpu) {
+        memset(out, 0, sizeof(*out));
         return false;
     }
     return true;

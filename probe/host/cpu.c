@@ -74,6 +74,7 @@ int pb_probe_cpu(pb_run *run, dlti_error_t *err)
     pb_cpu_uarch(run, &dev, &isa, err); /* cpu_uarch.c: uarch, triple, compiler */
     pb_cpu_frequency(run, &dev);
     pb_cpu_kinds(run, &dev, err);
+    pb_cpu_allocation(run, &dev, &mem, err); /* allocation.c: what this process may use */
     add_provenance(run, &dev, err);
 
     const dlti_attr *cpu = pb_finish(run->ctx, &dev, DLTI_ATTR_DEVICE_SPEC, err);

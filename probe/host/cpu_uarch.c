@@ -1,8 +1,10 @@
 /* The CPU's microarchitecture, LLVM triple and compiler targets:
  * the identity hwloc recorded and the ISA go through the recogniser
- * (uarch.c); what it finds becomes the keys uarch, uarch_ancestors, triple
+ * (uarch.c), which takes a row only when the CPU has the features it
+ * needs; what it finds becomes the keys uarch, uarch_ancestors, triple
  * and the compiler map (docs/keys.md), whose flags on this host are those
- * the installed gcc and clang compile (compilers.c). */
+ * the installed gcc and clang compile and whose LLVM CPU is one the
+ * installed llc knows (compilers.c). */
 #define _GNU_SOURCE
 #include "probe_private.h"
 #include "uarch/uarch.h"
@@ -37,6 +39,23 @@ static const char *xml_infos(const char *how)
     return "Architecture";
 }
 
+/* Why the row the identity named was not taken: "features: cpuid
+ * family/model names zen4, but zen4's avx512f, avx512bw ... missing: zen3,
+ * the nearest ancestor whose features this CPU has".  Starts with
+ * "features": the name is not the identity's (tests/probe/
+ * interop_llvm_target.py compares LLVM's model of an identified CPU). */
+static void uarch_fallback(const pb_uarch_match *m, char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "features: %s names %s, but %s's ", m->named_how,
+                                m->named->name, m->named->name);
+    for (size_t i = 0; i < m->nmissing && n < size; i++)
+        n += (size_t)snprintf(out + n, size - n, "%s%s", i ? ", " : "", m->missing[i]);
+    if (n < size)
+        snprintf(out + n, size - n, " %s missing: %s, the nearest ancestor whose features this "
+                 "CPU has (probe/uarch/uarch_table.c: archspec's features)",
+                 m->nmissing == 1 ? "is" : "are", m->uarch->name);
+}
+
 void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err)
 {
     dlti_context *ctx = run->ctx;
@@ -59,13 +78,17 @@ void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err
          * icelake-client).  The row's arch is hwloc's: the recogniser only
          * takes rows of the CPU's architecture, so the triple is the same. */
         pb_cc_installed gcc, clang, *gp = NULL, *cp = NULL;
+        pb_llvm_checked llc, *lp = NULL;
         if (run->host) { /* an XML file's machine has compilers we cannot ask */
             gp = pb_compiler_ask(run, m.uarch, false, &gcc) ? &gcc : NULL;
             cp = pb_compiler_ask(run, m.uarch, true, &clang) ? &clang : NULL;
-        }
-        pb_uarch_keys(ctx, dev, m.uarch, m.llvm, gp, cp, err);
-        char how[256];
-        if (run->host)
+            lp = pb_llvm_ask(run, m.uarch, m.llvm, &llc) ? &llc : NULL;
+        } /* else source["compiler"] says they were not asked */
+        pb_uarch_keys(ctx, dev, m.uarch, m.llvm, gp, cp, lp, err);
+        char how[1024];
+        if (m.named)
+            uarch_fallback(&m, how, sizeof(how));
+        else if (run->host)
             snprintf(how, sizeof(how), "%s (probe/uarch/uarch_table.c: LLVM Host.cpp, archspec)",
                      m.how);
         else

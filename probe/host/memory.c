@@ -154,9 +154,10 @@ void pb_memory_find(const pb_run *run, pb_memory *mem)
     }
     /* "How much can I use": the OS's figure, not hwloc's NUMA nodes (which
      * miss memory: hidden nodes, a VM whose nodes grow while MemTotal does
-     * not), bounded by the cgroup. */
+     * not), bounded by the cgroup (unless the whole node's view is asked). */
     mem->total = mem->os_total > 0 ? mem->os_total : mem->numa_total;
-    if (mem->cgroup_limit > 0 && (mem->total <= 0 || mem->cgroup_limit < mem->total))
+    if (mem->cgroup_limit > 0 && !pb_whole_node(run) &&
+        (mem->total <= 0 || mem->cgroup_limit < mem->total))
         mem->total = mem->cgroup_limit;
 }
 

@@ -26,8 +26,9 @@ int mk_chain_build(mk_chain *c, size_t bytes, uint64_t seed)
     size_t lines = bytes / LINE;
     if (lines < 2 || lines > SIZE_MAX / sizeof(size_t))
         return -1;
-    size_t size = (lines * LINE + MK_ALIGN - 1) / MK_ALIGN * MK_ALIGN;
-    void **base = aligned_alloc(MK_ALIGN, size);
+    size_t align = lines * LINE >= MK_HUGE_PAGE ? MK_HUGE_PAGE : MK_ALIGN;
+    size_t size = (lines * LINE + align - 1) / align * align;
+    void **base = aligned_alloc(align, size);
     size_t *order = malloc(lines * sizeof(size_t));
     if (!base || !order) {
         free(base);
@@ -110,39 +111,56 @@ static uint64_t add_chain(uint64_t iters)
     return x;
 }
 
-double mk_clock_mhz(double sample_s, int samples)
+static int cmp_double(const void *x, const void *y)
 {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+mk_stat mk_clock_mhz(double sample_s, int samples)
+{
+    mk_stat st = {0};
     uint64_t iters = 1000;
-    double best = 0;
+    double *mhz = samples > 0 ? malloc((size_t)samples * sizeof(double)) : NULL;
+    if (!mhz)
+        return st; /* no room for the samples: report no clock */
     /* Grow the run to the sample length first: the clock ramps up meanwhile. */
     for (;;) {
         double t0 = now_s();
         uint64_t x = add_chain(iters);
         double t = now_s() - t0;
-        if (x != iters * ADDS_PER_ITER)
-            return 0; /* cannot happen unless the asm is wrong: report no clock */
+        if (x != iters * ADDS_PER_ITER) {
+            free(mhz);
+            return st; /* cannot happen unless the asm is wrong: report no clock */
+        }
         if (t >= sample_s || iters > (UINT64_C(1) << 40))
             break;
         iters = t > 1e-6 && sample_s / t < 64 ? (uint64_t)((double)iters * sample_s / t) + 1
                                               : iters * 64;
     }
+    int n = 0;
     for (int s = 0; s < samples; s++) {
         double t0 = now_s();
         uint64_t x = add_chain(iters);
         double t = now_s() - t0;
-        if (x == iters * ADDS_PER_ITER && t > 0) {
-            double mhz = (double)iters * ADDS_PER_ITER / t / 1e6;
-            if (mhz > best)
-                best = mhz;
-        }
+        if (x == iters * ADDS_PER_ITER && t > 0)
+            mhz[n++] = (double)iters * ADDS_PER_ITER / t / 1e6;
     }
-    return best;
+    if (n > 0) {
+        qsort(mhz, (size_t)n, sizeof(double), cmp_double);
+        st.median = mhz[n / 2];
+        st.best = mhz[n - 1];
+        st.spread = (mhz[n - 1] - mhz[0]) / st.median;
+        st.samples = n;
+    }
+    free(mhz);
+    return st;
 }
 #else
-double mk_clock_mhz(double sample_s, int samples)
+mk_stat mk_clock_mhz(double sample_s, int samples)
 {
     (void)sample_s;
     (void)samples;
-    return 0;
+    return (mk_stat){0};
 }
 #endif

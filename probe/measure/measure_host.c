@@ -22,8 +22,15 @@
 typedef struct level {
     char name[8];              /* "L1" ... "memory" */
     size_t ws_all, ws_one;     /* working set per thread: all threads, one thread */
-    double read_all, triad_all, read_one, triad_one, latency_ns;
-    char bounded[240];         /* what the run bound changed, or "" (the `bounded` key) */
+    mk_stat read_all, triad_all, read_one, triad_one, latency_ns;
+    char bounded[320];         /* what the run bound changed, or "" (the `bounded` key) */
+    /* A cache level: its probed size (one instance, what one thread
+     * reaches), our threads on one instance, and its effective capacity
+     * from the latency sweep. */
+    size_t size;
+    int64_t share;
+    bool cache, has_capacity, below_reported, unmeasured;
+    mk_capacity capacity;
 } level;
 
 /* A level the plan leaves out, and why (the `skipped` map). */
@@ -41,7 +48,12 @@ typedef struct plan {
     int samples;
     size_t ws_cap;    /* the most one run's working set may take, per thread */
     double budget_s;  /* the most one run's samples may take */
+    size_t quarter;   /* a quarter of the memory this process may use */
+    double sweep_sample_s;
+    int sweep_samples, sweep_passes;
+    mk_sweep sweep;
     int step, nsteps;
+    int fewest;       /* the fewest samples any value is taken over */
     level lv[MAX_LEVELS];
     int nlv;
     skip sk[MAX_LEVELS];
@@ -111,7 +123,7 @@ static void add_skip(plan *p, const char *name, const char *fmt, ...)
     snprintf(s->name, sizeof(s->name), "%s", name);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->why, sizeof(s->why), fmt, ap);
+    dlti_vsnprintf(s->why, sizeof(s->why), fmt, ap);
     va_end(ap);
 }
 
@@ -175,6 +187,9 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
         }
         level *l = &p->lv[p->nlv++];
         snprintf(l->name, sizeof(l->name), "%s", names[i]);
+        l->cache = true;
+        l->size = cap_one;
+        l->share = share;
         l->ws_all = below_all + (cap_all - below_all) / 2;
         l->ws_one = below_one + (cap_one - below_one) / 2;
         cap_level(p, l);
@@ -207,6 +222,7 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
     if (numa > 0 && (total <= 0 || numa < total))
         total = numa;
     size_t quarter = total > 0 ? (size_t)total / 4 : SIZE_MAX;
+    p->quarter = quarter;
     if (one > quarter)
         one = quarter;
     if (all > quarter / (size_t)p->ncpu)
@@ -285,16 +301,138 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* One run; the rate (best sample), or -1 with err. */
-static double run(plan *p, mk_kind kind, size_t bytes, int threads, const char *what,
-                  const char *name, dlti_error_t *err)
+/* One run: its median, best and spread into *out (a chase's as ns a
+ * load, the rest as rates); 0, or -1 with err. */
+static int run(plan *p, mk_kind kind, size_t bytes, int threads, const char *what,
+               const char *name, mk_stat *out, dlti_error_t *err)
 {
     progress(p, what, name, threads);
     mk_run r = {.kind = kind, .k = p->k, .bytes = bytes, .nthreads = threads, .cpus = p->cpus,
                 .sample_s = p->sample_s, .samples = p->samples, .budget_s = p->budget_s,
                 .break_triad = kind == MK_TRIAD && mk_break_triad(NULL)};
     p->step++;
-    return mk_team_run(&r, err) == 0 ? r.best : -1;
+    if (mk_team_run(&r, err) != 0)
+        return -1;
+    if (!(r.worst > 0)) {
+        dlti_error_set(err, DLTI_ERROR_IO, "measure: %s %s: the clock did not advance in a sample",
+                       name, what);
+        return -1;
+    }
+    if (kind == MK_CHASE) {
+        out->median = 1e9 / r.median;
+        out->best = 1e9 / r.best;
+        out->spread = (1e9 / r.worst - out->best) / out->median;
+    } else {
+        out->median = r.median;
+        out->best = r.best;
+        out->spread = (r.best - r.worst) / r.median;
+    }
+    out->samples = r.samples_run;
+    if (p->fewest == 0 || r.samples_run < p->fewest)
+        p->fewest = r.samples_run;
+    return 0;
+}
+
+/* Appends a sentence to a level's `bounded` note. */
+static void note(level *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(level *l, const char *fmt, ...)
+{
+    size_t used = strlen(l->bounded);
+    if (used && used + 2 < sizeof(l->bounded)) {
+        memcpy(l->bounded + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    dlti_vsnprintf(l->bounded + used, sizeof(l->bounded) - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Effective capacities (docs/measure.md, "Effective capacity"): a latency
+ * sweep on one thread from well inside L1 to twice the largest cache one
+ * thread reaches (within the mode's bound and a quarter of the memory),
+ * each cache level's capacity read off it (measure_steps.c), and the
+ * levels' working sets planned again inside what they deliver: level k's
+ * half-way between level k-1's effective capacity and its own (never above
+ * its probed size).  A level that delivers nothing beyond the level below
+ * is not measured, and `skipped` says why.  Memory's working set stays
+ * sized by the probed sizes: beyond them, it is beyond every cache. */
+static int plan_capacities(plan *p, dlti_error_t *err)
+{
+    size_t reported[MAX_LEVELS], n = 0;
+    level *caches[MAX_LEVELS];
+    for (int i = 0; i < p->nlv; i++)
+        if (p->lv[i].cache) {
+            caches[n] = &p->lv[i];
+            reported[n++] = p->lv[i].size;
+        }
+    if (n == 0)
+        return 0;
+    size_t from = reported[0] / 4 < 4096 ? reported[0] / 4 : 4096;
+    size_t to = 2 * reported[n - 1];
+    if (to > p->ws_cap)
+        to = p->ws_cap;
+    if (to > p->quarter)
+        to = p->quarter;
+    if (from < 128)
+        from = 128;
+    if (to < from)
+        to = from;
+    progress(p, "latency sweep", "caches", 1);
+    if (mk_sweep_run(&p->sweep, from, to, p->cpus[0], p->sweep_sample_s, p->sweep_samples,
+                     p->sweep_passes, err) != 0)
+        return -1;
+    p->step++;
+    mk_capacity cap[MAX_LEVELS];
+    mk_find_capacities(&p->sweep, reported, n, cap);
+    size_t below_one = 0, below_all = 0;
+    const char *below = "nothing";
+    for (size_t k = 0; k < n; k++) {
+        level *l = caches[k];
+        l->capacity = cap[k];
+        l->has_capacity = true;
+        l->below_reported = cap[k].below_reported;
+        size_t c = cap[k].bytes < l->size ? cap[k].bytes : l->size;
+        if (cap[k].none || c <= below_one) {
+            l->unmeasured = true;
+            if (cap[k].none)
+                add_skip(p, l->name,
+                         "its own latency (%.3g ns, the latency sweep) is within %.1fx of "
+                         "memory's (%.3g ns): it keeps nothing beyond %s for this process "
+                         "(effective capacity %zu of %zu bytes)",
+                         cap[k].hit_ns, MK_NOT_A_LEVEL, p->sweep.ns[p->sweep.n - 1], below,
+                         below_one, l->size);
+            else
+                add_skip(p, l->name,
+                         "its effective capacity (%zu bytes, the latency sweep) is no larger "
+                         "than %s's: nothing of its own to measure",
+                         cap[k].bytes, below);
+            continue;
+        }
+        l->bounded[0] = '\0';
+        l->ws_one = below_one + (c - below_one) / 2;
+        size_t c_all = c / (size_t)l->share;
+        if (c_all > below_all) {
+            l->ws_all = below_all + (c_all - below_all) / 2;
+        } else {
+            l->ws_all = l->ws_one / (size_t)l->share;
+            note(l,
+                 "the all-thread working set is each thread's share of the single-thread one: "
+                 "the effective capacity shared by %lld threads leaves none above %s's",
+                 (long long)l->share, below);
+        }
+        if (cap[k].open && c < l->size)
+            note(l,
+                 "the latency sweep ended at %zu bytes (the %s bound, or a quarter of the "
+                 "memory) before a step: the effective capacity is at least that, the working "
+                 "sets sit below it",
+                 c, mode_name(p->opts->mode));
+        below_one = c;
+        if (c_all > below_all)
+            below_all = c_all;
+        below = l->name;
+    }
+    return 0;
 }
 
 static const dlti_attr *f64(dlti_context *ctx, double v)
@@ -303,39 +441,100 @@ static const dlti_attr *f64(dlti_context *ctx, double v)
     return t ? dlti_float_new(ctx, t, v, NULL) : NULL;
 }
 
-static void add_level(dlti_context *ctx, pb_map *levels, const level *l, bool multi,
+/* The `measured` map and its three twins of the same shape (docs/measure.md,
+ * "Samples"): the values (medians), `best`, `spread` and `samples`. */
+typedef struct trees {
+    pb_map v, best, spread, samples;
+} trees;
+
+static void trees_init(trees *t)
+{
+    pb_init(&t->v);
+    pb_init(&t->best);
+    pb_init(&t->spread);
+    pb_init(&t->samples);
+}
+
+/* A value: its median into the values, its best, spread and count into the
+ * twins; an integer (bytes/s, MHz) or an f64 (FLOP/s, ns). */
+static void put_stat(dlti_context *ctx, trees *t, const char *key, const mk_stat *st,
+                     bool integer)
+{
+    if (integer) {
+        pb_i64(ctx, &t->v, key, llround(st->median));
+        pb_i64(ctx, &t->best, key, llround(st->best));
+    } else {
+        pb_add(ctx, &t->v, key, f64(ctx, st->median));
+        pb_add(ctx, &t->best, key, f64(ctx, st->best));
+    }
+    pb_add(ctx, &t->spread, key, f64(ctx, st->spread));
+    pb_i64(ctx, &t->samples, key, st->samples);
+}
+
+/* `sub` under `key` in each tree (an empty one is left out); frees sub. */
+static void trees_add_map(dlti_context *ctx, trees *t, const char *key, trees *sub,
+                          dlti_error_t *err)
+{
+    pb_add_map(ctx, &t->v, key, &sub->v, err);
+    pb_add_map(ctx, &t->best, key, &sub->best, err);
+    pb_add_map(ctx, &t->spread, key, &sub->spread, err);
+    pb_add_map(ctx, &t->samples, key, &sub->samples, err);
+}
+
+static void add_level(dlti_context *ctx, trees *levels, const level *l, bool multi,
                       dlti_error_t *err)
 {
-    pb_map m;
-    pb_init(&m);
-    if (l->ws_one)
-        pb_i64(ctx, &m, "working_set_in_bytes", (int64_t)l->ws_one);
-    if (multi)
-        pb_i64(ctx, &m, "working_set_per_thread_in_bytes", (int64_t)l->ws_all);
-    pb_i64(ctx, &m, "read_bandwidth_in_bytes_per_second", llround(l->read_all));
-    pb_i64(ctx, &m, "triad_bandwidth_in_bytes_per_second", llround(l->triad_all));
-    if (l->ws_one) {
-        pb_i64(ctx, &m, "read_bandwidth_single_thread_in_bytes_per_second",
-               llround(l->read_one));
-        pb_i64(ctx, &m, "triad_bandwidth_single_thread_in_bytes_per_second",
-               llround(l->triad_one));
-        pb_add(ctx, &m, "latency_in_ns", f64(ctx, l->latency_ns));
+    trees m;
+    trees_init(&m);
+    if (!l->unmeasured) {
+        if (l->ws_one)
+            pb_i64(ctx, &m.v, "working_set_in_bytes", (int64_t)l->ws_one);
+        if (multi)
+            pb_i64(ctx, &m.v, "working_set_per_thread_in_bytes", (int64_t)l->ws_all);
+        put_stat(ctx, &m, "read_bandwidth_in_bytes_per_second", &l->read_all, true);
+        put_stat(ctx, &m, "triad_bandwidth_in_bytes_per_second", &l->triad_all, true);
+        if (l->ws_one) {
+            put_stat(ctx, &m, "read_bandwidth_single_thread_in_bytes_per_second", &l->read_one,
+                     true);
+            put_stat(ctx, &m, "triad_bandwidth_single_thread_in_bytes_per_second",
+                     &l->triad_one, true);
+            put_stat(ctx, &m, "latency_in_ns", &l->latency_ns, false);
+        }
+    }
+    if (l->has_capacity) {
+        pb_i64(ctx, &m.v, "effective_capacity_in_bytes", (int64_t)l->capacity.bytes);
+        pb_bool(ctx, &m.v, "effective_capacity_below_reported", l->below_reported);
     }
     if (l->bounded[0])
-        pb_str(ctx, &m, "bounded", l->bounded);
-    pb_add_map(ctx, levels, l->name, &m, err);
+        pb_str(ctx, &m.v, "bounded", l->bounded);
+    trees_add_map(ctx, levels, l->name, &m, err);
 }
 
-static void add_peaks(dlti_context *ctx, pb_map *out, const char *key, double f64v, double f32v,
-                      dlti_error_t *err)
+static void add_peaks(dlti_context *ctx, trees *out, const char *key, const mk_stat *f64v,
+                      const mk_stat *f32v, dlti_error_t *err)
 {
-    pb_map m;
-    pb_init(&m);
-    pb_add(ctx, &m, "fp64_vector", f64(ctx, f64v));
-    pb_add(ctx, &m, "fp32_vector", f64(ctx, f32v));
-    pb_add_map(ctx, out, key, &m, err);
+    trees m;
+    trees_init(&m);
+    put_stat(ctx, &m, "fp64_vector", f64v, false);
+    put_stat(ctx, &m, "fp32_vector", f32v, false);
+    trees_add_map(ctx, out, key, &m, err);
 }
 
+/* The latency sweep's curve: working sets and their latencies (integer
+ * picoseconds: the schema's arrays are of i64). */
+static void add_sweep(dlti_context *ctx, pb_map *m, const mk_sweep *s, dlti_error_t *err)
+{
+    int64_t bytes[MK_SWEEP_MAX], ps[MK_SWEEP_MAX];
+    for (size_t i = 0; i < s->n; i++) {
+        bytes[i] = (int64_t)s->bytes[i];
+        ps[i] = llround(s->ns[i] * 1e3);
+    }
+    pb_map sw;
+    pb_init(&sw);
+    pb_add(ctx, &sw, "working_sets_in_bytes", pb_i64_array(ctx, bytes, s->n));
+    pb_add(ctx, &sw, "latencies_in_ps", pb_i64_array(ctx, ps, s->n));
+    pb_add_map(ctx, m, "latency_sweep", &sw, err);
+}
 
 /* The probe's provenance of a topology it did not load from this machine
  * ("hwloc XML ...": --xml, a cluster's nodes, HWLOC_XMLFILE): its caches are
@@ -380,14 +579,21 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
     }
     p->opts = opts;
     p->k = mk_select();
-    /* Samples: STREAM's convention, the best of several, each long enough
-     * for the clock's resolution; the median of a noisy host is lower. */
-    /* Short samples and many: on a shared host the best sample is one that
-     * no other process interrupted, and a sample shorter than a scheduler
-     * time slice has a fair chance of being one.  So --full takes more
-     * samples, not longer ones (5 ms samples did worse on a loaded host). */
+    /* Samples: each value is the median of several (docs/measure.md,
+     * "Samples"), with the best and the spread beside it: the best alone is
+     * one lucky sample on a shared host, the median what a run typically
+     * gets.  Short samples and many: a sample shorter than a scheduler time
+     * slice has a fair chance of running undisturbed, which keeps the best
+     * meaningful and the spread honest; --full takes more samples, not
+     * longer ones (5 ms samples did worse on a loaded host). */
     static const double sample_s[] = {0.002, 0.001, 0.002};
     static const int samples[] = {15, 5, 101};
+    /* The latency sweep's samples and passes (docs/measure.md, "Effective
+     * capacity"): a latency needs fewer and shorter samples than a
+     * bandwidth; passes, because a disturbance lasts longer than a sample. */
+    static const double sweep_sample_s[] = {0.0002, 0.0001, 0.0003};
+    static const int sweep_samples[] = {3, 3, 5};
+    static const int sweep_passes[] = {3, 3, 5};
     /* The bounds (docs/measure.md, "Bounds"): what one run may allocate a
      * thread and how long its samples may take, so that a measurement's
      * time does not follow the sizes the probe reports. */
@@ -395,6 +601,9 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
     static const double budget_s[] = {0.1, 0.03, 1.0};
     p->sample_s = sample_s[opts->mode];
     p->samples = samples[opts->mode];
+    p->sweep_sample_s = sweep_sample_s[opts->mode];
+    p->sweep_samples = sweep_samples[opts->mode];
+    p->sweep_passes = sweep_passes[opts->mode];
     p->ws_cap = ws_cap[opts->mode];
     p->budget_s = budget_s[opts->mode];
     const dlti_attr *result = NULL;
@@ -403,24 +612,28 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
         goto done;
     const int all = p->ncpu;
     const bool multi = all > 1;
-    p->nsteps = p->nlv * (multi ? 5 : 3) + (multi ? 4 : 2) + 1;
+    const int per_level = multi ? 5 : 3;
+    p->nsteps = p->nlv * per_level + (multi ? 4 : 2) + 2;
+    if (plan_capacities(p, err) != 0)
+        goto done;
 
     for (int i = 0; i < p->nlv; i++) {
         level *l = &p->lv[i];
+        if (l->unmeasured) {
+            p->step += per_level;
+            continue;
+        }
         if (l->ws_one) {
-            if ((l->read_one = run(p, MK_READ, l->ws_one, 1, "read", l->name, err)) < 0 ||
-                (l->triad_one = run(p, MK_TRIAD, l->ws_one, 1, "triad", l->name, err)) < 0)
+            if (run(p, MK_READ, l->ws_one, 1, "read", l->name, &l->read_one, err) != 0 ||
+                run(p, MK_TRIAD, l->ws_one, 1, "triad", l->name, &l->triad_one, err) != 0 ||
+                run(p, MK_CHASE, l->ws_one, 1, "latency", l->name, &l->latency_ns, err) != 0)
                 goto done;
-            double loads = run(p, MK_CHASE, l->ws_one, 1, "latency", l->name, err);
-            if (loads <= 0)
-                goto done;
-            l->latency_ns = 1e9 / loads;
         } else {
             p->step += 3;
         }
         if (multi) {
-            if ((l->read_all = run(p, MK_READ, l->ws_all, all, "read", l->name, err)) < 0 ||
-                (l->triad_all = run(p, MK_TRIAD, l->ws_all, all, "triad", l->name, err)) < 0)
+            if (run(p, MK_READ, l->ws_all, all, "read", l->name, &l->read_all, err) != 0 ||
+                run(p, MK_TRIAD, l->ws_all, all, "triad", l->name, &l->triad_all, err) != 0)
                 goto done;
         } else {
             l->read_all = l->read_one;
@@ -428,31 +641,37 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
         }
     }
     progress(p, "clock", "core", 1);
-    double mhz = mk_clock_mhz(p->sample_s, p->samples * 3);
+    mk_stat mhz = mk_clock_mhz(p->sample_s, p->samples * 3);
     p->step++;
-    double f64_one, f32_one, f64_all, f32_all;
-    if ((f64_one = run(p, MK_FMA_F64, 0, 1, "FMA f64", "peak", err)) < 0 ||
-        (f32_one = run(p, MK_FMA_F32, 0, 1, "FMA f32", "peak", err)) < 0)
+    mk_stat f64_one, f32_one, f64_all, f32_all;
+    if (run(p, MK_FMA_F64, 0, 1, "FMA f64", "peak", &f64_one, err) != 0 ||
+        run(p, MK_FMA_F32, 0, 1, "FMA f32", "peak", &f32_one, err) != 0)
         goto done;
     f64_all = f64_one;
     f32_all = f32_one;
-    if (multi && ((f64_all = run(p, MK_FMA_F64, 0, all, "FMA f64", "peak", err)) < 0 ||
-                  (f32_all = run(p, MK_FMA_F32, 0, all, "FMA f32", "peak", err)) < 0))
+    if (multi && (run(p, MK_FMA_F64, 0, all, "FMA f64", "peak", &f64_all, err) != 0 ||
+                  run(p, MK_FMA_F32, 0, all, "FMA f32", "peak", &f32_all, err) != 0))
         goto done;
     if (opts->progress)
         opts->progress(opts->progress_user, "done", 1.0);
 
     /* The map, provenance first. */
-    char method[800], date[32], version[32];
+    char method[1200], date[32], version[32];
     dlti_snprintf(method, sizeof(method),
-             "sysdesc measure (%s): best of %d samples of ~%g ms (at least 3, fewer where "
-             "they would take over %g ms; working sets at most %zu MiB a thread); bandwidth = bytes the kernel "
-             "loads and stores (read: 8, triad a=b+s*c: 24 a element, STREAM's count, no "
-             "write-allocate) over the first thread's start to the last thread's end; latency: "
-             "randomised pointer chase, one load per 64-byte line; peak: %d independent %s FMA "
-             "chains a thread; clock: a chain of dependent integer adds; every result verified",
+             "sysdesc measure (%s): each value the median of up to %d samples of ~%g ms (at "
+             "least 3, fewer where they would take over %g ms; working sets at most %zu MiB a "
+             "thread), its best sample under best, (max - min) / median under spread, the "
+             "count under samples; bandwidth = bytes the kernel loads and stores (read: 8, "
+             "triad a=b+s*c: 24 a element, STREAM's count, no write-allocate) over the first "
+             "thread's start to the last thread's end; latency: randomised pointer chase, one "
+             "load per 64-byte line; each cache level's working sets inside its effective "
+             "capacity, where a latency sweep (working sets x 2^(1/4), each the median over %d "
+             "passes of medians of %d samples of ~%g ms) steps above twice the level's own "
+             "latency; peak: %d independent %s FMA chains a thread; clock: a chain of dependent "
+             "integer adds; every result verified",
              mode_name(opts->mode), p->samples, p->sample_s * 1e3, p->budget_s * 1e3,
-             p->ws_cap / MIB, MK_FMA_ACC, p->k->isa);
+             p->ws_cap / MIB, p->sweep_passes, p->sweep_samples, p->sweep_sample_s * 1e3,
+             MK_FMA_ACC, p->k->isa);
     time_t now = time(NULL);
     struct tm tmv;
     if (!gmtime_r(&now, &tmv) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tmv))
@@ -461,37 +680,46 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
     int64_t cpus[MAX_CPUS];
     for (int i = 0; i < all; i++)
         cpus[i] = p->cpus[i];
+    if (mhz.median > 0 && mhz.samples < p->fewest)
+        p->fewest = mhz.samples;
 
-    pb_map m, levels;
-    pb_init(&m);
-    pb_init(&levels);
-    pb_str(ctx, &m, "method", method);
-    pb_str(ctx, &m, "date", date);
-    pb_str(ctx, &m, "sysdesc_version", version);
-    pb_str(ctx, &m, "mode", mode_name(opts->mode));
-    pb_str(ctx, &m, "kernel_isa", p->k->isa);
-    pb_i64(ctx, &m, "vector_width_in_bits", p->k->vector_bits);
-    pb_i64(ctx, &m, "num_threads", all);
-    pb_add(ctx, &m, "cpus", pb_i64_array(ctx, cpus, (size_t)all));
-    if (mhz > 0)
-        pb_i64(ctx, &m, "frequency_mhz", llround(mhz));
-    add_peaks(ctx, &m, "peak_ops_per_second", f64_all, f32_all, err);
-    add_peaks(ctx, &m, "peak_ops_per_second_single_thread", f64_one, f32_one, err);
+    trees m, levels;
+    trees_init(&m);
+    trees_init(&levels);
+    pb_str(ctx, &m.v, "method", method);
+    pb_str(ctx, &m.v, "date", date);
+    pb_str(ctx, &m.v, "sysdesc_version", version);
+    pb_str(ctx, &m.v, "mode", mode_name(opts->mode));
+    pb_str(ctx, &m.v, "statistic", "median");
+    pb_i64(ctx, &m.v, "repeats", p->fewest);
+    pb_str(ctx, &m.v, "kernel_isa", p->k->isa);
+    pb_i64(ctx, &m.v, "vector_width_in_bits", p->k->vector_bits);
+    pb_i64(ctx, &m.v, "num_threads", all);
+    pb_add(ctx, &m.v, "cpus", pb_i64_array(ctx, cpus, (size_t)all));
+    if (mhz.median > 0)
+        put_stat(ctx, &m, "frequency_mhz", &mhz, true);
+    add_peaks(ctx, &m, "peak_ops_per_second", &f64_all, &f32_all, err);
+    add_peaks(ctx, &m, "peak_ops_per_second_single_thread", &f64_one, &f32_one, err);
     if (strcmp(p->lv[p->nlv - 1].name, "memory") == 0)
-        pb_i64(ctx, &m, "memory_bandwidth_in_bytes_per_second",
-               llround(p->lv[p->nlv - 1].triad_all));
+        put_stat(ctx, &m, "memory_bandwidth_in_bytes_per_second", &p->lv[p->nlv - 1].triad_all,
+                 true);
     for (int i = 0; i < p->nlv; i++)
         add_level(ctx, &levels, &p->lv[i], multi, err);
-    pb_add_map(ctx, &m, "levels", &levels, err);
+    trees_add_map(ctx, &m, "levels", &levels, err);
+    if (p->sweep.n)
+        add_sweep(ctx, &m.v, &p->sweep, err);
     if (p->nsk) {
         pb_map sk;
         pb_init(&sk);
         for (int i = 0; i < p->nsk; i++)
             pb_str(ctx, &sk, p->sk[i].name, p->sk[i].why);
-        pb_add_map(ctx, &m, "skipped", &sk, err);
+        pb_add_map(ctx, &m.v, "skipped", &sk, err);
     }
-    pb_add(ctx, &m, "duration_in_seconds", f64(ctx, now_s() - t_start));
-    result = pb_finish(ctx, &m, DLTI_ATTR_MAP, err);
+    pb_add_map(ctx, &m.v, "best", &m.best, err);
+    pb_add_map(ctx, &m.v, "spread", &m.spread, err);
+    pb_add_map(ctx, &m.v, "samples", &m.samples, err);
+    pb_add(ctx, &m.v, "duration_in_seconds", f64(ctx, now_s() - t_start));
+    result = pb_finish(ctx, &m.v, DLTI_ATTR_MAP, err);
 done:
     free(p);
     return result;

@@ -1,7 +1,8 @@
 /* measure_private.h - what the measurement files share (not installed).
  * measure_kernels.c: the kernels of each ISA; measure_chase.c: latency and
- * clock; measure_team.c: pinned threads timing a kernel; measure_host.c: the plan
- * and the `measured` map. */
+ * clock; measure_sweep.c: the latency curve over working sets; measure_steps.c:
+ * the effective capacities read off it; measure_team.c: pinned threads timing a
+ * kernel; measure_host.c: the plan and the `measured` map. */
 #ifndef SYSDESC_MEASURE_PRIVATE_H
 #define SYSDESC_MEASURE_PRIVATE_H
 
@@ -17,6 +18,10 @@
  * unrolled step: 8 AVX-512 vectors of 8 doubles). */
 #define MK_ALIGN 4096
 #define MK_BLOCK 64
+/* A chase buffer of at least this size is aligned to it: a transparent
+ * huge page (x86-64, aarch64 with 4 KiB pages), so that its lines lie in
+ * pages of one size. */
+#define MK_HUGE_PAGE ((size_t)2 << 20)
 
 /* Accumulators of the FMA kernels: independent chains, enough to cover
  * FMA latency x FMA pipes (Zen 4: 4 x 2, Skylake-X: 4 x 2, Neoverse V1:
@@ -59,6 +64,15 @@ bool mk_break_triad(const char *runtime);
  * device's "suspect": a value it kept but does not believe. */
 bool mk_suspect(dlti_context *ctx, const dlti_attr *dev, const char *path);
 
+/* What a value is over its samples (docs/measure.md, "Samples"): the
+ * median (the middle sample; of an even count the faster of the two
+ * middle ones), the best (highest rate, lowest latency) and the spread,
+ * (max - min) / median of the value as reported (a latency's in ns). */
+typedef struct mk_stat {
+    double median, best, spread;
+    int samples;
+} mk_stat;
+
 /* ---- measure_chase.c ---- */
 
 /* A random cyclic chain of pointers, one per 64-byte line, over `bytes`. */
@@ -75,9 +89,59 @@ void *mk_chase(void *start, uint64_t steps);
 /* Whether p is the start of one of the chain's lines. */
 bool mk_chain_holds(const mk_chain *c, const void *p);
 /* The core clock in MHz from a chain of dependent integer adds (one cycle
- * each on every x86-64 and aarch64 core), the best of `samples` runs of
- * about `sample_s` seconds; 0 where no such chain is written (other ISAs). */
-double mk_clock_mhz(double sample_s, int samples);
+ * each on every x86-64 and aarch64 core) over `samples` runs of about
+ * `sample_s` seconds; a median of 0 where no such chain is written (other
+ * ISAs). */
+mk_stat mk_clock_mhz(double sample_s, int samples);
+
+/* ---- measure_sweep.c ---- */
+
+/* The most working sets one latency sweep visits. */
+#define MK_SWEEP_MAX 128
+
+/* A pointer-chase latency curve: the median ns a load at each working set,
+ * working sets growing by 2^(1/4) (docs/measure.md, "Effective capacity"). */
+typedef struct mk_sweep {
+    size_t n;
+    size_t bytes[MK_SWEEP_MAX];
+    double ns[MK_SWEEP_MAX];
+} mk_sweep;
+
+/* Sweeps working sets from `from` to `to` bytes on one thread pinned to
+ * `cpu`, `passes` times: each pass one chain, grown by inserting lines at
+ * random places (a uniformly random single cycle at every size), each size
+ * the median of `samples` samples of about `sample_s` seconds; each size's
+ * latency the median over the passes.  0, or -1 with err: NOMEM, IO (the
+ * thread), VERIFY (a chase that left its chain or did not come round). */
+int mk_sweep_run(mk_sweep *s, size_t from, size_t to, int cpu, double sample_s, int samples,
+                 int passes, dlti_error_t *err);
+
+/* ---- measure_steps.c ---- */
+
+/* One cache level's effective capacity, read off a latency sweep. */
+typedef struct mk_capacity {
+    size_t bytes;  /* the largest working set still at the level's latency */
+    double hit_ns; /* the level's own latency: its plateau */
+    bool open;     /* no step within the sweep: at least `bytes` */
+    bool none;     /* no plateau of its own (its latency is memory's): `bytes` is the level
+                      below's */
+    bool below_reported; /* the step lies under half the reported size: even the first
+                            working set past it is no more than half */
+} mk_capacity;
+
+/* A level ends where its latency passes MK_STEP times its own; a level
+ * whose own latency is within MK_NOT_A_LEVEL of memory's keeps nothing for
+ * this process (docs/measure.md, "Effective capacity"). */
+#define MK_STEP 2.0
+#define MK_NOT_A_LEVEL 1.5
+
+/* The effective capacity of each of `nlevels` cache levels, smallest first,
+ * whose probed sizes are `reported` (bytes one thread reaches), from the
+ * sweep `s`: where its latency steps above MK_STEP times its own
+ * (docs/measure.md, "Effective capacity").  Pure: the same curve gives the
+ * same answer. */
+void mk_find_capacities(const mk_sweep *s, const size_t *reported, size_t nlevels,
+                        mk_capacity *out);
 
 /* ---- measure_team.c ---- */
 
@@ -94,9 +158,9 @@ typedef struct mk_run {
     int samples;
     double budget_s;  /* the most the samples may take together (0: no bound); at least 3 run */
     bool break_triad; /* the test hook: the triad skips its last MK_BLOCK elements */
-    /* out: the best sample's rate (bytes/s for READ and TRIAD, FLOP/s for
-     * FMA, seconds per load for CHASE) and the median sample's rate */
-    double best, median;
+    /* out: the best, median and worst sample's rate (bytes/s for READ and
+     * TRIAD, FLOP/s for FMA, loads per second for CHASE) */
+    double best, median, worst;
     size_t elements;  /* per thread, as run */
     int samples_run;  /* samples taken: `samples`, or fewer within `budget_s` */
 } mk_run;

@@ -391,7 +391,8 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
         }
         qsort(rates, ns, sizeof(double), cmp_double);
         r->best = rates[ns - 1];
-        r->median = rates[ns / 2];
+        r->median = rates[ns / 2]; /* of an even count, the faster middle one */
+        r->worst = rates[0];
         rc = r->best > 0 ? 0 : -1;
         if (rc)
             dlti_error_set(err, DLTI_ERROR_IO, "measure: the clock did not advance");

@@ -147,6 +147,9 @@ void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
 {
     dlti_buf_printf(key, "sysdesc %s schema %d views %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
                     SYSDESC_SCHEMA_VERSION, RT_VIEWS_REVISION, asked);
+    /* a whole-node probe's children run without the visibility variables */
+    if (run->opts->whole_node && !run->opts->runtimes_in_process)
+        dlti_buf_puts(key, "whole-node\n");
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) == 0) {

@@ -468,6 +468,10 @@ static char *rt_answer(void *arg, int progress_fd, size_t *len)
 {
     const rt_job *job = arg;
     (void)progress_fd;
+    /* The whole node's view: the runtime sees every GPU (this child's
+     * environment only; in-process asks leave the caller's alone). */
+    for (size_t i = 0; job->run->opts->whole_node && pb_vis_variables[i]; i++)
+        unsetenv(pb_vis_variables[i]);
     return answer_of(job->run, job->src, len);
 }
 

@@ -22,7 +22,7 @@
 
 /* A PCI bus id as "dddd:bb:dd.f" (lower case, 4-digit domain); "" when it
  * is not one.  CUDA and NVML write "00000000:01:00.0". */
-static void norm_bus_id(const char *in, char out[16])
+void pb_rt_norm_bus_id(const char *in, char out[16])
 {
     unsigned dom, bus, dev, fn;
     char extra;
@@ -34,7 +34,7 @@ static void norm_bus_id(const char *in, char out[16])
 
 /* A UUID's 32 hex digits, lower case, without prefix ("GPU-") or dashes;
  * "" when it has not 32. */
-static void norm_uuid(const char *in, char out[33])
+void pb_rt_norm_uuid(const char *in, char out[33])
 {
     size_t n = 0;
     out[0] = '\0';
@@ -281,13 +281,13 @@ static group *find_group(pb_run *run, group *groups, size_t *ngroups, const rank
 {
     const pb_rt_device *d = &run->rt[order[at].index];
     char bus[16], uuid[33], other[33];
-    norm_bus_id(d->bus_id, bus);
-    norm_uuid(d->uuid, uuid);
+    pb_rt_norm_bus_id(d->bus_id, bus);
+    pb_rt_norm_uuid(d->uuid, uuid);
     for (size_t i = 0; bus[0] && i < *ngroups; i++)
         if (strcmp(groups[i].bus_id, bus) == 0)
             return &groups[i];
     for (size_t j = 0; uuid[0] && j < at; j++) {
-        norm_uuid(run->rt[order[j].index].uuid, other);
+        pb_rt_norm_uuid(run->rt[order[j].index].uuid, other);
         if (gof[j] && strcmp(other, uuid) == 0) {
             if (!gof[j]->bus_id[0]) /* a bus id known now is the group's */
                 snprintf(gof[j]->bus_id, sizeof(gof[j]->bus_id), "%s", bus);

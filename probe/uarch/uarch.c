@@ -23,12 +23,38 @@ static bool has_feature(const pb_cpu_id *id, const char *f)
     return false;
 }
 
-static bool has_all(const pb_cpu_id *id, const char *const *fs)
+size_t pb_uarch_needs(const pb_uarch *u, const char **out, size_t max)
 {
-    for (; *fs; fs++)
-        if (!has_feature(id, *fs))
-            return false;
-    return true;
+    if (!u)
+        return 0;
+    const char *rows[65];
+    rows[0] = u->name;
+    size_t nrows = 1 + pb_uarch_ancestors(u, rows + 1, 64);
+    size_t n = 0;
+    for (size_t r = 0; r < nrows; r++) {
+        const pb_uarch *a = pb_uarch_find(rows[r]);
+        for (const char *const *f = a ? a->needs : NULL; f && *f; f++) {
+            bool dup = false;
+            for (size_t k = 0; k < n && !dup; k++)
+                dup = strcmp(out[k], *f) == 0;
+            if (!dup && n < max)
+                out[n++] = *f;
+        }
+    }
+    return n;
+}
+
+size_t pb_uarch_missing(const pb_uarch *u, const pb_cpu_id *id, const char **out, size_t max)
+{
+    const char *needs[PB_UARCH_MAX_NEEDS];
+    size_t n = pb_uarch_needs(u, needs, PB_UARCH_MAX_NEEDS), k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!has_feature(id, needs[i])) {
+            if (out && k < max)
+                out[k] = needs[i];
+            k++;
+        }
+    return out && k > max ? max : k;
 }
 
 static int found(pb_uarch_match *m, const char *name, const char *llvm, const char *how)
@@ -73,21 +99,45 @@ static int by_midr(const pb_cpu_id *id, pb_uarch_match *m)
     return -1;
 }
 
-/* The x86-64 psABI levels (x86-64-ABI, "Micro-architecture levels") in
- * LLVM's feature names, as probe/host/isa.c reports them.  CMPXCHG16B, LAHF and
- * XSAVE are not in the probe's list, so v2 and v3 are judged without them. */
-static const char *const v2[] = {"cx16", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3", NULL};
-static const char *const v3[] = {"avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", NULL};
-static const char *const v4[] = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl", NULL};
-
+/* The x86-64 psABI levels (x86-64-ABI, "Micro-architecture levels"), most
+ * specific first: their rows' needs are the levels' features. */
 static int by_features(const pb_cpu_id *id, pb_uarch_match *m)
 {
+    static const char *const levels[] = {"x86_64_v4", "x86_64_v3", "x86_64_v2"};
     if (strcmp(id->arch, "x86_64") != 0 || !id->nfeatures)
         return -1;
-    if (!has_all(id, v2))
-        return -1;
-    const char *name = !has_all(id, v3) ? "x86_64_v2" : !has_all(id, v4) ? "x86_64_v3" : "x86_64_v4";
-    return found(m, name, NULL, "features");
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+        if (pb_uarch_missing(pb_uarch_find(levels[i]), id, NULL, 0) == 0)
+            return found(m, levels[i], NULL, "features");
+    return -1;
+}
+
+/* The row the identity named, checked against the features when they are
+ * known: one the CPU lacks a required feature of (a hypervisor that masks
+ * AVX-512, an OS that does not enable its state) gives way to its nearest
+ * ancestor whose needs the CPU meets.  archspec's ancestors end in the
+ * architecture's generic row, which needs nothing, so one always does. */
+static void checked(const pb_cpu_id *id, pb_uarch_match *m)
+{
+    if (!id->nfeatures)
+        return; /* unknown (an hwloc XML file): the identity alone */
+    size_t n = pb_uarch_missing(m->uarch, id, m->missing, PB_UARCH_MAX_NEEDS);
+    if (n == 0)
+        return;
+    m->nmissing = n;
+    m->named = m->uarch;
+    m->named_how = m->how;
+    const char *anc[64];
+    size_t na = pb_uarch_ancestors(m->uarch, anc, 64);
+    for (size_t i = 0; i < na; i++) {
+        const pb_uarch *a = pb_uarch_find(anc[i]);
+        if (a && pb_uarch_missing(a, id, NULL, 0) == 0) {
+            m->uarch = a;
+            m->llvm = a->llvm;
+            m->how = "features";
+            return;
+        }
+    }
 }
 
 int pb_uarch_identify(const pb_cpu_id *id, pb_uarch_match *m)
@@ -95,10 +145,11 @@ int pb_uarch_identify(const pb_cpu_id *id, pb_uarch_match *m)
     memset(m, 0, sizeof(*m));
     if (!id || !id->arch)
         return -1;
-    if (strcmp(id->arch, "x86_64") == 0 && by_family_model(id, m) == 0)
+    if ((strcmp(id->arch, "x86_64") == 0 && by_family_model(id, m) == 0) ||
+        (strcmp(id->arch, "aarch64") == 0 && by_midr(id, m) == 0)) {
+        checked(id, m);
         return 0;
-    if (strcmp(id->arch, "aarch64") == 0 && by_midr(id, m) == 0)
-        return 0;
+    }
     if (by_features(id, m) == 0)
         return 0;
     /* the architecture's own generic row: x86_64, aarch64, riscv64 */
@@ -250,6 +301,59 @@ void pb_uarch_compiler(const pb_uarch *u, bool clang, const char *version, pb_cc
         best = newest_open(clang ? u->clang : u->gcc);
     }
     pb_uarch_compiler_from(u, clang, best, c);
+}
+
+size_t pb_uarch_llvm_chain(const pb_uarch *u, const char *llvm, const char **names,
+                           const pb_uarch **rows, size_t max)
+{
+    if (!u)
+        return 0;
+    const char *anc[64];
+    size_t na = pb_uarch_ancestors(u, anc, 64), n = 0;
+    for (size_t i = 0; i < na + 2; i++) {
+        const pb_uarch *r = i < 2 ? u : pb_uarch_find(anc[i - 2]);
+        const char *name = i == 0 ? (llvm ? llvm : u->llvm) : r ? r->llvm : NULL;
+        bool dup = !name;
+        for (size_t k = 0; k < n && !dup; k++)
+            dup = strcmp(names[k], name) == 0;
+        if (!dup && n < max) {
+            names[n] = name;
+            rows[n++] = r;
+        }
+    }
+    return n;
+}
+
+/* Whether `name` is the first word of a line of `list`. */
+static bool listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, name, len) == 0 && (p[len] == ' ' || p[len] == '\t' || p[len] == '\n' ||
+                                            p[len] == '\0'))
+            return true;
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return false;
+}
+
+const char *pb_uarch_llvm_known(const pb_uarch *u, const char *llvm, const char *known,
+                                const pb_uarch **from)
+{
+    const char *names[80];
+    const pb_uarch *rows[80];
+    size_t n = pb_uarch_llvm_chain(u, llvm, names, rows, 80);
+    for (size_t i = 0; i < n; i++)
+        if (listed(known, names[i])) {
+            if (from)
+                *from = rows[i];
+            return names[i];
+        }
+    return NULL;
 }
 
 const char *pb_uarch_triple(const char *arch)

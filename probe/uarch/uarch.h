@@ -22,6 +22,12 @@ typedef struct pb_uarch {
     const char *parents[2]; /* archspec's "from", in its order; NULL: none */
     const char *arch;       /* "x86_64", "aarch64", "riscv64" */
     const char *llvm;       /* LLVM's CPU name (llc -mcpu, #llvm.target chip) */
+    /* The features a CPU of this row has beyond what its parents require
+     * (LLVM's names, as probe/uarch/isa_bits.c reports them; NULL-ended;
+     * NULL: none): the row is chosen only for a CPU that has these and
+     * every ancestor's (pb_uarch_needs), so no flag of its compiler
+     * entries names an instruction the CPU lacks. */
+    const char *const *needs;
     const pb_cc *gcc;       /* entries ended by one with flags == NULL; NULL: none known */
     const pb_cc *clang;
 } pb_uarch;
@@ -64,20 +70,42 @@ typedef struct pb_cpu_id {
     size_t nfeatures;
 } pb_cpu_id;
 
+#define PB_UARCH_MAX_NEEDS 128 /* a row's needs with its ancestors' */
+
 typedef struct pb_uarch_match {
     const pb_uarch *uarch;
     const char *llvm; /* LLVM's CPU name for this CPU */
     const char *how;  /* provenance: "cpuid family/model", "MIDR", "features", "arch" */
+    /* When the identity named a row whose required features the CPU lacks
+     * (a virtual machine that masks them): that row, how it was named and
+     * what it lacks (its own missing needs first, then its ancestors');
+     * `uarch` is then the nearest of its ancestors whose needs the CPU
+     * meets, and `how` "features".  NULL and 0 otherwise. */
+    const pb_uarch *named;
+    const char *named_how;
+    const char *missing[PB_UARCH_MAX_NEEDS];
+    size_t nmissing;
 } pb_uarch_match;
 
 /* Recognises the microarchitecture: by vendor/family/model (x86) or MIDR
  * (Arm) when a rule knows the CPU, else the most specific generic level its
  * features reach (x86-64 psABI levels), else the architecture's generic row.
+ * Where the features are known (id->nfeatures), a row is taken only when
+ * the CPU has every feature it needs; a named row it lacks some of gives
+ * way to its nearest ancestor it has them all of (`named`, `missing`).
  * 0 and *m filled, or -1 (an architecture the table does not know). */
 int pb_uarch_identify(const pb_cpu_id *id, pb_uarch_match *m);
 
 /* The row named `name`, or NULL. */
 const pb_uarch *pb_uarch_find(const char *name);
+
+/* Every feature a CPU of row u has: u's needs, then each ancestor's
+ * (nearest first) not yet listed.  Writes at most `max`, returns how many. */
+size_t pb_uarch_needs(const pb_uarch *u, const char **out, size_t max);
+
+/* The features of pb_uarch_needs(u) that `id` lacks (all of them for a CPU
+ * whose features are unknown); `out` may be NULL to count them. */
+size_t pb_uarch_missing(const pb_uarch *u, const pb_cpu_id *id, const char **out, size_t max);
 
 /* archspec's ancestors, nearest first: the parents, then each parent's
  * ancestors not yet listed.  Writes at most `max`, returns how many. */
@@ -109,6 +137,20 @@ void pb_uarch_compiler_from(const pb_uarch *u, bool clang, const pb_cc *best, pb
  * `max` entries (and their rows) written, the count returned. */
 size_t pb_uarch_compiler_chain(const pb_uarch *u, bool clang, const pb_cc **entries,
                                const pb_uarch **rows, size_t max);
+
+/* The LLVM CPU names for row u, best first: `llvm` (the model's own name,
+ * icelake-server; NULL: the row's), the row's, then each ancestor's
+ * (nearest first), each once.  An older LLVM that lacks the first knows
+ * one further on: LLVM 14 has no znver4 but znver3.  Writes at most `max`
+ * names and the rows they are of; returns how many. */
+size_t pb_uarch_llvm_chain(const pb_uarch *u, const char *llvm, const char **names,
+                           const pb_uarch **rows, size_t max);
+
+/* The first name of that chain in `known` (an LLVM's CPU names, as `llc
+ * -mcpu=help` lists them: one a line, first word, indented), with its row
+ * in *from; NULL when it lists none of them. */
+const char *pb_uarch_llvm_known(const pb_uarch *u, const char *llvm, const char *known,
+                                const pb_uarch **from);
 
 /* Whether `version` is in e's range (both ends inclusive, NULL open). */
 bool pb_cc_in_range(const pb_cc *e, const char *version);

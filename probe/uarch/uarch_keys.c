@@ -72,7 +72,7 @@ static void add_compiler(dlti_context *ctx, pb_map *compiler, const pb_uarch *u,
 
 const dlti_attr *pb_uarch_compiler_map(dlti_context *ctx, const pb_uarch *u, const char *llvm,
                                        const pb_cc_installed *gcc, const pb_cc_installed *clang,
-                                       dlti_error_t *err)
+                                       const pb_llvm_checked *llc, dlti_error_t *err)
 {
     pb_map compiler;
     pb_init(&compiler);
@@ -80,14 +80,22 @@ const dlti_attr *pb_uarch_compiler_map(dlti_context *ctx, const pb_uarch *u, con
     add_compiler(ctx, &compiler, u, true, clang, err);
     pb_map cpu;
     pb_init(&cpu);
-    pb_str(ctx, &cpu, "cpu", llvm ? llvm : u->llvm);
+    if (llc && llc->cpu) { /* the name the installed LLVM knows, as gcc's flags */
+        pb_str(ctx, &cpu, "cpu", llc->cpu);
+        pb_str(ctx, &cpu, "uarch", llc->from && llc->from != u ? llc->from->name : NULL);
+        pb_str(ctx, &cpu, "version", llc->version[0] ? llc->version : NULL);
+        pb_str(ctx, &cpu, "path", llc->path[0] ? llc->path : NULL);
+    } else {
+        pb_str(ctx, &cpu, "cpu", llvm ? llvm : u->llvm);
+    }
     pb_add_map(ctx, &compiler, "llvm", &cpu, err);
     /* never empty: every row has an LLVM name */
     return pb_finish(ctx, &compiler, DLTI_ATTR_MAP, err);
 }
 
 void pb_uarch_keys(dlti_context *ctx, pb_map *dev, const pb_uarch *u, const char *llvm,
-                   const pb_cc_installed *gcc, const pb_cc_installed *clang, dlti_error_t *err)
+                   const pb_cc_installed *gcc, const pb_cc_installed *clang,
+                   const pb_llvm_checked *llc, dlti_error_t *err)
 {
     pb_str(ctx, dev, "uarch", u->name);
     const char *anc[64];
@@ -95,5 +103,5 @@ void pb_uarch_keys(dlti_context *ctx, pb_map *dev, const pb_uarch *u, const char
     if (n)
         pb_add(ctx, dev, "uarch_ancestors", pb_str_array(ctx, anc, n));
     pb_str(ctx, dev, "triple", pb_uarch_triple(u->arch));
-    pb_add(ctx, dev, "compiler", pb_uarch_compiler_map(ctx, u, llvm, gcc, clang, err));
+    pb_add(ctx, dev, "compiler", pb_uarch_compiler_map(ctx, u, llvm, gcc, clang, llc, err));
 }

@@ -98,7 +98,7 @@ const dlti_attr *sysdesc_uarch_compiler_map(dlti_context *ctx, const char *uarch
                                             dlti_error_t *err)
 {
     const pb_uarch *u = find_row(ctx, uarch, err);
-    return u ? pb_uarch_compiler_map(ctx, u, NULL, NULL, NULL, err) : NULL;
+    return u ? pb_uarch_compiler_map(ctx, u, NULL, NULL, NULL, NULL, err) : NULL;
 }
 
 const dlti_attr *sysdesc_uarch_keys_for(dlti_context *ctx, const char *uarch,
@@ -116,7 +116,7 @@ const dlti_attr *sysdesc_uarch_keys_for(dlti_context *ctx, const char *uarch,
     pb_map keys;
     pb_init(&keys);
     pb_uarch_keys(ctx, &keys, u, NULL, gcc_version ? &gcc : NULL, clang_version ? &clang : NULL,
-                  err);
+                  NULL, err);
     return pb_finish(ctx, &keys, DLTI_ATTR_MAP, err);
 }
 

@@ -145,6 +145,77 @@ static PyObject *system_export(SystemObject *self, PyObject *args)
     return r;
 }
 
+/* fingerprint(device=None, explain=False): sysdesc_fingerprint, or with
+ * explain what `sysdesc fingerprint --explain` prints. */
+static PyObject *system_fingerprint(SystemObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"device", "explain", NULL};
+    const char *device = NULL;
+    int explain = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zp:fingerprint", kwlist, &device, &explain))
+        return NULL;
+    if (!self->sys.spec)
+        return ext_raise_no_spec(self);
+    dlti_error_t err;
+    if (!explain) {
+        char fp[SYSDESC_FINGERPRINT_LENGTH + 1];
+        if (sysdesc_fingerprint(self->sys.spec, device, fp, &err) < 0)
+            return ext_raise(&err);
+        return PyUnicode_FromString(fp);
+    }
+    size_t len;
+    char *text = sysdesc_fingerprint_text(self->sys.spec, device, SYSDESC_FINGERPRINT_EXPLAIN,
+                                          &len, &err);
+    if (!text)
+        return ext_raise(&err);
+    PyObject *r = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "surrogateescape");
+    free(text);
+    return r;
+}
+
+/* occupancy(device, threads, registers, shared, carveout=None, subgroup=0):
+ * sysdesc_occupancy_json's text, as `sysdesc occupancy --json` prints it. */
+static PyObject *system_occupancy(SystemObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"device", "threads", "registers", "shared", "carveout", "subgroup",
+                             NULL};
+    const char *device;
+    long long threads, registers, shared, subgroup = 0;
+    PyObject *carveout = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sLLL|OL:occupancy", kwlist, &device, &threads,
+                                     &registers, &shared, &carveout, &subgroup))
+        return NULL;
+    if (!self->sys.spec)
+        return ext_raise_no_spec(self);
+    sysdesc_occupancy_request req = sysdesc_occupancy_request_make(threads, registers, shared);
+    req.subgroup_size = subgroup;
+    if (carveout != Py_None) {
+        req.carveout_percent = PyLong_AsLongLong(carveout);
+        if (req.carveout_percent == -1 && PyErr_Occurred())
+            return NULL;
+        if (req.carveout_percent < 0)
+            return ext_raise_argument("carveout must be 0..100 percent, not %lld",
+                                      (long long)req.carveout_percent);
+    }
+    dlti_error_t err;
+    const dlti_attr *dev = dlti_attr_lookup_string(self->sys.spec, device, strlen(device));
+    if (!dev) {
+        err.code = DLTI_ERROR_NOT_FOUND;
+        err.line = err.column = 0;
+        err.position = 0;
+        err.source[0] = '\0';
+        snprintf(err.text, sizeof err.text, "no device '%s' in the system", device);
+        return ext_raise(&err);
+    }
+    size_t len;
+    char *text = sysdesc_occupancy_json(dev, device, &req, &len, &err);
+    if (!text)
+        return ext_raise(&err);
+    PyObject *r = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "surrogateescape");
+    free(text);
+    return r;
+}
+
 static PyObject *system_data_layout(SystemObject *self, void *unused)
 {
     (void)unused;
@@ -173,6 +244,12 @@ static PyMethodDef system_methods[] = {
      "check($self, /, complete=False, partial=False)\n--\n\nEvery problem the device schema finds."},
     {"export", (PyCFunction)system_export, METH_VARARGS,
      "export($self, device, tuner, /)\n--\n\nThe JSON `sysdesc export --to TUNER SPEC DEVICE` prints."},
+    {"fingerprint", (PyCFunction)(void (*)(void))system_fingerprint, METH_VARARGS | METH_KEYWORDS,
+     "fingerprint($self, /, device=None, explain=False)\n--\n\n`sysdesc fingerprint`'s key, "
+     "or with explain the text it hashes."},
+    {"occupancy", (PyCFunction)(void (*)(void))system_occupancy, METH_VARARGS | METH_KEYWORDS,
+     "occupancy($self, /, device, threads, registers, shared, carveout=None, subgroup=0)\n--\n\n"
+     "The JSON `sysdesc occupancy --json SPEC DEVICE ...` prints."},
     {"layout", (PyCFunction)(void (*)(void))system_layout, METH_VARARGS | METH_KEYWORDS,
      "layout($self, /, scope=None)\n--\n\nThe data layout of the system (or of a nested module)."},
     {NULL, NULL, 0, NULL},

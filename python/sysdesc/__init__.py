@@ -134,7 +134,9 @@ def catalog(name: str, check: _t.Union[bool, str] = True) -> Spec:
 # ---- loading ----
 
 def load(path: _PathLike, check: _t.Union[bool, str] = True) -> Spec:
-    """Loads a YAML or MLIR description, or a catalog name, as ``sysdesc convert`` does.
+    """Loads an MLIR, YAML or typed JSON description (told by its content;
+    plain JSON, which loses MLIR's types, raises UnsupportedError), or a
+    catalog name, as ``sysdesc convert`` does.
 
     With ``check`` (the default) the description is checked against the
     device schema first (VerifyError at the first mistake; sysdesc.check
@@ -149,10 +151,10 @@ def load(path: _PathLike, check: _t.Union[bool, str] = True) -> Spec:
 
 def parse(text: _t.Union[str, bytes], source: _t.Optional[str] = None,
           check: _t.Union[bool, str] = True) -> Spec:
-    """Parses a description held in a string: MLIR when it starts with an
-    attribute (``#dlti...``) or ``module`` (or ``source`` ends in .mlir), else
-    YAML.  ``source`` names the text in errors (and is the base of relative
-    ``base:`` paths)."""
+    """Parses a description held in a string by the rule of ``load``: MLIR,
+    YAML or typed JSON, told by its content (``source``'s extension breaks
+    ties: docs/yaml.md, "Formats").  ``source`` names the text in errors (and
+    is the base of relative ``base:`` paths)."""
     if isinstance(text, str):
         text = text.encode("utf-8", "surrogateescape")
     return _sysdesc._parse(text, source, _check_mode(check), catalog_path())

@@ -163,6 +163,41 @@ class Spec(Map):
         (``index`` is left out: it is the runtime's ordinal, not a property)."""
         return self.export(device, "inductor")
 
+    def fingerprint(self, device: Optional[str] = None) -> str:
+        """The key of a tuner's cache: "sd1-" and 16 hex digits (docs/fingerprint.md).
+
+        It changes when the performance-relevant facts change (devices,
+        counts, sizes, clocks, limits, drivers' versions, the allocation) and
+        not otherwise (sources, host names, UUIDs, bus ids, paths,
+        measurements).  ``device``: that device alone, its id left out, so
+        that identical GPUs at two places agree.  The same C function as
+        ``sysdesc fingerprint``.  Raises NotFoundError for an unknown device."""
+        return self.system.fingerprint(device)
+
+    def explain_fingerprint(self, device: Optional[str] = None) -> str:
+        """What ``sysdesc fingerprint --explain`` prints: the fingerprint as a
+        comment, every line it hashes, and a '#' line for each key left out."""
+        return self.system.fingerprint(device, explain=True)
+
+    def occupancy(self, device: str, threads: int, registers: int, shared: int,
+                  carveout: Optional[int] = None, subgroup: Optional[int] = None
+                  ) -> Dict[str, Any]:
+        """The occupancy of a kernel configuration on GPU ``device`` (docs/occupancy.md).
+
+        ``threads`` per block, ``registers`` per thread (AMD: VGPRs per
+        lane), ``shared`` memory (LDS) per block in bytes; ``carveout``: the
+        NVIDIA shared memory carveout preference in percent (None: the
+        default); ``subgroup``: the warp or wave size (None: the device's
+        smallest).  Returns what ``sysdesc occupancy --json`` prints: resident
+        ``blocks_per_compute_unit`` and ``warps_per_compute_unit``,
+        ``occupancy`` (0..1), ``limited_by``, ``blocks_by`` each resource
+        (None: it does not bind), ``best_block_sizes``, ...  The same C
+        function as the command.  Raises NotFoundError for an unknown device
+        or a key the rules need and the device lacks (named),
+        UnsupportedError for a vendor without rules."""
+        return _loads_deep(self.system.occupancy(device, threads, registers, shared, carveout,
+                                                 subgroup or 0))
+
     def check(self, complete: bool = False, partial: bool = False) -> list:
         """Every problem the device schema finds, as sysdesc.Problem values (none: valid)."""
         from . import Problem, _file_order

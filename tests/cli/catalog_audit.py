@@ -109,7 +109,13 @@ PEAK_TOLERANCE = 0.02
 # Keys whose unit belongs to some vendors: a register of another width would
 # not compare (docs/keys.md).
 VENDOR_KEYS = {"max_registers_per_thread": {"NVIDIA", "AMD"},
-               "register_file_per_execution_unit_thread_in_bytes": {"Intel"}}
+               "register_file_per_execution_unit_thread_in_bytes": {"Intel"},
+               # the occupancy facts (docs/occupancy.md): each vendor's rules
+               "register_allocation_granularity": {"NVIDIA"},
+               "warp_allocation_granularity": {"NVIDIA"},
+               "shared_memory_carveouts_in_bytes": {"NVIDIA"},
+               "simds_per_compute_unit": {"AMD"}, "max_waves_per_simd": {"AMD"},
+               "vgprs_per_simd": {"AMD"}}
 
 # Matrix peaks that are at least the peak they accelerate (where both are given).
 AT_LEAST = [("fp64_matrix", "fp64_vector"), ("fp32_vector", "fp64_vector"),

@@ -80,12 +80,12 @@ fi
 
 # Every command, written once: the loops below run each of them.  It must be
 # the list `sysdesc --help` prints, so that a new command is not left out.
-commands="fmt query probe layout dl-import dl-export convert compose attach list show check summary schema measure roofline export uarch"
+commands="fmt query probe layout dl-import dl-export convert compose attach list show check summary schema measure roofline export fingerprint occupancy uarch"
 listed=$("$SYSDESC" --help 2>/dev/null | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | tr '\n' ' ')
 [ "$listed" = "$commands " ] && ok || bad "the command list '$commands' is not the one sysdesc --help prints: '$listed'"
 
 # The commands that read a FILE, as NAME|ARGS before FILE|ARGS after FILE.
-file_cmds='fmt|| query||CPU layout||i32 dl-export|| convert|| compose|| probe|--quiet,--xml| summary|| export|--to,tvm|CPU'
+file_cmds='fmt|| query||CPU layout||i32 dl-export|| convert|| compose|| probe|--quiet,--xml| summary|| export|--to,tvm|CPU fingerprint|| occupancy|--threads,32,--registers,0,--shared,0|GPU'
 
 # for_file_cmds FUNCTION: calls FUNCTION NAME PRE POST for each of file_cmds.
 for_file_cmds() {
@@ -131,12 +131,14 @@ expect 1 "show: unknown name" normal "$SYSDESC" show nvidia/no-such-gpu
 near=$(ls "$SRCDIR/systems/nvidia" | sed -n 's/^\(h100-.*\)\.yaml$/nvidia\/\1/p')
 [ -n "$near" ] || bad "the catalog has no nvidia/h100-* entry to suggest"
 for c in "show" "query" "summary" "convert" "compose" "check" "roofline" "export --to tvm" \
-         "attach" "compose GPU=nvidia/h100:8"; do
+         "attach" "compose GPU=nvidia/h100:8" "fingerprint" "occupancy"; do
     # shellcheck disable=SC2086
     case $c in
     "compose GPU"*) expect 1 "$c: no such name" normal "$SYSDESC" $c ;;
     query) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 GPU num_compute_units ;;
     export*) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 GPU ;;
+    occupancy) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 GPU --threads 32 \
+                   --registers 0 --shared 0 ;;
     attach) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 "$GOOD" ;;
     *) expect 1 "$c: no such name" normal "$SYSDESC" $c nvidia/h100 ;;
     esac
@@ -298,6 +300,8 @@ out_case "compose" "$SYSDESC" compose "$YAML" "GPU=$GOOD"
 out_case "list" "$SYSDESC" list
 out_case "show" "$SYSDESC" show nvidia/h100-sxm
 out_case "summary" "$SYSDESC" summary nodes/dgx-h100
+out_case "fingerprint" "$SYSDESC" fingerprint nodes/dgx-h100
+out_case "occupancy" "$SYSDESC" occupancy nvidia/h100-sxm GPU --threads 256 --registers 64 --shared 0
 out_case "uarch" "$SYSDESC" uarch
 out_case "uarch NAME" "$SYSDESC" uarch zen4
 out_case "probe --xml" "$SYSDESC" probe --quiet --xml "$XML"

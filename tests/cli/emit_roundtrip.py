@@ -13,8 +13,10 @@ message and exit 2.  Generated cases:
   U+FEFF, bytes that are not UTF-8, surrogates, control bytes, YAML's
   reserved words and indicators); each converted to yaml and json and read
   back equal, or refused with exit 2 ("cannot hold").
-JSON output is only read back, not compared: JSON does not keep MLIR's
-types (docs/yaml.md), and its reader takes typed JSON as plain maps.
+JSON is written typed (--typed) and read back equal, as every other
+format: plain JSON does not keep MLIR's types (docs/yaml.md, "JSON"), so
+sysdesc refuses to read it (exit 2, "plain JSON is not read"), which the
+depth cases check too.
 """
 import os
 import subprocess
@@ -41,15 +43,29 @@ def bad(msg):
 
 
 def readback(path, fmt, want, what):
-    """`path` (printed as fmt) must read back to the attr text `want` (None:
-    only read back; plain JSON keeps numbers, not their MLIR types)."""
+    """`path` (printed as fmt; json: typed) must read back to the attr text
+    `want`."""
     global checks
     checks += 1
     rc, out, err = run("convert", "--no-check", path, "--format", "attr")
     if rc != 0:
         bad(f"{what}: {fmt} output does not read back: exit {rc}: {err.strip()[:300]}")
-    elif want is not None and out != want:
+    elif out != want:
         bad(f"{what}: {fmt} output reads back changed")
+
+
+def typed(fmt):
+    """The options that print `fmt` as sysdesc reads it back: JSON typed."""
+    return ["--typed"] if fmt == "json" else []
+
+
+def plain_json_refused(path, what):
+    """Plain JSON is never read: exit 2 with the hint."""
+    global checks
+    checks += 1
+    rc, out, err = run("convert", "--no-check", path, "--format", "attr")
+    if rc != 2 or "plain JSON is not read" not in err or "--typed" not in err:
+        bad(f"{what}: plain JSON: exit {rc}, not refused with the hint: {err.strip()[:200]}")
 
 
 def signal_free(rc, err, what):
@@ -71,14 +87,21 @@ def depth_cases(tmp):
                 bad(f"{what}: exit {rc}, message lacks the limit: {err[:200]}")
             continue
         for fmt in FORMATS:
-            rc, out, err = run("probe", "--xml", XML, "--set", path + "=1", "--format", fmt)
+            rc, out, err = run("probe", "--xml", XML, "--set", path + "=1", "--format", fmt,
+                               *typed(fmt))
             f = os.path.join(tmp, f"deep{n}.{fmt}")
             with open(f, "wb") as fh:
                 fh.write(out)
             if rc == 0:
-                readback(f, fmt, None if fmt == "json" else attr, f"{what} as {fmt}")
+                readback(f, fmt, attr, f"{what} as {fmt}")
             elif rc != 2 or "cannot hold" not in err:
                 bad(f"{what}: attr printed but {fmt} exit {rc}: {err[:200]}")
+        rc, out, err = run("probe", "--xml", XML, "--set", path + "=1", "--format", "json")
+        f = os.path.join(tmp, f"deep{n}.plain.json")
+        with open(f, "wb") as fh:
+            fh.write(out)
+        if rc == 0:
+            plain_json_refused(f, what)
     # bare MLIR values around the limit: whatever fmt accepts it prints, and
     # the print reads back (also inside a module, and as YAML and JSON)
     shapes = {
@@ -102,13 +125,12 @@ def depth_cases(tmp):
                     bad(f"{what}: exit {rc}: {err[:200]}")
                 continue
             for fmt in FORMATS:
-                rc, out, err = run("convert", "--no-check", f, "--format", fmt,
-                                   *(["--typed"] if fmt == "json" else []))
+                rc, out, err = run("convert", "--no-check", f, "--format", fmt, *typed(fmt))
                 g = os.path.join(tmp, f"bare_{name}{n}.out.{fmt}")
                 with open(g, "wb") as fh:
                     fh.write(out)
                 if rc == 0:
-                    readback(g, fmt, None if fmt == "json" else attr, f"{what} as {fmt}")
+                    readback(g, fmt, attr, f"{what} as {fmt}")
                 elif rc != 2 or "cannot hold" not in err:
                     bad(f"{what}: {fmt} exit {rc}: {err[:200]}")
 
@@ -147,8 +169,7 @@ def string_cases(tmp):
                 bad(f"string {s[:20]!r} as {role}: MLIR does not read: {err[:200]}")
                 continue
             for fmt in ["yaml", "json"]:
-                rc, out, err = run("convert", "--no-check", f, "--format", fmt,
-                                   *(["--typed"] if fmt == "json" else []))
+                rc, out, err = run("convert", "--no-check", f, "--format", fmt, *typed(fmt))
                 what = f"string {s[:20]!r} ({len(s)} bytes) as {role} in {fmt}"
                 if not signal_free(rc, err, what):
                     continue
@@ -159,7 +180,7 @@ def string_cases(tmp):
                 g = os.path.join(tmp, f"s{i}{role}.{fmt}")
                 with open(g, "wb") as fh:
                     fh.write(out)
-                readback(g, fmt, None if fmt == "json" else attr, what)
+                readback(g, fmt, attr, what)
         # a device id too
         text = f'#dlti.target_system_spec<{mlir_string(s)} = #dlti.target_device_spec<"k" = 1>>'
         f = os.path.join(tmp, f"s{i}dev.mlir")
@@ -169,8 +190,7 @@ def string_cases(tmp):
         if rc != 0:
             continue
         for fmt in ["yaml", "json"]:
-            rc, out, err = run("convert", "--no-check", f, "--format", fmt,
-                               *(["--typed"] if fmt == "json" else []))
+            rc, out, err = run("convert", "--no-check", f, "--format", fmt, *typed(fmt))
             what = f"device id {s[:20]!r} in {fmt}"
             if rc != 0:
                 if rc != 2 or "cannot hold" not in err:
@@ -179,7 +199,7 @@ def string_cases(tmp):
             g = os.path.join(tmp, f"s{i}dev.{fmt}")
             with open(g, "wb") as fh:
                 fh.write(out)
-            readback(g, fmt, None if fmt == "json" else attr, what)
+            readback(g, fmt, attr, what)
 
 
 NARROW = {"f8E5M2": 8, "f8E4M3": 8, "f8E4M3FN": 8, "f8E5M2FNUZ": 8, "f8E4M3FNUZ": 8,
@@ -189,7 +209,8 @@ NARROW = {"f8E5M2": 8, "f8E4M3": 8, "f8E4M3FN": 8, "f8E5M2FNUZ": 8, "f8E4M3FNUZ"
 
 def float_cases(tmp):
     """Every bit pattern of every narrow float type (NaNs, infinities,
-    negative zeros, the largest values) through YAML and back, equal."""
+    negative zeros, the largest values) through YAML and typed JSON and
+    back, equal."""
     for kind, width in NARROW.items():
         entries = ", ".join('"p%d" = 0x%X : %s' % (p, p, kind) for p in range(1 << width))
         f = os.path.join(tmp, f"{kind}.mlir")
@@ -199,14 +220,15 @@ def float_cases(tmp):
         if rc != 0:
             bad(f"{kind}: MLIR does not read its patterns: {err[:200]}")
             continue
-        rc, out, err = run("convert", "--no-check", f, "--format", "yaml")
-        g = os.path.join(tmp, f"{kind}.yaml")
-        with open(g, "wb") as fh:
-            fh.write(out)
-        if rc != 0:
-            bad(f"{kind}: yaml exit {rc}: {err[:200]}")
-        else:
-            readback(g, "yaml", attr, f"{kind} bit patterns")
+        for fmt in ["yaml", "json"]:
+            rc, out, err = run("convert", "--no-check", f, "--format", fmt, *typed(fmt))
+            g = os.path.join(tmp, f"{kind}.{fmt}")
+            with open(g, "wb") as fh:
+                fh.write(out)
+            if rc != 0:
+                bad(f"{kind}: {fmt} exit {rc}: {err[:200]}")
+            else:
+                readback(g, fmt, attr, f"{kind} bit patterns")
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -3,6 +3,14 @@
 the same printer) passes `sysdesc check` and `mlir-opt-22`; every measured
 value is positive and the levels are ordered as physics says (L1 bandwidth
 >= memory bandwidth, L1 latency < memory latency); the provenance is there;
+each value is the median of its samples, with its best, spread and count at
+the same path under best, spread and samples (best >= median for a rate, <=
+for a latency; spread >= |best - median| / median; the fewest counts =
+repeats); each cache level's effective capacity lies on the run's own latency
+sweep where the curve steps above twice the level's latency, its flag says
+whether the step lies under half the probed size, its working sets sit
+inside it, and a cache claimed far larger than any the sweep finds is
+flagged;
 the bounds (docs/measure.md): every working set within the mode's bound, a
 cache size the probe marks suspect not measured and said so, --set
 correcting it first, a cache too large for the bound capped or left out
@@ -64,11 +72,13 @@ try:
     m = json.loads(j.stdout)["CPU"]["measured"] if j.returncode == 0 else {}
 
     # Provenance.
-    for k in ("method", "date", "sysdesc_version", "mode", "kernel_isa"):
+    for k in ("method", "date", "sysdesc_version", "mode", "kernel_isa", "statistic"):
         check(isinstance(m.get(k), str) and m.get(k), f"measured.{k} missing")
     v = run("--version").stdout.split()[-1]
     check(m.get("sysdesc_version") == v, f"sysdesc_version {m.get('sysdesc_version')} != {v}")
     check(m.get("mode") == "quick", "mode is not quick")
+    check(m.get("statistic") == "median" and "median" in m.get("method", ""),
+          f"statistic {m.get('statistic')!r}: the values are not said to be medians")
     allowed = len(os.sched_getaffinity(0))
     check(m.get("num_threads") == allowed, f"num_threads {m.get('num_threads')} != {allowed}")
     check(sorted(m.get("cpus", [])) == sorted(os.sched_getaffinity(0)), "cpus != the allowed set")
@@ -82,12 +92,16 @@ try:
         check(100 <= m["frequency_mhz"] <= 10000, f"clock {m['frequency_mhz']} MHz implausible")
     lv = m.get("levels", {})
     check("L1" in lv and "memory" in lv, f"levels: {list(lv)}")
+    skipped = m.get("skipped", {})
     keys = ("read_bandwidth_in_bytes_per_second", "triad_bandwidth_in_bytes_per_second",
             "read_bandwidth_single_thread_in_bytes_per_second",
             "triad_bandwidth_single_thread_in_bytes_per_second", "latency_in_ns",
             "working_set_in_bytes")
     single = keys[2:5]  # left out where the bound leaves out a level's single-thread runs
     for name, level in lv.items():
+        if name in skipped:  # a cache that keeps nothing of its own: its capacity only
+            check(not any(k in level for k in keys), f"levels.{name}: skipped yet measured")
+            continue
         for k in keys:
             if k in single + ("working_set_in_bytes",) and "single-thread runs left out" in \
                     level.get("bounded", ""):
@@ -100,6 +114,97 @@ try:
     check(m.get("memory_bandwidth_in_bytes_per_second") ==
           lv.get("memory", {}).get("triad_bandwidth_in_bytes_per_second"),
           "memory_bandwidth_in_bytes_per_second is not the memory triad")
+
+    # Each value's statistics: the median, with its best, spread and count
+    # at the same path under best, spread and samples.
+    STAT_TREES = ("best", "spread", "samples")
+
+    def values(tree, path=()):
+        """(path, number) of every measured value: the twins' shape."""
+        for k, v in tree.items():
+            if k in STAT_TREES + ("latency_sweep", "skipped", "cpus") or isinstance(v, str):
+                continue
+            if isinstance(v, dict):
+                yield from values(v, path + (k,))
+            elif isinstance(v, (int, float)) and not isinstance(v, bool) and (
+                    k.endswith("_per_second") or k in ("latency_in_ns", "frequency_mhz",
+                                                       "fp64_vector", "fp32_vector")):
+                yield path + (k,), v
+
+    def at(tree, path):
+        for k in path:
+            tree = tree.get(k, {}) if isinstance(tree, dict) else {}
+        return tree
+
+    seen = []
+    for path, median in values(m):
+        dotted = ".".join(path)
+        best, spread, n = (at(m.get(t, {}), path) for t in STAT_TREES)
+        if not all(isinstance(x, (int, float)) for x in (best, spread, n)):
+            check(False, f"{dotted}: best/spread/samples missing: {best} {spread} {n}")
+            continue
+        seen.append(n)
+        latency = path[-1] == "latency_in_ns"
+        check(best <= median if latency else best >= median,
+              f"{dotted}: best {best} is not at least as good as the median {median}")
+        check(spread >= 0 and spread * median >= abs(best - median) * (1 - 1e-9) - 1,
+              f"{dotted}: spread {spread} below |best - median| / median ({best}, {median})")
+        check(n >= 3, f"{dotted}: {n} samples, fewer than 3")
+    check(len(seen) >= 10, f"only {len(seen)} measured values found")
+    check(seen and m.get("repeats") == min(seen),
+          f"repeats {m.get('repeats')} is not the fewest samples {min(seen) if seen else None}")
+
+    # Effective capacities, against the run's own latency sweep: each lies
+    # on it, where the curve steps above twice the level's own latency (two
+    # points in a row: the lowest latency of the level's stretch of the
+    # curve is at most its own), or at its end (no step within the sweep);
+    # the flag is whether the step lies under half the probed size; each
+    # level's working sets sit inside its capacity and above the one below.
+    def capacities(mm, cache):
+        sweep = mm.get("latency_sweep", {})
+        ws = sweep.get("working_sets_in_bytes", [])
+        ns = [x / 1000 for x in sweep.get("latencies_in_ps", [])]
+        check(len(ws) == len(ns) and len(ws) >= 8 and ws == sorted(set(ws)),
+              f"latency sweep: {len(ws)} working sets, {len(ns)} latencies, not growing")
+        if len(ws) != len(ns) or not ws:
+            return {}
+        found, below_e, below_c = {}, 0, 0
+        for name in ("L1", "L2", "L3", "L4"):
+            level = mm.get("levels", {}).get(name)
+            if level is None or "effective_capacity_in_bytes" not in level:
+                continue
+            e = level["effective_capacity_in_bytes"]
+            reported = cache.get(name, {}).get("size_in_bytes", 0)
+            flag = level.get("effective_capacity_below_reported")
+            found[name] = (e, flag)
+            if name in mm.get("skipped", {}):  # keeps nothing of its own: the level below's
+                check(e == below_e and flag == (e <= reported // 2),
+                      f"{name}: keeps nothing, yet capacity {e} (below: {below_e}), flag {flag}")
+                continue
+            check(e in ws, f"{name}: effective capacity {e} is none of the sweep's working sets")
+            if e not in ws:
+                continue
+            i = ws.index(e)
+            stretch = [ns[j] for j in range(len(ws)) if below_e < ws[j] <= e]
+            if i + 1 < len(ws):
+                past = ns[i + 1:i + 3]
+                check(stretch and all(x > 2 * min(stretch) for x in past),
+                      f"{name}: the curve past {e} bytes ({past} ns) is not above twice the "
+                      f"level's lowest latency ({min(stretch) if stretch else None} ns)")
+                check(flag == (ws[i + 1] <= reported // 2),
+                      f"{name}: flag {flag}, step at {ws[i + 1]} bytes, probed size {reported}")
+            else:
+                check(flag is False, f"{name}: no step within the sweep, yet flagged")
+            inside = min(e, reported)
+            one = level.get("working_set_in_bytes", 0)
+            check(below_c < one <= inside,
+                  f"{name}: working set {one} not inside ({below_c}, {inside}]")
+            below_e, below_c = e, inside
+        return found
+
+    cpu = json.loads(j.stdout)["CPU"] if j.returncode == 0 else {}
+    found = capacities(m, cpu.get("cache", {}))
+    check("L1" in found, f"no effective capacity of L1: {found}")
 
     # Physics: L1 outruns memory (by far: the check has a margin of 1x for noise).
     if "L1" in lv and "memory" in lv:
@@ -142,10 +247,29 @@ try:
           f"odd VM, --set L3=32 MiB: L3 measured, nothing skipped: {mo.get('skipped')}")
     # A level the user says is larger than the bound can hold: capped, or
     # left out where beyond it cannot fit; each said.
+    # A level the user says is larger than any cache the sweep finds (a
+    # 200 MiB L3; the quick sweep ends at its 64 MiB bound): flagged where
+    # the sweep finds its step, its working sets inside what it delivers;
+    # where it finds none, the capacity is the bound's, said.
     mo, err = measured("--set", "CPU.cache.L3.size_in_bytes=209715200", env=odd)
     l3 = mo.get("levels", {}).get("L3", {})
-    check(l3.get("working_set_in_bytes") == QUICK_BOUND and "capped" in l3.get("bounded", ""),
-          f"L3 of 200 MiB: its working set capped at the bound, said: {l3}")
+    r = run("probe", "--no-io", "--format", "json", env=odd)  # the odd VM's L1 and L2
+    check(r.returncode == 0, f"probe of the odd VM: exit {r.returncode}: {r.stderr[-300:]}")
+    odd_cache = json.loads(r.stdout)["CPU"]["cache"] if r.returncode == 0 else {}
+    odd_cache["L3"] = {"size_in_bytes": 209715200}
+    capacities(mo, odd_cache)
+    sweep_end = mo.get("latency_sweep", {}).get("working_sets_in_bytes", [0])[-1]
+    if l3.get("effective_capacity_in_bytes", sweep_end) < sweep_end:
+        check(l3.get("effective_capacity_below_reported") is True,
+              f"L3 claimed 200 MiB, found {l3.get('effective_capacity_in_bytes')}: not flagged")
+        check(l3.get("working_set_in_bytes", QUICK_BOUND) < l3["effective_capacity_in_bytes"],
+              f"L3 claimed 200 MiB: working set not inside the effective capacity: {l3}")
+    else:
+        print(f"NOTE: the quick sweep (to {sweep_end} bytes) found no step of this host's "
+              "last cache: the 200 MiB L3's flag is not exercised here")
+        check("sweep ended" in l3.get("bounded", "") and
+              l3.get("working_set_in_bytes", QUICK_BOUND + 1) <= QUICK_BOUND,
+              f"L3 of 200 MiB without a step: said in bounded, within the bound: {l3}")
     check("bound" in mo.get("skipped", {}).get("memory", "") and "memory not measured" in err,
           f"L3 of 200 MiB: memory cannot exceed it within the quick bound: {mo.get('skipped')}")
     check("memory_bandwidth_in_bytes_per_second" not in mo,

@@ -103,6 +103,7 @@ def check_device_map(m, runtime, where):
     check(m.get("runtime") == runtime, f"{where}: runtime {m.get('runtime')}")
     check(m.get("work_group_size") == 128, f"{where}: work_group_size 128")
     check(m.get("repeats", 0) >= 3, f"{where}: at least 3 launches a value")
+    check(m.get("statistic") == "best", f"{where}: statistic {m.get('statistic')!r}, not best")
     lv = m.get("levels", {})
     mem = lv.get("memory", {})
     for k in ("read", "copy", "triad"):

@@ -81,10 +81,10 @@ expect 2 "" "sysdesc: error: query: --runtime-timeout: '-5' is not a number of m
     "a negative timeout" --host --runtime-timeout=-5 CPU
 expect 2 "" "sysdesc: error: query: --runtimes needs a value: --runtimes=VALUE" \
     "--runtimes without its value" --host --runtimes opencl CPU
-expect 2 "" "sysdesc: error: query: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc and --clang ask this host's runtimes and compilers: they go with --host" \
+expect 2 "" "sysdesc: error: query: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc, --clang and --llc ask this host's runtimes and compilers: they go with --host" \
     "--no-cache without --host" --no-cache nvidia/h100-sxm GPU
 "$SYSDESC" probe --xml "$SRCDIR/tests/data/xml/gpu.xml" --refresh-cache >"$T/out" 2>"$T/err"
-[ $? -eq 2 ] && [ "$(cat "$T/err")" = "sysdesc: error: probe: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc and --clang ask this host's runtimes and compilers: not with --xml" ] &&
+[ $? -eq 2 ] && [ "$(cat "$T/err")" = "sysdesc: error: probe: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc, --clang and --llc ask this host's runtimes and compilers: not with --xml" ] &&
     ok || bad "probe --xml --refresh-cache: $(cat "$T/err")"
 
 echo "$pass passed, $fail failed"

@@ -2,6 +2,9 @@
 """sysdesc roofline: the SVG is well-formed XML (xml.etree parses it) and
 holds exactly the ceilings the spec has, each with its key and kind
 (measured, nominal), one ridge dot per bandwidth ceiling, text escaped;
+the subtitle and stderr say which statistic of its samples each measured
+value is (the measured map's `statistic`: median for this host measured
+now, best for a map written before that key);
 a catalog GPU (nvidia/h100-sxm) draws its nominal ceilings; --types picks
 the compute ceilings; stderr says plainly which ceilings there were; a spec
 without a compute or a bandwidth ceiling, or without the device, exits 1
@@ -9,6 +12,8 @@ naming what was looked for; bad usage exits 2; -o is atomic.
 Environment: SYSDESC (the tool), SRCDIR (the source tree)."""
 import json
 import os
+import re
+import time
 import shutil
 import subprocess
 import sys
@@ -103,6 +108,9 @@ try:
 except ET.ParseError as e:
     check(False, f"cpu-measured: SVG is not well-formed: {e}")
 check("nominal ceilings: none in this spec" in r.stderr, f"cpu-measured stderr: {r.stderr}")
+# That fixture has no `statistic`: written when every value was the best sample.
+check("best of samples" in r.stdout and "measured ceilings (sysdesc measure" in r.stderr and
+      "best of samples" in r.stderr, f"cpu-measured: the statistic (best) not said: {r.stderr}")
 
 # No SPEC: this host, probed and measured first; every ceiling measured.
 # Another machine's topology (HWLOC_XMLFILE) is refused: measure runs here.
@@ -119,6 +127,8 @@ if r.returncode == 0:
           f"this host: ceilings {cs}")
     check(dots == sum(1 for _, w, _ in cs if w == "bandwidth"), "this host: a ridge per bandwidth")
     check("measuring this host" in r.stderr, "this host: no progress on stderr")
+    check("median of samples" in r.stdout and "median of samples" in r.stderr,
+          f"this host: the statistic (median) not said in the SVG and on stderr: {r.stderr}")
 
 # What is missing, named.
 r = run(os.path.join(DATA, "gpu-no-bandwidth.yaml"))
@@ -130,6 +140,23 @@ check(r.returncode == 1 and "no compute ceiling" in r.stderr and "peak_ops_per_s
       f"no compute: exit {r.returncode}: {r.stderr}")
 r = run("nvidia/h100-sxm", "--device", "GPU7")
 check(r.returncode == 1 and "GPU7" in r.stderr, f"missing device: exit {r.returncode}: {r.stderr}")
+
+# Rates no chart can hold (a spec read with --no-check): a denormal and an
+# infinite peak are left out, the chart is drawn at once with finite
+# coordinates (the denormal ran past 60 s and 4 GB; inf put NaN in the SVG).
+odd = tempfile.mkdtemp(prefix="sysdesc-roofline-odd.")
+for bad in ("4.9e-324", ".inf", "1e300"):
+    f = os.path.join(odd, "odd-peak.yaml")
+    with open(f, "w") as out:
+        out.write("GPU:\n  device_type: GPU\n  memory_bandwidth_in_bytes_per_second: 1.0e12\n"
+                  "  peak_ops_per_second:\n    fp32_vector: 1.0e13\n    fp64_vector: %s\n" % bad)
+    t0 = time.monotonic()
+    r = run("--no-check", f)
+    took = time.monotonic() - t0
+    check(r.returncode == 0 and "FP64" not in r.stderr and "FP32 vector" in r.stderr and took < 10,
+          f"peak {bad}: exit {r.returncode} in {took:.1f} s: {r.stderr}")
+    check(re.search(r"nan|inf", r.stdout, re.I) is None, f"peak {bad}: NaN or inf in the SVG")
+shutil.rmtree(odd, ignore_errors=True)
 
 # Bad usage.
 for args, needle in ((["nvidia/h100-sxm", "--types", "fp63_vector"], "fp63_vector"),

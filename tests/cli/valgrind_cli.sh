@@ -57,6 +57,12 @@ check "compose" 0 compose --format mlir nodes/dgx-h100 GPU=nvidia/h100-pcie
 check "convert" 0 convert --to yaml "$ex"
 check "summary" 0 summary --color=always nodes/dgx-h100
 rt check "summary --host" 0 summary --host --quiet --runtimes=opencl
+check "fingerprint --explain" 0 fingerprint --explain nodes/dgx-h100
+rt check "fingerprint of this host" 0 fingerprint --quiet --runtimes=opencl --device CPU
+check "fingerprint no such device" 1 fingerprint --device GPU9 nvidia/h100-sxm
+check "occupancy" 0 occupancy nvidia/h100-sxm GPU --threads 256 --registers 64 --shared 20000
+check "occupancy --json AMD" 0 occupancy --json amd/mi300x GPU --threads 256 --registers 96 --shared 1000
+check "occupancy no such device" 1 occupancy nvidia/h100-sxm GPU9 --threads 1 --registers 0 --shared 0
 # Measure (one thread: valgrind runs threads one at a time anyway;
 # its CPUID hides AVX-512, so the AVX2 kernels run) and roofline
 check "measure" 0 measure --quick --quiet --threads 1 --format yaml

@@ -98,6 +98,12 @@ static void replay_formats(void **state)
     replay("formats", sysdesc_fuzz_formats);
 }
 
+static void replay_json(void **state)
+{
+    (void)state;
+    replay("json", sysdesc_fuzz_json);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +114,7 @@ int main(void)
         cmocka_unit_test(replay_layout),
         cmocka_unit_test(replay_yaml),
         cmocka_unit_test(replay_formats),
+        cmocka_unit_test(replay_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,8 +5,9 @@
 # empty C file with.  Then, through a wrapper that logs its calls, what the
 # cache spares: a second probe runs no compiler, a changed compiler file is
 # asked again, --no-cache asks again; a compiler that refuses the first
-# flags of the chain gets the next that it compiles.  Skipped (77) without
-# any compiler.
+# flags of the chain gets the next that it compiles.  Then the LLVM
+# compiler.llvm.cpu is checked against: every llc on PATH, an llc that lacks
+# the name, none.  Skipped (77) without any compiler.
 set -u
 : "${SYSDESC:?}"
 fail=0
@@ -30,17 +31,18 @@ compiles() { "$1" $2 -x c -c -o /dev/null /dev/null >/dev/null 2>&1; }
 
 # ---- another machine's topology (HWLOC_XMLFILE; not HWLOC_THISSYSTEM=1) ----
 # Its compilers are not the ones installed here: none is run (a logging
-# gcc and clang first on PATH), and the compiler map has no version or path.
+# gcc, clang and llc first on PATH), and the compiler map has no version or
+# path.
 . "$SRCDIR/tests/topology.sh"
 if foreign_topology; then
     mkdir -p "$T/bin"
-    for c in gcc clang; do
+    for c in gcc clang llc; do
         printf '#!/bin/sh\necho "$0 $*" >>"%s/calls"\nexit 1\n' "$T" >"$T/bin/$c"
         chmod +x "$T/bin/$c"
     done
     : >"$T/calls"
     for k in version path; do
-        for c in gcc clang; do
+        for c in gcc clang llvm; do
             v=$(PATH="$T/bin:$PATH" key $c $k)
             [ -z "$v" ] && ok "another machine: no CPU.compiler.$c.$k" ||
                 bad "another machine's CPU.compiler.$c.$k is this host's: $v"
@@ -134,4 +136,95 @@ none=$(key $kind flags "--$kind=")
 [ -z "$(key $kind version "--$kind=")" ] && ok "--$kind=: no version" || bad "--$kind=: a version"
 [ -z "$(key $kind version "--$kind=$T/no-such-compiler")" ] && ok "a missing compiler: no version" ||
     bad "a missing compiler has a version"
+
+# ---- the installed LLVM: compiler.llvm.cpu is a CPU its llc knows ----
+# For every llc and llc-N on PATH (one per file): `--llc=PATH` gives its
+# version and a CPU name its -mcpu=help lists for the triple; a name other
+# than the table's is an ancestor's (compiler.llvm.uarch) and the table's is
+# one that llc does not list.
+llc_lists() {  # llc_lists LLC TRIPLE NAME: whether LLC's -mcpu=help lists NAME
+    "$1" -mtriple="$2" -mcpu=help 2>&1 | sed -n '/Available CPUs/,/Available features/p' |
+        awk 'NR > 1 { print $1 }' | grep -qx "$3"
+}
+triple=$("$SYSDESC" query --host -q --runtimes=none CPU triple | unq)
+table_cpu=$(key llvm cpu --llc=)
+ancestors=$("$SYSDESC" query --host -q --runtimes=none CPU uarch_ancestors 2>/dev/null)
+nllc=0
+seen=""
+IFS=:
+for dir in $PATH; do
+    IFS=$old_ifs
+    for f in "$dir"/llc "$dir"/llc-[0-9]*; do
+        [ -x "$f" ] && [ -f "$f" ] || continue
+        real=$(readlink -f "$f")
+        case " $seen " in *" $real "*) continue ;; esac
+        seen="$seen $real"
+        want=$("$f" --version 2>/dev/null | sed -n 's/.*LLVM version \([0-9.]*\).*/\1/p' | head -1)
+        [ -n "$want" ] || continue
+        nllc=$((nllc + 1))
+        got=$(key llvm version --no-cache "--llc=$f")
+        cpu=$(key llvm cpu "--llc=$f")
+        from=$(key llvm uarch "--llc=$f")
+        [ "$got" = "$want" ] && ok "$f: LLVM $got" || bad "$f: version '$got', it says '$want'"
+        llc_lists "$f" "$triple" "$cpu" && ok "$f lists $cpu for $triple" ||
+            bad "$f does not list $cpu for $triple"
+        if [ "$cpu" != "$table_cpu" ]; then
+            if ! llc_lists "$f" "$triple" "$table_cpu" && [ -n "$from" ] &&
+                case "$ancestors" in *"\"$from\""*) true ;; *) false ;; esac; then
+                ok "$f lacks $table_cpu: $cpu, $from's"
+            else
+                bad "$f: $cpu (of '$from') instead of $table_cpu"
+            fi
+        fi
+    done
+    IFS=:
+done
+IFS=$old_ifs
+echo "$nllc llc checked"
+# An llc that lacks this CPU's name (a wrapper around the real one that
+# drops it from its list, as an older LLVM lacks a newer CPU): the nearest
+# ancestor's name it lists, said in the source and given to TVM as mcpu;
+# the answer is cached.
+real_llc=$(command -v llc || command -v llc-22 || command -v llc-14) || real_llc=
+if [ -n "$real_llc" ] && [ -n "$table_cpu" ]; then
+    cat >"$T/bin/llc" <<EOF
+#!/bin/sh
+echo "\$*" >>"$T/llc-calls"
+[ "\$1" = --version ] && exec "$real_llc" "\$@"
+"$real_llc" "\$@" 2>&1 | grep -v -w -e "$table_cpu" >&2
+EOF
+    chmod +x "$T/bin/llc"
+    : >"$T/llc-calls"
+    cpu=$(PATH="$T/bin:$PATH" key llvm cpu)
+    from=$(PATH="$T/bin:$PATH" key llvm uarch)
+    src=$(PATH="$T/bin:$PATH" "$SYSDESC" query --host -q --runtimes=none CPU source compiler.llvm | unq)
+    if [ -n "$from" ]; then
+        case "$ancestors" in *"\"$from\""*) ok "an llc without $table_cpu: $cpu, $from's" ;;
+        *) bad "an llc without $table_cpu: $cpu, of '$from', not an ancestor ($ancestors)" ;; esac
+        case "$src" in *"no $table_cpu; $cpu, $from's"*) ok "the source says so: $src" ;;
+        *) bad "the source does not say so: $src" ;; esac
+        PATH="$T/bin:$PATH" "$SYSDESC" probe -q --runtimes=none -o "$T/probe.mlir" 2>/dev/null &&
+            "$SYSDESC" export --to tvm "$T/probe.mlir" CPU >"$T/tvm.json" 2>/dev/null &&
+            grep -q "\"mcpu\": \"$cpu\"" "$T/tvm.json" && ok "TVM's mcpu is $cpu" ||
+            bad "TVM's mcpu is not $cpu: $(grep mcpu "$T/tvm.json" 2>/dev/null)"
+    else
+        # the generic rows have no ancestor with a name of its own
+        case "$src" in "not checked"*) ok "an llc without $table_cpu: not checked ($src)" ;;
+        *) bad "an llc without $table_cpu: '$cpu', source '$src'" ;; esac
+    fi
+    before=$(wc -l <"$T/llc-calls")
+    PATH="$T/bin:$PATH" key llvm cpu >/dev/null
+    [ "$(wc -l <"$T/llc-calls")" = "$before" ] && ok "a second probe runs no llc" ||
+        bad "a second probe ran llc again"
+fi
+# No LLVM: the table's name, "not checked".
+for o in --llc= "--llc=$T/no-such-llc"; do
+    if [ -z "$(key llvm version "$o")" ] && [ -n "$(key llvm cpu "$o")" ] &&
+        "$SYSDESC" query --host -q --runtimes=none "$o" CPU source compiler.llvm | grep -q "not checked"; then
+        ok "$o: the table's name, not checked"
+    else
+        bad "$o: a version, no cpu or no \"not checked\""
+    fi
+done
 exit $fail
+

@@ -151,9 +151,10 @@ else:
 
 # ---- 2. a runtime that floods its pipes ----
 before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-# (no compilers asked: the resident set counts the children waited for,
-# and a compiler's is not sysdesc's)
-rc, spec, err, secs, rss = probe("-q", "--no-cache", "--gcc=", "--clang=", e=env(FAKE_OPENCL="flood"))
+# (no compilers or llc asked: the resident set counts the children waited
+# for, and a compiler's is not sysdesc's)
+rc, spec, err, secs, rss = probe("-q", "--no-cache", "--gcc=", "--clang=", "--llc=",
+                                 e=env(FAKE_OPENCL="flood"))
 check(rc == 0, "probe, a runtime that floods its pipes: exit %s %s" % (rc, err[:200]))
 check("its answer passed the limit of 4194304 bytes: abandoned (killed)" in opencl_source(spec),
       "flood: the source line says so: %s" % opencl_source(spec)[:100])

@@ -129,7 +129,11 @@ if [ -z "$foreign" ] && [ -r /proc/cpuinfo ] && grep -q '^flags' /proc/cpuinfo; 
     flags=" $(grep -m1 '^flags' /proc/cpuinfo | sed 's/.*: //') "
     feats=$("$SYSDESC" query "$t/host.mlir" CPU features 2>/dev/null)
     width=$("$SYSDESC" query "$t/host.mlir" CPU max_vector_op_width 2>/dev/null | val)
-    for f in sse2:sse2 avx:avx avx2:avx2 fma:fma avx512f:avx512f avx512bw:avx512bw sse4_2:sse4.2; do
+    for f in sse2:sse2 avx:avx avx2:avx2 fma:fma avx512f:avx512f avx512bw:avx512bw sse4_2:sse4.2 \
+             mmx:mmx lahf_lm:sahf abm:lzcnt sha_ni:sha xsave:xsave xsaveopt:xsaveopt xsavec:xsavec \
+             fsgsbase:fsgsbase clflushopt:clflushopt clwb:clwb clzero:clzero rdpid:rdpid \
+             movdiri:movdiri serialize:serialize fma4:fma4 xop:xop avx_vnni:avxvnni \
+             avx512_bf16:avx512bf16 amx_tile:amx-tile; do
         lin=${f%%:*}; llvm=${f#*:}
         has=no; case "$flags" in *" $lin "*) has=yes ;; esac
         in=no; case "$feats" in *"\"$llvm\""*) in=yes ;; esac

@@ -3,7 +3,8 @@
 
 JSON: python's json module reads them as lists of numbers (ints, floats,
 bools for i1; NaN and infinities as None), not as MLIR text; --typed keeps
-the type as {"type": "array<i64>", "value": [...]}.  YAML: the output reads
+the type as {"type": "array<i64>", "value": [...]} (NaN and infinities as
+their MLIR literals, "0x7FC00000").  YAML and typed JSON: the output reads
 back to the identical spec (the MLIR printed from it is the same).  Both for
 a probed topology (memory.numa_node_size_in_bytes) and for a description
 with dense arrays of many element types.
@@ -84,18 +85,27 @@ with tempfile.TemporaryDirectory() as tmp:
               f"extra.{key}: {cpu['extra'][key]!r}, expected {values!r}")
     check(same(cpu["extra"]["list"], [1, 2]), "an array of i64 is a list too")
 
-    typed = json.loads(sysdesc("convert", "--to", "json", "--typed", path))["CPU"]
+    typed_text = sysdesc("convert", "--to", "json", "--typed", path)
+    typed = json.loads(typed_text)["CPU"]
     check(typed["memory"]["numa_node_size_in_bytes"] ==
           {"type": "array<i64>", "value": [1073741824, 2147483648]},
           f"--typed numa_node_size_in_bytes: {typed['memory']['numa_node_size_in_bytes']!r}")
-    for key, (t, values) in WANT.items():
+    # --typed is read back exactly: a float no JSON number holds (NaN,
+    # infinities) is its MLIR literal, a string, not null.
+    typed_want = dict(WANT)
+    typed_want["f32"] = ("array<f32>", [1.5, "0x7FC00000", "0x7F800000", "0xFF800000", -0.0])
+    for key, (t, values) in typed_want.items():
         got = typed["extra"][key]
         check(isinstance(got, dict) and list(got) == ["type", "value"] and got["type"] == t and
               same(got["value"], values), f"--typed extra.{key}: {got!r}")
     check(same(typed["extra"]["list"], [1, 2]), "--typed: an array of i64 stays a list")
 
-    # YAML reads back to the identical spec.
+    # YAML and typed JSON read back to the identical spec.
     mlir = sysdesc("convert", "--to", "mlir", path)
+    typed_path = os.path.join(tmp, "dense.json")
+    with open(typed_path, "w") as f:
+        f.write(typed_text)
+    check(sysdesc("convert", "--to", "mlir", typed_path) == mlir, "typed JSON round trip differs")
     yaml_path = os.path.join(tmp, "dense.yaml")
     with open(yaml_path, "w") as f:
         yaml_text = sysdesc("convert", "--to", "yaml", path)

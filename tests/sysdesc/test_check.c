@@ -67,7 +67,7 @@ static const char three_first[] =
 
 static const char *const documented_units[] = {"bytes", "bits", "MHz", "bytes/s",
                                                "ops/s", "W",    "ways",
-                                               "ns",    "s"}; /* ns, s: sysdesc measure */
+                                               "ns",    "ps",   "s"}; /* ns, ps, s: sysdesc measure */
 
 static const sysdesc_schema_key *by_path(const char *path, size_t len)
 {
@@ -359,6 +359,29 @@ static void counts_every_problem(void **state)
     dlti_context_free(ctx);
 }
 
+/* The rules between keys read each device's own values, whatever the
+ * schema's size: every top-level key of the schema, set in one device and
+ * a value that breaks a rule in the next, is seen as the next device's
+ * (an index past 255 once kept the first device's value). */
+static void rules_read_each_device(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    const char *text = "A:\n  device_type: GPU\n  L2_cache_size_in_bytes: 4194304\n"
+                       "  last_level_cache_size_in_bytes: 8388608\n"
+                       "B:\n  device_type: GPU\n  L2_cache_size_in_bytes: 52428800\n"
+                       "  last_level_cache_size_in_bytes: 52428800\n"
+                       "C:\n  device_type: GPU\n  L2_cache_size_in_bytes: 52428800\n"
+                       "  last_level_cache_size_in_bytes: 4194304\n";
+    sysdesc_system sys = load_raw(ctx, text);
+    seen s = {0};
+    assert_int_equal(sysdesc_system_check(&sys, 0, "x.yaml", keep, &s), 1);
+    assert_string_equal(s.p[0].text, "'C.last_level_cache_size_in_bytes' (4194304) is below "
+                                     "'L2_cache_size_in_bytes' (52428800): the last level is "
+                                     "the largest");
+    dlti_context_free(ctx);
+}
+
 static void report_stops_the_check(void **state)
 {
     (void)state;
@@ -633,6 +656,7 @@ int main(void)
         cmocka_unit_test(find_filters_by_device_type),
         cmocka_unit_test(check_path_messages),
         cmocka_unit_test(counts_every_problem),
+        cmocka_unit_test(rules_read_each_device),
         cmocka_unit_test(report_stops_the_check),
         cmocka_unit_test(not_a_system_spec),
         cmocka_unit_test(load_reports_the_first_problem),

@@ -14,16 +14,75 @@ enum { SUCCESS = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, NO_DEVICE = 100, INV
 
 static int initialised;
 
+/* The devices this process sees, as the real driver applies
+ * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER (README, "Visibility
+ * variables"): visible[ordinal] is the configuration's index.  A device
+ * handle is that index, so that every key stays "cuda.<index>". */
+#define MAXDEV 64
+static int visible[MAXDEV], nvisible;
+
+/* What cuDeviceGetCount says: without CUDA_VISIBLE_DEVICES the configured
+ * count as it is, bogus values included (negative, huge). */
 static int count(void)
 {
-    return (int)dbl_int(0, "cuda.count");
+    return getenv("CUDA_VISIBLE_DEVICES") ? nvisible : (int)dbl_int(0, "cuda.count");
 }
 
 static int check(int dev)
 {
     if (!initialised)
         return NOT_INITIALIZED;
-    return dev >= 0 && dev < count() ? SUCCESS : INVALID_DEVICE;
+    for (int i = 0; i < nvisible; i++)
+        if (visible[i] == dev)
+            return SUCCESS;
+    return INVALID_DEVICE;
+}
+
+/* "GPU-8932f937-d72c-4106-c12f-20bd9faed9f6" from the configuration's 32 hex digits. */
+static void printed_uuid(int i, char *out, size_t size)
+{
+    const char *s = dbl_str("cuda.%d.uuid", i);
+    out[0] = '\0';
+    if (s && strlen(s) == 32)
+        snprintf(out, size, "GPU-%.8s-%.4s-%.4s-%.4s-%.12s", s, s + 8, s + 12, s + 16, s + 20);
+}
+
+static void find_visible(void)
+{
+    long long n = dbl_int(0, "cuda.count");
+    int all = n < 0 ? 0 : n > MAXDEV ? MAXDEV : (int)n;
+    /* The enumeration: the configuration's order ("fastest first"), or by
+     * PCI bus id with CUDA_DEVICE_ORDER=PCI_BUS_ID. */
+    int order[MAXDEV];
+    for (int i = 0; i < all; i++)
+        order[i] = i;
+    const char *by = getenv("CUDA_DEVICE_ORDER");
+    for (int i = 1; by && strcmp(by, "PCI_BUS_ID") == 0 && i < all; i++)
+        for (int j = i; j > 0; j--) {
+            const char *a = dbl_str("cuda.%d.pci_bus_id", order[j - 1]);
+            const char *b = dbl_str("cuda.%d.pci_bus_id", order[j]);
+            if (!a || !b || strcmp(a, b) <= 0)
+                break;
+            int t = order[j - 1];
+            order[j - 1] = order[j];
+            order[j] = t;
+        }
+    const char *list = getenv("CUDA_VISIBLE_DEVICES");
+    if (!list) {
+        memcpy(visible, order, (size_t)all * sizeof(*visible));
+        nvisible = all;
+        return;
+    }
+    static char uuids[MAXDEV][48];
+    const char *u[MAXDEV];
+    for (int i = 0; i < all; i++) {
+        printed_uuid(order[i], uuids[i], sizeof(uuids[i]));
+        u[i] = uuids[i][0] ? uuids[i] : NULL;
+    }
+    int picked[MAXDEV];
+    nvisible = dbl_visible_list(list, all, u, 0, picked, MAXDEV);
+    for (int i = 0; i < nvisible; i++)
+        visible[i] = order[picked[i]];
 }
 
 DBL_API int cuInit(unsigned flags)
@@ -38,6 +97,10 @@ DBL_API int cuInit(unsigned flags)
         fclose(f);
     }
     int r = (int)dbl_int(0, "cuda.init");
+    find_visible();
+    /* the real driver: no visible device is CUDA_ERROR_NO_DEVICE */
+    if (r == SUCCESS && nvisible == 0 && dbl_int(0, "cuda.count") > 0)
+        r = NO_DEVICE;
     initialised = r == SUCCESS;
     return r;
 }
@@ -60,10 +123,12 @@ DBL_API int cuDeviceGetCount(int *n)
 
 DBL_API int cuDeviceGet(int *dev, int ordinal)
 {
-    int r = check(ordinal);
-    if (r == SUCCESS)
-        *dev = ordinal;
-    return r;
+    if (!initialised)
+        return NOT_INITIALIZED;
+    if (ordinal < 0 || ordinal >= nvisible)
+        return INVALID_DEVICE;
+    *dev = visible[ordinal];
+    return SUCCESS;
 }
 
 DBL_API int cuDeviceGetName(char *name, int len, int dev)

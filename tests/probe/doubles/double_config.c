@@ -1,8 +1,10 @@
 /* double_config.c - reads the test doubles' configuration (double_config.h).
  * TEST DOUBLE code: proves nothing about the real runtimes. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "double_config.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,4 +95,52 @@ int dbl_copy_name(char *buf, unsigned long size, const char *key)
     }
     snprintf(buf, size, "%s", v);
     return 0;
+}
+
+/* The double's own reading of a visibility list (README, "Visibility
+ * variables"), written apart from the probe's (probe/host/visible_devices.c)
+ * so that the two check each other: the kind of the first entry (an index,
+ * "GPU-" or "MIG-") is the kind of the list (`mixed`: each entry's own, as
+ * ROCR_VISIBLE_DEVICES reads them); an entry of another kind, an
+ * index out of range or not a number, or a UUID prefix that names no device
+ * or several ends the list; a device named twice empties it. */
+int dbl_visible_list(const char *list, int n, const char *const *uuids, int mixed, int *out,
+                     int max)
+{
+    char buf[1024];
+    snprintf(buf, sizeof(buf), "%s", list);
+    int k = 0;
+    bool uuid_list = strncmp(trim(buf), "GPU-", 4) == 0;
+    if (strncmp(trim(buf), "MIG-", 4) == 0)
+        return 0; /* no MIG instance in the doubles: the first entry names nothing */
+    char *save = NULL;
+    for (char *e = strtok_r(buf, ",", &save); e && k < max; e = strtok_r(NULL, ",", &save)) {
+        e = trim(e);
+        int found = -1;
+        if (mixed)
+            uuid_list = strncmp(e, "GPU-", 4) == 0;
+        if (uuid_list) {
+            if (strncmp(e, "GPU-", 4) != 0)
+                break;
+            int matches = 0;
+            for (int i = 0; i < n; i++)
+                if (uuids[i] && strncmp(uuids[i], e, strlen(e)) == 0) {
+                    found = i;
+                    matches++;
+                }
+            if (matches != 1)
+                break;
+        } else {
+            char *end;
+            long v = strtol(e, &end, 10);
+            if (end == e || v < 0 || v >= n)
+                break;
+            found = (int)v;
+        }
+        for (int j = 0; j < k; j++)
+            if (out[j] == found)
+                return 0;
+        out[k++] = found;
+    }
+    return k;
 }

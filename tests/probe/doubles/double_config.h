@@ -25,5 +25,13 @@ long long dbl_int(long long dflt, const char *fmt, ...) __attribute__((format(pr
  * when the key `<key>_unterminated` is 1, fills all of buf with 'X' and no
  * NUL instead (a bogus runtime).  0, or -1 when the key is absent. */
 int dbl_copy_name(char *buf, unsigned long size, const char *key);
+/* A visibility list (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES) over `n`
+ * devices in the runtime's order, uuids[i] the i-th one's "GPU-..." UUID
+ * (NULL unknown): the indices it leaves, in its order, into out[max]; their
+ * number.  "" leaves none.  `mixed`: an entry is an index or a UUID as it
+ * looks (ROCm), else the first entry's kind is the list's (CUDA).  README,
+ * "Visibility variables", has the rules. */
+int dbl_visible_list(const char *list, int n, const char *const *uuids, int mixed, int *out,
+                     int max);
 
 #endif

@@ -66,14 +66,34 @@ DBL_API int hsa_system_get_info(int attribute, void *value)
     return OK;
 }
 
-/* Agent handles are index + 1; CPU agents come first, as ROCr lists them. */
+/* Agent handles are index + 1; CPU agents come first, as ROCr lists them.
+ * ROCR_VISIBLE_DEVICES chooses and orders the GPU agents as ROCr applies it
+ * (README, "Visibility variables"): indices among the GPU agents, or their
+ * UUIDs (hsa.<i>.uuid, "GPU-..."). */
 DBL_API int hsa_iterate_agents(int (*cb)(handle64, void *), void *data)
 {
     if (!initialised)
         return NOT_INITIALIZED;
     long long n = dbl_int(0, "hsa.count");
+    const char *list = getenv("ROCR_VISIBLE_DEVICES");
+    enum { MAXGPU = 256 };
+    long long gpus[MAXGPU];
+    const char *uuids[MAXGPU];
+    int ngpus = 0, picked[MAXGPU], npicked = 0;
     for (long long i = 0; i < n && i < 4096; i++) {
-        int r = cb((handle64){(uint64_t)i + 1}, data);
+        if (dbl_int(1, "hsa.%lld.device", i) != 1 || !list) {
+            int r = cb((handle64){(uint64_t)i + 1}, data);
+            if (r != OK)
+                return r;
+        } else if (ngpus < MAXGPU) {
+            uuids[ngpus] = dbl_str("hsa.%lld.uuid", i);
+            gpus[ngpus++] = i;
+        }
+    }
+    if (list)
+        npicked = dbl_visible_list(list, ngpus, uuids, 1, picked, MAXGPU);
+    for (int k = 0; k < npicked; k++) {
+        int r = cb((handle64){(uint64_t)gpus[picked[k]] + 1}, data);
         if (r != OK)
             return r;
     }

@@ -5,6 +5,7 @@
  * not the one the specification gives.  It proves nothing about a real
  * Level Zero driver.  Built a second time without
  * zeDevicePciGetPropertiesExt (DOUBLE_WITHOUT_PCI_EXT). */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "double_config.h"
 
 #include <stdint.h>
@@ -75,6 +76,56 @@ static handle handles[MAXDEV][MAXSUB + 1];
 static int the_driver; /* its address is the driver handle */
 static int initialised;
 
+/* ZE_AFFINITY_MASK as the loader applies it (README, "Visibility
+ * variables"): the devices it names in the driver's order, whatever the
+ * mask's order; a device named as D.S shows only those sub-devices.
+ * masked: a mask applies; shown[] the devices, subs[d] the sub-devices of
+ * device d it names (none: all). */
+static int masked, shown[MAXDEV], nshown, subs[MAXDEV][MAXSUB], nsubs[MAXDEV], whole[MAXDEV];
+
+static void apply_mask(void)
+{
+    const char *mask = getenv("ZE_AFFINITY_MASK");
+    long long n = dbl_int(0, "ze.count");
+    int real = n < 0 ? 0 : n > MAXDEV ? MAXDEV : (int)n;
+    masked = mask && *mask;
+    nshown = 0;
+    memset(nsubs, 0, sizeof(nsubs));
+    memset(whole, 0, sizeof(whole));
+    if (!masked)
+        return;
+    char buf[1024];
+    snprintf(buf, sizeof(buf), "%s", mask);
+    int named[MAXDEV] = {0};
+    char *save = NULL;
+    for (char *e = strtok_r(buf, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+        int d, sub;
+        char extra;
+        if (sscanf(e, " %d.%d %c", &d, &sub, &extra) == 2 && d >= 0 && d < real && sub >= 0 &&
+            sub < MAXSUB) {
+            named[d] = 1;
+            int seen = 0;
+            for (int j = 0; j < nsubs[d]; j++)
+                seen = seen || subs[d][j] == sub;
+            if (!seen)
+                subs[d][nsubs[d]++] = sub;
+        } else if (sscanf(e, " %d %c", &d, &extra) == 1 && d >= 0 && d < real) {
+            named[d] = 1;
+            whole[d] = 1;
+        }
+    }
+    for (int d = 0; d < real; d++)
+        if (named[d])
+            shown[nshown++] = d;
+    for (int d = 0; d < real; d++) /* sub-devices in their own order */
+        for (int i = 1; i < nsubs[d]; i++)
+            for (int j = i; j > 0 && subs[d][j - 1] > subs[d][j]; j--) {
+                int t = subs[d][j - 1];
+                subs[d][j - 1] = subs[d][j];
+                subs[d][j] = t;
+            }
+}
+
 static const char *prefix(const handle *h, char *buf, size_t size)
 {
     if (h->sub < 0)
@@ -100,6 +151,7 @@ DBL_API int zeInit(uint32_t flags)
     for (int i = 0; i < MAXDEV; i++)
         for (int j = 0; j <= MAXSUB; j++)
             handles[i][j] = (handle){i, j - 1};
+    apply_mask();
     return r;
 }
 
@@ -154,6 +206,13 @@ DBL_API int zeDeviceGet(void *driver, uint32_t *count, handle **devices)
         return INVALID_ARGUMENT;
     long long n = dbl_int(0, "ze.count");
     uint32_t real = n < 0 ? 0 : n > MAXDEV ? MAXDEV : (uint32_t)n;
+    if (masked) {
+        if (devices)
+            for (int i = 0; i < nshown && (uint32_t)i < *count; i++)
+                devices[i] = &handles[shown[i]][0];
+        *count = (uint32_t)nshown;
+        return OK;
+    }
     /* Root devices are handles[i][0], one row apart: hand them out one by one. */
     if (!devices) {
         *count = (uint32_t)n;
@@ -166,13 +225,24 @@ DBL_API int zeDeviceGet(void *driver, uint32_t *count, handle **devices)
     return OK;
 }
 
-DBL_API int zeDeviceGetSubDevices(handle *h, uint32_t *count, handle **subs)
+DBL_API int zeDeviceGetSubDevices(handle *h, uint32_t *count, handle **out)
 {
     if (!initialised || !h || h->sub >= 0)
         return INVALID_ARGUMENT;
     long long n = get(h, "subdevices", 0);
     uint32_t real = n < 0 ? 0 : n > MAXSUB ? MAXSUB : (uint32_t)n;
-    return list((uint32_t)n, real, count, subs, &handles[h->dev][1]);
+    if (masked && !whole[h->dev] && nsubs[h->dev]) { /* only the sub-devices named */
+        uint32_t k = 0;
+        for (int j = 0; j < nsubs[h->dev]; j++)
+            if ((uint32_t)subs[h->dev][j] < real) {
+                if (out && k < *count)
+                    out[k] = &handles[h->dev][1 + subs[h->dev][j]];
+                k++;
+            }
+        *count = out && k > *count ? *count : k;
+        return OK;
+    }
+    return list((uint32_t)n, real, count, out, &handles[h->dev][1]);
 }
 
 static void uuid_of(const handle *h, unsigned char out[16])

@@ -1,0 +1,233 @@
+/* sysdesc occupancy: resident blocks and warps of a kernel configuration on
+ * one GPU of a spec (sysdesc/occupancy.h, docs/occupancy.md; the Python
+ * module's Spec.occupancy() returns what --json prints). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: sysdesc occupancy [--json] [--carveout PCT] [--subgroup N]\n"
+    "                         [--no-check|--strict] SPEC DEVICE\n"
+    "                         --threads N --registers R --shared BYTES\n"
+    "\n"
+    "Prints how many blocks and warps (AMD: workgroups and waves) of a kernel\n"
+    "stay resident on one compute unit of GPU DEVICE of SPEC (a YAML, MLIR or\n"
+    "JSON file, or a catalog name: no GPU is needed), which resource limits\n"
+    "them, and the block sizes of highest occupancy.  The rules are the\n"
+    "vendor's (NVIDIA: cudaOccupancyMaxActiveBlocksPerMultiprocessor's; AMD:\n"
+    "SIMDs, waves and VGPR granules per CU), the numbers the device's own keys\n"
+    "(docs/occupancy.md lists them).\n"
+    "  --threads N      threads per block\n"
+    "  --registers R    registers per thread (ptxas -v; AMD: VGPRs per lane)\n"
+    "  --shared BYTES   shared memory (LDS) per block, static and dynamic\n"
+    "  --carveout PCT   NVIDIA: the preferred shared memory carveout, 0..100\n"
+    "                   percent of the shared memory per SM (default: all)\n"
+    "  --subgroup N     the warp or wave size (default: the device's smallest)\n"
+    "  --json           one JSON object (docs/occupancy.md has its fields)\n"
+    "\n"
+    "Exit status: 0 ok; 1 no such device, or the device lacks a key the rules\n"
+    "need (named); 2 bad input or usage, or a vendor without rules; 3\n"
+    "unreadable file.\n";
+
+enum { OPT_THREADS = 1, OPT_REGISTERS, OPT_SHARED, OPT_CARVEOUT, OPT_SUBGROUP, OPT_JSON };
+static const cli_opt options[] = {
+    {"--threads", NULL, OPT_THREADS, CLI_VALUE},
+    {"--registers", NULL, OPT_REGISTERS, CLI_VALUE},
+    {"--shared", NULL, OPT_SHARED, CLI_VALUE},
+    {"--carveout", NULL, OPT_CARVEOUT, CLI_VALUE},
+    {"--subgroup", NULL, OPT_SUBGROUP, CLI_VALUE},
+    {"--json", NULL, OPT_JSON, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* `text` as a decimal integer from `min` to `max`: 0, or the exit code
+ * after naming the option. */
+static int number(const char *option, const char *text, int64_t min, int64_t max, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "occupancy: %s takes a number from %lld to %lld, "
+                        "not '%s'", option, (long long)min, (long long)max, text);
+    *out = v;
+    return 0;
+}
+
+/* A limit as text: "-" where it does not bind. */
+static void limit_text(int64_t v, char *out, size_t size)
+{
+    if (v == SYSDESC_OCCUPANCY_UNLIMITED)
+        snprintf(out, size, "-");
+    else
+        snprintf(out, size, "%lld", (long long)v);
+}
+
+/* Appends printf text to buf (size BUF_SIZE) at *len, cut at the end. */
+#define BUF_SIZE 4096
+static void put(char *buf, int *len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void put(char *buf, int *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (*len < BUF_SIZE) {
+        int n = vsnprintf(buf + *len, (size_t)(BUF_SIZE - *len), fmt, ap);
+        *len = n < 0 ? BUF_SIZE : *len + n;
+    }
+    va_end(ap);
+    if (*len > BUF_SIZE - 1)
+        *len = BUF_SIZE - 1;
+}
+
+/* The result as lines of at most 80 columns (but for a long device id). */
+static int print_text(const dlti_attr *dev, const char *id, const sysdesc_occupancy_request *req,
+                      const sysdesc_occupancy *o)
+{
+    dlti_error_t err;
+    int64_t sizes[128];
+    size_t n;
+    if (sysdesc_occupancy_best_block_sizes(dev, id, req, sizes, 128, &n, &err) < 0)
+        return cli_fail(cli_exit_code(err.code), "occupancy: %s", err.text);
+    const dlti_attr *name = dlti_attr_lookup_string(dev, "compute_unit_name", 17);
+    const char *unit = NULL;
+    size_t unit_len = 0;
+    if (!name || dlti_attr_get_string(name, &unit, &unit_len, NULL) < 0 || unit_len > 16 ||
+        strlen(unit) != unit_len)
+        unit = "compute unit";
+    bool amd = strcmp(o->rules, "AMD") == 0;
+    const char *warps = amd ? "waves" : "warps", *blocks = amd ? "workgroups" : "blocks";
+    char buf[BUF_SIZE], w[24], r[24], s[24], b[24];
+    int len = 0;
+    put(buf, &len, "%s: %s rules, per %s\n", id, o->rules, unit);
+    put(buf, &len, "request: %lld threads (%lld %s of %lld), %lld registers/thread, %lld bytes "
+        "shared\n", (long long)req->threads_per_block, (long long)o->warps_per_block, warps,
+        (long long)o->subgroup_size, (long long)req->registers_per_thread,
+        (long long)req->shared_memory_per_block);
+    put(buf, &len, "resident: %lld %s, %lld of %lld %s: occupancy %.3g%%\n",
+        (long long)o->blocks_per_compute_unit, blocks, (long long)o->warps_per_compute_unit,
+        (long long)o->max_warps_per_compute_unit, warps, 100.0 * o->occupancy);
+    static const char *const limit_names[] = {"warps", "registers", "shared memory", "blocks"};
+    put(buf, &len, "limited by:");
+    for (int i = 0, k = 0; i < 4; i++)
+        if (o->limits & (1u << i))
+            put(buf, &len, "%s %s", k++ ? "," : "",
+                i == 0 && amd ? "waves" : i == 3 && amd ? "workgroups" : limit_names[i]);
+    limit_text(o->blocks_by_warps, w, sizeof w);
+    limit_text(o->blocks_by_registers, r, sizeof r);
+    limit_text(o->blocks_by_shared_memory, s, sizeof s);
+    limit_text(o->blocks_by_blocks, b, sizeof b);
+    put(buf, &len, "\n%s by %s %s, registers %s, shared memory %s, %s %s\n", blocks, warps, w, r,
+        s, blocks, b);
+    put(buf, &len, "allocated: %lld registers per %s, %lld bytes shared per %s\n",
+        (long long)o->registers_allocated, amd ? "wave" : "block",
+        (long long)o->shared_memory_allocated, amd ? "workgroup" : "block");
+    if (o->shared_memory_per_compute_unit > 0)
+        put(buf, &len, "shared memory per %s: %lld bytes\n", unit,
+            (long long)o->shared_memory_per_compute_unit);
+    put(buf, &len, "best block sizes:");
+    int col = 17;
+    if (n == 0)
+        put(buf, &len, " none (no block size runs)");
+    for (size_t i = 0; i < n && i < 128; i++) {
+        char t[24];
+        int tl = snprintf(t, sizeof t, " %lld", (long long)sizes[i]);
+        if (col + tl > 79) {
+            put(buf, &len, "\n ");
+            col = 1;
+        }
+        put(buf, &len, "%s", t);
+        col += tl;
+    }
+    put(buf, &len, "\n");
+    return cli_write_stdout(buf, (size_t)len);
+}
+
+int cmd_occupancy(int argc, char **argv)
+{
+    sysdesc_yaml_options opts;
+    cli_load_options_init(&opts);
+    const char *operands[2];
+    int n = 0, rc;
+    bool json = false, have[3] = {false, false, false};
+    sysdesc_occupancy_request req = sysdesc_occupancy_request_make(0, 0, 0);
+    cli_args a;
+    cli_args_init(&a, "occupancy", usage,
+                  (const cli_opt *const[]){options, cli_check_opts, NULL}, argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
+            if (n == 2)
+                return cli_operand_error(&a, "one SPEC and one DEVICE");
+            operands[n++] = a.arg;
+        } else if (o == OPT_THREADS) {
+            if ((rc = number("--threads", a.value, 1, INT32_MAX, &req.threads_per_block)))
+                return rc;
+            have[0] = true;
+        } else if (o == OPT_REGISTERS) {
+            if ((rc = number("--registers", a.value, 0, INT32_MAX, &req.registers_per_thread)))
+                return rc;
+            have[1] = true;
+        } else if (o == OPT_SHARED) {
+            if ((rc = number("--shared", a.value, 0, INT64_MAX / 4, &req.shared_memory_per_block)))
+                return rc;
+            have[2] = true;
+        } else if (o == OPT_CARVEOUT) {
+            if ((rc = number("--carveout", a.value, 0, 100, &req.carveout_percent)))
+                return rc;
+        } else if (o == OPT_SUBGROUP) {
+            if ((rc = number("--subgroup", a.value, 1, 1024, &req.subgroup_size)))
+                return rc;
+        } else if (o == OPT_JSON) {
+            json = true;
+        } else {
+            cli_description_take(o, &opts, NULL);
+        }
+    }
+    if (n != 2 || !have[0] || !have[1] || !have[2])
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                        "occupancy: SPEC, DEVICE, --threads, --registers and --shared are needed "
+                        "(see sysdesc occupancy --help)");
+    dlti_context *ctx = cli_context_new();
+    if (!ctx)
+        return cli_nomem();
+    dlti_error_t err;
+    sysdesc_system sys;
+    if (sysdesc_system_load(ctx, operands[0], &opts, &sys, &err) < 0) {
+        rc = cli_report(&err);
+        dlti_context_free(ctx);
+        return rc;
+    }
+    const dlti_attr *dev =
+        sys.spec ? dlti_attr_lookup_string(sys.spec, operands[1], strlen(operands[1])) : NULL;
+    if (!dev) {
+        rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "occupancy: no device '%s' in %s", operands[1],
+                      operands[0]);
+    } else if (json) {
+        size_t len;
+        char *text = sysdesc_occupancy_json(dev, operands[1], &req, &len, &err);
+        if (!text) {
+            rc = cli_fail(cli_exit_code(err.code), "occupancy: %s", err.text);
+        } else {
+            rc = cli_write_stdout(text, len);
+            free(text);
+        }
+    } else {
+        sysdesc_occupancy o;
+        if (sysdesc_occupancy_compute(dev, operands[1], &req, &o, &err) < 0)
+            rc = cli_fail(cli_exit_code(err.code), "occupancy: %s", err.text);
+        else
+            rc = print_text(dev, operands[1], &req, &o);
+    }
+    dlti_context_free(ctx);
+    return rc;
+}
