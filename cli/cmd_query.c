@@ -200,8 +200,12 @@ int cmd_query(int argc, char **argv)
     say_warnings(&kept, argv + i, nkeys);
     dlti_error_t whole = err; /* MLIR's message as MLIR words it, for the note */
     if (!value) {
-        cli_cut_attr_dump(err.text);
-        rc = cli_fail(cli_exit_code(err.code), "%s", err.text);
+        /* MLIR's note whole, as mlir-opt-22 prints it (err.text is cut at 1 KiB) */
+        char *note = err.code == DLTI_ERROR_NOT_FOUND
+                         ? dlti_query_note(scope, scope ? NULL : spec, keys, (size_t)nkeys)
+                         : NULL;
+        rc = cli_fail(cli_exit_code(err.code), "%s", note ? note : err.text);
+        free(note);
         /* MLIR's message first (as transform.dlti.query words it), then a line
          * that says what is there. */
         char hint[512];

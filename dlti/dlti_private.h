@@ -335,8 +335,21 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
  * elements of a dense attribute, 0 for other attributes. */
 bool dlti_dense_u64(const dlti_attr *v, size_t i, uint64_t *out);
 size_t dlti_dense_len(const dlti_attr *v);
-/* Verifies a dl_spec's entries as MLIR's data layout interfaces do. */
+/* Verifies a dl_spec's entries as MLIR's data layout interfaces do: type
+ * entries, then identifiers, whose dialect refuses them when the file loads
+ * it (`loaded`: dlti_dialects_loaded()); dlti_dl_spec_check() for a spec
+ * outside a file (only builtin and DLTI loaded). */
+int dlti_dl_spec_check_loaded(const dlti_attr *spec, uint64_t loaded, dlti_error_t *err);
 int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err);
+/* The dialects mlir-opt-22 has loaded once it has parsed `text` (one bit
+ * per dialect it registers; builtin and DLTI always), and the dialect of an
+ * identifier entry's key that is among them and refuses identifier entries
+ * (NULL when none does): dialects.c. */
+uint64_t dlti_dialects_loaded(const char *text, size_t len);
+const char *dlti_dialect_refusing_ids(uint64_t loaded, const char *key, size_t n);
+/* Whether a spec has an identifier entry of a dialect mlir-opt-22 registers
+ * other than builtin and DLTI: only then does the file's text need reading. */
+bool dlti_dl_spec_names_dialects(const dlti_attr *spec);
 
 /* ---- scopes ---- */
 
@@ -437,6 +450,10 @@ typedef struct dlti_parser {
     /* The file's attribute and type aliases defined so far (alias.c). */
     struct dlti_alias *aliases;
     size_t num_aliases, cap_aliases;
+    /* The dialects mlir-opt-22 loads for the file (dlti_dialects_loaded),
+     * found when a spec first needs them: most files never do. */
+    uint64_t loaded_dialects;
+    bool dialects_known;
 } dlti_parser;
 
 typedef struct dlti_alias dlti_alias;
@@ -544,6 +561,23 @@ bool dlti_is_type_keyword(const char *s, size_t n);
 const dlti_attr *dlti_parse_attr(dlti_parser *p);
 /* Parses "string" at the cursor into arena memory. */
 const char *dlti_parse_string(dlti_parser *p, size_t *len);
+
+/* ---- other dialects' attributes MLIR prints its own way (parse_foreign.c) ---- */
+
+/* `#name...` of another dialect (its name at text[id..id+n), its '#' at
+ * `start`, the cursor after the name, its `<...>` body, balanced, ending at
+ * `body_end`): #llvm.target, #llvm.target_features, #llvm.address_space,
+ * #ptr.spec, #ptr.generic_space, #test.const_memory_space are read with
+ * MLIR's checks into an opaque attribute of mlir-opt-22's text (*out; NULL
+ * with the parser failed) and 1 returned; 0 for any other name. */
+int dlti_parse_foreign_attr(dlti_parser *p, size_t start, size_t id, size_t n, size_t body_end,
+                            const dlti_attr **out);
+/* Whether `a` is a memory space a !ptr.ptr takes (#ptr.generic_space,
+ * #llvm.address_space<N>, #test.const_memory_space<N>). */
+bool dlti_is_memory_space(const dlti_attr *a);
+/* The size, abi, preferred and index (UINT32_MAX: none) of a #ptr.spec, in
+ * bits; false for any other attribute. */
+bool dlti_ptr_spec_values(const dlti_attr *a, uint32_t v[4]);
 
 /* ======== data layouts ======== */
 

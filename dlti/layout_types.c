@@ -100,6 +100,52 @@ static void ptr_layout(const dlti_layout *L, uint64_t as, dlti_type_layout *out)
     out->index_bitwidth = e ? e->idx : 64;
 }
 
+/* The #ptr.spec entry of exactly the pointer type `t` (its memory space
+ * attribute, not an address space number, decides). */
+static bool ptr_spec_entry(const dlti_layout *L, const dlti_type *t, uint32_t v[4])
+{
+    for (size_t i = 0; i < L->n; i++)
+        if (L->entries[i].key->type == t)
+            return dlti_ptr_spec_values(L->entries[i].value, v);
+    return false;
+}
+
+/* Whether `t`, a !ptr.ptr, points into memory space `space`: the text
+ * between `!ptr.ptr<` and its last '>' is the space's canonical text. */
+static bool ptr_points_into(const dlti_type *t, const dlti_attr *space)
+{
+    size_t n = space->u.str.len;
+    return t->text_len == 9 + n + 1 && memcmp(t->text + 9, space->u.str.s, n) == 0;
+}
+
+/* !ptr.ptr<SPACE> as MLIR 22's PtrType answers: its own #ptr.spec (the
+ * alignments in whole bytes; no `index`: the size); else, when the scope's
+ * `dlti.default_memory_space` is another memory space, the pointer into
+ * that space (its spec, or the defaults); else the ptr dialect's defaults,
+ * 64 bits aligned at 1 byte (its default alignment of 8 is read as bits). */
+static void ptr_dialect_layout(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out)
+{
+    memset(out, 0, sizeof(*out));
+    uint32_t v[4];
+    bool found = ptr_spec_entry(L, t, v);
+    const dlti_attr *def = L->props[DLTI_LAYOUT_DEFAULT_MEMORY_SPACE];
+    if (!found && dlti_is_memory_space(def) && !ptr_points_into(t, def)) {
+        for (size_t i = 0; i < L->n && !found; i++) {
+            const dlti_type *k = L->entries[i].key->type;
+            if (k && strncmp(k->text, "!ptr.ptr<", 9) == 0 && ptr_points_into(k, def))
+                found = dlti_ptr_spec_values(L->entries[i].value, v);
+        }
+    }
+    if (!found) {
+        v[0] = 64, v[1] = v[2] = 8, v[3] = 64;
+    }
+    out->bitsize = v[0];
+    out->size = bytes_of(v[0]);
+    out->abi_alignment = v[1] / 8;
+    out->preferred_alignment = v[2] / 8;
+    out->index_bitwidth = v[3] == UINT32_MAX ? v[0] : v[3];
+}
+
 static int vector_layout(const dlti_layout *L, const dlti_type *t, dlti_type_layout *out,
                          dlti_error_t *err)
 {
@@ -279,6 +325,10 @@ int dlti_layout_compute(const dlti_layout *L, const dlti_type *t, dlti_type_layo
         }
         if (t->llvm_aggregate)
             return llvm_aggregate_layout(L, t, out, err);
+        if (strncmp(t->text, "!ptr.ptr<", 9) == 0) {
+            ptr_dialect_layout(L, t, out);
+            return 0;
+        }
         break;
     default:
         break;

@@ -1,6 +1,8 @@
-/* #dlti.dl_spec -> LLVM data layout string, the inverse of llvm_dl_import.c:
- * every entry the importer can produce maps back to the token it came from,
- * so import(export(import(s))) == import(s). */
+/* #dlti.dl_spec -> LLVM data layout string, written token for token as
+ * mlir-translate-22 writes it (ModuleTranslation's translateDataLayout):
+ * identifier tokens in spec order, then type tokens in spec order.  Every
+ * entry the importer can produce maps back to the token it came from, so
+ * import(export(import(s))) == import(s). */
 #include "dlti_private.h"
 
 #include <stdio.h>
@@ -19,6 +21,16 @@ static int unsupported(const dlti_entry_rec *e, const char *why, dlti_error_t *e
     dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
                    "data layout entry for %s cannot be written as an LLVM data layout token: %s",
                    b.data ? b.data : "?", why);
+    free(b.data);
+    return -1;
+}
+
+/* mlir-translate-22's own words where it refuses an entry. */
+static int refuse(const char *fmt, const dlti_entry_rec *e, dlti_error_t *err)
+{
+    dlti_buf b = {0};
+    dlti_print_key(&b, e->key);
+    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED, fmt, b.data ? b.data : "?");
     free(b.data);
     return -1;
 }
@@ -63,9 +75,8 @@ static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
             continue;
         if (uint_value(v, &n) != 0)
             return unsupported(e, "expected a non-negative integer", err);
-        if (n == 0 && spaces[i].c == 'S')
-            return 0; /* 0 means unspecified, and LLVM rejects S0 */
-        dlti_buf_printf(b, "%c%llu", spaces[i].c, (unsigned long long)n);
+        if (n != 0) /* 0 is LLVM's default: mlir-translate-22 writes no token */
+            dlti_buf_printf(b, "%c%llu", spaces[i].c, (unsigned long long)n);
         return 0;
     }
     if (key_is(e->key, "dlti.legal_int_widths")) {
@@ -86,7 +97,8 @@ static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
         free(text);
         if (!ok)
             return unsupported(e, "expected #dlti.function_pointer_alignment<N, function_dependent = B>", err);
-        dlti_buf_printf(b, "F%c%llu", strcmp(dep, "true") == 0 ? 'n' : 'i', a);
+        if (a != 0) /* no function pointer alignment: no token, as above */
+            dlti_buf_printf(b, "F%c%llu", strcmp(dep, "true") == 0 ? 'n' : 'i', a);
         return 0;
     }
     /* No LLVM token sets it: mlir-translate-22's words. */
@@ -96,6 +108,13 @@ static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
                    k.data ? k.data : "?");
     free(k.data);
     return -1;
+}
+
+/* An alignment as mlir-translate-22 writes it: MLIR's layout keeps it in
+ * whole bytes (bits / 8), and the token gives those bytes in bits again. */
+static uint64_t whole_bytes(uint64_t bits)
+{
+    return bits / 8 * 8;
 }
 
 static int type_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
@@ -109,34 +128,36 @@ static int type_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
             return unsupported(e, "expected a dense i64 elements value", err);
     if (t->kind == DLTI_TYPE_INTEGER || t->kind == DLTI_TYPE_FLOAT) {
         if (t->kind == DLTI_TYPE_INTEGER && t->sign != DLTI_SIGNLESS)
-            return unsupported(e, "LLVM integers are signless", err);
+            return refuse("unsupported data layout for non-signless integer '%s'", e, err);
         if (t->kind == DLTI_TYPE_FLOAT && t->float_kind != DLTI_FLOAT_F16 &&
             t->float_kind != DLTI_FLOAT_F32 && t->float_kind != DLTI_FLOAT_F64 &&
             t->float_kind != DLTI_FLOAT_F80 && t->float_kind != DLTI_FLOAT_F128)
-            return unsupported(e, "LLVM names floats by width: only f16, f32, f64, f80, f128", err);
+            return refuse("unsupported type in data layout: '%s'", e, err);
         if (len != 1 && len != 2)
             return unsupported(e, "expected 1 or 2 alignments", err);
-        dlti_buf_printf(b, "%c%u:%llu", t->kind == DLTI_TYPE_INTEGER ? 'i' : 'f', t->width,
-                        (unsigned long long)x[0]);
-        if (x[len - 1] != x[0])
-            dlti_buf_printf(b, ":%llu", (unsigned long long)x[len - 1]);
+        unsigned bits = t->kind == DLTI_TYPE_INTEGER
+                            ? t->width
+                            : dlti_float_bit_width((dlti_float_kind)t->float_kind);
+        uint64_t abi = whole_bytes(x[0]), pref = whole_bytes(x[len - 1]);
+        dlti_buf_printf(b, "%c%u:%llu", t->kind == DLTI_TYPE_INTEGER ? 'i' : 'f', bits,
+                        (unsigned long long)abi);
+        if (pref != abi)
+            dlti_buf_printf(b, ":%llu", (unsigned long long)pref);
         return 0;
     }
     if (dlti_llvm_ptr_space(t, &as)) {
         if (len != 3 && len != 4)
             return unsupported(e, "expected 3 or 4 values", err);
-        uint64_t idx = len == 4 ? x[3] : x[0];
-        dlti_buf_putc(b, 'p');
-        if (as)
-            dlti_buf_printf(b, "%llu", (unsigned long long)as);
-        dlti_buf_printf(b, ":%llu:%llu", (unsigned long long)x[0], (unsigned long long)x[1]);
-        if (x[2] != x[1] || idx != x[0])
-            dlti_buf_printf(b, ":%llu", (unsigned long long)x[2]);
-        if (idx != x[0])
-            dlti_buf_printf(b, ":%llu", (unsigned long long)idx);
+        /* Every field, the space 0 included: `p0:64:64:64:64`. */
+        dlti_buf_printf(b, "p%llu:%llu:%llu:%llu:%llu", (unsigned long long)as,
+                        (unsigned long long)x[0], (unsigned long long)whole_bytes(x[1]),
+                        (unsigned long long)whole_bytes(x[2]),
+                        (unsigned long long)(len == 4 ? x[3] : x[0]));
         return 0;
     }
-    return unsupported(e, "LLVM data layout strings only describe integers, floats and pointers", err);
+    if (t->kind == DLTI_TYPE_INDEX)
+        return 0; /* LLVM has no index token: mlir-translate-22 leaves it out */
+    return refuse("unsupported type in data layout: '%s'", e, err);
 }
 
 char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
@@ -146,8 +167,8 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
         return NULL;
     }
     dlti_buf b = {0};
-    /* Identifiers first (endianness leads LLVM strings by convention), then
-     * types: the importer keeps each group's order, so this round-trips. */
+    /* Identifiers first, then types, each in spec order, as mlir-translate-22
+     * writes them: the importer keeps each group's order, so this round-trips. */
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < spec->n; i++) {
             const dlti_entry_rec *e = &spec->u.c.entries[i];
@@ -162,7 +183,7 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
                 free(b.data);
                 return NULL;
             }
-            if (b.len == start && b.data) /* nothing written (S0): drop the dash */
+            if (b.len == start && b.data) /* nothing written (S0, index): drop the dash */
                 b.data[b.len = before] = '\0';
         }
     }

@@ -1159,10 +1159,14 @@ static const dlti_attr *parse_hash(dlti_parser *p)
     }
     if (memchr(p->text + id, '.', n) == NULL && !has_body)
         return dlti_alias_attr(p, p->text + id, n);
-    /* An opaque attribute is kept as written, up to the end of its body. */
+    /* An opaque attribute is kept as written, up to the end of its body;
+     * those MLIR prints its own way are read (parse_foreign.c). */
     size_t body_end = p->pos;
     if (has_body && scan_pretty_body(p, lt, &body_end) != 0)
         return NULL;
+    const dlti_attr *foreign;
+    if (dlti_parse_foreign_attr(p, start, id, n, body_end, &foreign))
+        return foreign;
     p->pos = body_end;
     return make_opaque(p, start);
 }

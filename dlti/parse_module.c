@@ -41,7 +41,11 @@ int dlti_verify_named(dlti_parser *p, const dlti_named_attr *a, size_t op_at)
         }
         if (known[i].kind == DLTI_ATTR_DL_SPEC) {
             dlti_error_t local;
-            if (dlti_dl_spec_check(a->value, &local) != 0) {
+            if (!p->dialects_known && dlti_dl_spec_names_dialects(a->value)) {
+                p->loaded_dialects = dlti_dialects_loaded(p->text, p->len);
+                p->dialects_known = true;
+            }
+            if (dlti_dl_spec_check_loaded(a->value, p->loaded_dialects, &local) != 0) {
                 dlti_parser_fail(p, op_at, local.code, "%s", local.text);
                 return -1;
             }

@@ -274,8 +274,36 @@ static void llvm_aggregate(dlti_parser *p, bool is_struct, size_t body, size_t e
     proto->llvm_aggregate = DLTI_LLVM_STRUCT;
 }
 
+/* !ptr.ptr<MEMORY-SPACE>, its body scanned (the cursor after it): the
+ * memory space read as an attribute, printed as MLIR prints it
+ * (`!ptr.ptr<#test.const_memory_space<0>>` is `!ptr.ptr<#test.const_memory_space>`),
+ * so that equal pointer types are one type. */
+static const dlti_type *ptr_dialect_pointer(dlti_parser *p, size_t start, dlti_type *proto,
+                                            dlti_buf *text)
+{
+    size_t end = p->pos;
+    p->pos = start + 8; /* "!ptr.ptr" */
+    if (dlti_expect(p, '<') != 0)
+        return NULL;
+    dlti_skip_ws(p);
+    size_t at = p->pos;
+    const dlti_attr *space = at < end ? dlti_parse_attr(p) : NULL;
+    if (!space && !p->failed)
+        return dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "expected attribute value");
+    if (!space)
+        return NULL;
+    if (!dlti_is_memory_space(space))
+        return dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "invalid kind of attribute specified");
+    if (!dlti_accept(p, '>'))
+        return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '>'");
+    dlti_buf_puts(text, "!ptr.ptr<");
+    dlti_buf_puts(text, space->u.str.s);
+    dlti_buf_putc(text, '>');
+    return finish(p, proto, text);
+}
+
 /* !dialect.name<...>: kept as written, except the LLVM pointer whose
- * canonical form drops address space 0. */
+ * canonical form drops address space 0, and the ptr dialect's pointer. */
 static const dlti_type *parse_dialect_type(dlti_parser *p)
 {
     size_t start = p->pos;
@@ -324,6 +352,8 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
             return finish(p, &proto, &text);
         }
     }
+    if (n == 7 && memcmp(p->text + id, "ptr.ptr", 7) == 0)
+        return ptr_dialect_pointer(p, start, &proto, &text);
     bool has_body = p->text[p->pos - 1] == '>';
     if (has_body && n == 11 && memcmp(p->text + id, "llvm.struct", 11) == 0)
         llvm_aggregate(p, true, id + n + 1, p->pos - 1, &proto);

@@ -186,44 +186,58 @@ static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
     }
 }
 
-int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err)
+/* An identifier entry: its dialect's rule, then DLTI's own entries. */
+static int check_id_entry(const dlti_entry_rec *e, uint64_t loaded, dlti_error_t *err)
 {
-    for (size_t i = 0; i < spec->n; i++) {
-        const dlti_entry_rec *e = &spec->u.c.entries[i];
-        if (e->key->type) {
-            if (check_type_entry(e, err) != 0)
-                return -1;
-            continue;
-        }
-        if (e->key->len > 8 && memcmp(e->key->str, "builtin.", 8) == 0) {
-            /* Always loaded, and without DataLayoutDialectInterface.  Other
-             * dialects answer the same only when a file loads them (mlir-opt
-             * loads `test` for test ops): not modeled. */
+    const char *owner = dlti_dialect_refusing_ids(loaded, e->key->str, e->key->len);
+    if (owner) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY,
+                       "the '%s' dialect does not support identifier data layout entries", owner);
+        return -1;
+    }
+    if (e->key->len < 5 || memcmp(e->key->str, "dlti.", 5) != 0)
+        return 0; /* a dialect not loaded: MLIR cannot ask it */
+    bool known = false;
+    for (size_t k = 0; k < sizeof(known_ids) / sizeof(known_ids[0]); k++)
+        known = known || key_is(e->key, known_ids[k]);
+    if (!known) {
+        dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown data layout entry name: %s", e->key->str);
+        return -1;
+    }
+    if (key_is(e->key, "dlti.endianness")) {
+        const dlti_attr *v = e->value;
+        bool ok = v->kind == DLTI_ATTR_STRING &&
+                  ((v->u.str.len == 3 && memcmp(v->u.str.s, "big", 3) == 0) ||
+                   (v->u.str.len == 6 && memcmp(v->u.str.s, "little", 6) == 0));
+        if (!ok) {
             dlti_error_set(err, DLTI_ERROR_VERIFY,
-                           "the 'builtin' dialect does not support identifier data layout entries");
+                           "'dlti.endianness' data layout entry is expected to be either "
+                           "'big' or 'little'");
             return -1;
-        }
-        if (e->key->len < 5 || memcmp(e->key->str, "dlti.", 5) != 0)
-            continue; /* other identifiers belong to other dialects */
-        bool known = false;
-        for (size_t k = 0; k < sizeof(known_ids) / sizeof(known_ids[0]); k++)
-            known = known || key_is(e->key, known_ids[k]);
-        if (!known) {
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown data layout entry name: %s", e->key->str);
-            return -1;
-        }
-        if (key_is(e->key, "dlti.endianness")) {
-            const dlti_attr *v = e->value;
-            bool ok = v->kind == DLTI_ATTR_STRING &&
-                      ((v->u.str.len == 3 && memcmp(v->u.str.s, "big", 3) == 0) ||
-                       (v->u.str.len == 6 && memcmp(v->u.str.s, "little", 6) == 0));
-            if (!ok) {
-                dlti_error_set(err, DLTI_ERROR_VERIFY,
-                               "'dlti.endianness' data layout entry is expected to be either "
-                               "'big' or 'little'");
-                return -1;
-            }
         }
     }
     return 0;
+}
+
+int dlti_dl_spec_check_loaded(const dlti_attr *spec, uint64_t loaded, dlti_error_t *err)
+{
+    loaded |= dlti_dialects_loaded("", 0); /* builtin and DLTI: always */
+    /* MLIR's order: the type entries, then the identifiers. */
+    for (size_t i = 0; i < spec->n; i++) {
+        const dlti_entry_rec *e = &spec->u.c.entries[i];
+        if (e->key->type && check_type_entry(e, err) != 0)
+            return -1;
+    }
+    for (size_t i = 0; i < spec->n; i++) {
+        const dlti_entry_rec *e = &spec->u.c.entries[i];
+        if (!e->key->type && check_id_entry(e, loaded, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int dlti_dl_spec_check(const dlti_attr *spec, dlti_error_t *err)
+{
+    /* Outside a file, only the dialects every context loads. */
+    return dlti_dl_spec_check_loaded(spec, 0, err);
 }

@@ -87,10 +87,10 @@ static const dlti_attr *run_llvm_target_new(dlti_context *ctx, const dlti_attr *
     int bad = 0;
     dlti_buf_puts(&b, "#llvm.target<triple = ");
     bad |= put_string(ctx, &b, "", triple, tlen);
-    if (chip) {
-        dlti_buf_puts(&b, ", chip = ");
-        bad |= put_string(ctx, &b, "", chip, clen);
-    }
+    /* chip is required (MLIR: "struct is missing required parameter:
+     * chip"); "" when the device names none, as MLIR's own tests write it */
+    dlti_buf_puts(&b, ", chip = ");
+    bad |= put_string(ctx, &b, "", chip ? chip : "", chip ? clen : 0);
     if (features && dlti_attr_size(features)) {
         dlti_buf_puts(&b, ", features = <[");
         for (size_t i = 0; i < dlti_attr_size(features) && !bad; i++) {

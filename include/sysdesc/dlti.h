@@ -545,6 +545,17 @@ SYSDESC_API const dlti_attr *dlti_attr_query_strings(const dlti_attr *attr,
                                                      dlti_error_t *err);
 
 /**
+ * MLIR's note for a query that fails, whole: what dlti_query() (on `scope`)
+ * or dlti_attr_query() (on `attr`, when `scope` is NULL) reports in its
+ * error's text, but with the attribute of `key "X" has no DLTI-mapping per
+ * attr: ATTR` printed whole, as mlir-opt-22 prints it (the error's text is
+ * cut at DLTI_ERROR_TEXT_LENGTH).  Malloc'ed, owned by the caller; NULL
+ * when the query succeeds, or out of memory.  Only reads.
+ */
+SYSDESC_API char *dlti_query_note(const dlti_scope *scope, const dlti_attr *attr,
+                                  const dlti_key *keys, size_t n);
+
+/**
  * Why a query found nothing, in words a person can act on: where the path
  * `keys` stops (looked up as dlti_query() on `scope` would, or as
  * dlti_attr_query() on `attr` when `scope` is NULL), the nearest string key

@@ -3,8 +3,10 @@
 
 For every row of sysdesc's triple table and every string of
 tests/data/layout/dl_strings.txt: the #dlti.dl_spec must be byte for byte
-MLIR's, malformed strings must be refused by both, and the round trip
-import(export(import(s))) == import(s) must hold.  When opt-22 is installed,
+MLIR's, malformed strings must be refused by both, the round trip
+import(export(import(s))) == import(s) must hold, and `dl-export` of the
+spec must write byte for byte the `target datalayout` mlir-translate-22
+-mlir-to-llvmir writes for it.  When opt-22 is installed,
 each table row is also checked against the layout LLVM computes for the
 triple, and so is every other triple `dl-import --triple` answers among
 variants of the rows (another vendor, no vendor, an architecture alone, an
@@ -75,15 +77,35 @@ EXPORT_REFUSED = [
     ("i64 = dense<[24, 64]> : vector<2xi64>", "i64:24:64"),
     ("i64 = dense<[64, 1048576]> : vector<2xi64>", "i64:64:1048576"),
     ("f64 = dense<[1048576, 1048576]> : vector<2xi64>", "f64:1048576"),
-    ("!llvm.ptr<16777216> = dense<[64, 64, 64, 64]> : vector<4xi64>", "p16777216:64:64"),
-    ("!llvm.ptr = dense<[64, 64, 64, 128]> : vector<4xi64>", "p:64:64:64:128"),
-    ("!llvm.ptr = dense<[33554432, 64, 64, 64]> : vector<4xi64>", "p:33554432:64:64:64"),
+    ("!llvm.ptr<16777216> = dense<[64, 64, 64, 64]> : vector<4xi64>", "p16777216:64:64:64:64"),
+    ("!llvm.ptr = dense<[64, 64, 64, 128]> : vector<4xi64>", "p0:64:64:64:128"),
+    ("!llvm.ptr = dense<[33554432, 64, 64, 64]> : vector<4xi64>", "p0:33554432:64:64:64"),
     ('"dlti.stack_alignment" = 24 : i64', "S24"),
     ('"dlti.stack_alignment" = 1048576 : i64', "S1048576"),
     ('"dlti.alloca_memory_space" = 16777216 : ui64', "A16777216"),
     ('"dlti.function_pointer_alignment" = #dlti.function_pointer_alignment<24, function_dependent = true>', "Fn24"),
     ('"dlti.legal_int_widths" = array<i32: 0>', "n0"),
 ]
+
+
+def mlir_export_many(tmp, specs):
+    """{#dlti.dl_spec text: the `target datalayout` mlir-translate-22
+    -mlir-to-llvmir writes for a module holding it ('' for none; None where
+    it fails)}, in one run (--split-input-file)."""
+    specs = sorted(set(specs))
+    if not specs:
+        return {}
+    path = os.path.join(tmp, "export.mlir")
+    with open(path, "w") as f:
+        f.write("\n// -----\n".join("module attributes {dlti.dl_spec = %s} {}" % spec
+                                     for spec in specs) + "\n")
+    r = run([TRANSLATE, "-mlir-to-llvmir", "--split-input-file", "--output-split-marker=; -----", path])
+    outs = r.stdout.split("; -----\n")
+    got = {}
+    for i, spec in enumerate(specs):
+        m = re.search(r'^target datalayout = "(.*)"$', outs[i], re.M) if len(outs) == len(specs) else None
+        got[spec] = m.group(1) if m else ("" if len(outs) == len(specs) and r.returncode == 0 else None)
+    return got
 
 
 def generated_tokens():
@@ -224,6 +246,10 @@ def main():
                 exported_of[s] = run([SYSDESC, "dl-export", spec_path])
         theirs_of.update(mlir_import_many(tmp, {e.stdout.strip() for e in exported_of.values()
                                                 if e.returncode == 0} - set(theirs_of)))
+        # What mlir-translate-22 writes for sysdesc's imports (one run): the
+        # string dl-export must write, byte for byte.
+        translated_of = mlir_export_many(tmp, {o.stdout.strip() for o in ours_of.values()
+                                               if o.returncode == 0})
         for s, bad, triple in cases:
             label = triple or repr(s)
             theirs = theirs_of[s]
@@ -251,6 +277,13 @@ def main():
             else:
                 print("FAIL %s: round trip: %s -> %s" % (label, exp.stdout.strip() or exp.stderr.strip(),
                                                          again.stdout.strip() or again.stderr.strip()))
+                failed += 1
+            # The exported string is the one mlir-translate-22 writes.
+            if exp.returncode == 0 and translated_of.get(got) == exp.stdout.strip():
+                passed += 1
+            else:
+                print("FAIL %s: dl-export %r, mlir-translate-22 %r" % (
+                    label[:100], exp.stdout.strip()[:300], (translated_of.get(got) or "")[:300]))
                 failed += 1
             # The exported string must also be one MLIR imports the same way.
             if exp.returncode == 0 and theirs_of.get(exp.stdout.strip()) == got:

@@ -151,6 +151,32 @@ static void entries(void **state)
     dlti_layout_free(L);
 }
 
+/* The ptr dialect's pointer (MLIR 22's PtrType): its own #ptr.spec, else
+ * the default memory space's pointer, else 64 bits aligned at 1 byte. */
+static void ptr_dialect(void **state)
+{
+    (void)state;
+    dlti_layout *L = layout_of(
+        "!ptr.ptr<#test.const_memory_space> = #ptr.spec<size = 32, abi = 32, preferred = 64>, "
+        "!ptr.ptr<#test.const_memory_space<2>> = #ptr.spec<size = 32, abi = 64, preferred = 64, "
+        "index = 16>, \"dlti.default_memory_space\" = #test.const_memory_space<9>");
+    expect(L, "!ptr.ptr<#test.const_memory_space>", 4, 32, 4, 8, 32);
+    expect(L, "!ptr.ptr<#test.const_memory_space<0>>", 4, 32, 4, 8, 32); /* the same type */
+    expect(L, "!ptr.ptr<#test.const_memory_space<2>>", 4, 32, 8, 8, 16);
+    expect(L, "!ptr.ptr<#test.const_memory_space<1>>", 8, 64, 1, 1, 64);
+    expect(L, "!ptr.ptr<#llvm.address_space<0>>", 8, 64, 1, 1, 64); /* no address space number */
+    dlti_layout_free(L);
+    L = layout_of("!ptr.ptr<#llvm.address_space<1>> = #ptr.spec<size = 16, abi = 16, preferred "
+                  "= 32>, \"dlti.default_memory_space\" = #llvm.address_space<1>");
+    expect(L, "!ptr.ptr<#llvm.address_space<7>>", 2, 16, 2, 4, 16);
+    expect(L, "!ptr.ptr<#ptr.generic_space>", 2, 16, 2, 4, 16);
+    dlti_layout_free(L);
+    /* A default that is no memory space, or none: the defaults. */
+    L = layout_of("\"dlti.default_memory_space\" = 3 : ui32");
+    expect(L, "!ptr.ptr<#test.const_memory_space<3>>", 8, 64, 1, 1, 64);
+    dlti_layout_free(L);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -307,6 +333,10 @@ static void verification(void **state)
         {"vector<2xi32> = 5", "unexpected data layout for a built-in type"},
         {"\"dlti.foo\" = 5", "unknown data layout entry name: dlti.foo"},
         {"\"builtin.x\" = 5", "the 'builtin' dialect does not support identifier data layout entries"},
+        /* type entries are checked before identifiers, as MLIR does */
+        {"\"dlti.foo\" = 5, vector<2xi32> = 5", "unexpected data layout for a built-in type"},
+        {"!ptr.ptr<#ptr.generic_space> = 5",
+         "expected layout attribute for '!ptr.ptr<#ptr.generic_space>' to be a #ptr.spec attribute"},
         {"\"dlti.endianness\" = \"middle\"",
          "'dlti.endianness' data layout entry is expected to be either 'big' or 'little'"},
     };
@@ -372,6 +402,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults),       cmocka_unit_test(entries),
+        cmocka_unit_test(ptr_dialect),
         cmocka_unit_test(errors),         cmocka_unit_test(props),
         cmocka_unit_test(combination),    cmocka_unit_test(verification),
         cmocka_unit_test(concurrent_readers),

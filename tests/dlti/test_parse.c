@@ -439,9 +439,72 @@ static void truncated_prefixes(void **state)
     }
 }
 
+/* Attributes of other dialects mlir-opt-22 prints its own way: read with
+ * their checks and printed as mlir-opt-22 prints them (interop_corpus.sh
+ * compares many more with mlir-opt-22 itself). */
+static void foreign_attributes(void **state)
+{
+    dlti_context *ctx = *state;
+    assert_attr_prints(attr_of(ctx, "#llvm.target<chip=\"znver4\",\n  triple=\"x86_64\">"),
+                       "#llvm.target<triple = \"x86_64\", chip = \"znver4\">");
+    assert_attr_prints(attr_of(ctx, "#llvm.target<triple = \"t\", chip = \"c\", features = "
+                                    "#llvm.target_features<[ \"+a\" ,\"-b\"]>>"),
+                       "#llvm.target<triple = \"t\", chip = \"c\", features = <[\"+a\", \"-b\"]>>");
+    assert_attr_prints(attr_of(ctx, "#llvm.address_space< 0x10 >"), "#llvm.address_space<16>");
+    assert_attr_prints(attr_of(ctx, "#test.const_memory_space<0>"), "#test.const_memory_space");
+    assert_attr_prints(attr_of(ctx, "#ptr.generic_space<>"), "#ptr.generic_space");
+    assert_attr_prints(attr_of(ctx, "#ptr.spec<preferred=64,size=64,abi=32,index=4294967295>"),
+                       "#ptr.spec<size = 64, abi = 32, preferred = 64>");
+    assert_attr_prints(attr_of(ctx, "!ptr.ptr< #test.const_memory_space<0> >"),
+                       "!ptr.ptr<#test.const_memory_space>");
+    assert_parse_error(ctx, "#llvm.target<triple = \"t\">", DLTI_ERROR_SYNTAX, 1, 26,
+                       "struct is missing required parameter: chip");
+    assert_parse_error(ctx, "#llvm.target<triple = \"t\", chip = \"c\", features = <[\"avx\"]>>",
+                       DLTI_ERROR_VERIFY, 1, 51, "target features must start with '+' or '-'");
+    assert_parse_error(ctx, "#ptr.spec<size = 33, abi = 32, preferred = 32>", DLTI_ERROR_VERIFY, 1,
+                       10, "size entry must be divisible by 8");
+    assert_parse_error(ctx, "#ptr.spec<size = 32, abi = 64, preferred = 32>", DLTI_ERROR_VERIFY, 1,
+                       10, "preferred alignment is expected to be at least as large as ABI alignment");
+    assert_parse_error(ctx, "#ptr.spec<size = 8.0, abi = 8, preferred = 8>", DLTI_ERROR_SYNTAX, 1, 18,
+                       "expected integer value");
+    assert_parse_error(ctx, "[!ptr.ptr<1>]", DLTI_ERROR_SYNTAX, 1, 11,
+                       "invalid kind of attribute specified");
+}
+
+/* An identifier entry of a dialect the file loads is refused (no dialect but
+ * DLTI has identifier entries); one of a dialect it does not load is not. */
+static void identifier_entries(void **state)
+{
+    dlti_context *ctx = *state;
+    assert_parse_error(ctx,
+                       "\"test.op_with_data_layout\"() {dlti.dl_spec = #dlti.dl_spec<\"test.k\" = 1>}"
+                       " : () -> ()",
+                       DLTI_ERROR_VERIFY, 1, 1,
+                       "the 'test' dialect does not support identifier data layout entries");
+    /* gpu loads arith with it */
+    assert_parse_error(ctx,
+                       "module attributes {dlti.dl_spec = #dlti.dl_spec<\"arith.k\" = 1>} {\n"
+                       "  gpu.module @g {\n  }\n}",
+                       DLTI_ERROR_VERIFY, 1, 1,
+                       "the 'arith' dialect does not support identifier data layout entries");
+    assert_parse_error(ctx,
+                       "module attributes {dlti.dl_spec = #dlti.dl_spec<\"llvm.k\" = 1>, "
+                       "test.t = !llvm.ptr} {}",
+                       DLTI_ERROR_VERIFY, 1, 1,
+                       "the 'llvm' dialect does not support identifier data layout entries");
+    /* named only in strings and symbols, or not a registered dialect: accepted */
+    assert_prints(ctx,
+                  "module attributes {dlti.dl_spec = #dlti.dl_spec<\"gpu.k\" = 1, \"vendor.k\" = 2>, "
+                  "test.s = \"func.func\", test.r = @gpu.module} {}",
+                  "module attributes {dlti.dl_spec = #dlti.dl_spec<\"gpu.k\" = 1 : i64, \"vendor.k\" = "
+                  "2 : i64>, test.r = @gpu.module, test.s = \"func.func\"} {\n}\n\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(foreign_attributes, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(identifier_entries, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(kinds, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(structure, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(legacy_forms, setup_ctx, teardown_ctx),

@@ -81,6 +81,56 @@ static void failure_notes(void **state)
     assert_string_equal(err.text, "no DLTI-queryable attrs on target op or any of its ancestors");
 }
 
+/* dlti_query_note: MLIR's note with the attribute whole, past the 1 KiB an
+ * error's text holds (mlir-opt-22 prints it whole too). */
+static void whole_notes(void **state)
+{
+    dlti_context *ctx = *state;
+    const dlti_scope *s = root(ctx);
+    dlti_key keys[3] = {skey(ctx, "CPU"), skey(ctx, "cache"), skey(ctx, "L3")};
+    char *note = dlti_query_note(s, NULL, keys, 3);
+    assert_non_null(note);
+    assert_string_equal(note, "key \"L3\" has no DLTI-mapping per attr: "
+                              "#dlti.map<\"L1\" = #dlti.map<\"size\" = 32768 : i64>>");
+    free(note);
+    assert_null(dlti_query_note(s, NULL, keys, 2)); /* found: no note */
+    keys[1] = skey(ctx, "isa");
+    note = dlti_query_note(s, NULL, keys, 3);
+    assert_string_equal(note, "got non-DLTI-queryable attribute upon looking up keys "
+                              "[\"CPU\",\"isa\"] at op");
+    free(note);
+    /* A device of 400 keys: the error's text is cut, the note is not. */
+    size_t cap = 32768, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text, cap, "module attributes {dlti.target_system_spec = "
+                            "#dlti.target_system_spec<\"CPU\" = #dlti.target_device_spec<");
+    for (int i = 0; i < 400; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%s\"key_%d\" = %d : i64", i ? ", " : "", i, i);
+    len += (size_t)snprintf(text + len, cap - len, ">>} {}");
+    assert_true(len < cap);
+    dlti_error_t err;
+    const dlti_scope *big = dlti_parse(ctx, text, len, "big", &err);
+    assert_non_null(big);
+    dlti_key miss[2] = {skey(ctx, "CPU"), skey(ctx, "nope")};
+    assert_null(dlti_query(big, miss, 2, &err));
+    assert_int_equal(strlen(err.text), DLTI_ERROR_TEXT_LENGTH - 1);
+    note = dlti_query_note(big, NULL, miss, 2);
+    assert_non_null(note);
+    assert_true(strlen(note) > 4 * DLTI_ERROR_TEXT_LENGTH);
+    assert_true(strncmp(note, err.text, DLTI_ERROR_TEXT_LENGTH - 4) == 0);
+    static const char tail[] = "\"key_399\" = 399 : i64>";
+    assert_string_equal(note + strlen(note) - (sizeof(tail) - 1), tail);
+    free(note);
+    /* One attribute, no scope: dlti_attr_query's note. */
+    const dlti_attr *dev = dlti_query(big, miss, 1, &err);
+    note = dlti_query_note(NULL, dev, miss + 1, 1);
+    assert_true(strncmp(note, "key \"nope\" has no DLTI-mapping per attr: #dlti.target_device_spec<"
+                              "\"key_0\" = 0 : i64, ", 80) == 0);
+    free(note);
+    free(text);
+}
+
 static void type_keys(void **state)
 {
     dlti_context *ctx = *state;
@@ -415,6 +465,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(string_paths, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(failure_notes, setup_ctx, teardown_ctx),
+        cmocka_unit_test_setup_teardown(whole_notes, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(type_keys, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(scopes, setup_ctx, teardown_ctx),
         cmocka_unit_test_setup_teardown(handles_and_strings, setup_ctx, teardown_ctx),
