@@ -165,6 +165,8 @@ int cmd_uarch(int argc, char **argv);
  * in *len (may be NULL); NULL when out of memory or when `r` has no compute
  * or no bandwidth ceiling. */
 char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len);
+/* A rate or bandwidth with an SI prefix, as the chart labels it: "234.6 GFLOP/s". */
+void cli_roofline_si(char *out, size_t size, double v, const char *unit);
 
 /* The format named `name` into `*format`: -1 to go on, else the exit code
  * after reporting "CMD: unknown format 'NAME' (mlir, attr, yaml, json)". */
@@ -318,6 +320,7 @@ typedef struct sum_line {
     char *value;
     bool list;         /* wrap at ", " rather than cut */
     int group;         /* sub-lines of one key share a group: their numbers align */
+    bool label_owned;  /* `label` is malloc'ed (a key of the user's): freed with the line */
 } sum_line;
 
 typedef struct sum_device {
@@ -335,6 +338,17 @@ typedef struct sum_device {
  * out of memory; sum_device_free frees what was collected either way. */
 bool sum_device_lines(sum_device *d);
 void sum_device_free(sum_device *d);
+/* Adds a line to `d` (taking `value`'s text, and a cleaned copy of `sub`,
+ * `sub_len` bytes, when not NULL); false (d->failed) when out of memory. */
+bool sum_add_line(sum_device *d, const char *label, const char *sub, size_t sub_len,
+                  sum_buf *value, bool list);
+/* summary_dlti.c: DLTI that is no system spec (a lenient load: `spec` NULL,
+ * its op in `module`), one block per attribute: each block goes to `block`
+ * with its title and lines (d->type the paren of its header), then is
+ * freed.  False when out of memory. */
+typedef void (*sum_block_fn)(void *user, const char *title, sum_device *d);
+bool sum_dlti_blocks(const dlti_context *ctx, const sysdesc_system *sys, sum_block_fn block,
+                     void *user);
 /* The string entry `name` of map or spec `a`; NULL when absent, not a
  * string, or holding a NUL.  The header reads vendor, model and arch. */
 const char *sum_get_str(const sum_device *d, const dlti_attr *a, const char *name);

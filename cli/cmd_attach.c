@@ -9,14 +9,16 @@
 
 static const char usage[] =
     "usage: sysdesc attach [--merge] [--inherent-dlti] [--pretty]\n"
-    "                      [--no-check|--strict] [-o OUT] SPEC IN.mlir\n"
+    "                      [--no-check|--strict] [--scope OP] [-o OUT] SPEC IN.mlir\n"
     "\n"
     "Puts the system of SPEC (YAML, MLIR or a catalog name such as\n"
     "nvidia/h100-sxm) on the top-level module of IN.mlir (\"-\" for standard\n"
     "input), a file as compiler drivers hold it (func.func, gpu.module, ...):\n"
     "its dlti.target_system_spec, its dlti.dl_spec when it has one, and the\n"
-    "llvm.target of SPEC's module when it has one.  Nothing else of IN\n"
-    "changes, byte for byte (comments, blank space, CRLF line ends).\n"
+    "llvm.target of SPEC's module when it has one; an MLIR SPEC without a\n"
+    "system spec gives its other DLTI (a #dlti.map, arrays of device specs)\n"
+    "under their names.  Nothing else of IN changes, byte for byte (comments,\n"
+    "blank space, CRLF line ends).\n"
     "\n"
     "An attribute already there is replaced where it stands, with a warning;\n"
     "--merge merges the system spec instead, by MLIR's setDlti rules (a device\n"
@@ -30,8 +32,14 @@ static const char usage[] =
     "                   `dlti.target_system_spec = ...`\n"
     "  --pretty         one DLTI entry a line\n"
     "  --no-check       attach SPEC as written (default: checked against the\n"
-    "                   device schema first; keys it does not know are warnings)\n"
-    "  --strict         keys the schema does not know are errors, as in check\n"
+    "                   device schema first; keys it does not know and values\n"
+    "                   of another type, kept as written, are warnings)\n"
+    "  --strict         those are errors, as in check\n"
+    "  --scope OP       the op of an MLIR SPEC whose DLTI is attached (outer/inner;\n"
+    "                   / the top module); default: the top module's system\n"
+    "                   spec, else the one op holding one, else the DLTI there\n"
+    "                   is (a #dlti.map, a data layout alone, arrays of device\n"
+    "                   specs), each attribute under its own name\n"
     "  -o OUT           write OUT atomically (temporary file + rename; may be\n"
     "                   IN itself); default: standard output\n"
     "\n"
@@ -46,9 +54,10 @@ static void warn(const char *fmt, const char *in)
     cli_diag("sysdesc: warning: attach: %s", line);
 }
 
-enum { OPT_OUT = 1, OPT_MERGE, OPT_INHERENT, OPT_PRETTY };
+enum { OPT_OUT = 1, OPT_MERGE, OPT_INHERENT, OPT_PRETTY, OPT_SCOPE };
 static const cli_opt options[] = {
     {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {"--scope", NULL, OPT_SCOPE, CLI_VALUE},
     {"--merge", NULL, OPT_MERGE, 0},
     {"--inherent-dlti", NULL, OPT_INHERENT, 0},
     {"--pretty", NULL, OPT_PRETTY, 0},
@@ -70,6 +79,7 @@ int cmd_attach(int argc, char **argv)
     unsigned flags = 0;
     sysdesc_yaml_options load_opts;
     cli_load_options_init(&load_opts);
+    load_opts.flags |= SYSDESC_LOAD_LENIENT; /* a transform: docs/checks.md */
     cli_args a;
     cli_args_init(&a, "attach", usage, (const cli_opt *const[]){options, cli_check_opts, NULL},
                   argc, argv);
@@ -82,6 +92,8 @@ int cmd_attach(int argc, char **argv)
             operands[nops++] = a.arg;
         } else if (o == OPT_OUT) {
             out = a.value;
+        } else if (o == OPT_SCOPE) {
+            load_opts.scope = a.value;
         } else if (o == OPT_MERGE) {
             flags |= SYSDESC_ATTACH_MERGE;
         } else if (o == OPT_INHERENT) {
@@ -119,7 +131,7 @@ int cmd_attach(int argc, char **argv)
         rc = cli_report(&err);
     } else {
         /* An MLIR SPEC's module may carry the target's llvm.target too. */
-        const dlti_attr *target = sys.module ? dlti_scope_get_attr(sys.module, "llvm.target") : NULL;
+        const dlti_attr *target = sys.llvm_target;
         unsigned what;
         size_t len;
         char *text = sysdesc_attach_file(ctx, operands[1], &sys, target, flags, &what, &len, &err);
@@ -136,6 +148,11 @@ int cmd_attach(int argc, char **argv)
                      "#dlti.dl_spec in place: it is replaced even with --merge)", in);
             if (what & SYSDESC_ATTACHED_REPLACED_TARGET)
                 warn("replaced the llvm.target of %s", in);
+            if (what & SYSDESC_ATTACHED_REPLACED_DLTI)
+                warn("replaced DLTI attributes of %s of the names SPEC gives them (--merge "
+                     "merges a #dlti.map instead)", in);
+            if (what & SYSDESC_ATTACHED_MERGED_DLTI)
+                warn("merged into a #dlti.map of %s", in);
             if (what & SYSDESC_ATTACHED_WRAPPED)
                 warn("%s has no top-level module: its operations were wrapped in an explicit "
                      "`module attributes {...} {...}` (the module MLIR makes implicitly)", in);

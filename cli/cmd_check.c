@@ -23,7 +23,10 @@ static const char usage[] =
     "check is strict: keys the schema does not know, and a device type it\n"
     "cannot tell, are errors here.  convert, summary, attach, compose and\n"
     "show report them as warnings and go on (MLIR's users write keys of\n"
-    "their own); pass them --strict to refuse them as check does.\n"
+    "their own), and convert, summary and attach values of another type\n"
+    "than the schema's too (kept as written); pass them --strict to refuse\n"
+    "them as check does.  An MLIR file's system spec is checked where those\n"
+    "find it: on the top module, or on the one op that holds one.\n"
     "\n"
     "Exit status: 0 every file valid; 1 a NAME that is neither a file nor a\n"
     "catalog entry; 2 a problem; 3 a missing or unreadable file.\n";
@@ -152,7 +155,8 @@ int cmd_check(int argc, char **argv)
     if (unknown)
         fprintf(stderr, "sysdesc: hint: check is strict; convert, summary, attach, compose and "
                         "show report keys and device types the schema does not know as warnings "
-                        "and go on (--strict refuses them there too)\n");
+                        "and go on, convert, summary and attach values of another type too "
+                        "(--strict refuses them there too)\n");
     int w = cli_write_stdout("", 0);
     return w != SYSDESC_EXIT_OK ? w : rc;
 }

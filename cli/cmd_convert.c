@@ -8,7 +8,7 @@
 static const char usage[] =
     "usage: sysdesc convert [--to mlir|attr|yaml|json] [--typed]\n"
     "                       [--no-check|--strict] [--pretty] [--inherent-dlti]\n"
-    "                       [-o FILE] FILE\n"
+    "                       [--scope OP] [-o FILE] FILE\n"
     "\n"
     "Reads FILE (MLIR, YAML or typed JSON, told by its content; \"-\" for\n"
     "standard input, or a catalog name such as nvidia/h100-sxm) and prints it as:\n"
@@ -19,8 +19,14 @@ static const char usage[] =
     "        keeps them ({\"type\": T, \"value\": V}) and reads back identical\n"
     "  --no-check  convert what is written; by default FILE is checked against\n"
     "           the device schema first (sysdesc check lists every problem); keys\n"
-    "           and device types it does not know are warnings\n"
+    "           and device types it does not know, and values of another type\n"
+    "           than the schema's (kept as written), are warnings\n"
     "  --strict    those are errors too, as in sysdesc check\n"
+    "  --scope OP  the op of an MLIR FILE whose DLTI is converted, by symbol\n"
+    "           (outer/inner; / the top module); default: the top module's\n"
+    "           system spec, else the one op holding one (a warning names it),\n"
+    "           else the DLTI there is (a #dlti.map, a data layout alone, arrays\n"
+    "           of device specs: mlir, attr and plain json hold it)\n"
     "  --pretty MLIR one DLTI entry a line, nested maps indented\n"
     "  --inherent-dlti  MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
     "           (MLIR 22 rejects it; sysdesc reads both forms)\n"
@@ -31,10 +37,11 @@ static const char usage[] =
     "names suggested); 2 bad input or usage (FILE:LINE:COL: error: ...);\n"
     "3 unreadable file or failed write.\n";
 
-enum { OPT_TO = 1, OPT_OUT };
+enum { OPT_TO = 1, OPT_OUT, OPT_SCOPE };
 static const cli_opt options[] = {
     {"--to", "--format", OPT_TO, CLI_VALUE},
     {"--output", "-o", OPT_OUT, CLI_VALUE},
+    {"--scope", NULL, OPT_SCOPE, CLI_VALUE},
     {NULL, NULL, 0, 0},
 };
 
@@ -44,6 +51,7 @@ int cmd_convert(int argc, char **argv)
     sysdesc_format format = SYSDESC_FORMAT_MLIR;
     sysdesc_yaml_options load_opts;
     cli_load_options_init(&load_opts);
+    load_opts.flags |= SYSDESC_LOAD_LENIENT; /* a transform: docs/checks.md */
     unsigned flags = 0;
     cli_args a;
     cli_args_init(&a, "convert", usage,
@@ -58,6 +66,8 @@ int cmd_convert(int argc, char **argv)
             path = a.arg;
         } else if (o == OPT_OUT) {
             out = a.value;
+        } else if (o == OPT_SCOPE) {
+            load_opts.scope = a.value;
         } else if (o == OPT_TO) {
             if ((rc = cli_format_option("convert", a.value, &format)) >= 0)
                 return rc;

@@ -175,6 +175,16 @@ int cmd_probe(int argc, char **argv)
     if ((rc = cli_apply_overrides("probe", ctx, &spec, &ov)) != SYSDESC_EXIT_OK)
         goto done;
     sysdesc_system sys = {.spec = spec};
+    /* One machine: its CPU's triple gives the module its data layout, so
+     * that `layout` answers this host's ABI (a cluster's nodes may differ).
+     * Not beside --llvm-target: mlir-opt-22's --llvm-target-to-data-layout
+     * derives the same layout from it, and crashes on a module that
+     * already holds that layout whole (docs/layout.md). */
+    if (!mpi && !cluster && nxml <= 1 && !llvm_target &&
+        sysdesc_system_host_layout(ctx, &sys, NULL, &err) < 0) {
+        rc = cli_report(&err);
+        goto done;
+    }
     if (llvm_target && format != SYSDESC_FORMAT_MLIR) {
         /* YAML and JSON have no module: their CPU keys carry the same facts */
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "probe: --llvm-target needs --format mlir (the "

@@ -6,9 +6,10 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: sysdesc query [--scope NAME/NAME] FILE|NAME KEY...\n"
-    "       sysdesc query --host [--io|--no-io] [--quiet] [--no-catalog]\n"
-    "                     [--runtimes=LIST] [--no-cache|--refresh-cache]\n"
+    "usage: sysdesc query [--raw|--json] [--scope NAME/NAME] FILE|NAME KEY...\n"
+    "       sysdesc query [--raw|--json] --host [--io|--no-io] [--quiet]\n"
+    "                     [--no-catalog] [--runtimes=LIST]\n"
+    "                     [--no-cache|--refresh-cache]\n"
     "                     [--runtime-timeout=MS] [--gcc=NAME] [--clang=NAME]\n"
     "                     [--llc=NAME] KEY...\n"
     "\n"
@@ -27,6 +28,12 @@ static const char usage[] =
     "unless --quiet) only about the value answered: a key the probe doubts,\n"
     "or a map that holds one; `sysdesc probe` says them all, and\n"
     "`query --host CPU suspect` lists the keys.\n"
+    "\n"
+    "For scripts: --json prints the value as JSON (a number, a string, an\n"
+    "object for a map, as `convert --to json` writes it); --raw as --json but\n"
+    "a string's bytes unquoted (as jq -r): `query --raw FILE CPU cache L1\n"
+    "size_in_bytes` prints 49152, `CPU vendor` prints GenuineIntel.  Both\n"
+    "print the value alone: no note about MLIR 22's answer.\n"
     "\n"
     "Exit status: 0 found; 1 not found (MLIR's reason on stderr, the keys\n"
     "there as a hint), or NAME is no catalog entry (the nearest names\n"
@@ -113,16 +120,82 @@ static void note_mlir22(const dlti_scope *scope, const dlti_key *keys, size_t n,
     free(text);
 }
 
+/* How the value is printed: MLIR's text, or for scripts JSON or raw. */
+typedef enum output { OUT_MLIR, OUT_JSON, OUT_RAW } output;
+
+/* The value as `out` asks, on stdout: MLIR's text; JSON; raw, a string's
+ * bytes as they are and everything else as JSON (jq -r's rule). */
+static int print_value(const dlti_attr *value, output out, char **keys, int nkeys)
+{
+    const char *s;
+    size_t len;
+    int rc;
+    if (out == OUT_RAW && dlti_attr_get_kind(value) == DLTI_ATTR_STRING &&
+        dlti_attr_get_string(value, &s, &len, NULL) == 0) {
+        rc = cli_write_stdout(s, len);
+        return rc == SYSDESC_EXIT_OK ? cli_write_stdout("\n", 1) : rc;
+    }
+    char *text;
+    if (out == OUT_MLIR) {
+        if (!(text = dlti_attr_print(value, &len)))
+            return cli_nomem();
+        text[len++] = '\n'; /* over the NUL: the text is written by length */
+    } else {
+        char where[256] = "";
+        size_t used = 0;
+        for (int k = 0; k < nkeys && used < sizeof where; k++)
+            used += (size_t)snprintf(where + used, sizeof where - used, "%s%s", k ? "." : "",
+                                     keys[k]);
+        dlti_error_t err;
+        if (!(text = sysdesc_value_json(value, where, &len, &err)))
+            return err.code == DLTI_ERROR_NOMEM ? cli_nomem() : cli_fail(cli_exit_code(err.code),
+                                                                         "query: %s", err.text);
+    }
+    rc = cli_write_stdout(text, len);
+    free(text);
+    return rc;
+}
+
+enum { OPT_SCOPE = 1, OPT_HOST, OPT_JSON, OPT_RAW };
+static const cli_opt options[] = {
+    {"--scope", NULL, OPT_SCOPE, CLI_VALUE},
+    {"--host", NULL, OPT_HOST, 0},
+    {"--json", NULL, OPT_JSON, 0},
+    {"--raw", NULL, OPT_RAW, 0},
+    {NULL, NULL, 0, 0},
+};
+
 int cmd_query(int argc, char **argv)
 {
-    const char *scope_path;
+    const char *scope_path = "";
     cli_probe_args pa;
     cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO);
-    int i;
-    int done = cli_scope_options("query", usage, argc, argv, &scope_path,
-                                 &pa, &i);
-    if (done >= 0)
-        return done;
+    output out = OUT_MLIR;
+    int i = argc;
+    cli_args a;
+    cli_args_init(&a, "query", usage, (const cli_opt *const[]){options, cli_probe_opts, NULL},
+                  argc, argv);
+    a.posix = true; /* keys may start with '-' */
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            return a.rc;
+        if (o == CLI_OPERAND) {
+            i = a.i - 1; /* FILE (or, with --host, the first KEY) */
+            break;
+        }
+        if (o == OPT_SCOPE)
+            scope_path = a.value;
+        else if (o == OPT_HOST)
+            pa.host = true;
+        else if (o == OPT_JSON || o == OPT_RAW) {
+            output want = o == OPT_JSON ? OUT_JSON : OUT_RAW;
+            if (out != OUT_MLIR && out != want)
+                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "query: --raw or --json, not both");
+            out = want;
+        } else
+            cli_probe_take(&pa, o, a.value);
+    }
+    int done;
     bool host = pa.host;
     if ((done = cli_probe_args_check("query", &pa, pa.host)) >= 0)
         return done;
@@ -214,21 +287,11 @@ int cmd_query(int argc, char **argv)
                             sizeof(hint)) == 0)
             cli_diag("sysdesc: hint: %s", hint);
     }
-    if (scope)
+    /* the script forms print the value alone */
+    if (scope && out == OUT_MLIR)
         note_mlir22(scope, keys, (size_t)nkeys, value, &whole);
-    if (!value)
-        goto out;
-    size_t len;
-    char *text = dlti_attr_print(value, &len);
-    if (!text) {
-        rc = cli_nomem();
-        goto out;
-    }
-    text[len] = '\0';
-    rc = cli_write_stdout(text, len);
-    if (rc == SYSDESC_EXIT_OK)
-        rc = cli_write_stdout("\n", 1);
-    free(text);
+    if (value)
+        rc = print_value(value, out, argv + i, nkeys);
 out:
     for (size_t w = 0; w < kept.n; w++)
         free(kept.lines[w]);

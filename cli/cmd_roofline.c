@@ -9,6 +9,7 @@
 
 static const char usage[] =
     "usage: sysdesc roofline [SPEC] [--device ID] [--types LIST] [--quick|--full]\n"
+    "                        [--point NAME:INTENSITY:RATE]... [--points FILE]...\n"
     "                        [--no-check|--strict] [-q] [-o FILE]\n"
     "\n"
     "Draws the roofline of one device as SVG: arithmetic intensity (FLOP/byte)\n"
@@ -24,6 +25,13 @@ static const char usage[] =
     "  --types LIST    compute ceilings' data types, comma-separated (default:\n"
     "                  fp64_vector,fp64_matrix,fp32_vector,fp32_matrix; for a\n"
     "                  GPU also tf32_matrix,fp16_matrix,bf16_matrix,fp8_matrix)\n"
+    "  --point NAME:INTENSITY:RATE\n"
+    "                  a kernel as a point: its FLOP/byte and FLOP/s (an SI\n"
+    "                  prefix may end each: gemm:12.5:850G); stderr says the\n"
+    "                  fraction of the roof it reaches there, and its bound\n"
+    "                  (at most 32 points)\n"
+    "  --points FILE   the points of FILE, one NAME:INTENSITY:RATE or CSV\n"
+    "                  NAME,INTENSITY,RATE a line (# comments; a header line)\n"
     "  --no-check      take SPEC as written (default: checked against the schema)\n"
     "  --strict        keys the schema does not know are errors, as in check\n"
     "  -q, --quiet     nothing on stderr but errors\n"
@@ -62,10 +70,28 @@ static void report(const sysdesc_roofline *r)
             snprintf(line + l, sizeof(line) - l, " none in this spec");
         cli_diag("%s", line);
     }
+    /* Each kernel: how far below the roof, what bounds it there. */
+    for (size_t i = 0; i < r->npoints; i++) {
+        const sysdesc_roofline_point *p = &r->p[i];
+        const sysdesc_roofline_ceiling *roof = &r->c[p->roof_ceiling];
+        char rate[48], at_roof[48], next[96] = "";
+        cli_roofline_si(rate, sizeof rate, p->rate, "FLOP/s");
+        cli_roofline_si(at_roof, sizeof at_roof, p->roof, "FLOP/s");
+        if (p->above < 0)
+            snprintf(next, sizeof next, "; above every ceiling");
+        else if ((size_t)p->above != p->roof_ceiling)
+            snprintf(next, sizeof next, "; the next ceiling up: %s", r->c[p->above].label);
+        cli_diag("sysdesc: roofline: point %s: %s at %.3g FLOP/byte, %.0f%% of the roof there "
+                 "(%s: %s, under %s %s%s)", p->name, rate, p->intensity, 100 * p->fraction,
+                 at_roof, roof->compute ? "compute-bound" : "memory-bound",
+                 roof->measured ? "measured" : "nominal", roof->label, next);
+    }
 }
 
-enum { OPT_QUICK = 1, OPT_FULL, OPT_QUIET, OPT_DEVICE, OPT_TYPES, OPT_OUT };
+enum { OPT_QUICK = 1, OPT_FULL, OPT_QUIET, OPT_DEVICE, OPT_TYPES, OPT_OUT, OPT_POINT, OPT_POINTS };
 static const cli_opt options[] = {
+    {"--point", NULL, OPT_POINT, CLI_VALUE},
+    {"--points", NULL, OPT_POINTS, CLI_VALUE},
     {"--quick", NULL, OPT_QUICK, 0},
     {"--full", NULL, OPT_FULL, 0},
     {"--quiet", "-q", OPT_QUIET, 0},
@@ -83,18 +109,34 @@ int cmd_roofline(int argc, char **argv)
     sysdesc_measure_options mo;
     sysdesc_measure_options_init(&mo);
     bool quiet = false;
+    /* the points, in order: each --point's text or --points' file */
+    const char **points = calloc((size_t)argc + 1, sizeof(*points));
+    bool *from_file = calloc((size_t)argc + 1, sizeof(*from_file));
+    size_t npoints = 0;
+    if (!points || !from_file) {
+        free(points);
+        free(from_file);
+        return cli_nomem();
+    }
     cli_args a;
     cli_args_init(&a, "roofline", usage, (const cli_opt *const[]){options, cli_check_opts, NULL},
                   argc, argv);
-    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
+    int rc = -1;
+    for (int o; rc < 0 && (o = cli_next(&a)) != CLI_DONE;) {
         switch (o) {
         case CLI_EXIT:
-            return a.rc;
+            rc = a.rc;
+            break;
         case CLI_OPERAND:
             if (spec_path)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "roofline: one SPEC only ('%s' and '%s')",
-                                spec_path, a.arg);
+                rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "roofline: one SPEC only ('%s' and '%s')",
+                              spec_path, a.arg);
             spec_path = a.arg;
+            break;
+        case OPT_POINT:
+        case OPT_POINTS:
+            from_file[npoints] = o == OPT_POINTS;
+            points[npoints++] = a.value;
             break;
         case OPT_QUICK:
         case OPT_FULL:
@@ -116,10 +158,12 @@ int cmd_roofline(int argc, char **argv)
             cli_description_take(o, &load_opts, NULL);
         }
     }
-    dlti_context *ctx = cli_context_new();
-    if (!ctx)
-        return cli_nomem();
-    int rc;
+    dlti_context *ctx = rc < 0 ? cli_context_new() : NULL;
+    if (rc >= 0 || !ctx) {
+        free(points);
+        free(from_file);
+        return rc >= 0 ? rc : cli_nomem();
+    }
     dlti_error_t err;
     const dlti_attr *spec = NULL;
     if (spec_path) {
@@ -183,6 +227,16 @@ int cmd_roofline(int argc, char **argv)
         free(r);
         goto done;
     }
+    for (size_t i = 0; i < npoints; i++) {
+        int added = from_file[i] ? sysdesc_roofline_add_points_file(r, points[i], &err)
+                                 : sysdesc_roofline_add_point_text(r, points[i], &err);
+        if (added != 0) {
+            /* a file's error at its place; --point's is the text given */
+            rc = err.source[0] ? cli_report(&err) : cli_fail(cli_exit_code(err.code), "%s", err.text);
+            free(r);
+            goto done;
+        }
+    }
     if (!(svg = cli_roofline_svg(r, &len))) {
         rc = cli_nomem();
         free(r);
@@ -194,6 +248,8 @@ int cmd_roofline(int argc, char **argv)
     free(svg);
     free(r);
 done:
+    free(points);
+    free(from_file);
     dlti_context_free(ctx);
     return rc;
 }

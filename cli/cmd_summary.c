@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: sysdesc summary [--color[=WHEN]] [--no-check|--strict] SPEC\n"
+    "usage: sysdesc summary [--color[=WHEN]] [--no-check|--strict] [--scope OP]\n"
+    "                       SPEC\n"
     "       sysdesc summary [--color[=WHEN]] --host [PROBE OPTIONS]\n"
     "\n"
     "Prints a system for people: one block per device, a header line (id,\n"
@@ -23,7 +24,13 @@ static const char usage[] =
     "  SPEC          a YAML or MLIR file (\"-\": standard input) or a catalog\n"
     "                name (nvidia/dgx-h100), checked against the device\n"
     "                schema first unless --no-check (sysdesc check); keys it\n"
-    "                does not know are warnings, errors with --strict\n"
+    "                does not know and values of another type (shown as\n"
+    "                written) are warnings, errors with --strict\n"
+    "  --scope OP    the op of an MLIR SPEC to show (outer/inner; / the top\n"
+    "                module); default: the top module's system spec, else the\n"
+    "                one op holding one, else the DLTI there is (a #dlti.map,\n"
+    "                a data layout alone, arrays of device specs), one block\n"
+    "                per attribute\n"
     "  --host        probe this machine instead; PROBE OPTIONS as for sysdesc\n"
     "                probe: --io (default here), --no-io, --quiet, --no-catalog,\n"
     "                --runtimes=LIST, --no-cache, --refresh-cache,\n"
@@ -31,9 +38,10 @@ static const char usage[] =
     "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is\n"
     "                set or TERM is dumb), always or never; --color: always\n"
     "\n"
-    "Exit status: 0 ok; 1 an MLIR file without a system spec, or SPEC is no\n"
-    "file and no catalog entry (the nearest names suggested); 2 bad input or\n"
-    "usage; 3 unreadable file, failed probe or write.\n";
+    "Exit status: 0 ok; 1 an MLIR file without DLTI (or with it on several ops:\n"
+    "--scope chooses), or SPEC is no file and no catalog entry (the nearest\n"
+    "names suggested); 2 bad input or usage; 3 unreadable file, failed probe or\n"
+    "write.\n";
 
 #define WIDTH 80
 #define INDENT 2
@@ -350,15 +358,25 @@ static int summarize(printer *pr, const dlti_context *ctx, const dlti_attr *spec
     return SYSDESC_EXIT_OK;
 }
 
+/* A block of DLTI that is no system spec (summary_dlti.c). */
+static void dlti_block(void *user, const char *title, sum_device *d)
+{
+    printer *pr = user;
+    if (pr->out.len)
+        sum_buf_str(&pr->out, "\n");
+    put_device(pr, title, d, 1);
+}
+
 static bool color_auto(void)
 {
     const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
     return isatty(STDOUT_FILENO) && !(no && *no) && !(term && strcmp(term, "dumb") == 0);
 }
 
-enum { OPT_HOST = 1, OPT_COLOR };
+enum { OPT_HOST = 1, OPT_COLOR, OPT_SCOPE };
 static const cli_opt options[] = {
     {"--host", NULL, OPT_HOST, 0},
+    {"--scope", NULL, OPT_SCOPE, CLI_VALUE},
     {"--color", NULL, OPT_COLOR, CLI_VALUE_OPT},
     {NULL, NULL, 0, 0},
 };
@@ -371,6 +389,7 @@ int cmd_summary(int argc, char **argv)
     int color = -1; /* -1 auto, 0 never, 1 always */
     sysdesc_yaml_options load_opts;
     cli_load_options_init(&load_opts);
+    load_opts.flags |= SYSDESC_LOAD_LENIENT; /* a transform: docs/checks.md */
     cli_args a;
     cli_args_init(&a, "summary", usage,
                   (const cli_opt *const[]){options, cli_probe_opts, cli_check_opts, NULL}, argc,
@@ -385,6 +404,8 @@ int cmd_summary(int argc, char **argv)
             path = a.arg;
         } else if (o == OPT_HOST) {
             pa.host = true;
+        } else if (o == OPT_SCOPE) {
+            load_opts.scope = a.value;
         } else if (o == OPT_COLOR) {
             const char *w = a.value ? a.value : "always";
             if (strcmp(w, "always") == 0)
@@ -402,6 +423,9 @@ int cmd_summary(int argc, char **argv)
     }
     if (pa.host && path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: a SPEC or --host, not both");
+    if (pa.host && load_opts.scope)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: --scope names an op of an MLIR SPEC, not "
+                                                "of --host");
     if (!pa.host && !path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                         "summary: missing SPEC: a file, a catalog name or --host for this "
@@ -424,7 +448,11 @@ int cmd_summary(int argc, char **argv)
     }
     if (rc == SYSDESC_EXIT_OK) {
         printer pr = {{0}, color < 0 ? color_auto() : color == 1};
-        rc = summarize(&pr, ctx, sys.spec);
+        if (sys.spec)
+            rc = summarize(&pr, ctx, sys.spec);
+        else /* a lenient load of other DLTI: a #dlti.map, a data layout, ... */
+            rc = sum_dlti_blocks(ctx, &sys, dlti_block, &pr) && !pr.out.failed ? SYSDESC_EXIT_OK
+                                                                              : cli_nomem();
         if (rc == SYSDESC_EXIT_OK)
             rc = cli_write_stdout(pr.out.p ? pr.out.p : "", pr.out.len);
         free(pr.out.p);

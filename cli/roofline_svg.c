@@ -2,8 +2,9 @@
  * log-log axes (FLOP/byte against FLOP/s), a diagonal per bandwidth
  * ceiling up to its ridge with the highest compute ceiling, a horizontal
  * line per compute ceiling from the highest diagonal on; measured solid,
- * nominal dashed; the legend below the plot, every ceiling with its value,
- * ridge and key.
+ * nominal dashed; the caller's kernels as diamonds, each named; the legend
+ * below the plot, every ceiling with its value, ridge and key, every kernel
+ * with its rate, intensity and the fraction of the roof it reaches.
  *
  * Labels are placed, not just put: each one takes the first of its
  * candidate places whose box stays inside the plot and touches no label,
@@ -45,11 +46,11 @@ typedef struct seg {
 
 typedef struct layout {
     double lx0, lx1, ly0, ly1; /* log10 of the axes' ranges */
-    quad labels[3 * SYSDESC_ROOFLINE_MAX];
+    quad labels[3 * SYSDESC_ROOFLINE_MAX + SYSDESC_ROOFLINE_MAX_POINTS];
     size_t nlabels;
     seg lines[SYSDESC_ROOFLINE_MAX];
     size_t nlines;
-    quad dots[SYSDESC_ROOFLINE_MAX];
+    quad dots[SYSDESC_ROOFLINE_MAX + SYSDESC_ROOFLINE_MAX_POINTS];
     size_t ndots;
 } layout;
 
@@ -196,7 +197,7 @@ static void esc(FILE *f, const char *s)
 }
 
 /* 234.6 GFLOP/s, 3.35 TB/s. */
-static void si(char *out, size_t size, double v, const char *unit)
+void cli_roofline_si(char *out, size_t size, double v, const char *unit)
 {
     static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E"};
     size_t k = 0;
@@ -291,7 +292,7 @@ static void label_text(FILE *f, char *out, size_t size, const sysdesc_roofline *
     bool same = true, one_kind = true;
     for (size_t i = lead; i < r->n; i++)
         if (leader[i] == lead) {
-            si(v, sizeof v, r->c[i].value, r->c[i].compute ? "FLOP/s" : "B/s");
+            cli_roofline_si(v, sizeof v, r->c[i].value, r->c[i].compute ? "FLOP/s" : "B/s");
             same &= !first[0] || strcmp(first, v) == 0;
             one_kind &= r->c[i].measured == r->c[lead].measured;
             if (!first[0])
@@ -304,7 +305,7 @@ static void label_text(FILE *f, char *out, size_t size, const sysdesc_roofline *
         const sysdesc_roofline_ceiling *c = &r->c[i];
         const char *sep = n++ ? (same ? " = " : ", ") : "";
         char name[160];
-        si(v, sizeof v, c->value, c->compute ? "FLOP/s" : "B/s");
+        cli_roofline_si(v, sizeof v, c->value, c->compute ? "FLOP/s" : "B/s");
         bool kind = both && (n == 1 || !one_kind); /* "nominal FP64 matrix = FP32 vector" */
         snprintf(name, sizeof name, "%s%s%s%s", kind ? (c->measured ? "measured " : "nominal ") : "",
                  c->label, same ? "" : " ", same ? "" : v);
@@ -357,6 +358,10 @@ typedef struct chart {
     bool placed[SYSDESC_ROOFLINE_MAX], ridge_placed[SYSDESC_ROOFLINE_MAX];
     placed_text at[SYSDESC_ROOFLINE_MAX], ridge_at[SYSDESC_ROOFLINE_MAX];
     char ridge_text[SYSDESC_ROOFLINE_MAX][16];
+    /* the kernels: each marker's centre, and its name's place */
+    double px[SYSDESC_ROOFLINE_MAX_POINTS], py[SYSDESC_ROOFLINE_MAX_POINTS];
+    bool point_placed[SYSDESC_ROOFLINE_MAX_POINTS];
+    placed_text point_at[SYSDESC_ROOFLINE_MAX_POINTS];
 } chart;
 
 /* Ranges: every ridge well inside, whole decades, at most 9 of them up. */
@@ -388,13 +393,22 @@ static void set_ranges(chart *ch)
         l->ly0 = l->ly1 - 9;
     if (l->ly1 - l->ly0 < 3)
         l->ly0 = l->ly1 - 3;
+    /* Every kernel inside, a little off the frame, whatever the decades:
+     * a point is what the reader came to see (its band is bounded:
+     * sysdesc_roofline_add_point). */
+    for (size_t i = 0; i < r->npoints; i++) {
+        l->lx0 = fmin(l->lx0, floor(log10(r->p[i].intensity / 1.5)));
+        l->lx1 = fmax(l->lx1, ceil(log10(r->p[i].intensity * 1.5)));
+        l->ly0 = fmin(l->ly0, floor(log10(r->p[i].rate / 1.5)));
+        l->ly1 = fmax(l->ly1, ceil(log10(r->p[i].rate * 1.5)));
+    }
 }
 
 /* The document, its background, title and subtitle. */
 static void put_head(FILE *f, const chart *ch)
 {
     const sysdesc_roofline *r = ch->r;
-    double H = LEGEND_Y + 30 + ROW * (double)r->n + 44;
+    double H = LEGEND_Y + 30 + ROW * (double)(r->n + r->npoints + (r->npoints > 0)) + 44;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -483,6 +497,12 @@ static void place_lines(chart *ch)
             l->dots[l->ndots++] = box_quad(s->x1 - 4, s->y1 - 4, s->x1 + 4, s->y1 + 4);
         }
         l->lines[l->nlines++] = *s;
+    }
+    for (size_t i = 0; i < r->npoints; i++) {
+        ch->px[i] = X(l, r->p[i].intensity);
+        ch->py[i] = Y(l, r->p[i].rate);
+        l->dots[l->ndots++] = box_quad(ch->px[i] - 6, ch->py[i] - 6, ch->px[i] + 6,
+                                       ch->py[i] + 6);
     }
 }
 
@@ -578,6 +598,24 @@ static void place_labels(chart *ch)
             }
         }
     }
+    /* Each kernel's name by its diamond: right, left, above, below, then
+     * further out; one with no free place is named in the legend alone. */
+    for (size_t i = 0; i < r->npoints; i++) {
+        double w = text_width(r->p[i].name, 11), cx = ch->px[i], cy = ch->py[i];
+        static const struct { double dx, dy; char anchor; } around[] = {
+            {10, 4, 's'}, {-10, 4, 'e'}, {0, -11, 'm'}, {0, 19, 'm'}, {9, -8, 's'},
+            {-9, -8, 'e'}, {9, 17, 's'}, {-9, 17, 'e'}, {18, 4, 's'}, {-18, 4, 'e'},
+            {0, -22, 'm'}, {0, 30, 'm'}};
+        for (size_t k = 0; k < sizeof around / sizeof around[0] && !ch->point_placed[i]; k++) {
+            placed_text t = {cx + around[k].dx, cy + around[k].dy, 0, 0, around[k].anchor};
+            quad q = text_quad(&t, w, 11);
+            if (free_in_plot(l, &q)) {
+                ch->point_placed[i] = true;
+                ch->point_at[i] = t;
+                l->labels[l->nlabels++] = q;
+            }
+        }
+    }
 }
 
 /* The ceilings, clipped to the plot, each with its dot; their labels over
@@ -619,6 +657,38 @@ static void put_ceilings(FILE *f, const chart *ch)
     fputs("</g>\n", f);
 }
 
+/* A kernel's diamond at (x, y). */
+static void put_diamond(FILE *f, double x, double y)
+{
+    fprintf(f, "<path d=\"M %.1f %.1f L %.1f %.1f L %.1f %.1f L %.1f %.1f Z\" fill=\"#222\" "
+               "stroke=\"white\" stroke-width=\"1.2\"/>", x, y - 6, x + 6, y, x, y + 6, x - 6, y);
+}
+
+/* The kernels over everything: diamonds, then their names. */
+static void put_points(FILE *f, const chart *ch)
+{
+    const sysdesc_roofline *r = ch->r;
+    if (!r->npoints)
+        return;
+    fputs("<g class=\"points\">\n", f);
+    for (size_t i = 0; i < r->npoints; i++) {
+        fputs("<g class=\"point\" data-name=\"", f);
+        esc(f, r->p[i].name);
+        fprintf(f, "\" data-intensity=\"%.6g\" data-rate=\"%.6g\">", r->p[i].intensity,
+                r->p[i].rate);
+        put_diamond(f, ch->px[i], ch->py[i]);
+        fputs("</g>\n", f);
+    }
+    for (size_t i = 0; i < r->npoints; i++) {
+        if (!ch->point_placed[i])
+            continue;
+        put_text_open(f, &ch->point_at[i], "point-label", 11, "#222");
+        esc(f, r->p[i].name);
+        fputs("</text>\n", f);
+    }
+    fputs("</g>\n", f);
+}
+
 /* The legend: every ceiling, its value, its ridge and the key. */
 static void put_legend(FILE *f, const chart *ch)
 {
@@ -638,7 +708,7 @@ static void put_legend(FILE *f, const chart *ch)
                 y - 4);
         style(f, c, colors[i % NCOLORS], ch->group[i]);
         char v[48];
-        si(v, sizeof v, c->value, c->compute ? "FLOP/s" : "B/s");
+        cli_roofline_si(v, sizeof v, c->value, c->compute ? "FLOP/s" : "B/s");
         fprintf(f, "/><text x=\"%.0f\" y=\"%.1f\">%s ", PX0 + 36, y,
                 c->measured ? "measured" : "nominal");
         esc(f, c->label);
@@ -651,6 +721,34 @@ static void put_legend(FILE *f, const chart *ch)
         fputs("</text>\n", f);
         y += ROW;
     }
+    if (r->npoints) {
+        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-weight=\"bold\">kernels</text>\n", PX0, y);
+        y += ROW;
+    }
+    for (size_t i = 0; i < r->npoints; i++) {
+        const sysdesc_roofline_point *p = &r->p[i];
+        const sysdesc_roofline_ceiling *roof = &r->c[p->roof_ceiling];
+        char rate[48], at_roof[48];
+        cli_roofline_si(rate, sizeof rate, p->rate, "FLOP/s");
+        cli_roofline_si(at_roof, sizeof at_roof, p->roof, "FLOP/s");
+        put_diamond(f, PX0 + 14, y - 4);
+        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">", PX0 + 36, y);
+        esc(f, p->name);
+        fprintf(f, ": %s at %.3g FLOP/byte, %.0f%% of the roof there (%s)</text>\n", rate,
+                p->intensity, 100 * p->fraction, at_roof);
+        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" fill=\"#777\" font-size=\"10\">%s, under %s ",
+                PX0 + 36, y + 12, roof->compute ? "compute-bound" : "memory-bound",
+                roof->measured ? "measured" : "nominal");
+        esc(f, roof->label);
+        if (p->above >= 0 && (size_t)p->above != p->roof_ceiling) {
+            fputs("; the next ceiling up: ", f);
+            esc(f, r->c[p->above].label);
+        } else if (p->above < 0) {
+            fputs("; above every ceiling", f);
+        }
+        fputs("</text>\n", f);
+        y += ROW;
+    }
     fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" fill=\"#555\">%zu measured, %zu nominal "
                "ceiling%s%s</text>\n", PX0, y + 4, nmeas, nnom, nmeas + nnom == 1 ? "" : "s",
             !nmeas ? "; measured: none in this spec (sysdesc measure)"
@@ -660,7 +758,8 @@ static void put_legend(FILE *f, const chart *ch)
 
 char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
 {
-    if (!r || r->n == 0 || r->n > SYSDESC_ROOFLINE_MAX || top(r, true, true) <= 0 ||
+    if (!r || r->n == 0 || r->n > SYSDESC_ROOFLINE_MAX ||
+        r->npoints > SYSDESC_ROOFLINE_MAX_POINTS || top(r, true, true) <= 0 ||
         top(r, false, true) <= 0)
         return NULL;
     chart *ch = calloc(1, sizeof *ch);
@@ -678,6 +777,7 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len)
     place_lines(ch);
     place_labels(ch);
     put_ceilings(f, ch);
+    put_points(f, ch);
     put_legend(f, ch);
     bool failed = ferror(f) != 0;
     if (fclose(f) != 0 || failed) {

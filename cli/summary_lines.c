@@ -14,7 +14,7 @@
 
 #define TIMES " \xc3\x97 " /* " × " */
 
-static bool add_line(sum_device *d, const char *label, const char *sub, size_t sub_len,
+bool sum_add_line(sum_device *d, const char *label, const char *sub, size_t sub_len,
                      sum_buf *value, bool list)
 {
     char *v = sum_buf_take(value), *s = NULL;
@@ -37,7 +37,7 @@ static bool add_line(sum_device *d, const char *label, const char *sub, size_t s
         d->failed = true;
         return false;
     }
-    d->lines[d->n++] = (sum_line){label, s, v, list, d->group};
+    d->lines[d->n++] = (sum_line){label, s, v, list, d->group, false};
     return true;
 }
 
@@ -133,7 +133,7 @@ static bool counts_line(sum_device *d)
         sum_buf_str(&b, per_core ? TIMES : b.len ? ", " : "");
         sum_buf_printf(&b, "%lld %s%s", (long long)n, nouns[i], n == 1 ? "" : "s");
     }
-    return add_line(d, label, NULL, 0, &b, false);
+    return sum_add_line(d, label, NULL, 0, &b, false);
 }
 
 /* "L1d" for an L1 of type data, else the level's name. */
@@ -221,7 +221,7 @@ static bool map_lines(sum_device *d, const sysdesc_schema_key *key, const dlti_a
         for (char *p = sub; *p; p++)
             if (*p == '_')
                 *p = ' ';
-        if (!add_line(d, label, sub, strlen(sub), &b, list))
+        if (!sum_add_line(d, label, sub, strlen(sub), &b, list))
             return false;
         label = NULL;
     }
@@ -295,7 +295,7 @@ static bool wildcard_lines(sum_device *d, const sysdesc_schema_key *key)
             }
         }
         char *s = sum_buf_take(&sub);
-        bool ok = s && add_line(d, label, s, strlen(s), &b, list);
+        bool ok = s && sum_add_line(d, label, s, strlen(s), &b, list);
         free(s);
         if (!ok) {
             free(b.p);
@@ -354,7 +354,7 @@ static bool cluster_lines(sum_device *d)
     sum_buf_printf(&b, "%lld in %lld class%s", (long long)nodes, (long long)classes,
                    classes == 1 ? "" : "es");
     d->group++;
-    if (!add_line(d, "nodes", NULL, 0, &b, false))
+    if (!sum_add_line(d, "nodes", NULL, 0, &b, false))
         return false;
     const dlti_attr *cls = get(d, d->dev, "classes");
     d->group++;
@@ -371,13 +371,13 @@ static bool cluster_lines(sum_device *d)
             sum_buf_str(&b, " \xe2\x80\xa6"); /* " …" */
         if (n > 1)
             sum_buf_printf(&b, "%s%s", n > 2 ? " " : ", ", element_str(list, n - 1));
-        if (!add_line(d, i ? NULL : "classes", k, klen, &b, false))
+        if (!sum_add_line(d, i ? NULL : "classes", k, klen, &b, false))
             return false;
     }
     if (get_i64(d, d->dev, "MPI:comm_world_size", &ranks)) {
         sum_buf_printf(&b, "%lld", (long long)ranks);
         d->group++;
-        if (!add_line(d, "MPI ranks", NULL, 0, &b, false))
+        if (!sum_add_line(d, "MPI ranks", NULL, 0, &b, false))
             return false;
     }
     return !d->failed;
@@ -430,7 +430,7 @@ bool sum_device_lines(sum_device *d)
         sum_value(&b, v, k->unit, strrchr(p, '.') ? strrchr(p, '.') + 1 : p, &list);
         nominal_ratio(d, p, v, &b);
         d->group++;
-        if (!add_line(d, k->summary, NULL, 0, &b, list))
+        if (!sum_add_line(d, k->summary, NULL, 0, &b, list))
             return false;
     }
     return !d->failed;
@@ -439,6 +439,8 @@ bool sum_device_lines(sum_device *d)
 void sum_device_free(sum_device *d)
 {
     for (size_t i = 0; i < d->n; i++) {
+        if (d->lines[i].label_owned)
+            free((char *)d->lines[i].label);
         free(d->lines[i].sub);
         free(d->lines[i].value);
     }

@@ -477,6 +477,21 @@ const dlti_attr *dlti_array_new(dlti_context *ctx, const dlti_attr *const *elems
     return dlti_attr_within_depth(ctx, dlti_array_make(ctx, elems, n), NULL);
 }
 
+const dlti_attr *dlti_array_build(dlti_context *ctx, const dlti_attr *const *elems, size_t n,
+                                  dlti_error_t *err)
+{
+    if (n > UINT32_MAX) {
+        dlti_error_set(err, DLTI_ERROR_LIMIT, "more than %u elements in one array", UINT32_MAX);
+        return NULL;
+    }
+    const dlti_attr *a = dlti_array_make(ctx, elems, n);
+    if (!a) {
+        dlti_nomem(err);
+        return NULL;
+    }
+    return dlti_attr_within_depth(ctx, a, err);
+}
+
 const dlti_attr *dlti_array_make(dlti_context *ctx, const dlti_attr *const *elems, size_t n)
 {
     if (n > UINT32_MAX)

@@ -868,6 +868,11 @@ const char *dlti_scope_name(const dlti_scope *s)
     return s->name;
 }
 
+const char *dlti_scope_op_name(const dlti_scope *s)
+{
+    return s->op_name;
+}
+
 const dlti_scope *dlti_scope_parent(const dlti_scope *s)
 {
     return s->parent;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -223,6 +224,35 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
+/* The descriptors a host probe may hold at once: hwloc's reads of sysfs (a
+ * directory and a file in it), the cache (a directory and an entry), the
+ * runtimes' children (two pipes each, every source at once) or a
+ * program's (compilers: programs.c), with room. */
+#define PB_HOST_PROBE_FDS 32
+
+/* A host probe that runs out of descriptors midway gets no error from
+ * hwloc, only less (one page size where the node has three), and no
+ * compiler's answer: so it starts only with enough free below the soft
+ * limit, else fails with the cause (DLTI_ERROR_IO).  0, or -1 with err. */
+static int enough_descriptors(dlti_error_t *err)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+        return 0;
+    unsigned free_fds = 0;
+    for (rlim_t fd = 0; fd < r.rlim_cur && fd <= INT_MAX && free_fds < PB_HOST_PROBE_FDS; fd++)
+        if (fcntl((int)fd, F_GETFD) < 0 && errno == EBADF)
+            free_fds++;
+    if (free_fds >= PB_HOST_PROBE_FDS)
+        return 0;
+    dlti_error_set(err, DLTI_ERROR_IO,
+                   "probe: %u file descriptors free (RLIMIT_NOFILE, ulimit -n, is %llu), fewer "
+                   "than the %d a host probe may hold at once (hwloc's reads of sysfs, the "
+                   "pipes of the runtimes' and the compilers' children): %s",
+                   free_fds, (unsigned long long)r.rlim_cur, PB_HOST_PROBE_FDS, strerror(EMFILE));
+    return -1;
+}
+
 /* The sources, in the order of their devices in the system spec: the CPU,
  * the PCI devices, then (this host only) what the vendor runtimes saw,
  * merged into those devices or added after them; last, the caller's hook
@@ -276,8 +306,8 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
     if (hwloc_topology_init(&run.topo) != 0) {
         run.topo = NULL;
         dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
-    } else if (load_topology(&run, err) == 0 && find_allowed(&run, err) == 0 &&
-        run_sources(&run, err) == 0)
+    } else if ((!run.host || enough_descriptors(err) == 0) && load_topology(&run, err) == 0 &&
+               find_allowed(&run, err) == 0 && run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
     pb_run_free(&run);
     if (!result)

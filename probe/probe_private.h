@@ -106,6 +106,16 @@ int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err);
 /* Records that a runtime was not asked or not found ("opencl": "libOpenCL.so.1
  * not found"), for the "source" of the devices. */
 void pb_rt_skipped(pb_run *run, const char *runtime, const char *why);
+/* How many of the `reported` `what` ("devices", "platforms", "sub-devices
+ * of device 0") a runtime has are read: at most `max`, and never fewer
+ * without a word: a cut is recorded in run->rt_cut ("the runtime reports
+ * 70 devices; the first 64 are read (PB_VENDOR_MAX_DEVICES)"), which the
+ * answer carries and the probe says (a warning, and CPU.source's
+ * "runtimes.<runtime>.cut"). */
+size_t pb_rt_cap(pb_run *run, const char *runtime, const char *what, size_t reported, size_t max);
+/* The warnings of run->rt_cut (rt_stage.c, after the runtimes' answers
+ * are read, fresh or cached; rt_merge.c adds the source lines). */
+void pb_rt_say_cuts(pb_run *run);
 /* dlopen()s a runtime's library `lib` ("libOpenCL.so.1"); NULL, with the
  * skipped line "LIB not found" (not installed) or "LIB not loaded: dlerror()"
  * for `runtime`, when it cannot. */
@@ -336,10 +346,14 @@ struct pb_run {
     struct pb_rt_device *rt;
     size_t nrt, caprt;
     pb_map rt_skipped; /* runtime -> why it was not asked or not found */
+    pb_map rt_cut;     /* runtime -> what of its devices was not read (pb_rt_cap) */
     const char *rt_origin; /* how the runtimes answered (the CPU's source "runtimes"); NULL: not asked */
     /* The GPUs of run->devices, for the merge and the catalog hook. */
     pb_gpu *gpus;
     size_t ngpus, capgpus;
+    /* The one deadline of every program the probe runs (programs.c;
+     * CLOCK_MONOTONIC ms): 0 until the first runs. */
+    int64_t programs_deadline_ms;
 };
 
 /* A run over `opts` building in `ctx` (no topology yet: probe.c loads one);
@@ -512,6 +526,16 @@ typedef struct pb_cc_installed {
     char version[64];             /* "12.2.0" */
     const struct pb_cc *accepted; /* the chain's entry it compiled; NULL: by version alone */
 } pb_cc_installed;
+/* programs.c: runs argv (argv[0] a path) as the runtimes' children run
+ * (pb_child_run: a process group of its own, killed with it and with
+ * sysdesc), within what is left of the probe's one deadline for programs
+ * (opts->runtime_timeout_ms from the first program run): its stdout (and
+ * stderr with `with_stderr`) into `out` (NUL-terminated, cut at `size`;
+ * NULL: dropped).  Its exit status, or -1 with `why` saying what kept it
+ * from answering (the bound, "could not be run: pipe: Too many open
+ * files", a signal): a reason of the environment, for a warning. */
+int pb_program_run(pb_run *run, char *const argv[], bool with_stderr, char *out, size_t size,
+                   char *why, size_t why_size);
 /* compilers.c: the installed compiler `opts->gcc` or `opts->clang` names
  * ("gcc", "clang" on PATH when NULL; "" none): its path, its version and
  * the first entry of u's chain (uarch.h) it compiles, asked of it or read

@@ -21,6 +21,7 @@ void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *op
     pb_init(&run->source);
     pb_init(&run->devices);
     pb_init(&run->rt_skipped);
+    pb_init(&run->rt_cut);
 }
 
 void pb_run_free(pb_run *run)

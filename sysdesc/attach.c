@@ -22,8 +22,8 @@ typedef struct attacher {
     const char *nl;       /* the file's line end: "\r\n" when it uses them */
     unsigned flags;
     dlti_buf out;         /* the replacement texts, one after another */
-    edit edits[8];
-    size_t num_edits;
+    edit *edits;          /* one per attribute set, at most */
+    size_t num_edits, cap_edits;
     size_t append_at;     /* where new attributes go in an existing dictionary */
     bool dict_empty;
     bool new_dict_open;   /* an `attributes {` was started for new ones */
@@ -64,6 +64,16 @@ static void put_attr(attacher *a, const char *name, const dlti_attr *value)
 
 static void add_edit(attacher *a, size_t start, size_t end, size_t at)
 {
+    if (a->num_edits == a->cap_edits) {
+        size_t cap = a->cap_edits ? 2 * a->cap_edits : 8;
+        edit *e = realloc(a->edits, cap * sizeof(*e));
+        if (!e) {
+            a->out.failed = true; /* out of memory, as the buffer says it */
+            return;
+        }
+        a->edits = e;
+        a->cap_edits = cap;
+    }
     a->edits[a->num_edits++] = (edit){start, end, at, a->out.len - at};
 }
 
@@ -93,18 +103,24 @@ static void set_attr(attacher *a, size_t old, const char *name, const dlti_attr 
     }
     /* no dictionary: one new `attributes {...}` after `module [@name]`
      * (generic form: `{...}` after the region), its entries gathered into a
-     * single edit */
-    if (!a->new_dict_open) {
-        dlti_buf_puts(&a->out, a->src.generic ? " {" : " attributes {");
+     * single edit.  After an anonymous `module `, whose blank the op's
+     * name ends after, it goes before the body's blank instead of after. */
+    bool blank_before = !a->src.generic && !a->src.implicit && a->src.name_end > 0 &&
+                        strchr(" \t\r\n", a->text[a->src.name_end - 1]);
+    const char *close = blank_before ? "} " : "}";
+    if (a->out.failed) {
+        return; /* out of memory: nothing of it is used */
+    } else if (!a->new_dict_open) {
+        dlti_buf_puts(&a->out, a->src.generic ? " {" : blank_before ? "attributes {" : " attributes {");
         a->new_dict_open = true;
     } else {
         a->num_edits--;
         at = a->edits[a->num_edits].at;
-        a->out.len--; /* the '}' */
+        a->out.len -= strlen(close);
         dlti_buf_puts(&a->out, ", ");
     }
     put_attr(a, name, value);
-    dlti_buf_putc(&a->out, '}');
+    dlti_buf_puts(&a->out, close);
     add_edit(a, a->src.name_end, a->src.name_end, at);
 }
 
@@ -135,6 +151,48 @@ static const dlti_attr *merge(dlti_context *ctx, const dlti_attr *old, const dlt
     const dlti_attr *r = dlti_container_build_entries(ctx, dlti_attr_get_kind(old), v, n, err, NULL);
     free(v);
     return r;
+}
+
+/* SPEC's DLTI when it is no system spec (a lenient load: a #dlti.map under a
+ * name of its own, arrays of device specs), each attribute under its name:
+ * one of that name already there is replaced where it stands, or with
+ * --merge merged by setDlti's rules when both are maps.  The data layout
+ * is the caller's (sys->dl_spec, as for a system).  0; -1 with `err` (a
+ * merge's, to be placed in IN); -2 when SPEC's attribute has no name to go
+ * under. */
+static int set_other_dlti(dlti_context *ctx, attacher *a, const sysdesc_system *sys, size_t dl_at,
+                          unsigned *did, dlti_error_t *err)
+{
+    const dlti_scope *from = sys->module;
+    for (size_t i = 0; from && i < dlti_scope_num_attrs(from); i++) {
+        const char *name = dlti_scope_attr_name(from, i);
+        const dlti_attr *v = dlti_scope_attr_value(from, i);
+        if (!sysdesc_is_dlti_value(v) || v == sys->dl_spec)
+            continue;
+        if (sd_dlti_name_misfit(name, v)) {
+            dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+                           "SPEC is one attribute alone that no module attribute name holds "
+                           "('%s' holds its own kind): write it in a module under a name of "
+                           "yours first",
+                           name);
+            return -2; /* SPEC's, not IN's: no place in IN */
+        }
+        size_t old = SIZE_MAX;
+        for (size_t k = 0; k < dlti_scope_num_attrs(a->top) && old == SIZE_MAX; k++)
+            if (name_is(dlti_scope_attr_name(a->top, k), name) && k != dl_at)
+                old = k;
+        const dlti_attr *prev = old != SIZE_MAX ? dlti_scope_attr_value(a->top, old) : NULL;
+        if (prev && (a->flags & SYSDESC_ATTACH_MERGE) &&
+            dlti_attr_get_kind(prev) == DLTI_ATTR_MAP && dlti_attr_get_kind(v) == DLTI_ATTR_MAP) {
+            if (!(v = merge(ctx, prev, v, err)))
+                return -1;
+            *did |= SYSDESC_ATTACHED_MERGED_DLTI;
+        } else if (prev) {
+            *did |= SYSDESC_ATTACHED_REPLACED_DLTI;
+        }
+        set_attr(a, old, name, v);
+    }
+    return 0;
 }
 
 /* The file's line end: CRLF when its first line ends so. */
@@ -244,21 +302,32 @@ static char *run_attach(dlti_context *ctx, const char *text, size_t len, const c
             dlti_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
                               "the module's inherent `dlti` attribute holds another DLTI "
                               "attribute: attach without --inherent-dlti");
+            free(a.edits);
             return NULL;
         }
-    const dlti_attr *spec = sys->spec;
-    if (spec_at != SIZE_MAX && (flags & SYSDESC_ATTACH_MERGE)) {
-        spec = merge(ctx, dlti_scope_attr_value(top, spec_at), sys->spec, err);
-        if (!spec) {
+    int rc;
+    if (sys->spec) {
+        const dlti_attr *spec = sys->spec;
+        if (spec_at != SIZE_MAX && (flags & SYSDESC_ATTACH_MERGE)) {
+            spec = merge(ctx, dlti_scope_attr_value(top, spec_at), sys->spec, err);
+            if (!spec) {
+                dlti_error_place(err, source, 0, 0);
+                free(a.edits);
+                return NULL;
+            }
+            did |= SYSDESC_ATTACHED_MERGED_SPEC;
+        } else if (spec_at != SIZE_MAX) {
+            did |= SYSDESC_ATTACHED_REPLACED_SPEC;
+        }
+        set_attr(&a, spec_at,
+                 (flags & SYSDESC_ATTACH_INHERENT) ? "dlti" : "dlti.target_system_spec", spec);
+    } else if ((rc = set_other_dlti(ctx, &a, sys, dl_at, &did, err)) != 0) {
+        if (rc == -1)
             dlti_error_place(err, source, 0, 0);
-            return NULL;
-        }
-        did |= SYSDESC_ATTACHED_MERGED_SPEC;
-    } else if (spec_at != SIZE_MAX) {
-        did |= SYSDESC_ATTACHED_REPLACED_SPEC;
+        free(a.out.data);
+        free(a.edits);
+        return NULL;
     }
-    set_attr(&a, spec_at, (flags & SYSDESC_ATTACH_INHERENT) ? "dlti" : "dlti.target_system_spec",
-             spec);
     if (sys->dl_spec) {
         did |= dl_at != SIZE_MAX ? SYSDESC_ATTACHED_REPLACED_DL_SPEC : 0;
         set_attr(&a, dl_at, "dlti.dl_spec", sys->dl_spec);
@@ -271,6 +340,7 @@ static char *run_attach(dlti_context *ctx, const char *text, size_t len, const c
         did |= SYSDESC_ATTACHED_WRAPPED;
     char *r = a.out.failed ? NULL : apply(&a, out_len);
     free(a.out.data);
+    free(a.edits);
     if (!r) {
         dlti_nomem(err);
         return NULL;

@@ -56,6 +56,10 @@ typedef struct check_run {
      * to lenient->warn. */
     const sysdesc_yaml_options *lenient;
     size_t warned;           /* the lenient warnings given */
+    /* SYSDESC_LOAD_LENIENT (a transform's load): a value of another type
+     * than the schema's (DLTI_ERROR_TYPE here, DLTI_ERROR_VERIFY in a
+     * check) is kept as written and warned about as the unknown are. */
+    bool keep_types;
     /* Containers found clean under a schema key and device types: a value
      * many devices share (a `base:`'s, an alias's) is walked once.
      * CLEAN_SLOTS open-addressed slots, made with the first; full: no more. */
@@ -182,11 +186,17 @@ static void vproblem(check_run *r, dlti_error_code code, size_t depth, const oth
 {
     if (r->stop)
         return;
-    if (code == DLTI_ERROR_UNSUPPORTED && r->lenient) {
+    if (code == DLTI_ERROR_TYPE && !r->keep_types)
+        code = DLTI_ERROR_VERIFY; /* a mistake, as the check reports it */
+    if ((code == DLTI_ERROR_UNSUPPORTED || code == DLTI_ERROR_TYPE) && r->lenient) {
         if (!r->scan || !r->lenient->warn)
             return;
         dlti_error_t e;
         dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
+        if (code == DLTI_ERROR_TYPE) {
+            size_t used = strlen(e.text);
+            snprintf(e.text + used, sizeof(e.text) - used, " (kept as written)");
+        }
         if (r->locator)
             place(r, &e, depth, other);
         r->warned++;
@@ -488,12 +498,19 @@ static bool value_hint(const sysdesc_schema_key *k, const dlti_attr *v, char *ou
     return false;
 }
 
+/* Whether the text of a value's wrong type is made: shown, or a lenient
+ * load's warning (made whole while scanning, as unknown_key()'s). */
+static bool type_worded(const check_run *r)
+{
+    return shown(r) || (r->scan && r->keep_types);
+}
+
 static void wrong_type(check_run *r, const sysdesc_schema_key *k, const dlti_attr *v)
 {
     char path[512], want[96], got[96], hint[128];
     path_text(r, r->depth, path, sizeof(path));
-    bool h = shown(r) && value_hint(k, v, hint, sizeof(hint));
-    problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' must be %s, not %s%s%s", path,
+    bool h = type_worded(r) && value_hint(k, v, hint, sizeof(hint));
+    problem(r, DLTI_ERROR_TYPE, r->depth, "'%s' must be %s, not %s%s%s", path,
             expected_text(k, want, sizeof(want)), actual_text(v, got, sizeof(got)),
             h ? "; " : "", h ? hint : "");
 }
@@ -505,8 +522,8 @@ static void wrong_element(check_run *r, const sysdesc_schema_key *k, size_t i, c
     sysdesc_schema_key ek = *k;
     ek.type = k->type == SYSDESC_VALUE_I64_ARRAY ? SYSDESC_VALUE_I64 : SYSDESC_VALUE_STRING;
     path_text(r, r->depth, path, sizeof(path));
-    bool h = shown(r) && value_hint(&ek, e, hint, sizeof(hint));
-    problem(r, DLTI_ERROR_VERIFY, r->depth, "'%s' must be %s, not a list with %s at position %zu%s%s",
+    bool h = type_worded(r) && value_hint(&ek, e, hint, sizeof(hint));
+    problem(r, DLTI_ERROR_TYPE, r->depth, "'%s' must be %s, not a list with %s at position %zu%s%s",
             path, expected_text(k, want, sizeof(want)), actual_text(e, got, sizeof(got)), i + 1,
             h ? "; " : "", h ? hint : "");
 }
@@ -1187,6 +1204,7 @@ long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text,
                     const char *source, const sysdesc_yaml_options *opts, dlti_error_t *first)
 {
     sd_locator *loc = text ? sd_locator_new(text, len, source) : NULL;
+    sd_locator_from(loc, sd_spec_offset(sys)); /* a spec taken from an op */
     check_run *r = calloc(1, sizeof(*r));
     if ((text && !loc) || !r) {
         sd_locator_free(loc);
@@ -1197,19 +1215,22 @@ long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text,
      * made whole. */
     *r = (check_run){.source = source, .locator = loc, .partial = flags & SYSDESC_CHECK_PARTIAL,
                      .complete = flags & SYSDESC_CHECK_COMPLETE, .scan = true, .target = -1};
-    if (opts && !(opts->flags & SYSDESC_LOAD_STRICT))
+    if (opts && !(opts->flags & SYSDESC_LOAD_STRICT)) {
         r->lenient = opts;
+        r->keep_types = opts->flags & SYSDESC_LOAD_LENIENT;
+    }
     long n = check_run_all(r, sys);
     if (n > 0) {
         long best = r->best;
         sd_first_problem keep = {first, 0, opts};
         const sysdesc_yaml_options *lenient = r->lenient;
+        bool keep_types = r->keep_types;
         free(r->hints);
         free(r->clean);
         *r = (check_run){.report = sd_keep_first, .user = &keep, .source = source, .locator = loc,
                          .partial = flags & SYSDESC_CHECK_PARTIAL,
                          .complete = flags & SYSDESC_CHECK_COMPLETE, .target = best,
-                         .lenient = lenient};
+                         .lenient = lenient, .keep_types = keep_types};
         check_run_all(r, sys);
     }
     sd_locator_free(loc);
@@ -1255,6 +1276,7 @@ long sysdesc_system_check_located(const sysdesc_system *sys, unsigned flags, con
     sd_locator *loc = text ? sd_locator_new(text, len, source) : NULL;
     if (text && !loc)
         return -1;
+    sd_locator_from(loc, sd_spec_offset(sys));
     long n = check(sys, flags, loc, source, report, user);
     sd_locator_free(loc);
     return n;

@@ -23,6 +23,7 @@ typedef struct child {
 struct sd_locator {
     const char *text;
     size_t len;
+    size_t from;  /* MLIR: where the system spec is looked for from */
     bool mlir;
     bool parsed;  /* the YAML tree was tried */
     sd_doc doc;
@@ -92,6 +93,12 @@ sd_locator *sd_locator_new(const char *text, size_t len, const char *source)
     l->len = len;
     l->mlir = sd_sniff(source, text, len) == SD_INPUT_MLIR; /* as the loader decided */
     return l;
+}
+
+void sd_locator_from(sd_locator *l, size_t offset)
+{
+    if (l)
+        l->from = offset <= l->len ? offset : 0;
 }
 
 void sd_locator_free(sd_locator *l)
@@ -269,7 +276,7 @@ static int locate_mlir(sd_locator *l, const char *const *keys, const size_t *len
                        size_t n, int *line, int *column)
 {
     const char *end = l->text + l->len, *found = NULL;
-    const char *body = system_spec_body(l->text, end);
+    const char *body = system_spec_body(l->text + l->from, end);
     int matched = 0;
     for (size_t i = 0; i < n && body; i++) {
         const char *value;

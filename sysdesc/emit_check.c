@@ -165,3 +165,22 @@ int sd_format_check(const sysdesc_system *sys, sysdesc_format format, unsigned f
     free(w);
     return rc;
 }
+
+int sd_value_json_check(const dlti_attr *value, const char *where, dlti_error_t *err)
+{
+    walk *w = malloc(sizeof(*w));
+    if (!w) {
+        dlti_nomem(err);
+        return -1;
+    }
+    w->format = SYSDESC_FORMAT_JSON;
+    w->typed = false;
+    w->has_layout = false;
+    w->err = err;
+    w->path[0] = where ? where : "value";
+    w->path_len[0] = strlen(w->path[0]);
+    /* depth 1: below the top level, whose device-id rules are not a value's */
+    int rc = check_attr(w, value, 1, false);
+    free(w);
+    return rc;
+}

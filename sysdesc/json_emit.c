@@ -403,3 +403,28 @@ char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
     dlti_buf_puts(&b, "\n}\n");
     return sd_buf_finish(&b, len);
 }
+
+char *sysdesc_value_json(const dlti_attr *value, const char *where, size_t *len,
+                         dlti_error_t *err)
+{
+    if (!value) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "JSON: no value to print");
+        return NULL;
+    }
+    if (sd_value_json_check(value, where, err) != 0)
+        return NULL;
+    dlti_buf b = {0};
+    put_json(&b, value, 0, 0);
+    dlti_buf_puts(&b, "\n");
+    char *text = sd_buf_finish(&b, len);
+    if (!text)
+        dlti_nomem(err);
+    return text;
+}
+
+void sd_json_put_named(dlti_buf *b, const char *name, const dlti_attr *value, int indent)
+{
+    put_json_string(b, name, strlen(name));
+    dlti_buf_puts(b, ": ");
+    put_json(b, value, 0, indent);
+}

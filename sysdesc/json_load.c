@@ -313,8 +313,8 @@ static const dlti_attr *value(jl *j, const sd_node *n)
         size_t i = 0;
         while (i < n->len && (elems[i] = value(j, n->u.items[i])))
             i++;
-        const dlti_attr *a = i == n->len ? built(j, dlti_array_new(j->ctx, elems, n->len), n)
-                                         : NULL;
+        const dlti_attr *a =
+            i == n->len ? built(j, dlti_array_build(j->ctx, elems, n->len, j->err), n) : NULL;
         free(elems);
         return a;
     }

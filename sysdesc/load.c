@@ -153,26 +153,11 @@ static int load_mlir(dlti_context *ctx, const char *text, size_t len, const char
     const dlti_scope *root = dlti_parse(ctx, text, len, path, err);
     if (!root)
         return -1;
-    sysdesc_system sys = {.module = root};
-    for (size_t i = 0; i < dlti_scope_num_attrs(root); i++) {
-        const dlti_attr *a = dlti_scope_attr_value(root, i);
-        if (dlti_attr_get_kind(a) == DLTI_ATTR_SYSTEM_SPEC && !sys.spec)
-            sys.spec = a;
-        /* The data layout is the module's dlti.dl_spec only: MLIR verifies
-         * its entries under that name (a "dlti.*" entry must be one it
-         * knows), so a #dlti.dl_spec held under another name is not it and
-         * printed as it would no longer read. */
-        else if (dlti_attr_get_kind(a) == DLTI_ATTR_DL_SPEC && !sys.dl_spec &&
-                 strcmp(dlti_scope_attr_name(root, i), "dlti.dl_spec") == 0)
-            sys.dl_spec = a;
-        else if (strcmp(dlti_scope_attr_name(root, i), "llvm.target") == 0)
-            sys.llvm_target = a; /* kept and printed back (mlir_emit.c) */
-    }
-    if (!sys.spec && !(opts && (opts->flags & SYSDESC_LOAD_ANY_MODULE))) {
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
-                 "no #dlti.target_system_spec on the top module");
+    /* the op the description is on: the top module's, or where a lenient
+     * load finds it (select.c) */
+    sysdesc_system sys;
+    if (sd_mlir_select(root, text, len, path, opts, &sys, err) < 0)
         return -1;
-    }
     if (check_loaded(&sys, text, len, path, opts, err) < 0)
         return -1;
     *out = sys;
@@ -225,6 +210,12 @@ static int load_text(dlti_context *ctx, const char *text, size_t len, const char
                      sd_input_format format, const sysdesc_yaml_options *opts,
                      sysdesc_system *out, dlti_error_t *err)
 {
+    if (opts && opts->scope && format != SD_INPUT_MLIR) {
+        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, path, 0, 0,
+                          "a scope names an op of an MLIR file; this is %s, which has none",
+                          sd_input_format_name(format));
+        return -1;
+    }
     switch (format) {
     case SD_INPUT_MLIR:
         return load_mlir(ctx, text, len, path, opts, out, err);
@@ -277,7 +268,11 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
 {
     sysdesc_yaml_options raw;
     sd_yaml_options_fill(&raw, opts);
-    raw.flags |= SYSDESC_LOAD_NO_CHECK | SYSDESC_LOAD_ANY_MODULE;
+    /* strict, but the spec is found where a lenient load finds it (on an
+     * op of its own); the check's problems are this function's to report */
+    raw.flags = (raw.flags & ~(unsigned)SYSDESC_LOAD_ANY_MODULE) | SYSDESC_LOAD_NO_CHECK |
+                SYSDESC_LOAD_LENIENT;
+    raw.warn = NULL;
     dlti_error_t err;
     dlti_error_clear(&err);
     char *found;
@@ -291,8 +286,21 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
         if (sys.spec) {
             n = sysdesc_system_check_located(&sys, flags, text, len, file, report, user);
         } else {
+            /* DLTI that is no system spec: the transforms take it, the
+             * device schema has nothing to check in it */
+            char names[300] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < dlti_scope_num_attrs(sys.module) && used + 1 < sizeof(names); i++) {
+                if (!sysdesc_is_dlti_value(dlti_scope_attr_value(sys.module, i)))
+                    continue;
+                int w = snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "",
+                                 dlti_scope_attr_name(sys.module, i));
+                used = w < 0 ? used : used + (size_t)w;
+            }
             dlti_error_set_at(&err, DLTI_ERROR_NOT_FOUND, file, 0, 0,
-                              "no #dlti.target_system_spec on the top module");
+                              "no #dlti.target_system_spec in the file (its DLTI is %s): nothing "
+                              "for the device schema to check",
+                              names);
             if (report)
                 report(user, &err);
         }

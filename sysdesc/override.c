@@ -70,8 +70,9 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
             keep[m++] = e;
         }
         if (m != n) {
-            const dlti_attr *a = m ? dlti_array_new(ctx, keep, m) : NULL;
-            dev = dlti_container_set(ctx, dev, ksus, a, err);
+            /* no array (memory) must not read as "no suspect left" */
+            const dlti_attr *a = m ? dlti_array_build(ctx, keep, m, err) : NULL;
+            dev = m && !a ? NULL : dlti_container_set(ctx, dev, ksus, a, err);
         }
         free(keep);
     }

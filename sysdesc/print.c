@@ -38,6 +38,9 @@ char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format format, uns
 char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format format,
                                    unsigned flags, size_t *len, dlti_error_t *err)
 {
+    /* DLTI that is no system spec (SYSDESC_LOAD_LENIENT): print_dlti.c */
+    if (sys && !sys->spec)
+        return sd_dlti_print(sys, format, flags, len, err);
     /* Nothing is printed that would not read back as itself. */
     if (sd_format_check(sys, format, flags, err) != 0)
         return NULL;

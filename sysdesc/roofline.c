@@ -4,6 +4,7 @@
 #include "sysdesc/roofline.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The data types of peak_ops_per_second (schema_keys.c's PEAK_KEYS). */
@@ -214,4 +215,237 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
         return -1;
     }
     return 0;
+}
+
+/* ---- kernels as points (sysdesc_roofline_add_point and its text forms) ---- */
+
+/* The band of intensities a chart holds (FLOP/byte): twelve decades about
+ * every real kernel's; rates share the ceilings' band. */
+#define INTENSITY_MIN 1e-6
+#define INTENSITY_MAX 1e6
+
+/* The highest ceiling of one kind (compute or bandwidth), measured where
+ * the device has a measured one of that kind: the roof the chart draws. */
+static size_t roof_of(const sysdesc_roofline *r, bool compute)
+{
+    size_t best = SIZE_MAX;
+    bool any_measured = false;
+    for (size_t i = 0; i < r->n; i++)
+        any_measured |= r->c[i].compute == compute && r->c[i].measured;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->c[i].compute == compute && r->c[i].measured == any_measured &&
+            (best == SIZE_MAX || r->c[i].value > r->c[best].value))
+            best = i;
+    return best;
+}
+
+int sysdesc_roofline_add_point(sysdesc_roofline *r, const char *name, double intensity,
+                               double rate, dlti_error_t *err)
+{
+    if (!r || !name) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point needs a roofline and a name");
+        return -1;
+    }
+    size_t len = strlen(name);
+    bool printable = len > 0 && len < sizeof(r->p[0].name);
+    for (size_t i = 0; printable && i < len; i++)
+        printable = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
+    if (!printable) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point's name is 1 to %zu bytes "
+                       "without control characters, not '%.64s'%s", sizeof(r->p[0].name) - 1,
+                       name, len > 64 ? "..." : "");
+        return -1;
+    }
+    if (!(intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX) ||
+        !(rate >= CEILING_MIN && rate <= CEILING_MAX)) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': %s %g is outside %g to "
+                       "%g %s", name, intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX
+                                          ? "the rate" : "the intensity",
+                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? rate : intensity,
+                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? CEILING_MIN
+                                                                                : INTENSITY_MIN,
+                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? CEILING_MAX
+                                                                                : INTENSITY_MAX,
+                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? "FLOP/s"
+                                                                                : "FLOP/byte");
+        return -1;
+    }
+    size_t compute = roof_of(r, true), bandwidth = roof_of(r, false);
+    if (compute == SIZE_MAX || bandwidth == SIZE_MAX) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': the roofline has no "
+                       "%s ceiling to place it under (sysdesc_roofline_collect first)", name,
+                       compute == SIZE_MAX ? "compute" : "bandwidth");
+        return -1;
+    }
+    if (r->npoints >= SYSDESC_ROOFLINE_MAX_POINTS) {
+        dlti_error_set(err, DLTI_ERROR_LIMIT, "roofline: point '%s': at most %d points", name,
+                       SYSDESC_ROOFLINE_MAX_POINTS);
+        return -1;
+    }
+    sysdesc_roofline_point *p = &r->p[r->npoints++];
+    memset(p, 0, sizeof(*p));
+    memcpy(p->name, name, len + 1);
+    p->intensity = intensity;
+    p->rate = rate;
+    double by_bandwidth = r->c[bandwidth].value * intensity;
+    bool memory_bound = by_bandwidth < r->c[compute].value;
+    p->roof = memory_bound ? by_bandwidth : r->c[compute].value;
+    p->roof_ceiling = memory_bound ? bandwidth : compute;
+    p->fraction = rate / p->roof;
+    p->above = -1;
+    double lowest = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        double at = r->c[i].compute ? r->c[i].value : r->c[i].value * intensity;
+        if (at >= rate && (p->above < 0 || at < lowest)) {
+            p->above = (int)i;
+            lowest = at;
+        }
+    }
+    return 0;
+}
+
+/* A number with an optional SI prefix, the whole of `s` (`len` bytes, blanks
+ * around it allowed): true with *out. */
+static bool si_number(const char *s, size_t len, double *out)
+{
+    char text[64];
+    while (len && (*s == ' ' || *s == '\t'))
+        s++, len--;
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+        len--;
+    if (len == 0 || len >= sizeof(text))
+        return false;
+    memcpy(text, s, len);
+    text[len] = '\0';
+    char *end;
+    double v = dlti_strtod(text, &end);
+    if (end == text)
+        return false;
+    static const char prefixes[] = "kMGTPE";
+    const char *k = *end ? strchr(prefixes, *end) : NULL;
+    if (k) {
+        for (ptrdiff_t i = 0; i <= k - prefixes; i++)
+            v *= 1000;
+        end++;
+    }
+    if (*end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Splits "NAME:INTENSITY:RATE" at its last two ':' or ','; the fields'
+ * offsets in `text`.  False when there are fewer than two. */
+static bool split_point(const char *text, size_t len, size_t *i_at, size_t *r_at)
+{
+    size_t seps[2], n = 0;
+    for (size_t i = len; i-- > 0 && n < 2;)
+        if (text[i] == ':' || text[i] == ',')
+            seps[n++] = i;
+    if (n < 2)
+        return false;
+    *r_at = seps[0] + 1;
+    *i_at = seps[1] + 1;
+    return true;
+}
+
+/* One point's text (`len` bytes), errors placed at `source`:`line` when
+ * `source` is given.  `header`: a line whose numbers are no numbers is
+ * skipped (1 returned). */
+static int add_point_line(sysdesc_roofline *r, const char *text, size_t len, const char *source,
+                          int line, bool header, dlti_error_t *err)
+{
+    size_t i_at = 0, r_at = 0;
+    double intensity = 0, rate = 0;
+    const char *what = NULL;
+    size_t col = 0;
+    bool split = split_point(text, len, &i_at, &r_at);
+    if (!split) {
+        what = "is not NAME:INTENSITY:RATE";
+    } else if (!si_number(text + i_at, r_at - 1 - i_at, &intensity)) {
+        what = "has no number as its INTENSITY (FLOP/byte)";
+        col = i_at;
+    } else if (!si_number(text + r_at, len - r_at, &rate)) {
+        what = "has no number as its RATE (FLOP/s; 850G, 1.2e12)";
+        col = r_at;
+    }
+    if (what && header && split)
+        return 1;
+    char name[80];
+    size_t nlen = what ? 0 : i_at - 1;
+    while (nlen && (text[nlen - 1] == ' ' || text[nlen - 1] == '\t'))
+        nlen--;
+    size_t start = 0;
+    while (start < nlen && (text[start] == ' ' || text[start] == '\t'))
+        start++;
+    if (!what && nlen - start >= sizeof(name))
+        what = "has a NAME longer than 63 bytes";
+    if (!what) {
+        memcpy(name, text + start, nlen - start);
+        name[nlen - start] = '\0';
+        dlti_error_t why;
+        if (sysdesc_roofline_add_point(r, name, intensity, rate, &why) == 0)
+            return 0;
+        if (source)
+            dlti_error_set_at(err, why.code, source, line, (int)start + 1, "%s", why.text);
+        else if (err)
+            *err = why;
+        return -1;
+    }
+    if (source)
+        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, (int)col + 1,
+                          "roofline: the point '%.*s' %s", (int)(len > 80 ? 80 : len), text, what);
+    else
+        dlti_error_set(err, DLTI_ERROR_SYNTAX, "roofline: the point '%.*s' %s (NAME:INTENSITY:"
+                       "RATE, e.g. gemm:12.5:850G)", (int)(len > 80 ? 80 : len), text, what);
+    return -1;
+}
+
+int sysdesc_roofline_add_point_text(sysdesc_roofline *r, const char *text, dlti_error_t *err)
+{
+    if (!r || !text) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point needs a roofline and text");
+        return -1;
+    }
+    return add_point_line(r, text, strlen(text), NULL, 0, false, err);
+}
+
+/* The most a points file may hold: a few thousand lines of kernels. */
+#define POINTS_FILE_MAX ((size_t)1 << 20)
+
+int sysdesc_roofline_add_points_file(sysdesc_roofline *r, const char *path, dlti_error_t *err)
+{
+    if (!r || !path) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: points need a roofline and a file");
+        return -1;
+    }
+    size_t len;
+    char *text = dlti_read_file(path, POINTS_FILE_MAX, &len, err);
+    if (!text)
+        return -1;
+    int rc = 0, line = 0;
+    bool first = true;
+    for (size_t at = 0; at < len && rc == 0;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        const char *s = text + at;
+        size_t n = end - at;
+        line++;
+        at = end + 1;
+        size_t lead = 0;
+        while (lead < n && (s[lead] == ' ' || s[lead] == '\t' || s[lead] == '\r'))
+            lead++;
+        if (lead == n || s[lead] == '#')
+            continue;
+        if (memchr(s, '\0', n)) {
+            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, path, line, 1,
+                              "roofline: a NUL byte in a points file");
+            rc = -1;
+            break;
+        }
+        rc = add_point_line(r, s, n, path, line, first, err) < 0 ? -1 : 0;
+        first = false;
+    }
+    free(text);
+    return rc;
 }

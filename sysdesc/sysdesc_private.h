@@ -296,6 +296,19 @@ bool sd_utf8_valid(const char *s, size_t len);
  * `err` naming the first one it cannot hold and why. */
 int sd_format_check(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
                     dlti_error_t *err);
+/* The same rule for one value printed alone as plain JSON
+ * (sysdesc_value_json): 0, or -1 with DLTI_ERROR_UNSUPPORTED naming the key
+ * or string that is not UTF-8, its path starting with `where`. */
+int sd_value_json_check(const dlti_attr *value, const char *where, dlti_error_t *err);
+/* `"name": value` as plain JSON, the value's lines indented `indent` more
+ * (json_emit.c; print_dlti.c writes DLTI that is no system spec with it). */
+void sd_json_put_named(dlti_buf *b, const char *name, const dlti_attr *value, int indent);
+/* print_dlti.c: sysdesc_system_print_checked() of a system without a
+ * system spec (a lenient load of other DLTI): the DLTI attributes of
+ * sys->module as a module (mlir), the one of them bare (attr) or plain
+ * JSON; YAML and typed JSON refuse it (DLTI_ERROR_UNSUPPORTED). */
+char *sd_dlti_print(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
+                    size_t *len, dlti_error_t *err);
 
 /* ---- typed JSON (json_emit.c writes it, json_parse.c and json_load.c read it) ---- */
 
@@ -386,6 +399,20 @@ long sd_check_first(const sysdesc_system *sys, unsigned flags, const char *text,
 /* Appends " (and N-1 more problems: ...)" to the first of `n` problems. */
 void sd_more_problems(dlti_error_t *err, long n);
 
+/* select.c: which op of a parsed MLIR file (`root`, from `text`) a load
+ * takes: opts->scope's, the top module's system spec, or with
+ * SYSDESC_LOAD_LENIENT the one op holding a system spec (else other DLTI),
+ * told to opts->warn when not the top module; `out` gets that op as its
+ * module, its system spec (NULL: none, SYSDESC_LOAD_ANY_MODULE or a
+ * lenient load of other DLTI) and the data layout and llvm.target in force
+ * there.  0, or -1 with DLTI_ERROR_NOT_FOUND naming the candidates. */
+int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const char *path,
+                   const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err);
+/* `name` when a module attribute of that name cannot hold `value` (the
+ * DLTI dialect's names hold their own kind: a bare #dlti.target_device_spec
+ * or array, read as the root's `dlti.map`, fits none), else NULL. */
+const char *sd_dlti_name_misfit(const char *name, const dlti_attr *value);
+
 /* What a description's text is (sniff.c): the one rule of
  * sysdesc_system_load() and _parse(), which the locator follows.  Its
  * content first, the extension of `path` (may be NULL) where the content
@@ -406,6 +433,13 @@ bool sd_yaml_first_key_plain_ok(const char *key, size_t len);
 typedef struct sd_locator sd_locator;
 sd_locator *sd_locator_new(const char *text, size_t len, const char *source);
 void sd_locator_free(sd_locator *l);
+/* MLIR: the system spec to locate in is the first one from byte `offset`
+ * on (the one a load took from an op: sd_spec_offset()), not the file's
+ * first. */
+void sd_locator_from(sd_locator *l, size_t offset);
+/* Where the system spec of `sys` is in the text its module was parsed
+ * from: the offset of its attribute on sys->module, 0 when unknown. */
+size_t sd_spec_offset(const sysdesc_system *sys);
 /* The line and column of the deepest key of the path `keys` (device id
  * first) that the text holds, returning how many keys of the path it holds
  * (1..n); -1 when not even the device is found. */

@@ -134,9 +134,11 @@ static const dlti_attr *build_value(file *f, const sd_node *n, const dlti_attr *
             break;
     }
     if (i == n->len) {
-        result = dlti_array_new(ctx, elems, n->len);
+        /* the real cause at the sequence: the depth limit (an alias can
+         * make a sequence as tall as any node it names) or memory */
+        result = dlti_array_build(ctx, elems, n->len, f->L->err);
         if (!result)
-            nomem(f);
+            dlti_error_place(f->L->err, f->source, n->line, n->column);
     }
     free(elems);
     return result;

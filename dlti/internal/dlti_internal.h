@@ -63,6 +63,12 @@ const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s);
 const dlti_attr *dlti_container_build_entries(dlti_context *ctx, dlti_attr_kind kind,
                                               const dlti_entry *entries, size_t n,
                                               dlti_error_t *err, size_t *bad);
+/* dlti_array_new() with the reason of a failure in `err`: the depth
+ * limit's DLTI_ERROR_LIMIT ("nesting deeper than the limit of 1000 (a value
+ * of N levels in a module)", no position) or DLTI_ERROR_NOMEM, so that a
+ * reader places the real cause at its node. */
+const dlti_attr *dlti_array_build(dlti_context *ctx, const dlti_attr *const *elems, size_t n,
+                                  dlti_error_t *err);
 /* Element `i` of a dense array of floats as a double (as
  * dlti_attr_get_double converts a float attribute); NaN where `a` is not
  * one or `i` is past its end. */
@@ -73,6 +79,12 @@ double dlti_dense_float_at(const dlti_attr *a, size_t i);
  * every reader of typed floats that go through a double.  "not a float
  * type" for any other type. */
 const char *dlti_type_float_loss(const dlti_type *type, double x);
+
+/* ---- scopes ---- */
+
+/* The name of the op a scope is (func.func, gpu.module, test.op), NULL for
+ * a module (builtin.module, the implicit one): what a message names it by. */
+const char *dlti_scope_op_name(const dlti_scope *scope);
 
 /* ---- printing into a caller's buffer ---- */
 

@@ -48,7 +48,12 @@ enum {
     SYSDESC_ATTACHED_REPLACED_TARGET = 1u << 3,
     /** The file had no top-level `module`: its operations were wrapped in
      *  an explicit one (the module MLIR makes implicitly). */
-    SYSDESC_ATTACHED_WRAPPED = 1u << 4
+    SYSDESC_ATTACHED_WRAPPED = 1u << 4,
+    /** SPEC had other DLTI than a system spec (`sys->spec` NULL) and an
+     *  attribute of one of its names was replaced. */
+    SYSDESC_ATTACHED_REPLACED_DLTI = 1u << 5,
+    /** ... or, with SYSDESC_ATTACH_MERGE, merged (both #dlti.map). */
+    SYSDESC_ATTACHED_MERGED_DLTI = 1u << 6
 };
 
 /**
@@ -63,6 +68,13 @@ enum {
  * comments, blank space and CRLF line ends included, is copied unchanged.
  * `*what` (may be NULL) gets SYSDESC_ATTACHED_* bits.  The result is parsed
  * again before it is returned.
+ *
+ * A system without a system spec (`sys->spec` NULL: a lenient load of DLTI
+ * that is none, SYSDESC_LOAD_LENIENT) puts the DLTI attributes of
+ * `sys->module` instead (a #dlti.map, arrays of device specs), each under
+ * its own name, replacing one of that name where it stands (merging two
+ * #dlti.map with SYSDESC_ATTACH_MERGE), and `sys->dl_spec` as above;
+ * SYSDESC_ATTACH_INHERENT concerns the system spec only.
  */
 SYSDESC_API char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len,
                                  const char *source, const sysdesc_system *sys,

@@ -78,10 +78,20 @@ typedef struct sysdesc_yaml_options {
     /** Receives what the device schema does not know but a load goes on
      *  with (DLTI_ERROR_UNSUPPORTED problems: a key it does not list, a
      *  device whose type it cannot tell), located as errors are; NULL: not
-     *  reported.  Unused with SYSDESC_LOAD_STRICT or SYSDESC_LOAD_NO_CHECK. */
+     *  reported.  Unused with SYSDESC_LOAD_STRICT or SYSDESC_LOAD_NO_CHECK.
+     *  With SYSDESC_LOAD_LENIENT also a value of another type than the
+     *  schema's (DLTI_ERROR_TYPE, its text ending in "(kept as written)")
+     *  and the op a system spec was found on (DLTI_ERROR_NOT_FOUND), the
+     *  latter with SYSDESC_LOAD_NO_CHECK too. */
     sysdesc_problem_fn warn;
     /** Passed to `warn`. */
     void *warn_user;
+    /** An MLIR description: the op whose DLTI is loaded, as a path of
+     *  symbol names from the top module ("kernels/k", dlti_scope_find();
+     *  "" or "/": the top module itself); NULL: the top module, or with
+     *  SYSDESC_LOAD_LENIENT the one op that holds a system spec.  An error
+     *  (DLTI_ERROR_ARGUMENT) for YAML and JSON, which have no ops. */
+    const char *scope;
 } sysdesc_yaml_options;
 
 /** Flags of sysdesc_yaml_options. */
@@ -95,7 +105,19 @@ enum {
     /** Every problem of the check fails the load, as `sysdesc check` reports
      *  them: keys the schema does not know too (by default they go to
      *  `warn`: MLIR's users write keys of their own, docs/checks.md). */
-    SYSDESC_LOAD_STRICT = 1u << 2
+    SYSDESC_LOAD_STRICT = 1u << 2,
+    /** A transform's load (sysdesc convert, summary, attach: docs/checks.md,
+     *  "Lenient transforms"): what MLIR's users write loads, and `warn` is
+     *  told what was taken as it is.  A value of another type than the
+     *  schema's is kept as written (DLTI_ERROR_TYPE to `warn`, unless
+     *  SYSDESC_LOAD_STRICT; `sysdesc check` reports it); an MLIR file
+     *  whose top module holds no system spec loads the one op that holds
+     *  one (DLTI_ERROR_NOT_FOUND to `warn`, naming the op; several: an
+     *  error listing them, `scope` chooses), else the one op (or the top
+     *  module) that holds other DLTI attributes (a #dlti.map, a data layout
+     *  alone, arrays of device specs): `spec` is NULL, `module` that op,
+     *  and sysdesc_system_print() prints its DLTI attributes. */
+    SYSDESC_LOAD_LENIENT = 1u << 3
 };
 
 /**
@@ -148,6 +170,14 @@ SYSDESC_API int sysdesc_system_load(dlti_context *ctx, const char *path,
 SYSDESC_API int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len,
                                      const char *source, const sysdesc_yaml_options *opts,
                                      sysdesc_system *out, dlti_error_t *err);
+
+/**
+ * Whether `value` is DLTI that a lenient load takes (SYSDESC_LOAD_LENIENT):
+ * a #dlti.map, #dlti.dl_spec, #dlti.target_device_spec or
+ * #dlti.target_system_spec, or an array holding one (arrays of device
+ * specs).  False for NULL.
+ */
+SYSDESC_API bool sysdesc_is_dlti_value(const dlti_attr *value);
 
 #ifdef __cplusplus
 }

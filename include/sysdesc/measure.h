@@ -27,6 +27,7 @@
 
 #include "sysdesc/dlti.h"
 #include "sysdesc/export.h"
+#include "sysdesc/system.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,6 +125,22 @@ SYSDESC_API const dlti_attr *sysdesc_measure_devices(dlti_context *ctx,
                                                      const char *const *device_ids, size_t n,
                                                      const sysdesc_measure_options *opts,
                                                      size_t *failed, dlti_error_t *err);
+
+/**
+ * Measures the system `sys` of this host (sysdesc_system_probe()) in place:
+ * `n` 0 measures its "CPU" as sysdesc_measure_host() does and sets the
+ * result as the CPU's `measured` map (`sysdesc measure`); else the devices
+ * `device_ids` as sysdesc_measure_devices() does (`sysdesc measure
+ * --device`; the probe must have asked the runtimes), `*failed` (may be
+ * NULL) as there.  `sys->spec` becomes the measured spec; its data layout
+ * is kept.  Returns 0, or -1 with `err` as those functions report it
+ * (DLTI_ERROR_ARGUMENT also for a system without a "CPU" device); `sys` is
+ * untouched on failure.
+ */
+SYSDESC_API int sysdesc_system_measure(dlti_context *ctx, sysdesc_system *sys,
+                                       const char *const *device_ids, size_t n,
+                                       const sysdesc_measure_options *opts, size_t *failed,
+                                       dlti_error_t *err);
 
 #ifdef __cplusplus
 }

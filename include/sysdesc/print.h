@@ -68,6 +68,13 @@ SYSDESC_API const char *sysdesc_format_names(void);
 /**
  * Prints `sys` in `format` with `flags` (SYSDESC_PRINT_*).  Malloc'ed text,
  * or NULL when out of memory or `format` is not a sysdesc_format.
+ *
+ * A system without a system spec (a SYSDESC_LOAD_LENIENT load of DLTI that
+ * is none: a #dlti.map, a data layout alone, arrays of device specs) prints
+ * the DLTI attributes of `sys->module` (and `sys->dl_spec`, the data layout
+ * in force there): MLIR a module holding them under their names, attr the
+ * one of them bare, plain JSON an object of name -> value; YAML and typed
+ * JSON, which are read back as systems, refuse it (DLTI_ERROR_UNSUPPORTED).
  */
 SYSDESC_API char *sysdesc_system_print(const sysdesc_system *sys, sysdesc_format format,
                                        unsigned flags, size_t *len);
@@ -110,6 +117,20 @@ SYSDESC_API char *sysdesc_yaml_print(const sysdesc_system *sys, size_t *len);
  * `flags`: SYSDESC_PRINT_TYPED (the JSON sysdesc reads back).
  */
 SYSDESC_API char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len);
+
+/**
+ * One value alone as plain JSON, as sysdesc_json_print() writes it inside a
+ * system (`sysdesc query --json`): a map or a spec as an object indented by
+ * two spaces, an integer or a float as a number (NaN and infinities as
+ * null), a bool, a string, an array as an array, a dense array as an array
+ * of numbers, a type or any other attribute as its MLIR text; a final
+ * newline.  `where` (may be NULL) names the value in errors.  NULL with
+ * `err`: DLTI_ERROR_UNSUPPORTED for a key or a string that is not UTF-8
+ * (no JSON holds it; the error names its path), DLTI_ERROR_ARGUMENT for a
+ * NULL value, DLTI_ERROR_NOMEM.
+ */
+SYSDESC_API char *sysdesc_value_json(const dlti_attr *value, const char *where, size_t *len,
+                                     dlti_error_t *err);
 
 #ifdef __cplusplus
 }

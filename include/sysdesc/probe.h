@@ -40,6 +40,7 @@
 #define SYSDESC_PROBE_H
 
 #include "sysdesc/dlti.h"
+#include "sysdesc/system.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -131,7 +132,8 @@ typedef struct sysdesc_probe_options {
     const char *cache_dir;
     /** The longest a runtime may take to answer, in milliseconds (a
      *  runtime that hangs in its own init is abandoned); 0: the default,
-     *  20000. */
+     *  20000.  The compilers and llc a host probe runs share one deadline
+     *  of this length, from the first run (docs/runtimes.md). */
     unsigned runtime_timeout_ms;
     /** Ask the runtimes in this process instead of forked children: no
      *  fork, and no time bound either (a runtime that hangs hangs the
@@ -213,6 +215,29 @@ SYSDESC_API const dlti_attr *sysdesc_probe_host(dlti_context *ctx, const sysdesc
  */
 SYSDESC_API const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *paths, size_t n,
                                          const sysdesc_probe_options *opts, dlti_error_t *err);
+
+/**
+ * sysdesc_probe_host() into a sysdesc_system, the shape sysdesc_system_load()
+ * fills and sysdesc_system_measure() and the typed getters (sysdesc/get.h)
+ * take: `spec` the probed system spec, and the data layout of the CPU's
+ * `triple` (sysdesc_system_host_layout()), so that layout queries answer
+ * this host's ABI.  Returns 0, or -1 with `err` as sysdesc_probe_host();
+ * `out` is untouched on failure.  (`sysdesc probe` prints this system.)
+ */
+SYSDESC_API int sysdesc_system_probe(dlti_context *ctx, const sysdesc_probe_options *opts,
+                                     sysdesc_system *out, dlti_error_t *err);
+
+/**
+ * Sets `sys->dl_spec` to the data layout of the `triple` key of device
+ * `device` (NULL: "CPU"), as `sysdesc dl-import --triple` gives it
+ * (dlti_target_dl_find(), dlti_llvm_dl_import()), and `sys->data_layout` to
+ * the triple: what a YAML `data_layout: TRIPLE` loads to.  Returns 0 when
+ * set; 1, with `sys` untouched, when the device has no string `triple` or the
+ * triple table has no row for it (no other target's ABI is guessed); -1
+ * with `err`: DLTI_ERROR_ARGUMENT (no system spec), DLTI_ERROR_NOMEM.
+ */
+SYSDESC_API int sysdesc_system_host_layout(dlti_context *ctx, sysdesc_system *sys,
+                                           const char *device, dlti_error_t *err);
 
 /** The hwloc version the library runs with, "2.9.0". */
 SYSDESC_API const char *sysdesc_probe_hwloc_version(void);

@@ -11,6 +11,10 @@
  * measured ceilings use the same keys, so a roofline draws from either or
  * both; each ceiling records the key it came from.
  *
+ * Kernels measured by the caller are points on it (sysdesc_roofline_add_point
+ * and the _text and _file forms; `sysdesc roofline --point`, `--points`):
+ * each with the roof at its intensity and the fraction of it reached.
+ *
  * Ownership: the caller owns the sysdesc_roofline it passes; nothing is
  * allocated.
  *
@@ -49,6 +53,33 @@ typedef struct sysdesc_roofline_ceiling {
     double value;
 } sysdesc_roofline_ceiling;
 
+/** The most kernel points one roofline holds. */
+#define SYSDESC_ROOFLINE_MAX_POINTS 32
+
+/** A kernel on the roofline: where it ran, and what the roof allows there. */
+typedef struct sysdesc_roofline_point {
+    /** The kernel's name as given ("gemm 128x128"). */
+    char name[64];
+    /** Its arithmetic intensity, FLOP per byte moved. */
+    double intensity;
+    /** The rate it reached, FLOP/s. */
+    double rate;
+    /** The roof at `intensity`: the lower of the highest compute ceiling
+     *  and the highest bandwidth times `intensity`, of the measured
+     *  ceilings where the device has some of that kind, else the nominal
+     *  ones (the lines the chart draws to their ridge). */
+    double roof;
+    /** rate / roof: 1 is on the roof (above 1: it beats the roof's figures). */
+    double fraction;
+    /** The index in c[] of the ceiling that makes the roof there: a
+     *  bandwidth (the kernel is memory-bound) or a compute rate. */
+    size_t roof_ceiling;
+    /** The index in c[] of the lowest ceiling at or above the point at its
+     *  intensity (a compute rate, or a bandwidth's diagonal), the next
+     *  limit up; -1 when the point is above every ceiling. */
+    int above;
+} sysdesc_roofline_point;
+
 /** The ceilings of one device, in the order of the keys above. */
 typedef struct sysdesc_roofline {
     char device_id[64];
@@ -63,6 +94,9 @@ typedef struct sysdesc_roofline {
     char measured_by[160];
     sysdesc_roofline_ceiling c[SYSDESC_ROOFLINE_MAX];
     size_t n;
+    /** Kernels, in the order they were added (none after collecting). */
+    sysdesc_roofline_point p[SYSDESC_ROOFLINE_MAX_POINTS];
+    size_t npoints;
 } sysdesc_roofline;
 
 /**
@@ -81,6 +115,41 @@ typedef struct sysdesc_roofline {
 SYSDESC_API int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *device_spec,
                                          const char *device_id, const char *types,
                                          sysdesc_roofline *out, dlti_error_t *err);
+
+/**
+ * Adds kernel `name` (1 to 63 bytes, no control characters) that reached
+ * `rate` FLOP/s at `intensity` FLOP/byte to `r`, filled by
+ * sysdesc_roofline_collect(), with its roof, fraction and ceilings
+ * (sysdesc_roofline_point).  Returns 0, or -1 with err:
+ * DLTI_ERROR_ARGUMENT for a bad name, an intensity outside 1e-6 to 1e6
+ * FLOP/byte or a rate outside 1 to 1e24 FLOP/s (no chart holds them: the
+ * ceilings' own band), a roofline without ceilings; DLTI_ERROR_LIMIT past
+ * SYSDESC_ROOFLINE_MAX_POINTS points.
+ */
+SYSDESC_API int sysdesc_roofline_add_point(sysdesc_roofline *r, const char *name,
+                                           double intensity, double rate, dlti_error_t *err);
+
+/**
+ * sysdesc_roofline_add_point() from text "NAME:INTENSITY:RATE" (`sysdesc
+ * roofline --point`): the last two ':' or ',' split it, so a name may hold
+ * either; each number may end in an SI prefix, k M G T P E ("850G" is
+ * 8.5e11 FLOP/s).  Errors as there, DLTI_ERROR_SYNTAX for text not of that
+ * form (the text says which part).
+ */
+SYSDESC_API int sysdesc_roofline_add_point_text(sysdesc_roofline *r, const char *text,
+                                                dlti_error_t *err);
+
+/**
+ * The points of file `path` ("-": standard input; `sysdesc roofline
+ * --points FILE`): a point a line as sysdesc_roofline_add_point_text()
+ * reads it, so CSV "name,intensity,rate" too; blank lines and lines
+ * starting with '#' are skipped, and so is a first line whose last two
+ * fields are no numbers (a CSV header).  Errors as there, placed at
+ * FILE:LINE:COLUMN; DLTI_ERROR_IO when the file cannot be read (at most 1
+ * MiB: DLTI_ERROR_LIMIT).  Points before a bad line stay added.
+ */
+SYSDESC_API int sysdesc_roofline_add_points_file(sysdesc_roofline *r, const char *path,
+                                                 dlti_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
  *   sysdesc/probe.h     describe this host or hwloc XML (hwloc)
  *   sysdesc/cluster.h   many nodes as node classes (probe --xml, --mpi)
  *   sysdesc/system.h    sysdesc_system: a system spec and its data layout
+ *   sysdesc/get.h       typed getters: sysdesc_get_i64(&sys, "CPU.cache.L1.size_in_bytes", &v)
  *   sysdesc/load.h      read YAML, MLIR and catalog names into a system
  *   sysdesc/print.h     write a system as MLIR, attr, YAML or JSON
  *   sysdesc/override.h  --set PATH=VALUE and override files
@@ -31,6 +32,7 @@
 #include "sysdesc/probe.h"
 #include "sysdesc/cluster.h"
 #include "sysdesc/system.h"
+#include "sysdesc/get.h"
 #include "sysdesc/load.h"
 #include "sysdesc/print.h"
 #include "sysdesc/override.h"

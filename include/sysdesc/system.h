@@ -21,7 +21,9 @@ extern "C" {
 
 /** A described system. */
 typedef struct sysdesc_system {
-    /** The #dlti.target_system_spec; never NULL after a successful load. */
+    /** The #dlti.target_system_spec; never NULL after a successful load,
+     *  but for SYSDESC_LOAD_ANY_MODULE and a SYSDESC_LOAD_LENIENT load of
+     *  an MLIR file whose DLTI is no system spec (`module` holds it). */
     const dlti_attr *spec;
     /** The #dlti.dl_spec made from `data_layout:` (or the module's
      *  dlti.dl_spec), or NULL when there is none. */
@@ -30,7 +32,9 @@ typedef struct sysdesc_system {
      *  layout string or a triple), NUL-terminated, or NULL. */
     const char *data_layout;
     /** The parsed module when the description was MLIR (scoped queries:
-     *  dlti_query()), NULL for YAML. */
+     *  dlti_query()), NULL for YAML: the top module, or the op the
+     *  description was loaded from (sysdesc_yaml_options.scope, a lenient
+     *  load; dlti_scope_parent() leads out to the top module). */
     const dlti_scope *module;
     /** The module's `llvm.target` attribute (`#llvm.target<triple = ...,
      *  chip = ..., features = <[...]>>`, kept verbatim as an opaque

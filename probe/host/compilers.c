@@ -8,29 +8,27 @@
  * cached by the compiler file's identity (device, inode, size, mtime after
  * symbolic links) and the microarchitecture: DIR/compiler-HASH.mlir, read
  * with the cache on (AUTO), written also on REFRESH: a new compiler on
- * PATH or an upgrade is another file, so another entry. */
+ * PATH or an upgrade is another file, so another entry.  An entry is read
+ * as strictly as a fresh answer: exactly the fields this file writes, a
+ * version the version reader takes whole, flags of the chain, a CPU name
+ * the LLVM chain holds; anything else is asked again.
+ *
+ * Every program runs as the runtimes' children do (programs.c): in a
+ * process group killed with it and with sysdesc, all of them within one
+ * deadline (--runtime-timeout).  A compiler that cannot answer (the bound,
+ * no descriptor or process to be had, a crash) is warned about with that
+ * reason, and its flags marked suspect: never taken for one that said no. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 #include "uarch/uarch.h"
 
 #include "sysdesc/version.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-extern char **environ;
-
-#define COMPILER_TIMEOUT_MS 20000 /* a first clang on a loaded machine: about 0.5 s */
 
 /* Whether `path` is a file the compiler can be: an executable regular file. */
 static bool candidate(const char *path)
@@ -80,98 +78,6 @@ static const char *compiler_name(const sysdesc_probe_options *o, bool clang)
     return given ? given : clang ? "clang" : "gcc";
 }
 
-/* Runs argv (argv[0] a path), stdin /dev/null, its stdout (and its stderr
- * with `with_stderr`, else /dev/null) into `out` (NUL-terminated, cut at
- * `size`; NULL: /dev/null), within `ms` milliseconds (then killed).  Its
- * exit status, or -1 when it could not run, was killed or timed out. */
-static int run_program(char *const argv[], char *out, size_t size, int ms, bool with_stderr)
-{
-    int pipefd[2] = {-1, -1};
-    if (out && pipe2(pipefd, O_CLOEXEC) != 0)
-        return -1;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (out)
-        posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-    else
-        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    if (out && with_stderr) /* llc -mcpu=help prints its list there */
-        posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-    else
-        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    /* the compiler gets default signal dispositions and mask, whatever the
-     * caller set (a SIGCHLD ignored would lose its status) */
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    if (out)
-        close(pipefd[1]);
-    if (rc != 0) {
-        if (out)
-            close(pipefd[0]);
-        return -1;
-    }
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    size_t got = 0;
-    bool open_pipe = out != NULL;
-    int status = -1;
-    for (;;) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long elapsed = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
-        if (elapsed >= ms) {
-            kill(pid, SIGKILL);
-            waitpid(pid, NULL, 0);
-            status = -1;
-            break;
-        }
-        if (open_pipe) {
-            struct pollfd p = {pipefd[0], POLLIN, 0};
-            int r = poll(&p, 1, (int)(ms - elapsed));
-            if (r < 0 && errno != EINTR)
-                open_pipe = false;
-            if (r > 0) {
-                char sink[256];
-                char *to = got + 1 < size ? out + got : sink;
-                size_t room = got + 1 < size ? size - 1 - got : sizeof(sink);
-                ssize_t n = read(pipefd[0], to, room);
-                if (n > 0 && to != sink)
-                    got += (size_t)n;
-                if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-                    open_pipe = false;
-            }
-            continue;
-        }
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) {
-            status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            break;
-        }
-        if (w < 0 && errno != EINTR) {
-            status = -1;
-            break;
-        }
-        struct timespec nap = {0, 2000000}; /* 2 ms: the compiler closed its stdout, exit is near */
-        nanosleep(&nap, NULL);
-    }
-    if (out) {
-        close(pipefd[0]);
-        out[got < size ? got : size - 1] = '\0';
-    }
-    return status;
-}
-
 /* The first dotted version in `text` after `after` (NULL: at the start):
  * "12.2.0" of "12.2.0\n", "14.0.6" of "Debian clang version 14.0.6". */
 static bool parse_version(const char *text, const char *after, char *out, size_t size)
@@ -188,29 +94,43 @@ static bool parse_version(const char *text, const char *after, char *out, size_t
     return true;
 }
 
-static bool ask_version(const char *path, bool clang, char *out, size_t size)
+/* Whether `s` is a whole version as parse_version reads one: the one reader
+ * of a fresh answer and of a cached one. */
+static bool is_version(const char *s)
+{
+    char v[64];
+    return parse_version(s, NULL, v, sizeof(v)) && strcmp(v, s) == 0;
+}
+
+/* The compiler's version into out; false when it gave none, with `why`
+ * set when it could not answer at all (pb_program_run). */
+static bool ask_version(pb_run *run, const char *path, bool clang, char *out, size_t size,
+                        char *why)
 {
     char text[512];
     /* clang's -dumpversion said 4.2.1 (GCC's) before Clang 12: --version
      * names its own; GCC's -dumpfullversion (GCC 7 on) gives x.y.z where
      * -dumpversion may give the major alone */
     char *const argv[] = {(char *)path, clang ? "--version" : "-dumpfullversion", NULL};
-    if (run_program(argv, text, sizeof(text), COMPILER_TIMEOUT_MS, false) == 0 &&
-        parse_version(text, clang ? "clang version " : NULL, out, size))
+    int st = pb_program_run(run, argv, false, text, sizeof(text), why, PB_RT_WHY);
+    if (st == 0 && parse_version(text, clang ? "clang version " : NULL, out, size))
         return true;
+    if (st < 0 || clang)
+        return false;
     char *const old[] = {(char *)path, "-dumpversion", NULL};
-    return !clang && run_program(old, text, sizeof(text), COMPILER_TIMEOUT_MS, false) == 0 &&
+    return pb_program_run(run, old, false, text, sizeof(text), why, PB_RT_WHY) == 0 &&
            parse_version(text, NULL, out, size);
 }
 
-/* Whether the compiler compiles an empty C file with `flags`. */
-static bool compiles(const char *path, const char *flags)
+/* Whether the compiler compiles an empty C file with `flags`: 1, 0, or -1
+ * when it could not answer (`why` set). */
+static int compiles(pb_run *run, const char *path, const char *flags, char *why)
 {
     char copy[1024];
     char *argv[48];
     size_t n = 0;
     if (snprintf(copy, sizeof(copy), "%s", flags) >= (int)sizeof(copy))
-        return false;
+        return 0;
     argv[n++] = (char *)path;
     char *save = NULL;
     for (char *w = strtok_r(copy, " ", &save); w && n < 40; w = strtok_r(NULL, " ", &save))
@@ -219,14 +139,16 @@ static bool compiles(const char *path, const char *flags)
     for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
         argv[n++] = rest[i];
     argv[n] = NULL;
-    return run_program(argv, NULL, 0, COMPILER_TIMEOUT_MS, false) == 0;
+    int st = pb_program_run(run, argv, false, NULL, 0, why, PB_RT_WHY);
+    return st < 0 ? -1 : st == 0;
 }
 
 /* The chain's entries the compiler is asked about, in turn: from the
  * first whose range holds its version down; an entry for newer compilers
- * only (its minimum above the version) is not tried. */
-static const pb_cc *first_compiled(const pb_uarch *u, bool clang, const char *path,
-                                   const char *version)
+ * only (its minimum above the version) is not tried.  NULL when none
+ * compiled, or (`why` set) when the compiler stopped answering. */
+static const pb_cc *first_compiled(pb_run *run, const pb_uarch *u, bool clang, const char *path,
+                                   const char *version, char *why)
 {
     const pb_cc *chain[256];
     const pb_uarch *rows[256];
@@ -234,9 +156,13 @@ static const pb_cc *first_compiled(const pb_uarch *u, bool clang, const char *pa
     size_t at = 0;
     while (at < n && !pb_cc_in_range(chain[at], version))
         at++;
-    for (size_t i = at; i < n; i++)
-        if (pb_version_cmp(chain[i]->min, version) <= 0 && compiles(path, chain[i]->flags))
-            return chain[i];
+    for (size_t i = at; i < n; i++) {
+        if (pb_version_cmp(chain[i]->min, version) > 0)
+            continue;
+        int r = compiles(run, path, chain[i]->flags, why);
+        if (r != 0)
+            return r > 0 ? chain[i] : NULL;
+    }
     return NULL;
 }
 
@@ -252,12 +178,23 @@ static const pb_cc *entry_of(const pb_uarch *u, bool clang, const char *flags)
     return NULL;
 }
 
-static const char *string_of(dlti_context *ctx, const dlti_attr *map, const char *key)
+/* The fields of a cache entry that holds exactly "key" and `names`, each a
+ * string without NUL bytes, into values[]; false for anything else: an
+ * entry this file did not write is not served. */
+static bool entry_fields(dlti_context *ctx, const dlti_attr *entry, const char *const *names,
+                         size_t n, const char **values)
 {
-    const dlti_attr *a = map ? dlti_attr_lookup(map, dlti_key_string(ctx, key, strlen(key))) : NULL;
-    const char *s;
-    size_t len;
-    return a && dlti_attr_get_string(a, &s, &len, NULL) == 0 && strlen(s) == len ? s : NULL;
+    if (!entry || dlti_attr_get_kind(entry) != DLTI_ATTR_MAP || dlti_attr_size(entry) != n + 1)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const dlti_attr *a = dlti_attr_lookup(entry, dlti_key_string(ctx, names[i],
+                                                                     strlen(names[i])));
+        size_t len;
+        if (!a || dlti_attr_get_string(a, &values[i], &len, NULL) != 0 ||
+            strlen(values[i]) != len)
+            return false;
+    }
+    return true;
 }
 
 bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed *cc)
@@ -278,16 +215,17 @@ bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed
     const dlti_attr *entry = NULL;
     if (!key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
         entry = pb_cache_lookup(run, "compiler", key.data);
-    const char *version = string_of(run->ctx, entry, "version");
-    const char *flags = string_of(run->ctx, entry, "flags");
-    if (version && flags && strlen(version) < sizeof(cc->version)) {
-        snprintf(cc->version, sizeof(cc->version), "%s", version);
-        cc->accepted = entry_of(u, clang, flags);
+    static const char *const fields[] = {"version", "flags"};
+    const char *cached[2];
+    if (entry_fields(run->ctx, entry, fields, 2, cached) && is_version(cached[0])) {
+        snprintf(cc->version, sizeof(cc->version), "%s", cached[0]);
+        cc->accepted = entry_of(u, clang, cached[1]);
     }
+    char why[PB_RT_WHY] = "";
     if (!cc->accepted) {
         cc->version[0] = '\0';
-        if (ask_version(cc->path, clang, cc->version, sizeof(cc->version)))
-            cc->accepted = first_compiled(u, clang, cc->path, cc->version);
+        if (ask_version(run, cc->path, clang, cc->version, sizeof(cc->version), why))
+            cc->accepted = first_compiled(run, u, clang, cc->path, cc->version, why);
         if (cc->accepted && !key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
             dlti_buf f = {0};
             dlti_buf_puts(&f, "\"version\" = ");
@@ -307,9 +245,12 @@ bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed
                  cc->path, cc->version, clang ? "--version" : "-dumpfullversion");
     else
         snprintf(what, sizeof(what), "%s: %s; the table's newest flags (probe/uarch/uarch_table.c)",
-                 cc->path, cc->version[0] ? "compiled none of the table's flags"
-                                          : "no version could be read");
+                 cc->path, why[0] ? why : cc->version[0] ? "compiled none of the table's flags"
+                                                         : "no version could be read");
     pb_provenance(run, clang ? "compiler.clang" : "compiler.gcc", what);
+    if (why[0]) /* not a compiler that said no: one that could not answer */
+        pb_warning(&run->warn, clang ? "compiler.clang.flags" : "compiler.gcc.flags",
+                   "%s: %s; the table's newest flags, not checked", cc->path, why);
     if (!cc->accepted) {
         memset(cc, 0, sizeof(*cc));
         return false;
@@ -321,12 +262,13 @@ bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed
 
 /* The CPU names `llc -mtriple=TRIPLE -mcpu=help` lists (on stderr), cut to
  * their section; false when it lists none (no such target). */
-static bool llc_cpus(const char *path, const char *triple, char *out, size_t size)
+static bool llc_cpus(pb_run *run, const char *path, const char *triple, char *out, size_t size,
+                     char *why)
 {
     char opt[96];
     snprintf(opt, sizeof(opt), "-mtriple=%s", triple);
     char *const argv[] = {(char *)path, opt, "-mcpu=help", NULL};
-    if (run_program(argv, out, size, COMPILER_TIMEOUT_MS, true) != 0)
+    if (pb_program_run(run, argv, true, out, size, why, PB_RT_WHY) != 0)
         return false;
     char *start = strstr(out, "Available CPUs for this target:");
     if (!start)
@@ -342,11 +284,11 @@ static bool llc_cpus(const char *path, const char *triple, char *out, size_t siz
 }
 
 /* "14.0.6" of "Debian LLVM version 14.0.6". */
-static bool llc_version(const char *path, char *out, size_t size)
+static bool llc_version(pb_run *run, const char *path, char *out, size_t size, char *why)
 {
     char text[1024];
     char *const argv[] = {(char *)path, "--version", NULL};
-    return run_program(argv, text, sizeof(text), COMPILER_TIMEOUT_MS, false) == 0 &&
+    return pb_program_run(run, argv, false, text, sizeof(text), why, PB_RT_WHY) == 0 &&
            parse_version(text, "LLVM version ", out, size);
 }
 
@@ -374,19 +316,29 @@ bool pb_llvm_ask(pb_run *run, const pb_uarch *u, const char *llvm, pb_llvm_check
     const dlti_attr *entry = NULL;
     if (!key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
         entry = pb_cache_lookup(run, "compiler", key.data);
-    const char *version = string_of(run->ctx, entry, "version");
-    const char *cpu = string_of(run->ctx, entry, "cpu");
-    bool asked = false;
-    if (version && cpu && strlen(version) < sizeof(out->version)) {
-        snprintf(out->version, sizeof(out->version), "%s", version);
-        /* the cached name as the chain's own string ("" when none was known) */
+    static const char *const fields[] = {"version", "cpu"};
+    const char *cached[2];
+    bool asked = false, served = false;
+    char why[PB_RT_WHY] = "";
+    if (entry_fields(run->ctx, entry, fields, 2, cached) && is_version(cached[0])) {
+        /* the cached name as the chain's own string ("" when none was
+         * known); a name that is not one of the chain's, whole, is not */
+        const char *cpu = cached[1];
         out->cpu = *cpu ? pb_uarch_llvm_known(u, llvm, cpu, &out->from) : NULL;
-    } else {
+        served = !*cpu || (out->cpu && strcmp(out->cpu, cpu) == 0);
+        if (served)
+            snprintf(out->version, sizeof(out->version), "%s", cached[0]);
+        else
+            out->cpu = NULL, out->from = NULL;
+    }
+    if (!served) {
         const size_t size = 64 * 1024; /* llc-22's x86 list: ~11 KiB */
         char *cpus = malloc(size);
-        asked = cpus && llc_version(out->path, out->version, sizeof(out->version));
-        if (asked && llc_cpus(out->path, triple, cpus, size))
-            out->cpu = pb_uarch_llvm_known(u, llvm, cpus, &out->from);
+        if (cpus && llc_version(run, out->path, out->version, sizeof(out->version), why)) {
+            if (llc_cpus(run, out->path, triple, cpus, size, why))
+                out->cpu = pb_uarch_llvm_known(u, llvm, cpus, &out->from);
+            asked = !why[0]; /* its whole answer, "lists none" included */
+        }
         free(cpus);
     }
     if (asked && !key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
@@ -401,7 +353,10 @@ bool pb_llvm_ask(pb_run *run, const pb_uarch *u, const char *llvm, pb_llvm_check
     }
     free(key.data);
     char what[1400];
-    if (!out->version[0])
+    if (why[0])
+        snprintf(what, sizeof(what), "not checked: %s: %s; the table's name "
+                 "(probe/uarch/uarch_table.c)", out->path, why);
+    else if (!out->version[0])
         snprintf(what, sizeof(what), "not checked: %s gave no version; the table's name "
                  "(probe/uarch/uarch_table.c)", out->path);
     else if (!out->cpu)
@@ -416,7 +371,10 @@ bool pb_llvm_ask(pb_run *run, const pb_uarch *u, const char *llvm, pb_llvm_check
         snprintf(what, sizeof(what), "%s, LLVM %s, lists %s (-mcpu=help; "
                  "probe/uarch/uarch_table.c)", out->path, out->version, out->cpu);
     pb_provenance(run, "compiler.llvm", what);
-    if (!out->cpu) {
+    if (why[0]) /* not an llc that knows none: one that could not answer */
+        pb_warning(&run->warn, "compiler.llvm.cpu", "%s: %s; the table's name, not checked",
+                   out->path, why);
+    if (why[0] || !out->cpu) {
         memset(out, 0, sizeof(*out));
         return false;
     }

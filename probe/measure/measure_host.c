@@ -435,6 +435,30 @@ static int plan_capacities(plan *p, dlti_error_t *err)
     return 0;
 }
 
+/* A cache level whose working set, a thread's, is below what the kernels
+ * hold (MK_MIN_READ_BYTES, the read kernel's: the largest least) would be
+ * measured as a larger one, or not at all: the level is left out, and
+ * `skipped` says why (a tiny size given with --set, or a level shared by
+ * many threads).  Memory's working sets are megabytes. */
+static void leave_out_small(plan *p, bool multi)
+{
+    for (int i = 0; i < p->nlv; i++) {
+        level *l = &p->lv[i];
+        if (!l->cache || l->unmeasured)
+            continue;
+        bool one = l->ws_one && l->ws_one < MK_MIN_READ_BYTES;
+        if (!one && !(multi && l->ws_all < MK_MIN_READ_BYTES))
+            continue;
+        l->unmeasured = true;
+        add_skip(p, l->name,
+                 "its %s working set (%zu bytes a thread, inside its size of %zu bytes) is "
+                 "below the %zu bytes the kernels hold a thread (the read kernel's 1024 "
+                 "doubles)",
+                 one ? "single-thread" : "all-thread", one ? l->ws_one : l->ws_all, l->size,
+                 MK_MIN_READ_BYTES);
+    }
+}
+
 static const dlti_attr *f64(dlti_context *ctx, double v)
 {
     const dlti_type *t = dlti_type_f64(ctx);
@@ -616,6 +640,7 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
     p->nsteps = p->nlv * per_level + (multi ? 4 : 2) + 2;
     if (plan_capacities(p, err) != 0)
         goto done;
+    leave_out_small(p, multi);
 
     for (int i = 0; i < p->nlv; i++) {
         level *l = &p->lv[i];

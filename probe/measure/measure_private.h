@@ -18,6 +18,14 @@
  * unrolled step: 8 AVX-512 vectors of 8 doubles). */
 #define MK_ALIGN 4096
 #define MK_BLOCK 64
+/* The smallest working set a thread's run of a kernel holds: the read
+ * kernel sums whole runs of 1024 doubles (its sums stay exact integers),
+ * triad three arrays of a block each, the chase two lines of 64 bytes.
+ * The plan leaves out a level whose working set is smaller, and
+ * mk_team_run refuses such a run rather than measure more than was asked. */
+#define MK_MIN_READ_BYTES ((size_t)1024 * sizeof(double))
+#define MK_MIN_TRIAD_BYTES ((size_t)3 * MK_BLOCK * sizeof(double))
+#define MK_MIN_CHASE_BYTES ((size_t)2 * 64)
 /* A chase buffer of at least this size is aligned to it: a transparent
  * huge page (x86-64, aarch64 with 4 KiB pages), so that its lines lie in
  * pages of one size. */

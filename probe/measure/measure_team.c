@@ -332,12 +332,24 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: bad thread or sample count");
         return -1;
     }
+    /* A working set smaller than the kernel's least would be measured as
+     * that least, or not at all (a chase of one line): refused by name. */
+    size_t least = r->kind == MK_READ    ? MK_MIN_READ_BYTES
+                   : r->kind == MK_TRIAD ? MK_MIN_TRIAD_BYTES
+                   : r->kind == MK_CHASE ? MK_MIN_CHASE_BYTES
+                                         : 0;
+    if (r->bytes < least) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "measure: a working set of %zu bytes is below the %zu bytes the %s "
+                       "kernel holds a thread",
+                       r->bytes, least,
+                       r->kind == MK_READ ? "read" : r->kind == MK_TRIAD ? "triad" : "latency");
+        return -1;
+    }
     /* Elements per thread: the working set over the arrays, a whole number of blocks. */
     size_t per = r->kind == MK_TRIAD ? r->bytes / 3 : r->bytes;
     size_t unit = r->kind == MK_READ ? 1024 : MK_BLOCK;
     r->elements = per / sizeof(double) / unit * unit;
-    if ((r->kind == MK_READ || r->kind == MK_TRIAD) && r->elements < unit)
-        r->elements = unit;
     size_t nt = (size_t)r->nthreads, ns = (size_t)r->samples;
     team tm = {.r = r};
     worker *w = calloc(nt, sizeof(*w));

@@ -69,8 +69,7 @@ static int smi_gpus(pb_run *run, const smi_api *s, dlti_error_t *err)
         pb_rt_skipped(run, "amd_smi", why);
         return 0;
     }
-    if (nsockets > PB_VENDOR_MAX_DEVICES)
-        nsockets = PB_VENDOR_MAX_DEVICES;
+    nsockets = (uint32_t)pb_rt_cap(run, "amd_smi", "sockets", nsockets, PB_VENDOR_MAX_DEVICES);
     memset(sockets, 0, sizeof(sockets));
     uint32_t asked = nsockets;
     if (nsockets == 0 || s->get_socket_handles(&nsockets, sockets) != SMI_OK) {
@@ -80,13 +79,20 @@ static int smi_gpus(pb_run *run, const smi_api *s, dlti_error_t *err)
     if (nsockets > asked)
         nsockets = asked;
     int ordinal = 0;
-    for (uint32_t k = 0; k < nsockets && ordinal < PB_VENDOR_MAX_DEVICES; k++) {
+    size_t left_out = 0; /* processors past the runtime's PB_VENDOR_MAX_DEVICES, said below */
+    for (uint32_t k = 0; k < nsockets; k++) {
         smi_processor procs[PB_VENDOR_MAX_DEVICES];
         uint32_t n = 0;
         if (!sockets[k] || s->get_processor_handles(sockets[k], &n, NULL) != SMI_OK || n == 0)
             continue;
-        if (n > PB_VENDOR_MAX_DEVICES)
-            n = PB_VENDOR_MAX_DEVICES;
+        char what[64];
+        snprintf(what, sizeof(what), "processors on socket %u", k);
+        n = (uint32_t)pb_rt_cap(run, "amd_smi", what, n, PB_VENDOR_MAX_DEVICES);
+        if (ordinal + n > PB_VENDOR_MAX_DEVICES) {
+            left_out += ordinal + n - PB_VENDOR_MAX_DEVICES;
+            if (ordinal >= PB_VENDOR_MAX_DEVICES)
+                continue;
+        }
         memset(procs, 0, sizeof(procs));
         asked = n;
         if (s->get_processor_handles(sockets[k], &n, procs) != SMI_OK)
@@ -112,6 +118,9 @@ static int smi_gpus(pb_run *run, const smi_api *s, dlti_error_t *err)
             ordinal++;
         }
     }
+    if (left_out)
+        pb_rt_cap(run, "amd_smi", "processors in all", PB_VENDOR_MAX_DEVICES + left_out,
+                  PB_VENDOR_MAX_DEVICES);
     if (ordinal == 0)
         pb_rt_skipped(run, "amd_smi", "no GPU");
     return 0;

@@ -260,8 +260,7 @@ static int cu_devices(pb_run *run, const cu_api *cu, dlti_error_t *err)
         pb_rt_skipped(run, "cuda", "cuDeviceGetCount: no device");
         return 0;
     }
-    if (count > PB_VENDOR_MAX_DEVICES)
-        count = PB_VENDOR_MAX_DEVICES;
+    count = (int)pb_rt_cap(run, "cuda", "devices", (size_t)count, PB_VENDOR_MAX_DEVICES);
     for (int i = 0; i < count; i++) {
         cu_device dev;
         if (cu->device_get(&dev, i) != 0)

@@ -364,7 +364,10 @@ static void ze_add_sub_devices(pb_run *run, const ze_api *ze, ze_device dev, pb_
     uint32_t n = 0;
     if (!ze->device_get_sub_devices || ze->device_get_sub_devices(dev, &n, NULL) != 0 || n == 0)
         return;
-    n = ze_handles(n, subs, PB_VENDOR_MAX_DEVICES);
+    char what[64];
+    snprintf(what, sizeof(what), "sub-devices of device %d", d->ordinal);
+    n = ze_handles((uint32_t)pb_rt_cap(run, "level_zero", what, n, PB_VENDOR_MAX_DEVICES), subs,
+                   PB_VENDOR_MAX_DEVICES);
     uint32_t asked = n;
     if (ze->device_get_sub_devices(dev, &n, subs) != 0)
         return;
@@ -423,8 +426,7 @@ static int ze_devices(pb_run *run, const ze_api *ze, dlti_error_t *err)
         pb_rt_skipped(run, "level_zero", why);
         return 0;
     }
-    if (ndrivers > 16)
-        ndrivers = 16;
+    ndrivers = (uint32_t)pb_rt_cap(run, "level_zero", "drivers", ndrivers, 16);
     uint32_t asked = ndrivers;
     if (ze->driver_get(&ndrivers, drivers) != 0)
         return 0;
@@ -455,7 +457,10 @@ static int ze_devices(pb_run *run, const ze_api *ze, dlti_error_t *err)
         uint32_t n = 0;
         if (ze->device_get(drivers[k], &n, NULL) != 0 || n == 0)
             continue;
-        n = ze_handles(n, devs, PB_VENDOR_MAX_DEVICES);
+        char what[64];
+        snprintf(what, sizeof(what), "devices of driver %u", k);
+        n = ze_handles((uint32_t)pb_rt_cap(run, "level_zero", what, n, PB_VENDOR_MAX_DEVICES),
+                       devs, PB_VENDOR_MAX_DEVICES);
         uint32_t asked = n;
         if (ze->device_get(drivers[k], &n, devs) != 0)
             continue;

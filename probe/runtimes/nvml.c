@@ -160,8 +160,9 @@ static void nvml_migs(pb_run *run, const nvml_api *nv, nvml_device dev, pb_rt_de
         nv->device_get_max_mig_device_count(dev, &max) != NVML_OK)
         return;
     pb_i64(ctx, &d->view, "max_mig_device_count", max);
-    if (max > PB_VENDOR_MAX_DEVICES)
-        max = PB_VENDOR_MAX_DEVICES;
+    char what[64];
+    snprintf(what, sizeof(what), "MIG device slots on device %d", d->ordinal);
+    max = (unsigned)pb_rt_cap(run, "nvml", what, max, PB_VENDOR_MAX_DEVICES);
     /* Indices without an instance answer NVML_ERROR_NOT_FOUND: skipped. */
     for (unsigned i = 0; i < max; i++) {
         nvml_device mig;
@@ -257,8 +258,7 @@ static int nvml_devices(pb_run *run, const nvml_api *nv, dlti_error_t *err)
         pb_rt_skipped(run, "nvml", "nvmlDeviceGetCount_v2: no device");
         return 0;
     }
-    if (count > PB_VENDOR_MAX_DEVICES)
-        count = PB_VENDOR_MAX_DEVICES;
+    count = (unsigned)pb_rt_cap(run, "nvml", "devices", count, PB_VENDOR_MAX_DEVICES);
     char driver[64] = "";
     memset(version, 0, sizeof(version));
     if (nv->system_get_driver_version &&

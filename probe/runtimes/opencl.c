@@ -377,8 +377,9 @@ static int probe_opencl(pb_run *run, dlti_error_t *err)
         pb_rt_skipped(run, "opencl", why);
         return 0;
     }
+    np = (cl_uint)pb_rt_cap(run, "opencl", "platforms", np, MAX_PLATFORMS);
     int ordinal = 0;
-    for (cl_uint pi = 0; pi < np && pi < MAX_PLATFORMS; pi++) {
+    for (cl_uint pi = 0; pi < np; pi++) {
         char pname[256], pvendor[256], pversion[512];
         platform_str(&cl, plats[pi], CL_PLATFORM_NAME, pname, sizeof(pname));
         platform_str(&cl, plats[pi], CL_PLATFORM_VENDOR, pvendor, sizeof(pvendor));
@@ -388,7 +389,10 @@ static int probe_opencl(pb_run *run, dlti_error_t *err)
         if (cl.get_device_ids(plats[pi], CL_DEVICE_TYPE_ALL, MAX_DEVICES, devs, &nd) !=
             CL_SUCCESS)
             continue; /* CL_DEVICE_NOT_FOUND: a platform without devices */
-        for (cl_uint di = 0; di < nd && di < MAX_DEVICES; di++)
+        char what[64];
+        snprintf(what, sizeof(what), "devices on platform %u", (unsigned)pi);
+        nd = (cl_uint)pb_rt_cap(run, "opencl", what, nd, MAX_DEVICES);
+        for (cl_uint di = 0; di < nd; di++)
             if (add_device(run, &cl, devs[di], ordinal++, pi, di, pname, pvendor, pversion,
                            err) != 0)
                 return -1;

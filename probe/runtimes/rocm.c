@@ -114,7 +114,7 @@ static void hsa_error_text(const hsa_api *h, const char *call, hsa_status s, cha
 typedef struct agent_list {
     const hsa_api *h;
     hsa_agent a[PB_VENDOR_MAX_DEVICES];
-    size_t n;
+    size_t n, all; /* kept; every GPU agent seen (a cut is said: pb_rt_cap) */
 } agent_list;
 
 static hsa_status collect_gpu(hsa_agent a, void *data)
@@ -123,9 +123,8 @@ static hsa_status collect_gpu(hsa_agent a, void *data)
     hsa_value v;
     if (!hsa_info(l->h, a, HSA_AGENT_DEVICE, &v) || v.u32[0] != HSA_DEVICE_GPU)
         return HSA_OK; /* CPU and DSP agents are not ours */
-    if (l->n == PB_VENDOR_MAX_DEVICES)
-        return HSA_BREAK;
-    l->a[l->n++] = a;
+    if (l->all++ < PB_VENDOR_MAX_DEVICES)
+        l->a[l->n++] = a;
     return HSA_OK;
 }
 
@@ -335,6 +334,7 @@ static int hsa_gpus(pb_run *run, const hsa_api *h, dlti_error_t *err)
         free(l);
         return 0;
     }
+    pb_rt_cap(run, "rocm", "GPU agents", l->all, PB_VENDOR_MAX_DEVICES); /* l->n: those kept */
     if (l->n == 0)
         pb_rt_skipped(run, "rocm", "no GPU agent");
     int rc = 0;

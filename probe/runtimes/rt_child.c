@@ -21,7 +21,9 @@
  * Nothing a child starts outlives the ask: each child leads a process group
  * of its own, and the whole group is killed once the child has ended (seen
  * before it is reaped, so that its id cannot have been reused) or at the
- * bound.  An answer is at most PB_RT_MAX_ANSWER_BYTES: a child that writes
+ * bound, or by the child when the parent ends, by whatever signal
+ * (PR_SET_PDEATHSIG: SIGKILL of the parent too).  Compilers run the same
+ * way (host/programs.c).  An answer is at most PB_RT_MAX_ANSWER_BYTES: a child that writes
  * more is killed with its group. */
 #define _GNU_SOURCE
 #include "probe_private.h"
@@ -62,15 +64,42 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
+/* The signal the child gets when its parent ends (PR_SET_PDEATHSIG): one
+ * no runtime or compiler is known to use. */
+#define PARENT_GONE SIGRTMAX
+
+/* The parent has ended, however (a signal it caught or not, SIGKILL
+ * included): this child's whole group goes with it, the child last, so
+ * that nothing a runtime or a compiler started is left to init. */
+static void parent_gone(int sig)
+{
+    (void)sig;
+    pid_t me = getpid();
+    if (getpgrp() == me) /* never the caller's group */
+        kill(-me, SIGKILL);
+    _exit(9);
+}
+
 /* The child: never returns. */
 static void child_main(pb_child_fn fn, void *arg, int out_fd, int log_fd, int progress_fd,
                        pid_t parent)
 {
     /* A group of its own, which the parent kills whole (the parent sets it
-     * too: whichever runs first); killed with the parent; gone already if
-     * the parent died before this. */
+     * too: whichever runs first); killed, the group with it, when the
+     * parent ends; gone already if the parent died before this.  The
+     * handler and the signal are set before the death signal is asked for,
+     * whatever the caller's mask and handlers were. */
     setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    struct sigaction gone;
+    memset(&gone, 0, sizeof(gone));
+    gone.sa_handler = parent_gone;
+    sigfillset(&gone.sa_mask);
+    sigaction(PARENT_GONE, &gone, NULL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, PARENT_GONE);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    prctl(PR_SET_PDEATHSIG, PARENT_GONE);
     if (getppid() != parent)
         _exit(4);
     /* The caller's handlers are the caller's business: a runtime that

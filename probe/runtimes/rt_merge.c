@@ -12,7 +12,8 @@
  *   the first to give a top-level key sets it and is its source; a later
  *   different value goes under "disagreements".<key>.<runtime>.  Each
  *   runtime's whole view goes under "runtimes".<runtime>.
- * - Every device of the host gets a source line per runtime skipped. */
+ * - Every device of the host gets a source line per runtime skipped, and
+ *   one per runtime whose devices were not all read ("runtimes.<rt>.cut"). */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -246,6 +247,18 @@ static void add_skipped(dlti_context *ctx, merged *g, const pb_map *skipped)
     }
 }
 
+/* What a runtime did not read of its devices (pb_rt_cap), in every
+ * device's source: no device of the host may seem the whole when it is not. */
+static void add_cuts(dlti_context *ctx, merged *g, const pb_map *cut)
+{
+    for (size_t i = 0; i < cut->n; i++) {
+        char path[64];
+        snprintf(path, sizeof(path), "runtimes.%s.cut", dlti_key_str(cut->e[i].key, NULL));
+        if (!has_key(ctx, &g->source, path))
+            pb_add(ctx, &g->source, path, cut->e[i].value);
+    }
+}
+
 /* ---- physical devices ---- */
 
 /* A runtime device's place in the merge: by priority (its runtime's rank,
@@ -404,6 +417,7 @@ static int merge_device(pb_run *run, const char *id, const dlti_attr *spec, cons
     if (cpu && run->rt_origin)
         pb_str(ctx, &g.source, "runtimes", run->rt_origin);
     add_skipped(ctx, &g, &run->rt_skipped);
+    add_cuts(ctx, &g, &run->rt_cut);
     const dlti_attr *out = merged_finish(ctx, &g, err);
     merged_free(&g);
     if (!out)

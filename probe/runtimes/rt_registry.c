@@ -145,6 +145,49 @@ void pb_rt_free_all(pb_run *run)
     run->rt = NULL;
     run->nrt = run->caprt = 0;
     pb_free(&run->rt_skipped);
+    pb_free(&run->rt_cut);
+}
+
+size_t pb_rt_cap(pb_run *run, const char *runtime, const char *what, size_t reported, size_t max)
+{
+    if (reported <= max)
+        return reported;
+    char note[PB_RT_WHY];
+    snprintf(note, sizeof(note), "the runtime reports %zu %s; the first %zu are read "
+             "(PB_VENDOR_MAX_DEVICES)", reported, what, max);
+    pb_map *m = &run->rt_cut;
+    for (size_t i = 0; i < m->n; i++) {
+        const char *k = dlti_key_str(m->e[i].key, NULL);
+        const char *was;
+        size_t len;
+        if (!k || strcmp(k, runtime) != 0 ||
+            dlti_attr_get_string(m->e[i].value, &was, &len, NULL) != 0)
+            continue;
+        /* a second cut of the same runtime (a platform's devices, then
+         * another's): one line that says both */
+        dlti_buf b = {0};
+        dlti_buf_printf(&b, "%s; %s", was, note);
+        const dlti_attr *v = b.failed ? NULL : dlti_string_new(run->ctx, b.data, b.len);
+        free(b.data);
+        if (v)
+            m->e[i].value = v;
+        else
+            m->failed = true;
+        return max;
+    }
+    pb_str(run->ctx, m, runtime, note);
+    return max;
+}
+
+void pb_rt_say_cuts(pb_run *run)
+{
+    for (size_t i = 0; i < run->rt_cut.n; i++) {
+        const char *rt = dlti_key_str(run->rt_cut.e[i].key, NULL);
+        const char *note;
+        if (!rt || dlti_attr_get_string(run->rt_cut.e[i].value, &note, NULL, NULL) != 0)
+            continue;
+        pb_warning(&run->warn, NULL, "runtimes.%s: %s", rt, note);
+    }
 }
 
 /* The runtimes the options ask, as SYSDESC_RUNTIME_* bits. */

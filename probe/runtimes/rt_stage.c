@@ -111,5 +111,6 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
         }
         free(key.data);
     }
+    pb_rt_say_cuts(run);
     return pb_rt_merge(run, err);
 }

@@ -7,6 +7,7 @@
  *                "uuid" = "...", "is_cpu" = true, "unified" = #dlti.map<...>,
  *                "view" = #dlti.map<...>, "partitions" = #dlti.map<...>>, ...],
  *             "skipped" = #dlti.map<"cuda" = "libcuda.so.1 not loaded: ...">,
+ *             "cut" = #dlti.map<"opencl" = "the runtime reports 70 devices; ...">,
  *             "libraries" = #dlti.map<"/usr/lib/.../libOpenCL.so.1" = "ino:size:mtime">>
  *
  * Empty strings and maps are left out.  Reading is strict: anything else
@@ -68,6 +69,7 @@ char *pb_rt_print(pb_run *run, const dlti_attr *libraries, size_t *len)
         pb_add(ctx, &m, "devices", dlti_array_new(ctx, devs, run->nrt));
     free(devs);
     add_copy(ctx, &m, "skipped", &run->rt_skipped);
+    add_copy(ctx, &m, "cut", &run->rt_cut);
     if (libraries && dlti_attr_size(libraries))
         pb_add(ctx, &m, "libraries", libraries);
     if (!ok)
@@ -270,8 +272,10 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
         return -1;
     const dlti_attr *devs = dlti_attr_lookup(answer, key(ctx, "devices"));
     const dlti_attr *skipped = dlti_attr_lookup(answer, key(ctx, "skipped"));
+    const dlti_attr *cut = dlti_attr_lookup(answer, key(ctx, "cut"));
     if ((devs && dlti_attr_get_kind(devs) != DLTI_ATTR_ARRAY) ||
-        (skipped && dlti_attr_get_kind(skipped) != DLTI_ATTR_MAP))
+        (skipped && dlti_attr_get_kind(skipped) != DLTI_ATTR_MAP) ||
+        (cut && dlti_attr_get_kind(cut) != DLTI_ATTR_MAP))
         return -1;
     size_t n = devs ? dlti_attr_size(devs) : 0;
     pb_rt_device *d = calloc(n ? n : 1, sizeof(*d));
@@ -288,6 +292,13 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
         ok = rt && pb_rt_find(rt, strlen(rt)) &&
              dlti_attr_get_string(dlti_attr_entry_value(skipped, i), &why, &len, NULL) == 0;
     }
+    for (size_t i = 0; ok && cut && i < dlti_attr_size(cut); i++) {
+        const char *rt = dlti_key_str(dlti_attr_entry_key(cut, i), NULL);
+        const char *note;
+        size_t len;
+        ok = rt && pb_rt_find(rt, strlen(rt)) &&
+             dlti_attr_get_string(dlti_attr_entry_value(cut, i), &note, &len, NULL) == 0;
+    }
     dlti_error_t err;
     for (size_t i = 0; i < got; i++)
         if (!ok || pb_rt_add(run, &d[i], &err) != 0) {
@@ -302,6 +313,10 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
         const char *why;
         dlti_attr_get_string(dlti_attr_entry_value(skipped, i), &why, NULL, NULL);
         pb_rt_skipped(run, pb_rt_find(rt, strlen(rt))->name, why);
+    }
+    for (size_t i = 0; cut && i < dlti_attr_size(cut); i++) {
+        const char *rt = dlti_key_str(dlti_attr_entry_key(cut, i), NULL);
+        pb_add(ctx, &run->rt_cut, pb_rt_find(rt, strlen(rt))->name, dlti_attr_entry_value(cut, i));
     }
     return 0;
 }

@@ -312,8 +312,13 @@ static int enumerate(pb_run *run, const vk_api *vk, VkInstance inst, uint32_t ve
                      dlti_error_t *err)
 {
     VkPhysicalDevice pds[MAX_DEVICES];
-    uint32_t n = MAX_DEVICES;
-    VkResult r = vk->enumerate_physical_devices(inst, &n, pds);
+    /* how many there are first: a cut is said (pb_rt_cap) */
+    uint32_t all = 0;
+    VkResult r = vk->enumerate_physical_devices(inst, &all, NULL);
+    uint32_t n = r == VK_SUCCESS ? (uint32_t)pb_rt_cap(run, "vulkan", "devices", all, MAX_DEVICES)
+                                 : 0;
+    if (n)
+        r = vk->enumerate_physical_devices(inst, &n, pds);
     char why[PB_RT_WHY];
     if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
         snprintf(why, sizeof(why), "no Vulkan device (vkEnumeratePhysicalDevices: %d)", (int)r);

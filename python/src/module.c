@@ -191,17 +191,18 @@ static void probe_options(sysdesc_probe_options *opts, const probe_args *a, warn
         sysdesc_catalog_probe_options(opts, a->search_path);
 }
 
-/* Probes into `ctx` without the GIL; the warnings go to `w`. */
-static const dlti_attr *probe(dlti_context *ctx, const probe_args *a, warning_list *w,
-                              dlti_error_t *err)
+/* Probes into `ctx` without the GIL, as `sysdesc probe` (the host's data
+ * layout with it); the warnings go to `w`. */
+static int probe(dlti_context *ctx, const probe_args *a, warning_list *w, sysdesc_system *sys,
+                 dlti_error_t *err)
 {
     sysdesc_probe_options opts;
     probe_options(&opts, a, w);
-    const dlti_attr *spec;
+    int rc;
     Py_BEGIN_ALLOW_THREADS
-    spec = sysdesc_probe_host(ctx, &opts, err);
+    rc = sysdesc_system_probe(ctx, &opts, sys, err);
     Py_END_ALLOW_THREADS
-    return spec;
+    return rc;
 }
 
 static int parse_probe_args(PyObject *args, probe_args *a, const char *fmt)
@@ -223,14 +224,14 @@ static PyObject *m_host(PyObject *mod, PyObject *args)
         return PyErr_NoMemory();
     warning_list w = {0};
     dlti_error_t err;
-    const dlti_attr *spec = probe(ctx, &a, &w, &err);
+    sysdesc_system sys;
+    int rc = probe(ctx, &a, &w, &sys, &err);
     PyObject *warnings = warnings_take(&w);
-    if (!spec || !warnings) {
+    if (rc != 0 || !warnings) {
         dlti_context_free(ctx);
         Py_XDECREF(warnings);
-        return spec ? NULL : ext_raise(&err);
+        return rc == 0 ? NULL : ext_raise(&err);
     }
-    sysdesc_system sys = {.spec = spec};
     PyObject *s = spec_of(ctx, &sys, "<host>");
     if (!s) {
         Py_DECREF(warnings);
@@ -288,28 +289,23 @@ static PyObject *m_measure(PyObject *mod, PyObject *args)
     dlti_error_t err;
     size_t failed = 0;
     bool no_cpu = false;
-    const dlti_attr *spec;
+    sysdesc_system sys;
+    int rc;
     Py_BEGIN_ALLOW_THREADS
-    spec = sysdesc_probe_host(ctx, &popts, &err);
-    if (spec && n) {
-        spec = sysdesc_measure_devices(ctx, spec, ids, n, &mo, &failed, &err);
-    } else if (spec) {
-        const dlti_attr *cpu = dlti_attr_lookup_string(spec, "CPU", 3);
-        const dlti_attr *m = cpu ? sysdesc_measure_host(ctx, cpu, &mo, &err) : NULL;
-        no_cpu = !cpu;
-        spec = m ? sysdesc_measure_attach(ctx, spec, "CPU", m, &err) : NULL;
-    }
+    rc = sysdesc_system_probe(ctx, &popts, &sys, &err);
+    no_cpu = rc == 0 && !n && !dlti_attr_lookup_string(sys.spec, "CPU", 3);
+    if (rc == 0 && !no_cpu)
+        rc = sysdesc_system_measure(ctx, &sys, ids, n, &mo, &failed, &err);
     Py_END_ALLOW_THREADS
     PyMem_Free(ids);
     PyObject *warnings = warnings_take(&w);
-    if (!spec || !warnings) {
+    if (rc != 0 || no_cpu || !warnings) {
         dlti_context_free(ctx);
         Py_XDECREF(warnings);
         if (no_cpu)
             return ext_raise_argument("measure: the probe found no CPU device");
-        return spec ? NULL : ext_raise(&err);
+        return rc == 0 ? NULL : ext_raise(&err);
     }
-    sysdesc_system sys = {.spec = spec};
     PyObject *s = spec_of(ctx, &sys, "<measured>");
     if (!s) {
         Py_DECREF(warnings);
@@ -368,9 +364,12 @@ static PyObject *m_compose(PyObject *mod, PyObject *args)
     if (host) {
         warning_list w = {0};
         sysdesc_system hs = {0};
-        hs.spec = probe(ctx, &a, &w, &err);
+        int rc = probe(ctx, &a, &w, &hs, &err);
+        /* the host's devices alone, as `sysdesc compose --host` adds them */
+        hs.dl_spec = NULL;
+        hs.data_layout = NULL;
         warnings = warnings_take(&w);
-        ok = warnings && hs.spec && sysdesc_compose_add(c, &hs, NULL, 0, &err) == 0;
+        ok = warnings && rc == 0 && sysdesc_compose_add(c, &hs, NULL, 0, &err) == 0;
         if (!ok && warnings)
             ext_raise(&err);
     } else {

@@ -2,6 +2,7 @@
 #include "ext.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 PyObject *ext_node_new(SystemObject *system, const dlti_attr *attr, const dlti_scope *scope,
                        PyObject *cls)
@@ -409,6 +410,28 @@ static PyObject *node_mlir(NodeObject *self, PyObject *unused)
     return r;
 }
 
+/* _at(path): (kind name, value) of the value at the dotted `path` below
+ * this node, by the typed getters' rule (sysdesc/get.h: sysdesc_attr_at),
+ * or None when absent.  Spec.get_int() and its siblings check the kind. */
+static PyObject *node_at(NodeObject *self, PyObject *path)
+{
+    if (!PyUnicode_Check(path)) {
+        PyErr_SetString(PyExc_TypeError, "a path is a str (\"CPU.cache.L1.size_in_bytes\")");
+        return NULL;
+    }
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(path, &len);
+    if (!s)
+        return NULL;
+    /* a NUL in the text would end the path early: no key answers it */
+    const dlti_attr *v = (size_t)len == strlen(s) ? sysdesc_attr_at(self->attr, s) : NULL;
+    if (!v)
+        Py_RETURN_NONE;
+    PyObject *value = ext_value(self->system, v);
+    return value ? Py_BuildValue("(sN)", dlti_attr_kind_name(dlti_attr_get_kind(v)), value)
+                 : NULL;
+}
+
 /* _info(): (kind name, MLIR type text or None, plain value) of a bare node. */
 static PyObject *node_info(NodeObject *self, PyObject *unused)
 {
@@ -507,6 +530,8 @@ static PyMethodDef node_methods[] = {
      "A Path: the keys resolved once; calling it answers the query again (the fast path)."},
     {"_mlir", (PyCFunction)node_mlir, METH_NOARGS, "the attribute as MLIR prints it"},
     {"_info", (PyCFunction)node_info, METH_NOARGS, "(kind, MLIR type or None, value)"},
+    {"_at", (PyCFunction)node_at, METH_O,
+     "(kind, value) at a dotted path (the typed getters' rule), or None"},
     {NULL, NULL, 0, NULL},
 };
 

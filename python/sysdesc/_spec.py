@@ -12,10 +12,26 @@ import json
 import sys
 import threading
 from collections.abc import Mapping
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import _sysdesc
+from ._errors import NotFoundError, ValueTypeError
 from ._values import Attribute
+
+#: "GPU0.cache.L1.size_in_bytes", or the keys one by one.
+PathLike = Union[str, Sequence[str]]
+
+_ABSENT: Any = object()
+
+# The kinds each typed getter takes (the C getters' rule, sysdesc/get.h;
+# Python's int has no width: an i128 is an int here).
+_KINDS = {
+    "int": ("integer",),
+    "float": ("float", "integer"),
+    "str": ("string",),
+    "bool": ("bool",),
+}
+_WORDS = {"int": "an integer", "float": "a number", "str": "a string", "bool": "a bool"}
 
 
 # sysdesc reads descriptions up to 1000 levels deep (docs/reliability.md);
@@ -67,6 +83,61 @@ class Map(_sysdesc.Node, Mapping):
         node = self._query_raw(*keys, scope=scope)
         kind, mlir_type, value = node._info()
         return Attribute(value, kind, mlir_type, node._mlir())
+
+    def _typed(self, path: PathLike, default: Any, want: str) -> Any:
+        if isinstance(path, str):
+            found: Optional[Tuple[str, Any]] = self._at(path)
+            shown = path
+            head, _, last = path.rpartition(".")
+            if found is None and head and last.isdigit():
+                # an element of a dense array, which has no attribute of its
+                # own: read from its values, as the C getters read it
+                parent = self._at(head)
+                if parent and parent[0] == "dense_array" and int(last) < len(parent[1]):
+                    v = parent[1][int(last)]
+                    found = ("bool" if isinstance(v, bool) else
+                             "integer" if isinstance(v, int) else "float", v)
+        else:
+            keys = tuple(path)
+            shown = ".".join(keys)
+            try:
+                kind, _, value = self._query_raw(*keys)._info()
+                found = (kind, value)
+            except NotFoundError:
+                found = None
+        if found is None:
+            if default is not _ABSENT:
+                return default
+            raise NotFoundError(f"error: no {shown} in {self.system.source}",
+                                f"no {shown} in {self.system.source}", code="not_found")
+        kind, value = found
+        if kind not in _KINDS[want]:
+            what = f"{shown} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, not {_WORDS[want]}"
+            raise ValueTypeError("error: " + what, what, code="type")
+        return float(value) if want == "float" else value
+
+    def get_int(self, path: PathLike, default: Any = _ABSENT) -> Any:
+        """The integer at ``path`` ("CPU.cache.L1.size_in_bytes", or the keys
+        as a tuple), of any MLIR integer type and width.
+
+        Absent: ``default`` when given, else NotFoundError (a KeyError).  Of
+        another kind (a float, a string): ValueTypeError (a TypeError), default
+        or not: a count is never a rounded float.  The path rule of the C
+        getters (sysdesc/get.h): keys that hold a dot (a cluster's
+        "cn017.GPU3") match as they are."""
+        return self._typed(path, default, "int")
+
+    def get_float(self, path: PathLike, default: Any = _ABSENT) -> Any:
+        """The number at ``path`` as a float (a float, or an integer); as get_int."""
+        return self._typed(path, default, "float")
+
+    def get_str(self, path: PathLike, default: Any = _ABSENT) -> Any:
+        """The string at ``path``; as get_int."""
+        return self._typed(path, default, "str")
+
+    def get_bool(self, path: PathLike, default: Any = _ABSENT) -> Any:
+        """The bool at ``path``; as get_int."""
+        return self._typed(path, default, "bool")
 
     def to_mlir_attr(self) -> str:
         """This map or spec as MLIR prints the attribute."""

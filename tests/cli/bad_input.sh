@@ -341,6 +341,25 @@ check 2 "$T/chain/f1.yaml:2:9: error: base chain longer than the limit of 16 fil
 # YAML nesting (the core's limit, 1000)
 awk 'BEGIN { printf "D:\n  a: "; for (i = 0; i < 1000; i++) printf "["; for (i = 0; i < 1000; i++) printf "]"; print "" }' >"$T/deep.yaml"
 check 2 "nesting deeper than the limit of 1000 levels" "YAML depth" "$SYSDESC" convert --no-check "$T/deep.yaml"
+# An alias makes a node as tall as what it names: a 995-deep anchored node
+# aliased inside K sequences (or mappings) is read while it fits, else the
+# depth limit at the container that passes it, with its line and column
+# (inside a sequence: "out of memory", exit 3, no location before)
+for shape in seq map; do
+    for k in 1 2 3 5 8; do
+        awk -v k=$k -v shape=$shape 'BEGIN { printf "D:\n  x: &A "
+            for (i = 0; i < 995; i++) printf "["; for (i = 0; i < 995; i++) printf "]"
+            printf "\n  y: "; for (i = 0; i < k; i++) printf (shape == "seq" ? "[" : "{a: ")
+            printf "*A"; for (i = 0; i < k; i++) printf (shape == "seq" ? "]" : "}"); print "" }' >"$T/alias-$shape.yaml"
+        if [ "$k" -le 2 ]; then
+            check 0 "" "an alias to a 995-deep node inside $k ${shape}s" "$SYSDESC" convert --no-check "$T/alias-$shape.yaml"
+        else
+            check 2 "" "an alias to a 995-deep node inside $k ${shape}s" "$SYSDESC" convert --no-check "$T/alias-$shape.yaml"
+            grep -Eq "^$T/alias-$shape.yaml:[0-9]+:[0-9]+: error: nesting deeper than the limit of 1000 " "$T/err" && ok ||
+                bad "an alias to a 995-deep node inside $k ${shape}s: not the depth limit at a line and column: $(cat "$T/err")"
+        fi
+    done
+done
 # YAML alias expansion (billion laughs: 10^9 nodes from 1 KB)
 awk 'BEGIN { print "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"
     for (i = 1; i < 9; i++) { printf "a%d: &a%d [", i, i

@@ -459,6 +459,16 @@ for n in 4 5 6 7 8 9; do
     elif [ "$rc" -eq 3 ] && grep -q "Too many open files" "$T/err"; then ok
     else bad "list with ulimit -n $n: exit $rc, $(wc -l <"$T/out") of $(wc -l <"$T/full-list") lines"; fi
 done
+# A host probe short of descriptors: the whole probe, or exit 3 with the
+# cause; never less (with one free it printed one page size of three and
+# flags its compilers were never asked about, exit 0).
+"$SYSDESC" probe --runtimes=none --no-cache -q >"$T/full-probe" 2>/dev/null
+for n in 4 5 8 16 34 40; do
+    run normal sh -c 'ulimit -n '"$n"' && exec "$@"' sh "$SYSDESC" probe --runtimes=none --no-cache -q
+    if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/full-probe"; then ok
+    elif [ "$rc" -eq 3 ] && grep -q "file descriptors free .*Too many open files" "$T/err"; then ok
+    else bad "probe with ulimit -n $n: exit $rc, $(cmp "$T/out" "$T/full-probe" 2>&1 | head -1) $(head -c 200 "$T/err")"; fi
+done
 
 # ---- a write past `ulimit -f`, a signal mid-write, writers at once ----
 # The old file stays whole in each case, and no temporary file is left.

@@ -158,6 +158,15 @@ for f in big.yaml big_noext big.json; do
         fi
     done
 done
+# Reading 64 MiB is the same code under a sanitizer, at ten times the cost:
+# the normal build reads them (standard input, then MLIR's 1 GiB limit).
+if [ "${SYSDESC_TEST_SANITIZE:-none}" != none ]; then
+    echo "note: the 64 MiB reads are left to the normal build under $SYSDESC_TEST_SANITIZE"
+    rm -f "$T"/big*
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit
+fi
 # ... on standard input too (read, then refused)
 STDIN=$T/big.yaml run_cmd query - X
 [ "$rc" -eq 2 ] && grep -q "larger than the limit of 67108864 bytes for YAML" "$T/err" && ok ||

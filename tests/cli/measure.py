@@ -275,6 +275,20 @@ try:
     check("memory_bandwidth_in_bytes_per_second" not in mo,
           "memory skipped, yet a memory bandwidth is given")
 
+    # A tiny level (schema-valid: 64 bytes, a page): its working set is below
+    # what the kernels hold, so it is left out with that reason and the
+    # levels above it measured ("out of memory for the latency chain", exit 3,
+    # before; 4096 measured 8192 bytes as if they were 2048).
+    for tiny in (64, 4096):
+        mo, err = measured("--set", "CPU.cache.L1.size_in_bytes=%d" % tiny)
+        why = mo.get("skipped", {}).get("L1", "")
+        check("below the 8192 bytes the kernels hold a thread" in why and
+              "L1 not measured" in err and
+              "latency_in_ns" not in mo.get("levels", {}).get("L1", {}) and
+              "latency_in_ns" in mo.get("levels", {}).get("L2", {}),
+              f"--set L1={tiny}: L1 left out with its reason, L2 measured: {mo.get('skipped')} "
+              f"{sorted(mo.get('levels', {}))}")
+
     # Every format through the library's printer.
     for f in ("yaml", "json", "attr"):
         r = run("measure", "--quick", "-q", "--threads", "1", "--format", f)

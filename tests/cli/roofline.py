@@ -8,7 +8,11 @@ now, best for a map written before that key);
 a catalog GPU (nvidia/h100-sxm) draws its nominal ceilings; --types picks
 the compute ceilings; stderr says plainly which ceilings there were; a spec
 without a compute or a bandwidth ceiling, or without the device, exits 1
-naming what was looked for; bad usage exits 2; -o is atomic.
+naming what was looked for; bad usage exits 2; -o is atomic.  Kernels
+(--point, --points FILE) are drawn as named diamonds, listed in the legend
+and on stderr with the fraction of the roof each reaches, the roof computed
+here from the ceilings the chart holds; a bad point is an error at its
+place.
 Environment: SYSDESC (the tool), SRCDIR (the source tree)."""
 import json
 import os
@@ -40,6 +44,10 @@ def run(*args):
     return subprocess.run([SYSDESC, "roofline", *args], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=e,
                           timeout=60)
+
+
+def html_escape(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def ceilings(svg_text):
@@ -157,6 +165,52 @@ for bad in ("4.9e-324", ".inf", "1e300"):
           f"peak {bad}: exit {r.returncode} in {took:.1f} s: {r.stderr}")
     check(re.search(r"nan|inf", r.stdout, re.I) is None, f"peak {bad}: NaN or inf in the SVG")
 shutil.rmtree(odd, ignore_errors=True)
+
+# Kernels as points: each drawn, named, and placed against the roof that
+# the chart's own ceilings give (the highest compute rate, the highest
+# bandwidth times the intensity: nominal here, the H100 measures nothing).
+pts = tempfile.mkdtemp(prefix="sysdesc-roofline-points.")
+try:
+    csv = os.path.join(pts, "kernels.csv")
+    with open(csv, "w") as f:
+        f.write("name,intensity,rate\n# from a tuner's log\nsoftmax,0.5,1.2T\nattn & <qk>,60,300T\n")
+    r = run("nvidia/h100-sxm", "--point", "gemm:300:600T", "--points", csv)
+    check(r.returncode == 0, f"points: exit {r.returncode}: {r.stderr}")
+    root, cs, dots = ceilings(r.stdout)
+    got = [(g.get("data-name"), float(g.get("data-intensity")), float(g.get("data-rate")))
+           for g in root.iter(NS + "g") if g.get("class") == "point"]
+    check(got == [("gemm", 300, 6e14), ("softmax", 0.5, 1.2e12), ("attn & <qk>", 60, 3e14)],
+          f"points drawn: {got}")
+    check(dots == 1, f"points: {dots} ridge dots (a point is no dot)")
+    top_compute = max(h100["peak_ops_per_second"][t] for t in GPU_DEFAULT
+                      if t in h100["peak_ops_per_second"])
+    bw = h100["memory_bandwidth_in_bytes_per_second"]
+    for name, i, rate in got:
+        roof = min(top_compute, bw * i)
+        pct = "%.0f%%" % (100 * rate / roof)
+        line = next((l for l in r.stderr.splitlines() if l.startswith(f"sysdesc: roofline: point {name}:")), "")
+        check(f"{pct} of the roof there" in line and
+              ("memory-bound" if bw * i < top_compute else "compute-bound") in line,
+              f"point {name}: stderr {line!r}, expected {pct} of the roof")
+        check(f"{html_escape(name)}: " in r.stdout, f"point {name}: not in the legend")
+finally:
+    shutil.rmtree(pts, ignore_errors=True)
+for args, code, needle in ((["--point", "gemm:x:1G"], 2, "INTENSITY"),
+                           (["--point", "gemm:1"], 2, "NAME:INTENSITY:RATE"),
+                           (["--point", "gemm:1:0.5"], 2, "outside 1 to"),
+                           (["--points", "/nonexistent/k.csv"], 3, "/nonexistent/k.csv")):
+    r = run("-q", "nvidia/h100-sxm", *args)
+    check(r.returncode == code and needle in r.stderr and r.stdout == "",
+          f"roofline {' '.join(args)}: exit {r.returncode}: {r.stderr}")
+bad = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False)
+bad.write("k1,1,1G\n\nk2,1,fast\n")
+bad.close()
+r = run("-q", "nvidia/h100-sxm", "--points", bad.name)
+check(r.returncode == 2 and f"{bad.name}:3:6: error:" in r.stderr,
+      f"a bad line of a points file: exit {r.returncode}: {r.stderr}")
+os.unlink(bad.name)
+r = run("-q", "nvidia/h100-sxm", *sum((["--point", f"k{i}:1:1G"] for i in range(33)), []))
+check(r.returncode == 2 and "at most 32" in r.stderr, f"33 points: {r.returncode} {r.stderr}")
 
 # Bad usage.
 for args, needle in ((["nvidia/h100-sxm", "--types", "fp63_vector"], "fp63_vector"),

@@ -49,10 +49,17 @@ def roofline(*args):
     return r.returncode, r.stdout, r.stderr
 
 
-# What to draw: the fixtures, then every catalog entry that has a roofline.
+# What to draw: the fixtures, kernels as points on two of them, then every
+# catalog entry that has a roofline.
+POINTS = ["--point", "stream triad:0.083:150G", "--point", "gemm 128x128:300:600T",
+          "--point", "attention:40:120T", "--point", "tiny:0.02:2G", "--point", "spmv:0.25:40G"]
 pictures = []
 for name, args in (("cpu-measured", [os.path.join(DATA, "cpu-measured.yaml")]),
-                   ("cpu-crowded", ["--no-check", os.path.join(DATA, "cpu-crowded.yaml")])):
+                   ("cpu-crowded", ["--no-check", os.path.join(DATA, "cpu-crowded.yaml")]),
+                   ("cpu-measured with kernels",
+                    [os.path.join(DATA, "cpu-measured.yaml"), "--point", "dgemm:8:300G",
+                     "--point", "triad:0.083:30G", "--point", "stencil:0.5:20G"]),
+                   ("nvidia/h100-sxm with kernels", ["nvidia/h100-sxm"] + POINTS)):
     rc, svg, err = roofline(*args)
     check(rc == 0, f"{name}: exit {rc}: {err}")
     pictures.append((name, svg))
@@ -119,7 +126,7 @@ for (const fig of document.querySelectorAll('figure')) {
     for (let j = i + 1; j < texts.length; j++)
       if (meet(texts[i].quad, texts[j].quad, 0.5))
         problems.push(`"${texts[i].text}" overlaps "${texts[j].text}"`);
-  for (const t of texts.filter(t => t.cls === 'label' || t.cls === 'ridge'))
+  for (const t of texts.filter(t => t.cls === 'label' || t.cls === 'ridge' || t.cls === 'point-label'))
     for (const l of lines)
       if (meet(t.quad, l.seg, 0.5))
         problems.push(`"${t.text}" crosses the line of ${l.key}`);

@@ -29,6 +29,8 @@ ex="$SRCDIR/examples/two-devices.mlir"
 check "fmt" 0 fmt "$ex"
 check "query" 0 query "$ex" CPU cache L1 size_in_bytes
 check "query not found" 1 query "$ex" CPU cache L9
+check "query --json" 0 query --json "$ex" CPU cache
+check "query --raw" 0 query --raw "$ex" CPU vendor
 check "fmt bad input" 2 fmt "$SRCDIR/tests/data/errors/$(ls "$SRCDIR/tests/data/errors" | head -n 1)"
 # Host probes ask the runtimes in children that valgrind follows: the real
 # pocl and lavapipe under memcheck take longer than the bound and are not
@@ -67,6 +69,7 @@ check "occupancy no such device" 1 occupancy nvidia/h100-sxm GPU9 --threads 1 --
 # its CPUID hides AVX-512, so the AVX2 kernels run) and roofline
 check "measure" 0 measure --quick --quiet --threads 1 --format yaml
 check "roofline" 0 roofline --quiet nvidia/h100-sxm
+check "roofline points" 0 roofline --quiet nvidia/h100-sxm --point "gemm:300:600T" --point "k,1,1G"
 check "roofline no bandwidth" 1 roofline --quiet "$SRCDIR/tests/data/roofline/gpu-no-bandwidth.yaml"
 real="$SRCDIR/tests/data/real"
 check "attach" 0 attach --no-check --merge --pretty "$real/_spec.yaml" "$real/existing_spec.mlir"

@@ -15,7 +15,18 @@ hostile modes:
    control bytes are escaped; a FIFO, a link or another user's file at an
    entry's path is never read (and never hangs); an edited entry that sets
    a key or a value of a kind no runtime source writes is refused and the
-   runtime asked again.
+   runtime asked again;
+3b. a runtime that reports more devices than are read (70 of the test
+   double's): the cut is said, a warning and every device's source line,
+   from a cache entry too;
+4. compilers (docs/runtimes.md, "Children and bounded time"): gcc, clang
+   and llc that hang all end within one --runtime-timeout, warned about,
+   their flags suspect, nothing they started left; a compiler wrapper's
+   helper is not left; a compiler's cache entry with control bytes, a line
+   break, a word too many or a field too many is refused and asked again;
+   and SIGTERM, SIGINT, SIGHUP or SIGKILL of sysdesc while a runtime's
+   child (and the process it forked) or a compiler runs leaves none of
+   them.
 
 Environment: SYSDESC (the tool), SRCDIR, FAKE_OPENCL_DIR (the test double's
 folder)."""
@@ -264,6 +275,163 @@ if os.geteuid() == 0:
           "another user's directory: not used, said: %s" % said)
 else:
     print("skipped: another user's directory (not root)")
+
+
+# ---- 3b. a runtime with more devices than are read: the cut is said ----
+# (cut at 64 without a word before), by the fresh answer and by the cache's
+cut_cache = os.path.join(T, "cut")
+for n, cached in ((64, False), (70, False), (70, True)):
+    rc, spec, err, secs, _ = probe("-q" if n == 64 else "--runtime-timeout=20000",
+                                   *([] if cached else ["--refresh-cache"]), "--gcc=", "--clang=",
+                                   "--llc=", e=env(cut_cache, FAKE_OPENCL_DEVICES=str(n)))
+    lines = {d: (v.get("source") or {}).get("runtimes.opencl.cut") for d, v in (spec or {}).items()
+             if isinstance(v, dict) and "source" in v}
+    said = [l for l in err.splitlines() if "warning: runtimes.opencl: " in l]
+    want = "the runtime reports %d devices on platform 0; the first 64 are read" % n
+    if n == 64:
+        check(rc == 0 and lines and not any(lines.values()), "64 devices: all read, no cut said: %s" % lines)
+    else:
+        origin = (spec or {}).get("CPU", {}).get("source", {}).get("runtimes", "")
+        check(rc == 0 and lines and all(want in (v or "") for v in lines.values()) and
+              len(said) == 1 and want in said[0] and ("cached" in origin) == cached,
+              "%d devices%s: the cut in every device's source and one warning: %s %s"
+              % (n, " (cached answer)" if cached else "", lines, said))
+
+# ---- 4. compilers run as the runtimes' children, one deadline; signals ----
+def group_running(pgid):
+    """The processes of process group `pgid` still running (zombies have ended)."""
+    left = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                left.append(int(d))
+    return left
+
+
+def pgid_of(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return int(f.read().rsplit(")", 1)[1].split()[2])
+    except OSError:
+        return None
+
+
+bindir = os.path.join(T, "bin")
+os.makedirs(bindir)
+cc_pids = os.path.join(T, "cc.pids")
+# A compiler that hangs, and a wrapper that leaves a helper behind: each
+# starts a process that sleeps for an hour and writes its pid (and its own).
+for name, tail in (("hang-cc", "sleep 3600\n"), ("wrap-cc", 'exec %s "$@"\n' % (shutil.which("gcc") or "false"))):
+    with open(os.path.join(bindir, name), "w") as f:
+        f.write("#!/bin/sh\nsleep 3600 </dev/null >/dev/null 2>&1 &\necho $$ $! >>'%s'\n%s" % (cc_pids, tail))
+    os.chmod(os.path.join(bindir, name), 0o755)
+ecc = env(PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+
+# Every program of a probe (gcc's, clang's and llc's asks: twelve or so)
+# within one deadline, the runtimes' bound: 240 s before (a fixed 20 s each,
+# --runtime-timeout ignored), exit 0 and not a word.
+rc, spec, err, secs, _ = probe("--no-cache", "--runtimes=none", "--runtime-timeout=1000",
+                               "--gcc=hang-cc", "--clang=hang-cc", "--llc=hang-cc", e=ecc,
+                               timeout=limit(15))
+cpu = (spec or {}).get("CPU", {})
+if rc == 0 and "compiler" not in cpu:
+    print("skipped: the compilers' bound (this CPU has no row in the uarch table: no compiler asked)")
+else:
+    fast = rc == 0 and secs < limit(3)
+    check(fast, "a compiler that hangs: exit %s in %.1f s, within the 1 s bound (--runtime-timeout) "
+          "for every ask together %s" % (rc, secs, "" if fast else err[-300:]))
+    said = [l for l in err.splitlines() if "warning: CPU.compiler.gcc.flags: " in l]
+    check(len(said) == 1 and "no answer within the compilers' bound of 1000 ms (--runtime-timeout)" in said[0],
+          "the hang is warned about with its bound: %s" % said)
+    check("compiler.gcc.flags" in cpu.get("suspect", []) and
+          "no answer within" in cpu.get("source", {}).get("compiler.gcc", ""),
+          "the unchecked flags are suspect, the source line says why: %s" %
+          cpu.get("source", {}).get("compiler.gcc"))
+    check(not left_running(cc_pids), "nothing a hanging compiler started is left")
+    if shutil.which("gcc"):
+        rc, spec, err, secs, _ = probe("--no-cache", "--runtimes=none", "--gcc=wrap-cc", "--clang=",
+                                       "--llc=", e=ecc, timeout=limit(60))
+        src = (spec or {}).get("CPU", {}).get("source", {}).get("compiler.gcc", "")
+        check(rc == 0 and "compiled these flags" in src,
+              "a compiler wrapper answers: %s %s" % (src, "" if rc == 0 else err[-200:]))
+        check(len(pids(cc_pids)) >= 2, "the wrapper started its helpers (%s)" % pids(cc_pids))
+        check(not left_running(cc_pids), "no helper a compiler wrapper started is left")
+    else:
+        print("skipped: a compiler wrapper (no gcc on PATH)")
+
+# A compiler's cache entry is read as strictly as its fresh answer: an
+# edited field is refused whole and the compiler asked again (which writes
+# the entry anew); a version with control bytes was served as written.
+ccache = os.path.join(T, "ccache")
+cc_args = ["--runtimes=none", "--gcc=" + (shutil.which("gcc") or ""), "--clang=",
+           "--llc=" + (shutil.which("llc") or "")]
+rc, spec, err, secs, _ = probe(*cc_args, e=env(ccache))
+cpu_cc = (spec or {}).get("CPU", {}).get("compiler", {})
+entries = glob.glob(os.path.join(ccache, "sysdesc", "compiler-*.mlir"))
+if rc != 0 or not entries:
+    print("skipped: compiler cache entries (no gcc or llc answered here: %s)" % err[-200:])
+for path in entries:
+    with open(path) as f:
+        good = f.read()
+    field = "cpu" if '"cpu" = ' in good else "version"
+    value = good.split('"%s" = "' % field, 1)[1].split('"', 1)[0]
+    old = '"%s" = "%s"' % (field, value)
+    for what, new in (("control bytes", '"%s" = "%s\\1B[2J"' % (field, value)),
+                      ("a line break", '"%s" = "%s\\0A"' % (field, value)),
+                      ("text after it", '"%s" = "%s evil"' % (field, value)),
+                      ("a field no sysdesc writes", '%s, "extra" = "x"' % old)):
+        with open(path, "w") as f:
+            f.write(good.replace(old, new, 1))
+        rc, spec, err, secs, _ = probe(*cc_args, e=env(ccache))
+        with open(path) as f:
+            now = f.read()
+        served = json.dumps((spec or {}).get("CPU", {}).get("compiler", {}))
+        check(rc == 0 and now == good and served == json.dumps(cpu_cc),
+              "a compiler entry's %s with %s: refused, asked again (entry %s, compiler map %s)"
+              % (field, what, "rewritten" if now == good else "kept", "the same" if
+                 served == json.dumps(cpu_cc) else served[:300]))
+
+
+def killed_mid_probe(sig, what, args, e, pidfile):
+    """Starts a probe, waits until the runtime's (or compiler's) process is
+    there, sends `sig` to sysdesc: nothing it started may be left."""
+    if os.path.exists(pidfile):
+        os.unlink(pidfile)
+    p = subprocess.Popen([SYSDESC, "probe", "--no-cache", "-q", "--runtime-timeout=60000"] + args,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=e)
+    until = time.monotonic() + limit(20)
+    while not pids(pidfile) and time.monotonic() < until and p.poll() is None:
+        time.sleep(0.02)
+    started = pids(pidfile)
+    groups = {g for g in (pgid_of(x) for x in started) if g}
+    p.send_signal(sig)
+    p.wait(timeout=limit(20))
+    deadline = time.monotonic() + 2
+    left = set()
+    while time.monotonic() < deadline:
+        left = {x for g in groups for x in group_running(g)} | set(x for x in started if running(x))
+        if not left:
+            break
+        time.sleep(0.05)
+    for x in left:
+        os.kill(x, signal.SIGKILL)
+    check(started and groups and not left,
+          "%s of sysdesc during %s: nothing it started left (started %s, groups %s, left %s)"
+          % (signal.Signals(sig).name, what, started, sorted(groups), sorted(left)))
+
+
+rt_pids = os.path.join(T, "sig.pids")
+for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL):
+    killed_mid_probe(sig, "a runtime's probe", ["--runtimes=opencl", "--gcc=", "--clang=", "--llc="],
+                     env(FAKE_OPENCL="fork-hang", FAKE_OPENCL_PIDFILE=rt_pids), rt_pids)
+if "compiler" in cpu:
+    killed_mid_probe(signal.SIGKILL, "a compiler's run",
+                     ["--runtimes=none", "--gcc=hang-cc", "--clang=", "--llc="], ecc, cc_pids)
 
 shutil.rmtree(T, ignore_errors=True)
 print("%d failed" % failures)

@@ -536,7 +536,12 @@ def probe_json(*args):
     r = subprocess.run([SYSDESC, "probe", "--format", "json", "-q"] + list(args),
                        capture_output=True, text=True, cwd=XMLDIR)
     check(r.returncode == 0, "probe --format json %s: %s" % (args, r.stderr.strip()))
-    return json.loads(r.stdout)
+    doc = json.loads(r.stdout)
+    # one machine's data layout, named by its CPU's triple (docs/layout.md): no device
+    dl = doc.pop("data_layout", None)
+    check(dl is None or dl == doc.get("CPU", {}).get("triple"),
+          "probe --format json %s: data_layout %r is not the CPU's triple" % (args, dl))
+    return doc
 
 
 def fill(probed, entry, name, src, dis, path=""):
@@ -808,6 +813,10 @@ for args in (["one_socket.xml"], ["gpu.xml"], ["one_socket.xml", "gpu.xml"]):
         check(False, "probe %s: --format json is not JSON: %s" % (args, e))
     if doc is not None:
         spec = parse(attr)
+        # one machine's spec leads with its CPU triple's data layout (docs/layout.md)
+        dl = doc.pop("data_layout", None)
+        check((dl is not None) == (len(args) == 1 and "triple" in spec.get("CPU", {})),
+              "probe %s: data_layout %r (one machine's, from its CPU triple)" % (args, dl))
         check(list(doc) == list(spec), "probe %s: json devices %s" % (args, list(doc)))
         for dev in spec:
             check(list(doc.get(dev, {})) == list(spec[dev]),
@@ -833,7 +842,9 @@ with tempfile.TemporaryDirectory() as d:
                        capture_output=True, text=True)
     check(r.returncode == 0 and r.stdout == "", "-o writes nothing on stdout")
     text = open(out).read()
-    check(text.startswith("module attributes {dlti.target_system_spec = #dlti.target_system_spec<")
+    # one machine: its CPU triple's data layout first (docs/layout.md)
+    check(text.startswith("module attributes {dlti.dl_spec = #dlti.dl_spec<")
+          and ", dlti.target_system_spec = #dlti.target_system_spec<" in text
           and text.endswith("} {\n}\n\n"), "-o content is the mlir form")
     r = subprocess.run([SYSDESC, "probe", "--xml", os.path.join(XMLDIR, "malformed.xml"), "-o", out],
                        capture_output=True, text=True)

@@ -77,7 +77,9 @@ def sysdesc(*args, e=None, timeout=120):
 def probe(*args, e=None):
     r = sysdesc("probe", "--format", "json", "-q", *args, e=e)
     check(r.returncode == 0, "probe %s: exit %d %s" % (" ".join(args), r.returncode, r.stderr.strip()[:300]))
-    return json.loads(r.stdout) if r.returncode == 0 else {}
+    d = json.loads(r.stdout) if r.returncode == 0 else {}
+    d.pop("data_layout", None)  # the CPU triple's data layout (docs/layout.md): no device
+    return d
 
 
 def have(tool):

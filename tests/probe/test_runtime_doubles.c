@@ -428,6 +428,9 @@ static void test_cuda_count_clamped(void **state)
     config(f, cuda_two_gpus, "cuda.count = 100000\n", NULL);
     probe(f, pb_rt_cuda.probe);
     assert_int_equal(count_rt(f, "cuda"), PB_VENDOR_MAX_DEVICES);
+    /* the cut is said, never silent (the answer carries it: rt_text.c) */
+    assert_str(f, &f->run.rt_cut, "cuda",
+               "the runtime reports 100000 devices; the first 64 are read (PB_VENDOR_MAX_DEVICES)");
 }
 
 static void test_cuda_bogus_values(void **state)
@@ -766,6 +769,9 @@ static void test_ze_many_devices(void **state)
     /* Bounded by what the double can hand out (64) and the probe's maximum. */
     assert_true(count_rt(f, "level_zero") <= PB_VENDOR_MAX_DEVICES);
     assert_true(count_rt(f, "level_zero") >= 1);
+    assert_str(f, &f->run.rt_cut, "level_zero",
+               "the runtime reports 100000 devices of driver 0; the first 64 are read "
+               "(PB_VENDOR_MAX_DEVICES)");
 }
 
 static void test_ze_affinity_mask(void **state)

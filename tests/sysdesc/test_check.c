@@ -499,6 +499,106 @@ static void load_reports_the_first_problem(void **state)
     dlti_context_free(ctx);
 }
 
+/* SYSDESC_LOAD_LENIENT (docs/checks.md, "Lenient transforms"): values of
+ * another type kept, with a warning; a spec on an op found and named;
+ * other DLTI loaded without a system spec and printed where it is held. */
+static void lenient_load(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_yaml_options opts = {.search_path = CATALOG, .warn = keep};
+    seen w = {0};
+    opts.warn_user = &w;
+    sysdesc_system sys;
+    dlti_error_t err;
+    /* the type goes to warn, kept as written; the relation still fails */
+    opts.flags = SYSDESC_LOAD_LENIENT;
+    assert_int_equal(sysdesc_yaml_load(ctx, three, strlen(three), "x.yaml", &opts, &sys, &err),
+                     -1);
+    assert_int_equal(err.code, DLTI_ERROR_VERIFY);
+    assert_int_equal(err.line, 5);
+    assert_int_equal(w.n, 2);
+    assert_int_equal(w.p[0].code, DLTI_ERROR_TYPE);
+    assert_int_equal(w.p[0].line, 3);
+    char want[1024];
+    snprintf(want, sizeof(want), "%s (kept as written)", three_first);
+    assert_string_equal(w.p[0].text, want);
+    static const char typed[] =
+        "module attributes {dlti.target_system_spec = #dlti.target_system_spec<\"CPU\" = "
+        "#dlti.target_device_spec<\"L3_cache_size_in_bytes\" = \"110100480\">>} {}\n";
+    w.n = 0;
+    assert_int_equal(sysdesc_system_parse(ctx, typed, strlen(typed), "t.mlir", &opts, &sys, &err), 0);
+    assert_int_equal(w.n, 1);
+    assert_int_equal(w.p[0].code, DLTI_ERROR_TYPE);
+    const dlti_attr *dev = dlti_attr_entry_value(sys.spec, 0);
+    assert_int_equal(dlti_attr_get_kind(dlti_attr_entry_value(dev, 0)), DLTI_ATTR_STRING);
+    /* strict and the check: an error, as before */
+    opts.flags = SYSDESC_LOAD_LENIENT | SYSDESC_LOAD_STRICT;
+    assert_int_equal(sysdesc_system_parse(ctx, typed, strlen(typed), "t.mlir", &opts, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_VERIFY);
+    opts.flags = 0;
+    assert_int_equal(sysdesc_system_parse(ctx, typed, strlen(typed), "t.mlir", &opts, &sys, &err), -1);
+    /* a spec on a function: found and named, or chosen by scope */
+    static const char on_func[] =
+        "module {\n  func.func @entry() attributes {dlti.target_system_spec = "
+        "#dlti.target_system_spec<\"CPU\" = #dlti.target_device_spec<\"vendor\" = \"x\">>} {\n"
+        "    return\n  }\n}\n";
+    assert_int_equal(sysdesc_system_parse(ctx, on_func, strlen(on_func), "f.mlir", &opts, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    assert_string_equal(err.text, "no #dlti.target_system_spec on the top module");
+    opts.flags = SYSDESC_LOAD_LENIENT;
+    w.n = 0;
+    assert_int_equal(sysdesc_system_parse(ctx, on_func, strlen(on_func), "f.mlir", &opts, &sys, &err), 0);
+    assert_non_null(sys.spec);
+    assert_string_equal(dlti_scope_name(sys.module), "entry");
+    assert_int_equal(w.n, 1);
+    assert_int_equal(w.p[0].code, DLTI_ERROR_NOT_FOUND);
+    assert_int_equal(w.p[0].line, 2);
+    assert_non_null(strstr(w.p[0].text, "on func.func @entry (--scope entry)"));
+    opts.flags = 0;
+    opts.scope = "entry";
+    w.n = 0;
+    assert_int_equal(sysdesc_system_parse(ctx, on_func, strlen(on_func), "f.mlir", &opts, &sys, &err), 0);
+    assert_int_equal(w.n, 0);
+    opts.scope = "nope";
+    assert_int_equal(sysdesc_system_parse(ctx, on_func, strlen(on_func), "f.mlir", &opts, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    /* YAML has no ops to name */
+    assert_int_equal(sysdesc_yaml_load(ctx, three, strlen(three), "x.yaml", &opts, &sys, &err) +
+                         sysdesc_system_parse(ctx, three, strlen(three), "x.yaml", &opts, &sys, &err),
+                     -1 + -1);
+    assert_int_equal(err.code, DLTI_ERROR_ARGUMENT);
+    opts.scope = NULL;
+    /* two: no guess */
+    static const char two_funcs[] =
+        "module {\n  func.func @a() attributes {dlti.target_system_spec = #dlti.target_system_spec<"
+        "\"CPU\" = #dlti.target_device_spec<\"vendor\" = \"x\">>} {\n    return\n  }\n"
+        "  func.func @b() attributes {dlti.target_system_spec = #dlti.target_system_spec<"
+        "\"CPU\" = #dlti.target_device_spec<\"vendor\" = \"y\">>} {\n    return\n  }\n}\n";
+    opts.flags = SYSDESC_LOAD_LENIENT;
+    assert_int_equal(sysdesc_system_parse(ctx, two_funcs, strlen(two_funcs), "2.mlir", &opts, &sys, &err), -1);
+    assert_int_equal(err.code, DLTI_ERROR_NOT_FOUND);
+    assert_non_null(strstr(err.text, "func.func @a (line 2, --scope a), func.func @b (line 5, --scope b)"));
+    /* other DLTI: no system spec, printed where MLIR holds it */
+    static const char map[] = "module attributes {mpi.dlti = #dlti.map<\"MPI:comm_world_rank\" = 3 : i32>} {}\n";
+    assert_int_equal(sysdesc_system_parse(ctx, map, strlen(map), "m.mlir", &opts, &sys, &err), 0);
+    assert_null(sys.spec);
+    size_t len;
+    char *text = sysdesc_system_print_checked(&sys, SYSDESC_FORMAT_MLIR, 0, &len, &err);
+    assert_string_equal(text, "module attributes {mpi.dlti = #dlti.map<\"MPI:comm_world_rank\" = 3 : i32>} {\n}\n\n");
+    free(text);
+    text = sysdesc_system_print_checked(&sys, SYSDESC_FORMAT_ATTR, 0, &len, &err);
+    assert_string_equal(text, "#dlti.map<\"MPI:comm_world_rank\" = 3 : i32>\n");
+    free(text);
+    assert_null(sysdesc_system_print_checked(&sys, SYSDESC_FORMAT_YAML, 0, &len, &err));
+    assert_int_equal(err.code, DLTI_ERROR_UNSUPPORTED);
+    /* the strict check has nothing to check there */
+    opts.flags = 0;
+    assert_int_equal(sysdesc_system_parse(ctx, map, strlen(map), "m.mlir", &opts, &sys, &err), -1);
+    assert_string_equal(err.text, "no #dlti.target_system_spec on the top module");
+    dlti_context_free(ctx);
+}
+
 static void no_check_loads_what_is_written(void **state)
 {
     (void)state;
@@ -660,6 +760,7 @@ int main(void)
         cmocka_unit_test(report_stops_the_check),
         cmocka_unit_test(not_a_system_spec),
         cmocka_unit_test(load_reports_the_first_problem),
+        cmocka_unit_test(lenient_load),
         cmocka_unit_test(no_check_loads_what_is_written),
         cmocka_unit_test(check_file_unreadable),
         cmocka_unit_test(check_file_catalog_names),

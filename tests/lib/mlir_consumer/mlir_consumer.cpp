@@ -6,6 +6,7 @@
 // Each answer is one line: the attribute as MLIR prints it, or "none"
 // (getDevicePropertyValue found nothing) / "failed" (dlti::query failed).
 #include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -23,7 +24,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   mlir::MLIRContext context;
-  context.loadDialect<mlir::DLTIDialect>();
+  // LLVM's dialect, as a pipeline that lowers to LLVM has it: a probed
+  // host's data layout holds !llvm.ptr entries (docs/layout.md), which an
+  // unregistered dialect's opaque type would not take.
+  context.loadDialect<mlir::DLTIDialect, mlir::LLVM::LLVMDialect>();
   context.allowUnregisteredDialects();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(argv[1], &context);

@@ -14,6 +14,8 @@
  *   fork-hang       starts such a process, then never answers
  *   flood           writes without end to every pipe it holds: the answer
  *                   pipe, standard output and error
+ * FAKE_OPENCL_DEVICES=N: clGetDeviceIDs reports N devices (at least 2): the
+ * CPU device, then the GPU device N - 1 times.
  * FAKE_OPENCL_CACHE: the CPU device's global memory cache, "none" (what pocl
  * reports on some hosts: type CL_NONE, size and line 0) or, by default, a
  * read-write cache of 1 MiB with 64-byte lines.
@@ -135,12 +137,14 @@ EXPORT cl_int clGetDeviceIDs(void *p, uint64_t type, cl_uint n, void **devices, 
 {
     (void)p;
     (void)type;
+    const char *many = getenv("FAKE_OPENCL_DEVICES");
+    cl_uint all = many && atoi(many) >= 2 ? (cl_uint)atoi(many) : 2;
     if (count)
-        *count = 2;
+        *count = all;
     if (devices && n >= 1)
         devices[0] = &cpu_token;
-    if (devices && n >= 2)
-        devices[1] = &gpu_token;
+    for (cl_uint i = 1; devices && i < n && i < all; i++)
+        devices[i] = &gpu_token; /* the one GPU, as often as asked */
     return 0;
 }
 
