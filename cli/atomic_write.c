@@ -40,8 +40,11 @@ static void enter_pending(const char *tmp, struct sigaction *old)
     sigemptyset(&sa.sa_mask);
     snprintf(pending_tmp, sizeof(pending_tmp), "%s", tmp);
     pending = strlen(tmp) < sizeof(pending_tmp);
+    /* A signal the caller ignores (nohup's SIGHUP, a background job's
+     * SIGINT) stays ignored: it must not end the write. */
     for (size_t i = 0; i < NSIGNALS; i++)
-        sigaction(cleanup_signals[i], &sa, &old[i]);
+        if (sigaction(cleanup_signals[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
+            sigaction(cleanup_signals[i], &sa, NULL);
 }
 
 static void leave_pending(const struct sigaction *old)

@@ -147,6 +147,8 @@ static int print_text(const dlti_attr *dev, const char *id, const sysdesc_occupa
         put(buf, &len, "%s", t);
         col += tl;
     }
+    if (n > 128) /* the first ones; --json lists all */
+        put(buf, &len, "%s ... and %zu more (--json lists them)", col > 40 ? "\n" : "", n - 128);
     put(buf, &len, "\n");
     return cli_write_stdout(buf, (size_t)len);
 }

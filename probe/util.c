@@ -158,7 +158,7 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
     char msg[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    dlti_vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     if (path) {
         for (size_t i = 0; i < w->nsuspect; i++)

@@ -26,14 +26,17 @@
  * "Reuse"): a regular file whose name ends in .yaml, and so does the file it
  * is once links are followed (.yaml or .yml).  1 when it is; 0 when nothing
  * is there; -1 when something else is (a link to /etc/shadow or /proc/kmsg:
- * never opened, so no byte of it reaches an error or a listing). */
+ * never opened, so no byte of it reaches an error or a listing); -2 with
+ * errno when the links could not be followed (out of memory). */
 static int entry_file(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0)
         return 0;
     char *real = realpath(path, NULL);
-    size_t len = real ? strlen(real) : 0;
+    if (!real)
+        return -2;
+    size_t len = strlen(real);
     bool yaml = real && ((len > 5 && strcmp(real + len - 5, ".yaml") == 0) ||
                          (len > 4 && strcmp(real + len - 4, ".yml") == 0));
     free(real);
@@ -236,6 +239,7 @@ typedef struct find_state {
     const char *name;
     char *found;
     char *refused; /* the first file of that name that is not a description */
+    int error;     /* errno when the links of one could not be followed */
 } find_state;
 
 static int find_in(const char *dir, void *user)
@@ -252,6 +256,11 @@ static int find_in(const char *dir, void *user)
     if (is > 0) {
         s->found = p;
         return 1;
+    }
+    if (is == -2) {
+        s->error = errno;
+        free(p);
+        return -1;
     }
     if (is < 0 && !s->refused)
         s->refused = p;
@@ -270,9 +279,11 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     char *owned = NULL;
     if (!(search_path = path_or_default(search_path, &owned, err)))
         return NULL;
-    find_state s = {name, NULL, NULL};
+    find_state s = {name, NULL, NULL, 0};
     int r = each_dir(search_path, find_in, &s);
-    if (r < 0)
+    if (r < 0 && s.error && s.error != ENOMEM)
+        dlti_error_set(err, DLTI_ERROR_IO, "catalog entry '%s': %s", name, strerror(s.error));
+    else if (r < 0)
         dlti_nomem(err);
     else if (!s.found && s.refused)
         dlti_error_set(err, DLTI_ERROR_VERIFY,
@@ -416,7 +427,12 @@ static void walk(list_state *s, int fd, const char *rel, unsigned depth)
         if (!S_ISREG(st.st_mode) || len <= 5 || strcmp(relname + len - 5, ".yaml") != 0)
             continue;
         snprintf(full, sizeof(full), "%s/%s", s->root, relname);
-        if (entry_file(full) < 0)
+        int is = entry_file(full);
+        if (is == -2) { /* not told: the listing would be shorter without a word */
+            walk_fail(s, errno == ENOMEM ? DLTI_ERROR_NOMEM : DLTI_ERROR_IO, strerror(errno));
+            break;
+        }
+        if (is < 0)
             continue; /* a link to what is not a description is not an entry */
         relname[len - 5] = '\0';
         if (listed(s, relname))

@@ -87,7 +87,12 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
         return -1;
     }
     dlti_key key = dlti_key_string(c->ctx, id, len);
-    int was = key ? seen(c, key) : -1;
+    /* room first: seen() adds the id, which must then be added */
+    if (!key || dlti_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices))) {
+        dlti_nomem(err);
+        return -1;
+    }
+    int was = seen(c, key);
     if (was < 0) {
         dlti_nomem(err);
         return -1;
@@ -95,10 +100,6 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
     if (was) {
         dlti_error_set(err, DLTI_ERROR_VERIFY,
                        "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
-        return -1;
-    }
-    if (dlti_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices))) {
-        dlti_nomem(err);
         return -1;
     }
     c->devices[c->n].key = key;

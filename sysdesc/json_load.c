@@ -49,7 +49,7 @@ fail_at(jl *j, const sd_node *n, dlti_error_code code, const char *fmt, ...)
     char text[DLTI_ERROR_TEXT_LENGTH];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    dlti_vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     dlti_error_set_at(j->err, code, j->source, n->line, n->column, "%s", text);
     return NULL;
@@ -267,6 +267,9 @@ static const dlti_attr *typed(jl *j, const sd_node *tn, const sd_node *v)
         return built(j, ty ? dlti_type_attr_new(j->ctx, ty) : NULL, v);
     }
     size_t tlen = tn->len;
+    /* "\u0000" in the name: every step below reads it as a C string */
+    if (memchr(t, '\0', tlen))
+        return fail_at(j, tn, DLTI_ERROR_SYNTAX, "a \"type\" with a NUL character");
     if (tlen > 7 && strncmp(t, "array<", 6) == 0 && t[tlen - 1] == '>')
         return typed_dense(j, t, v);
     dlti_error_t inner;

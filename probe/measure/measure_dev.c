@@ -25,7 +25,7 @@ int md_fail(md_dev *d, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->why, sizeof(d->why), fmt, ap);
+    dlti_vsnprintf(d->why, sizeof(d->why), fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -83,7 +83,7 @@ static void add_skip(md_run *m, const char *name, const char *fmt, ...)
     s->name = name;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->why, sizeof(s->why), fmt, ap);
+    dlti_vsnprintf(s->why, sizeof(s->why), fmt, ap);
     va_end(ap);
 }
 

@@ -58,7 +58,7 @@ static void fail(team *tm, dlti_error_code code, const char *fmt, ...)
     char text[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
+    dlti_vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
     pthread_mutex_lock(&tm->lock);
     if (!tm->failed)

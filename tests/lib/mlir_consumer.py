@@ -37,6 +37,10 @@ def run(*args, **kw):
 
 
 def build(tmp):
+    # MLIR's C++ reading a file: what it reads does not change under a
+    # sanitizer of sysdesc's (the normal build runs it; 59 s under ASan)
+    if os.environ.get("SYSDESC_TEST_SANITIZE", "none") != "none":
+        skip("MLIR's reader of the file is not sysdesc's code: the normal build runs it")
     if not shutil.which("cmake"):
         skip("no cmake")
     if not (shutil.which("c++") or shutil.which("g++")):

@@ -2,7 +2,8 @@
 """No number is read or written through the caller's locale in the library
 (docs/reliability.md, "numbers"): in dlti/, base/, sysdesc/, probe/ and
 python/src/, no strtod/strtof/strtold/atof/sscanf of a float, and no
-printf-family call whose format converts a float (%e %f %g %a), but through
+printf-family call whose format converts a float (%e %f %g %a), nor a
+v*printf forwarder (its callers' formats are not seen here), but through
 base/number.c's dlti_strtod / dlti_snprintf / dlti_vsnprintf (and what is
 built on them: dlti_buf_printf, the error setters).  The CLI is a program of
 its own that never calls setlocale(), so its printing is left out.
@@ -63,6 +64,11 @@ for d in DIRS:
                 args = args_of(text, m.end())
                 if name.startswith("strto") and name in ("strtod", "strtof", "strtold") or name == "atof":
                     bad.append("%s:%d: %s() reads the radix of the caller's locale" % (rel, line, name))
+                elif name in ("vsnprintf", "vsprintf", "vprintf", "vfprintf") and \
+                        not rel.startswith("python/"):  # the public API only: its formats are scanned
+                    # a forwarder: its format comes from its callers, whose
+                    # float conversions this scan cannot see
+                    bad.append("%s:%d: %s() forwards a format to the caller's locale" % (rel, line, name))
                 elif FLOAT_CONV.search(literals(args).replace("%%", "")):
                     bad.append("%s:%d: %s() with a float conversion prints the caller's locale's "
                                "radix" % (rel, line, name))

@@ -402,8 +402,13 @@ def killed_mid_probe(sig, what, args, e, pidfile):
     there, sends `sig` to sysdesc: nothing it started may be left."""
     if os.path.exists(pidfile):
         os.unlink(pidfile)
+    # the signals at their defaults, however the test was started (a
+    # background job of a script inherits SIGINT and SIGQUIT ignored)
     p = subprocess.Popen([SYSDESC, "probe", "--no-cache", "-q", "--runtime-timeout=60000"] + args,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=e)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=e,
+                         preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in
+                                             (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP,
+                                              signal.SIGTERM)])
     until = time.monotonic() + limit(20)
     while not pids(pidfile) and time.monotonic() < until and p.poll() is None:
         time.sleep(0.02)
