@@ -263,11 +263,13 @@ static sd_node *word(parser *p)
     sd_node *n = new_node(p, SD_SCALAR, true, start);
     if (!n)
         return NULL;
-    char *text = dlti_arena_memdup(&p->doc->arena, t, p->pos - start + 1);
+    /* the word and a NUL: the input may end right after it */
+    char *text = dlti_arena_alloc(&p->doc->arena, p->pos - start + 1);
     if (!text) {
         nomem(p);
         return NULL;
     }
+    memcpy(text, t, p->pos - start);
     text[p->pos - start] = '\0';
     n->u.text = text;
     n->len = p->pos - start;
