@@ -654,47 +654,46 @@ int dlti_attr_get_string(const dlti_attr *a, const char **out, size_t *len, dlti
     return 0;
 }
 
+/* Element `i` of a dense array (raw storage, `a->n` elements: 0 on success)
+ * or of dense elements (`*elem` set; a splat answers every index): the index
+ * rule both typed readers below share.  -1 with err when out of range. */
+static int dense_index(const dlti_attr *a, size_t i, const dlti_attr **elem, dlti_error_t *err)
+{
+    if (a->kind == DLTI_ATTR_DENSE && a->n == 1 && i < dlti_dense_num_elements(a->type))
+        i = 0; /* a splat */
+    if (i >= a->n) {
+        dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+        return -1;
+    }
+    *elem = a->kind == DLTI_ATTR_DENSE ? a->u.elems[i] : NULL;
+    return 0;
+}
+
 int dlti_attr_dense_int64(const dlti_attr *a, size_t i, int64_t *out, dlti_error_t *err)
 {
+    const dlti_attr *e;
     if (a->kind == DLTI_ATTR_DENSE_ARRAY && a->type->kind == DLTI_TYPE_INTEGER) {
-        if (i >= a->n) {
-            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+        if (dense_index(a, i, &e, err) < 0)
             return -1;
-        }
         *out = a->u.ints[i];
         return 0;
     }
-    if (a->kind == DLTI_ATTR_DENSE) {
-        if (a->n == 1 && i < dlti_dense_num_elements(a->type))
-            i = 0; /* a splat */
-        if (i >= a->n) {
-            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
-            return -1;
-        }
-        return dlti_attr_get_int64(a->u.elems[i], out, err);
-    }
+    if (a->kind == DLTI_ATTR_DENSE)
+        return dense_index(a, i, &e, err) < 0 ? -1 : dlti_attr_get_int64(e, out, err);
     return type_error(err, a, "a dense integer");
 }
 
 int dlti_attr_dense_double(const dlti_attr *a, size_t i, double *out, dlti_error_t *err)
 {
+    const dlti_attr *e;
     if (a->kind == DLTI_ATTR_DENSE_ARRAY && a->type->float_kind >= 0) {
-        if (i >= a->n) {
-            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+        if (dense_index(a, i, &e, err) < 0)
             return -1;
-        }
         *out = dlti_float_to_double((dlti_float_kind)a->type->float_kind, a->u.floats[i]);
         return 0;
     }
-    if (a->kind == DLTI_ATTR_DENSE) {
-        if (a->n == 1 && i < dlti_dense_num_elements(a->type))
-            i = 0; /* a splat */
-        if (i >= a->n) {
-            dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
-            return -1;
-        }
-        return dlti_attr_get_double(a->u.elems[i], out, err);
-    }
+    if (a->kind == DLTI_ATTR_DENSE)
+        return dense_index(a, i, &e, err) < 0 ? -1 : dlti_attr_get_double(e, out, err);
     return type_error(err, a, "a dense float");
 }
 
