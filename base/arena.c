@@ -1,7 +1,6 @@
 /* Bump allocation for everything a context owns: objects die together. */
 #include "base_private.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,67 +12,6 @@ struct dlti_arena_chunk {
 
 #define DLTI_CHUNK_MIN ((size_t)64 * 1024)
 #define DLTI_ALIGN DLTI_ARENA_ALIGN
-
-/* Standard chunks released by any context wait here for the next one, up to
- * DLTI_POOL_MAX of them (32 MiB): returning them to the system and faulting
- * them in again cost more than the parse itself on a fresh context.  A spin
- * lock: the critical sections are a few pointer moves. */
-#define DLTI_POOL_MAX 512
-static atomic_flag pool_lock = ATOMIC_FLAG_INIT;
-static dlti_arena_chunk *pool;
-static size_t pool_count;
-
-static void pool_acquire(void)
-{
-    while (atomic_flag_test_and_set_explicit(&pool_lock, memory_order_acquire))
-        ;
-}
-
-static void pool_release(void)
-{
-    atomic_flag_clear_explicit(&pool_lock, memory_order_release);
-}
-
-static dlti_arena_chunk *pool_take(void)
-{
-    pool_acquire();
-    dlti_arena_chunk *c = pool;
-    if (c) {
-        pool = c->next;
-        pool_count--;
-    }
-    pool_release();
-    return c;
-}
-
-/* Keeps `c` for reuse, or frees it when the pool is full. */
-static void pool_give(dlti_arena_chunk *c)
-{
-    pool_acquire();
-    bool kept = pool_count < DLTI_POOL_MAX;
-    if (kept) {
-        c->next = pool;
-        pool = c;
-        pool_count++;
-    }
-    pool_release();
-    if (!kept)
-        free(c);
-}
-
-void dlti_release_cached_memory(void)
-{
-    pool_acquire();
-    dlti_arena_chunk *c = pool;
-    pool = NULL;
-    pool_count = 0;
-    pool_release();
-    while (c) {
-        dlti_arena_chunk *next = c->next;
-        free(c);
-        c = next;
-    }
-}
 
 void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
 {
@@ -101,8 +39,6 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
         if (payload == DLTI_CHUNK_MIN && arena->spare) {
             c = arena->spare;
             arena->spare = c->next;
-        } else if (payload == DLTI_CHUNK_MIN) {
-            c = pool_take();
         }
         if (!c) {
             c = malloc(sizeof(dlti_arena_chunk) + payload);
@@ -133,10 +69,7 @@ static void free_chain(dlti_arena_chunk *c)
 {
     while (c) {
         dlti_arena_chunk *next = c->next;
-        if (c->size == DLTI_CHUNK_MIN)
-            pool_give(c);
-        else
-            free(c);
+        free(c);
         c = next;
     }
 }

@@ -72,15 +72,14 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
 
 /* ---- containers ---- */
 
-/* The index of a map of up to DLTI_INDEX_COMPACT entries: copies, Robin
- * Hood insertion.  *dup (when not NULL) gets the position of the first key
+/* The index of a map: copies of its entries, Robin Hood insertion.  *dup (when not NULL) gets the position of the first key
  * that repeats an earlier one (SIZE_MAX: none): equal keys share a home
  * slot, and the one inserted later meets the earlier one before it takes
  * any other key's slot (Robin Hood keeps a cluster ordered by home). */
-static dlti_entry_rec *build_index_copies(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
-                                          size_t *dup)
+static dlti_entry_rec *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
+                                   unsigned log2, size_t *dup)
 {
-    size_t cap = (size_t)dlti_index_mask(n) + 1, mask = cap - 1;
+    size_t cap = (size_t)1 << log2, mask = cap - 1;
     dlti_entry_rec *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
@@ -108,31 +107,6 @@ static dlti_entry_rec *build_index_copies(dlti_context *ctx, const dlti_entry_re
     return slots;
 }
 
-/* The index of a bigger map: 4-byte slots (position + 1, tag), plain
- * linear probing: Robin Hood would load the entry of every key it passes,
- * a cache miss each in a map of millions.  *dup as above. */
-static uint32_t *build_index_compact(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
-                                     size_t *dup)
-{
-    size_t cap = (size_t)dlti_index_mask(n) + 1, mask = cap - 1;
-    uint32_t *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
-    if (!slots)
-        return NULL;
-    memset(slots, 0, cap * sizeof(*slots));
-    unsigned bits = dlti_index_pos_bits(n);
-    uint32_t pos = ((uint32_t)1 << bits) - 1;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t tag = dlti_index_tag(e[i].key->hash, bits);
-        size_t j = e[i].key->hash & mask;
-        for (; slots[j]; j = (j + 1) & mask)
-            if (dup && *dup == SIZE_MAX && slots[j] >> bits == tag &&
-                e[(slots[j] & pos) - 1].key == e[i].key)
-                *dup = i;
-        slots[j] = ((uint32_t)i + 1) | tag << bits;
-    }
-    return slots;
-}
-
 /* A container of `n` entries, copied, with its index when it is big enough;
  * *dup as above (only looked for when there is an index). */
 static const dlti_attr *container_make(dlti_context *ctx, dlti_attr_kind kind,
@@ -148,10 +122,8 @@ static const dlti_attr *container_make(dlti_context *ctx, dlti_attr_kind kind,
     if (n && !a->u.c.entries)
         return NULL;
     if (n > DLTI_INDEX_THRESHOLD && kind != DLTI_ATTR_DICTIONARY) {
-        a->index_mask = n <= DLTI_INDEX_COMPACT ? (uint16_t)dlti_index_mask(n) : 0;
-        a->u.c.index = n <= DLTI_INDEX_COMPACT
-                           ? (const void *)build_index_copies(ctx, a->u.c.entries, n, dup)
-                           : (const void *)build_index_compact(ctx, a->u.c.entries, n, dup);
+        a->index_log2 = (uint16_t)dlti_index_log2(n);
+        a->u.c.index = build_index(ctx, a->u.c.entries, n, a->index_log2, dup);
         if (!a->u.c.index)
             return NULL;
     }

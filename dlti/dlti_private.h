@@ -16,7 +16,6 @@
 #include "sysdesc/layout.h"
 
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -202,15 +201,9 @@ typedef struct dlti_entry_rec {
 /* Maps bigger than this get an open-addressing index by the key's hash:
  * linear probing over at least twice as many slots as entries, filled with
  * Robin Hood insertion (a key further from its home slot than the one it
- * meets takes that slot), which evens out the probes of the keys.  Up to
- * DLTI_INDEX_COMPACT entries a slot is a copy of the entry (key NULL:
- * empty), so that a probe is one load.  Bigger maps, whose index would be
- * most of their memory (16 bytes a slot), get 4-byte slots: the position of
- * the entry plus one in the low dlti_index_pos_bits(n) bits (0: empty) and a
- * tag, the top bits of the key's hash, above them, so that a probe that
- * meets another key rarely loads its entry. */
+ * meets takes that slot), which evens out the probes of the keys.  A slot
+ * is a copy of the entry (key NULL: empty), so that a probe is one load. */
 #define DLTI_INDEX_THRESHOLD 8
-#define DLTI_INDEX_COMPACT 16384
 
 /* 32 bytes: a big spec is millions of these, and loading, checking and
  * printing stream through them. */
@@ -219,7 +212,7 @@ struct dlti_attr {
     uint8_t height;             /* arrays and containers built by the public
                                  * builders: dlti_attr_height() when below 255;
                                  * 0 (parsed) or 255: not recorded */
-    uint16_t index_mask;        /* an index of copies: its slots - 1; 0 for a 4-byte index */
+    uint16_t index_log2;        /* an index's slots are 1 << index_log2 */
     uint32_t n;                 /* entries / elements / words (constructors check the range) */
     const dlti_type *type;      /* integer, float, dense, dense array (element), type attr */
     union {
@@ -235,48 +228,25 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const void *index;  /* NULL, or dlti_index_mask(n) + 1 slots: dlti_entry_rec
-                                 * up to DLTI_INDEX_COMPACT entries (index_mask
-                                 * holds the mask, 32767 at most), else uint32_t */
+            const dlti_entry_rec *index; /* NULL, or 1 << index_log2 slots */
         } c;
     } u;
 };
 
-/* Bits of an index slot that hold a position plus one (1..n), n < 2^30. */
-static inline unsigned dlti_index_pos_bits(size_t n)
+/* log2 of the slots of an index of `n` entries: at least twice the
+ * entries, 16 at least (n is below 2^30). */
+static inline unsigned dlti_index_log2(size_t n)
 {
-#if defined(__GNUC__)
-    return 64u - (unsigned)__builtin_clzll((unsigned long long)n | 1);
-#else
-    unsigned bits = 1;
-    while (bits < 64 && (n >> bits))
+    unsigned bits = 4;
+    while (((size_t)1 << bits) < n * 2)
         bits++;
     return bits;
-#endif
 }
 
-/* The tag of a key of hash `hash` in an index whose positions take `bits`. */
-static inline uint32_t dlti_index_tag(uint64_t hash, unsigned bits)
+/* The mask of container `a`'s index: its slots - 1. */
+static inline size_t dlti_index_mask(const dlti_attr *a)
 {
-    return (uint32_t)(hash >> 32) >> bits;
-}
-
-/* The slots of an index of `n` entries minus one: at least twice the
- * entries, a power of two, 16 at least. */
-static inline uint32_t dlti_index_mask(size_t n)
-{
-    size_t need = n * 2; /* n is below 2^30 */
-    if (need <= 16)
-        return 15;
-#if defined(__GNUC__)
-    /* every query step computes it: no loop */
-    return (uint32_t)(((uint64_t)2 << (63 - __builtin_clzll((unsigned long long)need - 1))) - 1);
-#else
-    size_t cap = 16;
-    while (cap < need)
-        cap *= 2;
-    return (uint32_t)(cap - 1);
-#endif
+    return ((size_t)1 << a->index_log2) - 1;
 }
 
 /* ---- per-node device ids in cluster specs (query_cluster.c, docs/cluster.md) ---- */
@@ -595,23 +565,6 @@ typedef struct dlti_ptr_entry {
     uint64_t size, abi, pref, idx; /* bits */
 } dlti_ptr_entry;
 
-/* Cache of computed results, keyed by the (uniqued) type pointer.  Readers
- * never lock: a slot is published with a release store once its record is
- * complete.  Writers serialize on a spin lock (inserts happen once per type)
- * and grow by publishing a bigger copy; old tables stay alive until the
- * layout is freed, so a reader holding one never sees freed memory. */
-typedef struct dlti_layout_rec {
-    const dlti_type *type;
-    dlti_type_layout value;
-} dlti_layout_rec;
-
-typedef struct dlti_layout_table {
-    size_t mask;
-    size_t count;
-    struct dlti_layout_table *older;
-    _Atomic(dlti_layout_rec *) slots[];
-} dlti_layout_table;
-
 struct dlti_layout {
     size_t n;                 /* combined entries, MLIR's order */
     dlti_entry_rec *entries;
@@ -625,20 +578,13 @@ struct dlti_layout {
     uint64_t index_bits;
     const dlti_attr *props[DLTI_LAYOUT_NUM_PROPS];
     const dlti_attr *llvm_struct; /* the !llvm.struct<()> entry: struct alignments */
-    _Atomic(dlti_layout_table *) table;
-    atomic_flag lock;
 };
 
-/* Computes without touching the cache (the bench measures this). */
+/* The layout of `type`: the whole of dlti_layout_query().  Nothing is
+ * cached: a builtin type costs about what a hash lookup would, and a layout
+ * no query writes to is safe to share between threads as it is. */
 int dlti_layout_compute(const dlti_layout *layout, const dlti_type *type, dlti_type_layout *out,
                         dlti_error_t *err);
-
-/* Cache access: lookup returns the record or NULL; insert copies `value`
- * (a failed allocation only means the result is not cached). */
-const dlti_type_layout *dlti_layout_cache_find(const dlti_layout *layout, const dlti_type *type);
-void dlti_layout_cache_insert(const dlti_layout *layout, const dlti_type *type,
-                              const dlti_type_layout *value);
-void dlti_layout_cache_free(dlti_layout *layout);
 
 /* Builds the query tables from layout->entries; -1 with err on a bad entry. */
 int dlti_layout_index_entries(dlti_layout *layout, dlti_error_t *err);

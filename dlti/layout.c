@@ -1,4 +1,4 @@
-/* dlti_layout: creation, cached type queries, scope-wide properties. */
+/* dlti_layout: creation, type queries, scope-wide properties. */
 #include "dlti_private.h"
 
 #include <stdio.h>
@@ -149,21 +149,7 @@ static dlti_layout *layout_alloc(dlti_error_t *err)
         dlti_nomem(err);
         return NULL;
     }
-    atomic_init(&L->table, NULL);
-    atomic_flag_clear(&L->lock);
     return L;
-}
-
-/* Types named by the spec are the ones callers ask about most: answering
- * them now keeps first queries off the insert path. */
-static void prefill(dlti_layout *L)
-{
-    for (size_t i = 0; i < L->n; i++) {
-        const dlti_type *t = L->entries[i].key->type;
-        dlti_type_layout v;
-        if (t && !dlti_layout_cache_find(L, t) && dlti_layout_compute(L, t, &v, NULL) == 0)
-            dlti_layout_cache_insert(L, t, &v);
-    }
 }
 
 static dlti_layout *finish(dlti_layout *L, dlti_error_t *err)
@@ -172,7 +158,6 @@ static dlti_layout *finish(dlti_layout *L, dlti_error_t *err)
         dlti_layout_free(L);
         return NULL;
     }
-    prefill(L);
     return L;
 }
 
@@ -220,7 +205,6 @@ void dlti_layout_free(dlti_layout *L)
 {
     if (!L)
         return;
-    dlti_layout_cache_free(L);
     free(L->entries);
     free(L->ints);
     free(L->ptrs);
@@ -251,15 +235,7 @@ int dlti_layout_query(const dlti_layout *L, const dlti_type *t, dlti_type_layout
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no layout, type or result given");
         return -1;
     }
-    const dlti_type_layout *hit = dlti_layout_cache_find(L, t);
-    if (hit) {
-        *out = *hit;
-        return 0;
-    }
-    if (dlti_layout_compute(L, t, out, err) != 0)
-        return -1;
-    dlti_layout_cache_insert(L, t, out);
-    return 0;
+    return dlti_layout_compute(L, t, out, err);
 }
 
 #define ONE_FIELD(fn, field)                                                                  \

@@ -63,31 +63,15 @@ static void fail_no_queryable_attrs(dlti_error_t *err)
                    "no DLTI-queryable attrs on target op or any of its ancestors");
 }
 
-/* The steps of a path from keys[from] on, as MLIR's query takes them.
- * `inline_only`: every step inline (no call that returns into the loop, so
- * the hot loop needs few registers); a map with a 4-byte index hands the
- * rest of the path to the general copy of this function. */
-static HOT_INLINE const dlti_attr *resolve_steps(const dlti_attr *cur, const dlti_key *keys,
-                                                size_t n, size_t from, dlti_error_t *err,
-                                                bool inline_only);
-
-static COLD const dlti_attr *resolve_rest_general(const dlti_attr *cur, const dlti_key *keys,
-                                                  size_t n, size_t from, dlti_error_t *err)
-{
-    return resolve_steps(cur, keys, n, from, err, false);
-}
-
-static HOT_INLINE const dlti_attr *resolve_steps(const dlti_attr *cur, const dlti_key *keys,
-                                                size_t n, size_t from, dlti_error_t *err,
-                                                bool inline_only)
+/* The steps of a path from keys[from] on, as MLIR's query takes them. */
+static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys, size_t n,
+                                     size_t from, dlti_error_t *err)
 {
     for (size_t i = from; i < n; i++) {
         if (!dlti_attr_is_container(cur->kind)) {
             fail_not_queryable(err, (key_list){keys, NULL}, i);
             return NULL;
         }
-        if (inline_only && cur->u.c.index && !cur->index_mask)
-            return resolve_rest_general(cur, keys, n, i, err);
         const dlti_attr *next = lookup_handle(cur, keys[i]);
         if (!next) {
             fail_no_mapping(err, (key_list){keys, NULL}, i, cur);
@@ -98,14 +82,8 @@ static HOT_INLINE const dlti_attr *resolve_steps(const dlti_attr *cur, const dlt
     return cur;
 }
 
-static const dlti_attr *resolve_rest(const dlti_attr *cur, const dlti_key *keys, size_t n,
-                                     size_t from, dlti_error_t *err)
-{
-    return resolve_steps(cur, keys, n, from, err, true);
-}
-
 /* dlti_cluster_device() for a key handle (a type key names no device). */
-static COLD const dlti_attr *cluster_device_key(const dlti_attr *spec, dlti_key key)
+static const dlti_attr *cluster_device_key(const dlti_attr *spec, dlti_key key)
 {
     return key && !key->type ? dlti_cluster_device(spec, key->str, key->len) : NULL;
 }

@@ -92,12 +92,6 @@ SYSDESC_API void dlti_context_free(dlti_context *ctx);
  * context is then only fit for dlti_context_free()).
  */
 SYSDESC_API int dlti_context_reset(dlti_context *ctx);
-/**
- * Memory released by contexts (up to 32 MiB, in 64 KiB blocks) is kept for
- * the next context of the process, so that a fresh context does not fault
- * new memory in.  This returns that memory to the system.  Thread-safe.
- */
-SYSDESC_API void dlti_release_cached_memory(void);
 
 /** Limits applied by the parsers (and the builder, for depth). 0 keeps the default. */
 typedef struct dlti_limits {

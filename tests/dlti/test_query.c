@@ -384,9 +384,9 @@ static void big_maps(void **state)
     }
 }
 
-/* Maps of more than 16384 entries get the compact index (4-byte slots):
- * every key by handle and by string, misses, next to a small and a mid-size
- * map in the same module. */
+/* Maps of every size class of the index (linear up to 8 entries, then an
+ * index whose slots double): every key by handle and by string, misses, in
+ * maps from 9 to 70001 entries in the same context. */
 static void huge_maps(void **state)
 {
     dlti_context *ctx = *state;
