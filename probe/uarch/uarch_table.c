@@ -49,7 +49,15 @@
  * range holds an installed GCC's or Clang's version against that compiler.
  * The ranges are archspec's: the versions it vouches for, not always the
  * first to know a name (Clang 14 already takes -mcpu=neoverse-n2 and
- * -mcpu=ampere1, which archspec gives from 16). */
+ * -mcpu=ampere1, which archspec gives from 16).
+ * The ranges of the rows the catalog names (neoverse_v1, neoverse_v2, zen2,
+ * zen3, zen4, sapphirerapids, m2, m3) and of their fallbacks were checked
+ * against the compilers (issue 37): Debian's clang 13, 14, 15, 16 and 19
+ * (--print-supported-cpus, -mcpu/-march accepted or refused) and GCC 11.3,
+ * 12.2 (cc1, aarch64 and x86-64); GCC's release notes (gcc-wwwdocs
+ * gcc-6/10/11/12/13 changes.html); archspec-json PRs 64 (zeus 10.2,
+ * neoverse-v1 8.5/9.4/10.3) and 108 (neoverse-v2 11.4/12.3/13.1, from
+ * Arm's GCC team).  Only m3's Clang entry was wrong (comment at its row). */
 #include "uarch.h"
 
 #define CC(...) ((const pb_cc[]){__VA_ARGS__, {NULL, NULL, NULL}})
@@ -247,12 +255,16 @@ const pb_uarch pb_uarch_table[] = {
     {"m2", {"m1", "armv8.5a"}, "aarch64", "apple-m2", F("bf16", "i8mm"),
      CC({"10.1", NULL, "-march=armv8.6-a -mtune=generic"}, {"15.1", NULL, "-mcpu=apple-m2"}),
      CC({"9.0", "12.0", "-march=armv8.5-a"}, {"13.0", NULL, "-mcpu=apple-m1"}, {"16.0", NULL, "-mcpu=apple-m2"})},
+    /* clang: -mcpu=apple-m3 from LLVM 18 (llvm-project PR 73499, merged 2023-11-29
+     * after release/17.x branched: "add support for currently released Apple CPUs",
+     * A17 and M3, per PR 73497), not 16.0 as archspec 90b453f says; apple-m2
+     * before it. */
     {"m3", {"m2", "armv8.6a"}, "aarch64", "apple-m3", NONE,
      CC({"10.1", NULL, "-march=armv8.6-a -mtune=generic"}, {"15.1", NULL, "-mcpu=apple-m3"}),
-     CC({"9.0", "12.0", "-march=armv8.5-a"}, {"13.0", NULL, "-mcpu=apple-m1"}, {"16.0", NULL, "-mcpu=apple-m3"})},
+     CC({"9.0", "12.0", "-march=armv8.5-a"}, {"13.0", NULL, "-mcpu=apple-m1"}, {"16.0", "17.99", "-mcpu=apple-m2"}, {"18.0", NULL, "-mcpu=apple-m3"})},
     {"m4", {"m3", "armv8.6a"}, "aarch64", "apple-m4", F("sme"),
      CC({"14.1", NULL, "-march=armv9.2-a+sme2 -fno-tree-vectorize -fno-tree-slp-vectorize -mtune=generic"}),
-     CC({"9.0", "12.0", "-march=armv8.5-a"}, {"13.0", NULL, "-mcpu=apple-m1"}, {"16.0", "18", "-mcpu=apple-m3"}, {"19", NULL, "-mcpu=apple-m4"})},
+     CC({"9.0", "12.0", "-march=armv8.5-a"}, {"13.0", NULL, "-mcpu=apple-m1"}, {"16.0", "17.99", "-mcpu=apple-m2"}, {"18.0", "18", "-mcpu=apple-m3"}, {"19", NULL, "-mcpu=apple-m4"})},
     {"riscv64", {NULL, NULL}, "riscv64", "generic-rv64", NONE,
      CC({"7.1", NULL, "-march=rv64gc"}),
      CC({"9.0", NULL, "-march=rv64gc"})},

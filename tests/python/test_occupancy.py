@@ -11,7 +11,7 @@ Programming Guide's table gives per device (threads, blocks, registers,
 shared memory per SM) are read from the entry.  The AMD rules are checked
 on documented examples: the waves per SIMD that LLVM's own test
 (llvm/test/CodeGen/AMDGPU/occupancy-levels.ll) expects per VGPR count, and
-hand-computed LDS and barrier cases."""
+hand-computed LDS and barrier cases (RDNA's in CU mode)."""
 
 import json
 
@@ -242,6 +242,26 @@ def test_amd_lds_barriers_and_single_waves():
     assert mi300x.occupancy("GPU", 1088, 0, 0)["blocks_per_compute_unit"] == 0
 
 
+@pytest.mark.parametrize("name", ["amd/rx-7900-xtx", "amd/rx-9070-xt"])
+def test_rdna_lds_in_cu_mode(name):
+    spec = sysdesc.catalog(name)
+    # 64 KiB of LDS per CU in 1024-byte granules: 12500 -> 13312 -> 4 workgroups
+    # (in the 512-byte encoding unit it would be 12800 -> 5)
+    r = spec.occupancy("GPU", 64, 0, 12500)
+    assert (r["shared_memory_allocated"], r["shared_memory_per_compute_unit"]) == (13312, 65536)
+    assert (r["blocks_per_compute_unit"], r["limited_by"]) == (4, ["shared_memory"])
+    # 16384 is a whole number of granules: 4 workgroups of 2 waves, 8 of 32 wave slots
+    r = spec.occupancy("GPU", 64, 0, 16384)
+    assert (r["blocks_per_compute_unit"], r["warps_per_compute_unit"]) == (4, 8)
+    # wave64: 256 threads are 4 waves; 3 workgroups of 20000 -> 20480 bytes
+    r = spec.occupancy("GPU", 256, 64, 20000, subgroup=64)
+    assert (r["blocks_per_compute_unit"], r["limited_by"]) == (3, ["shared_memory"])
+    # the CU's whole LDS in one workgroup; a byte more cannot run
+    assert spec.occupancy("GPU", 256, 0, 65536)["blocks_per_compute_unit"] == 1
+    r = spec.occupancy("GPU", 256, 0, 65537)
+    assert (r["blocks_per_compute_unit"], r["limited_by"]) == (0, ["shared_memory"])
+
+
 # ---- errors ----
 
 def test_missing_fact_is_named():
@@ -253,10 +273,15 @@ def test_missing_fact_is_named():
         source="g.yaml", check=False)
     with pytest.raises(sysdesc.NotFoundError, match="'register_allocation_granularity'"):
         lacking.occupancy("GPU", 128, 32, 0)
-    amd = sysdesc.parse("GPU:\n  base: amd/rx-7900-xtx\n", source="g.yaml")
-    assert amd.occupancy("GPU", 256, 64, 0)["blocks_per_compute_unit"] == 4
+    # an AMD device without LDS facts: a workgroup without LDS needs none
+    amd = sysdesc.parse(
+        "GPU:\n  device_type: GPU\n  vendor: AMD\n  subgroup_sizes: [32]\n"
+        "  max_threads_per_block: 1024\n  simds_per_compute_unit: 2\n"
+        "  max_waves_per_simd: 16\n  max_blocks_per_compute_unit: 16\n",
+        source="g.yaml", check=False)
+    assert amd.occupancy("GPU", 256, 0, 0)["blocks_per_compute_unit"] == 4
     with pytest.raises(sysdesc.NotFoundError, match="shared_memory_allocation_unit_size_in_bytes"):
-        amd.occupancy("GPU", 256, 64, 1024)  # RDNA's LDS per CU is not in the catalog
+        amd.occupancy("GPU", 256, 0, 1024)
 
 
 def test_other_vendors_and_bad_requests():
