@@ -45,8 +45,9 @@ SYSDESC_API const char *sysdesc_tuner_names(void);
  * DLTI_ERROR_ARGUMENT when `spec` is not a system spec or `tuner` is not a
  * sysdesc_tuner, DLTI_ERROR_UNSUPPORTED when the tuner has no fields for
  * the device's type (Triton and Inductor describe GPUs only) or vendor
- * (TVM's and Inductor's kind of target follows the vendor: NVIDIA, AMD,
- * Intel for Inductor), DLTI_ERROR_NOMEM.
+ * (the kind of target, Triton's backend and its fields follow the vendor:
+ * NVIDIA and AMD for TVM, NVIDIA, AMD and Intel for Triton and Inductor),
+ * DLTI_ERROR_NOMEM.
  */
 SYSDESC_API char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id,
                                        sysdesc_tuner tuner, size_t *len, dlti_error_t *err);

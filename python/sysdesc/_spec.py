@@ -217,8 +217,9 @@ class Spec(Map):
         "inductor" (torch._inductor.runtime.hints.DeviceProperties fields).
         The same mapping as ``sysdesc export`` (one C function); a field whose
         source key is absent is left out.  Raises NotFoundError for an
-        unknown device, UnsupportedError for a device the tuner cannot
-        describe (Triton and Inductor: GPUs only)."""
+        unknown device, UnsupportedError for a device the tuner has no kind
+        for (Triton and Inductor: NVIDIA, AMD and Intel GPUs; TVM: CPUs and
+        NVIDIA and AMD GPUs; docs/export.md says which)."""
         return _loads_deep(self.system.export(device, tuner))
 
     def to_tvm(self, device: str) -> Dict[str, Any]:
