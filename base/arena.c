@@ -1,6 +1,7 @@
 /* Bump allocation for everything a context owns: objects die together. */
-#include "base_private.h"
+#include "arena.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,11 @@
 /* Growable output buffer: printers append, the caller takes the result.
- * The appends are inline (base_private.h); this is their slow path. */
-#include "base_private.h"
+ * The appends are inline (buf.h); this is their slow path. */
+#include "buf.h"
+
+#include "grow.h"
+#include "number.h"
+
+#include <stdarg.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,7 @@
 /* How far apart two short strings are: the layers' "did you mean". */
-#include "base_private.h"
+#include "edit_distance.h"
+
+#include <stdint.h>
 
 /* Optimal string alignment distance (a swap of two neighbours costs 1),
  * capped: keys are short, and a far match is no suggestion. */

@@ -1,6 +1,8 @@
 /* Error values: message, kind and position, never printed by the library.
- * The one way every layer fills a dlti_error_t (base_private.h). */
-#include "base_private.h"
+ * The one way every layer fills a dlti_error_t (error.h). */
+#include "error.h"
+
+#include "number.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -17,10 +17,15 @@
  * The test tests/lib/one_open.sh fails when another source file opens a
  * file to read. */
 #define _GNU_SOURCE
-#include "base_private.h"
+#include "file.h"
+
+#include "error.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,26 +196,6 @@ char *dlti_read_file_at(int dirfd, const char *path, unsigned flags, size_t max,
 char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
 {
     return dlti_read_file_at(AT_FDCWD, path, 0, max, len, err);
-}
-
-int dlti_grow(void **data, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 8;
-    while (c < need) {
-        if (c > SIZE_MAX / 2)
-            return -1;
-        c *= 2;
-    }
-    if (c > SIZE_MAX / elem)
-        return -1;
-    void *d = realloc(*data, c * elem);
-    if (!d)
-        return -1;
-    *data = d;
-    *cap = c;
-    return 0;
 }
 
 int dlti_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err)

@@ -1,5 +1,5 @@
-/* The string hash, out of line (the inline one is in base_private.h). */
-#include "base_private.h"
+/* The string hash, out of line (the inline one is in hash.h). */
+#include "hash.h"
 
 uint64_t dlti_hash_bytes(const void *data, size_t len)
 {

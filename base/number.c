@@ -1,10 +1,10 @@
 /* Numbers as text whatever the locale: a program that calls
  * setlocale(LC_ALL, "") under de_DE reads "1.5" as 1 and prints 1.5 as
  * "1,5" through strtod and printf.  Every number sysdesc reads or writes
- * goes through these (base_private.h), in the "C" locale of the calling
+ * goes through these (number.h), in the "C" locale of the calling
  * thread only (uselocale), so the caller's locale is left as it was. */
 #define _GNU_SOURCE /* newlocale, uselocale: POSIX.1-2008 */
-#include "base_private.h"
+#include "number.h"
 
 #include <locale.h>
 #include <pthread.h>

@@ -17,8 +17,10 @@
  *       context and sysdesc_system_print(SYSDESC_FORMAT_MLIR), the text
  *       freed inside the clock.
  *
- *   sysdesc-yaml-bench [N] [--runs R] [--write FILE]
+ *   sysdesc-yaml-bench [N] [--runs R] [--base NAME] [--write FILE]
  *   sysdesc-yaml-bench [N] --only libyaml|cold|warm|nocheck|convert [--runs R]   (for perf)
+ *       --base NAME: every device names `base: NAME` first (a catalog entry,
+ *       e.g. nvidia/arch/sm_90): one base merged into each device in place
  *   sysdesc-yaml-bench --parse-file FILE
  *       reads FILE and parses it once with the bare libyaml event loop: the
  *       minimal libyaml process that bench/cli_bench.py times beside
@@ -48,11 +50,14 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One device of a realistic shape: scalars, tags, nested maps, arrays. */
-static size_t device(char *out, size_t cap, int i)
+/* One device of a realistic shape: scalars, tags, nested maps, arrays;
+ * `base` (NULL: none) its first key. */
+static size_t device(char *out, size_t cap, int i, const char *base)
 {
-    return (size_t)snprintf(out, cap,
-        "GPU%d:\n"
+    size_t head = (size_t)snprintf(out, cap, "GPU%d:\n", i);
+    if (base)
+        head += (size_t)snprintf(out + head, cap - head, "  base: %s\n", base);
+    return head + (size_t)snprintf(out + head, cap - head,
         "  device_type: GPU\n  vendor: NVIDIA\n  model: H100 SXM5 80GB rev %d\n  arch: sm_90\n"
         "  compute_capability: \"9.0\"\n  form_factor: SXM5\n  pci_vendor_id: 0x10de\n"
         "  pci_device_ids: [0x2330]\n  pci_bus_id: \"0000:%02x:00.0\"\n  is_partition: false\n"
@@ -73,7 +78,7 @@ static size_t device(char *out, size_t cap, int i)
         "  peak_ops_per_second:\n    fp64_vector: 33.5e12\n    fp64_matrix: 66.9e12\n"
         "    fp32_vector: 66.9e12\n    tf32_matrix: 494.7e12\n    fp16_matrix: 989.4e12\n"
         "    bf16_matrix: 989.4e12\n    fp8_matrix: 1978.9e12\n    int8_matrix: 1978.9e12\n",
-        i, i % 7, i % 256, i % 8);
+        i % 7, i % 256, i % 8);
 }
 
 static double bare_libyaml(const char *text, size_t len, size_t *events)
@@ -194,12 +199,14 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--parse-file") == 0)
         return parse_file(argv[2]);
     int n = 2000, runs = 11;
-    const char *write = NULL, *only = NULL;
+    const char *write = NULL, *only = NULL, *base = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--write") == 0 && i + 1 < argc)
             write = argv[++i];
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "--base") == 0 && i + 1 < argc)
+            base = argv[++i];
         else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
         else
@@ -213,7 +220,7 @@ int main(int argc, char **argv)
     size_t cap = (size_t)n * 2048 + 1, len = 0;
     char *text = malloc(cap);
     for (int i = 0; i < n; i++)
-        len += device(text + len, cap - len, i);
+        len += device(text + len, cap - len, i, base);
     if (write) {
         FILE *f = fopen(write, "w");
         if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {

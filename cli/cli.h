@@ -5,6 +5,7 @@
 #include "sysdesc/sysdesc.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Exit codes (documented in the README and `sysdesc --help`). */
 enum {
@@ -64,35 +65,104 @@ int cli_write_stdout(const char *data, size_t len);
 
 /* ---- the option parser (cli_args.c) ----
  *
- * A command lists its options in tables (its own, and the shared groups
- * below) and reads its arguments with cli_next():
+ * A command describes its options in one table: each option names the
+ * field it fills, its kind (flag, a value to store, a string, a number in a
+ * range, a list, a word a function parses) and its help.  The parser fills
+ * the fields and reports what is wrong; the usage text (`--help`) is made
+ * from the table, the command's one-line operands and its description:
  *
- *     static const cli_opt opts[] = {{"--to", "--format", OPT_TO, CLI_VALUE}, ...,
- *                                    {NULL, NULL, 0, 0}};
+ *     typedef struct convert_args { const char *to; ... } convert_args;
+ *     static const cli_opt opts[] = {
+ *         {"--to", .kind = CLI_STRING, CLI_AT(convert_args, to), .metavar = "F", .help = "..."},
+ *         {NULL}};
+ *     convert_args c = {0};
  *     cli_args a;
- *     cli_args_init(&a, "convert", usage, (const cli_opt *const[]){opts, NULL}, argc, argv);
+ *     cli_args_init(&a, "convert", &help, (cli_group[]){{opts, &c}, {NULL}}, argc, argv);
  *     for (int o; (o = cli_next(&a)) != CLI_DONE;)
  *         switch (o) { case CLI_EXIT: return a.rc; case CLI_OPERAND: ... a.arg ...; }
+ *     cli_args_free(&a);
  *
- * Every command so takes -h/--help (the usage on stdout, exit 0), "--"
- * (what follows is operands), NAME VALUE and NAME=VALUE for an option with
- * a value (an alias of one dash: only -o VALUE), and reports an unknown
- * option, a missing value and a value given to a flag alike: "CMD: ..."
- * and exit 2. */
+ * Shared options (the probe's, the description options, --override and
+ * --set) are tables of their own, bound to their own structs: a command
+ * lists them as more groups.  Every command so takes -h/--help (the usage on
+ * stdout, exit 0), "--" (what follows is operands), NAME VALUE and
+ * NAME=VALUE for an option with a value (an alias of one dash: only -o
+ * VALUE), and reports an unknown option, a missing value, a value given to
+ * a flag and a value out of range alike: "CMD: ..." and exit 2. */
 enum {
     CLI_VALUE = 1u << 0,    /* takes a value */
     CLI_VALUE_EQ = 1u << 1, /* takes a value, only as NAME=VALUE (the next
                              * argument may be an operand that looks like one) */
     CLI_VALUE_OPT = 1u << 2, /* may take a value, as NAME=VALUE (NULL without) */
+    CLI_COMMAS = 1u << 3,   /* CLI_LIST: a value is a comma-separated list of items */
+    CLI_NEEDED = 1u << 4,   /* the command needs it: no brackets in the synopsis
+                             * (the command says when it is missing) */
 };
+typedef enum cli_kind {
+    CLI_ID = 0,   /* the command's: cli_next() returns `id` (value in a->value) */
+    CLI_FLAG,     /* bool field = true */
+    CLI_SET,      /* integer or enum field = `set`; with `clash`, a different
+                   * value set before is an error ("CMD: CLASH") */
+    CLI_BITS,     /* unsigned field |= `set` */
+    CLI_STRING,   /* const char * field = the value (argv's) */
+    CLI_NUMBER,   /* unsigned field = the value, a decimal number in [min, max];
+                   * else "CMD: NAME: 'VALUE' is not WHAT from MIN to MAX" */
+    CLI_LIST,     /* cli_list field: the value appended, tagged `set` */
+    CLI_PARSE,    /* parse(value, field, msg): false reports "CMD: MSG" */
+    CLI_TEXT,     /* no option: a row of the help only (label and help) */
+} cli_kind;
 typedef struct cli_opt {
     const char *name, *alias; /* as typed: "--output", "-o" */
-    int id;                   /* > 0: what cli_next() returns for it */
-    unsigned flags;           /* CLI_VALUE, CLI_VALUE_EQ */
+    int id;                   /* CLI_ID: what cli_next() returns for it (> 0) */
+    unsigned flags;           /* CLI_VALUE, CLI_VALUE_EQ, CLI_VALUE_OPT, CLI_COMMAS */
+    cli_kind kind;
+    size_t field;             /* CLI_AT(): the field's offset in the group's struct */
+    unsigned char size;       /* and its size */
+    long set;                 /* CLI_SET, CLI_BITS: the value; CLI_LIST: the tag */
+    unsigned long min, max;   /* CLI_NUMBER: the range */
+    const char *what;         /* CLI_NUMBER: "a number of milliseconds" */
+    const char *clash;        /* CLI_SET: the error when another value was set */
+    bool (*parse)(const char *value, void *field, char *msg, size_t size);
+    unsigned given;           /* bits ORed into the group's *given when used */
+    /* Help: the synopsis shows [NAME], [NAME METAVAR] or [NAME=METAVAR]
+     * (`usage` instead when set; options of one field joined: [--io|--no-io]);
+     * the list a row LABEL (default: NAME[ METAVAR][, ALIAS]) and HELP (lines
+     * split at '\n'; a leading '\n' puts them under the label).  No help: not
+     * in the list. */
+    const char *metavar, *usage, *label, *help;
+    /* Help made when the usage is (words of the library's tables): the
+     * text into `out`, as `help` is written; rows only, with `label`. */
+    void (*help_fn)(char *out, size_t size);
 } cli_opt;
+#define CLI_AT(type, member) .field = offsetof(type, member), .size = sizeof(((type *)0)->member)
+
+/* A CLI_LIST field: the values in order, each with its option's tag. */
+typedef struct cli_list {
+    const char **v; /* n values and a NULL */
+    long *tag;
+    size_t n, cap;
+} cli_list;
+
+/* A table and the struct its options fill; `unlisted`: not in the help's
+ * option list (the command words them in rows of its own); `given` (may
+ * be NULL) collects the used options' `given` bits. */
+typedef struct cli_group {
+    const cli_opt *opts;
+    void *base;
+    bool unlisted;
+    unsigned *given;
+} cli_group;
+
+/* The usage text, generated: "usage: sysdesc CMD [OPTIONS...] OPERANDS",
+ * the description, the options' rows and the exit status. */
+typedef struct cli_help {
+    const char *operands, *description, *status;
+} cli_help;
+
 typedef struct cli_args {
-    const char *cmd, *usage;
-    const cli_opt *const *tables; /* NULL-terminated */
+    const char *cmd;
+    const cli_help *help;
+    const cli_group *groups; /* ended by one with opts NULL */
     bool posix;       /* options end at the first operand (keys, types, strings
                        * that may start with '-' follow it) */
     int argc;
@@ -102,43 +172,67 @@ typedef struct cli_args {
     const char *arg;  /* the argument cli_next() just read */
     const char *value; /* its option's value */
     int rc;           /* the exit code, when cli_next() returns CLI_EXIT */
+    cli_list *lists[16]; /* the lists filled, and the copies made, for cli_args_free */
+    size_t nlists;
+    char **copies;
+    size_t ncopies;
 } cli_args;
 enum { CLI_DONE = 0, CLI_OPERAND = -1, CLI_EXIT = -2 };
-void cli_args_init(cli_args *a, const char *cmd, const char *usage, const cli_opt *const *tables,
+void cli_args_init(cli_args *a, const char *cmd, const cli_help *help, const cli_group *groups,
                    int argc, char **argv);
-/* The next option's id (its value in a->value), CLI_OPERAND (a->arg),
- * CLI_DONE, or CLI_EXIT (help printed, or a usage error reported: return
- * a->rc). */
+/* Fills the next option's field, or returns its id (CLI_ID; its value in
+ * a->value); CLI_OPERAND (a->arg), CLI_DONE, or CLI_EXIT (help printed, or
+ * a usage error reported: return a->rc). */
 int cli_next(cli_args *a);
+/* Frees the lists' arrays and the copies the parser made. */
+void cli_args_free(cli_args *a);
+/* Parses every argument: options fill their fields, operands are appended
+ * to *operands (freed by cli_args_free), at most `max` of them (CLI_ANY:
+ * any number); one more is reported as "unexpected argument 'X' (WHAT; ...)".
+ * -1 to go on, else the exit code to return (help printed, a usage error
+ * reported).  For commands whose options are all bound to fields. */
+#define CLI_ANY ((size_t)-1)
+int cli_parse_all(cli_args *a, cli_list *operands, size_t max, const char *what);
+/* The usage text (malloc'ed; NULL when out of memory). */
+char *cli_usage(const char *cmd, const cli_help *help, const cli_group *groups);
 /* Reports a->arg as one operand too many ("CMD: unexpected argument 'X'
  * (WHAT; ...)") and returns the exit code. */
 int cli_operand_error(cli_args *a, const char *what);
+/* A usage error: "CMD: TEXT" and exit 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
-/* The leading options of commands that read one scope of a file, up to the
- * first operand (keys and types may start with '-'): --scope NAME/NAME, and
- * --host with the probe's options when `host` is non-NULL.  `*first` gets
- * the index of the first operand (argc: none).  Returns -1 to go on, else
- * the exit code to return at once (help printed, a usage error reported). */
 typedef struct cli_probe_args cli_probe_args;
-int cli_scope_options(const char *cmd, const char *usage, int argc, char **argv,
-                      const char **scope, cli_probe_args *host, int *first);
 
-/* Shared groups: the probe's options (cli_probe_take() applies one) and the
- * description options (--no-check, --strict; --typed, --pretty,
- * --inherent-dlti: cli_description_take()).  Their ids are above every command's own. */
-enum {
-    CLI_PROBE_IO = 1000, CLI_PROBE_NO_IO, CLI_PROBE_QUIET, CLI_PROBE_NO_CATALOG,
-    CLI_PROBE_RUNTIMES, CLI_PROBE_NO_CACHE, CLI_PROBE_REFRESH_CACHE, CLI_PROBE_TIMEOUT,
-    CLI_PROBE_GCC, CLI_PROBE_CLANG, CLI_PROBE_LLC, CLI_PROBE_WHOLE_NODE,
-    CLI_DESC_NO_CHECK = 1100, CLI_DESC_STRICT, CLI_DESC_TYPED, CLI_DESC_PRETTY, CLI_DESC_INHERENT,
-};
-extern const cli_opt cli_probe_opts[], cli_check_opts[], cli_print_opts[];
-/* Applies probe option `id` (with its value); false for another id.  A bad
- * value is kept in p->bad for cli_probe_args_check(). */
-bool cli_probe_take(cli_probe_args *p, int id, const char *value);
-/* Applies description option `id` to `load` or `print_flags`; false for
- * another id. */
-bool cli_description_take(int id, sysdesc_yaml_options *load, unsigned *print_flags);
+/* Shared groups.  The probe's options, bound to a cli_probe_args: I/O
+ * discovery (--io, --no-io), the runtimes (--no-catalog, --runtimes,
+ * --no-cache, --refresh-cache, --runtime-timeout), this host's compilers
+ * and node (--gcc, --clang, --llc, --whole-node) and --quiet.  The
+ * description options, bound to a sysdesc_yaml_options (--no-check,
+ * --strict) and to an unsigned of SYSDESC_PRINT_* bits (--typed, --pretty,
+ * --inherent-dlti, with their help rows).  --format, bound to a sysdesc_format. */
+enum { CLI_GIVEN_IO = 1u << 0, CLI_GIVEN_RUNTIME = 1u << 1 };
+extern const cli_opt cli_io_opts[], cli_runtime_opts[], cli_host_opts[];
+extern const cli_opt cli_check_opts[], cli_print_opts[];
+/* --quick and --full, bound to a sysdesc_measure_options (measure, roofline). */
+extern const cli_opt cli_measure_mode_opts[];
+/* The probe's three groups, unlisted, bound to `pa` (a cli_probe_args). */
+#define CLI_PROBE_GROUP(table, pa) {.opts = (table), .base = &(pa), .unlisted = true, .given = &(pa).given}
+#define CLI_PROBE_GROUPS(pa)                                                                   \
+    CLI_PROBE_GROUP(cli_io_opts, pa), CLI_PROBE_GROUP(cli_runtime_opts, pa),                  \
+        CLI_PROBE_GROUP(cli_host_opts, pa)
+/* --no-check, --strict and --scope OP with their help, bound to the
+ * sysdesc_yaml_options of a lenient transform (convert, attach, summary). */
+extern const cli_opt cli_transform_opts[];
+/* --format, bound to a sysdesc_format (show). */
+extern const cli_opt cli_format_opts[];
+/* -o FILE (--output), bound to a const char * (NULL: standard output). */
+extern const cli_opt cli_output_opts[];
+/* --format's parser: a sysdesc_format field; "unknown format 'NAME' (...)". */
+bool cli_parse_format(const char *value, void *field, char *msg, size_t size);
 
 int cmd_fmt(int argc, char **argv);
 int cmd_query(int argc, char **argv);
@@ -161,6 +255,45 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 
+/* ---- what measure says on stderr (measure_report.c) ---- */
+typedef struct cli_progress {
+    bool tty;     /* stderr is a terminal: one line rewritten in place */
+    int last_pct; /* -1 at the start */
+} cli_progress;
+/* The progress callback of sysdesc_measure_options (user: a cli_progress). */
+void cli_measure_progress(void *user, const char *step, double done);
+/* After a measurement of `spec`: what the bound changed on the CPU (unless
+ * `quiet`), and with `devices` the measurements that did not happen. */
+void cli_measure_report(const dlti_attr *spec, bool quiet, bool devices);
+
+/* ---- what roofline says on stderr (roofline_report.c) ---- */
+/* The progress callback while this host is measured. */
+void cli_roofline_progress(void *user, const char *step, double done);
+/* Which ceilings `r` has, measured and nominal, and where each point is. */
+void cli_roofline_report(const sysdesc_roofline *r);
+
+/* ---- what query says (query_report.c) ---- */
+/* The probe's warnings, kept until the answer is known (cli_keep_warning
+ * is a sysdesc_warning_fn; user: a cli_kept_warnings). */
+typedef struct cli_kept_warnings {
+    char **lines;
+    size_t n, cap;
+} cli_kept_warnings;
+void cli_keep_warning(void *user, const char *message);
+void cli_kept_warnings_free(cli_kept_warnings *w);
+/* Says the kept warnings about the value answered: a path asked that is,
+ * lies under or holds a suspect one. */
+void cli_query_warnings(const cli_kept_warnings *w, char **keys, int nkeys);
+/* How the value is printed: MLIR's text, or for scripts JSON or raw. */
+typedef enum cli_query_output { CLI_QUERY_MLIR, CLI_QUERY_JSON, CLI_QUERY_RAW } cli_query_output;
+int cli_query_print(const dlti_attr *value, cli_query_output out, char **keys, int nkeys);
+/* Where sysdesc's rules answer otherwise than MLIR 22's dlti::query, a note. */
+void cli_query_note_mlir22(const dlti_scope *scope, const dlti_key *keys, size_t n,
+                           const dlti_attr *ours, const dlti_error_t *our_err);
+/* No value: MLIR's reason and a hint; returns the exit code. */
+int cli_query_not_found(const dlti_scope *scope, const dlti_attr *spec, const dlti_key *keys,
+                        size_t n, const dlti_error_t *err);
+
 /* The roofline `r` as an SVG document (roofline_svg.c): malloc'ed, its length
  * in *len (may be NULL); NULL when out of memory or when `r` has no compute
  * or no bandwidth ceiling. */
@@ -168,9 +301,6 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len);
 /* A rate or bandwidth with an SI prefix, as the chart labels it: "234.6 GFLOP/s". */
 void cli_roofline_si(char *out, size_t size, double v, const char *unit);
 
-/* The format named `name` into `*format`: -1 to go on, else the exit code
- * after reporting "CMD: unknown format 'NAME' (mlir, attr, yaml, json)". */
-int cli_format_option(const char *cmd, const char *name, sysdesc_format *format);
 /* Prints `sys` (sysdesc_system_print) to stdout, or atomically to
  * `out_path` when it is neither NULL nor "-". */
 int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
@@ -179,42 +309,28 @@ int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned
  * neither NULL nor "-"; reports failures (exit 3). */
 int cli_output(const char *text, size_t len, const char *out_path);
 
-/* The probe's options, shared by probe, query --host, compose --host and
- * summary --host. */
+/* The probe's options, shared by probe, measure, query --host, compose
+ * --host, fingerprint --host and summary --host: the options bind straight
+ * to `opts`. */
 struct cli_probe_args {
-    bool host;          /* --host was given (query, compose, summary) */
-    bool io_given;      /* --io or --no-io was given */
-    sysdesc_probe_io io;
-    bool quiet;         /* -q, --quiet */
-    bool catalog;       /* false with --no-catalog */
-    bool runtime_given; /* a runtime option below was given */
-    unsigned runtimes;  /* --runtimes=LIST: SYSDESC_RUNTIME_* bits, 0 all */
-    sysdesc_probe_cache cache; /* --no-cache, --refresh-cache */
-    unsigned timeout_ms;       /* --runtime-timeout=MS, 0 the default */
-    const char *gcc, *clang;   /* --gcc=NAME, --clang=NAME (argv's), NULL the default */
-    const char *llc;           /* --llc=NAME (argv's), NULL the default */
-    bool whole_node;           /* --whole-node: the node, not this process's allocation */
-    sysdesc_warning_fn warning; /* NULL: cli_warning (printed) */
-    void *warning_user;
-    char bad[256];      /* a bad option value, reported by cli_probe_args_check */
+    sysdesc_probe_options opts; /* io, quiet, runtimes, cache, runtime_timeout_ms, gcc,
+                                 * clang, llc, whole_node; warning NULL: cli_warning */
+    bool host;       /* --host was given (query, compose, summary, fingerprint) */
+    bool no_catalog; /* --no-catalog */
+    unsigned given;  /* CLI_GIVEN_IO, CLI_GIVEN_RUNTIME: which were given */
 };
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io);
-/* -1 when the probe options are fine: no bad value, and given only where
- * this host is probed (`host`: --host, or probe without --xml); else
- * reports the problem and returns the exit code. */
+/* -1 when the probe options are given only where this host is probed
+ * (`host`: --host, or probe without --xml); else reports the problem and
+ * returns the exit code. */
 int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host);
 /* --override FILE... (applied first) and --set PATH=VALUE... for a probed
- * spec, with the load options of --no-check; the arrays hold argc slots. */
+ * spec, with the load options of --no-check (cli_override_opts binds them). */
 typedef struct cli_overrides {
-    const char **files, **sets;
-    size_t nfiles, nsets;
+    cli_list files, sets;
     sysdesc_yaml_options load;
 } cli_overrides;
-/* --override FILE, --set P=V and --no-check (cli_check_opts) into `o`:
- * cli_override_take() is true when `id` is one of them. */
-enum { CLI_OVERRIDE_FILE = 1200, CLI_OVERRIDE_SET };
 extern const cli_opt cli_override_opts[];
-bool cli_override_take(cli_overrides *o, int id, const char *value);
 /* Applies `o` to *spec in order, each --set checked against the device
  * schema unless --no-check; SYSDESC_EXIT_OK, or the exit code after
  * reporting the first problem as "CMD: --set P=V: ...". */
@@ -228,6 +344,11 @@ void cli_load_options_init(sysdesc_yaml_options *load);
  * warnings to a->warning, else printed (cli_warning), unless quiet. */
 const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nxml,
                            const cli_probe_args *a, dlti_error_t *err);
+/* The system a command reads: SPEC `path` loaded with `load`, or, `path`
+ * NULL, this host probed as `host` says.  -1 to go on, else the exit code
+ * after reporting the failure (a failed probe as "WHAT: TEXT", exit 3). */
+int cli_load_system(dlti_context *ctx, const char *path, const sysdesc_yaml_options *load,
+                    const cli_probe_args *host, const char *what, sysdesc_system *sys);
 
 /* The probe's warning callback: "sysdesc: warning: MESSAGE" on stderr (the
  * library prints nothing itself). */

@@ -74,39 +74,32 @@ int cli_apply_overrides(const char *cmd, dlti_context *ctx, const dlti_attr **sp
     /* The override files hold the user's own keys: a typo is a mistake. */
     sysdesc_yaml_options load = o->load;
     load.flags |= SYSDESC_LOAD_STRICT;
-    for (size_t k = 0; k < o->nfiles; k++) {
-        *spec = sysdesc_spec_override_file(ctx, *spec, o->files[k], &load, &err);
+    for (size_t k = 0; k < o->files.n; k++) {
+        *spec = sysdesc_spec_override_file(ctx, *spec, o->files.v[k], &load, &err);
         if (!*spec)
             return cli_report(&err);
     }
-    for (size_t k = 0; k < o->nsets; k++) {
-        *spec = sysdesc_spec_override(ctx, *spec, o->sets[k], &err);
+    for (size_t k = 0; k < o->sets.n; k++) {
+        *spec = sysdesc_spec_override(ctx, *spec, o->sets.v[k], &err);
         if (!*spec)
             return cli_fail(cli_exit_code(err.code) == SYSDESC_EXIT_ENVIRONMENT
                                 ? SYSDESC_EXIT_ENVIRONMENT
                                 : SYSDESC_EXIT_BAD_INPUT,
-                            "%s: --set %s: %s", cmd, o->sets[k], err.text);
+                            "%s: --set %s: %s", cmd, o->sets.v[k], err.text);
         int rc;
         if (!(o->load.flags & SYSDESC_LOAD_NO_CHECK) &&
-            (rc = check_set(cmd, *spec, o->sets[k])) != SYSDESC_EXIT_OK)
+            (rc = check_set(cmd, *spec, o->sets.v[k])) != SYSDESC_EXIT_OK)
             return rc;
     }
     return SYSDESC_EXIT_OK;
 }
 
 const cli_opt cli_override_opts[] = {
-    {"--override", NULL, CLI_OVERRIDE_FILE, CLI_VALUE},
-    {"--set", NULL, CLI_OVERRIDE_SET, CLI_VALUE},
-    {NULL, NULL, 0, 0},
+    {"--override", .flags = CLI_VALUE, .kind = CLI_LIST, CLI_AT(cli_overrides, files),
+     .metavar = "FILE"},
+    {"--set", .flags = CLI_VALUE, .kind = CLI_LIST, CLI_AT(cli_overrides, sets),
+     .metavar = "PATH=VALUE"},
+    {"--no-check", .kind = CLI_BITS, CLI_AT(cli_overrides, load.flags),
+     .set = SYSDESC_LOAD_NO_CHECK},
+    {NULL},
 };
-
-bool cli_override_take(cli_overrides *o, int id, const char *value)
-{
-    if (id == CLI_OVERRIDE_FILE)
-        o->files[o->nfiles++] = value;
-    else if (id == CLI_OVERRIDE_SET)
-        o->sets[o->nsets++] = value;
-    else
-        return id == CLI_DESC_NO_CHECK && cli_description_take(id, &o->load, NULL);
-    return true;
-}

@@ -1,6 +1,8 @@
 /* Error reporting and output helpers for the CLI. */
 #include "cli.h"
 
+#include "utf8.h" /* the library's one UTF-8 check (base/) */
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -8,26 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A UTF-8 sequence at s that a terminal shows as text: its length, or 0
- * for a byte that is not one or for a C1 control (U+0080-U+009F). */
-static size_t printable_utf8(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return n == 2 && c == 0xC2 && s[1] < 0xA0 ? 0 : n;
-}
-
 /* How many bytes at p a terminal shows as they are: a printable ASCII
  * byte, a tab, a line break when `newlines`, a printable UTF-8 sequence;
  * 0 for a byte to write as \xHH. */
 static size_t shown(const unsigned char *p, bool newlines)
 {
     return (*p >= 0x20 && *p < 0x7F) || *p == '\t' || (*p == '\n' && newlines) ? 1
-           : *p >= 0x80                                                   ? printable_utf8(p)
-                                                                          : 0;
+           : *p >= 0x80 ? dlti_utf8_len(p, 4, DLTI_UTF8_NO_C1) /* the text ends in a NUL */
+                        : 0;
 }
 
 /* Writes `prefix` and `text` escaped, and a newline when `line`: in as few
@@ -190,14 +180,6 @@ int cli_write_stdout(const char *data, size_t len)
     return SYSDESC_EXIT_OK;
 }
 
-int cli_format_option(const char *cmd, const char *name, sysdesc_format *format)
-{
-    if (sysdesc_format_parse(name, format) == 0)
-        return -1;
-    return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: unknown format '%s' (%s)", cmd, name,
-                    sysdesc_format_names());
-}
-
 int cli_output(const char *text, size_t len, const char *out_path)
 {
     if (!out_path || strcmp(out_path, "-") == 0)
@@ -225,26 +207,24 @@ int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io)
 {
     memset(a, 0, sizeof(*a));
-    a->io = io;
-    a->catalog = true;
+    sysdesc_probe_options_init(&a->opts);
+    a->opts.io = io;
 }
 
 int cli_probe_args_check(const char *cmd, const cli_probe_args *a, bool host)
 {
-    if (a->bad[0])
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "%s: %s", cmd, a->bad);
     bool probe = strcmp(cmd, "probe") == 0;
-    if (!host && a->runtime_given)
+    if (!host && (a->given & CLI_GIVEN_RUNTIME))
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                         "%s: --runtimes, --no-cache, --refresh-cache, --runtime-timeout, --gcc, "
                         "--clang and --llc ask this host's runtimes and compilers: %s",
                         cmd, probe ? "not with --xml" : "they go with --host");
-    if (!host && a->whole_node)
+    if (!host && a->opts.whole_node)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                         "%s: --whole-node describes this host's node instead of this process's "
                         "allocation: %s",
                         cmd, probe ? "not with --xml or --mpi" : "it goes with --host");
-    if (host || probe || !(a->io_given || a->quiet || !a->catalog))
+    if (host || probe || !((a->given & CLI_GIVEN_IO) || a->opts.quiet || a->no_catalog))
         return -1;
     return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                     "%s: --io, --no-io, --quiet and --no-catalog go with --host", cmd);
@@ -278,19 +258,10 @@ void cli_warning(void *user, const char *message)
 
 void cli_probe_options(const cli_probe_args *a, sysdesc_probe_options *opts)
 {
-    sysdesc_probe_options_init(opts);
-    opts->warning = a->warning ? a->warning : cli_warning;
-    opts->warning_user = a->warning_user;
-    opts->io = a->io;
-    opts->quiet = a->quiet;
-    opts->runtimes = a->runtimes;
-    opts->cache = a->cache;
-    opts->runtime_timeout_ms = a->timeout_ms;
-    opts->gcc = a->gcc;
-    opts->clang = a->clang;
-    opts->llc = a->llc;
-    opts->whole_node = a->whole_node;
-    if (a->catalog)
+    *opts = a->opts;
+    if (!opts->warning)
+        opts->warning = cli_warning;
+    if (!a->no_catalog)
         sysdesc_catalog_probe_options(opts, NULL);
 }
 
@@ -300,12 +271,24 @@ const dlti_attr *cli_probe(dlti_context *ctx, const char *const *xmls, size_t nx
     sysdesc_probe_options opts;
     cli_probe_options(a, &opts);
     /* One probe a process: hwloc need not load the plugins it will not use. */
-    bool io = a->io == SYSDESC_PROBE_IO_ON || (a->io == SYSDESC_PROBE_IO_AUTO && nxml);
+    bool io = opts.io == SYSDESC_PROBE_IO_ON || (opts.io == SYSDESC_PROBE_IO_AUTO && nxml);
     sysdesc_probe_setup_process((nxml ? SYSDESC_PROBE_SETUP_XML : 0) |
                                 (io ? SYSDESC_PROBE_SETUP_IO : 0));
     if (nxml)
         return sysdesc_probe_xml_files(ctx, xmls, nxml, &opts, err);
     return sysdesc_probe_host(ctx, &opts, err);
+}
+
+int cli_load_system(dlti_context *ctx, const char *path, const sysdesc_yaml_options *load,
+                    const cli_probe_args *host, const char *what, sysdesc_system *sys)
+{
+    dlti_error_t err;
+    memset(sys, 0, sizeof(*sys));
+    if (path)
+        return sysdesc_system_load(ctx, path, load, sys, &err) < 0 ? cli_report(&err) : -1;
+    if ((sys->spec = cli_probe(ctx, NULL, 0, host, &err)) == NULL)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "%s: %s", what, err.text);
+    return -1;
 }
 
 dlti_context *cli_context_new(void)

@@ -6,30 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char list_usage[] =
-    "usage: sysdesc list\n"
-    "\n"
-    "Lists the catalog: name, vendor and model of every description found\n"
-    "along SYSDESC_PATH, the catalog installed next to this program (found\n"
-    "from where it runs, so a moved installation finds its own), the\n"
-    "configured DATADIR/sysdesc/systems and (from a build tree) the source\n"
-    "tree's systems/.  The first directory that has a name wins.  With no\n"
-    "entry at all it prints nothing and names the directories it searched.\n"
-    "\n"
-    "Exit status: 0 ok; 1 no catalog entry found; 2 usage or a malformed\n"
-    "catalog; 3 an unreadable catalog directory or a failed write.\n";
+static const cli_help list_help = {
+    .description =
+        "Lists the catalog: name, vendor and model of every description found\n"
+        "along SYSDESC_PATH, the catalog installed next to this program (found\n"
+        "from where it runs, so a moved installation finds its own), the\n"
+        "configured DATADIR/sysdesc/systems and (from a build tree) the source\n"
+        "tree's systems/.  The first directory that has a name wins.  With no\n"
+        "entry at all it prints nothing and names the directories it searched.\n",
+    .status = "Exit status: 0 ok; 1 no catalog entry found; 2 usage or a malformed\n"
+              "catalog; 3 an unreadable catalog directory or a failed write.\n",
+};
 
-static const char show_usage[] =
-    "usage: sysdesc show [--format mlir|attr|yaml|json] [--typed]\n"
-    "                    [--no-check|--strict] NAME\n"
-    "\n"
-    "Prints catalog entry NAME (e.g. nvidia/h100-sxm) with its bases resolved;\n"
-    "YAML by default.  The entry is checked against the device schema first\n"
-    "(sysdesc check; keys it does not know are warnings, errors with --strict);\n"
-    "--no-check prints it as written.\n"
-    "\n"
-    "Exit status: 0 ok; 1 no such catalog entry; 2 bad entry or usage;\n"
-    "3 unreadable file or failed write.\n";
+static const cli_help show_help = {
+    .operands = "NAME",
+    .description =
+        "Prints catalog entry NAME (e.g. nvidia/h100-sxm) with its bases resolved;\n"
+        "YAML by default.  The entry is checked against the device schema first\n"
+        "(sysdesc check; keys it does not know are warnings, errors with --strict);\n"
+        "--no-check prints it as written.\n",
+    .status = "Exit status: 0 ok; 1 no such catalog entry; 2 bad entry or usage;\n"
+              "3 unreadable file or failed write.\n",
+};
 
 /* An empty catalog: where it was looked for, "A, B" of the ':' path. */
 static int no_entries(void)
@@ -65,7 +63,8 @@ static int no_entries(void)
 int cmd_list(int argc, char **argv)
 {
     cli_args a;
-    cli_args_init(&a, "list", list_usage, (const cli_opt *const[]){NULL}, argc, argv);
+    cli_args_init(&a, "list", &list_help,
+                  (const cli_group[]){{NULL}}, argc, argv);
     int o = cli_next(&a);
     if (o != CLI_DONE)
         return o == CLI_EXIT ? a.rc : cli_operand_error(&a, "list takes none");
@@ -109,12 +108,6 @@ int cmd_list(int argc, char **argv)
     return cli_write_stdout("", 0);
 }
 
-enum { OPT_FORMAT = 1 };
-static const cli_opt show_options[] = {
-    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
-    {NULL, NULL, 0, 0},
-};
-
 int cmd_show(int argc, char **argv)
 {
     const char *name = NULL;
@@ -123,22 +116,17 @@ int cmd_show(int argc, char **argv)
     cli_load_options_init(&load_opts);
     unsigned flags = 0;
     cli_args a;
-    cli_args_init(&a, "show", show_usage,
-                  (const cli_opt *const[]){show_options, cli_check_opts, cli_print_opts, NULL},
-                  argc, argv);
-    for (int o, rc; (o = cli_next(&a)) != CLI_DONE;) {
+    cli_args_init(&a, "show", &show_help,
+                  (const cli_group[]){{.opts = cli_format_opts, .base = &format},
+                                      {.opts = cli_check_opts, .base = &load_opts},
+                                      {.opts = cli_print_opts, .base = &flags},
+                                      {NULL}}, argc, argv);
+    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
         if (o == CLI_EXIT)
             return a.rc;
-        if (o == CLI_OPERAND) {
-            if (name)
-                return cli_operand_error(&a, "one NAME");
-            name = a.arg;
-        } else if (o == OPT_FORMAT) {
-            if ((rc = cli_format_option("show", a.value, &format)) >= 0)
-                return rc;
-        } else {
-            cli_description_take(o, &load_opts, &flags);
-        }
+        if (name)
+            return cli_operand_error(&a, "one NAME");
+        name = a.arg;
     }
     if (!name)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "show: missing NAME (see sysdesc list)");

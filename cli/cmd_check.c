@@ -6,30 +6,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: sysdesc check [--complete|--partial] FILE|NAME...\n"
-    "\n"
-    "Checks YAML and MLIR descriptions (\"-\" for standard input) and catalog\n"
-    "names against the device schema (docs/keys.md): unknown keys (with the\n"
-    "nearest known one), value types (with the number to write for \"64KB\"),\n"
-    "ranges, device_type and the rules between keys.  Every problem is\n"
-    "printed as FILE:LINE:COL: error: ..., in file order; a valid file prints\n"
-    "FILE: ok.  --complete also asks for every key the schema marks required\n"
-    "(as the catalog's entries give them); --partial checks a fragment (an\n"
-    "override file): no device_type, no rules between keys.  Keys under a\n"
-    "device's `extra` map are yours and not checked.  A device without\n"
-    "device_type is of the type its id names (CPU, GPU3, class0.GPU3).\n"
-    "\n"
-    "check is strict: keys the schema does not know, and a device type it\n"
-    "cannot tell, are errors here.  convert, summary, attach, compose and\n"
-    "show report them as warnings and go on (MLIR's users write keys of\n"
-    "their own), and convert, summary and attach values of another type\n"
-    "than the schema's too (kept as written); pass them --strict to refuse\n"
-    "them as check does.  An MLIR file's system spec is checked where those\n"
-    "find it: on the top module, or on the one op that holds one.\n"
-    "\n"
-    "Exit status: 0 every file valid; 1 a NAME that is neither a file nor a\n"
-    "catalog entry; 2 a problem; 3 a missing or unreadable file.\n";
+static const cli_help help = {
+    .operands = "FILE|NAME...",
+    .description =
+        "Checks YAML and MLIR descriptions (\"-\" for standard input) and catalog\n"
+        "names against the device schema (docs/keys.md): unknown keys (with the\n"
+        "nearest known one), value types (with the number to write for \"64KB\"),\n"
+        "ranges, device_type and the rules between keys.  Every problem is\n"
+        "printed as FILE:LINE:COL: error: ..., in file order; a valid file prints\n"
+        "FILE: ok.  Keys under a device's `extra` map are yours and not checked.\n"
+        "A device without device_type is of the type its id names (CPU, GPU3,\n"
+        "class0.GPU3).\n"
+        "\n"
+        "check is strict: keys the schema does not know, and a device type it\n"
+        "cannot tell, are errors here.  convert, summary, attach, compose and\n"
+        "show report them as warnings and go on (MLIR's users write keys of\n"
+        "their own), and convert, summary and attach values of another type\n"
+        "than the schema's too (kept as written); pass them --strict to refuse\n"
+        "them as check does.  An MLIR file's system spec is checked where those\n"
+        "find it: on the top module, or on the one op that holds one.\n",
+    .status = "Exit status: 0 every file valid; 1 a NAME that is neither a file nor a\n"
+              "catalog entry; 2 a problem; 3 a missing or unreadable file.\n",
+};
+
+static const cli_opt options[] = {
+    {"--complete", .kind = CLI_BITS, .size = sizeof(unsigned), .set = SYSDESC_CHECK_COMPLETE,
+     .help = "also ask for every key the schema marks required (as\n"
+             "the catalog's entries give them)"},
+    {"--partial", .kind = CLI_BITS, .size = sizeof(unsigned), .set = SYSDESC_CHECK_PARTIAL,
+     .help = "check a fragment (an override file): no device_type, no\n"
+             "rules between keys"},
+    {NULL},
+};
 
 /* A problem as it will be printed (its formatted line, not the whole
  * dlti_error_t: a file of 80,000 problems keeps 80,000 short lines). */
@@ -85,73 +93,66 @@ static int by_position(const void *a, const void *b)
     return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
-enum { OPT_PARTIAL = 1, OPT_COMPLETE };
-static const cli_opt options[] = {
-    {"--partial", NULL, OPT_PARTIAL, 0},
-    {"--complete", NULL, OPT_COMPLETE, 0},
-    {NULL, NULL, 0, 0},
-};
-
-int cmd_check(int argc, char **argv)
+static void free_problems(collected *c)
 {
-    unsigned flags = 0;
-    const char **files = calloc((size_t)argc, sizeof(*files));
-    int nfiles = 0;
-    if (!files)
-        return cli_nomem();
-    cli_args a;
-    cli_args_init(&a, "check", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
-    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
-        if (o == CLI_EXIT) {
-            free(files);
-            return a.rc;
-        }
-        if (o == CLI_OPERAND)
-            files[nfiles++] = a.arg;
-        else
-            flags |= o == OPT_PARTIAL ? SYSDESC_CHECK_PARTIAL : SYSDESC_CHECK_COMPLETE;
-    }
-    if (nfiles == 0) {
-        free(files);
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "check: missing FILE (see sysdesc check --help)");
-    }
+    for (size_t k = 0; k < c->n; k++)
+        free(c->v[k].line);
+    free(c->v);
+}
+
+/* Prints the problems of `c` in file order; returns the worst exit code
+ * they mean (0 none) and counts in *unknown those the loads only warn
+ * about. */
+static int print_problems(collected *c, size_t *unknown)
+{
     int rc = SYSDESC_EXIT_OK;
-    size_t unknown = 0; /* problems the loads only warn about */
-    for (int i = 0; i < nfiles; i++) {
-        dlti_context *ctx = cli_context_new();
-        collected c = {0};
-        long n = ctx ? sysdesc_check_file(ctx, files[i], NULL, flags, collect, &c) : -1;
-        if (n < 0 || c.nomem) {
-            for (size_t k = 0; k < c.n; k++)
-                free(c.v[k].line);
-            free(c.v);
-            dlti_context_free(ctx);
-            free(files);
-            return cli_nomem();
-        }
-        if (c.n > 1) /* qsort(NULL, 0, ...) is undefined */
-            qsort(c.v, c.n, sizeof(*c.v), by_position);
-        for (size_t k = 0; k < c.n; k++) {
-            unknown += c.v[k].code == DLTI_ERROR_UNSUPPORTED;
-            cli_diag("%s", c.v[k].line);
-            free(c.v[k].line);
-            /* The schema's problems are bad input whatever their code; no
-             * such file or name (the checker never says not found) is what
-             * every command says it is.  The worst exit wins: 3, 2, 1. */
-            int code = cli_exit_code(c.v[k].code);
-            if (c.v[k].code != DLTI_ERROR_NOT_FOUND && code != SYSDESC_EXIT_ENVIRONMENT)
-                code = SYSDESC_EXIT_BAD_INPUT;
-            if (code > rc)
-                rc = code;
-        }
+    if (c->n > 1) /* qsort(NULL, 0, ...) is undefined */
+        qsort(c->v, c->n, sizeof(*c->v), by_position);
+    for (size_t k = 0; k < c->n; k++) {
+        *unknown += c->v[k].code == DLTI_ERROR_UNSUPPORTED;
+        cli_diag("%s", c->v[k].line);
+        /* The schema's problems are bad input whatever their code; no such
+         * file or name (the checker never says not found) is what every
+         * command says it is.  The worst exit wins: 3, 2, 1. */
+        int code = cli_exit_code(c->v[k].code);
+        if (c->v[k].code != DLTI_ERROR_NOT_FOUND && code != SYSDESC_EXIT_ENVIRONMENT)
+            code = SYSDESC_EXIT_BAD_INPUT;
+        if (code > rc)
+            rc = code;
+    }
+    return rc;
+}
+
+/* Checks one file: its exit code, or -1 when out of memory. */
+static int check_one(const char *path, unsigned flags, size_t *unknown)
+{
+    dlti_context *ctx = cli_context_new();
+    collected c = {0};
+    long n = ctx ? sysdesc_check_file(ctx, path, NULL, flags, collect, &c) : -1;
+    int rc = -1;
+    if (n >= 0 && !c.nomem) {
+        rc = print_problems(&c, unknown);
         if (n == 0) {
-            int w = printf("%s: ok\n", files[i]) < 0;
+            int w = printf("%s: ok\n", path) < 0;
             (void)w;
         }
-        free(c.v);
-        dlti_context_free(ctx);
     }
-    free(files);
+    free_problems(&c);
+    dlti_context_free(ctx);
+    return rc;
+}
+
+/* Checks every file, then gives the hint about warnings elsewhere. */
+static int check_all(const char *const *files, size_t n, unsigned flags)
+{
+    int rc = SYSDESC_EXIT_OK;
+    size_t unknown = 0; /* problems the loads only warn about */
+    for (size_t i = 0; i < n; i++) {
+        int one = check_one(files[i], flags, &unknown);
+        if (one < 0)
+            return cli_nomem();
+        rc = one > rc ? one : rc;
+    }
     if (unknown)
         fprintf(stderr, "sysdesc: hint: check is strict; convert, summary, attach, compose and "
                         "show report keys and device types the schema does not know as warnings "
@@ -159,4 +160,20 @@ int cmd_check(int argc, char **argv)
                         "(--strict refuses them there too)\n");
     int w = cli_write_stdout("", 0);
     return w != SYSDESC_EXIT_OK ? w : rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    unsigned flags = 0;
+    cli_list files = {0};
+    cli_args a;
+    cli_args_init(&a, "check", &help,
+                  (const cli_group[]){{.opts = options, .base = &flags}, {NULL}}, argc, argv);
+    int rc = cli_parse_all(&a, &files, CLI_ANY, NULL);
+    if (rc < 0)
+        rc = files.n ? check_all(files.v, files.n, flags)
+                     : cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                                "check: missing FILE (see sysdesc check --help)");
+    cli_args_free(&a);
+    return rc;
 }

@@ -5,40 +5,49 @@
 
 #include <stdlib.h>
 
-static const char usage[] =
-    "usage: sysdesc fingerprint [--device ID] [--explain] [--no-check|--strict] SPEC\n"
-    "       sysdesc fingerprint [--device ID] [--explain] [PROBE OPTIONS]\n"
-    "\n"
-    "Prints the fingerprint of a system, \"sd1-\" and 16 hex digits: a tuner's\n"
-    "cache key that changes when the performance-relevant facts change (devices,\n"
-    "counts, sizes, clocks, limits, drivers' and runtimes' versions, compilers,\n"
-    "the allocation) and not otherwise (sources, suspects, host names, UUIDs,\n"
-    "bus ids, paths, measurements, the memory figures the OS moves).  The same\n"
-    "spec in MLIR, YAML or JSON, in any key order, has one fingerprint.\n"
-    "docs/fingerprint.md has the rule and the text that is hashed.\n"
-    "  SPEC          a YAML, MLIR or JSON file (\"-\": standard input) or a\n"
-    "                catalog name, checked against the device schema first\n"
-    "                unless --no-check (--strict: unknown keys are errors)\n"
-    "  PROBE OPTIONS without SPEC this machine is probed as `sysdesc probe`\n"
-    "                probes it, with its options and defaults (sysdesc probe\n"
-    "                --help): `sysdesc probe -o F` then `sysdesc fingerprint F`\n"
-    "                prints what `sysdesc fingerprint` prints\n"
-    "  --device ID   that device alone, its id left out: identical GPUs at two\n"
-    "                places have one fingerprint\n"
-    "  --explain     first the fingerprint as a comment, then the lines it\n"
-    "                hashes (64-bit FNV-1a of the lines that do not start with\n"
-    "                '#'), and a '#' line for each key left out, with why\n"
-    "\n"
-    "Exit status: 0 ok; 1 no such device, an MLIR file without a system spec, or\n"
-    "SPEC is no file and no catalog entry (the nearest names suggested); 2 bad\n"
-    "input or usage; 3 unreadable file, failed probe or write.\n";
-
-enum { OPT_DEVICE = 1, OPT_EXPLAIN };
-static const cli_opt options[] = {
-    {"--device", NULL, OPT_DEVICE, CLI_VALUE},
-    {"--explain", NULL, OPT_EXPLAIN, 0},
-    {NULL, NULL, 0, 0},
+static const cli_help help = {
+    .operands = "[SPEC]",
+    .description =
+        "Prints the fingerprint of a system, \"sd1-\" and 16 hex digits: a tuner's\n"
+        "cache key that changes when the performance-relevant facts change (devices,\n"
+        "counts, sizes, clocks, limits, drivers' and runtimes' versions, compilers,\n"
+        "the allocation) and not otherwise (sources, suspects, host names, UUIDs,\n"
+        "bus ids, paths, measurements, the memory figures the OS moves).  The same\n"
+        "spec in MLIR, YAML or JSON, in any key order, has one fingerprint.\n"
+        "docs/fingerprint.md has the rule and the text that is hashed.\n",
+    .status = "Exit status: 0 ok; 1 no such device, an MLIR file without a system spec, or\n"
+              "SPEC is no file and no catalog entry (the nearest names suggested); 2 bad\n"
+              "input or usage; 3 unreadable file, failed probe or write.\n",
 };
+
+typedef struct fingerprint_args {
+    const char *device;
+    bool explain;
+    cli_probe_args probe;
+    sysdesc_yaml_options load;
+} fingerprint_args;
+
+#define AT(member) CLI_AT(fingerprint_args, member)
+static const cli_opt options[] = {
+    {.kind = CLI_TEXT, .label = "SPEC",
+     .help = "a YAML, MLIR or JSON file (\"-\": standard input) or a\n"
+             "catalog name, checked against the device schema first\n"
+             "unless --no-check (--strict: unknown keys are errors)"},
+    {.kind = CLI_TEXT, .label = "PROBE OPTIONS",
+     .help = "without SPEC this machine is probed as `sysdesc probe`\n"
+             "probes it, with its options and defaults (sysdesc probe\n"
+             "--help): `sysdesc probe -o F` then `sysdesc fingerprint F`\n"
+             "prints what `sysdesc fingerprint` prints"},
+    {"--device", .flags = CLI_VALUE, .kind = CLI_STRING, AT(device), .metavar = "ID",
+     .help = "that device alone, its id left out: identical GPUs at two\n"
+             "places have one fingerprint"},
+    {"--explain", .kind = CLI_FLAG, AT(explain),
+     .help = "first the fingerprint as a comment, then the lines it\n"
+             "hashes (64-bit FNV-1a of the lines that do not start with\n"
+             "'#'), and a '#' line for each key left out, with why"},
+    {NULL},
+};
+#undef AT
 
 /* The fingerprint line, or with --explain the text it hashes after it. */
 static int print_fingerprint(const dlti_attr *spec, const char *device, bool explain)
@@ -62,49 +71,28 @@ static int print_fingerprint(const dlti_attr *spec, const char *device, bool exp
 
 int cmd_fingerprint(int argc, char **argv)
 {
-    cli_probe_args pa;
-    cli_probe_args_init(&pa, SYSDESC_PROBE_IO_AUTO); /* as `sysdesc probe`, so that both agree */
-    const char *path = NULL, *device = NULL;
-    bool explain = false;
-    sysdesc_yaml_options load_opts;
-    cli_load_options_init(&load_opts);
+    fingerprint_args f = {0};
+    cli_probe_args_init(&f.probe, SYSDESC_PROBE_IO_AUTO); /* as `sysdesc probe`: both agree */
+    cli_load_options_init(&f.load);
+    cli_list spec = {0};
     cli_args a;
-    cli_args_init(&a, "fingerprint", usage,
-                  (const cli_opt *const[]){options, cli_probe_opts, cli_check_opts, NULL}, argc,
-                  argv);
-    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
-        if (o == CLI_EXIT)
-            return a.rc;
-        if (o == CLI_OPERAND) {
-            if (path)
-                return cli_operand_error(&a, "one SPEC");
-            path = a.arg;
-        } else if (o == OPT_DEVICE) {
-            device = a.value;
-        } else if (o == OPT_EXPLAIN) {
-            explain = true;
-        } else if (!cli_probe_take(&pa, o, a.value)) {
-            cli_description_take(o, &load_opts, NULL);
-        }
-    }
-    int need = cli_probe_args_check("fingerprint", &pa, path == NULL);
-    if (need >= 0)
-        return need;
-    dlti_context *ctx = cli_context_new();
-    if (!ctx)
-        return cli_nomem();
-    dlti_error_t err;
-    sysdesc_system sys = {0};
-    int rc = SYSDESC_EXIT_OK;
-    if (!path) {
-        sys.spec = cli_probe(ctx, NULL, 0, &pa, &err);
-        if (!sys.spec)
-            rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "fingerprint: probing this host: %s", err.text);
-    } else if (sysdesc_system_load(ctx, path, &load_opts, &sys, &err) < 0) {
-        rc = cli_report(&err);
-    }
-    if (rc == SYSDESC_EXIT_OK)
-        rc = print_fingerprint(sys.spec, device, explain);
+    cli_args_init(&a, "fingerprint", &help,
+                  (const cli_group[]){{.opts = options, .base = &f},
+                                      CLI_PROBE_GROUPS(f.probe),
+                                      {.opts = cli_check_opts, .base = &f.load},
+                                      {NULL}}, argc, argv);
+    int rc = cli_parse_all(&a, &spec, 1, "one SPEC");
+    const char *path = spec.n ? spec.v[0] : NULL;
+    if (rc < 0)
+        rc = cli_probe_args_check("fingerprint", &f.probe, path == NULL);
+    dlti_context *ctx = rc < 0 ? cli_context_new() : NULL;
+    sysdesc_system sys;
+    if (rc < 0 && !ctx)
+        rc = cli_nomem();
+    if (rc < 0 && (rc = cli_load_system(ctx, path, &f.load, &f.probe,
+                                        "fingerprint: probing this host", &sys)) < 0)
+        rc = print_fingerprint(sys.spec, f.device, f.explain);
     dlti_context_free(ctx);
+    cli_args_free(&a);
     return rc;
 }

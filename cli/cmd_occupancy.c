@@ -10,54 +10,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: sysdesc occupancy [--json] [--carveout PCT] [--subgroup N]\n"
-    "                         [--no-check|--strict] SPEC DEVICE\n"
-    "                         --threads N --registers R --shared BYTES\n"
-    "\n"
-    "Prints how many blocks and warps (AMD: workgroups and waves) of a kernel\n"
-    "stay resident on one compute unit of GPU DEVICE of SPEC (a YAML, MLIR or\n"
-    "JSON file, or a catalog name: no GPU is needed), which resource limits\n"
-    "them, and the block sizes of highest occupancy.  The rules are the\n"
-    "vendor's (NVIDIA: cudaOccupancyMaxActiveBlocksPerMultiprocessor's; AMD:\n"
-    "SIMDs, waves and VGPR granules per CU), the numbers the device's own keys\n"
-    "(docs/occupancy.md lists them).\n"
-    "  --threads N      threads per block\n"
-    "  --registers R    registers per thread (ptxas -v; AMD: VGPRs per lane)\n"
-    "  --shared BYTES   shared memory (LDS) per block, static and dynamic\n"
-    "  --carveout PCT   NVIDIA: the preferred shared memory carveout, 0..100\n"
-    "                   percent of the shared memory per SM (default: all)\n"
-    "  --subgroup N     the warp or wave size (default: the device's smallest)\n"
-    "  --json           one JSON object (docs/occupancy.md has its fields)\n"
-    "\n"
-    "Exit status: 0 ok; 1 no such device, or the device lacks a key the rules\n"
-    "need (named); 2 bad input or usage, or a vendor without rules; 3\n"
-    "unreadable file.\n";
-
-enum { OPT_THREADS = 1, OPT_REGISTERS, OPT_SHARED, OPT_CARVEOUT, OPT_SUBGROUP, OPT_JSON };
-static const cli_opt options[] = {
-    {"--threads", NULL, OPT_THREADS, CLI_VALUE},
-    {"--registers", NULL, OPT_REGISTERS, CLI_VALUE},
-    {"--shared", NULL, OPT_SHARED, CLI_VALUE},
-    {"--carveout", NULL, OPT_CARVEOUT, CLI_VALUE},
-    {"--subgroup", NULL, OPT_SUBGROUP, CLI_VALUE},
-    {"--json", NULL, OPT_JSON, 0},
-    {NULL, NULL, 0, 0},
+static const cli_help help = {
+    .operands = "SPEC DEVICE",
+    .description =
+        "Prints how many blocks and warps (AMD: workgroups and waves) of a kernel\n"
+        "stay resident on one compute unit of GPU DEVICE of SPEC (a YAML, MLIR or\n"
+        "JSON file, or a catalog name: no GPU is needed), which resource limits\n"
+        "them, and the block sizes of highest occupancy.  The rules are the\n"
+        "vendor's (NVIDIA: cudaOccupancyMaxActiveBlocksPerMultiprocessor's; AMD:\n"
+        "SIMDs, waves and VGPR granules per CU), the numbers the device's own keys\n"
+        "(docs/occupancy.md lists them).\n",
+    .status = "Exit status: 0 ok; 1 no such device, or the device lacks a key the rules\n"
+              "need (named); 2 bad input or usage, or a vendor without rules; 3\n"
+              "unreadable file.\n",
 };
 
-/* `text` as a decimal integer from `min` to `max`: 0, or the exit code
- * after naming the option. */
-static int number(const char *option, const char *text, int64_t min, int64_t max, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max)
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "occupancy: %s takes a number from %lld to %lld, "
-                        "not '%s'", option, (long long)min, (long long)max, text);
-    *out = v;
-    return 0;
-}
+/* The request's numbers, bound to a sysdesc_occupancy_request; the three
+ * it needs mark `given`. */
+enum { GIVEN_THREADS = 1, GIVEN_REGISTERS = 2, GIVEN_SHARED = 4 };
+#define AT(member) CLI_AT(sysdesc_occupancy_request, member)
+static const cli_opt request_opts[] = {
+    {"--threads", .flags = CLI_VALUE | CLI_NEEDED, .kind = CLI_NUMBER, AT(threads_per_block),
+     .min = 1, .max = INT32_MAX, .what = "a number of threads", .given = GIVEN_THREADS,
+     .metavar = "N", .help = "threads per block"},
+    {"--registers", .flags = CLI_VALUE | CLI_NEEDED, .kind = CLI_NUMBER,
+     AT(registers_per_thread), .max = INT32_MAX, .what = "a number of registers",
+     .given = GIVEN_REGISTERS, .metavar = "R",
+     .help = "registers per thread (ptxas -v; AMD: VGPRs per lane)"},
+    {"--shared", .flags = CLI_VALUE | CLI_NEEDED, .kind = CLI_NUMBER,
+     AT(shared_memory_per_block), .max = INT64_MAX / 4, .what = "a number of bytes",
+     .given = GIVEN_SHARED, .metavar = "BYTES",
+     .help = "shared memory (LDS) per block, static and dynamic"},
+    {"--carveout", .flags = CLI_VALUE, .kind = CLI_NUMBER, AT(carveout_percent), .max = 100,
+     .what = "a number of percent", .metavar = "PCT",
+     .help = "NVIDIA: the preferred shared memory carveout, 0..100\n"
+             "percent of the shared memory per SM (default: all)"},
+    {"--subgroup", .flags = CLI_VALUE, .kind = CLI_NUMBER, AT(subgroup_size), .min = 1,
+     .max = 1024, .what = "a number of threads", .metavar = "N",
+     .help = "the warp or wave size (default: the device's smallest)"},
+    {NULL},
+};
+#undef AT
+static const cli_opt json_opts[] = {
+    {"--json", .kind = CLI_FLAG, .size = sizeof(bool),
+     .help = "one JSON object (docs/occupancy.md has its fields)"},
+    {NULL},
+};
 
 /* A limit as text: "-" where it does not bind. */
 static void limit_text(int64_t v, char *out, size_t size)
@@ -153,83 +151,55 @@ static int print_text(const dlti_attr *dev, const char *id, const sysdesc_occupa
     return cli_write_stdout(buf, (size_t)len);
 }
 
-int cmd_occupancy(int argc, char **argv)
+/* The occupancy of `req` on device `id` of `spec`, as text or JSON. */
+static int occupancy(dlti_context *ctx, const sysdesc_yaml_options *load, const char *spec,
+                     const char *id, const sysdesc_occupancy_request *req, bool json)
 {
-    sysdesc_yaml_options opts;
-    cli_load_options_init(&opts);
-    const char *operands[2];
-    int n = 0, rc;
-    bool json = false, have[3] = {false, false, false};
-    sysdesc_occupancy_request req = sysdesc_occupancy_request_make(0, 0, 0);
-    cli_args a;
-    cli_args_init(&a, "occupancy", usage,
-                  (const cli_opt *const[]){options, cli_check_opts, NULL}, argc, argv);
-    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
-        if (o == CLI_EXIT)
-            return a.rc;
-        if (o == CLI_OPERAND) {
-            if (n == 2)
-                return cli_operand_error(&a, "one SPEC and one DEVICE");
-            operands[n++] = a.arg;
-        } else if (o == OPT_THREADS) {
-            if ((rc = number("--threads", a.value, 1, INT32_MAX, &req.threads_per_block)))
-                return rc;
-            have[0] = true;
-        } else if (o == OPT_REGISTERS) {
-            if ((rc = number("--registers", a.value, 0, INT32_MAX, &req.registers_per_thread)))
-                return rc;
-            have[1] = true;
-        } else if (o == OPT_SHARED) {
-            if ((rc = number("--shared", a.value, 0, INT64_MAX / 4, &req.shared_memory_per_block)))
-                return rc;
-            have[2] = true;
-        } else if (o == OPT_CARVEOUT) {
-            if ((rc = number("--carveout", a.value, 0, 100, &req.carveout_percent)))
-                return rc;
-        } else if (o == OPT_SUBGROUP) {
-            if ((rc = number("--subgroup", a.value, 1, 1024, &req.subgroup_size)))
-                return rc;
-        } else if (o == OPT_JSON) {
-            json = true;
-        } else {
-            cli_description_take(o, &opts, NULL);
-        }
-    }
-    if (n != 2 || !have[0] || !have[1] || !have[2])
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                        "occupancy: SPEC, DEVICE, --threads, --registers and --shared are needed "
-                        "(see sysdesc occupancy --help)");
-    dlti_context *ctx = cli_context_new();
-    if (!ctx)
-        return cli_nomem();
     dlti_error_t err;
     sysdesc_system sys;
-    if (sysdesc_system_load(ctx, operands[0], &opts, &sys, &err) < 0) {
-        rc = cli_report(&err);
-        dlti_context_free(ctx);
+    if (sysdesc_system_load(ctx, spec, load, &sys, &err) < 0)
+        return cli_report(&err);
+    const dlti_attr *dev = sys.spec ? dlti_attr_lookup_string(sys.spec, id, strlen(id)) : NULL;
+    if (!dev)
+        return cli_fail(SYSDESC_EXIT_NOT_FOUND, "occupancy: no device '%s' in %s", id, spec);
+    if (json) {
+        size_t len;
+        char *text = sysdesc_occupancy_json(dev, id, req, &len, &err);
+        if (!text)
+            return cli_fail(cli_exit_code(err.code), "occupancy: %s", err.text);
+        int rc = cli_write_stdout(text, len);
+        free(text);
         return rc;
     }
-    const dlti_attr *dev =
-        sys.spec ? dlti_attr_lookup_string(sys.spec, operands[1], strlen(operands[1])) : NULL;
-    if (!dev) {
-        rc = cli_fail(SYSDESC_EXIT_NOT_FOUND, "occupancy: no device '%s' in %s", operands[1],
-                      operands[0]);
-    } else if (json) {
-        size_t len;
-        char *text = sysdesc_occupancy_json(dev, operands[1], &req, &len, &err);
-        if (!text) {
-            rc = cli_fail(cli_exit_code(err.code), "occupancy: %s", err.text);
-        } else {
-            rc = cli_write_stdout(text, len);
-            free(text);
-        }
-    } else {
-        sysdesc_occupancy o;
-        if (sysdesc_occupancy_compute(dev, operands[1], &req, &o, &err) < 0)
-            rc = cli_fail(cli_exit_code(err.code), "occupancy: %s", err.text);
-        else
-            rc = print_text(dev, operands[1], &req, &o);
-    }
+    sysdesc_occupancy o;
+    if (sysdesc_occupancy_compute(dev, id, req, &o, &err) < 0)
+        return cli_fail(cli_exit_code(err.code), "occupancy: %s", err.text);
+    return print_text(dev, id, req, &o);
+}
+
+int cmd_occupancy(int argc, char **argv)
+{
+    sysdesc_yaml_options load;
+    cli_load_options_init(&load);
+    cli_list ops = {0};
+    bool json = false;
+    unsigned given = 0;
+    sysdesc_occupancy_request req = sysdesc_occupancy_request_make(0, 0, 0);
+    cli_args a;
+    cli_args_init(&a, "occupancy", &help,
+                  (const cli_group[]){{.opts = request_opts, .base = &req, .given = &given},
+                                      {.opts = json_opts, .base = &json},
+                                      {.opts = cli_check_opts, .base = &load},
+                                      {NULL}}, argc, argv);
+    int rc = cli_parse_all(&a, &ops, 2, "one SPEC and one DEVICE");
+    if (rc < 0 && (ops.n != 2 || given != (GIVEN_THREADS | GIVEN_REGISTERS | GIVEN_SHARED)))
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                      "occupancy: SPEC, DEVICE, --threads, --registers and --shared are needed "
+                      "(see sysdesc occupancy --help)");
+    dlti_context *ctx = rc < 0 ? cli_context_new() : NULL;
+    if (rc < 0)
+        rc = ctx ? occupancy(ctx, &load, ops.v[0], ops.v[1], &req, json) : cli_nomem();
     dlti_context_free(ctx);
+    cli_args_free(&a);
     return rc;
 }

@@ -6,19 +6,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: sysdesc schema [--format markdown|json] [--device CPU|GPU]\n"
-    "\n"
-    "Prints the device schema the library checks descriptions against: every\n"
-    "key a device may hold, with its type, unit, the device types that carry\n"
-    "it, those whose complete descriptions need it, its class (fact, limit,\n"
-    "peak, bookkeeping), its range and meaning.  A '*' in a path is one level\n"
-    "whose names the parent map lists.\n"
-    "  --format markdown  one table, as docs/keys.md holds it (default)\n"
-    "  --format json      {\"schema_version\": 1, \"keys\": [{\"path\": ...}, ...]}\n"
-    "  --device T         only the keys a device of type T (CPU or GPU) may hold\n"
-    "\n"
-    "Exit status: 0 ok; 2 bad usage; 3 failed write.\n";
+static const cli_help help = {
+    .description =
+        "Prints the device schema the library checks descriptions against: every\n"
+        "key a device may hold, with its type, unit, the device types that carry\n"
+        "it, those whose complete descriptions need it, its class (fact, limit,\n"
+        "peak, bookkeeping), its range and meaning.  A '*' in a path is one level\n"
+        "whose names the parent map lists.\n",
+    .status = "Exit status: 0 ok; 2 bad usage; 3 failed write.\n",
+};
 
 typedef enum { FORMAT_MARKDOWN, FORMAT_JSON } schema_format;
 
@@ -67,18 +63,16 @@ static bool has_range(const sysdesc_schema_key *k)
            (k->min != 0 || k->max != 0);
 }
 
-/* Device type bits as "CPU", "GPU" joined by `sep`, each in `quote`s, into `out`. */
+/* Device type bits as "CPU", "GPU", "ACCEL" joined by `sep`, each in `quote`s, into `out`. */
 static void devices_text(unsigned bits, const char *sep, const char *quote, char *out,
                          size_t size)
 {
-    static const struct { unsigned bit; const char *name; } types[] = {
-        {SYSDESC_DEVICE_CPU, "CPU"}, {SYSDESC_DEVICE_GPU, "GPU"}};
     size_t used = 0;
     out[0] = '\0';
-    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) && used < size; i++)
-        if (bits & types[i].bit)
+    for (unsigned bit = 1; bit & SYSDESC_DEVICE_ALL && used < size; bit <<= 1)
+        if (bits & bit)
             used += (size_t)snprintf(out + used, size - used, "%s%s%s%s", used ? sep : "",
-                                     quote, types[i].name, quote);
+                                     quote, sysdesc_schema_device_type_name(bit), quote);
 }
 
 /* One markdown table cell after a '|': " TEXT |" (" |" when empty), '|' escaped. */
@@ -205,41 +199,48 @@ static void put_json_key(const sysdesc_schema_key *k, bool first)
     putchar('}');
 }
 
-enum { OPT_FORMAT = 1, OPT_DEVICE };
-static const cli_opt options[] = {
-    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
-    {"--device", NULL, OPT_DEVICE, CLI_VALUE},
-    {NULL, NULL, 0, 0},
-};
-
-int cmd_schema(int argc, char **argv)
+static bool parse_format(const char *value, void *field, char *msg, size_t size)
 {
-    schema_format format = FORMAT_MARKDOWN;
-    unsigned device = 0; /* 0: every device type */
-    cli_args a;
-    cli_args_init(&a, "schema", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
-    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
-        const char *v = a.value;
-        if (o == CLI_EXIT)
-            return a.rc;
-        if (o == CLI_OPERAND)
-            return cli_operand_error(&a, "schema takes none");
-        if (o == OPT_FORMAT) {
-            if (strcmp(v, "markdown") == 0 || strcmp(v, "md") == 0)
-                format = FORMAT_MARKDOWN;
-            else if (strcmp(v, "json") == 0)
-                format = FORMAT_JSON;
-            else
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                                "schema: unknown format '%s' (markdown, json)", v);
-        } else {
-            device = sysdesc_schema_device_type(v);
-            if (!device)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                                "schema: unknown device type '%s' (CPU, GPU)", v);
-        }
+    if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+        *(schema_format *)field = FORMAT_MARKDOWN;
+    else if (strcmp(value, "json") == 0)
+        *(schema_format *)field = FORMAT_JSON;
+    else {
+        snprintf(msg, size, "unknown format '%s' (markdown, json)", value);
+        return false;
     }
+    return true;
+}
 
+static bool parse_device(const char *value, void *field, char *msg, size_t size)
+{
+    if ((*(unsigned *)field = sysdesc_schema_device_type(value)) != 0)
+        return true;
+    snprintf(msg, size, "unknown device type '%s' (CPU, GPU, ACCEL)", value);
+    return false;
+}
+
+typedef struct schema_args {
+    schema_format format;
+    unsigned device; /* 0: every device type */
+} schema_args;
+
+#define AT(member) CLI_AT(schema_args, member)
+static const cli_opt options[] = {
+    {"--format", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(format), .parse = parse_format,
+     .usage = "--format markdown|json", .label = "--format F",
+     .help = "markdown: one table, as docs/keys.md holds it (default);\n"
+             "json: {\"schema_version\": 1, \"keys\": [{\"path\": ...}, ...]}"},
+    {"--device", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(device), .parse = parse_device,
+     .usage = "--device CPU|GPU|ACCEL", .label = "--device T",
+     .help = "only the keys of device type T (CPU, GPU or ACCEL)"},
+    {NULL},
+};
+#undef AT
+
+/* Every key of the schema (of device type `device`, 0: all) as `format`. */
+static int print_schema(schema_format format, unsigned device)
+{
     if (format == FORMAT_MARKDOWN)
         fputs("| key | type | unit | devices | required | class | range | meaning |\n"
               "|---|---|---|---|---|---|---|---|\n",
@@ -261,4 +262,16 @@ int cmd_schema(int argc, char **argv)
         fputs("\n  ]\n}\n", stdout);
     /* Write errors of the printf calls surface in this flush. */
     return cli_write_stdout("", 0);
+}
+
+int cmd_schema(int argc, char **argv)
+{
+    schema_args s = {FORMAT_MARKDOWN, 0};
+    cli_list none = {0};
+    cli_args a;
+    cli_args_init(&a, "schema", &help, (const cli_group[]){{.opts = options, .base = &s}, {NULL}},
+                  argc, argv);
+    int rc = cli_parse_all(&a, &none, 0, "schema takes none");
+    cli_args_free(&a);
+    return rc < 0 ? print_schema(s.format, s.device) : rc;
 }

@@ -6,42 +6,25 @@
  * under their labels, with colour on a terminal. */
 #include "cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char usage[] =
-    "usage: sysdesc summary [--color[=WHEN]] [--no-check|--strict] [--scope OP]\n"
-    "                       SPEC\n"
-    "       sysdesc summary [--color[=WHEN]] --host [PROBE OPTIONS]\n"
-    "\n"
-    "Prints a system for people: one block per device, a header line (id,\n"
-    "vendor and model, device type, arch), then the keys the device schema\n"
-    "gives a summary label (docs/keys.md), in schema order, with their units\n"
-    "(KiB/MiB/GiB, GHz, TB/s, TFLOP/s).  Devices whose blocks read the same\n"
-    "are one block, at the first one's place: \"GPU0..GPU7  8 \xc3\x97 NVIDIA H100\n"
-    "SXM5 80GB\".  Every line fits 80 columns.\n"
-    "  SPEC          a YAML or MLIR file (\"-\": standard input) or a catalog\n"
-    "                name (nvidia/dgx-h100), checked against the device\n"
-    "                schema first unless --no-check (sysdesc check); keys it\n"
-    "                does not know and values of another type (shown as\n"
-    "                written) are warnings, errors with --strict\n"
-    "  --scope OP    the op of an MLIR SPEC to show (outer/inner; / the top\n"
-    "                module); default: the top module's system spec, else the\n"
-    "                one op holding one, else the DLTI there is (a #dlti.map,\n"
-    "                a data layout alone, arrays of device specs), one block\n"
-    "                per attribute\n"
-    "  --host        probe this machine instead; PROBE OPTIONS as for sysdesc\n"
-    "                probe: --io (default here), --no-io, --quiet, --no-catalog,\n"
-    "                --runtimes=LIST, --no-cache, --refresh-cache,\n"
-    "                --runtime-timeout=MS, --gcc=NAME, --clang=NAME\n"
-    "  --color=WHEN  auto (default: colour on a terminal unless NO_COLOR is\n"
-    "                set or TERM is dumb), always or never; --color: always\n"
-    "\n"
-    "Exit status: 0 ok; 1 an MLIR file without DLTI (or with it on several ops:\n"
-    "--scope chooses), or SPEC is no file and no catalog entry (the nearest\n"
-    "names suggested); 2 bad input or usage; 3 unreadable file, failed probe or\n"
-    "write.\n";
+static const cli_help help = {
+    .operands = "[SPEC]",
+    .description =
+        "Prints a system for people: one block per device, a header line (id,\n"
+        "vendor and model, device type, arch), then the keys the device schema\n"
+        "gives a summary label (docs/keys.md), in schema order, with their units\n"
+        "(KiB/MiB/GiB, GHz, TB/s, TFLOP/s).  Devices whose blocks read the same\n"
+        "are one block, at the first one's place: \"GPU0..GPU7  8 \xc3\x97 NVIDIA H100\n"
+        "SXM5 80GB\".  Every line fits 80 columns.\n",
+    .status = "Exit status: 0 ok; 1 an MLIR file without DLTI (or with it on several ops:\n"
+              "--scope chooses), or SPEC is no file and no catalog entry (the nearest\n"
+              "names suggested); 2 bad input or usage; 3 unreadable file, failed probe or\n"
+              "write.\n",
+};
 
 #define WIDTH 80
 #define INDENT 2
@@ -373,90 +356,112 @@ static bool color_auto(void)
     return isatty(STDOUT_FILENO) && !(no && *no) && !(term && strcmp(term, "dumb") == 0);
 }
 
-enum { OPT_HOST = 1, OPT_COLOR, OPT_SCOPE };
-static const cli_opt options[] = {
-    {"--host", NULL, OPT_HOST, 0},
-    {"--scope", NULL, OPT_SCOPE, CLI_VALUE},
-    {"--color", NULL, OPT_COLOR, CLI_VALUE_OPT},
-    {NULL, NULL, 0, 0},
-};
-
-int cmd_summary(int argc, char **argv)
+/* --color[=WHEN]: -1 auto, 0 never, 1 always (the default of --color). */
+static bool parse_color(const char *value, void *field, char *msg, size_t size)
 {
-    cli_probe_args pa;
-    cli_probe_args_init(&pa, SYSDESC_PROBE_IO_ON);
-    const char *path = NULL;
-    int color = -1; /* -1 auto, 0 never, 1 always */
-    sysdesc_yaml_options load_opts;
-    cli_load_options_init(&load_opts);
-    load_opts.flags |= SYSDESC_LOAD_LENIENT; /* a transform: docs/checks.md */
-    cli_args a;
-    cli_args_init(&a, "summary", usage,
-                  (const cli_opt *const[]){options, cli_probe_opts, cli_check_opts, NULL}, argc,
-                  argv);
-    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
-        if (o == CLI_EXIT)
-            return a.rc;
-        if (o == CLI_OPERAND) {
-            if (path)
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: one SPEC at a time ('%s', '%s')",
-                                path, a.arg);
-            path = a.arg;
-        } else if (o == OPT_HOST) {
-            pa.host = true;
-        } else if (o == OPT_SCOPE) {
-            load_opts.scope = a.value;
-        } else if (o == OPT_COLOR) {
-            const char *w = a.value ? a.value : "always";
-            if (strcmp(w, "always") == 0)
-                color = 1;
-            else if (strcmp(w, "never") == 0)
-                color = 0;
-            else if (strcmp(w, "auto") == 0)
-                color = -1;
-            else
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                                "summary: --color is auto, always or never, not '%s'", w);
-        } else if (!cli_probe_take(&pa, o, a.value)) {
-            cli_description_take(o, &load_opts, NULL);
-        }
+    const char *w = value ? value : "always";
+    int *color = field;
+    if (strcmp(w, "always") == 0)
+        *color = 1;
+    else if (strcmp(w, "never") == 0)
+        *color = 0;
+    else if (strcmp(w, "auto") == 0)
+        *color = -1;
+    else {
+        snprintf(msg, size, "--color is auto, always or never, not '%s'", w);
+        return false;
     }
-    if (pa.host && path)
+    return true;
+}
+
+typedef struct summary_args {
+    int color;
+    cli_probe_args probe;
+    sysdesc_yaml_options load;
+} summary_args;
+
+#define AT(member) CLI_AT(summary_args, member)
+static const cli_opt options[] = {
+    {.kind = CLI_TEXT, .label = "SPEC",
+     .help = "a YAML or MLIR file (\"-\": standard input) or a catalog\n"
+             "name (nvidia/dgx-h100)"},
+    {"--host", .kind = CLI_FLAG, AT(probe.host),
+     .help = "probe this machine instead; PROBE OPTIONS as for sysdesc\n"
+             "probe: --io (default here), --no-io, --quiet, --no-catalog,\n"
+             "--runtimes=LIST, --no-cache, --refresh-cache,\n"
+             "--runtime-timeout=MS, --gcc=NAME, --clang=NAME"},
+    {"--color", .flags = CLI_VALUE_OPT, .kind = CLI_PARSE, AT(color), .parse = parse_color,
+     .metavar = "WHEN", .label = "--color=WHEN",
+     .help = "auto (default: colour on a terminal unless NO_COLOR is\n"
+             "set or TERM is dumb), always or never; --color: always"},
+    {NULL},
+};
+#undef AT
+
+/* The options that exclude each other or are missing: -1 when fine. */
+static int check_combination(const summary_args *s, const char *path)
+{
+    if (s->probe.host && path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: a SPEC or --host, not both");
-    if (pa.host && load_opts.scope)
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: --scope names an op of an MLIR SPEC, not "
-                                                "of --host");
-    if (!pa.host && !path)
+    if (s->probe.host && s->load.scope)
+        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: --scope names an op of an MLIR SPEC, "
+                                                "not of --host");
+    if (!s->probe.host && !path)
         return cli_fail(SYSDESC_EXIT_BAD_INPUT,
                         "summary: missing SPEC: a file, a catalog name or --host for this "
                         "machine (see sysdesc summary --help)");
-    int need = cli_probe_args_check("summary", &pa, pa.host);
-    if (need >= 0)
-        return need;
-    dlti_context *ctx = cli_context_new();
-    if (!ctx)
-        return cli_nomem();
-    dlti_error_t err;
-    sysdesc_system sys = {0};
-    int rc = SYSDESC_EXIT_OK;
-    if (pa.host) {
-        sys.spec = cli_probe(ctx, NULL, 0, &pa, &err);
-        if (!sys.spec)
-            rc = cli_fail(SYSDESC_EXIT_ENVIRONMENT, "summary --host: %s", err.text);
-    } else if (sysdesc_system_load(ctx, path, &load_opts, &sys, &err) < 0) {
-        rc = cli_report(&err);
+    return cli_probe_args_check("summary", &s->probe, s->probe.host);
+}
+
+/* The summary of `sys`: its devices, or the other DLTI a lenient load gave. */
+static int print_summary(const dlti_context *ctx, const sysdesc_system *sys, int color)
+{
+    printer pr = {{0}, color < 0 ? color_auto() : color == 1};
+    int rc;
+    if (sys->spec)
+        rc = summarize(&pr, ctx, sys->spec);
+    else /* a lenient load of other DLTI: a #dlti.map, a data layout, ... */
+        rc = sum_dlti_blocks(ctx, sys, dlti_block, &pr) && !pr.out.failed ? SYSDESC_EXIT_OK
+                                                                          : cli_nomem();
+    if (rc == SYSDESC_EXIT_OK)
+        rc = cli_write_stdout(pr.out.p ? pr.out.p : "", pr.out.len);
+    free(pr.out.p);
+    return rc;
+}
+
+int cmd_summary(int argc, char **argv)
+{
+    summary_args s = {.color = -1};
+    cli_probe_args_init(&s.probe, SYSDESC_PROBE_IO_ON);
+    cli_load_options_init(&s.load);
+    s.load.flags |= SYSDESC_LOAD_LENIENT; /* a transform: docs/checks.md */
+    const char *path = NULL;
+    cli_args a;
+    cli_args_init(&a, "summary", &help,
+                  (const cli_group[]){{.opts = options, .base = &s},
+                                      CLI_PROBE_GROUPS(s.probe),
+                                      {.opts = cli_transform_opts, .base = &s.load},
+                                      {NULL}}, argc, argv);
+    int rc = -1;
+    for (int o; rc < 0 && (o = cli_next(&a)) != CLI_DONE;) {
+        if (o == CLI_EXIT)
+            rc = a.rc;
+        else if (path)
+            rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "summary: one SPEC at a time ('%s', '%s')",
+                          path, a.arg);
+        else
+            path = a.arg;
     }
-    if (rc == SYSDESC_EXIT_OK) {
-        printer pr = {{0}, color < 0 ? color_auto() : color == 1};
-        if (sys.spec)
-            rc = summarize(&pr, ctx, sys.spec);
-        else /* a lenient load of other DLTI: a #dlti.map, a data layout, ... */
-            rc = sum_dlti_blocks(ctx, &sys, dlti_block, &pr) && !pr.out.failed ? SYSDESC_EXIT_OK
-                                                                              : cli_nomem();
-        if (rc == SYSDESC_EXIT_OK)
-            rc = cli_write_stdout(pr.out.p ? pr.out.p : "", pr.out.len);
-        free(pr.out.p);
-    }
+    if (rc < 0)
+        rc = check_combination(&s, path);
+    dlti_context *ctx = rc < 0 ? cli_context_new() : NULL;
+    sysdesc_system sys;
+    if (rc < 0 && !ctx)
+        rc = cli_nomem();
+    if (rc < 0 && (rc = cli_load_system(ctx, path, &s.load, &s.probe, "summary --host",
+                                        &sys)) < 0)
+        rc = print_summary(ctx, &sys, s.color);
     dlti_context_free(ctx);
+    cli_args_free(&a);
     return rc;
 }

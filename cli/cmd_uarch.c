@@ -5,27 +5,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: sysdesc uarch [--format mlir|attr|yaml|json] [--gcc-version V]\n"
-    "                     [--clang-version V] [NAME]\n"
-    "\n"
-    "The microarchitecture table the probe recognises CPUs with (archspec's\n"
-    "names and compiler entries, LLVM's Host.cpp names, GCC release notes).\n"
-    "Without NAME: its names, one a line.  With NAME (zen4, sapphirerapids,\n"
-    "neoverse_v2): the CPU identity keys the probe writes for that\n"
-    "microarchitecture, as a device \"CPU\": uarch, uarch_ancestors (nearest\n"
-    "first), triple, and compiler: for gcc and clang the flags of the newest\n"
-    "entry with its version range and the fallback for older compilers, and\n"
-    "llvm.cpu.  A catalog CPU entry copies them (docs/catalog.md).\n"
-    "  --format F  mlir, attr, yaml (default) or json; with NAME only\n"
-    "  --gcc-version V, --clang-version V  the flags for that compiler version\n"
-    "              instead of the newest: the first entry of the chain (the row's\n"
-    "              own entries, then each ancestor's, down to the generic row)\n"
-    "              whose range holds V, as the probe gives an installed\n"
-    "              compiler of that version (which it also asks to compile them)\n"
-    "\n"
-    "Exit status: 0 ok; 1 unknown NAME (the nearest name suggested);\n"
-    "2 bad usage; 3 failed write.\n";
+static const cli_help help = {
+    .operands = "[NAME]",
+    .description =
+        "The microarchitecture table the probe recognises CPUs with (archspec's\n"
+        "names and compiler entries, LLVM's Host.cpp names, GCC release notes).\n"
+        "Without NAME: its names, one a line.  With NAME (zen4, sapphirerapids,\n"
+        "neoverse_v2): the CPU identity keys the probe writes for that\n"
+        "microarchitecture, as a device \"CPU\": uarch, uarch_ancestors (nearest\n"
+        "first), triple, and compiler: for gcc and clang the flags of the newest\n"
+        "entry with its version range and the fallback for older compilers, and\n"
+        "llvm.cpu.  A catalog CPU entry copies them (docs/catalog.md).\n",
+    .status = "Exit status: 0 ok; 1 unknown NAME (the nearest name suggested);\n"
+              "2 bad usage; 3 failed write.\n",
+};
 
 static int list_names(void)
 {
@@ -73,49 +66,69 @@ static int show_keys(const char *name, sysdesc_format format, const char *gcc,
     return rc;
 }
 
-enum { OPT_FORMAT = 1, OPT_GCC_VERSION, OPT_CLANG_VERSION };
+/* A compiler version as the table's ranges hold them: digits and dots. */
+static bool parse_version(const char *option, const char *v, void *field, char *msg, size_t size)
+{
+    if (v[0] < '0' || v[0] > '9' || strspn(v, "0123456789.") != strlen(v)) {
+        snprintf(msg, size, "%s: '%.100s' is not a version such as 12.2.0", option, v);
+        return false;
+    }
+    *(const char **)field = v;
+    return true;
+}
+
+static bool parse_gcc_version(const char *value, void *field, char *msg, size_t size)
+{
+    return parse_version("--gcc-version", value, field, msg, size);
+}
+
+static bool parse_clang_version(const char *value, void *field, char *msg, size_t size)
+{
+    return parse_version("--clang-version", value, field, msg, size);
+}
+
+typedef struct uarch_args {
+    sysdesc_format format;
+    const char *gcc, *clang; /* versions */
+    unsigned given;
+} uarch_args;
+
+enum { GIVEN_FORMAT = 1 };
+#define AT(member) CLI_AT(uarch_args, member)
 static const cli_opt options[] = {
-    {"--format", NULL, OPT_FORMAT, CLI_VALUE},
-    {"--gcc-version", NULL, OPT_GCC_VERSION, CLI_VALUE},
-    {"--clang-version", NULL, OPT_CLANG_VERSION, CLI_VALUE},
-    {NULL, NULL, 0, 0},
+    {"--format", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(format), .parse = cli_parse_format,
+     .given = GIVEN_FORMAT, .usage = "--format mlir|attr|yaml|json", .label = "--format F",
+     .help = "mlir, attr, yaml (default) or json; with NAME only"},
+    {"--gcc-version", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(gcc), .parse = parse_gcc_version,
+     .metavar = "V", .label = "--gcc-version V, --clang-version V",
+     .help = "\nthe flags for that compiler version instead of the newest:\n"
+             "the first entry of the chain (the row's own entries, then\n"
+             "each ancestor's, down to the generic row) whose range holds\n"
+             "V, as the probe gives an installed compiler of that version\n"
+             "(which it also asks to compile them)"},
+    {"--clang-version", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(clang),
+     .parse = parse_clang_version, .metavar = "V"},
+    {NULL},
 };
+#undef AT
 
 int cmd_uarch(int argc, char **argv)
 {
-    const char *name = NULL;
-    const char *format_name = NULL;
-    const char *version[2] = {NULL, NULL}; /* gcc, clang */
+    uarch_args u = {.format = SYSDESC_FORMAT_YAML};
+    cli_list name = {0};
     cli_args a;
-    cli_args_init(&a, "uarch", usage, (const cli_opt *const[]){options, NULL}, argc, argv);
-    for (int o; (o = cli_next(&a)) != CLI_DONE;) {
-        if (o == CLI_EXIT)
-            return a.rc;
-        if (o == OPT_FORMAT) {
-            format_name = a.value;
-        } else if (o == OPT_GCC_VERSION || o == OPT_CLANG_VERSION) {
-            const char *v = a.value;
-            if (v[0] < '0' || v[0] > '9' || strspn(v, "0123456789.") != strlen(v))
-                return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                                "uarch: %s: '%.100s' is not a version such as 12.2.0",
-                                o == OPT_GCC_VERSION ? "--gcc-version" : "--clang-version", v);
-            version[o == OPT_CLANG_VERSION] = v;
-        } else if (name) {
-            return cli_operand_error(&a, "at most one NAME");
-        } else {
-            name = a.arg;
-        }
-    }
-    sysdesc_format format = SYSDESC_FORMAT_YAML;
-    if (format_name) {
-        int rc = cli_format_option("uarch", format_name, &format);
-        if (rc >= 0)
-            return rc;
-        if (!name)
-            return cli_fail(SYSDESC_EXIT_BAD_INPUT,
-                            "uarch: --format needs a NAME (the list is plain text)");
-    }
-    if (!name && (version[0] || version[1]))
-        return cli_fail(SYSDESC_EXIT_BAD_INPUT, "uarch: --gcc-version and --clang-version need a NAME");
-    return name ? show_keys(name, format, version[0], version[1]) : list_names();
+    cli_args_init(&a, "uarch", &help,
+                  (const cli_group[]){{.opts = options, .base = &u, .given = &u.given}, {NULL}},
+                  argc, argv);
+    int rc = cli_parse_all(&a, &name, 1, "at most one NAME");
+    if (rc < 0 && !name.n && (u.given & GIVEN_FORMAT))
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                      "uarch: --format needs a NAME (the list is plain text)");
+    if (rc < 0 && !name.n && (u.gcc || u.clang))
+        rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,
+                      "uarch: --gcc-version and --clang-version need a NAME");
+    if (rc < 0)
+        rc = name.n ? show_keys(name.v[0], u.format, u.gcc, u.clang) : list_names();
+    cli_args_free(&a);
+    return rc;
 }

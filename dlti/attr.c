@@ -212,7 +212,7 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
     size_t dup = SIZE_MAX;
     const dlti_attr *a = container_make(ctx, kind, e, n, &dup);
     if (!a) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     if (dup != SIZE_MAX) {
@@ -347,7 +347,7 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
         uint64_t word = (uint64_t)value;
         const dlti_attr *a = dlti_int_from_words(ctx, type, &word, 1);
         if (!a)
-            dlti_nomem(err);
+            dlti_context_nomem(ctx, err);
         return a;
     }
     bool fits;
@@ -371,7 +371,7 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
     uint64_t stack[4];
     uint64_t *words = nw <= 4 ? stack : calloc(nw, sizeof(uint64_t));
     if (!words) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     for (size_t i = 0; i < nw; i++)
@@ -384,7 +384,7 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
     if (words != stack)
         free(words);
     if (!a)
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
     return a;
 }
 
@@ -403,7 +403,7 @@ const dlti_attr *dlti_float_new(dlti_context *ctx, const dlti_type *type, double
     }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_FLOAT);
     if (!a) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     a->type = type;
@@ -458,7 +458,7 @@ const dlti_attr *dlti_array_build(dlti_context *ctx, const dlti_attr *const *ele
     }
     const dlti_attr *a = dlti_array_make(ctx, elems, n);
     if (!a) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     return dlti_attr_within_depth(ctx, a, err);
@@ -487,7 +487,7 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
         if (!dlti_int_new(ctx, elem, values[i], err))
             return NULL;
     if (n > UINT32_MAX) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_DENSE_ARRAY);

@@ -38,7 +38,7 @@ const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *c, dlti_
     size_t n = c->n;
     dlti_entry *e = malloc((n + 1) * sizeof(*e));
     if (!e) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     size_t m = 0;
@@ -91,7 +91,7 @@ const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *c,
             return c; /* removing below a missing level changes nothing */
         child = dlti_container_make(ctx, DLTI_ATTR_MAP, NULL, 0);
         if (!child) {
-            dlti_nomem(err);
+            dlti_context_nomem(ctx, err);
             return NULL;
         }
     }

@@ -307,35 +307,29 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     return ty;
 }
 
-void dlti_error_settle(const dlti_context *ctx, dlti_error_t *err, const char *source)
+int dlti_context_nomem(const dlti_context *ctx, dlti_error_t *err)
 {
-    if (err && err->code == DLTI_OK) {
-        if (ctx && ctx->arena.failed)
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
-        else
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "%s", DLTI_ERROR_UNSET_TEXT);
-    }
-    if (err && err->code == DLTI_ERROR_NOMEM && ctx && ctx->arena.over_budget &&
-        ctx->arena.over_input_len) {
+    if (!err)
+        return -1;
+    if (ctx && ctx->arena.over_budget && ctx->arena.over_input_len) {
         size_t len = ctx->arena.over_input_len;
-        err->code = DLTI_ERROR_LIMIT;
-        snprintf(err->text, sizeof(err->text),
-                 "an input of %zu bytes may use %zu bytes of memory (%u bytes a byte, at least "
-                 "%zu MiB), and this one needs more",
-                 len,
-                 len > DLTI_INPUT_MEMORY_BASE / DLTI_INPUT_MEMORY_PER_BYTE
-                     ? len * DLTI_INPUT_MEMORY_PER_BYTE
-                     : DLTI_INPUT_MEMORY_BASE,
-                 DLTI_INPUT_MEMORY_PER_BYTE, DLTI_INPUT_MEMORY_BASE >> 20);
-        return;
+        dlti_error_set(err, DLTI_ERROR_LIMIT,
+                       "an input of %zu bytes may use %zu bytes of memory (%u bytes a byte, at "
+                       "least %zu MiB), and this one needs more",
+                       len,
+                       len > DLTI_INPUT_MEMORY_BASE / DLTI_INPUT_MEMORY_PER_BYTE
+                           ? len * DLTI_INPUT_MEMORY_PER_BYTE
+                           : DLTI_INPUT_MEMORY_BASE,
+                       DLTI_INPUT_MEMORY_PER_BYTE, DLTI_INPUT_MEMORY_BASE >> 20);
+    } else if (ctx && ctx->arena.over_budget) {
+        dlti_error_set(err, DLTI_ERROR_LIMIT,
+                       "memory budget of %zu bytes exceeded (dlti_limits.max_memory_bytes; "
+                       "SYSDESC_MAX_MEMORY for the sysdesc tool)",
+                       ctx->limits.max_memory_bytes);
+    } else {
+        dlti_nomem(err);
     }
-    if (err && err->code == DLTI_ERROR_NOMEM && ctx && ctx->arena.over_budget) {
-        err->code = DLTI_ERROR_LIMIT;
-        snprintf(err->text, sizeof(err->text),
-                 "memory budget of %zu bytes exceeded (dlti_limits.max_memory_bytes; "
-                 "SYSDESC_MAX_MEMORY for the sysdesc tool)",
-                 ctx->limits.max_memory_bytes);
-    }
+    return -1;
 }
 
 dlti_input_budget_saved dlti_input_budget(dlti_context *ctx, size_t len)

@@ -23,14 +23,19 @@ void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, cons
         dlti_error_vset_at(p->err, code, NULL, 0, 0, fmt, ap);
         va_end(ap);
         dlti_error_locate(p->err, p->source, p->text, p->len, offset);
-        dlti_error_settle(p->ctx, p->err, p->source);
     }
     return NULL;
 }
 
 void *dlti_parser_nomem(dlti_parser *p, size_t offset)
 {
-    return dlti_parser_fail(p, offset, DLTI_ERROR_NOMEM, "out of memory");
+    if (p->failed)
+        return NULL;
+    p->failed = true;
+    /* the context's reason (its memory budget, or out of memory), here */
+    dlti_context_nomem(p->ctx, p->err);
+    dlti_error_locate(p->err, p->source, p->text, p->len, offset);
+    return NULL;
 }
 
 void dlti_skip_ws(dlti_parser *p)
@@ -179,39 +184,6 @@ const char *dlti_parse_symbol_name(dlti_parser *p, size_t *len)
 
 /* String literals: MLIR's escapes, valid UTF-8, the size limit. */
 
-/* Length of the UTF-8 sequence at s (n bytes available), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    unsigned cp = c & (0x7Fu >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
 const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
 {
     size_t start = p->pos;
@@ -259,7 +231,7 @@ const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
             return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
                                     "NUL byte in string literal (write it as \\00)");
         } else if (c >= 0x80) {
-            size_t l = utf8_len((const unsigned char *)p->text + p->pos, end - p->pos);
+            size_t l = dlti_utf8_len((const unsigned char *)p->text + p->pos, end - p->pos, 0);
             if (l == 0)
                 return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
                                         "invalid UTF-8 in string literal");

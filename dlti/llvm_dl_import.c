@@ -470,7 +470,7 @@ const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t 
     }
     importer *im = calloc(1, sizeof(*im));
     if (!im) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     im->err = err;
@@ -492,7 +492,7 @@ const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t 
         dlti_buf_puts(&text, im->ids.data);
     dlti_buf_putc(&text, '>');
     if (text.failed || im->types.failed || im->ids.failed || im->nomem || !text.data)
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
     else
         result = dlti_attr_parse(ctx, text.data, text.len, "<llvm data layout>", err);
     free(text.data);

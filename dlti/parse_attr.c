@@ -1334,8 +1334,6 @@ const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len
     dlti_error_clear(err);
     dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
     const dlti_attr *a = parse_one_attr(ctx, text, len, source, err);
-    if (!a)
-        dlti_error_settle(ctx, err, source);
     dlti_input_budget_end(ctx, saved);
     return a;
 }

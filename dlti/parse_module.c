@@ -839,8 +839,6 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
     dlti_error_clear(err);
     dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
     const dlti_scope *s = parse_scope(ctx, text, len, source, err);
-    if (!s)
-        dlti_error_settle(ctx, err, source);
     dlti_input_budget_end(ctx, saved);
     return s;
 }

@@ -711,9 +711,5 @@ const dlti_type *dlti_type_parse(dlti_context *ctx, const char *text, size_t len
     const dlti_type *t = dlti_parse_type(&p);
     if (t && dlti_peek(&p) != 0)
         return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after type");
-    if (!t || p.failed) {
-        dlti_error_settle(ctx, err, "<type>");
-        return NULL;
-    }
-    return t;
+    return p.failed ? NULL : t;
 }

@@ -5,14 +5,43 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether two keys differ in ASCII letter case only ("gpu" and "GPU"); ASCII
+ * by hand, not strncasecmp, so the answer does not depend on the locale. */
+static bool same_but_case(const char *a, size_t la, const char *b, size_t lb)
+{
+    if (la != lb)
+        return false;
+    for (size_t i = 0; i < la; i++) {
+        char x = a[i] >= 'A' && a[i] <= 'Z' ? (char)(a[i] - 'A' + 'a') : a[i];
+        char y = b[i] >= 'A' && b[i] <= 'Z' ? (char)(b[i] - 'A' + 'a') : b[i];
+        if (x != y)
+            return false;
+    }
+    return true;
+}
+
 /* Appends to `out` the nearest string key of `containers` to `want`, or,
- * when none is close, the keys there. */
+ * when none is close, the keys there.  A key that differs in case only comes
+ * first: "l1" and "gpu" are too short for the edit-distance limit, and a
+ * wrong case is the likeliest slip in a key typed by hand. */
 static int hint_at(const dlti_attr *const *containers, size_t nc, dlti_key want, char *out,
                    size_t size)
 {
     const char *best = NULL;
     size_t best_d = SIZE_MAX, best_len = 0;
     if (want->type == NULL) {
+        for (size_t c = 0; c < nc && !best; c++) {
+            for (size_t i = 0; i < containers[c]->n && !best; i++) {
+                dlti_key k = containers[c]->u.c.entries[i].key;
+                if (!k->type && same_but_case(want->str, want->len, k->str, k->len)) {
+                    best = k->str;
+                    best_len = k->len;
+                    best_d = 0;
+                }
+            }
+        }
+    }
+    if (want->type == NULL && !best) {
         size_t limit = want->len / 3; /* "L3" suggests nothing: its keys are listed */
         for (size_t c = 0; c < nc; c++) {
             for (size_t i = 0; i < containers[c]->n; i++) {

@@ -7,6 +7,8 @@
  * beyond the duplicate-key check, depth bounded. */
 #include "json_strict.h"
 
+#include "utf8.h" /* the library's own check (base/) */
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,31 +32,6 @@ static void ws(jp *p)
     while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' ||
                            p->s[p->i] == '\r'))
         p->i++;
-}
-
-/* One UTF-8 sequence at p->i: its length, or 0 when it is not well formed. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    if (n == 0)
-        return 0;
-    unsigned c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-    if (len == 0 || c > 0xf4 || n < len)
-        return 0;
-    for (size_t k = 1; k < len; k++)
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-    if (c == 0xe0 && s[1] < 0xa0)
-        return 0; /* overlong */
-    if (c == 0xed && s[1] >= 0xa0)
-        return 0; /* surrogate */
-    if (c == 0xf0 && s[1] < 0x90)
-        return 0; /* overlong */
-    if (c == 0xf4 && s[1] >= 0x90)
-        return 0; /* above U+10FFFF */
-    return len;
 }
 
 static int hex4(const unsigned char *s)
@@ -113,7 +90,7 @@ static bool string(jp *p, size_t *start, size_t *len)
             }
             continue;
         }
-        size_t l = utf8_len(p->s + p->i, p->n - p->i);
+        size_t l = dlti_utf8_len(p->s + p->i, p->n - p->i, 0);
         if (l == 0)
             return fail(p, "bytes that are not UTF-8");
         p->i += l;

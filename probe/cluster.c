@@ -219,7 +219,7 @@ static const dlti_attr *without_identity(dlti_context *ctx, const dlti_attr *spe
     dlti_key hk = dlti_key_string(ctx, "hostname", strlen("hostname"));
     dlti_key ik = dlti_key_string(ctx, "hwloc_info", strlen("hwloc_info"));
     if (!hk || !ik)
-        return dlti_nomem(err), NULL;
+        return dlti_context_nomem(ctx, err), NULL;
     for (size_t i = 0; spec && i < dlti_attr_size(spec); i++) {
         const dlti_attr *dev = dlti_attr_entry_value(spec, i), *orig = dev;
         const dlti_attr *h = dlti_attr_lookup(dev, hk);
@@ -474,7 +474,5 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
     if (i == n)
         spec = sysdesc_cluster_finish(cl, err);
     sysdesc_cluster_free(cl);
-    if (!spec)
-        dlti_error_settle(ctx, err, NULL);
     return spec;
 }

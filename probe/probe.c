@@ -256,8 +256,11 @@ static int enough_descriptors(dlti_error_t *err)
 /* The sources, in the order of their devices in the system spec: the CPU,
  * the PCI devices, then (this host only) what the vendor runtimes saw,
  * merged into those devices or added after them; last, the caller's hook
- * fills the GPUs (from the catalog), live values already in place. */
+ * fills the GPUs (from the catalog), live values already in place.  The
+ * runtimes are asked first of all and answer while the CPU (and its
+ * compilers) and the PCI devices are read. */
 static const pb_probe_fn sources[] = {
+    pb_probe_runtimes_start,
     pb_probe_cpu,
     pb_probe_pci,
     pb_probe_runtimes,
@@ -309,8 +312,7 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
     } else if ((!run.host || enough_descriptors(err) == 0) && load_topology(&run, err) == 0 &&
                find_allowed(&run, err) == 0 && run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);
+    pb_probe_runtimes_end(&run); /* a probe that failed before the runtimes' answers */
     pb_run_free(&run);
-    if (!result)
-        dlti_error_settle(ctx, err, run.host ? NULL : opts->xml_path);
     return result;
 }

@@ -62,6 +62,9 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Flags `path` in "suspect" without a warning: a doubt that the spec notes
+ * once (with its `source` saying why) rather than every run repeating it. */
+void pb_suspect(pb_warn *w, const char *path);
 void pb_warn_free(pb_warn *w);
 
 typedef struct pb_run pb_run;
@@ -70,7 +73,9 @@ typedef struct pb_run pb_run;
  * pb_rt_add(); runtime merging matches them to devices (by PCI bus id or
  * UUID), the host CPU included.  docs/runtimes.md is the contract ---- */
 
-/* One device as one runtime sees it. */
+/* One device as one runtime source builds it, in the source's process;
+ * pb_rt_add turns it into the device's answer, a #dlti.map (rt_text.c), the
+ * one form the devices take from there on. */
 typedef struct pb_rt_device {
     const char *runtime; /* its key under "runtimes": "opencl", "vulkan", "cuda",
                             "nvml", "rocm", "amd_smi", "level_zero" (static) */
@@ -92,16 +97,8 @@ typedef struct pb_rt_device {
 void pb_rt_init(pb_rt_device *d, const char *runtime, int ordinal);
 /* Frees d's maps (a device given up before pb_rt_add). */
 void pb_rt_free_device(pb_rt_device *d);
-/* Sets function pointer `fp` to symbol `name` of dlopen()ed `lib` (NULL
- * when absent): POSIX's data-to-function pointer conversion, spelled once
- * (needs <dlfcn.h> and <string.h>). */
-#define PB_DLSYM(lib, fp, name)                                                                 \
-    do {                                                                                        \
-        void *pb_sym_ = dlsym((lib), (name));                                                   \
-        memcpy(&(fp), &pb_sym_, sizeof(pb_sym_));                                               \
-    } while (0)
-/* Appends d to the run, which takes its maps (d is zeroed); -1 with err on
- * out of memory (d's maps freed). */
+/* Appends d's answer (rt_text.c) to run->rt; d's maps are freed and d is
+ * zeroed either way; -1 with err on out of memory. */
 int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err);
 /* Records that a runtime was not asked or not found ("opencl": "libOpenCL.so.1
  * not found"), for the "source" of the devices. */
@@ -159,6 +156,9 @@ typedef struct pb_rt_source {
      * process unless opts->runtimes_in_process; only calls pb_rt_init,
      * pb_rt_add, pb_rt_skipped and the pb_map builders over run->ctx. */
     int (*probe)(pb_run *run, dlti_error_t *err);
+    /* `sysdesc measure --device` through this runtime (measure/measure_dev.h;
+     * its functions in measure/measure_dev_<name>.c); NULL: not measured. */
+    const struct md_ops *measure;
 } pb_rt_source;
 #include "pb_runtimes.h" /* PB_RUNTIME_NAMES: X(cuda) X(nvml) ... */
 #define X(name) extern const pb_rt_source pb_rt_##name;
@@ -174,13 +174,12 @@ extern const pb_rt_source *const pb_rt_sources[PB_RT_NSOURCES];
 /* The most devices (and partitions of one device) a vendor probe reads,
  * whatever the runtime says. */
 #define PB_VENDOR_MAX_DEVICES 64
-/* Whether run->opts asks the runtimes of `bit` (SYSDESC_RUNTIME_*); when
- * not, records `runtime` as "not asked". */
-bool pb_vendor_wanted(pb_run *run, const char *runtime, unsigned bit);
 /* A symbol of lib (NULL when absent). */
 void *pb_vendor_sym(void *lib, const char *name);
 /* Sets the function pointer `fp` to dlsym()'s data pointer `sym` (POSIX
- * guarantees the conversion; memcpy keeps it free of type punning). */
+ * guarantees the conversion; memcpy keeps it free of type punning): the
+ * one spelling of it, for every runtime source and measurement (needs
+ * <string.h>). */
 #define PB_VENDOR_FN(fp, sym)                                                                 \
     do {                                                                                      \
         void *pb_vendor_sym_ = (sym);                                                         \
@@ -202,24 +201,40 @@ void pb_vendor_uuid(const unsigned char bytes[16], const char *prefix, char *out
 bool pb_vendor_text(const char *buf, size_t size, char *out, size_t outsize);
 /* view[key] = the environment variable `var`, when it is set. */
 void pb_vendor_env(dlti_context *ctx, pb_map *view, const char *key, const char *var);
-/* Asks the runtimes the options choose (the cache, else the sources in
- * bounded time) and merges what they saw into run->devices: the host CPU's
- * runtime views under CPU.runtimes, each GPU's runtimes matched to it by PCI
- * bus id or UUID (a GPU no hwloc device stands for becomes a new one).
- * Host probes only; 0, or -1 with err (out of memory). */
+/* The runtime stage (rt_stage.c), in two sources so that the runtimes
+ * answer while the others (the CPU's, which asks the compilers) run:
+ * pb_probe_runtimes_start, first of all, looks in the cache and, for what
+ * it lacks, starts asking the runtimes the options choose (in bounded
+ * time); pb_probe_runtimes, later, takes their answers (starting the ask
+ * itself when no start ran) and merges what they saw into run->devices:
+ * the host CPU's runtime views under CPU.runtimes, each GPU's runtimes
+ * matched to it by PCI bus id or UUID (a GPU no hwloc device stands for
+ * becomes a new one).  Host probes only; 0, or -1 with err (out of
+ * memory).  pb_probe_runtimes_end (the driver's, at its end) abandons an
+ * ask no one waited for. */
+int pb_probe_runtimes_start(pb_run *run, dlti_error_t *err);
 int pb_probe_runtimes(pb_run *run, dlti_error_t *err);
+void pb_probe_runtimes_end(pb_run *run);
 
 /* The source whose name (its key under "runtimes") is the `len` bytes at
  * `name`; NULL when none is. */
 const pb_rt_source *pb_rt_find(const char *name, size_t len);
 
-/* rt_text.c: what runtime sources saw, as DLTI text (a #dlti.map: the child's
- * answer and the body of a cache entry).  pb_rt_print prints run->rt,
- * run->rt_skipped and `libraries` (may be NULL); NULL when out of memory.
- * pb_rt_load adds the devices and skipped lines of such a map to `run`;
- * -1 (run unchanged) when the map is not one. */
+/* rt_text.c: what runtime sources saw, in its one form: a #dlti.map (the
+ * child's answer and the body of a cache entry).  pb_rt_print prints
+ * run->rt, run->rt_skipped, run->rt_cut and `libraries` (may be NULL); NULL
+ * when out of memory.  pb_rt_accept checks such a map (the keys and kinds a
+ * source writes, the unified keys by the table below) and adds its devices'
+ * maps, as they are, and its skipped and cut lines to `run`; -1 (run
+ * unchanged) when it is not one. */
 char *pb_rt_print(pb_run *run, const dlti_attr *libraries, size_t *len);
-int pb_rt_load(pb_run *run, const dlti_attr *answer);
+int pb_rt_accept(pb_run *run, const dlti_attr *answer);
+/* A field of a device's answer map: any (NULL when absent), a string ("" when
+ * absent), its ordinal, whether it is the host CPU. */
+const dlti_attr *pb_rt_get(const dlti_attr *dev, const char *key);
+const char *pb_rt_text(const dlti_attr *dev, const char *key);
+int pb_rt_ordinal(const dlti_attr *dev);
+bool pb_rt_is_cpu(const dlti_attr *dev);
 /* The keys a runtime's "unified" map may hold, and their kinds: the reader
  * refuses an answer with any other (rt_text.c). */
 typedef enum pb_rt_kind { PB_RT_I64, PB_RT_BOOL, PB_RT_STRING, PB_RT_I64_ARRAY } pb_rt_kind;
@@ -251,15 +266,35 @@ typedef void (*pb_child_line_fn)(void *user, size_t job, const char *line);
 int pb_child_run(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_ms,
                  const char *what, pb_child_line_fn on_line, void *user, char **texts,
                  char (*whys)[PB_RT_WHY]);
+/* pb_child_run in two halves, so that the caller works while the children
+ * do: pb_child_start forks them (the bound counts from here; whys[i] is
+ * set now for a job that could not start, and must live until the wait);
+ * NULL when out of memory.  pb_child_wait reads them until they have
+ * answered or the bound has passed, and frees the handle; pb_child_abandon
+ * does so with the bound passed (what still runs is killed at once).
+ * pb_child_deadline: the bound, CLOCK_MONOTONIC ms. */
+typedef struct pb_children pb_children;
+pb_children *pb_child_start(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_ms,
+                            const char *what, pb_child_line_fn on_line, void *user,
+                            char (*whys)[PB_RT_WHY]);
+void pb_child_wait(pb_children *c, char **texts);
+void pb_child_abandon(pb_children *c, char **texts);
+int64_t pb_child_deadline(const pb_children *c);
 
 /* rt_child.c: asks the `n` sources `src` at once, each in a forked child
- * of its own that must answer within opts->runtime_timeout_ms, or one after
- * the other in this process when opts->runtimes_in_process.  texts[i] gets
- * source i's malloc'ed answer (pb_rt_print), or NULL with whys[i] saying
- * what happened ("no answer within 20000 ms: abandoned (killed)", "crashed
- * in its probe (signal 11, ...)").  Returns -1 only when out of memory. */
-int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
-              char (*whys)[PB_RT_WHY]);
+ * of its own that must answer within opts->runtime_timeout_ms (the bound
+ * the probe's programs share from then: run->programs_deadline_ms), or one
+ * after the other in this process, at the wait, when
+ * opts->runtimes_in_process.  pb_rt_ask_start returns NULL only when out of
+ * memory.  pb_rt_ask_wait: texts[i] gets source i's malloc'ed answer
+ * (pb_rt_print), or NULL with whys[i] saying what happened ("no answer
+ * within 20000 ms: abandoned (killed)", "crashed in its probe (signal 11,
+ * ...)"); it frees the handle, as pb_rt_ask_abandon does (a probe that
+ * failed before the wait: what still runs is killed). */
+typedef struct pb_rt_asking pb_rt_asking;
+pb_rt_asking *pb_rt_ask_start(pb_run *run, const pb_rt_source *const *src, size_t n);
+void pb_rt_ask_wait(pb_rt_asking *a, char **texts, char (*whys)[PB_RT_WHY]);
+void pb_rt_ask_abandon(pb_rt_asking *a);
 /* The default bound of a runtime's answer (sysdesc_probe_options.runtime_timeout_ms 0). */
 #define PB_RT_TIMEOUT_MS 20000
 /* The most an answer may hold, a child's or a cache entry's: the largest
@@ -275,7 +310,8 @@ int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **text
 void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key);
 const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key);
 void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len);
-/* The entries underneath: an entry DIR/KIND-HASH.mlir is
+/* cache.c, the probe's cache underneath (the runtimes' answers, the
+ * compilers' checks): an entry DIR/KIND-HASH.mlir is
  * #dlti.map<"key" = KEY, FIELDS>.  pb_cache_lookup returns the whole map
  * when the file is this user's, parses and holds exactly `key`;
  * pb_cache_store writes `fields` ("name" = value, ...) atomically and
@@ -342,12 +378,14 @@ struct pb_run {
      * their own "source" map, as pci.c does. */
     pb_map source;
     pb_warn warn; /* sanity warnings; their paths become CPU.suspect */
-    /* What the vendor runtimes saw (pb_rt_add), merged into devices later. */
-    struct pb_rt_device *rt;
+    /* What the vendor runtimes saw: each device's answer map (pb_rt_add,
+     * pb_rt_accept), merged into devices later. */
+    const dlti_attr **rt;
     size_t nrt, caprt;
     pb_map rt_skipped; /* runtime -> why it was not asked or not found */
     pb_map rt_cut;     /* runtime -> what of its devices was not read (pb_rt_cap) */
     const char *rt_origin; /* how the runtimes answered (the CPU's source "runtimes"); NULL: not asked */
+    struct pb_rt_stage *rt_stage; /* between the stage's start and its answers (rt_stage.c) */
     /* The GPUs of run->devices, for the merge and the catalog hook. */
     pb_gpu *gpus;
     size_t ngpus, capgpus;
@@ -462,8 +500,12 @@ void pb_memory_add(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t 
  * host only (docs/allocation.md). */
 void pb_cpu_allocation(pb_run *run, pb_map *dev, const pb_memory *mem, dlti_error_t *err);
 /* Whether the probe gives the node's view instead of this process's
- * allocation: sysdesc_probe_options.whole_node on this host. */
-bool pb_whole_node(const pb_run *run);
+ * allocation: sysdesc_probe_options.whole_node on this host.  Inline: a
+ * fact of the run that the helpers (pb_usable) and the sources read. */
+static inline bool pb_whole_node(const pb_run *run)
+{
+    return run->host && run->opts->whole_node;
+}
 
 /* visible_devices.c: the GPU visibility variables, parsed as the runtimes
  * parse them (docs/allocation.md).  A device as a list can name it: its
@@ -536,12 +578,6 @@ typedef struct pb_cc_installed {
  * files", a signal): a reason of the environment, for a warning. */
 int pb_program_run(pb_run *run, char *const argv[], bool with_stderr, char *out, size_t size,
                    char *why, size_t why_size);
-/* compilers.c: the installed compiler `opts->gcc` or `opts->clang` names
- * ("gcc", "clang" on PATH when NULL; "" none): its path, its version and
- * the first entry of u's chain (uarch.h) it compiles, asked of it or read
- * from the cache; records CPU.source["compiler.gcc"] (or clang).  False
- * (and *cc zeroed) when none was found or none of the flags compiled. */
-bool pb_compiler_ask(pb_run *run, const struct pb_uarch *u, bool clang, pb_cc_installed *cc);
 /* The installed LLVM compiler.llvm.cpu was checked against (compilers.c). */
 typedef struct pb_llvm_checked {
     char path[1024];              /* `llc` as named, or found on PATH */
@@ -549,13 +585,22 @@ typedef struct pb_llvm_checked {
     const char *cpu;              /* the first name of the row's LLVM chain it knows */
     const struct pb_uarch *from;  /* the row that name is of: u or an ancestor */
 } pb_llvm_checked;
-/* compilers.c: the installed `llc` (`opts->llc`; "llc" on PATH when NULL;
- * "" none): its version and the first name of u's LLVM chain (uarch.h,
- * pb_uarch_llvm_chain, from `llvm`) that `llc -mcpu=help` lists for the
- * triple, asked of it or read from the cache; records
- * CPU.source["compiler.llvm"], "not checked" when there is no llc or it
- * knows none of them.  False (and *out zeroed) then. */
-bool pb_llvm_ask(pb_run *run, const struct pb_uarch *u, const char *llvm, pb_llvm_checked *out);
+/* compilers.c: the installed compilers `opts->gcc` and `opts->clang` name
+ * ("gcc", "clang" on PATH when NULL; "" none): each one's path, version
+ * and the first entry of u's chain (uarch.h) it compiles; and the installed
+ * `llc` (`opts->llc`; "llc" on PATH when NULL; "" none): its version and
+ * the first name of u's LLVM chain (uarch.h, pb_uarch_llvm_chain, from
+ * `llvm`) that `llc -mcpu=help` lists for the triple.  Each is read from
+ * the cache or asked of the program, the three at once (threads of their
+ * own, their programs under the probe's one bound: pb_program_run), and
+ * recorded in order: CPU.source["compiler.gcc"], ["compiler.clang"],
+ * ["compiler.llvm"] ("not checked" when there is no llc or it knows none
+ * of the names), a warning for one that could not answer.  *has_X false
+ * (and X zeroed) when none was found, none of the flags compiled, or llc
+ * knew none of the names. */
+void pb_compilers_ask(pb_run *run, const struct pb_uarch *u, const char *llvm,
+                      pb_cc_installed *gcc, pb_cc_installed *clang, pb_llvm_checked *llc,
+                      bool *has_gcc, bool *has_clang, bool *has_llc);
 /* The compiler map: compiler.gcc and compiler.clang, compiler.llvm.cpu =
  * llvm, or the row's LLVM name when NULL, or the name `llc` (NULL: none
  * checked) knows, with its version and path (and the ancestor the name is

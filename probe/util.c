@@ -87,7 +87,7 @@ const dlti_attr *pb_finish(dlti_context *ctx, pb_map *m, dlti_attr_kind kind, dl
 {
     const dlti_attr *a = NULL;
     if (m->failed) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err); /* the budget named when it refused */
     } else {
         a = dlti_container_new(ctx, kind, m->e, m->n, err);
     }
@@ -124,24 +124,14 @@ const dlti_attr *pb_str_array(dlti_context *ctx, const char *const *v, size_t n)
     return a;
 }
 
-/* A UTF-8 sequence at s that a terminal shows as text: its length, or 0
- * for a byte that is not one or for a C1 control (U+0080-U+009F). */
-static size_t printable_utf8(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return n == 2 && c == 0xC2 && s[1] < 0xA0 ? 0 : n;
-}
-
 void pb_terminal_text(char *out, size_t size, const char *in)
 {
     size_t o = 0;
     const unsigned char *p = (const unsigned char *)in;
     while (*p && o + 5 < size) {
-        size_t n = *p >= 0x20 && *p < 0x7F ? 1 : *p >= 0x80 ? printable_utf8(p) : 0;
+        /* a UTF-8 sequence a terminal shows as text: no C1 control (the string
+         * ends in a NUL, where the check stops) */
+        size_t n = *p >= 0x20 && *p < 0x7F ? 1 : *p >= 0x80 ? dlti_utf8_len(p, 4, DLTI_UTF8_NO_C1) : 0;
         if (n) {
             memcpy(out + o, p, n);
             o += n;
@@ -153,6 +143,24 @@ void pb_terminal_text(char *out, size_t size, const char *in)
     out[o] = '\0';
 }
 
+void pb_suspect(pb_warn *w, const char *path)
+{
+    for (size_t i = 0; i < w->nsuspect; i++)
+        if (strcmp(w->suspect[i], path) == 0)
+            return;
+    if (w->nsuspect == w->capsuspect) {
+        size_t cap = w->capsuspect ? w->capsuspect * 2 : 8;
+        char **s = realloc(w->suspect, cap * sizeof(*s));
+        if (!s)
+            return;
+        w->suspect = s;
+        w->capsuspect = cap;
+    }
+    char *copy = strdup(path);
+    if (copy)
+        w->suspect[w->nsuspect++] = copy;
+}
+
 void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
 {
     char msg[768];
@@ -160,23 +168,8 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     dlti_vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    if (path) {
-        for (size_t i = 0; i < w->nsuspect; i++)
-            if (strcmp(w->suspect[i], path) == 0)
-                goto report;
-        if (w->nsuspect == w->capsuspect) {
-            size_t cap = w->capsuspect ? w->capsuspect * 2 : 8;
-            char **s = realloc(w->suspect, cap * sizeof(*s));
-            if (!s)
-                goto report;
-            w->suspect = s;
-            w->capsuspect = cap;
-        }
-        char *copy = strdup(path);
-        if (copy)
-            w->suspect[w->nsuspect++] = copy;
-    }
-report:;
+    if (path)
+        pb_suspect(w, path);
     char line[1024];
     snprintf(line, sizeof(line), "%s%s%s%s", path ? w->prefix : "", path ? "CPU." : "",
              path ? path : "", path ? ": " : "");

@@ -247,10 +247,11 @@ static char *apply(attacher *a, size_t *out_len)
     return r.data;
 }
 
-static char *run_attach(dlti_context *ctx, const char *text, size_t len, const char *source,
-                        const sysdesc_system *sys, const dlti_attr *llvm_target, unsigned flags,
-                        unsigned *what, size_t *out_len, dlti_error_t *err)
+char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char *source,
+                     const sysdesc_system *sys, const dlti_attr *llvm_target, unsigned flags,
+                     unsigned *what, size_t *out_len, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     unsigned did = 0;
     if (what)
         *what = 0;
@@ -364,21 +365,11 @@ static char *run_attach(dlti_context *ctx, const char *text, size_t len, const c
     return r;
 }
 
-char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char *source,
-                     const sysdesc_system *sys, const dlti_attr *llvm_target, unsigned flags,
-                     unsigned *what, size_t *out_len, dlti_error_t *err)
+char *sysdesc_attach_file(dlti_context *ctx, const char *path, const sysdesc_system *sys,
+                          const dlti_attr *llvm_target, unsigned flags, unsigned *what,
+                          size_t *out_len, dlti_error_t *err)
 {
     dlti_error_clear(err);
-    char *r = run_attach(ctx, text, len, source, sys, llvm_target, flags, what, out_len, err);
-    if (!r)
-        dlti_error_settle(ctx, err, source);
-    return r;
-}
-
-static char *run_attach_file(dlti_context *ctx, const char *path, const sysdesc_system *sys,
-                             const dlti_attr *llvm_target, unsigned flags, unsigned *what,
-                             size_t *out_len, dlti_error_t *err)
-{
     size_t len;
     char *text = dlti_read_file(path, dlti_context_get_limits(ctx).max_input_bytes, &len, err);
     if (!text)
@@ -386,16 +377,5 @@ static char *run_attach_file(dlti_context *ctx, const char *path, const sysdesc_
     char *r = sysdesc_attach(ctx, text, len, strcmp(path, "-") ? path : "<stdin>", sys,
                              llvm_target, flags, what, out_len, err);
     free(text);
-    return r;
-}
-
-char *sysdesc_attach_file(dlti_context *ctx, const char *path, const sysdesc_system *sys,
-                          const dlti_attr *llvm_target, unsigned flags, unsigned *what,
-                          size_t *out_len, dlti_error_t *err)
-{
-    dlti_error_clear(err);
-    char *r = run_attach_file(ctx, path, sys, llvm_target, flags, what, out_len, err);
-    if (!r)
-        dlti_error_settle(ctx, err, path);
     return r;
 }

@@ -782,10 +782,11 @@ int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned de
     return rc;
 }
 
-static const dlti_attr *run_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
-                                              unsigned device_id, const char *search_path,
-                                              char **name, dlti_error_t *err)
+const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
+                                           unsigned device_id, const char *search_path,
+                                           char **name, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     sd_pci_candidate c[SD_PCI_CANDIDATES_MAX];
     size_t all, n = 0;
     if (sd_catalog_pci_candidates(ctx, vendor_id, device_id, search_path, c,
@@ -813,15 +814,4 @@ static const dlti_attr *run_catalog_match_pci(dlti_context *ctx, unsigned vendor
         return NULL;
     }
     return c[0].device;
-}
-
-const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id,
-                                           unsigned device_id, const char *search_path,
-                                           char **name, dlti_error_t *err)
-{
-    dlti_error_clear(err);
-    const dlti_attr *r = run_catalog_match_pci(ctx, vendor_id, device_id, search_path, name, err);
-    if (!r)
-        dlti_error_settle(ctx, err, NULL);
-    return r;
 }

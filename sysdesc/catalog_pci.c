@@ -31,13 +31,20 @@ static dlti_key skey(dlti_context *ctx, const char *s)
     return dlti_key_string(ctx, s, strlen(s));
 }
 
+/* The key to look `s` up with: NULL, found nowhere, when the context never
+ * interned it.  Only reads, so a lookup cannot fail for memory. */
+static dlti_key known(const dlti_context *ctx, const char *s)
+{
+    return dlti_key_find(ctx, s, strlen(s));
+}
+
 /* `m` (a map, or NULL for a new one) with `k` set to `v`. */
 static const dlti_attr *map_set(dlti_context *ctx, const dlti_attr *m, const char *k,
                                 const dlti_attr *v, dlti_error_t *err)
 {
     dlti_key key = skey(ctx, k);
-    if (!key || !v) {
-        dlti_nomem(err);
+    if (!key || !v) { /* v: the caller's dlti_string_new() */
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     if (m && dlti_attr_get_kind(m) == DLTI_ATTR_MAP)
@@ -74,9 +81,9 @@ static void walk(note *n, const dlti_attr *mine, const dlti_attr *cat, const cha
                    dlti_attr_get_kind(cv) == DLTI_ATTR_MAP) {
             walk(n, mv, cv, sub);
         } else if (!dlti_attr_equal(mv, cv) && n->source &&
-                   dlti_attr_lookup(n->source, skey(n->ctx, sub))) {
+                   dlti_attr_lookup(n->source, known(n->ctx, sub))) {
             const dlti_attr *d =
-                n->disagree ? dlti_attr_lookup(n->disagree, skey(n->ctx, sub)) : NULL;
+                n->disagree ? dlti_attr_lookup(n->disagree, known(n->ctx, sub)) : NULL;
             d = map_set(n->ctx, d, n->from_text, cv, n->err);
             n->disagree = d ? map_set(n->ctx, n->disagree, sub, d, n->err) : NULL;
             n->failed = !n->disagree;
@@ -108,6 +115,11 @@ static const dlti_attr *tidy(dlti_context *ctx, const dlti_attr *dev, const note
     for (size_t t = 0; t < sizeof(tail) / sizeof(tail[0]); t++) {
         dlti_key k = skey(ctx, tail[t]);
         const dlti_attr *v = t == 1 ? n->disagree : t == 2 ? n->source : dlti_attr_lookup(dev, k);
+        if (v && !k) {
+            free(e);
+            dlti_context_nomem(ctx, err);
+            return NULL;
+        }
         if (v)
             e[m++] = (dlti_entry){k, v};
     }
@@ -120,7 +132,7 @@ static const dlti_attr *tidy(dlti_context *ctx, const dlti_attr *dev, const note
 
 static bool i64_key(dlti_context *ctx, const dlti_attr *dev, const char *key, int64_t *v)
 {
-    const dlti_attr *a = dlti_attr_lookup(dev, skey(ctx, key));
+    const dlti_attr *a = dlti_attr_lookup(dev, known(ctx, key));
     return a && dlti_attr_get_int64(a, v, NULL) == 0;
 }
 
@@ -186,7 +198,7 @@ static bool name_holds(const dlti_attr *a, const char *model, size_t mlen)
  * name, which lists the siblings ("Navi 31 [Radeon RX 7900 XT/7900 XTX/...]"). */
 static bool named_by_runtime(dlti_context *ctx, const dlti_attr *dev, const dlti_attr *entry)
 {
-    const dlti_attr *m = dlti_attr_lookup(entry, skey(ctx, "model"));
+    const dlti_attr *m = dlti_attr_lookup(entry, known(ctx, "model"));
     const char *model;
     size_t len;
     if (!m || dlti_attr_get_string(m, &model, &len, NULL) != 0)
@@ -198,12 +210,12 @@ static bool named_by_runtime(dlti_context *ctx, const dlti_attr *dev, const dlti
     static const char *const views[] = {"hwloc_info", "runtimes"};
     static const char *const names[] = {"GPUModel", "name", "product_name", "device_name"};
     for (size_t v = 0; v < 2; v++) {
-        const dlti_attr *map = dlti_attr_lookup(dev, skey(ctx, views[v]));
+        const dlti_attr *map = dlti_attr_lookup(dev, known(ctx, views[v]));
         for (size_t i = 0; map && dlti_attr_get_kind(map) == DLTI_ATTR_MAP &&
                            i < dlti_attr_size(map); i++) {
             const dlti_attr *one = dlti_attr_entry_value(map, i);
             for (size_t k = 0; dlti_attr_get_kind(one) == DLTI_ATTR_MAP && k < 4; k++)
-                if (name_holds(dlti_attr_lookup(one, skey(ctx, names[k])), model, len))
+                if (name_holds(dlti_attr_lookup(one, known(ctx, names[k])), model, len))
                     return true;
         }
     }
@@ -213,7 +225,7 @@ static bool named_by_runtime(dlti_context *ctx, const dlti_attr *dev, const dlti
 /* Whether map `m` has boolean `key`: 1 true, 0 false, -1 absent. */
 static int bool_key(dlti_context *ctx, const dlti_attr *m, const char *key)
 {
-    const dlti_attr *a = dlti_attr_lookup(m, skey(ctx, key));
+    const dlti_attr *a = dlti_attr_lookup(m, known(ctx, key));
     bool b;
     return a && dlti_attr_get_bool(a, &b, NULL) == 0 ? b : -1;
 }
@@ -312,10 +324,24 @@ int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc
     if (sd_catalog_pci_candidates(ctx, pci->vendor_id, pci->device_id, (const char *)search_path,
                                   c, SD_PCI_CANDIDATES_MAX, &n, err) < 0)
         return -1;
+    const dlti_attr *dev = *device_spec;
+    /* Only entries of the device's own type fill it: a GPU entry's keys
+     * (threads, warps) are no accelerator's, an ACCEL entry's
+     * (num_matrix_engines) no GPU's, and a device the probe typed otherwise
+     * than its PCI id's entry (an XML file's) keeps what the probe found,
+     * as one the catalog does not know. */
+    unsigned type = sysdesc_device_type_bits(NULL, dev);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!type || sysdesc_device_type_bits(NULL, c[i].device) == type)
+            c[kept++] = c[i];
+    n = kept;
     if (n == 0)
         return 0; /* a device the catalog does not know keeps what the probe found */
-    const dlti_attr *dev = *device_spec;
-    const dlti_attr *source = dlti_attr_lookup(dev, skey(ctx, "source"));
+    dlti_key ksource = skey(ctx, "source");
+    if (!ksource)
+        return dlti_context_nomem(ctx, err);
+    const dlti_attr *source = dlti_attr_lookup(dev, ksource);
     if (source && dlti_attr_get_kind(source) != DLTI_ATTR_MAP)
         source = NULL;
     /* Every fill says which entry and why, one claimant or several: a
@@ -327,7 +353,7 @@ int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc
     if (!source)
         return -1;
     if (at < 0) {
-        const dlti_attr *d = dlti_container_set(ctx, dev, skey(ctx, "source"), source, err);
+        const dlti_attr *d = dlti_container_set(ctx, dev, ksource, source, err);
         if (!d)
             return -1;
         *device_spec = d;
@@ -336,7 +362,7 @@ int sysdesc_catalog_pci_fill(void *search_path, dlti_context *ctx, const sysdesc
     char from[512];
     snprintf(from, sizeof(from), "catalog %s", c[at].name);
     const dlti_attr *entry = c[at].device;
-    note nt = {ctx, source, dlti_attr_lookup(dev, skey(ctx, "disagreements")),
+    note nt = {ctx, source, dlti_attr_lookup(dev, known(ctx, "disagreements")),
                dlti_string_new(ctx, from, strlen(from)), from, err, false};
     if (nt.disagree && dlti_attr_get_kind(nt.disagree) != DLTI_ATTR_MAP)
         nt.disagree = NULL;

@@ -316,6 +316,41 @@ static bool same_ascii_nocase(const char *a, size_t len, const char *b)
     return true;
 }
 
+/* The device types of `bits` as "a GPU/ACCEL", "an ACCEL", in the schema's
+ * order. */
+static const char *types_text(unsigned bits, char *out, size_t size)
+{
+    const char *first = NULL;
+    for (unsigned b = 1; b && b <= bits && !first; b <<= 1)
+        first = bits & b ? sysdesc_schema_device_type_name(b) : NULL;
+    size_t used = (size_t)snprintf(out, size, "%s", first && first[0] == 'A' ? "an " : "a ");
+    size_t article = used;
+    for (unsigned b = 1; b && b <= bits && used < size; b <<= 1) {
+        const char *name = bits & b ? sysdesc_schema_device_type_name(b) : NULL;
+        if (name)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used > article ? "/" : "",
+                                     name);
+    }
+    return out;
+}
+
+/* The device type a device_type of another spelling means: another case of
+ * a known type, or a name the ecosystem gives a kind of accelerator (PyTorch's
+ * "hpu" for Gaudi, Google's TPU, the NPUs of Linux's accel drivers), which
+ * the schema describes as ACCEL. */
+static const char *device_type_near(const char *t, size_t len)
+{
+    static const char *const known[] = {"CPU", "GPU", "ACCEL"};
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (same_ascii_nocase(t, len, known[i]))
+            return known[i];
+    static const char *const accelerators[] = {"ACCELERATOR", "NPU", "TPU", "HPU"};
+    for (size_t i = 0; i < sizeof(accelerators) / sizeof(accelerators[0]); i++)
+        if (same_ascii_nocase(t, len, accelerators[i]))
+            return "ACCEL";
+    return NULL;
+}
+
 static bool get_i64(check_run *r, const dlti_attr *map, const char *key, int64_t *x)
 {
     return run_is_i64(r, lookup(r, map, key), x);
@@ -338,7 +373,7 @@ static const char *expected_text(const sysdesc_schema_key *k, char *buf, size_t 
     case SYSDESC_VALUE_BOOL:
         return "true or false";
     case SYSDESC_VALUE_STRING:
-        return strcmp(k->path, "device_type") == 0 ? "\"CPU\" or \"GPU\"" : "a string";
+        return strcmp(k->path, "device_type") == 0 ? "\"CPU\", \"GPU\" or \"ACCEL\"" : "a string";
     case SYSDESC_VALUE_I64_ARRAY:
         return "a non-empty list of integers (i64)";
     case SYSDESC_VALUE_STRING_LIST:
@@ -760,9 +795,10 @@ static void other_device_key(check_run *r, int child)
     char path[512];
     path_text(r, r->depth, path, sizeof(path));
     const char *twin = sd_schema_twin(k->path, r->dev_bits);
-    problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "'%s' is a %s key, not a %s key%s%s%s", path,
-            k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
-            r->dev_bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU", twin ? "; did you mean '" : "",
+    char owner[32], own[32];
+    problem(r, DLTI_ERROR_UNSUPPORTED, r->depth, "'%s' is %s key, not %s key%s%s%s", path,
+            types_text(k->devices, owner, sizeof(owner)),
+            types_text(r->dev_bits, own, sizeof(own)), twin ? "; did you mean '" : "",
             twin ? twin : "", twin ? "'?" : "");
 }
 
@@ -953,6 +989,25 @@ static void cpu_rules(check_run *r, const dlti_attr *dev)
     }
 }
 
+/* A GPU's or an accelerator's: one that is no PCI device has no PCI ids. */
+static void pci_rules(check_run *r, const dlti_attr *dev)
+{
+    bool pci = true;
+    const dlti_attr *isp = lookup(r, dev, "is_pci_device");
+    if (isp && dlti_attr_get_bool(isp, &pci, NULL) == 0 && !pci) {
+        static const char *const ids[] = {"pci_vendor_id", "pci_device_ids"};
+        for (int i = 0; i < 2; i++) {
+            if (!lookup(r, dev, ids[i]))
+                continue;
+            r->key[1] = ids[i];
+            r->key_len[1] = strlen(ids[i]);
+            problem(r, DLTI_ERROR_VERIFY, 2,
+                    "device '%.*s' is no PCI device (is_pci_device: false): it has no '%s'",
+                    (int)r->key_len[0], r->key[0], ids[i]);
+        }
+    }
+}
+
 static void gpu_rules(check_run *r, const dlti_attr *dev)
 {
     at_least(r, dev, "max_shared_memory_per_block_in_bytes", "shared_memory_per_block_in_bytes",
@@ -974,20 +1029,7 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
                    "device '%.*s' is a partition: give 'num_partitions_per_package' too",
                    (int)r->key_len[0], r->key[0]);
     }
-    bool pci = true;
-    const dlti_attr *isp = lookup(r, dev, "is_pci_device");
-    if (isp && dlti_attr_get_bool(isp, &pci, NULL) == 0 && !pci) {
-        static const char *const ids[] = {"pci_vendor_id", "pci_device_ids"};
-        for (int i = 0; i < 2; i++) {
-            if (!lookup(r, dev, ids[i]))
-                continue;
-            r->key[1] = ids[i];
-            r->key_len[1] = strlen(ids[i]);
-            problem(r, DLTI_ERROR_VERIFY, 2,
-                    "device '%.*s' is no PCI device (is_pci_device: false): it has no '%s'",
-                    (int)r->key_len[0], r->key[0], ids[i]);
-        }
-    }
+    pci_rules(r, dev);
     static const char *const dims[] = {"max_block_dims", "max_grid_dims"};
     for (int i = 0; i < 2; i++) {
         const dlti_attr *d = lookup(r, dev, dims[i]);
@@ -1002,18 +1044,37 @@ static void gpu_rules(check_run *r, const dlti_attr *dev)
     }
 }
 
+/* The length of the device type name and ": " that `p` starts with
+ * ("GPU: "), 0 when it starts with none. */
+static size_t type_part_prefix(const char *p)
+{
+    for (unsigned b = 1; b & SYSDESC_DEVICE_ALL; b <<= 1) {
+        const char *name = sysdesc_schema_device_type_name(b);
+        size_t n = name ? strlen(name) : 0;
+        if (n && strncmp(p, name, n) == 0 && strncmp(p + n, ": ", 2) == 0)
+            return n + 2;
+    }
+    return 0;
+}
+
 /* The part of a key's meaning for the device's type: the table says
- * "CPU: ...; GPU: ..." for keys both carry; "(required)" goes without saying. */
+ * "CPU: ...; GPU: ...; ACCEL: ..." for keys several types carry in their own
+ * words; "(required)" goes without saying. */
 static void meaning_for(const sysdesc_schema_key *k, unsigned dev_bits, char *out, size_t size)
 {
-    const char *m = k->meaning, *own = dev_bits & SYSDESC_DEVICE_GPU ? "GPU: " : "CPU: ";
+    const char *m = k->meaning, *own = sysdesc_schema_device_type_name(dev_bits);
     size_t len = strlen(m);
-    if (strncmp(m, "CPU: ", 5) == 0 && strstr(m, "; GPU: ")) {
-        const char *at = strncmp(own, "CPU", 3) == 0 ? m : strstr(m, "; GPU: ") + 2;
-        at += 5;
-        const char *stop = strstr(at, "; GPU: ");
-        m = at;
-        len = stop ? (size_t)(stop - at) : strlen(at);
+    for (const char *p = m; own && type_part_prefix(m) && p;) {
+        size_t n = type_part_prefix(p);
+        const char *next = p + n;
+        while ((next = strstr(next, "; ")) && !type_part_prefix(next + 2))
+            next += 2;
+        if (n == strlen(own) + 2 && strncmp(p, own, n - 2) == 0) {
+            m = p + n;
+            len = next ? (size_t)(next - m) : strlen(m);
+            break;
+        }
+        p = next ? next + 2 : NULL;
     }
     if (len > 11 && memcmp(m + len - 11, " (required)", 11) == 0)
         len -= 11;
@@ -1080,7 +1141,7 @@ static void check_device(check_run *r, const dlti_attr *dev)
     const dlti_attr *type = lookup(r, dev, "device_type");
     const char *t = NULL;
     size_t tlen = 0;
-    r->dev_bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
+    r->dev_bits = SYSDESC_DEVICE_ALL;
     r->probed = lookup(r, dev, "source") != NULL;
     bool known = false;
     if (type && dlti_attr_get_string(type, &t, &tlen, NULL) == 0) {
@@ -1091,24 +1152,26 @@ static void check_device(check_run *r, const dlti_attr *dev)
         } else {
             r->key[1] = "device_type";
             r->key_len[1] = strlen("device_type");
-            const char *near = same_ascii_nocase(t, tlen, "CPU")   ? "CPU"
-                               : same_ascii_nocase(t, tlen, "GPU") ? "GPU"
-                                                                   : NULL;
-            /* another case is a mistake; another type, one the schema does not know */
-            problem(r, near ? DLTI_ERROR_VERIFY : DLTI_ERROR_UNSUPPORTED, 2,
+            const char *near = device_type_near(t, tlen);
+            /* another case is a mistake; another type, one the schema does
+             * not know (an accelerator's own name, as "TPU", is a type other
+             * tools may use: it is named, and unknown as any other) */
+            bool mistake = near && same_ascii_nocase(t, tlen, near);
+            problem(r, mistake ? DLTI_ERROR_VERIFY : DLTI_ERROR_UNSUPPORTED, 2,
                     "device '%.*s': unknown device_type '%.*s'%s%s%s",
                     (int)r->key_len[0], r->key[0], (int)tlen, t,
-                    near ? "; did you mean '" : " (CPU or GPU)",
-                    near ? near : "", near ? "'?" : "");
+                    near ? "; did you mean '" : " (CPU, GPU or ACCEL)",
+                    near ? near : "",
+                    !near ? "" : mistake ? "'?" : "'? (the type of every accelerator that is no GPU)");
         }
     } else if (!type && (r->dev_bits = sd_device_type_of_id(r->key[0], r->key_len[0])) != 0) {
-        known = true; /* "CPU", "GPU3", "class0.GPU3": the id says it */
+        known = true; /* "CPU", "GPU3", "ACCEL0", "class0.GPU3": the id says it */
     } else if (!type) {
-        r->dev_bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
+        r->dev_bits = SYSDESC_DEVICE_ALL;
         if (!r->partial)
             problem(r, DLTI_ERROR_UNSUPPORTED, 1,
-                    "device '%.*s' has no 'device_type' (CPU or GPU) and its id does not tell "
-                    "it: its keys are checked against both types",
+                    "device '%.*s' has no 'device_type' (CPU, GPU or ACCEL) and its id does "
+                    "not tell it: its keys are checked against every type",
                     (int)r->key_len[0], r->key[0]);
     }
     int64_t version;
@@ -1127,8 +1190,10 @@ static void check_device(check_run *r, const dlti_attr *dev)
         check_required(r, dev);
     if (r->dev_bits & SYSDESC_DEVICE_CPU)
         cpu_rules(r, dev);
-    else
+    else if (r->dev_bits & SYSDESC_DEVICE_GPU)
         gpu_rules(r, dev);
+    else
+        pci_rules(r, dev);
     r->depth = 1;
 }
 
@@ -1287,7 +1352,7 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
 {
     unsigned bits = device_type ? sysdesc_schema_device_type(device_type) : 0;
     if (!bits)
-        bits = SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU;
+        bits = SYSDESC_DEVICE_ALL;
     if (!path) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no key path");
         return -1;
@@ -1323,10 +1388,11 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
         }
         if (k && !(k->devices & bits)) {
             const char *twin = sd_schema_twin(k->path, bits);
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "'%s%s%.*s' is a %s key, not a %s key%s%s%s",
+            char owner[32], own[32];
+            dlti_error_set(err, DLTI_ERROR_VERIFY, "'%s%s%.*s' is %s key, not %s key%s%s%s",
                            id ? id : "", id ? "." : "", (int)(used + n), path,
-                           k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU",
-                           bits & SYSDESC_DEVICE_GPU ? "GPU" : "CPU", twin ? "; did you mean '" : "",
+                           types_text(k->devices, owner, sizeof(owner)),
+                           types_text(bits, own, sizeof(own)), twin ? "; did you mean '" : "",
                            twin ? twin : "", twin ? "'?" : "");
             return -1;
         }

@@ -97,7 +97,7 @@ bool sd_schema_name_nocase(const sysdesc_schema_key *map, const char *name, size
 
 const char *sd_schema_twin(const char *path, unsigned devices)
 {
-    /* GPU key, CPU key: the same fact under each type's name */
+    /* GPU (and ACCEL) key, CPU key: the same fact under each type's name */
     static const char *const twins[][2] = {
         {"memory_size_in_bytes", "memory.total_in_bytes"},
         {"memory_size_in_bytes", "memory"},
@@ -105,7 +105,7 @@ const char *sd_schema_twin(const char *path, unsigned devices)
         {"base_clock_in_mhz", "base_frequency_mhz"},
         {"num_compute_units", "num_cores"},
     };
-    int want = devices & SYSDESC_DEVICE_GPU ? 0 : 1;
+    int want = devices & (SYSDESC_DEVICE_GPU | SYSDESC_DEVICE_ACCEL) ? 0 : 1;
     for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); i++)
         if (strcmp(twins[i][1 - want], path) == 0)
             return twins[i][want];

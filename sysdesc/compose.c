@@ -87,11 +87,11 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
         return -1;
     }
     dlti_key key = dlti_key_string(c->ctx, id, len);
+    if (!key)
+        return dlti_context_nomem(c->ctx, err);
     /* room first: seen() adds the id, which must then be added */
-    if (!key || dlti_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices))) {
-        dlti_nomem(err);
-        return -1;
-    }
+    if (dlti_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices)))
+        return dlti_nomem(err);
     int was = seen(c, key);
     if (was < 0) {
         dlti_nomem(err);
@@ -125,9 +125,10 @@ static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_
     return 0;
 }
 
-static int run_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
-                           unsigned count, dlti_error_t *err)
+int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
+                        unsigned count, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     size_t ndev = dlti_attr_size(sys->spec);
     if (count >= 1 && ndev != 1) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT,
@@ -169,16 +170,6 @@ static int run_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const 
     return 0;
 }
 
-int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
-                        unsigned count, dlti_error_t *err)
-{
-    dlti_error_clear(err);
-    int r = run_compose_add(c, sys, id, count, err);
-    if (r < 0)
-        dlti_error_settle(c ? c->ctx : NULL, err, NULL);
-    return r;
-}
-
 /* Splits "[ID=]ITEM[:N]"; the strings point into `arg` (modified). */
 static int split_item(char *arg, char **id, char **item, unsigned *count)
 {
@@ -210,9 +201,10 @@ static int split_item(char *arg, char **id, char **item, unsigned *count)
     return **item ? 0 : -1;
 }
 
-static int run_compose_add_item(sysdesc_compose *c, const char *text,
-                                const sysdesc_yaml_options *opts, dlti_error_t *err)
+int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
+                             const sysdesc_yaml_options *opts, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     if (!c || !text) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "compose: no composition or item");
         return -1;
@@ -236,18 +228,9 @@ static int run_compose_add_item(sysdesc_compose *c, const char *text,
     return rc;
 }
 
-int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
-                             const sysdesc_yaml_options *opts, dlti_error_t *err)
+int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
 {
     dlti_error_clear(err);
-    int r = run_compose_add_item(c, text, opts, err);
-    if (r < 0)
-        dlti_error_settle(c ? c->ctx : NULL, err, text);
-    return r;
-}
-
-static int run_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
-{
     if (c->n == 0) {
         dlti_error_set(err, DLTI_ERROR_VERIFY, "nothing to compose: no devices");
         return -1;
@@ -264,18 +247,10 @@ static int run_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_erro
     return 0;
 }
 
-int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
+const dlti_attr *sysdesc_device_fill(dlti_context *ctx, const dlti_attr *device,
+                                     const dlti_attr *catalog_device, dlti_error_t *err)
 {
     dlti_error_clear(err);
-    int r = run_compose_finish(c, out, err);
-    if (r < 0)
-        dlti_error_settle(c ? c->ctx : NULL, err, NULL);
-    return r;
-}
-
-static const dlti_attr *run_device_fill(dlti_context *ctx, const dlti_attr *device,
-                                        const dlti_attr *catalog_device, dlti_error_t *err)
-{
     const dlti_attr *result = device;
     for (size_t i = 0; i < dlti_attr_size(catalog_device) && result; i++) {
         dlti_key k = dlti_attr_entry_key(catalog_device, i);
@@ -290,14 +265,4 @@ static const dlti_attr *run_device_fill(dlti_context *ctx, const dlti_attr *devi
         }
     }
     return result;
-}
-
-const dlti_attr *sysdesc_device_fill(dlti_context *ctx, const dlti_attr *device,
-                                     const dlti_attr *catalog_device, dlti_error_t *err)
-{
-    dlti_error_clear(err);
-    const dlti_attr *r = run_device_fill(ctx, device, catalog_device, err);
-    if (!r)
-        dlti_error_settle(ctx, err, NULL);
-    return r;
 }

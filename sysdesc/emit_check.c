@@ -57,7 +57,7 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth, bool as_mlir)
     const char *s;
     size_t len;
     if (kind == DLTI_ATTR_STRING && w->format == SYSDESC_FORMAT_JSON && !w->typed &&
-        dlti_attr_get_string(a, &s, &len, NULL) == 0 && !sd_utf8_valid(s, len)) {
+        dlti_attr_get_string(a, &s, &len, NULL) == 0 && !dlti_utf8_valid(s, len)) {
         refuse(w, depth, "string", "bytes that are not UTF-8");
         return -1;
     }
@@ -70,7 +70,7 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth, bool as_mlir)
             dlti_nomem(w->err);
             return -1;
         }
-        bool utf8 = sd_utf8_valid(text, len);
+        bool utf8 = dlti_utf8_valid(text, len);
         free(text);
         if (!utf8) {
             refuse(w, depth, "value", "MLIR text with bytes that are not UTF-8");
@@ -108,7 +108,7 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth, bool as_mlir)
         }
         /* a type key is its text in every format, MLIR's verbatim
          * included; a string key in MLIR text is escaped */
-        if ((!ks || !as_mlir) && !sd_utf8_valid(name, len)) {
+        if ((!ks || !as_mlir) && !dlti_utf8_valid(name, len)) {
             refuse(w, depth + 1, "key", "bytes that are not UTF-8");
             return -1;
         }
@@ -146,7 +146,7 @@ int sd_format_check(const sysdesc_system *sys, sysdesc_format format, unsigned f
     w->err = err;
     int rc = 0;
     if (sys->data_layout && format == SYSDESC_FORMAT_JSON &&
-        !sd_utf8_valid(sys->data_layout, strlen(sys->data_layout))) {
+        !dlti_utf8_valid(sys->data_layout, strlen(sys->data_layout))) {
         w->path[0] = "data_layout";
         w->path_len[0] = 11;
         refuse(w, 1, "string", "bytes that are not UTF-8");

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ANY_TYPE (SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU)
+#define ANY_TYPE SYSDESC_DEVICE_ALL
 
 /* Facts that change while the machine stays the same: left out although
  * their class counts.  A path names the key and everything below it. */
@@ -67,7 +67,7 @@ typedef struct {
     dlti_buf text;
     bool explain;        /* add "# PATH: left out (WHY)" lines */
     bool failed;         /* out of memory outside the buffers */
-    const char *type;    /* the device's type for the schema ("CPU", "GPU"), or NULL */
+    const char *type;    /* the device's type for the schema ("CPU", "GPU", "ACCEL"), or NULL */
     unsigned bits;       /* its SYSDESC_DEVICE_* bit, 0 when unknown */
     bool cluster;        /* the "cluster" device */
     dlti_buf path;       /* the key's dotted path inside the device, for the schema */
@@ -396,7 +396,7 @@ static void walk_device(walk *w, const char *id, const dlti_attr *dev, dlti_key 
         type = NULL;
     w->cluster = (type && strcmp(type, "cluster") == 0) || (!type && strcmp(id, "cluster") == 0);
     w->bits = sysdesc_device_type_bits(id, dev);
-    w->type = w->bits == SYSDESC_DEVICE_CPU ? "CPU" : w->bits == SYSDESC_DEVICE_GPU ? "GPU" : NULL;
+    w->type = sysdesc_schema_device_type_name(w->bits);
     w->path.len = w->line.len = 0;
     if (w->path.data)
         w->path.data[0] = '\0';

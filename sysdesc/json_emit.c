@@ -210,7 +210,7 @@ bool sd_json_map_as_mlir(const dlti_attr *a)
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         size_t len;
         const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
-        if (!s || !sd_utf8_valid(s, len))
+        if (!s || !dlti_utf8_valid(s, len))
             return true;
     }
     return false;
@@ -334,7 +334,7 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         dlti_attr_get_string(a, &s, &len, NULL);
         /* bytes that are not UTF-8: no JSON string holds them, MLIR's
          * escapes do (plain JSON refuses them: emit_check.c) */
-        if (typed && !sd_utf8_valid(s, len))
+        if (typed && !dlti_utf8_valid(s, len))
             put_typed(b, "mlir", a, NULL);
         else
             put_json_string(b, s, len);

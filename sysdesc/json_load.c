@@ -57,7 +57,7 @@ fail_at(jl *j, const sd_node *n, dlti_error_code code, const char *fmt, ...)
 
 static const dlti_attr *nomem(jl *j)
 {
-    sd_nomem(j->err, j->source);
+    sd_nomem(j->ctx, j->err, j->source);
     return NULL;
 }
 
@@ -66,7 +66,7 @@ static const dlti_attr *built(jl *j, const dlti_attr *a, const sd_node *n)
 {
     if (!a) {
         if (j->err && j->err->code == DLTI_OK)
-            sd_nomem(j->err, j->source);
+            sd_nomem(j->ctx, j->err, j->source);
         dlti_error_place(j->err, j->source, n->line, n->column);
     }
     return a;
@@ -447,7 +447,7 @@ static int load_root(jl *j, const sd_node *root, sysdesc_system *out)
     sysdesc_system sys = {0};
     dlti_entry *devices = malloc((root->len ? root->len : 1) * sizeof(*devices));
     if (!devices)
-        return sd_nomem(j->err, j->source);
+        return sd_nomem(j->ctx, j->err, j->source);
     int rc = -1;
     size_t n = 0;
     const sd_node *layout = NULL;
@@ -492,7 +492,7 @@ static int load_root(jl *j, const sd_node *root, sysdesc_system *out)
     int r = sd_key_repeat(devices, n, &j->keys, &dup, &first);
     if (r != 0) {
         if (r < 0)
-            sd_nomem(j->err, j->source);
+            sd_nomem(j->ctx, j->err, j->source);
         else
             fail_at(j, root, DLTI_ERROR_SYNTAX, "duplicate device id '%.200s'",
                     dlti_key_str(devices[dup].key, NULL));

@@ -63,7 +63,7 @@ static int fail(parser *p, size_t at, dlti_error_code code, const char *what)
 
 static int nomem(parser *p)
 {
-    return sd_nomem(p->err, p->source);
+    return sd_nomem(NULL, p->err, p->source);
 }
 
 static void skip_blanks(parser *p)
@@ -195,7 +195,7 @@ static sd_node *string(parser *p)
         nomem(p);
         return NULL;
     }
-    if (!sd_utf8_valid(b->data ? b->data : "", b->len)) {
+    if (!dlti_utf8_valid(b->data ? b->data : "", b->len)) {
         fail(p, start, DLTI_ERROR_SYNTAX, "string is not UTF-8");
         return NULL;
     }

@@ -8,20 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value at device.k0.k1... in spec, or NULL. */
+/* The value at device.k0.k1... in spec, or NULL.  Only reads: a key the
+ * context never interned is in no attribute of it, so nothing is interned
+ * (which could fail) to look. */
 static const dlti_attr *at(dlti_context *ctx, const dlti_attr *spec, const char *device,
                            const char *const *path, size_t n)
 {
     dlti_key keys[4];
-    keys[0] = dlti_key_string(ctx, device, strlen(device));
+    keys[0] = dlti_key_find(ctx, device, strlen(device));
     for (size_t i = 0; i < n && i < 3; i++)
-        keys[i + 1] = dlti_key_string(ctx, path[i], strlen(path[i]));
+        keys[i + 1] = dlti_key_find(ctx, path[i], strlen(path[i]));
+    for (size_t i = 0; i <= n && i < 4; i++)
+        if (!keys[i])
+            return NULL;
     return dlti_attr_query(spec, keys, n + 1, NULL);
 }
 
-/* Appends the MLIR string literal of s (quoted, escaped as mlir-opt-22 does). */
-static int put_string(dlti_context *ctx, dlti_buf *b, const char *prefix, const char *s,
-                      size_t len)
+/* Appends the MLIR string literal of prefix + s (quoted, escaped as
+ * mlir-opt-22 does); -1 when out of memory. */
+static int put_string(dlti_buf *b, const char *prefix, const char *s, size_t len)
 {
     size_t plen = strlen(prefix);
     char *raw = malloc(plen + len + 1);
@@ -29,11 +34,8 @@ static int put_string(dlti_context *ctx, dlti_buf *b, const char *prefix, const 
         return -1;
     memcpy(raw, prefix, plen);
     memcpy(raw + plen, s, len);
-    const dlti_attr *str = dlti_string_new(ctx, raw, plen + len);
+    dlti_print_string(b, raw, plen + len);
     free(raw);
-    if (!str)
-        return -1;
-    dlti_print_attr(b, str, false);
     return 0;
 }
 
@@ -54,9 +56,10 @@ static int string_at(dlti_context *ctx, const dlti_attr *spec, const char *devic
     return 0;
 }
 
-static const dlti_attr *run_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
-                                            const char *device, dlti_error_t *err)
+const dlti_attr *sysdesc_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
+                                         const char *device, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     if (!device)
         device = "CPU";
     static const char *const triple_key[] = {"triple"};
@@ -86,11 +89,11 @@ static const dlti_attr *run_llvm_target_new(dlti_context *ctx, const dlti_attr *
     dlti_buf b = {0};
     int bad = 0;
     dlti_buf_puts(&b, "#llvm.target<triple = ");
-    bad |= put_string(ctx, &b, "", triple, tlen);
+    bad |= put_string(&b, "", triple, tlen);
     /* chip is required (MLIR: "struct is missing required parameter:
      * chip"); "" when the device names none, as MLIR's own tests write it */
     dlti_buf_puts(&b, ", chip = ");
-    bad |= put_string(ctx, &b, "", chip ? chip : "", chip ? clen : 0);
+    bad |= put_string(&b, "", chip ? chip : "", chip ? clen : 0);
     if (features && dlti_attr_size(features)) {
         dlti_buf_puts(&b, ", features = <[");
         for (size_t i = 0; i < dlti_attr_size(features) && !bad; i++) {
@@ -103,7 +106,7 @@ static const dlti_attr *run_llvm_target_new(dlti_context *ctx, const dlti_attr *
             }
             if (i)
                 dlti_buf_puts(&b, ", ");
-            bad |= put_string(ctx, &b, "+", f, flen);
+            bad |= put_string(&b, "+", f, flen);
         }
         dlti_buf_puts(&b, "]>");
     }
@@ -118,14 +121,4 @@ static const dlti_attr *run_llvm_target_new(dlti_context *ctx, const dlti_attr *
     const dlti_attr *a = dlti_attr_parse(ctx, text, len, NULL, err);
     free(text);
     return a;
-}
-
-const dlti_attr *sysdesc_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
-                                         const char *device, dlti_error_t *err)
-{
-    dlti_error_clear(err);
-    const dlti_attr *r = run_llvm_target_new(ctx, spec, device, err);
-    if (!r)
-        dlti_error_settle(ctx, err, NULL);
-    return r;
 }

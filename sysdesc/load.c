@@ -33,7 +33,7 @@ static int check_loaded(const sysdesc_system *sys, const char *text, size_t len,
         return 0;
     long n = sd_check_first(sys, 0, text, len, source, opts, err);
     if (n < 0)
-        return sd_nomem(err, source);
+        return sd_nomem(NULL, err, source);
     if (n == 0)
         return 0;
     if (err)
@@ -56,10 +56,8 @@ int sysdesc_yaml_load(dlti_context *ctx, const char *text, size_t len, const cha
     sd_resolver catalog = sd_catalog_resolver(opts ? opts->search_path : NULL);
     sysdesc_system sys;
     if (sd_yaml_load(ctx, text, len, source, opts, &catalog, &sys, err) < 0 ||
-        check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0) {
-        dlti_error_settle(ctx, err, source); /* a reason, the memory budget named */
+        check_loaded(&sys, text, len, source ? source : "<input>", opts, err) < 0)
         return -1;
-    }
     *out = sys;
     return 0;
 }
@@ -235,10 +233,7 @@ int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len, const 
         return -1;
     }
     text = text ? text : "";
-    int rc = load_text(ctx, text, len, source, sd_sniff(source, text, len), opts, out, err);
-    if (rc < 0)
-        dlti_error_settle(ctx, err, source);
-    return rc;
+    return load_text(ctx, text, len, source, sd_sniff(source, text, len), opts, out, err);
 }
 
 int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
@@ -246,18 +241,13 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
 {
     char *found;
     dlti_error_clear(err);
-    const char *named = path;
     path = resolve(path, opts, &found, err);
-    if (!path) {
-        dlti_error_settle(ctx, err, named);
+    if (!path)
         return -1;
-    }
     size_t len;
     sd_input_format format;
     char *text = read_description(ctx, path, opts, &len, &format, err);
     int rc = text ? load_text(ctx, text, len, path, format, opts, out, err) : -1;
-    if (rc < 0)
-        dlti_error_settle(ctx, err, path);
     free(text);
     free(found);
     return rc;
@@ -305,7 +295,6 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
                 report(user, &err);
         }
     } else if (report) {
-        dlti_error_settle(ctx, &err, file ? file : path);
         report(user, &err);
     }
     free(text);

@@ -41,7 +41,7 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
     const dlti_attr *ov = dlti_string_new(ctx, "override", 8);
     dlti_key kp = skey(ctx, path);
     if (!ov || !kp || !ksrc) {
-        dlti_nomem(err);
+        dlti_context_nomem(ctx, err);
         return NULL;
     }
     if (src && dlti_attr_get_kind(src) == DLTI_ATTR_MAP)
@@ -112,9 +112,10 @@ static bool unit_value_hint(const dlti_attr *spec, const char *path, const char 
     return true;
 }
 
-static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *spec,
-                                          const char *assignment, dlti_error_t *err)
+const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
+                                       const char *assignment, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     if (!ctx || !assignment) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no override given");
         return NULL;
@@ -140,6 +141,9 @@ static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *sp
     path[plen] = '\0';
     const char *vtext = eq + 1;
     const dlti_attr *value = dlti_attr_parse(ctx, vtext, strlen(vtext), "--set value", err);
+    /* no hint about the value's spelling when memory is what failed */
+    if (!value && err && (err->code == DLTI_ERROR_LIMIT || err->code == DLTI_ERROR_NOMEM))
+        goto out;
     if (!value && err && unit_value_hint(spec, path, vtext, err))
         goto out;
     if (!value) {
@@ -176,6 +180,10 @@ static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *sp
         goto out;
     }
     dlti_key devkey = dlti_key_string(ctx, path, idlen);
+    if (!devkey) {
+        dlti_context_nomem(ctx, err);
+        goto out;
+    }
     const char *rest = path[idlen] == '.' ? path + idlen + 1 : path + idlen;
     size_t n = 0;
     for (const char *s = rest; *rest;) {
@@ -185,7 +193,10 @@ static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *sp
             dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty key", assignment);
             goto out;
         }
-        keys[n++] = dlti_key_string(ctx, s, len);
+        if (!(keys[n++] = dlti_key_string(ctx, s, len))) {
+            dlti_context_nomem(ctx, err);
+            goto out;
+        }
         if (!dot)
             break;
         s = dot + 1;
@@ -209,6 +220,8 @@ static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *sp
             strlen(rest) == strlen("cache.L1.size_in_bytes")) {
             snprintf(flat, sizeof(flat), "L%d_cache_size_in_bytes", k);
             dlti_key fk = skey(ctx, flat);
+            if (dev && !fk)
+                dev = NULL, dlti_context_nomem(ctx, err);
             if (dev)
                 dev = dlti_container_set_path(ctx, dev, &fk, 1, value, err);
             if (dev)
@@ -219,6 +232,8 @@ static const dlti_attr *run_spec_override(dlti_context *ctx, const dlti_attr *sp
             char lvl[8];
             snprintf(lvl, sizeof(lvl), "L%d", k);
             dlti_key nk[3] = {skey(ctx, "cache"), skey(ctx, lvl), skey(ctx, "size_in_bytes")};
+            if (dev && !(nk[0] && nk[1] && nk[2]))
+                dev = NULL, dlti_context_nomem(ctx, err);
             if (dev)
                 dev = dlti_container_set_path(ctx, dev, nk, 3, value, err);
             if (dev)
@@ -237,16 +252,6 @@ out:
     free(path);
     free(keys);
     return result;
-}
-
-const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
-                                       const char *assignment, dlti_error_t *err)
-{
-    dlti_error_clear(err);
-    const dlti_attr *r = run_spec_override(ctx, spec, assignment, err);
-    if (!r)
-        dlti_error_settle(ctx, err, NULL);
-    return r;
 }
 
 /* Grows `*path` (capacity `*cap`) to hold `need` bytes. */
@@ -300,9 +305,10 @@ static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec
     return spec;
 }
 
-static const dlti_attr *run_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
-                                               const dlti_attr *overrides, dlti_error_t *err)
+const dlti_attr *sysdesc_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
+                                            const dlti_attr *overrides, dlti_error_t *err)
 {
+    dlti_error_clear(err);
     if (!ctx || !overrides || dlti_attr_get_kind(overrides) != DLTI_ATTR_SYSTEM_SPEC) {
         dlti_error_set(err, DLTI_ERROR_ARGUMENT, "overrides must be a target_system_spec");
         return NULL;
@@ -326,20 +332,11 @@ static const dlti_attr *run_spec_override_spec(dlti_context *ctx, const dlti_att
     return spec;
 }
 
-const dlti_attr *sysdesc_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
-                                            const dlti_attr *overrides, dlti_error_t *err)
+const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *spec,
+                                            const char *path, const sysdesc_yaml_options *opts,
+                                            dlti_error_t *err)
 {
     dlti_error_clear(err);
-    const dlti_attr *r = run_spec_override_spec(ctx, spec, overrides, err);
-    if (!r)
-        dlti_error_settle(ctx, err, NULL);
-    return r;
-}
-
-static const dlti_attr *run_spec_override_file(dlti_context *ctx, const dlti_attr *spec,
-                                               const char *path, const sysdesc_yaml_options *opts,
-                                               dlti_error_t *err)
-{
     sysdesc_yaml_options raw = {0};
     if (opts)
         raw = *opts;
@@ -352,7 +349,7 @@ static const dlti_attr *run_spec_override_file(dlti_context *ctx, const dlti_att
             n = f.n; /* the problems that fail the load */
         if (n != 0) {
             if (n < 0)
-                dlti_nomem(err);
+                dlti_context_nomem(ctx, err);
             else if (n > 1 && err)
                 sd_more_problems(err, n);
             return NULL;
@@ -366,15 +363,4 @@ static const dlti_attr *run_spec_override_file(dlti_context *ctx, const dlti_att
     if (!spec && err)
         dlti_error_place(err, path, err->line, err->column);
     return spec;
-}
-
-const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *spec,
-                                            const char *path, const sysdesc_yaml_options *opts,
-                                            dlti_error_t *err)
-{
-    dlti_error_clear(err);
-    const dlti_attr *r = run_spec_override_file(ctx, spec, path, opts, err);
-    if (!r)
-        dlti_error_settle(ctx, err, path);
-    return r;
 }

@@ -30,7 +30,8 @@ static const dlti_attr *at(dlti_context *ctx, const dlti_attr *a, const char *co
         dlti_attr_kind k = dlti_attr_get_kind(a);
         if (k != DLTI_ATTR_MAP && k != DLTI_ATTR_DEVICE_SPEC)
             return NULL;
-        a = dlti_attr_lookup(a, dlti_key_string(ctx, path[i], strlen(path[i])));
+        /* a key the context never interned is in none of its maps */
+        a = dlti_attr_lookup(a, dlti_key_find(ctx, path[i], strlen(path[i])));
     }
     return a;
 }

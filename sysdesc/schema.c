@@ -102,15 +102,31 @@ bool sd_schema_name_allowed(const sysdesc_schema_key *map, const char *name, siz
     return false;
 }
 
+/* The device types and the device_type strings that name them; an id that
+ * is one of these names, alone or followed by digits, names the type too. */
+static const struct {
+    const char *name;
+    unsigned bit;
+} device_types[] = {
+    {"CPU", SYSDESC_DEVICE_CPU},
+    {"GPU", SYSDESC_DEVICE_GPU},
+    {"ACCEL", SYSDESC_DEVICE_ACCEL},
+};
+
 unsigned sysdesc_schema_device_type(const char *device_type)
 {
-    if (!device_type)
-        return 0;
-    if (strcmp(device_type, "CPU") == 0)
-        return SYSDESC_DEVICE_CPU;
-    if (strcmp(device_type, "GPU") == 0)
-        return SYSDESC_DEVICE_GPU;
+    for (size_t i = 0; device_type && i < sizeof(device_types) / sizeof(device_types[0]); i++)
+        if (strcmp(device_type, device_types[i].name) == 0)
+            return device_types[i].bit;
     return 0;
+}
+
+const char *sysdesc_schema_device_type_name(unsigned bits)
+{
+    for (size_t i = 0; i < sizeof(device_types) / sizeof(device_types[0]); i++)
+        if (bits == device_types[i].bit)
+            return device_types[i].name;
+    return NULL;
 }
 
 unsigned sd_device_type_of_id(const char *id, size_t len)
@@ -122,14 +138,16 @@ unsigned sd_device_type_of_id(const char *id, size_t len)
             len -= i;
             break;
         }
-    if (len < 3)
-        return 0;
-    for (size_t i = 3; i < len; i++)
-        if (id[i] < '0' || id[i] > '9')
-            return 0;
-    return memcmp(id, "CPU", 3) == 0 ? SYSDESC_DEVICE_CPU
-           : memcmp(id, "GPU", 3) == 0 ? SYSDESC_DEVICE_GPU
-                                      : 0;
+    for (size_t t = 0; t < sizeof(device_types) / sizeof(device_types[0]); t++) {
+        size_t n = strlen(device_types[t].name);
+        if (len < n || memcmp(id, device_types[t].name, n) != 0)
+            continue;
+        size_t i = n;
+        while (i < len && id[i] >= '0' && id[i] <= '9')
+            i++;
+        return i == len ? device_types[t].bit : 0;
+    }
+    return 0;
 }
 
 unsigned sysdesc_device_type_bits(const char *id, const dlti_attr *device)

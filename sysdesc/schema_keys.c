@@ -8,7 +8,10 @@
 
 #define CPU SYSDESC_DEVICE_CPU
 #define GPU SYSDESC_DEVICE_GPU
-#define ANY (SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU)
+#define ACC SYSDESC_DEVICE_ACCEL
+#define ANY (SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU) /* CPU and GPU, not ACCEL */
+#define ALL SYSDESC_DEVICE_ALL                        /* every device type */
+#define GACC (SYSDESC_DEVICE_GPU | SYSDESC_DEVICE_ACCEL) /* GPUs and accelerators */
 #define I64 SYSDESC_VALUE_I64
 #define F64 SYSDESC_VALUE_F64
 #define BOOL SYSDESC_VALUE_BOOL
@@ -152,16 +155,21 @@
  * required_if (a boolean key: required only where it is not false) */
 static const sysdesc_schema_key schema[] = {
     /* ---- every device ---- */
-    {"device_type", STR, NULL, ANY, ANY, BOOK, 0, 0, NULL,
-     "\"CPU\" or \"GPU\"", NULL, NULL},
-    {"schema_version", I64, NULL, ANY, 0, BOOK, 1, BIG, NULL,
+    {"device_type", STR, NULL, ALL, ALL, BOOK, 0, 0, NULL,
+     "\"CPU\", \"GPU\" or \"ACCEL\" (an accelerator that is no GPU: Gaudi, Trainium, TPU)",
+     NULL, NULL},
+    {"schema_version", I64, NULL, ALL, 0, BOOK, 1, BIG, NULL,
      "the schema version the device follows (1)", NULL, NULL},
-    {"vendor", STR, NULL, ANY, ANY, FACT, 0, 0, NULL,
-     "CPU: the CPUID vendor (GenuineIntel, AuthenticAMD); GPU: NVIDIA, AMD, Intel", "vendor", NULL},
-    {"model", STR, NULL, ANY, ANY, FACT, 0, 0, NULL,
+    {"vendor", STR, NULL, ALL, ALL, FACT, 0, 0, NULL,
+     "CPU: the CPUID vendor (GenuineIntel, AuthenticAMD); GPU: NVIDIA, AMD, Intel; ACCEL: "
+     "Intel, AWS, Google",
+     "vendor", NULL},
+    {"model", STR, NULL, ALL, ALL, FACT, 0, 0, NULL,
      "the product name; a GPU partition says so, as in Instinct MI250X (one GCD)", "model", NULL},
-    {"arch", STR, NULL, ANY, ANY, FACT, 0, 0, NULL,
-     "CPU: x86_64, aarch64; GPU: the compiler target sm_90, gfx942, pvc", "arch", NULL},
+    {"arch", STR, NULL, ALL, ALL, FACT, 0, 0, NULL,
+     "CPU: x86_64, aarch64; GPU: the compiler target sm_90, gfx942, pvc; ACCEL: the "
+     "generation its compiler targets (gaudi2, trn2)",
+     "arch", NULL},
 
     /* ---- CPU identity ---- */
     {"cpu_family", I64, NULL, CPU, 0, FACT, 0, BIG, NULL, "x86 CPUID family", NULL, NULL},
@@ -427,27 +435,35 @@ static const sysdesc_schema_key schema[] = {
 
     /* ---- GPU identity ---- */
     {"compute_capability", STR, NULL, GPU, 0, FACT, 0, 0, NULL, "NVIDIA only: \"9.0\"", NULL, NULL},
-    {"form_factor", STR, NULL, GPU, 0, FACT, 0, 0, NULL, "SXM5, PCIe, OAM, SoC", NULL, NULL},
-    {"is_pci_device", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL,
-     "false for a GPU that is no PCI device (the GPU of an Apple M-series SoC): it has no PCI "
-     "ids; absent means true",
+    {"form_factor", STR, NULL, GACC, 0, FACT, 0, 0, NULL, "SXM5, PCIe, OAM, SoC", NULL, NULL},
+    {"is_pci_device", BOOL, NULL, GACC, 0, FACT, 0, 0, NULL,
+     "false for a GPU or accelerator that is no PCI device (the GPU of an Apple M-series SoC): "
+     "it has no PCI ids; absent means true",
      NULL, NULL},
-    {"pci_vendor_id", I64, NULL, GPU, GPU, BOOK, 0, PCI_ID_MAX, NULL,
-     "PCI vendor id: 0x10de, 0x1002, 0x8086", NULL, "is_pci_device"},
-    {"pci_device_ids", INTS, NULL, GPU, GPU, BOOK, 0, PCI_ID_MAX, NULL,
+    {"pci_vendor_id", I64, NULL, GACC, GACC, BOOK, 0, PCI_ID_MAX, NULL,
+     "GPU: PCI vendor id: 0x10de, 0x1002, 0x8086; ACCEL: PCI vendor id: 0x1da3 (Habana, "
+     "Intel's Gaudi), 0x1d0f (Amazon)",
+     NULL, "is_pci_device"},
+    {"pci_device_ids", INTS, NULL, GACC, GACC, BOOK, 0, PCI_ID_MAX, NULL,
      "the PCI device ids a description is for", NULL, "is_pci_device"},
     {"is_partition", BOOL, NULL, GPU, GPU, FACT, 0, 0, NULL,
      "the runtime device is part of a package (MI250X GCD, PVC stack)", NULL, NULL},
     {"num_partitions_per_package", I64, NULL, GPU, 0, FACT, 1, BIG, NULL,
      "partitions of a package (needed when is_partition)", NULL, NULL},
-    {"tdp_in_watts", I64, "W", GPU, 0, FACT, 1, 100000, NULL, "board power", "TDP", NULL},
+    {"tdp_in_watts", I64, "W", GACC, 0, FACT, 1, 100000, NULL, "board power", "TDP", NULL},
 
     /* ---- GPU compute ---- */
-    {"num_compute_units", I64, NULL, GPU, GPU, FACT, 1, BIG, NULL,
-     "SMs / CUs / Xe-cores (multiProcessorCount)", "compute units", NULL},
-    {"compute_unit_name", STR, NULL, GPU, 0, FACT, 0, 0, NULL, "SM, CU, Xe-core", NULL, NULL},
+    {"num_compute_units", I64, NULL, GACC, GACC, FACT, 1, BIG, NULL,
+     "GPU: SMs / CUs / Xe-cores (multiProcessorCount); ACCEL: the programmable cores a "
+     "kernel's work is spread over, named by compute_unit_name (Gaudi TPCs, NeuronCores)",
+     "compute units", NULL},
+    {"compute_unit_name", STR, NULL, GACC, 0, FACT, 0, 0, NULL,
+     "SM, CU, Xe-core; ACCEL: TPC, NeuronCore-v2", NULL, NULL},
     {"cores_per_compute_unit", I64, NULL, GPU, 0, FACT, 1, BIG, NULL,
      "CUDA cores per SM (hwloc CUDACoresPerMP)", NULL, NULL},
+    {"num_matrix_engines", I64, NULL, ACC, 0, FACT, 1, BIG, NULL,
+     "matrix-multiply engines outside the compute units, fed by them (Gaudi's MMEs)",
+     "matrix engines", NULL},
     {"subgroup_sizes", INTS, NULL, GPU, GPU, LIMIT, 1, 1024, NULL,
      "warp / wavefront / sub-group sizes", "subgroup sizes", NULL},
     {"max_threads_per_block", I64, NULL, GPU, GPU, LIMIT, 1, BIG, NULL,
@@ -478,19 +494,19 @@ static const sysdesc_schema_key schema[] = {
     {"num_L2_caches", I64, NULL, GPU, 0, FACT, 1, BIG, NULL, "separate L2 instances", NULL, NULL},
     {"last_level_cache_size_in_bytes", I64, "bytes", GPU, 0, FACT, 1, BIG, NULL,
      "the largest cache (L2, or Infinity Cache)", NULL, NULL},
-    {"memory_type", STR, NULL, GPU, 0, FACT, 0, 0, NULL, "HBM3, GDDR6X", NULL, NULL},
-    {"memory_size_in_bytes", I64, "bytes", GPU, GPU, FACT, 1, BIG, NULL,
+    {"memory_type", STR, NULL, GACC, 0, FACT, 0, 0, NULL, "HBM3, GDDR6X", NULL, NULL},
+    {"memory_size_in_bytes", I64, "bytes", GACC, GACC, FACT, 1, BIG, NULL,
      "device memory programs can use (per partition), as the runtimes report it", "memory", NULL},
-    {"nominal_memory_size_in_bytes", I64, "bytes", GPU, 0, FACT, 1, BIG, NULL,
+    {"nominal_memory_size_in_bytes", I64, "bytes", GACC, 0, FACT, 1, BIG, NULL,
      "the marketed capacity (80 GB), when it differs from what programs see", NULL, NULL},
-    {"memory_bus_width_in_bits", I64, "bits", GPU, 0, FACT, 1, BIG, NULL,
+    {"memory_bus_width_in_bits", I64, "bits", GACC, 0, FACT, 1, BIG, NULL,
      "memoryBusWidth", NULL, NULL},
-    {"memory_bandwidth_in_bytes_per_second", I64, "bytes/s", GPU, GPU, PEAK, 1000000000, BIG,
+    {"memory_bandwidth_in_bytes_per_second", I64, "bytes/s", GACC, GACC, PEAK, 1000000000, BIG,
      NULL, "peak memory bandwidth", "memory bandwidth", NULL},
-    {"max_clock_in_mhz", I64, "MHz", GPU, GPU, PEAK, 1, 10000, NULL,
+    {"max_clock_in_mhz", I64, "MHz", GACC, GPU, PEAK, 1, 10000, NULL,
      "boost / peak engine clock", "max clock", NULL},
-    {"base_clock_in_mhz", I64, "MHz", GPU, 0, PEAK, 1, 10000, NULL, "base clock", NULL, NULL},
-    {"memory_clock_in_mhz", I64, "MHz", GPU, 0, PEAK, 1, 100000, NULL, "memory clock", NULL, NULL},
+    {"base_clock_in_mhz", I64, "MHz", GACC, 0, PEAK, 1, 10000, NULL, "base clock", NULL, NULL},
+    {"memory_clock_in_mhz", I64, "MHz", GACC, 0, PEAK, 1, 100000, NULL, "memory clock", NULL, NULL},
 
     /* ---- GPU limits and identity shared by the runtimes and the catalog ---- */
     {"reserved_shared_memory_per_block_in_bytes", I64, "bytes", GPU, 0, LIMIT, 0, BIG, NULL,
@@ -509,22 +525,23 @@ static const sysdesc_schema_key schema[] = {
      "SIMD lanes per EU (physical)", NULL, NULL},
     {"uuid", STR, NULL, GPU, 0, BOOK, 0, 0, NULL, "the runtime's device UUID (GPU-..., MIG-...)",
      NULL, NULL},
-    {"driver_version", STR, NULL, GPU, 0, BOOK, 0, 0, NULL, "the kernel driver's version",
+    {"driver_version", STR, NULL, GACC, 0, BOOK, 0, 0, NULL, "the kernel driver's version",
      "driver", NULL},
     {"ecc_enabled", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL, "ECC on device memory is on", NULL, NULL},
     {"power_limit_in_watts", I64, "W", GPU, 0, LIMIT, 1, 100000, NULL,
      "the enforced board power limit", NULL, NULL},
-    {"pcie_generation", I64, NULL, GPU, 0, FACT, 1, 16, NULL, "PCIe generation (max)", NULL, NULL},
-    {"pcie_link_width", I64, NULL, GPU, 0, FACT, 1, 64, NULL, "PCIe lanes (max)", NULL, NULL},
-    {"interconnect", MAP, NULL, GPU, 0, FACT, 0, 0, NULL,
-     "the GPU-to-GPU link (NVLink, Infinity Fabric, Xe Link)", NULL, NULL},
-    {"interconnect.name", STR, NULL, GPU, 0, FACT, 0, 0, NULL, "NVLink 4, Infinity Fabric",
+    {"pcie_generation", I64, NULL, GACC, 0, FACT, 1, 16, NULL, "PCIe generation (max)", NULL, NULL},
+    {"pcie_link_width", I64, NULL, GACC, 0, FACT, 1, 64, NULL, "PCIe lanes (max)", NULL, NULL},
+    {"interconnect", MAP, NULL, GACC, 0, FACT, 0, 0, NULL,
+     "the device-to-device link (NVLink, Infinity Fabric, Xe Link; Gaudi's RoCE ports)", NULL,
+     NULL},
+    {"interconnect.name", STR, NULL, GACC, 0, FACT, 0, 0, NULL, "NVLink 4, Infinity Fabric",
      NULL, NULL},
-    {"interconnect.num_links", I64, NULL, GPU, 0, FACT, 1, BIG, NULL, "links per device",
+    {"interconnect.num_links", I64, NULL, GACC, 0, FACT, 1, BIG, NULL, "links per device",
      NULL, NULL},
-    {"interconnect.bandwidth_per_link_in_bytes_per_second", I64, "bytes/s", GPU, 0, PEAK, 1, BIG,
+    {"interconnect.bandwidth_per_link_in_bytes_per_second", I64, "bytes/s", GACC, 0, PEAK, 1, BIG,
      NULL, "one direction, one link", NULL, NULL},
-    {"interconnect.total_bandwidth_in_bytes_per_second", I64, "bytes/s", GPU, 0, PEAK, 1, BIG,
+    {"interconnect.total_bandwidth_in_bytes_per_second", I64, "bytes/s", GACC, 0, PEAK, 1, BIG,
      NULL, "both directions, all links, as vendors quote it", NULL, NULL},
 
     /* ---- occupancy: how registers, warps and shared memory are handed out
@@ -755,6 +772,9 @@ static const sysdesc_schema_key schema[] = {
      "CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE (38)", NULL, NULL},
     {"runtimes.cuda.max_persisting_l2_cache_size_in_bytes", I64, "bytes", GPU, 0, LIMIT, 0, BIG,
      NULL, "CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE (108)", NULL, NULL},
+    {"runtimes.cuda.max_access_policy_window_size_in_bytes", I64, "bytes", GPU, 0, LIMIT, 0, BIG,
+     NULL, "CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE (109): the most an access-policy "
+     "window (of the persisting L2) may span", NULL, NULL},
     {"runtimes.cuda.clock_rate_in_mhz", I64, "MHz", GPU, 0, PEAK, 1, 10000, NULL,
      "CU_DEVICE_ATTRIBUTE_CLOCK_RATE (13), kHz / 1000", NULL, NULL},
     {"runtimes.cuda.memory_clock_rate_in_mhz", I64, "MHz", GPU, 0, PEAK, 1, 100000, NULL,
@@ -775,6 +795,11 @@ static const sysdesc_schema_key schema[] = {
      "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH (95)", NULL, NULL},
     {"runtimes.cuda.integrated", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL,
      "CU_DEVICE_ATTRIBUTE_INTEGRATED (18)", NULL, NULL},
+    {"runtimes.cuda.concurrent_kernels", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL,
+     "CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS (31): kernels may run at once", NULL, NULL},
+    {"runtimes.cuda.managed_memory", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL,
+     "CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY (83): managed (unified) memory can be allocated", NULL,
+     NULL},
     {"runtimes.cuda.multi_gpu_board", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL,
      "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD (84)", NULL, NULL},
     {"runtimes.cuda.visible_devices", STR, NULL, GPU, 0, BOOK, 0, 0, NULL,
@@ -802,12 +827,28 @@ static const sysdesc_schema_key schema[] = {
      "nvmlDeviceGetMaxClockInfo NVML_CLOCK_GRAPHICS", NULL, NULL},
     {"runtimes.nvml.max_memory_clock_in_mhz", I64, "MHz", GPU, 0, PEAK, 1, 100000, NULL,
      "nvmlDeviceGetMaxClockInfo NVML_CLOCK_MEM", NULL, NULL},
+    {"runtimes.nvml.min_supported_memory_clock_in_mhz", I64, "MHz", GPU, 0, LIMIT, 1, 100000,
+     NULL, "the lowest of nvmlDeviceGetSupportedMemoryClocks", NULL, NULL},
+    {"runtimes.nvml.max_supported_memory_clock_in_mhz", I64, "MHz", GPU, 0, LIMIT, 1, 100000,
+     NULL, "the highest of nvmlDeviceGetSupportedMemoryClocks", NULL, NULL},
+    {"runtimes.nvml.min_supported_graphics_clock_in_mhz", I64, "MHz", GPU, 0, LIMIT, 1, 10000,
+     NULL, "the lowest of nvmlDeviceGetSupportedGraphicsClocks at the highest memory clock",
+     NULL, NULL},
+    {"runtimes.nvml.max_supported_graphics_clock_in_mhz", I64, "MHz", GPU, 0, LIMIT, 1, 10000,
+     NULL, "the highest of nvmlDeviceGetSupportedGraphicsClocks at the highest memory clock",
+     NULL, NULL},
     {"runtimes.nvml.ecc_enabled", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL,
      "nvmlDeviceGetEccMode current", NULL, NULL},
     {"runtimes.nvml.ecc_pending", BOOL, NULL, GPU, 0, FACT, 0, 0, NULL,
      "nvmlDeviceGetEccMode pending (after the next reboot)", NULL, NULL},
     {"runtimes.nvml.enforced_power_limit_in_watts", I64, "W", GPU, 0, LIMIT, 1, 100000, NULL,
      "nvmlDeviceGetEnforcedPowerLimit, mW / 1000", NULL, NULL},
+    {"runtimes.nvml.min_power_limit_in_watts", I64, "W", GPU, 0, LIMIT, 1, 100000, NULL,
+     "nvmlDeviceGetPowerManagementLimitConstraints minLimit, mW / 1000: the lowest limit that "
+     "may be set", NULL, NULL},
+    {"runtimes.nvml.max_power_limit_in_watts", I64, "W", GPU, 0, LIMIT, 1, 100000, NULL,
+     "nvmlDeviceGetPowerManagementLimitConstraints maxLimit, mW / 1000: the highest limit that "
+     "may be set", NULL, NULL},
     {"runtimes.nvml.max_pcie_link_generation", I64, NULL, GPU, 0, FACT, 1, 16, NULL,
      "nvmlDeviceGetMaxPcieLinkGeneration", NULL, NULL},
     {"runtimes.nvml.max_pcie_link_width", I64, NULL, GPU, 0, FACT, 1, 64, NULL,
@@ -987,38 +1028,38 @@ static const sysdesc_schema_key schema[] = {
      "ze_device_properties_t subdeviceId", NULL, NULL},
 
     /* ---- GPU peaks: f64 ops/s per data type (_matrix: tensor / matrix cores / XMX) ---- */
-    {"peak_ops_per_second", MAP, NULL, GPU, GPU, PEAK, 0, 0, NULL,
+    {"peak_ops_per_second", MAP, NULL, GACC, GACC, PEAK, 0, 0, NULL,
      "dense peak per data type", "peak", NULL},
-#define PEAK_KEYS(map, what)                                                                  \
-    {map ".fp64_vector", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " FP64", NULL, NULL},     \
-    {map ".fp64_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " FP64 matrix", NULL, NULL}, \
-    {map ".fp32_vector", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " FP32", NULL, NULL},     \
-    {map ".fp32_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " FP32 matrix", NULL, NULL}, \
-    {map ".tf32_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " TF32 matrix", NULL, NULL}, \
-    {map ".fp16_vector", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " FP16", NULL, NULL},     \
-    {map ".fp16_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " FP16 matrix", NULL, NULL}, \
-    {map ".bf16_vector", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " BF16", NULL, NULL},     \
-    {map ".bf16_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " BF16 matrix", NULL, NULL}, \
-    {map ".fp8_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " FP8 matrix", NULL, NULL},   \
-    {map ".int8_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " INT8 matrix", NULL, NULL}, \
-    {map ".int4_matrix", F64, "ops/s", GPU, 0, PEAK, 0, 0, NULL, what " INT4 matrix", NULL, NULL}
-    PEAK_KEYS("peak_ops_per_second", "dense"),
+#define PEAK_KEYS(map, D, what)                                                               \
+    {map ".fp64_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " FP64", NULL, NULL},       \
+    {map ".fp64_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " FP64 matrix", NULL, NULL}, \
+    {map ".fp32_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " FP32", NULL, NULL},       \
+    {map ".fp32_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " FP32 matrix", NULL, NULL}, \
+    {map ".tf32_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " TF32 matrix", NULL, NULL}, \
+    {map ".fp16_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " FP16", NULL, NULL},       \
+    {map ".fp16_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " FP16 matrix", NULL, NULL}, \
+    {map ".bf16_vector", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " BF16", NULL, NULL},       \
+    {map ".bf16_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " BF16 matrix", NULL, NULL}, \
+    {map ".fp8_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " FP8 matrix", NULL, NULL},   \
+    {map ".int8_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " INT8 matrix", NULL, NULL}, \
+    {map ".int4_matrix", F64, "ops/s", D, 0, PEAK, 0, 0, NULL, what " INT4 matrix", NULL, NULL}
+    PEAK_KEYS("peak_ops_per_second", GACC, "dense"),
     {"peak_sparse_ops_per_second", MAP, NULL, GPU, 0, PEAK, 0, 0, NULL,
      "the same with 2:4 structured sparsity", NULL, NULL},
-    PEAK_KEYS("peak_sparse_ops_per_second", "sparse"),
+    PEAK_KEYS("peak_sparse_ops_per_second", GPU, "sparse"),
 #undef PEAK_KEYS
 
     /* ---- what the probe adds to a GPU ---- */
-    {"pci_device_id", I64, NULL, GPU, 0, BOOK, 0, PCI_ID_MAX, NULL,
+    {"pci_device_id", I64, NULL, GACC, 0, BOOK, 0, PCI_ID_MAX, NULL,
      "the probed device's PCI device id", NULL, NULL},
-    {"pci_subvendor_id", I64, NULL, GPU, 0, BOOK, 0, PCI_ID_MAX, NULL,
+    {"pci_subvendor_id", I64, NULL, GACC, 0, BOOK, 0, PCI_ID_MAX, NULL,
      "PCI subsystem vendor id", NULL, NULL},
-    {"pci_subdevice_id", I64, NULL, GPU, 0, BOOK, 0, PCI_ID_MAX, NULL,
+    {"pci_subdevice_id", I64, NULL, GACC, 0, BOOK, 0, PCI_ID_MAX, NULL,
      "PCI subsystem device id", NULL, NULL},
-    {"pci_class_id", I64, NULL, GPU, 0, BOOK, 0, PCI_ID_MAX, NULL,
+    {"pci_class_id", I64, NULL, GACC, 0, BOOK, 0, PCI_ID_MAX, NULL,
      "class << 8 | subclass", NULL, NULL},
-    {"pci_bus_id", STR, NULL, GPU, 0, BOOK, 0, 0, NULL, "dddd:bb:dd.f", "PCI", NULL},
-    {"pci_vendor_name", STR, NULL, GPU, 0, BOOK, 0, 0, NULL,
+    {"pci_bus_id", STR, NULL, GACC, 0, BOOK, 0, 0, NULL, "dddd:bb:dd.f", "PCI", NULL},
+    {"pci_vendor_name", STR, NULL, GACC, 0, BOOK, 0, 0, NULL,
      "the PCI vendor's name as the system reports it", NULL, NULL},
     {"os_devices", STRS, NULL, GPU, 0, BOOK, 0, 0, NULL, "hwloc OS devices of the GPU", NULL, NULL},
     {"opencl_device_type", STR, NULL, GPU, 0, BOOK, 0, 0, NULL, "hwloc OpenCLDeviceType",
@@ -1029,7 +1070,7 @@ static const sysdesc_schema_key schema[] = {
      "every raw hwloc info string per OS device", NULL, NULL},
 
     /* ---- locality of I/O devices, with I/O discovery (probe/host/locality.c) ---- */
-    {"numa_node", I64, NULL, GPU, 0, FACT, 0, BIG, NULL,
+    {"numa_node", I64, NULL, GACC, 0, FACT, 0, BIG, NULL,
      "the NUMA node of the device's PCI bus (hwloc locality; absent when not one node)",
      "NUMA node", NULL},
     {"network", OPEN, NULL, CPU, 0, FACT, 0, 0, NULL,
@@ -1038,11 +1079,11 @@ static const sysdesc_schema_key schema[] = {
      NULL, NULL},
 
     /* ---- bookkeeping of every device ---- */
-    {"source", OPEN, NULL, ANY, 0, BOOK, 0, 0, NULL,
+    {"source", OPEN, NULL, ALL, 0, BOOK, 0, 0, NULL,
      "where each value came from: dotted path -> source", NULL, NULL},
-    {"suspect", STRS, NULL, ANY, 0, BOOK, 0, 0, NULL,
+    {"suspect", STRS, NULL, ALL, 0, BOOK, 0, 0, NULL,
      "dotted paths of values that failed a sanity check", NULL, NULL},
-    {"extra", OPEN, NULL, ANY, 0, BOOK, 0, 0, NULL,
+    {"extra", OPEN, NULL, ALL, 0, BOOK, 0, 0, NULL,
      "users' own keys: anything, not checked", NULL, NULL},
 };
 

@@ -21,10 +21,13 @@
 
 /* ---- errors ---- */
 
-/* DLTI_ERROR_NOMEM without a position; returns -1 for `return sd_nomem(...)`. */
-static inline int sd_nomem(dlti_error_t *err, const char *source)
+/* A failed allocation while building in `ctx` (NULL: none), in `source`,
+ * without a position: the context's reason (its memory budget, or out of
+ * memory; dlti_context_nomem); returns -1 for `return sd_nomem(...)`. */
+static inline int sd_nomem(const dlti_context *ctx, dlti_error_t *err, const char *source)
 {
-    dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, 0, 0, "out of memory");
+    dlti_context_nomem(ctx, err);
+    dlti_error_place(err, source, 0, 0);
     return -1;
 }
 
@@ -55,7 +58,7 @@ typedef struct sd_node {
 #define SD_TAG_MAP "tag:yaml.org,2002:map"
 #define SD_TAG_SEQ "tag:yaml.org,2002:seq"
 
-/* ---- libyaml events (yaml_events.c), read by the tree and the fast path ---- */
+/* ---- libyaml events (yaml_events.c), read by the loader and the tree ---- */
 
 /* What a builder does with the events of one document.  Each handler
  * returns 0 to go on or -1 to stop the parse (having set its error, if it
@@ -84,6 +87,40 @@ typedef struct sd_doc {
     dlti_arena arena;        /* the core's arena, released with the document */
     sd_node *root;           /* NULL for an empty document */
 } sd_doc;
+
+/* A tree built from events one at a time, under the alias limit: the whole
+ * document (sd_doc_parse()), or only what the loader may need again later
+ * (yaml_stream.c: anchored nodes, which an alias repeats, and dense arrays,
+ * which are read whole).  Zero-initialise through sd_tree_init(). */
+typedef struct sd_tree {
+    sd_doc doc;
+    const char *source;
+    dlti_error_t *err;
+    const sysdesc_yaml_options *opts;
+    struct sd_tree_frame *frames;
+    size_t nframes, frames_cap;
+    sd_node **children;
+    size_t nchildren, children_cap;
+    struct sd_anchor_slot *anchors;  /* open addressing, power-of-two capacity */
+    size_t nanchors, anchors_cap;
+    size_t alias_nodes;
+} sd_tree;
+void sd_tree_init(sd_tree *t, const char *source, const sysdesc_yaml_options *opts,
+                  dlti_error_t *err);
+/* A scalar, or the start of a collection; 0 or -1 with err set. */
+int sd_tree_node(sd_tree *t, const sd_node *header, const char *anchor);
+/* The end of the innermost open collection, into *done. */
+int sd_tree_end(sd_tree *t, const sd_node **done);
+/* The node alias `name` repeats, counted against the alias limit (and a
+ * child of the open collection, if any); NULL with err at the alias. */
+const sd_node *sd_tree_alias(sd_tree *t, const char *name, int line, int column);
+/* Whether a collection is open: then every event belongs to the tree. */
+static inline bool sd_tree_open(const sd_tree *t)
+{
+    return t->nframes > 0;
+}
+/* Frees the builder and its nodes. */
+void sd_tree_free(sd_tree *t);
 
 /* Parses `text` into `doc` under the limits of `opts` (defaults filled); 0
  * or -1 with err located. */
@@ -204,16 +241,6 @@ int sd_device_check(const sd_node *v, const char *id, const char *source, dlti_e
 int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, const char *source,
                          sysdesc_system *out, dlti_error_t *err);
 
-/* ---- the fast path (yaml_stream.c) ---- */
-
-#define SD_STREAM_FALLBACK 1
-/* Loads `text` straight from parser events when it needs no tree and has no
- * error: 0 with `out` set, or SD_STREAM_FALLBACK (nothing set, no error
- * reported) when the tree path must load it.  `opts` has its defaults
- * filled. */
-int sd_stream_load(dlti_context *ctx, const char *text, size_t len, const char *source,
-                   const sysdesc_yaml_options *opts, sysdesc_system *out);
-
 /* ---- loading (yaml_load.c) ---- */
 
 /* `given` (may be NULL) with every zero limit replaced by its default: what
@@ -241,9 +268,39 @@ int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *so
 int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,
                       const sd_resolver *resolver, sysdesc_system *out, dlti_error_t *err);
 
-/* Tests only (tests/sysdesc/test_yaml.c): true makes sysdesc_yaml_load() skip the
- * fast path, so that both paths can be compared on the same input. */
-extern bool sd_yaml_force_tree;
+/* One load: what the file being read and every base it names share
+ * (yaml_load.c keeps the bases it loaded, `bases`). */
+typedef struct sd_loader {
+    dlti_context *ctx;
+    sysdesc_yaml_options opts;     /* defaults filled */
+    const sd_resolver *resolver;   /* names that are not paths; NULL: none */
+    sd_types types;
+    sd_key_set keys;               /* duplicate checks of big mappings */
+    struct sd_bases *bases;
+} sd_loader;
+
+/* The files being loaded, innermost first, for base cycles. */
+typedef struct sd_chain {
+    const char *path;              /* realpath */
+    const struct sd_chain *up;
+} sd_chain;
+
+/* One file of a load: the one named, or a base it names (`depth` deep). */
+typedef struct sd_file {
+    sd_loader *L;
+    const char *source;
+    const sd_chain *chain;
+    unsigned depth;
+} sd_file;
+
+/* Builds the system of `text` straight from the parser's events
+ * (yaml_stream.c): `base:` merged in place, errors as docs/yaml.md orders
+ * them.  0, or -1 with err located. */
+int sd_yaml_build(const sd_file *f, const char *text, size_t len, sysdesc_system *out,
+                  dlti_error_t *err);
+/* The device `base:` value `n` names in file `f` (yaml_load.c): NULL with
+ * err at `n`, or the base file's own error. */
+const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_t *err);
 
 /* ---- the catalog (catalog.c) ---- */
 
@@ -288,8 +345,6 @@ size_t sd_escaped_char(const char *s, size_t len);
  * libyaml forgets a simple key 1024 characters after its start, so longer
  * keys are written as explicit keys ("? KEY" and ": value"). */
 #define SD_YAML_SIMPLE_KEY_MAX 512
-/* Whether the bytes are UTF-8 as libyaml reads it (RFC 3629). */
-bool sd_utf8_valid(const char *s, size_t len);
 /* The one rule of what the YAML and JSON emitters may print: 0 when
  * `format` with `flags` (SYSDESC_PRINT_TYPED) holds every key and value of
  * `sys` so that it reads back equal (plain JSON: as JSON), else -1 with
@@ -385,8 +440,8 @@ typedef struct sd_first_problem {
     const sysdesc_yaml_options *opts;
 } sd_first_problem;
 int sd_keep_first(void *user, const dlti_error_t *problem);
-/* The device type a device id names ("CPU", "CPU1", "GPU3", the last
- * component of "class0.GPU3"): SYSDESC_DEVICE_* or 0. */
+/* The device type a device id names ("CPU", "CPU1", "GPU3", "ACCEL0", the
+ * last component of "class0.GPU3"): SYSDESC_DEVICE_* or 0. */
 unsigned sd_device_type_of_id(const char *id, size_t len);
 /* sysdesc_system_check_located() for a load that reports one problem: the
  * count, and the first problem in the text (as `sysdesc check` lists them)

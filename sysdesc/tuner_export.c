@@ -418,8 +418,7 @@ char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc
     }
     const char *type = string_entry(dev, "device_type");
     if (!type) { /* the type the id names ("GPU3"), as the checker reads it */
-        unsigned bits = sysdesc_device_type_bits(device_id, dev);
-        type = bits == SYSDESC_DEVICE_CPU ? "CPU" : bits == SYSDESC_DEVICE_GPU ? "GPU" : NULL;
+        type = sysdesc_schema_device_type_name(sysdesc_device_type_bits(device_id, dev));
     }
     const char *vendor = string_entry(dev, "vendor");
     const kind_row *k = find_kind(tuner, type, vendor);

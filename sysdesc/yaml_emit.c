@@ -84,7 +84,7 @@ static void put_mlir(dlti_buf *b, const dlti_attr *a)
 /* Writes a string scalar; false when YAML cannot hold it (invalid UTF-8). */
 static bool put_string(dlti_buf *b, const char *s, size_t len)
 {
-    if (!sd_utf8_valid(s, len))
+    if (!dlti_utf8_valid(s, len))
         return false;
     if (plain_safe(s, len))
         dlti_buf_put(b, s, len);
@@ -251,7 +251,7 @@ static void put_key(dlti_buf *b, dlti_key key, bool first)
         return;
     }
     /* Reserved words are keys of the format only when written plain. */
-    if (!sd_utf8_valid(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0 ||
+    if (!dlti_utf8_valid(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0 ||
         (first && !sd_yaml_first_key_plain_ok(s, len)))
         put_double_quoted(b, s, len);
     else if (!put_string(b, s, len))
@@ -322,7 +322,7 @@ static bool keys_need_mlir(const dlti_attr *a)
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         size_t len;
         const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
-        if (s && !sd_utf8_valid(s, len))
+        if (s && !dlti_utf8_valid(s, len))
             return true;
     }
     return false;

@@ -53,7 +53,7 @@ static void syntax_error(const yaml_parser_t *p, const char *text, size_t len, c
                          dlti_error_t *err)
 {
     if (p->error == YAML_MEMORY_ERROR) {
-        sd_nomem(err, source);
+        sd_nomem(NULL, err, source);
         return;
     }
     const char *problem = p->problem ? p->problem : "invalid YAML";
@@ -134,7 +134,7 @@ int sd_events_parse(const char *text, size_t len, const char *source,
     }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
-        return sd_nomem(err, source);
+        return sd_nomem(NULL, err, source);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     unsigned depth = 0;
     int documents = 0, rc;

@@ -36,7 +36,7 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
     }
     const dlti_attr *text = dlti_string_new(ctx, v->u.text, v->len);
     if (!text)
-        return sd_nomem(err, source);
+        return sd_nomem(ctx, err, source);
     /* A triple names its layout; anything the table does not know is read as
      * a layout string, whose importer then reports a precise error. */
     const dlti_target_dl *row = dlti_target_dl_find(v->u.text, NULL);

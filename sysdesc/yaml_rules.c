@@ -24,7 +24,7 @@ static dlti_key type_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_l
         return NULL;
     dlti_key key = dlti_key_type(ctx, t);
     if (!key)
-        sd_nomem(err, source);
+        sd_nomem(ctx, err, source);
     return key;
 }
 
@@ -66,7 +66,7 @@ dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level leve
         return NULL;
     dlti_key key = dlti_key_string(ctx, k->u.text, k->len);
     if (!key)
-        sd_nomem(err, source);
+        sd_nomem(ctx, err, source);
     return key;
 }
 

@@ -170,12 +170,15 @@ static bool parse_magnitude(const char *s, size_t len, bool *negative, uint64_t 
 static const char *type_name(const dlti_type *t) { return dlti_type_str(t); }
 
 /* What a builder that takes no error gave (dlti_bool_new and the like say
- * only NULL, out of memory): `a`, or NULL with the error at the node. */
-static const dlti_attr *built(const dlti_attr *a, const sd_node *n, const char *source,
-                              dlti_error_t *err)
+ * only NULL: memory): `a`, or NULL with the context's reason (its memory
+ * budget, or out of memory) at the node. */
+static const dlti_attr *built(dlti_context *ctx, const dlti_attr *a, const sd_node *n,
+                              const char *source, dlti_error_t *err)
 {
-    if (!a && err && err->code == DLTI_OK)
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, source, n->line, n->column, "out of memory");
+    if (!a && err && err->code == DLTI_OK) {
+        dlti_context_nomem(ctx, err);
+        dlti_error_place(err, source, n->line, n->column);
+    }
     return a;
 }
 
@@ -263,7 +266,7 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
     dlti_buf_printf(&b, "%s : %s", digits, type_name(t));
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
-        sd_nomem(err, source);
+        sd_nomem(ctx, err, source);
         return NULL;
     }
     dlti_error_t inner;
@@ -336,7 +339,7 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
     const char *s = n->u.text;
     double v;
     if (!t)
-        return built(NULL, n, source, err); /* f64 not made: out of memory */
+        return built(ctx, NULL, n, source, err); /* f64 not made: out of memory */
     int special = special_float(s, n->len);
     if (special == 2) {
         v = NAN;
@@ -403,7 +406,7 @@ static const dlti_attr *string_attr(dlti_context *ctx, sd_types *tc, const sd_no
 {
     if (sd_string_check(ctx, tc, n, source, err) < 0)
         return NULL;
-    return built(dlti_string_new(ctx, n->u.text, n->len), n, source, err);
+    return built(ctx, dlti_string_new(ctx, n->u.text, n->len), n, source, err);
 }
 
 /* ---- tags ---- */
@@ -416,7 +419,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
         *is_null = true;
         return NULL;
     case SD_PLAIN_BOOL:
-        return built(dlti_bool_new(ctx, bool_text(n->u.text, n->len) == 1), n, source, err);
+        return built(ctx, dlti_bool_new(ctx, bool_text(n->u.text, n->len) == 1), n, source, err);
     case SD_PLAIN_INT: {
         bool neg;
         uint64_t mag;
@@ -426,7 +429,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
                      "integer %s does not fit i64: tag it (!ui64, !i128) or quote it", n->u.text);
             return NULL;
         }
-        return built(make_i64(ctx, tc, neg ? (int64_t)(0 - mag) : (int64_t)mag), n, source, err);
+        return built(ctx, make_i64(ctx, tc, neg ? (int64_t)(0 - mag) : (int64_t)mag), n, source, err);
     }
     case SD_PLAIN_FLOAT:
         return make_float(ctx, type_f64(ctx, tc), n, source, err);
@@ -444,7 +447,7 @@ const dlti_attr *sd_parse_mlir_value(dlti_context *ctx, const char *text, size_t
      * reads it inside a module (the module's layout rules are not its). */
     char *wrapped = malloc(len + 3);
     if (!wrapped) {
-        sd_nomem(err, source);
+        sd_nomem(ctx, err, source);
         return NULL;
     }
     wrapped[0] = '[';
@@ -517,7 +520,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
                      "'%s' is not a boolean for !!bool (true or false)", n->u.text);
             return NULL;
         }
-        return built(dlti_bool_new(ctx, v == 1), n, source, err);
+        return built(ctx, dlti_bool_new(ctx, v == 1), n, source, err);
     }
     if (strcmp(tag, SD_TAG_INT) == 0) {
         if (!is_int_text(n->u.text, n->len)) {
@@ -536,7 +539,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         return parse_mlir(ctx, n, source, err);
     if (strcmp(tag, "!type") == 0) {
         const dlti_type *t = sd_type_scalar(ctx, tc, n, source, err);
-        return t ? built(dlti_type_attr_new(ctx, t), n, source, err) : NULL;
+        return t ? built(ctx, dlti_type_attr_new(ctx, t), n, source, err) : NULL;
     }
     if (tag[0] == '!' && tag[1] != '\0' && tag[1] != '!') {
         /* A local tag that names an integer, index or float type. */
@@ -660,7 +663,7 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
     dlti_buf_puts(&b, ">");
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
-        sd_nomem(err, source);
+        sd_nomem(ctx, err, source);
         return NULL;
     }
     dlti_error_t inner;
@@ -671,7 +674,7 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
                           inner.text);
     return a;
 nomem:
-    sd_nomem(err, source);
+    sd_nomem(ctx, err, source);
 fail:
     free(sd_buf_finish(&b, NULL));
     return NULL;

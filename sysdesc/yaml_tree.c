@@ -1,4 +1,8 @@
-/* libyaml events (yaml_events.c) -> a tree of sd_node, under the alias limit.
+/* libyaml events (yaml_events.c) -> a tree of sd_node, under the alias limit:
+ * a whole document for the key locator (check_locate.c) and for a file whose
+ * `base:` comes after other keys of its device (yaml_stream.c replays it),
+ * or, fed by the loader, only the anchored nodes an alias may repeat and the
+ * dense arrays it reads whole.
  *
  * Children collect on one shared stack and are copied into the arena when
  * their collection ends, so a node costs one arena block plus its text.
@@ -10,40 +14,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct frame {
+struct sd_tree_frame {
     sd_node *node;
     size_t first_child;   /* index into the child stack */
     const char *anchor;   /* arena copy, registered when the collection ends */
-} frame;
+};
 
-typedef struct anchor_slot {
+struct sd_anchor_slot {
     const char *name;
     sd_node *node;
-} anchor_slot;
+};
 
-typedef struct builder {
-    sd_doc *doc;
-    const char *source;
-    dlti_error_t *err;
-    const sysdesc_yaml_options *opts;
-    frame *frames;
-    size_t nframes, frames_cap;
-    sd_node **children;
-    size_t nchildren, children_cap;
-    anchor_slot *anchors;  /* open addressing, power-of-two capacity */
-    size_t nanchors, anchors_cap;
-    size_t alias_nodes;
-} builder;
+typedef sd_tree builder;
+typedef struct sd_anchor_slot anchor_slot;
 
 static int nomem(builder *b)
 {
-    return sd_nomem(b->err, b->source);
+    return sd_nomem(NULL, b->err, b->source);
 }
 
 /* libyaml NUL-terminates every tag, anchor and value: copies keep the NUL. */
 static const char *arena_copy(builder *b, const char *s, size_t len)
 {
-    return dlti_arena_memdup(&b->doc->arena, s, len + 1);
+    return dlti_arena_memdup(&b->doc.arena, s, len + 1);
 }
 
 static anchor_slot *anchor_find(builder *b, const char *name)
@@ -89,7 +82,7 @@ static int anchor_set(builder *b, const char *name, sd_node *node)
 static int push_child(builder *b, sd_node *n)
 {
     if (b->nframes == 0) {
-        b->doc->root = n;
+        b->doc.root = n;
         return 0;
     }
     if (dlti_grow((void **)&b->children, &b->children_cap, b->nchildren + 1, sizeof(*b->children)))
@@ -99,10 +92,9 @@ static int push_child(builder *b, sd_node *n)
     return 0;
 }
 
-static int on_node(void *user, const sd_node *header, const char *anchor)
+int sd_tree_node(sd_tree *b, const sd_node *header, const char *anchor)
 {
-    builder *b = user;
-    sd_node *n = dlti_arena_alloc(&b->doc->arena, sizeof(*n));
+    sd_node *n = dlti_arena_alloc(&b->doc.arena, sizeof(*n));
     if (!n)
         return nomem(b);
     *n = *header;
@@ -119,18 +111,17 @@ static int on_node(void *user, const sd_node *header, const char *anchor)
     }
     if (dlti_grow((void **)&b->frames, &b->frames_cap, b->nframes + 1, sizeof(*b->frames)))
         return nomem(b);
-    b->frames[b->nframes++] = (frame){n, b->nchildren, anchor};
+    b->frames[b->nframes++] = (struct sd_tree_frame){n, b->nchildren, anchor};
     return 0;
 }
 
-static int on_end(void *user)
+int sd_tree_end(sd_tree *b, const sd_node **done)
 {
-    builder *b = user;
-    frame f = b->frames[--b->nframes];
+    struct sd_tree_frame f = b->frames[--b->nframes];
     sd_node *n = f.node;
     size_t count = b->nchildren - f.first_child;
     n->len = n->kind == SD_MAPPING ? count / 2 : count;
-    n->u.items = dlti_arena_alloc(&b->doc->arena, (count ? count : 1) * sizeof(sd_node *));
+    n->u.items = dlti_arena_alloc(&b->doc.arena, (count ? count : 1) * sizeof(sd_node *));
     if (!n->u.items)
         return nomem(b);
     if (count)
@@ -138,45 +129,82 @@ static int on_end(void *user)
     b->nchildren = f.first_child;
     if (f.anchor && anchor_set(b, f.anchor, n) < 0)
         return -1;
+    *done = n;
     return push_child(b, n);
 }
 
-static int on_alias(void *user, const char *name, int line, int column)
+const sd_node *sd_tree_alias(sd_tree *b, const char *name, int line, int column)
 {
-    builder *b = user;
     anchor_slot *s = anchor_find(b, name);
     if (!s || !s->name) {
         for (size_t i = 0; i < b->nframes; i++)
             if (b->frames[i].anchor && strcmp(b->frames[i].anchor, name) == 0) {
                 dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
                          "alias '*%s' refers to a node that contains it", name);
-                return -1;
+                return NULL;
             }
         dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
                  "undefined alias '*%s'", name);
-        return -1;
+        return NULL;
     }
     b->alias_nodes += s->node->weight;
     if (b->alias_nodes > b->opts->max_alias_nodes) {
         dlti_error_set_at(b->err, DLTI_ERROR_LIMIT, b->source, line, column,
                  "aliases expand to more than the limit of %zu nodes", b->opts->max_alias_nodes);
-        return -1;
+        return NULL;
     }
-    return push_child(b, s->node);
+    return push_child(b, s->node) < 0 ? NULL : s->node;
+}
+
+void sd_tree_init(sd_tree *t, const char *source, const sysdesc_yaml_options *opts,
+                  dlti_error_t *err)
+{
+    memset(t, 0, sizeof(*t));
+    t->source = source;
+    t->opts = opts;
+    t->err = err;
+}
+
+static void free_stacks(sd_tree *t)
+{
+    free(t->frames);
+    free(t->children);
+    free(t->anchors);
+}
+
+void sd_tree_free(sd_tree *t)
+{
+    free_stacks(t);
+    sd_doc_free(&t->doc);
+}
+
+static int on_node(void *user, const sd_node *n, const char *anchor)
+{
+    return sd_tree_node(user, n, anchor);
+}
+
+static int on_end(void *user)
+{
+    const sd_node *done;
+    return sd_tree_end(user, &done);
+}
+
+static int on_alias(void *user, const char *name, int line, int column)
+{
+    return sd_tree_alias(user, name, line, column) ? 0 : -1;
 }
 
 int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, dlti_error_t *err)
 {
     static const sd_event_sink sink = {on_node, on_end, on_alias};
-    memset(doc, 0, sizeof(*doc));
-    builder b = {.doc = doc, .source = source, .err = err, .opts = opts};
-    int rc = sd_events_parse(text, len, source, opts, &sink, &b, err);
-    free(b.frames);
-    free(b.children);
-    free(b.anchors);
+    sd_tree t;
+    sd_tree_init(&t, source, opts, err);
+    int rc = sd_events_parse(text, len, source, opts, &sink, &t, err);
+    free_stacks(&t);
     if (rc < 0)
-        sd_doc_free(doc);
+        sd_doc_free(&t.doc);
+    *doc = t.doc;
     return rc;
 }
 

@@ -72,29 +72,3 @@ void sd_format_double(char *out, size_t size, double v)
             return;
     }
 }
-
-bool sd_utf8_valid(const char *s, size_t len)
-{
-    /* RFC 3629, as libyaml's reader checks it: no overlong forms, no
-     * surrogates, nothing above U+10FFFF. */
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        unsigned c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n = c >= 0xC2 && c <= 0xDF ? 1 : (c >> 4) == 0xE ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 0;
-        if (n == 0 || len - i <= n)
-            return false;
-        for (size_t k = 1; k <= n; k++)
-            if ((p[i + k] & 0xC0) != 0x80)
-                return false;
-        unsigned c1 = p[i + 1];
-        if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
-            (c == 0xF4 && c1 > 0x8F))
-            return false;
-        i += n + 1;
-    }
-    return true;
-}

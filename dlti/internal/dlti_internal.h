@@ -6,8 +6,8 @@
  * visible here, so those stay the core's own (dlti/dlti_private.h, which
  * only dlti/ sees).  Each of these exists because a layer above must do
  * what the public API does not offer: print into its own buffer, build a
- * container without the public builders' copy, read float elements, settle
- * errors against the context's memory budget.
+ * container without the public builders' copy, read float elements, report
+ * a failed allocation against the context's memory budget.
  */
 #ifndef DLTI_INTERNAL_H
 #define DLTI_INTERNAL_H
@@ -18,16 +18,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* ---- errors against the context's memory ---- */
+/* ---- errors of the context's memory ---- */
 
-/* Settles the error of a failure where a public function returns it (NULL
- * or -1), so that no failure reaches a caller as DLTI_OK: an error that was
- * never set (a builder such as dlti_string_new() says only NULL) becomes
- * "out of memory" when an allocation of the context failed, else an
- * internal error that says it is a bug; an out-of-memory error that the
- * memory budget caused becomes the budget's DLTI_ERROR_LIMIT, naming it
- * (position kept).  `ctx` may be NULL; `source` names an unset error. */
-void dlti_error_settle(const dlti_context *ctx, dlti_error_t *err, const char *source);
+/* The error of an allocation that failed while building in `ctx` (may be
+ * NULL), set where it failed, no position: the memory budget's
+ * DLTI_ERROR_LIMIT, naming the budget, when the context's budget (or one
+ * input's share of it, dlti_input_budget) refused memory, else "out of
+ * memory" (DLTI_ERROR_NOMEM); -1, for `return dlti_context_nomem(ctx, err);`.
+ * A layer that builds in a context says this where a builder such as
+ * dlti_string_new() returns NULL, and where its own malloc fails while it
+ * builds, as the core's builders do. */
+int dlti_context_nomem(const dlti_context *ctx, dlti_error_t *err);
 /* What one input may make the context hold: DLTI_INPUT_MEMORY_BASE, or
  * DLTI_INPUT_MEMORY_PER_BYTE bytes for each byte of it when that is more,
  * within the context's budget (docs/reliability.md: "in proportion to its

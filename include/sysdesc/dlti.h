@@ -12,11 +12,13 @@
  *
  * Errors: functions that can fail take a `dlti_error_t *` (may be NULL) and
  * return NULL or a negative value; the error says what and where, as
- * jansson's json_error_t does.  Nothing in the library prints or aborts.
+ * jansson's json_error_t does (sysdesc/error.h).  Nothing in the library
+ * prints or aborts.
  */
 #ifndef SYSDESC_DLTI_H
 #define SYSDESC_DLTI_H
 
+#include "sysdesc/error.h" /* dlti_error_t, taken by every function that can fail */
 #include "sysdesc/export.h"
 #include "sysdesc/version.h"
 
@@ -28,51 +30,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------------ */
-/* Errors                                                             */
-/* ------------------------------------------------------------------ */
-
-#define DLTI_ERROR_TEXT_LENGTH 1024
-#define DLTI_ERROR_SOURCE_LENGTH 256
-
-/** What kind of failure an error describes; also the CLI's exit code class. */
-typedef enum dlti_error_code {
-    DLTI_OK = 0,
-    DLTI_ERROR_SYNTAX,      /**< malformed text (parser) */
-    DLTI_ERROR_VERIFY,      /**< well-formed but rejected by a DLTI rule */
-    DLTI_ERROR_LIMIT,       /**< a documented limit was exceeded (depth, size) */
-    DLTI_ERROR_NOT_FOUND,   /**< a query found no value */
-    DLTI_ERROR_TYPE,        /**< a typed accessor met another kind of value */
-    DLTI_ERROR_RANGE,       /**< a value does not fit the requested C type */
-    DLTI_ERROR_UNSUPPORTED, /**< valid MLIR that sysdesc does not model */
-    DLTI_ERROR_ARGUMENT,    /**< the caller passed something invalid */
-    DLTI_ERROR_NOMEM,       /**< allocation failed */
-    DLTI_ERROR_IO           /**< a file could not be read or written */
-} dlti_error_code;
-
-/**
- * Where and why something failed.  `line` and `column` are 1-based (column
- * counts bytes); both are 0 when the error has no position (a query, an
- * allocation).  `position` is the byte offset from the start of the input.
- * `text` holds the message alone, without the location; it is truncated
- * (ending in "...") when longer than DLTI_ERROR_TEXT_LENGTH - 1.
- */
-typedef struct dlti_error_t {
-    dlti_error_code code;
-    int line;
-    int column;
-    size_t position;
-    char source[DLTI_ERROR_SOURCE_LENGTH];
-    char text[DLTI_ERROR_TEXT_LENGTH];
-} dlti_error_t;
-
-/**
- * Formats `err` as "SOURCE:LINE:COL: error: TEXT" (or "SOURCE: error: TEXT"
- * without a position, "error: TEXT" without a source) into `buf`.  Returns the
- * length that the full text needs, as snprintf does.
- */
-SYSDESC_API int dlti_error_format(const dlti_error_t *err, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Context                                                            */

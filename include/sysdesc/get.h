@@ -91,6 +91,17 @@ SYSDESC_API const dlti_attr *sysdesc_get_attr(const sysdesc_system *sys, const c
  */
 SYSDESC_API const dlti_attr *sysdesc_attr_at(const dlti_attr *root, const char *path);
 
+/**
+ * The keys of a query path as a user types it, one word a key (`sysdesc
+ * query`'s KEY...): a string key for each word, a type key for "type:T" (T
+ * an MLIR type: "type:i32", "type:!llvm.ptr"), into `keys` (room for `n`),
+ * for dlti_query() and dlti_attr_query().  Returns 0, or -1 with err:
+ * DLTI_ERROR_SYNTAX ("invalid type key 'type:x': ...") for a type that does
+ * not parse, DLTI_ERROR_NOMEM, DLTI_ERROR_ARGUMENT for no context.
+ */
+SYSDESC_API int sysdesc_query_keys(dlti_context *ctx, const char *const *words, size_t n,
+                                   dlti_key *keys, dlti_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

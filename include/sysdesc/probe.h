@@ -59,9 +59,9 @@ typedef struct sysdesc_pci_info {
 } sysdesc_pci_info;
 
 /**
- * Hook called for every GPU device with a PCI identity (found by hwloc's PCI
- * discovery or, on this host, by a vendor runtime: its ids then read from
- * sysfs), last, after the probe has built its device spec with the
+ * Hook called for every GPU or ACCEL device with a PCI identity (found by
+ * hwloc's PCI discovery or, on this host, by a vendor runtime: its ids then
+ * read from sysfs), last, after the probe has built its device spec with the
  * runtimes' live values.  It may replace `*device_spec` with a new
  * #dlti.target_device_spec built in `ctx` (for instance the probe's spec
  * merged with a systems/ description whose PCI ids match), or leave it alone.
@@ -171,6 +171,24 @@ typedef struct sysdesc_probe_options {
  * DLTI_ERROR_ARGUMENT naming the first word that is not one of them.
  */
 SYSDESC_API int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t *err);
+
+/**
+ * The words sysdesc_probe_runtimes_parse() knows, besides "all" and
+ * "none", as the library's table of runtime sources has them: the `i`-th
+ * word in SYSDESC_RUNTIME_* bit order, with its bit in `*bit` (may be
+ * NULL); NULL (and `*bit` untouched) past the last.  For a caller that
+ * lists them (a usage text, Python's RUNTIME_* constants) without a copy
+ * of its own.  Only reads static data: any thread may call it.
+ */
+SYSDESC_API const char *sysdesc_probe_runtime_name(size_t i, unsigned *bit);
+
+/**
+ * The same words as one text, "opencl, vulkan, cuda, rocm, level_zero",
+ * written to `out` (`size` bytes, NUL-terminated, cut to fit; `out` may be
+ * NULL when `size` is 0).  Returns the length of the whole text, as
+ * snprintf() does: a result >= `size` means it was cut.
+ */
+SYSDESC_API size_t sysdesc_probe_runtime_names(char *out, size_t size);
 
 /** What a program will probe (flags of sysdesc_probe_setup_process()). */
 enum {

@@ -151,6 +151,19 @@ SYSDESC_API int sysdesc_roofline_add_point_text(sysdesc_roofline *r, const char 
 SYSDESC_API int sysdesc_roofline_add_points_file(sysdesc_roofline *r, const char *path,
                                                  dlti_error_t *err);
 
+/**
+ * The device of `system_spec` (a #dlti.target_system_spec) a roofline is
+ * drawn for (`sysdesc roofline --device`): `device_id`, or when it is NULL
+ * the "CPU" device when there is one, else the first.  Its id goes to
+ * `id_out` (`id_size` bytes; cut to fit).  NULL with err:
+ * DLTI_ERROR_NOT_FOUND ("no device \"GPU9\"") when there is no such device
+ * spec (sysdesc_device_hint() says which there are), DLTI_ERROR_ARGUMENT
+ * for no system spec or no room for the id.
+ */
+SYSDESC_API const dlti_attr *sysdesc_roofline_device(const dlti_attr *system_spec,
+                                                     const char *device_id, char *id_out,
+                                                     size_t id_size, dlti_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

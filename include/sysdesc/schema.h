@@ -51,8 +51,16 @@ typedef enum sysdesc_key_class {
 /** Device types (bits of sysdesc_schema_key.devices). */
 enum {
     SYSDESC_DEVICE_CPU = 1u << 0,
-    SYSDESC_DEVICE_GPU = 1u << 1
+    SYSDESC_DEVICE_GPU = 1u << 1,
+    /** "ACCEL": a compute accelerator that is neither CPU nor GPU (Intel
+     *  Gaudi, AWS Trainium and Inferentia, Google TPU): the class of Linux's
+     *  compute-accelerator subsystem (/dev/accel/accelN) and of OpenCL's
+     *  CL_DEVICE_TYPE_ACCELERATOR (docs/keys.md, "Device types"). */
+    SYSDESC_DEVICE_ACCEL = 1u << 2
 };
+
+/** Every device type the schema knows. */
+#define SYSDESC_DEVICE_ALL (SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU | SYSDESC_DEVICE_ACCEL)
 
 /** One key of the schema. */
 typedef struct sysdesc_schema_key {
@@ -81,7 +89,7 @@ typedef struct sysdesc_schema_key {
     /** NULL, or the path of a boolean key of the same device that narrows
      *  `required`: a device that sets that key to false need not give this
      *  one (absent counts as true).  pci_vendor_id and pci_device_ids are
-     *  required only of GPUs that are PCI devices (`is_pci_device`). */
+     *  required only of GPUs and accelerators that are PCI devices (`is_pci_device`). */
     const char *required_if;
 } sysdesc_schema_key;
 
@@ -93,7 +101,8 @@ SYSDESC_API const sysdesc_schema_key *sysdesc_schema_key_at(size_t i);
 
 /**
  * The schema key that `path` (dotted, concrete: "cache.L1.size_in_bytes")
- * names in a device of type `device_type` ("CPU", "GPU"; NULL: any type), or
+ * names in a device of type `device_type` ("CPU", "GPU", "ACCEL"; NULL: any
+ * type), or
  * NULL when the schema has no such key.  Paths under `extra.` and inside an
  * open map return the open map's key.
  */
@@ -101,17 +110,25 @@ SYSDESC_API const sysdesc_schema_key *sysdesc_schema_find(const char *device_typ
                                                           const char *path);
 
 /**
- * The device type bit of a device_type string ("CPU" -> SYSDESC_DEVICE_CPU),
- * 0 when it is not one the schema knows.
+ * The device type bit of a device_type string ("CPU" -> SYSDESC_DEVICE_CPU,
+ * "GPU", "ACCEL"), 0 when it is not one the schema knows.
  */
 SYSDESC_API unsigned sysdesc_schema_device_type(const char *device_type);
+
+/**
+ * The device_type string of one device type bit (SYSDESC_DEVICE_GPU ->
+ * "GPU"), NULL for 0, several bits or a bit the schema does not know.  The
+ * string is static.
+ */
+SYSDESC_API const char *sysdesc_schema_device_type_name(unsigned bits);
 
 /**
  * The device type bit of the device `device` (a #dlti.target_device_spec)
  * whose id is `id`: from its `device_type` when it has one (0 when that is
  * no type the schema knows), else from the id when the id says it (`CPU`,
- * `CPU1`, `GPU`, `GPU3`, and the last component of a class id
- * `class0.GPU3`), as MLIR's users name devices; else 0.  `id` may be NULL.
+ * `CPU1`, `GPU`, `GPU3`, `ACCEL`, `ACCEL0`, and the last component of a
+ * class id `class0.GPU3`), as MLIR's users name devices; else 0.  `id` may
+ * be NULL.
  */
 SYSDESC_API unsigned sysdesc_device_type_bits(const char *id, const dlti_attr *device);
 

@@ -27,6 +27,7 @@
 #define SYSDESC_SYSDESC_H
 
 #include "sysdesc/version.h"
+#include "sysdesc/error.h"
 #include "sysdesc/dlti.h"
 #include "sysdesc/layout.h"
 #include "sysdesc/probe.h"

@@ -56,6 +56,20 @@ typedef struct sysdesc_system {
 SYSDESC_API const dlti_attr *sysdesc_llvm_target_new(dlti_context *ctx, const dlti_attr *spec,
                                                      const char *device, dlti_error_t *err);
 
+/**
+ * A hint for device id `id` that the #dlti.target_system_spec
+ * `system_spec` does not hold, for an error message: "did you mean 'GPU'?
+ * devices: GPU" — the nearest id (the same but for case, else within a
+ * third of its length by edit distance), when one is nearer than the
+ * others, then the ids
+ * the system holds (the first 16, then "... (N in all)").  `id` NULL: the
+ * ids alone ("devices: CPU, GPU0, GPU1").  Returns 0 with the text in
+ * `out` (`size` bytes, cut to fit), or -1 when `system_spec` is no system
+ * spec or holds no device.
+ */
+SYSDESC_API int sysdesc_device_hint(const dlti_attr *system_spec, const char *id, char *out,
+                                    size_t size);
+
 #ifdef __cplusplus
 }
 #endif

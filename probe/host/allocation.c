@@ -14,11 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool pb_whole_node(const pb_run *run)
-{
-    return run->host && run->opts->whole_node;
-}
-
 /* The os indices of a bitmap's bits as array<i64> (NULL when empty or out
  * of memory). */
 static const dlti_attr *bitmap_indices(dlti_context *ctx, hwloc_const_bitmap_t set)

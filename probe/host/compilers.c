@@ -13,9 +13,12 @@
  * version the version reader takes whole, flags of the chain, a CPU name
  * the LLVM chain holds; anything else is asked again.
  *
- * Every program runs as the runtimes' children do (programs.c): in a
- * process group killed with it and with sysdesc, all of them within one
- * deadline (--runtime-timeout).  A compiler that cannot answer (the bound,
+ * gcc, clang and llc are asked at once, each on a thread of its own, while
+ * the runtimes' children answer (rt_stage.c starts them first); what they
+ * said is recorded in that order on the probe's thread.  Every program
+ * runs as the runtimes' children do (programs.c): in a process group
+ * killed with it and with sysdesc, all of them within one deadline, the
+ * runtimes' (--runtime-timeout).  A compiler that cannot answer (the bound,
  * no descriptor or process to be had, a crash) is warned about with that
  * reason, and its flags marked suspect: never taken for one that said no. */
 #define _GNU_SOURCE
@@ -27,7 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Whether `path` is a file the compiler can be: an executable regular file. */
@@ -197,47 +202,85 @@ static bool entry_fields(dlti_context *ctx, const dlti_attr *entry, const char *
     return true;
 }
 
-bool pb_compiler_ask(pb_run *run, const pb_uarch *u, bool clang, pb_cc_installed *cc)
+/* One compiler's ask, in three steps: what is known without running it
+ * (its file, the cache: this thread, the context's), what only running it
+ * tells (a thread of its own: programs and the table, nothing of the
+ * context), and what the probe records of it (this thread again, in the
+ * order the compilers are named: the output does not depend on which
+ * answered first). */
+typedef struct cc_ask {
+    pb_run *run;
+    const pb_uarch *u;
+    bool clang;
+    pb_cc_installed *cc;
+    bool found;       /* a file to ask */
+    const char *absent; /* when not found: the source line that says so */
+    bool pending;     /* not served by the cache: it is run */
+    dlti_buf key;
+    char why[PB_RT_WHY];
+} cc_ask;
+
+static void cc_prepare(cc_ask *a)
 {
+    pb_run *run = a->run;
+    pb_cc_installed *cc = a->cc;
     memset(cc, 0, sizeof(*cc));
-    const char *name = compiler_name(run->opts, clang);
+    const char *name = compiler_name(run->opts, a->clang);
     char id[128];
     if (!find_on_path(name, cc->path, sizeof(cc->path)) ||
         !file_identity(cc->path, id, sizeof(id))) {
-        pb_provenance(run, clang ? "compiler.clang" : "compiler.gcc",
-                      *name ? "not found on PATH: the table's newest flags (probe/uarch/uarch_table.c)"
-                            : "none asked: the table's newest flags (probe/uarch/uarch_table.c)");
-        return false;
+        a->absent = *name
+                        ? "not found on PATH: the table's newest flags (probe/uarch/uarch_table.c)"
+                        : "none asked: the table's newest flags (probe/uarch/uarch_table.c)";
+        return;
     }
-    dlti_buf key = {0};
-    dlti_buf_printf(&key, "compiler answer 1\nsysdesc %s\n%s %s %s\nuarch %s\n",
-                    SYSDESC_VERSION_STRING, clang ? "clang" : "gcc", cc->path, id, u->name);
+    a->found = true;
+    dlti_buf_printf(&a->key, "compiler answer 1\nsysdesc %s\n%s %s %s\nuarch %s\n",
+                    SYSDESC_VERSION_STRING, a->clang ? "clang" : "gcc", cc->path, id,
+                    a->u->name);
     const dlti_attr *entry = NULL;
-    if (!key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
-        entry = pb_cache_lookup(run, "compiler", key.data);
+    if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
+        entry = pb_cache_lookup(run, "compiler", a->key.data);
     static const char *const fields[] = {"version", "flags"};
     const char *cached[2];
     if (entry_fields(run->ctx, entry, fields, 2, cached) && is_version(cached[0])) {
         snprintf(cc->version, sizeof(cc->version), "%s", cached[0]);
-        cc->accepted = entry_of(u, clang, cached[1]);
+        cc->accepted = entry_of(a->u, a->clang, cached[1]);
     }
-    char why[PB_RT_WHY] = "";
     if (!cc->accepted) {
         cc->version[0] = '\0';
-        if (ask_version(run, cc->path, clang, cc->version, sizeof(cc->version), why))
-            cc->accepted = first_compiled(run, u, clang, cc->path, cc->version, why);
-        if (cc->accepted && !key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
-            dlti_buf f = {0};
-            dlti_buf_puts(&f, "\"version\" = ");
-            dlti_print_string(&f, cc->version, strlen(cc->version));
-            dlti_buf_puts(&f, ", \"flags\" = ");
-            dlti_print_string(&f, cc->accepted->flags, strlen(cc->accepted->flags));
-            if (!f.failed)
-                pb_cache_store(run, "compiler", key.data, f.data, f.len);
-            free(f.data);
-        }
+        a->pending = true;
     }
-    free(key.data);
+}
+
+static void cc_run(cc_ask *a)
+{
+    pb_cc_installed *cc = a->cc;
+    if (ask_version(a->run, cc->path, a->clang, cc->version, sizeof(cc->version), a->why))
+        cc->accepted = first_compiled(a->run, a->u, a->clang, cc->path, cc->version, a->why);
+}
+
+static bool cc_finish(cc_ask *a)
+{
+    pb_run *run = a->run;
+    pb_cc_installed *cc = a->cc;
+    bool clang = a->clang;
+    if (!a->found) {
+        pb_provenance(run, clang ? "compiler.clang" : "compiler.gcc", a->absent);
+        return false;
+    }
+    if (a->pending && cc->accepted && !a->key.failed &&
+        run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
+        dlti_buf f = {0};
+        dlti_buf_puts(&f, "\"version\" = ");
+        dlti_print_string(&f, cc->version, strlen(cc->version));
+        dlti_buf_puts(&f, ", \"flags\" = ");
+        dlti_print_string(&f, cc->accepted->flags, strlen(cc->accepted->flags));
+        if (!f.failed)
+            pb_cache_store(run, "compiler", a->key.data, f.data, f.len);
+        free(f.data);
+    }
+    const char *why = a->why;
     char what[1400];
     if (cc->accepted)
         snprintf(what, sizeof(what), "%s, version %s (%s), compiled these flags: the first of "
@@ -292,66 +335,93 @@ static bool llc_version(pb_run *run, const char *path, char *out, size_t size, c
            parse_version(text, "LLVM version ", out, size);
 }
 
-bool pb_llvm_ask(pb_run *run, const pb_uarch *u, const char *llvm, pb_llvm_checked *out)
+/* The installed llc's ask, in the same three steps as a compiler's. */
+typedef struct llc_ask {
+    pb_run *run;
+    const pb_uarch *u;
+    const char *llvm, *want, *triple;
+    pb_llvm_checked *out;
+    bool found, pending, asked;
+    char absent[300]; /* when not found: the source line that says so */
+    dlti_buf key;
+    char why[PB_RT_WHY];
+} llc_ask;
+
+static void llc_prepare(llc_ask *a)
 {
+    pb_run *run = a->run;
+    pb_llvm_checked *out = a->out;
+    const pb_uarch *u = a->u;
     memset(out, 0, sizeof(*out));
     const char *name = run->opts->llc ? run->opts->llc : "llc";
-    const char *triple = pb_uarch_triple(u->arch);
+    const char *triple = a->triple = pb_uarch_triple(u->arch);
     char id[128];
     if (!*name || !triple || !find_on_path(name, out->path, sizeof(out->path)) ||
         !file_identity(out->path, id, sizeof(id))) {
-        char why[300];
-        snprintf(why, sizeof(why), "not checked: %s%.200s%s; the table's name "
+        snprintf(a->absent, sizeof(a->absent), "not checked: %s%.200s%s; the table's name "
                  "(probe/uarch/uarch_table.c)", !*name ? "no llc asked" : !triple ? "no triple for "
                  : "", !*name ? "" : !triple ? u->arch : name,
                  !*name || !triple ? "" : strchr(name, '/') ? " not found" : " not found on PATH");
-        pb_provenance(run, "compiler.llvm", why);
         memset(out, 0, sizeof(*out));
-        return false;
+        return;
     }
-    const char *want = llvm ? llvm : u->llvm;
-    dlti_buf key = {0};
-    dlti_buf_printf(&key, "llvm answer 1\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
-                    SYSDESC_VERSION_STRING, out->path, id, triple, u->name, want);
+    a->found = true;
+    a->want = a->llvm ? a->llvm : u->llvm;
+    dlti_buf_printf(&a->key, "llvm answer 1\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
+                    SYSDESC_VERSION_STRING, out->path, id, triple, u->name, a->want);
     const dlti_attr *entry = NULL;
-    if (!key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
-        entry = pb_cache_lookup(run, "compiler", key.data);
+    if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
+        entry = pb_cache_lookup(run, "compiler", a->key.data);
     static const char *const fields[] = {"version", "cpu"};
     const char *cached[2];
-    bool asked = false, served = false;
-    char why[PB_RT_WHY] = "";
+    bool served = false;
     if (entry_fields(run->ctx, entry, fields, 2, cached) && is_version(cached[0])) {
         /* the cached name as the chain's own string ("" when none was
          * known); a name that is not one of the chain's, whole, is not */
         const char *cpu = cached[1];
-        out->cpu = *cpu ? pb_uarch_llvm_known(u, llvm, cpu, &out->from) : NULL;
+        out->cpu = *cpu ? pb_uarch_llvm_known(u, a->llvm, cpu, &out->from) : NULL;
         served = !*cpu || (out->cpu && strcmp(out->cpu, cpu) == 0);
         if (served)
             snprintf(out->version, sizeof(out->version), "%s", cached[0]);
         else
             out->cpu = NULL, out->from = NULL;
     }
-    if (!served) {
-        const size_t size = 64 * 1024; /* llc-22's x86 list: ~11 KiB */
-        char *cpus = malloc(size);
-        if (cpus && llc_version(run, out->path, out->version, sizeof(out->version), why)) {
-            if (llc_cpus(run, out->path, triple, cpus, size, why))
-                out->cpu = pb_uarch_llvm_known(u, llvm, cpus, &out->from);
-            asked = !why[0]; /* its whole answer, "lists none" included */
-        }
-        free(cpus);
+    a->pending = !served;
+}
+
+static void llc_run(llc_ask *a)
+{
+    pb_llvm_checked *out = a->out;
+    const size_t size = 64 * 1024; /* llc-22's x86 list: ~11 KiB */
+    char *cpus = malloc(size);
+    if (cpus && llc_version(a->run, out->path, out->version, sizeof(out->version), a->why)) {
+        if (llc_cpus(a->run, out->path, a->triple, cpus, size, a->why))
+            out->cpu = pb_uarch_llvm_known(a->u, a->llvm, cpus, &out->from);
+        a->asked = !a->why[0]; /* its whole answer, "lists none" included */
     }
-    if (asked && !key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
+    free(cpus);
+}
+
+static bool llc_finish(llc_ask *a)
+{
+    pb_run *run = a->run;
+    pb_llvm_checked *out = a->out;
+    const pb_uarch *u = a->u;
+    const char *why = a->why, *want = a->want, *triple = a->triple;
+    if (!a->found) {
+        pb_provenance(run, "compiler.llvm", a->absent);
+        return false;
+    }
+    if (a->asked && !a->key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
         dlti_buf f = {0};
         dlti_buf_puts(&f, "\"version\" = ");
         dlti_print_string(&f, out->version, strlen(out->version));
         dlti_buf_puts(&f, ", \"cpu\" = ");
         dlti_print_string(&f, out->cpu ? out->cpu : "", out->cpu ? strlen(out->cpu) : 0);
         if (!f.failed)
-            pb_cache_store(run, "compiler", key.data, f.data, f.len);
+            pb_cache_store(run, "compiler", a->key.data, f.data, f.len);
         free(f.data);
     }
-    free(key.data);
     char what[1400];
     if (why[0])
         snprintf(what, sizeof(what), "not checked: %s: %s; the table's name "
@@ -379,4 +449,77 @@ bool pb_llvm_ask(pb_run *run, const pb_uarch *u, const char *llvm, pb_llvm_check
         return false;
     }
     return true;
+}
+
+/* ---- the three asks at once ---- */
+
+typedef struct asks {
+    cc_ask cc[2];
+    llc_ask llc;
+} asks;
+
+static void *run_gcc(void *p)
+{
+    cc_run(&((asks *)p)->cc[0]);
+    return NULL;
+}
+
+static void *run_clang(void *p)
+{
+    cc_run(&((asks *)p)->cc[1]);
+    return NULL;
+}
+
+static void *run_llc(void *p)
+{
+    llc_run(&((asks *)p)->llc);
+    return NULL;
+}
+
+void pb_compilers_ask(pb_run *run, const pb_uarch *u, const char *llvm, pb_cc_installed *gcc,
+                      pb_cc_installed *clang, pb_llvm_checked *llc, bool *has_gcc,
+                      bool *has_clang, bool *has_llc)
+{
+    asks a;
+    memset(&a, 0, sizeof(a));
+    a.cc[0] = (cc_ask){.run = run, .u = u, .clang = false, .cc = gcc};
+    a.cc[1] = (cc_ask){.run = run, .u = u, .clang = true, .cc = clang};
+    a.llc = (llc_ask){.run = run, .u = u, .llvm = llvm, .out = llc};
+    cc_prepare(&a.cc[0]);
+    cc_prepare(&a.cc[1]);
+    llc_prepare(&a.llc);
+    /* Their programs run at once, under the probe's one bound (programs.c),
+     * which starts now if the runtimes have not started it: before the
+     * threads, which only read it. */
+    if (!run->programs_deadline_ms) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        run->programs_deadline_ms =
+            (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 +
+            (run->opts->runtime_timeout_ms ? run->opts->runtime_timeout_ms : PB_RT_TIMEOUT_MS);
+    }
+    void *(*const fns[3])(void *) = {run_gcc, run_clang, run_llc};
+    const bool pending[3] = {a.cc[0].pending, a.cc[1].pending, a.llc.pending};
+    pthread_t th[3];
+    bool started[3] = {false, false, false};
+    for (int i = 0; i < 3; i++) {
+        if (!pending[i])
+            continue;
+        /* the last one, or one no thread can be had for, on this thread */
+        bool later = false;
+        for (int k = i + 1; k < 3; k++)
+            later = later || pending[k];
+        started[i] = later && pthread_create(&th[i], NULL, fns[i], &a) == 0;
+        if (!started[i])
+            fns[i](&a);
+    }
+    for (int i = 0; i < 3; i++)
+        if (started[i])
+            pthread_join(th[i], NULL);
+    *has_gcc = cc_finish(&a.cc[0]);
+    *has_clang = cc_finish(&a.cc[1]);
+    *has_llc = llc_finish(&a.llc);
+    free(a.cc[0].key.data);
+    free(a.cc[1].key.data);
+    free(a.llc.key.data);
 }

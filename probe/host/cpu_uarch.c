@@ -80,9 +80,12 @@ void pb_cpu_uarch(pb_run *run, pb_map *dev, const pb_isa *isa, dlti_error_t *err
         pb_cc_installed gcc, clang, *gp = NULL, *cp = NULL;
         pb_llvm_checked llc, *lp = NULL;
         if (run->host) { /* an XML file's machine has compilers we cannot ask */
-            gp = pb_compiler_ask(run, m.uarch, false, &gcc) ? &gcc : NULL;
-            cp = pb_compiler_ask(run, m.uarch, true, &clang) ? &clang : NULL;
-            lp = pb_llvm_ask(run, m.uarch, m.llvm, &llc) ? &llc : NULL;
+            bool has_gcc, has_clang, has_llc;
+            pb_compilers_ask(run, m.uarch, m.llvm, &gcc, &clang, &llc, &has_gcc, &has_clang,
+                             &has_llc);
+            gp = has_gcc ? &gcc : NULL;
+            cp = has_clang ? &clang : NULL;
+            lp = has_llc ? &llc : NULL;
         } /* else source["compiler"] says they were not asked */
         pb_uarch_keys(ctx, dev, m.uarch, m.llvm, gp, cp, lp, err);
         char how[1024];

@@ -18,7 +18,12 @@
  * that applied, their runtime's index of the device, the partitions (MIG
  * instances, Level Zero sub-devices) the variable leaves.  Nothing changes
  * when no variable is set, for the whole node's view, or for another
- * machine's topology: the variables are this process's environment. */
+ * machine's topology: the variables are this process's environment.
+ *
+ * Only run->gpus are GPUs here.  The accelerators that are no GPU (ACCEL0,
+ * ... pci.c) are none of them: no vendor's variable names them (a Gaudi's
+ * is HABANA_VISIBLE_MODULES, read by its own runtime), so they stay, under
+ * their ids, where they were, with every other device (renumber). */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -59,9 +64,11 @@ typedef struct family_state {
     char how[1024];    /* the source line */
 } family_state;
 
-static dlti_key key(dlti_context *ctx, const char *s)
+/* The key to look `s` up or compare with: found, not interned (a key the
+ * context never interned is in none of its attributes), so it cannot fail. */
+static dlti_key key(const dlti_context *ctx, const char *s)
 {
-    return dlti_key_string(ctx, s, strlen(s));
+    return dlti_key_find(ctx, s, strlen(s));
 }
 
 /* a's value at the path of keys k[0..n-1] (NULL: absent) */
@@ -137,11 +144,11 @@ static void identify(dlti_context *ctx, const dlti_attr *spec, vgpu *v)
 }
 
 /* The GPU a runtime device is: by PCI bus id, else by UUID. */
-static vgpu *gpu_of(vgpu *v, size_t n, const pb_rt_device *d)
+static vgpu *gpu_of(vgpu *v, size_t n, const dlti_attr *d)
 {
     char bus[16], uuid[33], other[33];
-    pb_rt_norm_bus_id(d->bus_id, bus);
-    pb_rt_norm_uuid(d->uuid, uuid);
+    pb_rt_norm_bus_id(pb_rt_text(d, "bus_id"), bus);
+    pb_rt_norm_uuid(pb_rt_text(d, "uuid"), uuid);
     for (size_t i = 0; bus[0] && i < n; i++)
         if (strcmp(v[i].bus, bus) == 0)
             return &v[i];
@@ -157,18 +164,20 @@ static vgpu *gpu_of(vgpu *v, size_t n, const pb_rt_device *d)
 static void runtime_answers(const pb_run *run, vgpu *v, size_t n, family_state *fam)
 {
     for (size_t i = 0; i < run->nrt; i++) {
-        const pb_rt_device *d = &run->rt[i];
-        for (int f = FAM_NVIDIA; f < NFAM && !d->is_cpu; f++) {
-            if (strcmp(d->runtime, family_runtime[f]) != 0)
+        const dlti_attr *d = run->rt[i];
+        int ordinal = pb_rt_ordinal(d);
+        const char *uuid = pb_rt_text(d, "uuid");
+        for (int f = FAM_NVIDIA; f < NFAM && !pb_rt_is_cpu(d); f++) {
+            if (strcmp(pb_rt_text(d, "runtime"), family_runtime[f]) != 0)
                 continue;
             fam[f].answered = true;
             vgpu *g = gpu_of(v, n, d);
             if (!g)
                 continue;
-            if (g->ordinal < 0 || d->ordinal < g->ordinal)
-                g->ordinal = d->ordinal;
-            if (strncmp(d->uuid, "MIG-", 4) == 0 && g->nrt_parts < MAX_PARTS)
-                g->rt_parts[g->nrt_parts++] = d->uuid;
+            if (g->ordinal < 0 || ordinal < g->ordinal)
+                g->ordinal = ordinal;
+            if (strncmp(uuid, "MIG-", 4) == 0 && g->nrt_parts < MAX_PARTS)
+                g->rt_parts[g->nrt_parts++] = uuid;
         }
     }
 }
@@ -502,7 +511,7 @@ static int renumber(pb_run *run, vgpu *v, size_t n, const family_state *fam, vgp
         pb_free(&devices);
         free(gpus);
         if (err && err->code == DLTI_OK)
-            dlti_nomem(err);
+            dlti_context_nomem(ctx, err); /* the list's key or its room */
         return -1;
     }
     pb_free(&run->devices);

@@ -32,10 +32,8 @@ static int gpus_numa(pb_run *run, dlti_error_t *err)
     dlti_key bus = dlti_key_string(ctx, "pci_bus_id", strlen("pci_bus_id"));
     dlti_key numa = dlti_key_string(ctx, "numa_node", strlen("numa_node"));
     dlti_key src = dlti_key_string(ctx, "source", strlen("source"));
-    if (!bus || !numa || !src) {
-        dlti_nomem(err);
-        return -1;
-    }
+    if (!bus || !numa || !src)
+        return dlti_context_nomem(ctx, err);
     for (size_t i = 0; i < run->devices.n; i++) {
         const dlti_attr *dev = run->devices.e[i].value;
         const dlti_attr *b = dlti_attr_lookup(dev, bus);
@@ -46,13 +44,19 @@ static int gpus_numa(pb_run *run, dlti_error_t *err)
         int64_t node = numa_of(run->topo, hwloc_get_pcidev_by_busidstring(run->topo, s));
         if (node < 0)
             continue;
-        dev = dlti_container_set(ctx, dev, numa, dlti_i64_new(ctx, node), err);
+        /* a NULL value would remove the key: a refused builder must fail */
+        const dlti_attr *value = dlti_i64_new(ctx, node);
+        if (!value)
+            return dlti_context_nomem(ctx, err);
+        dev = dlti_container_set(ctx, dev, numa, value, err);
         const dlti_attr *prov = dev ? dlti_attr_lookup(dev, src) : NULL;
-        dlti_key k = dlti_key_string(ctx, "numa_node", strlen("numa_node"));
-        if (prov && k)
-            prov = dlti_container_set(ctx, prov, k, dlti_string_new(ctx, "hwloc PCI locality", 18), err);
-        if (dev && prov)
-            dev = dlti_container_set(ctx, dev, src, prov, err);
+        if (prov) {
+            const dlti_attr *how = dlti_string_new(ctx, "hwloc PCI locality", 18);
+            if (!how)
+                return dlti_context_nomem(ctx, err);
+            prov = dlti_container_set(ctx, prov, numa, how, err);
+            dev = prov ? dlti_container_set(ctx, dev, src, prov, err) : NULL;
+        }
         if (!dev)
             return -1;
         run->devices.e[i].value = dev;
@@ -110,11 +114,17 @@ static int cpu_network(pb_run *run, dlti_error_t *err)
         const dlti_attr *dev = run->devices.e[i].value;
         dlti_key k = dlti_key_string(ctx, "network", strlen("network"));
         dlti_key s = dlti_key_string(ctx, "source", strlen("source"));
-        const dlti_attr *prov = k && s ? dlti_attr_lookup(dev, s) : NULL;
-        dev = k ? dlti_container_set(ctx, dev, k, map, err) : NULL;
-        if (dev && prov && (prov = dlti_container_set(ctx, prov, k,
-                                                      dlti_string_new(ctx, "hwloc OS devices", 16), err)))
-            dev = dlti_container_set(ctx, dev, s, prov, err);
+        if (!k || !s)
+            return dlti_context_nomem(ctx, err);
+        const dlti_attr *prov = dlti_attr_lookup(dev, s);
+        dev = dlti_container_set(ctx, dev, k, map, err);
+        if (dev && prov) {
+            const dlti_attr *how = dlti_string_new(ctx, "hwloc OS devices", 16);
+            if (!how)
+                return dlti_context_nomem(ctx, err);
+            prov = dlti_container_set(ctx, prov, k, how, err);
+            dev = prov ? dlti_container_set(ctx, dev, s, prov, err) : NULL;
+        }
         if (!dev)
             return -1;
         run->devices.e[i].value = dev;

@@ -1,7 +1,8 @@
 /* The PCI source: GPUs and accelerators from hwloc's PCI and OS devices
  * (present only when the topology was loaded with I/O), one device each,
- * "GPU0", "GPU1", ... in PCI bus id order.  Which devices are GPUs:
- * docs/keys.md, "Which devices are GPUs". */
+ * "GPU0", "GPU1", ... in PCI bus id order, then the accelerators that are
+ * no GPU, "ACCEL0", "ACCEL1", ... in PCI bus id order.  Which devices are
+ * which: docs/keys.md, "Which devices are GPUs". */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -35,7 +36,8 @@ const char *pb_known_vendor(unsigned id)
     case 0x8086: return "Intel";
     case 0x13b5: return "ARM";
     case 0x5143: return "Qualcomm";
-    case 0x1da3: return "Habana Labs";
+    case 0x1da3: return "Intel"; /* Habana Labs, Intel's since 2019: the Gaudi entries' name */
+    case 0x1d0f: return "AWS";   /* Amazon: Trainium, Inferentia (the catalog's name) */
     case 0x1e52: return "Tenstorrent";
     default: return NULL;
     }
@@ -67,15 +69,28 @@ static bool display_is_gpu(const struct hwloc_pcidev_attr_s *a)
     return a->vendor_id == 0x10de || a->vendor_id == 0x1002 || a->vendor_id == 0x8086;
 }
 
-static bool pci_is_accelerator(hwloc_obj_t pci)
+/* Processing accelerators (class 0x12xx) are GPUs only from AMD/ATI, whose
+ * Instinct MI200/MI300 report that class (1002:74a1 MI300X), and NVIDIA.
+ * The others have no GPU's programming model: Habana's Gaudi, AWS's
+ * Trainium, Tenstorrent, FPGA cards, and Intel's, which are its NPUs
+ * (8086:7d1d Meteor Lake NPU, the intel_vpu driver of drivers/accel): no
+ * Intel GPU reports that class (0x0300, 0x0380). */
+static bool accelerator_is_gpu(const struct hwloc_pcidev_attr_s *a)
+{
+    return a->vendor_id == 0x1002 || a->vendor_id == 0x10de;
+}
+
+typedef enum { PCI_OTHER, PCI_GPU, PCI_ACCEL } pci_kind;
+
+static pci_kind kind_of(hwloc_obj_t pci)
 {
     for (hwloc_obj_t c = pci->io_first_child; c; c = c->next_sibling)
         if (c->type == HWLOC_OBJ_OS_DEVICE && osdev_is_runtime(c))
-            return true;
+            return PCI_GPU;
     unsigned cls = pci->attr->pcidev.class_id >> 8;
     if (cls == 0x12) /* processing accelerator */
-        return true;
-    return cls == 0x03 && display_is_gpu(&pci->attr->pcidev);
+        return accelerator_is_gpu(&pci->attr->pcidev) ? PCI_GPU : PCI_ACCEL;
+    return cls == 0x03 && display_is_gpu(&pci->attr->pcidev) ? PCI_GPU : PCI_OTHER;
 }
 
 /* Adds the keys one GPU/co-processor OS device (CUDA, OpenCL, RSMI, LevelZero)
@@ -184,9 +199,10 @@ static void add_pci_keys(dlti_context *ctx, pb_map *m, const gpu *g, sysdesc_pci
              a->dev, a->func);
     bool has_vendor = false, has_model = false;
     for (size_t i = 0; i < m->n; i++) {
-        if (m->e[i].key == dlti_key_string(ctx, "vendor", 6))
+        /* found, not interned: a comparison cannot fail for memory */
+        if (m->e[i].key == dlti_key_find(ctx, "vendor", 6))
             has_vendor = true;
-        if (m->e[i].key == dlti_key_string(ctx, "model", 5))
+        if (m->e[i].key == dlti_key_find(ctx, "model", 5))
             has_model = true;
     }
     const char *pci_vendor = pb_info(g->pci, "PCIVendor");
@@ -247,17 +263,25 @@ static void add_provenance(dlti_context *ctx, pb_map *m, const gpu *g, pb_map *k
     pb_add(ctx, m, "source", pb_finish(ctx, &src, DLTI_ATTR_MAP, err));
 }
 
-static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
+/* An accelerator (kind PCI_ACCEL) is a device of type ACCEL: its PCI keys
+ * only, as it has no runtime's OS device, and the OS devices' keys
+ * (os_devices, hwloc_info) are no ACCEL's.  The catalog hook fills it
+ * (pb_fill_gpus), but it is none of run->gpus: no visibility variable
+ * applies to it and a runtime's new GPU is numbered after the GPUs only. */
+static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os, pci_kind kind,
                    dlti_error_t *err)
 {
     dlti_context *ctx = run->ctx;
+    bool accel = kind == PCI_ACCEL;
     gpu g = {.pci = pci};
-    find_os_devices(&g, lone_os);
-    snprintf(g.id, sizeof(g.id), "%sGPU%d", run->prefix, index);
+    if (!accel)
+        find_os_devices(&g, lone_os);
+    snprintf(g.id, sizeof(g.id), "%s%s%d", run->prefix, accel ? "ACCEL" : "GPU", index);
     pb_map m, keysrc;
     pb_init(&m);
     pb_init(&keysrc);
-    pb_device_head(ctx, &m, "GPU"); /* first, as on the CPU and in the catalog */
+    /* first, as on the CPU and in the catalog */
+    pb_device_head(ctx, &m, accel ? "ACCEL" : "GPU");
     /* Backwards, so that the first OS device's value of a key wins: pb_add
      * replaces. */
     for (size_t i = g.nos; i-- > 0;)
@@ -269,7 +293,7 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     add_os_device_keys(ctx, &m, &g, err);
     add_provenance(ctx, &m, &g, &keysrc, err);
     const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
-    if (!spec || !pb_gpu_add(run, g.id, pci ? &pi : NULL)) {
+    if (!spec || (!accel && !pb_gpu_add(run, g.id, pci ? &pi : NULL))) {
         if (spec)
             dlti_nomem(err);
         return -1;
@@ -292,32 +316,87 @@ pb_gpu *pb_gpu_add(pb_run *run, const char *id, const sysdesc_pci_info *pci)
     return g;
 }
 
+/* The hook over device `at` of run->devices, whose PCI identity is `pci`. */
+static int fill_device(pb_run *run, size_t at, sysdesc_pci_info *pci, dlti_error_t *err)
+{
+    const char *id = dlti_key_str(run->devices.e[at].key, NULL);
+    const dlti_attr *spec = run->devices.e[at].value;
+    pci->device_id_str = id;
+    if (run->opts->pci_match(run->opts->pci_match_user, run->ctx, pci, &spec, err) != 0)
+        return -1;
+    if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
+        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+                       "the PCI match hook returned no target_device_spec for %s", id);
+        return -1;
+    }
+    run->devices.e[at].value = spec;
+    return 0;
+}
+
+static bool spec_i64(dlti_context *ctx, const dlti_attr *spec, const char *key, unsigned *out)
+{
+    const dlti_attr *v = dlti_attr_lookup(spec, dlti_key_find(ctx, key, strlen(key)));
+    int64_t x;
+    if (!v || dlti_attr_get_int64(v, &x, NULL) != 0 || x < 0 || x > 0xffff)
+        return false;
+    *out = (unsigned)x;
+    return true;
+}
+
+/* An accelerator this source made (device_type ACCEL, the PCI keys of
+ * add_pci_keys): its PCI identity read back from those keys, as it has no
+ * record in run->gpus.  False for any other device. */
+static bool accel_pci_info(dlti_context *ctx, const dlti_attr *spec, sysdesc_pci_info *pi)
+{
+    const dlti_attr *t = dlti_attr_lookup(spec, dlti_key_find(ctx, "device_type", 11));
+    const dlti_attr *b = dlti_attr_lookup(spec, dlti_key_find(ctx, "pci_bus_id", 10));
+    const char *type, *bus;
+    unsigned dom, bn, dev, fn;
+    char end;
+    memset(pi, 0, sizeof(*pi));
+    if (!t || dlti_attr_get_string(t, &type, NULL, NULL) != 0 || strcmp(type, "ACCEL") != 0 ||
+        !b || dlti_attr_get_string(b, &bus, NULL, NULL) != 0 ||
+        sscanf(bus, "%x:%x:%x.%x%c", &dom, &bn, &dev, &fn, &end) != 4 ||
+        !spec_i64(ctx, spec, "pci_vendor_id", &pi->vendor_id) ||
+        !spec_i64(ctx, spec, "pci_device_id", &pi->device_id))
+        return false;
+    spec_i64(ctx, spec, "pci_subvendor_id", &pi->subvendor_id);
+    spec_i64(ctx, spec, "pci_subdevice_id", &pi->subdevice_id);
+    if (!spec_i64(ctx, spec, "pci_class_id", &pi->class_id))
+        pi->class_id = 0x1200;
+    pi->domain = dom;
+    pi->bus = bn;
+    pi->dev = dev;
+    pi->func = fn;
+    snprintf(pi->bus_id, sizeof(pi->bus_id), "%s", bus);
+    return true;
+}
+
 /* The caller's hook (the catalog, for the CLI) may fill or replace each
- * GPU's spec, live values already in place; it must leave a device spec. */
+ * GPU's and each accelerator's spec, live values already in place; it must
+ * leave a device spec.  (The catalog fills a device from entries of its own
+ * device_type only.) */
 int pb_fill_gpus(pb_run *run, dlti_error_t *err)
 {
     dlti_context *ctx = run->ctx;
-    for (size_t i = 0; run->opts->pci_match && i < run->ngpus; i++) {
+    if (!run->opts->pci_match)
+        return 0;
+    for (size_t i = 0; i < run->ngpus; i++) {
         pb_gpu *g = &run->gpus[i];
         if (!g->has_pci)
             continue;
-        dlti_key k = dlti_key_string(ctx, g->id, strlen(g->id));
-        const dlti_attr *spec = NULL;
+        dlti_key k = dlti_key_find(ctx, g->id, strlen(g->id)); /* NULL: no such device */
         size_t at = 0;
         while (at < run->devices.n && run->devices.e[at].key != k)
             at++;
-        if (at == run->devices.n)
-            continue;
-        spec = run->devices.e[at].value;
-        g->pci.device_id_str = g->id;
-        if (run->opts->pci_match(run->opts->pci_match_user, ctx, &g->pci, &spec, err) != 0)
+        if (at < run->devices.n && fill_device(run, at, &g->pci, err) != 0)
             return -1;
-        if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT,
-                           "the PCI match hook returned no target_device_spec for %s", g->id);
+    }
+    for (size_t at = 0; run->io && at < run->devices.n; at++) {
+        sysdesc_pci_info pi;
+        if (accel_pci_info(ctx, run->devices.e[at].value, &pi) &&
+            fill_device(run, at, &pi, err) != 0)
             return -1;
-        }
-        run->devices.e[at].value = spec;
     }
     return 0;
 }
@@ -335,37 +414,48 @@ static int by_bus_id(const void *pa, const void *pb)
     return 0;
 }
 
-/* GPU0, GPU1, ... follow the PCI bus ids, as CUDA_DEVICE_ORDER=PCI_BUS_ID
- * and ROCm number devices, whatever hwloc's order (the XML file's, or the
- * host bridges' by NUMA node); then the runtime OS devices without a PCI
- * parent, in hwloc's order. */
-int pb_probe_pci(pb_run *run, dlti_error_t *err)
+/* The PCI devices of `kind`, in PCI bus id order, as devices numbered from 0. */
+static int add_pci_devices(pb_run *run, pci_kind kind, int *count, dlti_error_t *err)
 {
-    if (!run->io)
-        return 0;
     size_t n = 0;
     for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
          o = hwloc_get_next_pcidev(run->topo, o))
-        n += pci_is_accelerator(o);
-    hwloc_obj_t *pci = n ? malloc(n * sizeof(*pci)) : NULL;
-    if (n && !pci) {
+        n += kind_of(o) == kind;
+    *count = 0;
+    if (!n)
+        return 0;
+    hwloc_obj_t *pci = malloc(n * sizeof(*pci));
+    if (!pci) {
         dlti_nomem(err);
         return -1;
     }
     n = 0;
     for (hwloc_obj_t o = hwloc_get_next_pcidev(run->topo, NULL); o;
          o = hwloc_get_next_pcidev(run->topo, o))
-        if (pci_is_accelerator(o))
+        if (kind_of(o) == kind)
             pci[n++] = o;
-    if (n)
-        qsort(pci, n, sizeof(*pci), by_bus_id);
-    int index = 0;
+    qsort(pci, n, sizeof(*pci), by_bus_id);
     for (size_t i = 0; i < n; i++)
-        if (add_gpu(run, index++, pci[i], NULL, err) != 0) {
+        if (add_gpu(run, (*count)++, pci[i], NULL, kind, err) != 0) {
             free(pci);
             return -1;
         }
     free(pci);
+    return 0;
+}
+
+/* GPU0, GPU1, ... follow the PCI bus ids, as CUDA_DEVICE_ORDER=PCI_BUS_ID
+ * and ROCm number devices, whatever hwloc's order (the XML file's, or the
+ * host bridges' by NUMA node); then the runtime OS devices without a PCI
+ * parent, in hwloc's order; then ACCEL0, ACCEL1, ... in PCI bus id order,
+ * counted apart from the GPUs (as Linux's /dev/accel/accelN are). */
+int pb_probe_pci(pb_run *run, dlti_error_t *err)
+{
+    if (!run->io)
+        return 0;
+    int index;
+    if (add_pci_devices(run, PCI_GPU, &index, err) != 0)
+        return -1;
     /* Runtime OS devices without a PCI parent (some XML files, platform
      * devices); a DRM node alone is a platform display (simpledrm, an SoC's
      * display controller), not a GPU. */
@@ -373,8 +463,9 @@ int pb_probe_pci(pb_run *run, dlti_error_t *err)
          o = hwloc_get_next_osdev(run->topo, o)) {
         if (!osdev_is_runtime(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE))
             continue;
-        if (add_gpu(run, index++, NULL, o, err) != 0)
+        if (add_gpu(run, index++, NULL, o, PCI_GPU, err) != 0)
             return -1;
     }
-    return 0;
+    int accels;
+    return add_pci_devices(run, PCI_ACCEL, &accels, err);
 }

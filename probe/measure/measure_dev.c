@@ -609,13 +609,11 @@ static char *answer(dlti_context *ctx, const dlti_attr *measured, const char *wh
     return text;
 }
 
+/* The measurement of a runtime's row; NULL when it has none. */
 static const md_ops *ops_of(const char *runtime)
 {
-    static const md_ops *const all[] = {&md_opencl_ops, &md_vulkan_ops, &md_cuda_ops};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        if (strcmp(all[i]->runtime, runtime) == 0)
-            return all[i];
-    return NULL;
+    const pb_rt_source *src = pb_rt_find(runtime, strlen(runtime));
+    return src ? src->measure : NULL;
 }
 
 /* Every run, after the runtime is open. */

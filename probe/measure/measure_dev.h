@@ -104,10 +104,15 @@ typedef struct md_dev {
     char why[400];         /* the last failure: md_fail */
 } md_dev;
 
-/* One runtime.  Every function returns 0 (a pointer), or -1 (NULL) with
- * d->why set. */
+/* One runtime's measurement: the optional `measure` of its row
+ * (pb_rt_source, runtimes/<name>.c).  Every function returns 0 (a
+ * pointer), or -1 (NULL) with d->why set. */
 typedef struct md_ops {
-    const char *runtime;
+    /* Where a device is in the runtime's view (runtimes.<runtime>): its
+     * platform's index (NULL: the runtime has none), its index, its name. */
+    const char *platform_key, *index_key, *name_key;
+    /* Whether the runtime's view of the host CPU is measured too (pocl, lavapipe). */
+    bool host_cpu;
     /* Loads the runtime, opens device t->ordinal, checks it is the one
      * named t->name, builds or loads the kernels. */
     int (*open)(md_dev *d);

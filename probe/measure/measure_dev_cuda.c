@@ -2,10 +2,11 @@
  * opened with dlopen, the kernels as PTX text (measure_dev_cl.c) that the
  * driver compiles for the device (cuModuleLoadDataEx), every launch and
  * copy timed by events; sd_fma32 also leaves the SM clock (%clock64
- * against %globaltimer).  The types, values and entry points are declared
- * from NVIDIA's CUDA Driver API reference, as probe/runtimes/cuda.c's are; no
- * CUDA header is needed to build. */
+ * against %globaltimer).  The types, values and entry points are
+ * runtimes/cuda_api.h's, shared with the probe; no CUDA header is needed to
+ * build. */
 #include "measure_dev.h"
+#include "runtimes/cuda_api.h"
 #include "probe_private.h"
 
 #include <dlfcn.h>
@@ -13,68 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef int cu_result;
-typedef int cu_device;
-typedef unsigned long long cu_ptr; /* CUdeviceptr */
-typedef struct cu_ctx *cu_context;
-typedef struct cu_mod *cu_module;
-typedef struct cu_fn *cu_function;
-typedef struct cu_ev *cu_event;
-typedef struct cu_st *cu_stream;
-
-enum {
-    CU_ATTR_COMPUTE_CAPABILITY_MAJOR = 75,
-    CU_ATTR_COMPUTE_CAPABILITY_MINOR = 76,
-    CU_JIT_ERROR_LOG_BUFFER = 5,
-    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-};
-
-typedef struct cu_fns {
-    cu_result (*init)(unsigned);
-    cu_result (*driver_get_version)(int *);
-    cu_result (*device_get)(cu_device *, int);
-    cu_result (*device_get_name)(char *, int, cu_device);
-    cu_result (*device_get_attribute)(int *, int, cu_device);
-    cu_result (*device_total_mem)(size_t *, cu_device);
-    cu_result (*ctx_create)(cu_context *, unsigned, cu_device);
-    cu_result (*ctx_destroy)(cu_context);
-    cu_result (*module_load)(cu_module *, const void *, unsigned, int *, void **);
-    cu_result (*module_get_function)(cu_function *, cu_module, const char *);
-    cu_result (*module_unload)(cu_module);
-    cu_result (*mem_alloc)(cu_ptr *, size_t);
-    cu_result (*mem_free)(cu_ptr);
-    cu_result (*mem_alloc_host)(void **, size_t);
-    cu_result (*mem_free_host)(void *);
-    cu_result (*memcpy_htod)(cu_ptr, const void *, size_t);
-    cu_result (*memcpy_dtoh)(void *, cu_ptr, size_t);
-    cu_result (*memcpy_htod_async)(cu_ptr, const void *, size_t, cu_stream);
-    cu_result (*memcpy_dtoh_async)(void *, cu_ptr, size_t, cu_stream);
-    cu_result (*launch_kernel)(cu_function, unsigned, unsigned, unsigned, unsigned, unsigned,
-                               unsigned, unsigned, cu_stream, void **, void **);
-    cu_result (*event_create)(cu_event *, unsigned);
-    cu_result (*event_record)(cu_event, cu_stream);
-    cu_result (*event_synchronize)(cu_event);
-    cu_result (*event_elapsed_time)(float *, cu_event, cu_event);
-    cu_result (*event_destroy)(cu_event);
-    /* optional */
-    cu_result (*get_error_name)(cu_result, const char **);
-} cu_fns;
-
-static const char *const fn_names[] = {
-    "cuInit", "cuDriverGetVersion", "cuDeviceGet", "cuDeviceGetName", "cuDeviceGetAttribute",
-    "cuDeviceTotalMem_v2", "cuCtxCreate_v2", "cuCtxDestroy_v2", "cuModuleLoadDataEx",
-    "cuModuleGetFunction", "cuModuleUnload", "cuMemAlloc_v2", "cuMemFree_v2",
-    "cuMemAllocHost_v2", "cuMemFreeHost", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2",
-    "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuLaunchKernel", "cuEventCreate",
-    "cuEventRecord", "cuEventSynchronize", "cuEventElapsedTime", "cuEventDestroy_v2",
-    "cuGetErrorName"};
-#define NREQUIRED (sizeof(fn_names) / sizeof(fn_names[0]) - 1)
-_Static_assert(sizeof(cu_fns) == sizeof(fn_names) / sizeof(fn_names[0]) * sizeof(void *),
-               "one name an entry point");
-
 typedef struct cu_state {
     void *lib;
-    cu_fns f;
+    cu_api f;
     cu_device dev;
     cu_context ctx;
     cu_module main, fp16;
@@ -131,10 +73,10 @@ static int cu_open(md_dev *d)
         const char *e = dlerror();
         return md_fail(d, "libcuda.so.1 not loaded: %.200s", e ? e : "unknown");
     }
-    for (size_t i = 0; i < sizeof(fn_names) / sizeof(fn_names[0]); i++) {
-        void *sym = dlsym(s->lib, fn_names[i]);
-        if (!sym && i < NREQUIRED)
-            return md_fail(d, "libcuda.so.1 lacks %s", fn_names[i]);
+    for (size_t i = 0; i < sizeof(cu_api_names) / sizeof(cu_api_names[0]); i++) {
+        void *sym = dlsym(s->lib, cu_api_names[i]);
+        if (!sym && i < CU_API_MEASURE_REQUIRED)
+            return md_fail(d, "libcuda.so.1 lacks %s", cu_api_names[i]);
         memcpy((char *)&s->f + i * sizeof(sym), &sym, sizeof(sym));
     }
     cu_result r;
@@ -311,6 +253,19 @@ static void cu_close(md_dev *d)
     d->rt = NULL;
 }
 
-const md_ops md_cuda_ops = {"cuda",        cu_open,       cu_alloc,     cu_free,
-                            cu_write,      cu_read,       cu_launch,    cu_host_alloc,
-                            cu_host_free,  cu_transfer,   cu_close};
+const md_ops md_cuda_ops = {
+    .platform_key = NULL,
+    .index_key = "ordinal",
+    .name_key = "name",
+    .host_cpu = false,
+    .open = cu_open,
+    .alloc = cu_alloc,
+    .free = cu_free,
+    .write = cu_write,
+    .read = cu_read,
+    .launch = cu_launch,
+    .host_alloc = cu_host_alloc,
+    .host_free = cu_host_free,
+    .transfer = cu_transfer,
+    .close = cu_close,
+};

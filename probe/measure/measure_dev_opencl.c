@@ -13,62 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CL_DEVICE_TYPE_ALL 0xffffffffu
-
-typedef struct cl_fns {
-    cl_int (*get_platform_ids)(cl_uint, cl_platform_id *, cl_uint *);
-    cl_int (*get_platform_info)(cl_platform_id, cl_uint, size_t, void *, size_t *);
-    cl_int (*get_device_ids)(cl_platform_id, uint64_t, cl_uint, cl_device_id *, cl_uint *);
-    cl_int (*get_device_info)(cl_device_id, cl_uint, size_t, void *, size_t *);
-    cl_context (*create_context)(const intptr_t *, cl_uint, const cl_device_id *, void *, void *,
-                                 cl_int *);
-    cl_command_queue (*create_queue)(cl_context, cl_device_id, uint64_t, cl_int *);
-    cl_program (*create_program)(cl_context, cl_uint, const char **, const size_t *, cl_int *);
-    cl_int (*build_program)(cl_program, cl_uint, const cl_device_id *, const char *, void *,
-                            void *);
-    cl_int (*get_build_info)(cl_program, cl_device_id, cl_uint, size_t, void *, size_t *);
-    cl_kernel (*create_kernel)(cl_program, const char *, cl_int *);
-    cl_int (*set_arg)(cl_kernel, cl_uint, size_t, const void *);
-    cl_mem (*create_buffer)(cl_context, uint64_t, size_t, void *, cl_int *);
-    cl_int (*write_buffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, const void *,
-                           cl_uint, const cl_event *, cl_event *);
-    cl_int (*read_buffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *, cl_uint,
-                          const cl_event *, cl_event *);
-    void *(*map_buffer)(cl_command_queue, cl_mem, cl_uint, uint64_t, size_t, size_t, cl_uint,
-                        const cl_event *, cl_event *, cl_int *);
-    cl_int (*unmap)(cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *);
-    cl_int (*enqueue_kernel)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
-                             const size_t *, const size_t *, cl_uint, const cl_event *,
-                             cl_event *);
-    cl_int (*wait)(cl_uint, const cl_event *);
-    cl_int (*profiling_info)(cl_event, cl_uint, size_t, void *, size_t *);
-    cl_int (*finish)(cl_command_queue);
-    cl_int (*release_event)(cl_event);
-    cl_int (*release_mem)(cl_mem);
-    cl_int (*release_kernel)(cl_kernel);
-    cl_int (*release_program)(cl_program);
-    cl_int (*release_queue)(cl_command_queue);
-    cl_int (*release_context)(cl_context);
-} cl_fns;
-
-/* Every entry point above, in order, by name (cl_open fills the struct as
- * an array of pointers). */
-static const char *const fn_names[] = {
-    "clGetPlatformIDs",   "clGetPlatformInfo",      "clGetDeviceIDs",
-    "clGetDeviceInfo",    "clCreateContext",        "clCreateCommandQueue",
-    "clCreateProgramWithSource", "clBuildProgram",  "clGetProgramBuildInfo",
-    "clCreateKernel",     "clSetKernelArg",         "clCreateBuffer",
-    "clEnqueueWriteBuffer", "clEnqueueReadBuffer",  "clEnqueueMapBuffer",
-    "clEnqueueUnmapMemObject", "clEnqueueNDRangeKernel", "clWaitForEvents",
-    "clGetEventProfilingInfo", "clFinish",          "clReleaseEvent",
-    "clReleaseMemObject", "clReleaseKernel",        "clReleaseProgram",
-    "clReleaseCommandQueue", "clReleaseContext"};
-_Static_assert(sizeof(cl_fns) == sizeof(fn_names) / sizeof(fn_names[0]) * sizeof(void *),
-               "one name an entry point");
-
 typedef struct cl_state {
     void *lib;
-    cl_fns f;
+    cl_api f;
     cl_device_id dev;
     cl_context ctx;
     cl_command_queue q;
@@ -177,10 +124,10 @@ static int cl_open(md_dev *d)
         const char *e = dlerror();
         return md_fail(d, "libOpenCL.so.1 not loaded: %.200s", e ? e : "unknown");
     }
-    for (size_t i = 0; i < sizeof(fn_names) / sizeof(fn_names[0]); i++) {
-        void *sym = dlsym(s->lib, fn_names[i]);
+    for (size_t i = 0; i < sizeof(cl_api_names) / sizeof(cl_api_names[0]); i++) {
+        void *sym = dlsym(s->lib, cl_api_names[i]);
         if (!sym)
-            return md_fail(d, "libOpenCL.so.1 lacks %s", fn_names[i]);
+            return md_fail(d, "libOpenCL.so.1 lacks %s", cl_api_names[i]);
         memcpy((char *)&s->f + i * sizeof(sym), &sym, sizeof(sym));
     }
     if (cl_pick(d, s) != 0)
@@ -387,6 +334,19 @@ static void cl_close(md_dev *d)
     d->rt = NULL;
 }
 
-const md_ops md_opencl_ops = {"opencl",      cl_open,       cl_alloc,     cl_free,
-                              cl_write,      cl_read,       cl_launch,    cl_host_alloc,
-                              cl_host_free,  cl_transfer,   cl_close};
+const md_ops md_opencl_ops = {
+    .platform_key = "platform_index",
+    .index_key = "device_index",
+    .name_key = "device_name",
+    .host_cpu = true,
+    .open = cl_open,
+    .alloc = cl_alloc,
+    .free = cl_free,
+    .write = cl_write,
+    .read = cl_read,
+    .launch = cl_launch,
+    .host_alloc = cl_host_alloc,
+    .host_free = cl_host_free,
+    .transfer = cl_transfer,
+    .close = cl_close,
+};

@@ -729,7 +729,7 @@ static int vk_open(md_dev *d)
     void *sym = dlsym(s->lib, "vkGetInstanceProcAddr");
     if (!sym)
         return md_fail(d, "libvulkan.so.1 lacks vkGetInstanceProcAddr");
-    memcpy(&gipa, &sym, sizeof(sym));
+    PB_VENDOR_FN(gipa, sym);
     PFN_vkVoidFunction fn = gipa(NULL, "vkCreateInstance");
     memcpy(&s->f.create_instance, &fn, sizeof(fn));
     fn = gipa(NULL, "vkEnumerateInstanceVersion");
@@ -894,6 +894,19 @@ static void vk_close(md_dev *d)
     d->rt = NULL;
 }
 
-const md_ops md_vulkan_ops = {"vulkan",      vk_open,       vk_alloc,    vk_free,
-                              vk_write,      vk_read,       vk_launch,   vk_host_alloc,
-                              vk_host_free,  vk_transfer,   vk_close};
+const md_ops md_vulkan_ops = {
+    .platform_key = NULL,
+    .index_key = "device_index",
+    .name_key = "device_name",
+    .host_cpu = true,
+    .open = vk_open,
+    .alloc = vk_alloc,
+    .free = vk_free,
+    .write = vk_write,
+    .read = vk_read,
+    .launch = vk_launch,
+    .host_alloc = vk_host_alloc,
+    .host_free = vk_host_free,
+    .transfer = vk_transfer,
+    .close = vk_close,
+};

@@ -14,14 +14,12 @@
 
 #define MIB ((uint64_t)1 << 20)
 
-/* The runtimes sysdesc measures through, by the ops of measure_dev_*.c. */
-static bool measurable(const char *runtime, size_t len)
+/* The row of a runtime sysdesc measures through (its `measure`); NULL
+ * for another. */
+static const pb_rt_source *measurable(const char *runtime, size_t len)
 {
-    static const char *const names[] = {"cuda", "opencl", "vulkan"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strlen(names[i]) == len && memcmp(names[i], runtime, len) == 0)
-            return true;
-    return false;
+    const pb_rt_source *src = runtime ? pb_rt_find(runtime, len) : NULL;
+    return src && src->measure ? src : NULL;
 }
 
 /* Per mode (sysdesc_measure_mode's order): the most one memory run's
@@ -241,30 +239,23 @@ static void plan(state *st, const dlti_attr *dev, bool cpu, job *j)
 }
 
 /* The device index and name the runtime's view gives; false when it lacks them. */
-static bool locate(state *st, const dlti_attr *view, const char *runtime, md_target *t)
+static bool locate(state *st, const dlti_attr *view, const md_ops *ops, md_target *t)
 {
     dlti_context *ctx = st->ctx;
-    const dlti_attr *ord = NULL;
-    const char *name_key = "device_name";
     t->platform = 0;
-    if (strcmp(runtime, "opencl") == 0) {
-        const dlti_attr *p = at(ctx, view, "platform_index");
+    if (ops->platform_key) {
+        const dlti_attr *p = at(ctx, view, ops->platform_key);
         int64_t v;
         if (!p || dlti_attr_get_int64(p, &v, NULL) != 0 || v < 0 || v > INT32_MAX)
             return false;
         t->platform = (int)v;
-        ord = at(ctx, view, "device_index");
-    } else if (strcmp(runtime, "vulkan") == 0) {
-        ord = at(ctx, view, "device_index");
-    } else {
-        ord = at(ctx, view, "ordinal");
-        name_key = "name";
     }
+    const dlti_attr *ord = at(ctx, view, ops->index_key);
     int64_t v;
     if (!ord || dlti_attr_get_int64(ord, &v, NULL) != 0 || v < 0 || v > INT32_MAX)
         return false;
     t->ordinal = (int)v;
-    return str(ctx, view, name_key, t->name, sizeof(t->name));
+    return str(ctx, view, ops->name_key, t->name, sizeof(t->name));
 }
 
 /* Runs one job in its child and attaches the answer; the new spec. */
@@ -333,15 +324,16 @@ static const dlti_attr *measure_cpu(state *st, const dlti_attr *spec, const char
          i++) {
         size_t len;
         const char *rt = dlti_key_str(dlti_attr_entry_key(views, i), &len);
-        if (!rt || !measurable(rt, len) || strcmp(rt, "cuda") == 0)
+        const pb_rt_source *src = measurable(rt, len);
+        if (!src || !src->measure->host_cpu)
             continue;
         job j = {0};
-        j.t.runtime = strcmp(rt, "opencl") == 0 ? "opencl" : "vulkan";
+        j.t.runtime = src->name;
         snprintf(j.device, sizeof(j.device), "%s", id);
         snprintf(j.t.id, sizeof(j.t.id), "%s", id);
         snprintf(j.where, sizeof(j.where), "measured.runtimes.%s", j.t.runtime);
         snprintf(j.label, sizeof(j.label), "%s (%s)", id, j.t.runtime);
-        if (!locate(st, dlti_attr_entry_value(views, i), j.t.runtime, &j.t)) {
+        if (!locate(st, dlti_attr_entry_value(views, i), src->measure, &j.t)) {
             st->unit++;
             if (!(spec = set_source(st, spec, id, j.where,
                                     "not measured: the runtime's view lacks the device's "
@@ -374,7 +366,7 @@ static const dlti_attr *measure_gpu(state *st, const dlti_attr *spec, const char
         const pb_rt_source *src = rt ? pb_rt_find(rt, len) : NULL;
         if (!src)
             continue;
-        if (measurable(rt, len)) {
+        if (src->measure) {
             if (!best || src->priority < best->priority) {
                 best = src;
                 best_i = i;
@@ -400,7 +392,7 @@ static const dlti_attr *measure_gpu(state *st, const dlti_attr *spec, const char
     snprintf(j.t.id, sizeof(j.t.id), "%s", id);
     snprintf(j.where, sizeof(j.where), "measured");
     snprintf(j.label, sizeof(j.label), "%s (%s)", id, rt);
-    if (!locate(st, dlti_attr_entry_value(views, best_i), rt, &j.t)) {
+    if (!locate(st, dlti_attr_entry_value(views, best_i), best->measure, &j.t)) {
         st->unit++;
         return set_source(st, spec, id, "measured",
                           "not measured: the runtime's view lacks the device's index or name",
@@ -429,7 +421,8 @@ static int units_of(state *st, const dlti_attr *dev)
          i++) {
         size_t len;
         const char *rt = dlti_key_str(dlti_attr_entry_key(views, i), &len);
-        n += rt && measurable(rt, len) && !(len == 4 && memcmp(rt, "cuda", 4) == 0);
+        const pb_rt_source *src = measurable(rt, len);
+        n += src && src->measure->host_cpu;
     }
     return n;
 }

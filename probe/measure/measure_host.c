@@ -96,8 +96,8 @@ static int64_t cache_i64(dlti_context *ctx, const dlti_attr *dev, const char *lv
 bool mk_break_triad(const char *runtime)
 {
     const char *v = getenv("SYSDESC_MEASURE_BREAK_TRIAD");
-    bool named = v && (strcmp(v, "opencl") == 0 || strcmp(v, "vulkan") == 0 ||
-                       strcmp(v, "cuda") == 0);
+    const pb_rt_source *src = v ? pb_rt_find(v, strlen(v)) : NULL;
+    bool named = src && src->measure;
     return v && (named ? runtime && strcmp(v, runtime) == 0 : true);
 }
 

@@ -128,8 +128,6 @@ static int smi_gpus(pb_run *run, const smi_api *s, dlti_error_t *err)
 
 static int probe_amd_smi(pb_run *run, dlti_error_t *err)
 {
-    if (!pb_vendor_wanted(run, "amd_smi", SYSDESC_RUNTIME_ROCM))
-        return 0;
     void *lib = pb_rt_dlopen(run, "amd_smi", SONAME);
     if (!lib)
         return 0;
@@ -166,4 +164,10 @@ static int probe_amd_smi(pb_run *run, dlti_error_t *err)
     return rc;
 }
 
-const pb_rt_source pb_rt_amd_smi = {"amd_smi", "rocm", SYSDESC_RUNTIME_ROCM, 11, probe_amd_smi};
+const pb_rt_source pb_rt_amd_smi = {
+    .name = "amd_smi",
+    .option = "rocm",
+    .bit = SYSDESC_RUNTIME_ROCM,
+    .priority = 11,
+    .probe = probe_amd_smi,
+};

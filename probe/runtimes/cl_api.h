@@ -6,6 +6,7 @@
 #ifndef SYSDESC_CL_API_H
 #define SYSDESC_CL_API_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef int32_t cl_int;
@@ -19,6 +20,8 @@ typedef struct cl_program *cl_program;
 typedef struct cl_kernel *cl_kernel;
 typedef struct cl_mem *cl_mem;
 typedef struct cl_event *cl_event;
+
+#define CL_DEVICE_TYPE_ALL 0xffffffffu
 
 enum {
     CL_SUCCESS = 0,
@@ -88,5 +91,59 @@ enum {
     CL_TRUE = 1,
     CL_FALSE = 0,
 };
+
+/* The entry points (OpenCL API specification, "The OpenCL Runtime" and
+ * "The OpenCL Platform Layer"), one struct for both: the probe loads the
+ * first four, the measurement every one (by cl_api_names, in order). */
+typedef struct cl_api {
+    cl_int (*get_platform_ids)(cl_uint, cl_platform_id *, cl_uint *);
+    cl_int (*get_platform_info)(cl_platform_id, cl_uint, size_t, void *, size_t *);
+    cl_int (*get_device_ids)(cl_platform_id, uint64_t, cl_uint, cl_device_id *, cl_uint *);
+    cl_int (*get_device_info)(cl_device_id, cl_uint, size_t, void *, size_t *);
+    cl_context (*create_context)(const intptr_t *, cl_uint, const cl_device_id *, void *, void *,
+                                 cl_int *);
+    cl_command_queue (*create_queue)(cl_context, cl_device_id, uint64_t, cl_int *);
+    cl_program (*create_program)(cl_context, cl_uint, const char **, const size_t *, cl_int *);
+    cl_int (*build_program)(cl_program, cl_uint, const cl_device_id *, const char *, void *,
+                            void *);
+    cl_int (*get_build_info)(cl_program, cl_device_id, cl_uint, size_t, void *, size_t *);
+    cl_kernel (*create_kernel)(cl_program, const char *, cl_int *);
+    cl_int (*set_arg)(cl_kernel, cl_uint, size_t, const void *);
+    cl_mem (*create_buffer)(cl_context, uint64_t, size_t, void *, cl_int *);
+    cl_int (*write_buffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, const void *,
+                           cl_uint, const cl_event *, cl_event *);
+    cl_int (*read_buffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *, cl_uint,
+                          const cl_event *, cl_event *);
+    void *(*map_buffer)(cl_command_queue, cl_mem, cl_uint, uint64_t, size_t, size_t, cl_uint,
+                        const cl_event *, cl_event *, cl_int *);
+    cl_int (*unmap)(cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *);
+    cl_int (*enqueue_kernel)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
+                             const size_t *, const size_t *, cl_uint, const cl_event *,
+                             cl_event *);
+    cl_int (*wait)(cl_uint, const cl_event *);
+    cl_int (*profiling_info)(cl_event, cl_uint, size_t, void *, size_t *);
+    cl_int (*finish)(cl_command_queue);
+    cl_int (*release_event)(cl_event);
+    cl_int (*release_mem)(cl_mem);
+    cl_int (*release_kernel)(cl_kernel);
+    cl_int (*release_program)(cl_program);
+    cl_int (*release_queue)(cl_command_queue);
+    cl_int (*release_context)(cl_context);
+} cl_api;
+
+/* Every entry point above, in order, by name (the measurement fills the
+ * struct as an array of pointers; the probe names its four itself). */
+__attribute__((unused)) static const char *const cl_api_names[] = {
+    "clGetPlatformIDs",   "clGetPlatformInfo",      "clGetDeviceIDs",
+    "clGetDeviceInfo",    "clCreateContext",        "clCreateCommandQueue",
+    "clCreateProgramWithSource", "clBuildProgram",  "clGetProgramBuildInfo",
+    "clCreateKernel",     "clSetKernelArg",         "clCreateBuffer",
+    "clEnqueueWriteBuffer", "clEnqueueReadBuffer",  "clEnqueueMapBuffer",
+    "clEnqueueUnmapMemObject", "clEnqueueNDRangeKernel", "clWaitForEvents",
+    "clGetEventProfilingInfo", "clFinish",          "clReleaseEvent",
+    "clReleaseMemObject", "clReleaseKernel",        "clReleaseProgram",
+    "clReleaseCommandQueue", "clReleaseContext"};
+_Static_assert(sizeof(cl_api) == sizeof(cl_api_names) / sizeof(cl_api_names[0]) * sizeof(void *),
+               "one name an entry point");
 
 #endif

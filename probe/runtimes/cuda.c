@@ -1,6 +1,8 @@
 /* The CUDA driver API (libcuda.so.1): every device attribute an autotuner
  * reads, one pb_rt_device per CUDA device (a MIG instance is one too, with
  * its own SM count).  cuInit is slow and is called once. */
+#include "measure/measure_dev.h"
+#include "cuda_api.h"
 #include "probe_private.h"
 
 #include <dlfcn.h>
@@ -8,66 +10,6 @@
 #include <string.h>
 
 #define SONAME "libcuda.so.1"
-
-/* CUDA Driver API reference, "Data types used by CUDA driver":
- * CUresult (CUDA_SUCCESS = 0), CUdevice (int), CUuuid (char bytes[16]). */
-typedef int cu_result;
-typedef int cu_device;
-typedef struct cu_uuid {
-    unsigned char bytes[16];
-} cu_uuid;
-
-/* CUDA Driver API reference, enum CUdevice_attribute (cuda.h,
- * CUdevice_attribute_enum).  Only the values read here. */
-enum {
-    CU_ATTR_MAX_THREADS_PER_BLOCK = 1,
-    CU_ATTR_MAX_BLOCK_DIM_X = 2,
-    CU_ATTR_MAX_BLOCK_DIM_Y = 3,
-    CU_ATTR_MAX_BLOCK_DIM_Z = 4,
-    CU_ATTR_MAX_GRID_DIM_X = 5,
-    CU_ATTR_MAX_GRID_DIM_Y = 6,
-    CU_ATTR_MAX_GRID_DIM_Z = 7,
-    CU_ATTR_MAX_SHARED_MEMORY_PER_BLOCK = 8,
-    CU_ATTR_TOTAL_CONSTANT_MEMORY = 9,
-    CU_ATTR_WARP_SIZE = 10,
-    CU_ATTR_MAX_REGISTERS_PER_BLOCK = 12,
-    CU_ATTR_CLOCK_RATE = 13, /* kHz */
-    CU_ATTR_MULTIPROCESSOR_COUNT = 16,
-    CU_ATTR_INTEGRATED = 18,
-    CU_ATTR_ECC_ENABLED = 32,
-    CU_ATTR_MEMORY_CLOCK_RATE = 36, /* kHz */
-    CU_ATTR_GLOBAL_MEMORY_BUS_WIDTH = 37,
-    CU_ATTR_L2_CACHE_SIZE = 38,
-    CU_ATTR_MAX_THREADS_PER_MULTIPROCESSOR = 39,
-    CU_ATTR_ASYNC_ENGINE_COUNT = 40,
-    CU_ATTR_COMPUTE_CAPABILITY_MAJOR = 75,
-    CU_ATTR_COMPUTE_CAPABILITY_MINOR = 76,
-    CU_ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
-    CU_ATTR_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
-    CU_ATTR_MULTI_GPU_BOARD = 84,
-    CU_ATTR_COOPERATIVE_LAUNCH = 95,
-    CU_ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
-    CU_ATTR_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
-    CU_ATTR_MAX_PERSISTING_L2_CACHE_SIZE = 108,
-    CU_ATTR_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
-    CU_ATTR_CLUSTER_LAUNCH = 120,
-};
-
-/* The entry points (CUDA Driver API reference, "Initialization", "Version
- * Management", "Device Management", "Error Handling"). */
-typedef struct cu_api {
-    cu_result (*init)(unsigned flags);
-    cu_result (*driver_get_version)(int *version);
-    cu_result (*device_get_count)(int *count);
-    cu_result (*device_get)(cu_device *dev, int ordinal);
-    cu_result (*device_get_name)(char *name, int len, cu_device dev);
-    cu_result (*device_get_attribute)(int *v, int attrib, cu_device dev);
-    /* optional */
-    cu_result (*device_total_mem)(size_t *bytes, cu_device dev);
-    cu_result (*device_get_uuid)(cu_uuid *uuid, cu_device dev);
-    cu_result (*device_get_pci_bus_id)(char *id, int len, cu_device dev);
-    cu_result (*get_error_name)(cu_result error, const char **name);
-} cu_api;
 
 /* How one attribute goes into the maps: its key in the view, its schema key
  * (NULL: the view only), the smallest value believed, and whether it is a
@@ -106,6 +48,10 @@ static const cu_attr attrs[] = {
     {CU_ATTR_L2_CACHE_SIZE, "l2_cache_size_in_bytes", "L2_cache_size_in_bytes", 1, CU_INT},
     {CU_ATTR_MAX_PERSISTING_L2_CACHE_SIZE, "max_persisting_l2_cache_size_in_bytes",
      "max_persisting_L2_cache_size_in_bytes", 0, CU_INT},
+    /* the access-policy window (cudaAccessPolicyWindow.num_bytes' limit):
+     * how much of the persisting L2 one stream or launch may name */
+    {CU_ATTR_MAX_ACCESS_POLICY_WINDOW_SIZE, "max_access_policy_window_size_in_bytes", NULL, 0,
+     CU_INT},
     {CU_ATTR_CLOCK_RATE, "clock_rate_in_mhz", "max_clock_in_mhz", 1, CU_KHZ},
     {CU_ATTR_MEMORY_CLOCK_RATE, "memory_clock_rate_in_mhz", "memory_clock_in_mhz", 1, CU_KHZ},
     {CU_ATTR_GLOBAL_MEMORY_BUS_WIDTH, "global_memory_bus_width_in_bits",
@@ -115,6 +61,8 @@ static const cu_attr attrs[] = {
     {CU_ATTR_CLUSTER_LAUNCH, "cluster_launch", NULL, 0, CU_BOOL},
     {CU_ATTR_COOPERATIVE_LAUNCH, "cooperative_launch", NULL, 0, CU_BOOL},
     {CU_ATTR_INTEGRATED, "integrated", NULL, 0, CU_BOOL},
+    {CU_ATTR_CONCURRENT_KERNELS, "concurrent_kernels", NULL, 0, CU_BOOL},
+    {CU_ATTR_MANAGED_MEMORY, "managed_memory", NULL, 0, CU_BOOL},
     {CU_ATTR_MULTI_GPU_BOARD, "multi_gpu_board", NULL, 0, CU_BOOL},
 };
 
@@ -286,8 +234,6 @@ static int cu_devices(pb_run *run, const cu_api *cu, dlti_error_t *err)
 
 static int probe_cuda(pb_run *run, dlti_error_t *err)
 {
-    if (!pb_vendor_wanted(run, "cuda", SYSDESC_RUNTIME_CUDA))
-        return 0;
     void *lib = pb_rt_dlopen(run, "cuda", SONAME);
     if (!lib)
         return 0;
@@ -320,4 +266,11 @@ static int probe_cuda(pb_run *run, dlti_error_t *err)
     return rc;
 }
 
-const pb_rt_source pb_rt_cuda = {"cuda", "cuda", SYSDESC_RUNTIME_CUDA, 0, probe_cuda};
+const pb_rt_source pb_rt_cuda = {
+    .name = "cuda",
+    .option = "cuda",
+    .bit = SYSDESC_RUNTIME_CUDA,
+    .priority = 0,
+    .probe = probe_cuda,
+    .measure = &md_cuda_ops,
+};

@@ -497,8 +497,6 @@ static int ze_devices(pb_run *run, const ze_api *ze, dlti_error_t *err)
 
 static int probe_level_zero(pb_run *run, dlti_error_t *err)
 {
-    if (!pb_vendor_wanted(run, "level_zero", SYSDESC_RUNTIME_LEVEL_ZERO))
-        return 0;
     void *lib = pb_rt_dlopen(run, "level_zero", SONAME);
     if (!lib)
         return 0;
@@ -531,5 +529,10 @@ static int probe_level_zero(pb_run *run, dlti_error_t *err)
     return rc;
 }
 
-const pb_rt_source pb_rt_level_zero = {"level_zero", "level_zero", SYSDESC_RUNTIME_LEVEL_ZERO, 2,
-                                       probe_level_zero};
+const pb_rt_source pb_rt_level_zero = {
+    .name = "level_zero",
+    .option = "level_zero",
+    .bit = SYSDESC_RUNTIME_LEVEL_ZERO,
+    .priority = 2,
+    .probe = probe_level_zero,
+};

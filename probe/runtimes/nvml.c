@@ -70,6 +70,12 @@ typedef struct nvml_api {
     nvml_return (*device_get_gpu_instance_id)(nvml_device dev, unsigned *id);
     nvml_return (*device_get_compute_instance_id)(nvml_device dev, unsigned *id);
     nvml_return (*device_get_attributes)(nvml_device dev, nvml_attributes *attr);
+    nvml_return (*device_get_power_limit_constraints)(nvml_device dev, unsigned *min_mw,
+                                                      unsigned *max_mw);
+    nvml_return (*device_get_supported_memory_clocks)(nvml_device dev, unsigned *count,
+                                                      unsigned *mhz);
+    nvml_return (*device_get_supported_graphics_clocks)(nvml_device dev, unsigned mem_mhz,
+                                                        unsigned *count, unsigned *mhz);
 } nvml_api;
 
 static void nvml_error_text(const nvml_api *nv, const char *call, nvml_return r, char *out,
@@ -177,6 +183,56 @@ static void nvml_migs(pb_run *run, const nvml_api *nv, nvml_device dev, pb_rt_de
     }
 }
 
+/* The lowest and highest of `n` clocks (MHz) no higher than `max`;
+ * false when none is plausible (0 or above it). */
+static bool clock_range(const unsigned *mhz, unsigned n, unsigned max, unsigned *lo, unsigned *hi)
+{
+    *lo = 0;
+    *hi = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (mhz[i] == 0 || mhz[i] > max)
+            continue;
+        if (!*lo || mhz[i] < *lo)
+            *lo = mhz[i];
+        if (mhz[i] > *hi)
+            *hi = mhz[i];
+    }
+    return *hi > 0;
+}
+
+/* What a tuner may set, not what is set: the range of the power limit
+ * (nvmlDeviceGetPowerManagementLimitConstraints, mW) and the clocks the
+ * application clocks may take (nvmlDeviceGetSupportedMemoryClocks; the
+ * graphics clocks at the highest memory clock,
+ * nvmlDeviceGetSupportedGraphicsClocks).  A query that answers more
+ * clocks than NVML_MAX_CLOCKS (NVML_ERROR_INSUFFICIENT_SIZE) is not read. */
+#define NVML_MAX_CLOCKS 512
+static void nvml_ranges(dlti_context *ctx, const nvml_api *nv, nvml_device dev, pb_rt_device *d)
+{
+    unsigned lo, hi;
+    if (nv->device_get_power_limit_constraints &&
+        nv->device_get_power_limit_constraints(dev, &lo, &hi) == NVML_OK && lo >= 1000 &&
+        hi >= lo && hi <= 100000000u) {
+        pb_i64(ctx, &d->view, "min_power_limit_in_watts", lo / 1000);
+        pb_i64(ctx, &d->view, "max_power_limit_in_watts", hi / 1000);
+    }
+    unsigned mhz[NVML_MAX_CLOCKS];
+    unsigned n = NVML_MAX_CLOCKS, mem_hi;
+    if (!nv->device_get_supported_memory_clocks ||
+        nv->device_get_supported_memory_clocks(dev, &n, mhz) != NVML_OK ||
+        !clock_range(mhz, n < NVML_MAX_CLOCKS ? n : NVML_MAX_CLOCKS, 100000, &lo, &mem_hi))
+        return;
+    pb_i64(ctx, &d->view, "min_supported_memory_clock_in_mhz", lo);
+    pb_i64(ctx, &d->view, "max_supported_memory_clock_in_mhz", mem_hi);
+    n = NVML_MAX_CLOCKS;
+    if (nv->device_get_supported_graphics_clocks &&
+        nv->device_get_supported_graphics_clocks(dev, mem_hi, &n, mhz) == NVML_OK &&
+        clock_range(mhz, n < NVML_MAX_CLOCKS ? n : NVML_MAX_CLOCKS, 10000, &lo, &hi)) {
+        pb_i64(ctx, &d->view, "min_supported_graphics_clock_in_mhz", lo);
+        pb_i64(ctx, &d->view, "max_supported_graphics_clock_in_mhz", hi);
+    }
+}
+
 static void nvml_device_keys(pb_run *run, const nvml_api *nv, nvml_device dev, pb_rt_device *d,
                              dlti_error_t *err)
 {
@@ -240,6 +296,7 @@ static void nvml_device_keys(pb_run *run, const nvml_api *nv, nvml_device dev, p
         pb_i64(ctx, &d->view, "max_pcie_link_width", v);
         pb_i64(ctx, &d->unified, "pcie_link_width", v);
     }
+    nvml_ranges(ctx, nv, dev, d);
     nvml_migs(run, nv, dev, d, err);
 }
 
@@ -291,9 +348,6 @@ static int nvml_devices(pb_run *run, const nvml_api *nv, dlti_error_t *err)
 
 static int probe_nvml(pb_run *run, dlti_error_t *err)
 {
-    /* NVML belongs to the CUDA driver: one option asks both. */
-    if (!pb_vendor_wanted(run, "nvml", SYSDESC_RUNTIME_CUDA))
-        return 0;
     void *lib = pb_rt_dlopen(run, "nvml", SONAME);
     if (!lib)
         return 0;
@@ -337,6 +391,12 @@ static int probe_nvml(pb_run *run, dlti_error_t *err)
     PB_VENDOR_FN(nv.device_get_compute_instance_id,
                  pb_vendor_sym(lib, "nvmlDeviceGetComputeInstanceId"));
     PB_VENDOR_FN(nv.device_get_attributes, pb_vendor_sym(lib, "nvmlDeviceGetAttributes_v2"));
+    PB_VENDOR_FN(nv.device_get_power_limit_constraints,
+                 pb_vendor_sym(lib, "nvmlDeviceGetPowerManagementLimitConstraints"));
+    PB_VENDOR_FN(nv.device_get_supported_memory_clocks,
+                 pb_vendor_sym(lib, "nvmlDeviceGetSupportedMemoryClocks"));
+    PB_VENDOR_FN(nv.device_get_supported_graphics_clocks,
+                 pb_vendor_sym(lib, "nvmlDeviceGetSupportedGraphicsClocks"));
     int rc = 0;
     nvml_return r = nv.init();
     if (r != NVML_OK) {
@@ -351,4 +411,10 @@ static int probe_nvml(pb_run *run, dlti_error_t *err)
     return rc;
 }
 
-const pb_rt_source pb_rt_nvml = {"nvml", "cuda", SYSDESC_RUNTIME_CUDA, 10, probe_nvml};
+const pb_rt_source pb_rt_nvml = {
+    .name = "nvml",
+    .option = "cuda",
+    .bit = SYSDESC_RUNTIME_CUDA,
+    .priority = 10,
+    .probe = probe_nvml,
+};

@@ -7,21 +7,13 @@
  * cl_amd_device_attribute_query); no OpenCL header is needed to build. */
 #define _GNU_SOURCE
 #include "cl_api.h"
+#include "measure/measure_dev.h"
 #include "probe_private.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CL_DEVICE_TYPE_ALL 0xffffffffu
-
-typedef struct cl_api {
-    cl_int (*get_platform_ids)(cl_uint, cl_platform_id *, cl_uint *);
-    cl_int (*get_platform_info)(cl_platform_id, cl_uint, size_t, void *, size_t *);
-    cl_int (*get_device_ids)(cl_platform_id, uint64_t, cl_uint, cl_device_id *, cl_uint *);
-    cl_int (*get_device_info)(cl_device_id, cl_uint, size_t, void *, size_t *);
-} cl_api;
 
 #define MAX_PLATFORMS 32
 #define MAX_DEVICES 64
@@ -202,16 +194,32 @@ static const char *device_type_name(uint64_t t)
                                             : NULL;
 }
 
+/* Whether CL_DEVICE_MAX_COMPUTE_UNITS counts work-group processors: AMD's
+ * own OpenCL (ROCm's platform) on gfx10 and later runs in WGP mode by
+ * default and reports one unit per WGP, two CUs, half of what rocminfo
+ * (HSA) and the product count (ROCm/hip issues 2687, 3198, 3767: "HIP and
+ * OCL are language runtimes and they control WGP mode").  Mesa's drivers
+ * count CUs. */
+static bool counts_wgps(const char *platform_name, const char *device_name)
+{
+    return platform_name && strcmp(platform_name, "AMD Accelerated Parallel Processing") == 0 &&
+           strncmp(device_name, "gfx1", 4) == 0;
+}
+
 /* The schema keys at a GPU's top level that OpenCL answers with their
  * meaning (docs/runtimes.md, "Unified keys"). */
 static void unified_keys(pb_run *run, pb_rt_device *rd, const cl_api *cl, cl_device_id d,
-                         uint64_t vendor_id, const int64_t *sg, size_t nsg, const int64_t *wis,
-                         size_t nwis)
+                         uint64_t vendor_id, bool wgps, const int64_t *sg, size_t nsg,
+                         const int64_t *wis, size_t nwis)
 {
     uint64_t v;
-    /* Intel's OpenCL counts EUs (vector engines) as compute units. */
-    add_num(run, &rd->unified, vendor_id == 0x8086 ? "num_execution_units" : "num_compute_units",
-            cl, d, CL_DEVICE_MAX_COMPUTE_UNITS, NULL);
+    /* Intel's OpenCL counts EUs (vector engines) as compute units; AMD's
+     * counts WGPs on RDNA, which is no schema key: its view keeps the
+     * count, and HSA (rocm) gives the CUs. */
+    if (!wgps)
+        add_num(run, &rd->unified,
+                vendor_id == 0x8086 ? "num_execution_units" : "num_compute_units", cl, d,
+                CL_DEVICE_MAX_COMPUTE_UNITS, NULL);
     add_num(run, &rd->unified, "max_threads_per_block", cl, d, CL_DEVICE_MAX_WORK_GROUP_SIZE,
             NULL);
     if (nwis)
@@ -338,7 +346,8 @@ static int add_device(pb_run *run, const cl_api *cl, cl_device_id d, int ordinal
         pb_str(ctx, view, "uuid", rd.uuid);
     }
     if (!rd.is_cpu)
-        unified_keys(run, &rd, cl, d, vendor_id, sg, nsg, wis, nwis);
+        unified_keys(run, &rd, cl, d, vendor_id, counts_wgps(pname, rd.name), sg, nsg, wis,
+                     nwis);
     free(ext);
     return pb_rt_add(run, &rd, err);
 }
@@ -359,10 +368,10 @@ static int probe_opencl(pb_run *run, dlti_error_t *err)
     if (!lib)
         return 0;
     cl_api cl;
-    PB_DLSYM(lib, cl.get_platform_ids, "clGetPlatformIDs");
-    PB_DLSYM(lib, cl.get_platform_info, "clGetPlatformInfo");
-    PB_DLSYM(lib, cl.get_device_ids, "clGetDeviceIDs");
-    PB_DLSYM(lib, cl.get_device_info, "clGetDeviceInfo");
+    PB_VENDOR_FN(cl.get_platform_ids, pb_vendor_sym(lib, "clGetPlatformIDs"));
+    PB_VENDOR_FN(cl.get_platform_info, pb_vendor_sym(lib, "clGetPlatformInfo"));
+    PB_VENDOR_FN(cl.get_device_ids, pb_vendor_sym(lib, "clGetDeviceIDs"));
+    PB_VENDOR_FN(cl.get_device_info, pb_vendor_sym(lib, "clGetDeviceInfo"));
     if (!cl.get_platform_ids || !cl.get_platform_info || !cl.get_device_ids ||
         !cl.get_device_info) {
         pb_rt_skipped(run, "opencl", "libOpenCL.so.1 lacks the OpenCL 1.0 entry points");
@@ -402,4 +411,11 @@ static int probe_opencl(pb_run *run, dlti_error_t *err)
     return 0;
 }
 
-const pb_rt_source pb_rt_opencl = {"opencl", "opencl", SYSDESC_RUNTIME_OPENCL, 20, probe_opencl};
+const pb_rt_source pb_rt_opencl = {
+    .name = "opencl",
+    .option = "opencl",
+    .bit = SYSDESC_RUNTIME_OPENCL,
+    .priority = 20,
+    .probe = probe_opencl,
+    .measure = &md_opencl_ops,
+};

@@ -355,8 +355,6 @@ static int hsa_gpus(pb_run *run, const hsa_api *h, dlti_error_t *err)
 
 static int probe_rocm(pb_run *run, dlti_error_t *err)
 {
-    if (!pb_vendor_wanted(run, "rocm", SYSDESC_RUNTIME_ROCM))
-        return 0;
     void *lib = pb_rt_dlopen(run, "rocm", SONAME);
     if (!lib)
         return 0;
@@ -394,4 +392,10 @@ static int probe_rocm(pb_run *run, dlti_error_t *err)
     return rc;
 }
 
-const pb_rt_source pb_rt_rocm = {"rocm", "rocm", SYSDESC_RUNTIME_ROCM, 1, probe_rocm};
+const pb_rt_source pb_rt_rocm = {
+    .name = "rocm",
+    .option = "rocm",
+    .bit = SYSDESC_RUNTIME_ROCM,
+    .priority = 1,
+    .probe = probe_rocm,
+};

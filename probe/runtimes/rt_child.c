@@ -3,8 +3,10 @@
  * pipes until the answers are complete or the time bound has passed, and
  * kills a child that is still running then.  A runtime that hangs or
  * crashes in its own init (or in a kernel: `sysdesc measure --device`)
- * costs its own answer, nothing else.  pb_rt_ask runs the runtime sources
- * this way (their answers: rt_text.c); pb_child_run is the machinery.
+ * costs its own answer, nothing else.  pb_rt_ask_start and _wait run the
+ * runtime sources this way (their answers: rt_text.c), started before the
+ * probe's other sources and waited for after them; pb_child_start, _wait
+ * and _run are the machinery.
  *
  * The fork rule (docs/runtimes.md, "Children and fork"): the child runs
  * only the job's function, writes its answer to its pipe and ends with
@@ -381,27 +383,58 @@ static char *job_result(job *j, unsigned timeout_ms, const char *what, char *why
     return NULL;
 }
 
-int pb_child_run(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_ms,
-                 const char *what, pb_child_line_fn on_line, void *user, char **texts,
-                 char (*whys)[PB_RT_WHY])
+/* Children started and not yet waited for (pb_child_start). */
+struct pb_children {
+    job *jobs;
+    struct pollfd *pfd;
+    size_t n;
+    unsigned timeout_ms;
+    int64_t deadline;
+    const char *what;
+    pb_child_line_fn on_line;
+    void *user;
+    char (*whys)[PB_RT_WHY]; /* a job that could not start: why, at once */
+};
+
+pb_children *pb_child_start(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_ms,
+                            const char *what, pb_child_line_fn on_line, void *user,
+                            char (*whys)[PB_RT_WHY])
 {
-    for (size_t i = 0; i < n; i++) {
-        texts[i] = NULL;
+    for (size_t i = 0; i < n; i++)
         whys[i][0] = '\0';
-    }
+    pb_children *c = calloc(1, sizeof(*c));
     job *jobs = calloc(n ? n : 1, sizeof(*jobs));
     struct pollfd *pfd = calloc(3 * n + 1, sizeof(*pfd));
-    if (!jobs || !pfd) {
+    if (!c || !jobs || !pfd) {
+        free(c);
         free(jobs);
         free(pfd);
-        return -1;
+        return NULL;
     }
+    *c = (pb_children){jobs, pfd, n, timeout_ms, 0, what, on_line, user, whys};
     /* Flushed before fork: the children's copies are never flushed (they
      * _exit), and nothing the caller buffered is written twice. */
     fflush(NULL);
-    int64_t deadline = now_ms() + timeout_ms;
+    c->deadline = now_ms() + timeout_ms;
     for (size_t i = 0; i < n; i++)
         job_start(fn, args[i], on_line != NULL, &jobs[i], whys[i]);
+    return c;
+}
+
+int64_t pb_child_deadline(const pb_children *c)
+{
+    return c->deadline;
+}
+
+void pb_child_wait(pb_children *c, char **texts)
+{
+    job *jobs = c->jobs;
+    struct pollfd *pfd = c->pfd;
+    size_t n = c->n;
+    pb_child_line_fn on_line = c->on_line;
+    void *user = c->user;
+    for (size_t i = 0; i < n; i++)
+        texts[i] = NULL;
     for (;;) {
         size_t np = 0;
         bool pending = false;
@@ -420,7 +453,7 @@ int pb_child_run(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_m
                 if (fds[k] >= 0)
                     pfd[np++] = (struct pollfd){.fd = fds[k], .events = POLLIN};
         }
-        int64_t left = deadline - now_ms();
+        int64_t left = c->deadline - now_ms();
         if (!pending || left <= 0)
             break;
         /* Pipes closed: the child is ending, look again in a millisecond. */
@@ -461,10 +494,27 @@ int pb_child_run(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_m
             }
         }
         job_drain(j, &(line_sink){on_line, user, i});
-        texts[i] = job_result(j, timeout_ms, what, whys[i]);
+        texts[i] = job_result(j, c->timeout_ms, c->what, c->whys[i]);
     }
     free(jobs);
     free(pfd);
+    free(c);
+}
+
+void pb_child_abandon(pb_children *c, char **texts)
+{
+    c->deadline = now_ms(); /* what is still running is killed at once */
+    pb_child_wait(c, texts);
+}
+
+int pb_child_run(pb_child_fn fn, void *const *args, size_t n, unsigned timeout_ms,
+                 const char *what, pb_child_line_fn on_line, void *user, char **texts,
+                 char (*whys)[PB_RT_WHY])
+{
+    pb_children *c = pb_child_start(fn, args, n, timeout_ms, what, on_line, user, whys);
+    if (!c)
+        return -1;
+    pb_child_wait(c, texts);
     return 0;
 }
 
@@ -504,32 +554,71 @@ static char *rt_answer(void *arg, int progress_fd, size_t *len)
     return answer_of(job->run, job->src, len);
 }
 
-int pb_rt_ask(pb_run *run, const pb_rt_source *const *src, size_t n, char **texts,
-              char (*whys)[PB_RT_WHY])
+/* The sources being asked (pb_rt_ask_start). */
+struct pb_rt_asking {
+    pb_run *run;
+    const pb_rt_source *src[PB_RT_NSOURCES];
+    size_t n;
+    pb_children *children; /* NULL: in this process, at pb_rt_ask_wait */
+    char whys[PB_RT_NSOURCES][PB_RT_WHY];
+};
+
+pb_rt_asking *pb_rt_ask_start(pb_run *run, const pb_rt_source *const *src, size_t n)
 {
-    if (run->opts->runtimes_in_process) {
-        for (size_t i = 0; i < n; i++) {
+    pb_rt_asking *a = calloc(1, sizeof(*a));
+    if (!a || n > PB_RT_NSOURCES) {
+        free(a);
+        return NULL;
+    }
+    a->run = run;
+    a->n = n;
+    memcpy(a->src, src, n * sizeof(*src));
+    if (run->opts->runtimes_in_process)
+        return a;
+    unsigned timeout = run->opts->runtime_timeout_ms ? run->opts->runtime_timeout_ms
+                                                     : PB_RT_TIMEOUT_MS;
+    rt_job jobs[PB_RT_NSOURCES];
+    void *args[PB_RT_NSOURCES];
+    for (size_t i = 0; i < n; i++) {
+        jobs[i] = (rt_job){run, src[i]};
+        args[i] = &jobs[i];
+    }
+    /* the jobs are the children's once forked: they may go when this returns */
+    a->children = pb_child_start(rt_answer, args, n, timeout, "its probe", NULL, NULL, a->whys);
+    if (!a->children) {
+        free(a);
+        return NULL;
+    }
+    /* the programs the probe runs meanwhile (the compilers) share the bound */
+    if (!run->programs_deadline_ms)
+        run->programs_deadline_ms = pb_child_deadline(a->children);
+    return a;
+}
+
+void pb_rt_ask_wait(pb_rt_asking *a, char **texts, char (*whys)[PB_RT_WHY])
+{
+    if (a->children) {
+        pb_child_wait(a->children, texts);
+        memcpy(whys, a->whys, a->n * sizeof(*whys));
+    } else {
+        for (size_t i = 0; i < a->n; i++) {
             size_t len;
             whys[i][0] = '\0';
-            texts[i] = answer_of(run, src[i], &len);
+            texts[i] = answer_of(a->run, a->src[i], &len);
             if (!texts[i])
                 snprintf(whys[i], PB_RT_WHY, "out of memory");
         }
-        return 0;
     }
-    unsigned timeout = run->opts->runtime_timeout_ms ? run->opts->runtime_timeout_ms
-                                                     : PB_RT_TIMEOUT_MS;
-    rt_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
-    void **args = calloc(n ? n : 1, sizeof(*args));
-    int rc = -1;
-    if (jobs && args) {
-        for (size_t i = 0; i < n; i++) {
-            jobs[i] = (rt_job){run, src[i]};
-            args[i] = &jobs[i];
-        }
-        rc = pb_child_run(rt_answer, args, n, timeout, "its probe", NULL, NULL, texts, whys);
+    free(a);
+}
+
+void pb_rt_ask_abandon(pb_rt_asking *a)
+{
+    if (a->children) {
+        char *texts[PB_RT_NSOURCES];
+        pb_child_abandon(a->children, texts);
+        for (size_t i = 0; i < a->n; i++)
+            free(texts[i]);
     }
-    free(jobs);
-    free(args);
-    return rc;
+    free(a);
 }

@@ -150,53 +150,56 @@ static void disagree(dlti_context *ctx, merged *g, const char *k, const char *ru
 }
 
 /* The runtime's provenance line: "opencl: Portable Computing Language, driver 3.1". */
-static void provenance(const pb_rt_device *d, char *out, size_t size)
+static void provenance(const dlti_attr *d, char *out, size_t size)
 {
-    snprintf(out, size, "%s: %s", d->runtime, d->driver[0] ? d->driver : "driver unknown");
+    const char *driver = pb_rt_text(d, "driver");
+    snprintf(out, size, "%s: %s", pb_rt_text(d, "runtime"), driver[0] ? driver : "driver unknown");
 }
 
 /* A runtime's view under "runtimes", with its partitions; a second device of
  * the same runtime on one physical device is only named in the source. */
-static void add_view(dlti_context *ctx, merged *g, const pb_rt_device *d, dlti_error_t *err)
+static void add_view(dlti_context *ctx, merged *g, const dlti_attr *d, dlti_error_t *err)
 {
     char path[64], prov[512];
-    snprintf(path, sizeof(path), "runtimes.%s", d->runtime);
+    const char *runtime = pb_rt_text(d, "runtime");
+    snprintf(path, sizeof(path), "runtimes.%s", runtime);
     provenance(d, prov, sizeof(prov));
-    if (has_key(ctx, &g->runtimes, d->runtime)) {
+    if (has_key(ctx, &g->runtimes, runtime)) {
         const dlti_attr *was = map_value(ctx, &g->source, path);
         const char *s = NULL;
         if (was)
             dlti_attr_get_string(was, &s, NULL, NULL);
         char line[1024];
         snprintf(line, sizeof(line), "%s; also its device %d (%s), not shown", s ? s : prov,
-                 d->ordinal, d->name);
+                 pb_rt_ordinal(d), pb_rt_text(d, "name"));
         pb_str(ctx, &g->source, path, line);
         return;
     }
     pb_map view;
     pb_init(&view);
-    for (size_t i = 0; i < d->view.n; i++)
-        pb_add(ctx, &view, dlti_key_str(d->view.e[i].key, NULL), d->view.e[i].value);
-    if (d->partitions.n)
-        pb_add(ctx, &view, "partitions",
-               dlti_container_new(ctx, DLTI_ATTR_MAP, d->partitions.e, d->partitions.n, err));
+    map_entries(ctx, &view, pb_rt_get(d, "view"));
+    const dlti_attr *parts = pb_rt_get(d, "partitions");
+    if (parts && dlti_attr_size(parts))
+        pb_add(ctx, &view, "partitions", parts);
     if (view.n)
-        pb_add(ctx, &g->runtimes, d->runtime, pb_finish(ctx, &view, DLTI_ATTR_MAP, err));
+        pb_add(ctx, &g->runtimes, runtime, pb_finish(ctx, &view, DLTI_ATTR_MAP, err));
     else
         pb_free(&view);
     char line[1024];
-    snprintf(line, sizeof(line), "%s (its device %d: %s)", prov, d->ordinal, d->name);
+    snprintf(line, sizeof(line), "%s (its device %d: %s)", prov, pb_rt_ordinal(d),
+             pb_rt_text(d, "name"));
     pb_str(ctx, &g->source, path, line);
 }
 
 /* The runtime's top-level keys: the first runtime to give a key sets it. */
-static void add_unified(dlti_context *ctx, merged *g, const pb_rt_device *d, dlti_error_t *err)
+static void add_unified(dlti_context *ctx, merged *g, const dlti_attr *d, dlti_error_t *err)
 {
     char prov[512];
     provenance(d, prov, sizeof(prov));
-    for (size_t i = 0; i < d->unified.n; i++) {
-        dlti_key k = d->unified.e[i].key;
-        const dlti_attr *v = d->unified.e[i].value;
+    const dlti_attr *unified = pb_rt_get(d, "unified");
+    for (size_t i = 0; unified && i < dlti_attr_size(unified); i++) {
+        dlti_key k = dlti_attr_entry_key(unified, i);
+        const dlti_attr *v = dlti_attr_entry_value(unified, i);
         const char *name = dlti_key_str(k, NULL);
         size_t j = 0;
         while (j < g->nset && g->set[j] != k)
@@ -204,7 +207,7 @@ static void add_unified(dlti_context *ctx, merged *g, const pb_rt_device *d, dlt
         if (j < g->nset) {
             const dlti_attr *was = map_value(ctx, &g->keys, name);
             if (was && !dlti_attr_equal(was, v))
-                disagree(ctx, g, name, d->runtime, v, err);
+                disagree(ctx, g, name, pb_rt_text(d, "runtime"), v, err);
             continue;
         }
         if (g->nset < sizeof(g->set) / sizeof(g->set[0]))
@@ -292,15 +295,15 @@ typedef struct group {
 static group *find_group(pb_run *run, group *groups, size_t *ngroups, const ranked *order,
                          group **gof, size_t at)
 {
-    const pb_rt_device *d = &run->rt[order[at].index];
+    const dlti_attr *d = run->rt[order[at].index];
     char bus[16], uuid[33], other[33];
-    pb_rt_norm_bus_id(d->bus_id, bus);
-    pb_rt_norm_uuid(d->uuid, uuid);
+    pb_rt_norm_bus_id(pb_rt_text(d, "bus_id"), bus);
+    pb_rt_norm_uuid(pb_rt_text(d, "uuid"), uuid);
     for (size_t i = 0; bus[0] && i < *ngroups; i++)
         if (strcmp(groups[i].bus_id, bus) == 0)
             return &groups[i];
     for (size_t j = 0; uuid[0] && j < at; j++) {
-        pb_rt_norm_uuid(run->rt[order[j].index].uuid, other);
+        pb_rt_norm_uuid(pb_rt_text(run->rt[order[j].index], "uuid"), other);
         if (gof[j] && strcmp(other, uuid) == 0) {
             if (!gof[j]->bus_id[0]) /* a bus id known now is the group's */
                 snprintf(gof[j]->bus_id, sizeof(gof[j]->bus_id), "%s", bus);
@@ -344,7 +347,7 @@ static const dlti_attr *new_gpu(pb_run *run, const group *g, sysdesc_pci_info *p
                                 dlti_error_t *err)
 {
     dlti_context *ctx = run->ctx;
-    const pb_rt_device *first = &run->rt[g->members[0]];
+    const dlti_attr *first = run->rt[g->members[0]];
     pb_map m, src;
     pb_init(&m);
     pb_init(&src);
@@ -354,12 +357,13 @@ static const dlti_attr *new_gpu(pb_run *run, const group *g, sysdesc_pci_info *p
     *has_pci = vendor >= 0 && device >= 0;
     for (size_t i = 0; vendor < 0 && i < g->nmembers; i++) {
         int64_t v;
-        const dlti_attr *a = map_value(ctx, &run->rt[g->members[i]].view, "vendor_id");
+        const dlti_attr *view = pb_rt_get(run->rt[g->members[i]], "view");
+        const dlti_attr *a = view ? pb_rt_get(view, "vendor_id") : NULL;
         if (a && dlti_attr_get_int64(a, &v, NULL) == 0 && v > 0 && v <= 0xffff)
             vendor = (long)v;
     }
     pb_str(ctx, &m, "vendor", vendor >= 0 ? pb_known_vendor((unsigned)vendor) : NULL);
-    pb_str(ctx, &m, "model", first->name);
+    pb_str(ctx, &m, "model", pb_rt_text(first, "name"));
     if (*has_pci) {
         long sv = sysfs_num(g->bus_id, "subsystem_vendor");
         long sd = sysfs_num(g->bus_id, "subsystem_device");
@@ -409,7 +413,7 @@ static int merge_device(pb_run *run, const char *id, const dlti_attr *spec, cons
     merged g;
     merged_init(ctx, &g, spec);
     for (size_t i = 0; i < nmembers; i++) {
-        const pb_rt_device *d = &run->rt[members[i]];
+        const dlti_attr *d = run->rt[members[i]];
         if (!cpu)
             add_unified(ctx, &g, d, err);
         add_view(ctx, &g, d, err);
@@ -438,8 +442,9 @@ int pb_rt_merge(pb_run *run, dlti_error_t *err)
     if (!order || !cpu || !pool || !gof || !groups)
         goto out;
     for (size_t i = 0; i < n; i++) {
-        const pb_rt_source *src = pb_rt_find(run->rt[i].runtime, strlen(run->rt[i].runtime));
-        order[i] = (ranked){src ? src->priority : -1, run->rt[i].ordinal, i};
+        const char *runtime = pb_rt_text(run->rt[i], "runtime");
+        const pb_rt_source *src = pb_rt_find(runtime, strlen(runtime));
+        order[i] = (ranked){src ? src->priority : -1, pb_rt_ordinal(run->rt[i]), i};
     }
     qsort(order, n, sizeof(*order), by_priority);
 
@@ -447,8 +452,7 @@ int pb_rt_merge(pb_run *run, dlti_error_t *err)
      * members (their slice of `pool`) keep the priority order. */
     size_t ncpu = 0, ngroups = 0;
     for (size_t i = 0; i < n; i++) {
-        const pb_rt_device *d = &run->rt[order[i].index];
-        if (d->is_cpu)
+        if (pb_rt_is_cpu(run->rt[order[i].index]))
             cpu[ncpu++] = order[i].index;
         else
             gof[i] = find_group(run, groups, &ngroups, order, gof, i);

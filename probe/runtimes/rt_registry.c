@@ -35,20 +35,35 @@ static const pb_rt_source *option_word(const char *p, size_t n)
     return NULL;
 }
 
-/* The runtimes option's words, by their SYSDESC_RUNTIME_* bit. */
-static void option_words(char *out, size_t size)
+const char *sysdesc_probe_runtime_name(size_t i, unsigned *bit)
 {
-    size_t len = 0;
-    out[0] = '\0';
-    for (unsigned bit = 1; bit & SYSDESC_RUNTIME_ALL; bit <<= 1)
-        for (size_t i = 0; i < PB_RT_NSOURCES; i++)
-            if (pb_rt_sources[i]->bit == bit) {
-                int k = snprintf(out + len, size - len, "%s%s", len ? ", " : "",
-                                 pb_rt_sources[i]->option);
-                if (k > 0 && (size_t)k < size - len)
-                    len += (size_t)k;
+    /* each bit once, by its first row (NVML shares CUDA's, AMD SMI ROCm's) */
+    for (unsigned b = 1; b & SYSDESC_RUNTIME_ALL; b <<= 1)
+        for (size_t k = 0; k < PB_RT_NSOURCES; k++)
+            if (pb_rt_sources[k]->bit == b) {
+                if (i-- == 0) {
+                    if (bit)
+                        *bit = b;
+                    return pb_rt_sources[k]->option;
+                }
                 break;
             }
+    return NULL;
+}
+
+size_t sysdesc_probe_runtime_names(char *out, size_t size)
+{
+    size_t len = 0;
+    const char *w;
+    if (size)
+        out[0] = '\0';
+    for (size_t i = 0; (w = sysdesc_probe_runtime_name(i, NULL)) != NULL; i++) {
+        int k = snprintf(len < size ? out + len : NULL, len < size ? size - len : 0, "%s%s",
+                         i ? ", " : "", w);
+        if (k > 0)
+            len += (size_t)k;
+    }
+    return len;
 }
 
 int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t *err)
@@ -71,7 +86,7 @@ int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t 
             b |= src->bit;
         } else {
             char words[256];
-            option_words(words, sizeof(words));
+            sysdesc_probe_runtime_names(words, sizeof(words));
             dlti_error_set(err, DLTI_ERROR_ARGUMENT, "unknown runtime '%.*s' (%s; all; none)",
                            (int)n, p, words);
             return -1;
@@ -101,19 +116,6 @@ void pb_rt_free_device(pb_rt_device *d)
     pb_free(&d->partitions);
 }
 
-int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err)
-{
-    if (dlti_grow((void **)&run->rt, &run->caprt, run->nrt + 1, sizeof(*run->rt)) != 0) {
-        pb_rt_free_device(d);
-        memset(d, 0, sizeof(*d));
-        dlti_nomem(err);
-        return -1;
-    }
-    run->rt[run->nrt++] = *d;
-    memset(d, 0, sizeof(*d));
-    return 0;
-}
-
 void pb_rt_skipped(pb_run *run, const char *runtime, const char *why)
 {
     pb_str(run->ctx, &run->rt_skipped, runtime, why);
@@ -139,9 +141,7 @@ void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib)
 
 void pb_rt_free_all(pb_run *run)
 {
-    for (size_t i = 0; i < run->nrt; i++)
-        pb_rt_free_device(&run->rt[i]);
-    free(run->rt);
+    free(run->rt); /* the devices' answers are the context's */
     run->rt = NULL;
     run->nrt = run->caprt = 0;
     pb_free(&run->rt_skipped);

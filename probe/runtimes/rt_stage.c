@@ -1,12 +1,25 @@
 /* The probe's runtime stage: the cache (rt_cache.c), else every source
- * asked at once in bounded time (rt_child.c), their answers read back
- * (rt_text.c) and merged into the devices (rt_merge.c).  docs/runtimes.md
- * describes the whole. */
+ * asked at once in bounded time (rt_child.c), their answers checked
+ * (rt_text.c) and merged as they are into the devices (rt_merge.c).  It
+ * starts first of the probe's sources and takes the answers after the CPU
+ * and PCI sources, so that the runtimes answer while those run (the CPU's
+ * asks the compilers, under the same bound).  docs/runtimes.md describes
+ * the whole. */
 #include "probe_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What the stage holds between its start and its answers. */
+typedef struct pb_rt_stage {
+    unsigned bits;                     /* the runtimes asked */
+    const pb_rt_source *src[PB_RT_NSOURCES];
+    size_t n;
+    dlti_buf key;                      /* the cache's key; empty: no cache */
+    const dlti_attr *cached;           /* the cache's answer, when current */
+    pb_rt_asking *asking;              /* the sources asked, when not cached */
+} pb_rt_stage;
 
 /* Adds every entry of answer's "libraries" map to `libs`. */
 static void collect_libraries(pb_run *run, pb_map *libs, const dlti_attr *answer)
@@ -19,36 +32,82 @@ static void collect_libraries(pb_run *run, pb_map *libs, const dlti_attr *answer
     }
 }
 
-/* Asks the sources, reads their answers into the run; true when every one
- * answered (the result may be cached).  -1 when out of memory. */
-static int ask(pb_run *run, const pb_rt_source *const *src, size_t n, pb_map *libs)
+/* The sources' answers into the run; true when every one answered (the
+ * result may be cached). */
+static bool take_answers(pb_run *run, pb_rt_stage *st, pb_map *libs)
 {
     char *texts[PB_RT_NSOURCES];
     char whys[PB_RT_NSOURCES][PB_RT_WHY];
-    if (pb_rt_ask(run, src, n, texts, whys) != 0)
-        return -1;
-    int complete = 1;
-    for (size_t i = 0; i < n; i++) {
+    pb_rt_ask_wait(st->asking, texts, whys);
+    st->asking = NULL;
+    bool complete = true;
+    for (size_t i = 0; i < st->n; i++) {
+        const pb_rt_source *src = st->src[i];
         if (!texts[i]) {
-            pb_rt_skipped(run, src[i]->name, whys[i]);
-            complete = 0;
+            pb_rt_skipped(run, src->name, whys[i]);
+            complete = false;
             continue;
         }
         dlti_error_t perr;
-        const dlti_attr *a = dlti_attr_parse(run->ctx, texts[i], strlen(texts[i]), src[i]->name,
+        const dlti_attr *a = dlti_attr_parse(run->ctx, texts[i], strlen(texts[i]), src->name,
                                              &perr);
-        if (!a || pb_rt_load(run, a) != 0) {
+        if (!a || pb_rt_accept(run, a) != 0) {
             char why[PB_RT_WHY];
             snprintf(why, sizeof(why), "its answer could not be read back: %.200s",
                      a ? "not a runtime answer" : perr.text);
-            pb_rt_skipped(run, src[i]->name, why);
-            complete = 0;
+            pb_rt_skipped(run, src->name, why);
+            complete = false;
         } else {
             collect_libraries(run, libs, a);
         }
         free(texts[i]);
     }
     return complete;
+}
+
+int pb_probe_runtimes_start(pb_run *run, dlti_error_t *err)
+{
+    const sysdesc_probe_options *o = run->opts;
+    if (!run->host || run->rt_stage)
+        return 0;
+    pb_rt_stage *st = calloc(1, sizeof(*st));
+    if (!st) {
+        dlti_nomem(err);
+        return -1;
+    }
+    run->rt_stage = st;
+    st->bits = pb_rt_asked_bits(o);
+    for (size_t i = 0; i < PB_RT_NSOURCES; i++)
+        if (st->bits & pb_rt_sources[i]->bit)
+            st->src[st->n++] = pb_rt_sources[i];
+    if (!st->n)
+        return 0;
+    if (o->cache != SYSDESC_PROBE_CACHE_OFF) {
+        pb_rt_cache_key(run, st->bits, &st->key);
+        if (st->key.failed) {
+            free(st->key.data);
+            st->key = (dlti_buf){0};
+        }
+    }
+    if (st->key.data && o->cache == SYSDESC_PROBE_CACHE_AUTO)
+        st->cached = pb_rt_cache_read(run, st->key.data);
+    if (!st->cached && !(st->asking = pb_rt_ask_start(run, st->src, st->n))) {
+        dlti_nomem(err);
+        return -1;
+    }
+    return 0;
+}
+
+void pb_probe_runtimes_end(pb_run *run)
+{
+    pb_rt_stage *st = run->rt_stage;
+    if (!st)
+        return;
+    if (st->asking)
+        pb_rt_ask_abandon(st->asking);
+    free(st->key.data);
+    free(st);
+    run->rt_stage = NULL;
 }
 
 int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
@@ -65,52 +124,34 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
                           "(hwloc_topology_is_thissystem)");
         return pb_rt_merge(run, err);
     }
-    unsigned bits = pb_rt_asked_bits(o);
-    const pb_rt_source *src[PB_RT_NSOURCES];
-    size_t n = 0;
-    for (size_t i = 0; i < PB_RT_NSOURCES; i++) {
-        if (bits & pb_rt_sources[i]->bit)
-            src[n++] = pb_rt_sources[i];
-        else
+    if (pb_probe_runtimes_start(run, err) != 0)
+        return -1;
+    pb_rt_stage *st = run->rt_stage;
+    for (size_t i = 0; i < PB_RT_NSOURCES; i++)
+        if (!(st->bits & pb_rt_sources[i]->bit))
             pb_rt_skipped(run, pb_rt_sources[i]->name, "not asked (runtimes option)");
-    }
-    if (n) {
-        dlti_buf key = {0};
-        bool cache = o->cache != SYSDESC_PROBE_CACHE_OFF;
-        if (cache) {
-            pb_rt_cache_key(run, bits, &key);
-            cache = key.data && !key.failed;
+    if (st->cached && pb_rt_accept(run, st->cached) == 0) {
+        run->rt_origin = "their answers cached by an earlier probe (docs/runtimes.md)";
+    } else if (st->n) {
+        run->rt_origin = o->runtimes_in_process ? "asked by this probe, in this process"
+                                                : "asked by this probe, in child processes";
+        if (!st->asking && !(st->asking = pb_rt_ask_start(run, st->src, st->n))) {
+            dlti_nomem(err);
+            return -1;
         }
-        const dlti_attr *answer = NULL;
-        if (cache && o->cache == SYSDESC_PROBE_CACHE_AUTO)
-            answer = pb_rt_cache_read(run, key.data);
-        if (answer && pb_rt_load(run, answer) == 0) {
-            run->rt_origin = "their answers cached by an earlier probe (docs/runtimes.md)";
-        } else {
-            run->rt_origin = o->runtimes_in_process ? "asked by this probe, in this process"
-                                                    : "asked by this probe, in child processes";
-            pb_map libs;
-            pb_init(&libs);
-            int complete = ask(run, src, n, &libs);
-            if (complete < 0) {
-                pb_free(&libs);
-                free(key.data);
-                dlti_nomem(err);
-                return -1;
-            }
-            if (complete && cache) {
-                const dlti_attr *l = libs.n ? pb_finish(run->ctx, &libs, DLTI_ATTR_MAP, NULL)
-                                            : NULL;
-                size_t len;
-                char *text = pb_rt_print(run, l, &len);
-                if (text)
-                    pb_rt_cache_write(run, key.data, text, len);
-                free(text);
-            }
-            pb_free(&libs);
+        pb_map libs;
+        pb_init(&libs);
+        if (take_answers(run, st, &libs) && st->key.data) {
+            const dlti_attr *l = libs.n ? pb_finish(run->ctx, &libs, DLTI_ATTR_MAP, NULL) : NULL;
+            size_t len;
+            char *text = pb_rt_print(run, l, &len);
+            if (text)
+                pb_rt_cache_write(run, st->key.data, text, len);
+            free(text);
         }
-        free(key.data);
+        pb_free(&libs);
     }
+    pb_probe_runtimes_end(run);
     pb_rt_say_cuts(run);
     return pb_rt_merge(run, err);
 }

@@ -1,6 +1,7 @@
-/* What the runtime sources saw as DLTI text: a child's answer to its parent
- * and the body of a cache entry are one #dlti.map, read back with the core's
- * parser (docs/runtimes.md, "Answers"):
+/* The one form of what the runtime sources saw: a #dlti.map, built by the
+ * source as it adds each device (pb_rt_add), printed as a child's answer
+ * and as the body of a cache entry, and, once parsed and checked, merged
+ * as it is (docs/runtimes.md, "Answers"):
  *
  *   #dlti.map<"devices" = [#dlti.map<"runtime" = "opencl", "ordinal" = 0,
  *                "name" = "...", "driver" = "...", "bus_id" = "...",
@@ -10,10 +11,10 @@
  *             "cut" = #dlti.map<"opencl" = "the runtime reports 70 devices; ...">,
  *             "libraries" = #dlti.map<"/usr/lib/.../libOpenCL.so.1" = "ino:size:mtime">>
  *
- * Empty strings and maps are left out.  Reading is strict: anything else
- * (an unknown runtime, a field of the wrong kind, a string too long for its
- * field) makes the whole answer unreadable, and a cache entry is then
- * ignored. */
+ * Empty strings and maps are left out.  The check is strict: anything else
+ * (an unknown runtime, a top-level key the device schema does not give a
+ * runtime, a value of the wrong kind, an identity string too long) makes
+ * the whole answer refused, and a cache entry is then ignored. */
 #define _GNU_SOURCE
 #include "probe_private.h"
 
@@ -22,11 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static dlti_key key(dlti_context *ctx, const char *s)
-{
-    return dlti_key_string(ctx, s, strlen(s));
-}
 
 /* The entries of a pb_map as a #dlti.map, the pb_map left as it is. */
 static void add_copy(dlti_context *ctx, pb_map *m, const char *k, const pb_map *sub)
@@ -37,7 +33,8 @@ static void add_copy(dlti_context *ctx, pb_map *m, const char *k, const pb_map *
         pb_add(ctx, m, k, dlti_container_new(ctx, DLTI_ATTR_MAP, sub->e, sub->n, NULL));
 }
 
-static const dlti_attr *device_attr(dlti_context *ctx, const pb_rt_device *d)
+/* A device's answer: the builder's fields in the answer's order. */
+static const dlti_attr *device_attr(dlti_context *ctx, const pb_rt_device *d, dlti_error_t *err)
 {
     pb_map m;
     pb_init(&m);
@@ -51,56 +48,90 @@ static const dlti_attr *device_attr(dlti_context *ctx, const pb_rt_device *d)
     add_copy(ctx, &m, "unified", &d->unified);
     add_copy(ctx, &m, "view", &d->view);
     add_copy(ctx, &m, "partitions", &d->partitions);
-    return pb_finish(ctx, &m, DLTI_ATTR_MAP, NULL);
+    return pb_finish(ctx, &m, DLTI_ATTR_MAP, err);
+}
+
+/* Appends one device's answer to the run. */
+static int append(pb_run *run, const dlti_attr *dev, dlti_error_t *err)
+{
+    if (!dev || dlti_grow((void **)&run->rt, &run->caprt, run->nrt + 1, sizeof(*run->rt)) != 0) {
+        if (err && err->code == DLTI_OK)
+            dlti_nomem(err);
+        return -1;
+    }
+    run->rt[run->nrt++] = dev;
+    return 0;
+}
+
+int pb_rt_add(pb_run *run, pb_rt_device *d, dlti_error_t *err)
+{
+    if (err)
+        err->code = DLTI_OK;
+    const dlti_attr *dev = device_attr(run->ctx, d, err);
+    pb_rt_free_device(d);
+    memset(d, 0, sizeof(*d));
+    return append(run, dev, err);
 }
 
 char *pb_rt_print(pb_run *run, const dlti_attr *libraries, size_t *len)
 {
     dlti_context *ctx = run->ctx;
-    const dlti_attr **devs = calloc(run->nrt ? run->nrt : 1, sizeof(*devs));
-    if (!devs)
-        return NULL;
-    bool ok = true;
-    for (size_t i = 0; i < run->nrt && ok; i++)
-        ok = (devs[i] = device_attr(ctx, &run->rt[i])) != NULL;
     pb_map m;
     pb_init(&m);
-    if (ok && run->nrt)
-        pb_add(ctx, &m, "devices", dlti_array_new(ctx, devs, run->nrt));
-    free(devs);
+    if (run->nrt)
+        pb_add(ctx, &m, "devices", dlti_array_new(ctx, run->rt, run->nrt));
     add_copy(ctx, &m, "skipped", &run->rt_skipped);
     add_copy(ctx, &m, "cut", &run->rt_cut);
     if (libraries && dlti_attr_size(libraries))
         pb_add(ctx, &m, "libraries", libraries);
-    if (!ok)
-        m.failed = true;
     /* An empty answer (no source ran) is an empty map. */
     const dlti_attr *a = pb_finish(ctx, &m, DLTI_ATTR_MAP, NULL);
     return a ? dlti_attr_print(a, len) : NULL;
 }
 
-/* The string at `k` of map `m` into out (size bytes): true when absent
- * (out = "") or a string that fits, false otherwise. */
-static bool get_str(dlti_context *ctx, const dlti_attr *m, const char *k, char *out, size_t size)
+/* ---- a device's fields ---- */
+
+const dlti_attr *pb_rt_get(const dlti_attr *dev, const char *key)
 {
-    const dlti_attr *v = dlti_attr_lookup(m, key(ctx, k));
-    const char *s;
-    size_t len;
-    out[0] = '\0';
-    if (!v)
-        return true;
-    if (dlti_attr_get_string(v, &s, &len, NULL) != 0 || len >= size || memchr(s, '\0', len))
-        return false;
-    memcpy(out, s, len + 1);
-    return true;
+    return dlti_attr_lookup_string(dev, key, strlen(key));
 }
+
+const char *pb_rt_text(const dlti_attr *dev, const char *key)
+{
+    const char *s = NULL;
+    const dlti_attr *v = pb_rt_get(dev, key);
+    if (!v || dlti_attr_get_string(v, &s, NULL, NULL) != 0)
+        return "";
+    return s;
+}
+
+int pb_rt_ordinal(const dlti_attr *dev)
+{
+    const dlti_attr *a = pb_rt_get(dev, "ordinal");
+    int64_t v = 0;
+    if (a)
+        dlti_attr_get_int64(a, &v, NULL);
+    return (int)v;
+}
+
+bool pb_rt_is_cpu(const dlti_attr *dev)
+{
+    const dlti_attr *a = pb_rt_get(dev, "is_cpu");
+    bool v = false;
+    if (a)
+        dlti_attr_get_bool(a, &v, NULL);
+    return v;
+}
+
+/* ---- the check of an answer ---- */
 
 /* The top-level keys a runtime source may set (its "unified" map) and the
  * kind of each: every one is a device schema key of that type
- * (tests/probe/test_rt_merge.c holds the two together).  An answer, a
- * child's or a cache entry's, that sets another key or another kind is
- * refused whole: an edited cache entry cannot put a key or a value in a
- * device that no runtime source would. */
+ * (tests/probe/test_rt_merge.c holds the two together: the schema lives
+ * above the probe, in sysdesc/).  An answer, a child's or a cache entry's,
+ * that sets another key or another kind is refused whole: an edited cache
+ * entry cannot put a key or a value in a device that no runtime source
+ * would. */
 static const pb_rt_unified_key unified_keys[] = {
     {"L1_cache_size_in_bytes", PB_RT_I64},
     {"L2_cache_size_in_bytes", PB_RT_I64},
@@ -215,11 +246,21 @@ static bool unified_entry(const char *name, const dlti_attr *v)
     return false;
 }
 
-/* The map at `k` of `m` into a pb_map; true when absent or a map whose
- * entries are what a runtime source writes there. */
-static bool get_map(dlti_context *ctx, const dlti_attr *m, const char *k, pb_map *out)
+/* The string at `k` of device `m`: absent, or a string of fewer than
+ * `size` bytes without a NUL (what the merge's lines have room for). */
+static bool text_ok(const dlti_attr *m, const char *k, size_t size)
 {
-    const dlti_attr *v = dlti_attr_lookup(m, key(ctx, k));
+    const dlti_attr *v = pb_rt_get(m, k);
+    const char *s;
+    size_t len;
+    return !v || (dlti_attr_get_string(v, &s, &len, NULL) == 0 && len < size &&
+                  !memchr(s, '\0', len));
+}
+
+/* The map at `k` of device `m`: absent, or a map of what a source writes there. */
+static bool map_ok(const dlti_attr *m, const char *k)
+{
+    const dlti_attr *v = pb_rt_get(m, k);
     if (!v)
         return true;
     if (dlti_attr_get_kind(v) != DLTI_ATTR_MAP)
@@ -228,86 +269,67 @@ static bool get_map(dlti_context *ctx, const dlti_attr *m, const char *k, pb_map
     for (size_t i = 0; i < dlti_attr_size(v); i++) {
         const char *name = dlti_key_str(dlti_attr_entry_key(v, i), NULL);
         const dlti_attr *value = dlti_attr_entry_value(v, i);
-        if (!name)
-            return false; /* a type key */
-        if (unified ? !unified_entry(name, value) : !view_value(value, 1))
+        if (!name || (unified ? !unified_entry(name, value) : !view_value(value, 1)))
             return false;
-        pb_add(ctx, out, name, value);
     }
-    return !out->failed;
+    return true;
 }
 
-/* One device of an answer; false when it is not one. */
-static bool read_device(dlti_context *ctx, const dlti_attr *m, pb_rt_device *d)
+/* Whether `m` is one device of an answer. */
+static bool device_ok(const dlti_attr *m)
 {
-    char rt[32];
-    const dlti_attr *ord = dlti_attr_lookup(m, key(ctx, "ordinal"));
-    const dlti_attr *cpu = dlti_attr_lookup(m, key(ctx, "is_cpu"));
+    const dlti_attr *rt = pb_rt_get(m, "runtime");
+    const dlti_attr *ord = pb_rt_get(m, "ordinal");
+    const dlti_attr *cpu = pb_rt_get(m, "is_cpu");
+    const char *name;
+    size_t len;
     int64_t ordinal;
     bool is_cpu;
-    if (dlti_attr_get_kind(m) != DLTI_ATTR_MAP || !get_str(ctx, m, "runtime", rt, sizeof(rt)) ||
-        !ord || dlti_attr_get_int64(ord, &ordinal, NULL) != 0 || ordinal < 0 ||
-        ordinal > INT32_MAX || !cpu || dlti_attr_get_bool(cpu, &is_cpu, NULL) != 0)
-        return false;
-    const pb_rt_source *src = pb_rt_find(rt, strlen(rt));
-    if (!src)
-        return false;
-    pb_rt_init(d, src->name, (int)ordinal);
-    d->is_cpu = is_cpu;
-    if (get_str(ctx, m, "name", d->name, sizeof(d->name)) &&
-        get_str(ctx, m, "driver", d->driver, sizeof(d->driver)) &&
-        get_str(ctx, m, "bus_id", d->bus_id, sizeof(d->bus_id)) &&
-        get_str(ctx, m, "uuid", d->uuid, sizeof(d->uuid)) &&
-        get_map(ctx, m, "unified", &d->unified) && get_map(ctx, m, "view", &d->view) &&
-        get_map(ctx, m, "partitions", &d->partitions))
-        return true;
-    pb_rt_free_device(d);
-    return false;
+    return dlti_attr_get_kind(m) == DLTI_ATTR_MAP && rt &&
+           dlti_attr_get_string(rt, &name, &len, NULL) == 0 && pb_rt_find(name, len) &&
+           ord && is_i64(ord) && dlti_attr_get_int64(ord, &ordinal, NULL) == 0 &&
+           ordinal >= 0 && ordinal <= INT32_MAX &&
+           cpu && dlti_attr_get_bool(cpu, &is_cpu, NULL) == 0 &&
+           text_ok(m, "name", 128) && text_ok(m, "driver", 160) && text_ok(m, "bus_id", 24) &&
+           text_ok(m, "uuid", 48) && map_ok(m, "unified") && map_ok(m, "view") &&
+           map_ok(m, "partitions");
 }
 
-int pb_rt_load(pb_run *run, const dlti_attr *answer)
+/* Whether `m` (NULL: absent) maps runtimes a row names to strings. */
+static bool notes_ok(const dlti_attr *m)
 {
-    dlti_context *ctx = run->ctx;
+    if (!m)
+        return true;
+    if (dlti_attr_get_kind(m) != DLTI_ATTR_MAP)
+        return false;
+    for (size_t i = 0; i < dlti_attr_size(m); i++) {
+        const char *rt = dlti_key_str(dlti_attr_entry_key(m, i), NULL);
+        if (!rt || !pb_rt_find(rt, strlen(rt)) ||
+            dlti_attr_get_kind(dlti_attr_entry_value(m, i)) != DLTI_ATTR_STRING)
+            return false;
+    }
+    return true;
+}
+
+int pb_rt_accept(pb_run *run, const dlti_attr *answer)
+{
     if (!answer || dlti_attr_get_kind(answer) != DLTI_ATTR_MAP)
         return -1;
-    const dlti_attr *devs = dlti_attr_lookup(answer, key(ctx, "devices"));
-    const dlti_attr *skipped = dlti_attr_lookup(answer, key(ctx, "skipped"));
-    const dlti_attr *cut = dlti_attr_lookup(answer, key(ctx, "cut"));
-    if ((devs && dlti_attr_get_kind(devs) != DLTI_ATTR_ARRAY) ||
-        (skipped && dlti_attr_get_kind(skipped) != DLTI_ATTR_MAP) ||
-        (cut && dlti_attr_get_kind(cut) != DLTI_ATTR_MAP))
+    const dlti_attr *devs = pb_rt_get(answer, "devices");
+    const dlti_attr *skipped = pb_rt_get(answer, "skipped");
+    const dlti_attr *cut = pb_rt_get(answer, "cut");
+    if ((devs && dlti_attr_get_kind(devs) != DLTI_ATTR_ARRAY) || !notes_ok(skipped) ||
+        !notes_ok(cut))
         return -1;
     size_t n = devs ? dlti_attr_size(devs) : 0;
-    pb_rt_device *d = calloc(n ? n : 1, sizeof(*d));
-    if (!d)
+    for (size_t i = 0; i < n; i++)
+        if (!device_ok(dlti_attr_element(devs, i)))
+            return -1;
+    if (dlti_grow((void **)&run->rt, &run->caprt, run->nrt + n, sizeof(*run->rt)) != 0)
         return -1;
-    size_t got = 0;
-    while (got < n && read_device(ctx, dlti_attr_element(devs, got), &d[got]))
-        got++;
-    bool ok = got == n;
-    for (size_t i = 0; ok && skipped && i < dlti_attr_size(skipped); i++) {
-        const char *rt = dlti_key_str(dlti_attr_entry_key(skipped, i), NULL);
-        const char *why;
-        size_t len;
-        ok = rt && pb_rt_find(rt, strlen(rt)) &&
-             dlti_attr_get_string(dlti_attr_entry_value(skipped, i), &why, &len, NULL) == 0;
-    }
-    for (size_t i = 0; ok && cut && i < dlti_attr_size(cut); i++) {
-        const char *rt = dlti_key_str(dlti_attr_entry_key(cut, i), NULL);
-        const char *note;
-        size_t len;
-        ok = rt && pb_rt_find(rt, strlen(rt)) &&
-             dlti_attr_get_string(dlti_attr_entry_value(cut, i), &note, &len, NULL) == 0;
-    }
-    dlti_error_t err;
-    for (size_t i = 0; i < got; i++)
-        if (!ok || pb_rt_add(run, &d[i], &err) != 0) {
-            pb_rt_free_device(&d[i]);
-            ok = false;
-        }
-    free(d);
-    if (!ok)
-        return -1;
+    for (size_t i = 0; i < n; i++)
+        run->rt[run->nrt++] = dlti_attr_element(devs, i);
+    /* a runtime's name as its row spells it: a static string */
     for (size_t i = 0; skipped && i < dlti_attr_size(skipped); i++) {
         const char *rt = dlti_key_str(dlti_attr_entry_key(skipped, i), NULL);
         const char *why;
@@ -316,7 +338,8 @@ int pb_rt_load(pb_run *run, const dlti_attr *answer)
     }
     for (size_t i = 0; cut && i < dlti_attr_size(cut); i++) {
         const char *rt = dlti_key_str(dlti_attr_entry_key(cut, i), NULL);
-        pb_add(ctx, &run->rt_cut, pb_rt_find(rt, strlen(rt))->name, dlti_attr_entry_value(cut, i));
+        pb_add(run->ctx, &run->rt_cut, pb_rt_find(rt, strlen(rt))->name,
+               dlti_attr_entry_value(cut, i));
     }
     return 0;
 }

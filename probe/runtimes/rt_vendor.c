@@ -9,15 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool pb_vendor_wanted(pb_run *run, const char *runtime, unsigned bit)
-{
-    unsigned r = run->opts ? run->opts->runtimes : 0;
-    bool wanted = r == 0 || (!(r & SYSDESC_RUNTIME_NONE) && (r & bit));
-    if (!wanted)
-        pb_rt_skipped(run, runtime, "not asked");
-    return wanted;
-}
-
 void *pb_vendor_sym(void *lib, const char *name)
 {
     return dlsym(lib, name);

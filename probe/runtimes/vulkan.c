@@ -5,6 +5,7 @@
  * header is needed to build.  Only structures the device's API version or
  * its extensions promise are chained into vkGetPhysicalDeviceProperties2. */
 #define _GNU_SOURCE
+#include "measure/measure_dev.h"
 #include "probe_private.h"
 #include "vk_api.h"
 
@@ -339,7 +340,7 @@ static int probe_vulkan(pb_run *run, dlti_error_t *err)
         return 0;
     vk_api vk;
     memset(&vk, 0, sizeof(vk));
-    PB_DLSYM(lib, vk.get_instance_proc_addr, "vkGetInstanceProcAddr");
+    PB_VENDOR_FN(vk.get_instance_proc_addr, pb_vendor_sym(lib, "vkGetInstanceProcAddr"));
     if (!vk.get_instance_proc_addr) {
         pb_rt_skipped(run, "vulkan", "libvulkan.so.1 lacks vkGetInstanceProcAddr");
         return 0;
@@ -379,4 +380,11 @@ static int probe_vulkan(pb_run *run, dlti_error_t *err)
     return rc;
 }
 
-const pb_rt_source pb_rt_vulkan = {"vulkan", "vulkan", SYSDESC_RUNTIME_VULKAN, 21, probe_vulkan};
+const pb_rt_source pb_rt_vulkan = {
+    .name = "vulkan",
+    .option = "vulkan",
+    .bit = SYSDESC_RUNTIME_VULKAN,
+    .priority = 21,
+    .probe = probe_vulkan,
+    .measure = &md_vulkan_ops,
+};

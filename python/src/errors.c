@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *ext_code_name(dlti_error_code code)
 {
@@ -65,22 +66,48 @@ static PyObject *raise_with(const dlti_error_t *err, const char *hint)
     return NULL;
 }
 
+/* The library says what it suggests at the end of its text ("no catalog
+ * entry 'nvidia/h100' in ...; did you mean 'nvidia/h100-sxm'?", "no device
+ * 'GPU0'; did you mean 'GPU'?"): that part is the exception's `hint`, as the
+ * CLI prints it on a line of its own, and the message is the rest. */
+static const char *split_hint(dlti_error_t *err)
+{
+    static const char mark[] = "; did you mean ";
+    char *at = strstr(err->text, mark);
+    if (!at)
+        return NULL;
+    *at = '\0';
+    return at + 2;
+}
+
 PyObject *ext_raise(const dlti_error_t *err)
 {
     if (err->code == DLTI_ERROR_NOMEM)
         return PyErr_NoMemory();
-    return raise_with(err, NULL);
+    dlti_error_t copy = *err;
+    const char *hint = split_hint(&copy);
+    return raise_with(&copy, hint);
 }
 
-PyObject *ext_raise_query(const dlti_error_t *err, const dlti_scope *scope,
-                          const dlti_attr *attr, const dlti_key *keys, size_t n)
+PyObject *ext_raise_query(const dlti_error_t *err, SystemObject *system,
+                          const dlti_scope *scope, const dlti_attr *attr, const dlti_key *keys,
+                          size_t n)
 {
-    char hint[512];
-    bool have = err->code == DLTI_ERROR_NOT_FOUND &&
-                dlti_query_hint(scope, scope ? NULL : attr, keys, n, hint, sizeof hint) == 0;
     if (err->code == DLTI_ERROR_NOMEM)
         return PyErr_NoMemory();
-    return raise_with(err, have ? hint : NULL);
+    if (err->code != DLTI_ERROR_NOT_FOUND)
+        return raise_with(err, NULL);
+    /* The hint when it suggests a key; the keys there, or the value that
+     * holds none, the message says already. */
+    char hint[512];
+    bool have = dlti_query_hint(scope, scope ? NULL : attr, keys, n, hint, sizeof hint) == 0 &&
+                strncmp(hint, "did you mean ", 13) == 0;
+    /* The key path, the device and the keys where it stops, not MLIR's
+     * note with the container printed whole (query_error.c). */
+    dlti_error_t said = *err;
+    if (!ext_query_message(system, attr, keys, n, said.text, sizeof said.text))
+        said = *err;
+    return raise_with(&said, have ? hint : NULL);
 }
 
 PyObject *ext_raise_argument(const char *fmt, ...)

@@ -58,8 +58,13 @@ extern ext_registry ext_reg;
 /* errors.c: raises the exception for `err` (its class by err->code). */
 PyObject *ext_raise(const dlti_error_t *err);
 /* Raises NotFoundError for a failed query, with the library's hint line. */
-PyObject *ext_raise_query(const dlti_error_t *err, const dlti_scope *scope,
-                          const dlti_attr *attr, const dlti_key *keys, size_t n);
+PyObject *ext_raise_query(const dlti_error_t *err, SystemObject *system,
+                          const dlti_scope *scope, const dlti_attr *attr, const dlti_key *keys,
+                          size_t n);
+/* query_error.c: a failed query's message (the key path, the device, the
+ * keys where it stops) into `out`; false when the path is there after all. */
+bool ext_query_message(SystemObject *system, const dlti_attr *attr, const dlti_key *keys,
+                       size_t n, char *out, size_t size);
 /* system.c: raises NotFoundError for a module that holds no system spec
  * (its layout can be asked for; it has nothing to print or export). */
 PyObject *ext_raise_no_spec(SystemObject *self);

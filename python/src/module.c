@@ -4,6 +4,7 @@
 #include "ext.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A loaded system's root spec: a sysdesc.Spec node (scoped for modules).  A
  * module with no system spec (a data layout alone) is an empty mapping whose
@@ -485,6 +486,35 @@ static struct PyModuleDef module_def = {
     .m_methods = module_methods,
 };
 
+/* RUNTIME_<WORD> for every word of the runtimes option, and RUNTIMES,
+ * word -> bit: from the library's table of runtime sources, so that a
+ * runtime added there is here too. */
+static int add_runtimes(PyObject *m)
+{
+    PyObject *all = PyDict_New();
+    if (!all)
+        return -1;
+    unsigned bit;
+    const char *w;
+    for (size_t i = 0; (w = sysdesc_probe_runtime_name(i, &bit)) != NULL; i++) {
+        char name[64] = "RUNTIME_";
+        size_t n = strlen(name);
+        for (const char *p = w; *p && n + 1 < sizeof(name); p++)
+            name[n++] = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        name[n] = '\0';
+        PyObject *v = PyLong_FromUnsignedLong(bit);
+        int rc = v ? PyDict_SetItemString(all, w, v) : -1;
+        Py_XDECREF(v);
+        if (rc < 0 || PyModule_AddIntConstant(m, name, (long)bit) < 0) {
+            Py_DECREF(all);
+            return -1;
+        }
+    }
+    int rc = PyModule_AddObjectRef(m, "RUNTIMES", all);
+    Py_DECREF(all);
+    return rc;
+}
+
 PyMODINIT_FUNC PyInit__sysdesc(void)
 {
     PyTypeObject *types[] = {&SystemType, &NodeType, &PathType, &LayoutType, &KeyIterType};
@@ -499,11 +529,7 @@ PyMODINIT_FUNC PyInit__sysdesc(void)
         PyModule_AddObjectRef(m, "Path", (PyObject *)&PathType) < 0 ||
         PyModule_AddObjectRef(m, "Layout", (PyObject *)&LayoutType) < 0 ||
         PyModule_AddStringConstant(m, "version", sysdesc_version_string()) < 0 ||
-        PyModule_AddIntConstant(m, "RUNTIME_OPENCL", SYSDESC_RUNTIME_OPENCL) < 0 ||
-        PyModule_AddIntConstant(m, "RUNTIME_VULKAN", SYSDESC_RUNTIME_VULKAN) < 0 ||
-        PyModule_AddIntConstant(m, "RUNTIME_CUDA", SYSDESC_RUNTIME_CUDA) < 0 ||
-        PyModule_AddIntConstant(m, "RUNTIME_ROCM", SYSDESC_RUNTIME_ROCM) < 0 ||
-        PyModule_AddIntConstant(m, "RUNTIME_LEVEL_ZERO", SYSDESC_RUNTIME_LEVEL_ZERO) < 0 ||
+        add_runtimes(m) < 0 ||
         PyModule_AddIntConstant(m, "RUNTIME_NONE", (long)SYSDESC_RUNTIME_NONE) < 0 ||
         PyModule_AddIntConstant(m, "CACHE_AUTO", SYSDESC_PROBE_CACHE_AUTO) < 0 ||
         PyModule_AddIntConstant(m, "CACHE_OFF", SYSDESC_PROBE_CACHE_OFF) < 0 ||

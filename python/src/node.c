@@ -126,7 +126,7 @@ static void raise_not_found(NodeObject *node, const dlti_scope *scope, PyObject 
     if (v) /* cannot happen: the fast path found nothing */
         PyErr_SetString(PyExc_KeyError, "key path vanished");
     else
-        ext_raise_query(&err, scope, node->attr, keys, (size_t)n);
+        ext_raise_query(&err, node->system, scope, node->attr, keys, (size_t)n);
 out:
     if (keys != stack)
         PyMem_Free(keys);
@@ -139,7 +139,7 @@ const dlti_attr *ext_node_query(NodeObject *node, const dlti_key *keys, size_t n
     const dlti_attr *v = node->scope ? dlti_query(node->scope, keys, n, &err)
                                      : dlti_attr_query(node->attr, keys, n, &err);
     if (!v)
-        ext_raise_query(&err, node->scope, node->attr, keys, n);
+        ext_raise_query(&err, node->system, node->scope, node->attr, keys, n);
     (void)keyobjs;
     return v;
 }
@@ -353,7 +353,7 @@ static PyObject *node_query_impl(NodeObject *self, PyObject *args, PyObject *kwa
     else if (missing)
         raise_not_found(self, scope, args);
     else
-        ext_raise_query(&err, scope, self->attr, keys, (size_t)n);
+        ext_raise_query(&err, self->system, scope, self->attr, keys, (size_t)n);
     if (keys != stack)
         PyMem_Free(keys);
     return r;

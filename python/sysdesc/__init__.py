@@ -90,14 +90,25 @@ _HAS_PACKAGE_CATALOG = _os.path.isdir(_PACKAGE_CATALOG)
 def catalog_path() -> str:
     """The catalog search path, ':'-separated: $SYSDESC_PATH, the catalog
     installed inside this package (a wheel from ``pip install``), then the
-    library's own search (next to the library, DATADIR, the source tree)."""
+    library's own search (next to the library, DATADIR, the source tree;
+    for an installed package, those of its directories that exist)."""
     parts = []
     env = _os.environ.get("SYSDESC_PATH")
     if env:
         parts.append(env)
     if _HAS_PACKAGE_CATALOG:
         parts.append(_PACKAGE_CATALOG)
-    parts.append(_sysdesc.catalog_path())
+    # An installed package (its catalog inside): of the library's own
+    # directories, those that are there.  The library reckons them from
+    # where the extension lies and from the prefix it was built for; after
+    # the prefix is moved those name places that hold no catalog, and an
+    # error that lists them sends the reader to the wrong place.  (From the
+    # build tree the list is the CLI's, word for word.)
+    library = _sysdesc.catalog_path()
+    if _HAS_PACKAGE_CATALOG:
+        library = ":".join(d for d in library.split(":") if d and _os.path.isdir(d))
+    if library:
+        parts.append(library)
     return ":".join(parts)
 
 
@@ -162,13 +173,8 @@ def parse(text: _t.Union[str, bytes], source: _t.Optional[str] = None,
 
 # ---- probing ----
 
-_RUNTIMES = {
-    "opencl": _sysdesc.RUNTIME_OPENCL,
-    "vulkan": _sysdesc.RUNTIME_VULKAN,
-    "cuda": _sysdesc.RUNTIME_CUDA,
-    "rocm": _sysdesc.RUNTIME_ROCM,
-    "level_zero": _sysdesc.RUNTIME_LEVEL_ZERO,
-}
+# word -> SYSDESC_RUNTIME_* bit, from the library's table of runtime sources
+_RUNTIMES = dict(_sysdesc.RUNTIMES)
 
 _CACHE = {True: _sysdesc.CACHE_AUTO, None: _sysdesc.CACHE_AUTO, False: _sysdesc.CACHE_OFF,
           "auto": _sysdesc.CACHE_AUTO, "off": _sysdesc.CACHE_OFF,

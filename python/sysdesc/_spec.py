@@ -9,6 +9,7 @@ copies the description: a Map is a pointer into the loaded attributes.
 from __future__ import annotations
 
 import json
+import reprlib
 import sys
 import threading
 from collections.abc import Mapping
@@ -22,6 +23,12 @@ from ._values import Attribute
 PathLike = Union[str, Sequence[str]]
 
 _ABSENT: Any = object()
+
+# A repr shows the first keys, as reprlib does (a device spec has 40 and
+# more; the count is said beside them).
+_REPR = reprlib.Repr()
+_REPR.maxlist = 6
+_REPR.maxstring = 60
 
 # The kinds each typed getter takes (the C getters' rule, sysdesc/get.h;
 # Python's int has no width: an i128 is an int here).
@@ -76,7 +83,7 @@ class Map(_sysdesc.Node, Mapping):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"<sysdesc.Map {self.kind} of {len(self)} entries: {list(self.keys())!r}>"
+        return f"<sysdesc.Map {self.kind} of {len(self)} entries: {_REPR.repr(list(self.keys()))}>"
 
     def attribute(self, *keys: str, scope: Optional[str] = None) -> Attribute:
         """The value at ``keys`` with its MLIR kind, type and text (sysdesc.Attribute)."""
@@ -170,7 +177,10 @@ class Spec(Map):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        devices = ", ".join(self.keys()) or "no system spec"
+        ids = list(self.keys())
+        devices = ", ".join(ids[:_REPR.maxlist]) or "no system spec"
+        if len(ids) > _REPR.maxlist:
+            devices += f", ... ({len(ids)} devices)"
         return f"<sysdesc.Spec {self.system.source!r}: {devices}>"
 
     @property

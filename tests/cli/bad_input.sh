@@ -220,7 +220,8 @@ awk 'BEGIN { printf "#dlti.map<\"a\" = dense<["; for (i = 0; i < 3000; i++) prin
 check 2 "memory budget of 67108864 bytes exceeded" "dense of 3000 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" fmt "$T/wided.mlir"
 printf 'D:\n  a: [' >"$T/wide.yaml"
 awk 'BEGIN { for (i = 0; i < 100; i++) printf "%s!i16777215 1", (i ? ", " : ""); print "]" }' >>"$T/wide.yaml"
-check 2 "wide.yaml:2:7: error: memory budget of 67108864 bytes exceeded" "YAML of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" convert --no-check "$T/wide.yaml"
+# the 32nd 2 MB integer is the one past 64 MiB (column 7 + 31 * 14)
+check 2 "wide.yaml:2:441: error: memory budget of 67108864 bytes exceeded" "YAML of 2 MB integers (budget 64 MiB)" env SYSDESC_MAX_MEMORY=64M "$SYSDESC" convert --no-check "$T/wide.yaml"
 check 0 "" "a small file within a small budget" env SYSDESC_MAX_MEMORY=1M "$SYSDESC" fmt "$SRCDIR/examples/two-devices.mlir"
 # What one input may allocate is in proportion to its size (64 MiB, or 256
 # bytes a byte), whatever the budget: a 6 KB file of 2,000 integers of

@@ -7,7 +7,8 @@ SYSDESC_MAX_MEMORY from 4 KiB to 1 MiB.
 
 Each run must end (no hang), exit 0 with output and no error, or exit 1-3
 with a sane message: one FILE:LINE:COL: error: line or more, printable,
-never the text of an error that was never set, never a crash.  And the sweep
+never the text of an error that was never set, never a crash, never "out of
+memory" (the budget refused: the error names it, issue 35).  And the sweep
 must reach the budget: each command says "memory budget" at least once, so
 that the budget is what the sweep tests.
 
@@ -23,6 +24,7 @@ from timebound import limit  # noqa: E402
 SYSDESC = os.environ["SYSDESC"]
 SRCDIR = os.environ["SRCDIR"]
 T = tempfile.mkdtemp(prefix="sysdesc-budget-")
+# an error that was never set: no text (and the old safety net's words)
 UNSET = "failed without giving a reason"
 BUDGETS = ["4K", "8K", "16K", "24K", "32K", "48K", "64K", "96K", "128K", "192K", "256K",
            "384K", "512K", "1M"]
@@ -67,6 +69,8 @@ files["mlir"] = write("spec.mlir", "module attributes {dlti.target_system_spec =
                       '"CPU" = #dlti.target_device_spec<"device_type" = "CPU", "extra" = #dlti.map<'
                       + ", ".join('"k%d" = %d' % (i, i) for i in range(n)) + ">>>} {}\n")
 module = write("in.mlir", "module {\n" + "".join('  func.func @f%d() { return }\n' % i for i in range(200)) + "}\n")
+# a count makes its ids after the load, in the composition's own builder
+one = write("one.yaml", "CPU:\n  device_type: CPU\n")
 override = write("override.yaml", "CPU:\n  cache:\n    L1:\n      size_in_bytes: 4096\n")
 xml = os.path.join(SRCDIR, "tests", "data", "xml", "gpu_server.xml")
 
@@ -82,6 +86,7 @@ runs += [("mlir fmt", ["fmt", files["mlir"]]),
          ("mlir layout", ["layout", files["mlir"], "i32"]),
          ("attach module", ["attach", files["ints"], module]),
          ("show", ["show", "nvidia/h100-sxm"]),
+         ("counted compose", ["compose", one + ":20000"]),
          ("override", ["probe", "--xml", xml, "-q", "--override", override]),
          ("probe --xml", ["probe", "--xml", xml, "-q"]),
          ("probe cluster", ["probe", "--xml", xml, "--xml", os.path.join(SRCDIR, "tests", "data", "xml", "gpu.xml"), "-q"])]
@@ -107,8 +112,11 @@ for label, argv in runs:
             problem = "exit %d (a crash)" % r.returncode
         elif any(c < 0x20 and c not in (9, 10) or c == 0x7f for c in r.stderr):
             problem = "control bytes in its message"
-        elif UNSET in err:
+        elif UNSET in err or any(line.rstrip().endswith("error:") for line in err.splitlines()):
             problem = "an error that was never set"
+        elif "out of memory" in err:
+            # no malloc fails here: the budget refused, and the error must say so
+            problem = "'out of memory' where the budget refused"
         elif r.returncode == 0 and ("error:" in err or not r.stdout):
             problem = "exit 0 after a failure"
         elif r.returncode != 0 and (": error: " not in err and not err.startswith("error: ")

@@ -13,8 +13,11 @@ docs/catalog.md:
   that exists) and does not write again a value that base gives;
 * a file of several devices that builds on catalog products is a machine and
   lies under nodes/;
+* every accelerator that is no GPU (device_type ACCEL) names its compute
+  units (compute_unit_name: TPC, NeuronCore-v2), whose count means nothing
+  without it, and its link totals add up (links x one link x 2 directions);
 * arithmetic that must hold for every GPU device (a catalog GPU or a GPU of a
-  system file): bandwidth = bus width / 8 x memory clock x the data-rate
+  system file), and where the keys apply for every accelerator: bandwidth = bus width / 8 x memory clock x the data-rate
   multiplier of its memory type (where both are given), the shared memory
   limits in order, threads and registers in order, L2 <= last level cache,
   runtime-visible memory <= nominal, sparse = 2 x dense, matrix peaks >= the
@@ -255,9 +258,21 @@ for n in names:
     if is_base[n]:
         continue
     for dev, g in resolved[n].items():
-        if not isinstance(g, dict) or g.get("device_type") != "GPU":
+        if not isinstance(g, dict) or g.get("device_type") not in ("GPU", "ACCEL"):
             continue
         where = "%s: %s" % (n, dev)
+        if g.get("device_type") == "ACCEL":
+            check("compute_unit_name" in g or "num_compute_units" not in g,
+                  "%s: an accelerator's num_compute_units without compute_unit_name (TPC, "
+                  "NeuronCore-v2): say what it counts" % where)
+            link = g.get("interconnect", {})
+            k, one, total = (link.get("num_links"),
+                             link.get("bandwidth_per_link_in_bytes_per_second"),
+                             link.get("total_bandwidth_in_bytes_per_second"))
+            if k and one and total:
+                check(close(total, 2 * k * one, BANDWIDTH_TOLERANCE),
+                      "%s: interconnect total %.4g B/s, but %d links x %.4g B/s x 2 = %.4g"
+                      % (where, total, k, one, 2 * k * one))
         bus, clk, bw = (g.get("memory_bus_width_in_bits"), g.get("memory_clock_in_mhz"),
                         g.get("memory_bandwidth_in_bytes_per_second"))
         if bus and clk and bw:

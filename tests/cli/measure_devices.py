@@ -319,7 +319,7 @@ try:
     # ---- 6. usage ----
     for args, what in ((["--device", "GPU7"], "the system has no CPU or GPU device \"GPU7\""),
                        (["--runtimes=opencl"], "go with --device"),
-                       (["--device", "CPU", "--device-timeout", "0"], "--device-timeout takes")):
+                       (["--device", "CPU", "--device-timeout", "0"], "--device-timeout: '0' is not a number")):
         r = run("measure", "--quick", *args)
         check(r.returncode == 2 and what in r.stderr, f"{args}: exit 2 naming it: {r.stderr[-200:]}")
 finally:

@@ -28,6 +28,7 @@ TYPES = {"i64", "f64", "i1", "string", "array<i64>", "[string]", "map", "open_ma
 MD_TYPES = {"i64", "f64", "i1", "string", "array<i64> / [i64]", "[string]", "map",
             "map (any keys)"}
 CLASSES = {"fact", "limit", "peak", "bookkeeping"}
+DEVICE_TYPES = ["CPU", "GPU", "ACCEL"]  # in the schema's order
 FIELDS = ["path", "type", "unit", "devices", "required", "required_if", "class", "min", "max",
           "names", "meaning", "summary"]
 
@@ -57,7 +58,7 @@ for k in keys:
     check(k.get("unit") is None or isinstance(k.get("unit"), str), f"{p}: unit")
     check(k.get("class") in CLASSES, f"{p}: class {k.get('class')!r}")
     dev, req = k.get("devices", []), k.get("required", [])
-    check(dev and set(dev) <= {"CPU", "GPU"}, f"{p}: devices {dev!r}")
+    check(dev and set(dev) <= set(DEVICE_TYPES), f"{p}: devices {dev!r}")
     check(set(req) <= set(dev), f"{p}: required {req!r} outside devices {dev!r}")
     cond = k.get("required_if")
     if cond is not None:
@@ -81,7 +82,7 @@ for k in keys:
         pk = next((x for x in keys if x["path"] == parent), None)
         check(pk is not None and pk["names"], f"{p}: parent {parent} lists no names")
 by_path = {k["path"]: k for k in keys}
-check(by_path.get("device_type", {}).get("required") == ["CPU", "GPU"],
+check(by_path.get("device_type", {}).get("required") == DEVICE_TYPES,
       "device_type is not required of every device")
 check(by_path.get("cache", {}).get("names", [None])[0] == "L1", "cache names")
 check(by_path.get("memory_bandwidth_in_bytes_per_second", {}).get("min") == 1000000000,
@@ -137,7 +138,7 @@ for cells, k in zip(body, keys):
     check(cells[7].startswith(k["meaning"]), f"{k['path']}: meaning {cells[7]!r}")
 
 # --device T: the keys a device of type T may hold, in the same order.
-for t in ("CPU", "GPU"):
+for t in DEVICE_TYPES:
     for args in (("--device", t), (f"--device={t}",)):
         got = [k["path"] for k in load_json(*args)["keys"]]
         want = [k["path"] for k in keys if t in k["devices"]]
@@ -146,11 +147,12 @@ for t in ("CPU", "GPU"):
     check(r.returncode == 0 and len(r.stdout.splitlines()) == 2 + len(want),
           f"schema --format=markdown --device {t}: exit {r.returncode}, "
           f"{len(r.stdout.splitlines())} lines")
-check(set(paths) == {k["path"] for t in ("CPU", "GPU") for k in load_json("--device", t)["keys"]},
-      "--device CPU and --device GPU together are not every key")
+check(set(paths) == {k["path"] for t in DEVICE_TYPES for k in load_json("--device", t)["keys"]},
+      "--device CPU, GPU and ACCEL together are not every key")
 
 # Bad usage: exit 2, an error on stderr, nothing on stdout.
-for args in (("--format", "xml"), ("--format",), ("--device", "TPU"), ("--device",),
+for args in (("--format", "xml"), ("--format",), ("--device", "TPU"), ("--device", "accel"),
+             ("--device",),
              ("extra",), ("--no-such-option",), ("--format=",)):
     r = run(*args)
     check(r.returncode == 2 and "error" in r.stderr and r.stdout == "",

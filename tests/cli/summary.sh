@@ -234,7 +234,7 @@ EOF
 run 2 "long.yaml checked" "$T/long.yaml"
 grep -q "is below the L1's (1572864): a level holds at least the one below it\$" "$T/err" && ok || bad "long.yaml: the check does not say why"
 # A device type the schema does not know is a warning, not one of the problems.
-grep -q "long.yaml:.*: warning: device 'EMPTY': unknown device_type 'FPGA' (CPU or GPU)" "$T/err" && ok ||
+grep -q "long.yaml:.*: warning: device 'EMPTY': unknown device_type 'FPGA' (CPU, GPU or ACCEL)" "$T/err" && ok ||
     bad "long.yaml: no warning for the unknown device type: $(cat "$T/err")"
 run 0 "long.yaml" --no-check "$T/long.yaml"
 width "long.yaml"

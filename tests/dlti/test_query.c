@@ -446,6 +446,19 @@ static void hints(void **state)
     k[0] = dlti_key_string(ctx, "CPUX", 4);
     assert_int_equal(dlti_query_hint(s, NULL, k, 1, out, sizeof(out)), 0);
     assert_string_equal(out, "did you mean \"CPU\"?");
+    /* A key in the wrong case is suggested, however short ("l1" is within no
+     * edit-distance limit): `sysdesc query SPEC gpu`, `... CPU cache l1`. */
+    k[0] = dlti_key_string(ctx, "cpu", 3);
+    assert_int_equal(dlti_query_hint(s, NULL, k, 1, out, sizeof(out)), 0);
+    assert_string_equal(out, "did you mean \"CPU\"?");
+    k[0] = dlti_key_string(ctx, "CPU", 3);
+    k[1] = dlti_key_string(ctx, "cache", 5);
+    k[2] = dlti_key_string(ctx, "l1", 2);
+    assert_int_equal(dlti_query_hint(s, NULL, k, 3, out, sizeof(out)), 0);
+    assert_string_equal(out, "did you mean \"L1\"?");
+    k[1] = dlti_key_string(ctx, "CACHE", 5);
+    assert_int_equal(dlti_query_hint(s, NULL, k, 2, out, sizeof(out)), 0);
+    assert_string_equal(out, "did you mean \"cache\"?");
     k[0] = dlti_key_string(ctx, "CPU", 3);
     k[1] = dlti_key_string(ctx, "n", 1);
     assert_int_equal(dlti_query_hint(s, NULL, k, 2, out, sizeof(out)), -1); /* it is there */

@@ -94,4 +94,32 @@ for prog in pc_c pc_cxx; do
     got=$($run_env "$T/$prog" 2>&1)
     [ "$got" = "$want" ] && echo "ok: pkg-config $prog: $got" || bad "pkg-config $prog printed '$got', not '$want'"
 done
+
+# pkg-config --static: the static library and what it needs, hwloc's own
+# Libs.private (-ludev: libudev-dev, scripts/install-deps) included.  A folder
+# that holds libsysdesc.a alone comes first, so the program links that, not
+# libsysdesc.so.  Its catalog is found from the executable's place (the
+# bindir rule), which this program does not share: SYSDESC_PATH names it.
+# (A wheel has no static library.)
+if [ "${1:-}" != "--wheel" ] && [ -f "$L/libsysdesc.a" ]; then
+    if sflags=$(PKG_CONFIG_PATH="$PCDIR" pkg-config --static --cflags --libs sysdesc); then
+        mkdir "$T/static-only" && ln -s "$L/libsysdesc.a" "$T/static-only/libsysdesc.a"
+        if cc $san -o "$T/pc_static" "$SRCDIR/examples/consumer/consumer.c" -L"$T/static-only" \
+                $sflags 2>"$T/pc_static.log"; then
+            cat=$(find "$P" -type d -path '*/sysdesc/systems' | head -n 1)
+            if readelf -d "$T/pc_static" | grep -q 'NEEDED.*libsysdesc'; then
+                bad "the pkg-config --static program needs libsysdesc.so"
+            else
+                got=$(env -u LD_LIBRARY_PATH SYSDESC_PATH="$cat" "$T/pc_static" 2>&1)
+                [ "$got" = "$want" ] && echo "ok: pkg-config --static pc_static: $got" ||
+                    bad "pkg-config --static pc_static printed '$got', not '$want'"
+            fi
+        else
+            cat "$T/pc_static.log"
+            bad "the pkg-config --static C consumer did not link ($sflags)"
+        fi
+    else
+        bad "pkg-config --static --cflags --libs sysdesc failed"
+    fi
+fi
 exit $fail

@@ -27,7 +27,7 @@ ALLOWED = {
                                         "the directory fsync'ed after the rename, the output "
                                         "locked (flock) for a read-modify-write"),
     ("cli/atomic_write.c", "mkstemp"): (1, "the -o writer: its temporary file"),
-    ("probe/runtimes/rt_cache.c", "openat"): (1, "the cache writer: a new temporary entry (O_CREAT|O_EXCL, "
+    ("probe/cache.c", "openat"): (1, "the cache writer: a new temporary entry (O_CREAT|O_EXCL, "
                                         "O_NOFOLLOW) in the checked directory"),
 }
 

@@ -73,17 +73,17 @@ try:
     # server: they stay out of the class, the rest of the OS device's infos stay.
     gpu_node = next(path for _, k, path in nodes if k == "gpu")
     alone = json.loads(run("probe", "-q", "--no-catalog", "--xml", gpu_node, "--format", "json").stdout)
-    check("NVIDIAUUID" in alone["GPU4"]["hwloc_info"]["nvml0"], "one node alone keeps its GPU's UUID")
-    nvml = spec[cls["gpu"] + ".GPU4"]["hwloc_info"]["nvml0"]
+    check("NVIDIAUUID" in alone["GPU3"]["hwloc_info"]["nvml0"], "one node alone keeps its GPU's UUID")
+    nvml = spec[cls["gpu"] + ".GPU3"]["hwloc_info"]["nvml0"]
     check(nvml == {"Backend": "NVML", "GPUVendor": "NVIDIA Corporation", "GPUModel": "NVIDIA H100 PCIe"},
-          "the class's GPU4 keeps no serial or UUID: %r" % nvml)
+          "the class's GPU3 keeps no serial or UUID: %r" % nvml)
     big = spec[cls["bigmem"] + ".CPU"]["memory"]["total_in_bytes"]
     small = spec[cls["numa"] + ".CPU"]["memory"]["total_in_bytes"]
     check(big == 2 * small, "bigmem's class has twice the memory (%d, %d)" % (big, small))
 
     # Per-node ids through the class: CLI queries on the MLIR file.
     for name, kind, _ in (nodes[0], nodes[1], nodes[3], nodes[N - 1]):
-        dev = "GPU4" if kind == "gpu" else "CPU"
+        dev = "GPU3" if kind == "gpu" else "CPU"
         key = "num_compute_units" if kind == "gpu" else "num_numa_nodes"
         want = run("query", spec_path, cls[kind] + "." + dev, key).stdout
         got = run("query", spec_path, name + "." + dev, key).stdout

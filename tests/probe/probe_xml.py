@@ -4,9 +4,11 @@ itself: an independent reading of the hwloc XML (ElementTree) computes the
 whole expected CPU and GPU devices, rules of docs/keys.md included, and the
 parsed spec must equal it exactly (keys, values, and the documented order of
 the cache map).  Also covers several files (node ids), --set, -o, errors."""
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -167,9 +169,10 @@ def popcount(x):
 # Normalised vendors of well-known PCI vendor ids (pci.ids: 10de NVIDIA
 # Corporation, 1002 Advanced Micro Devices, Inc. [AMD/ATI], 1022 Advanced Micro
 # Devices, Inc. [AMD], 8086 Intel Corporation, 13b5 ARM, 5143 Qualcomm Inc,
-# 1da3 Habana Labs Ltd., 1e52 Tenstorrent Inc).
+# 1da3 Habana Labs Ltd., 1d0f Amazon.com, Inc., 1e52 Tenstorrent Inc); Habana's
+# and Amazon's as the catalog's Gaudi and Trainium entries name them.
 VENDORS = {0x10de: "NVIDIA", 0x1002: "AMD", 0x1022: "AMD", 0x8086: "Intel", 0x13b5: "ARM",
-           0x5143: "Qualcomm", 0x1da3: "Habana Labs", 0x1e52: "Tenstorrent"}
+           0x5143: "Qualcomm", 0x1da3: "Intel", 0x1d0f: "AWS", 0x1e52: "Tenstorrent"}
 
 
 RUNTIMES = ("CUDA", "OpenCL", "NVML", "RSMI", "LevelZero")
@@ -350,9 +353,10 @@ def expected(path, prefix=""):
     spec = {prefix + "CPU": cpu}
 
     # GPUs (docs/keys.md, "Which devices are GPUs"): PCI devices with an OS
-    # device of a compute runtime, processing accelerators (0x12xx), display
-    # devices (0x03xx) of the GPU vendors but the ES1000; then runtime OS
-    # devices without a PCI parent.
+    # device of a compute runtime, processing accelerators (0x12xx) of AMD/ATI
+    # and NVIDIA, display devices (0x03xx) of the GPU vendors but the ES1000;
+    # then runtime OS devices without a PCI parent; then the other processing
+    # accelerators, ACCEL0, ... (counted apart).
     gi = 0
 
     def gpu_osdev(o):
@@ -361,10 +365,14 @@ def expected(path, prefix=""):
     def runtime_osdev(o):
         return gpu_osdev(o) and (o.get("subtype") in RUNTIMES or infos(o).get("Backend") in RUNTIMES)
 
-    def is_gpu(cls, ven, dev, osd):
-        if any(runtime_osdev(o) for o in osd) or cls >> 8 == 0x12:
-            return True
-        return cls >> 8 == 0x03 and ven in (0x10de, 0x1002, 0x8086) and (ven, dev) != (0x1002, 0x515e)
+    def kind(cls, ven, dev, osd):
+        if any(runtime_osdev(o) for o in osd):
+            return "GPU"
+        if cls >> 8 == 0x12:
+            return "GPU" if ven in (0x10de, 0x1002) else "ACCEL"
+        if cls >> 8 == 0x03 and ven in (0x10de, 0x1002, 0x8086) and (ven, dev) != (0x1002, 0x515e):
+            return "GPU"
+        return None
 
     def osdev_keys(g, osd, src):
         """The keys a GPU's OS devices give: the first OS device that has a value wins;
@@ -409,14 +417,20 @@ def expected(path, prefix=""):
     def bus_order(e):
         return tuple(int(x, 16) for x in re.split(r"[:.]", e.get("pci_busid")))
     ancestors_of = {id(e): anc for e, anc in objs}
+    accels = []
     for e in sorted((e for e, _ in bytype.get("PCIDev", [])), key=bus_order):
         m = re.match(r"([0-9a-f]{4}) \[([0-9a-f]{4}):([0-9a-f]{4})\] \[([0-9a-f]{4}):([0-9a-f]{4})\]",
                      e.get("pci_type"))
         cls, ven, dev, sven, sdev = (int(x, 16) for x in m.groups())
         osd = [o for o in e.findall("object") if gpu_osdev(o)]
-        if not is_gpu(cls, ven, dev, osd):
+        k = kind(cls, ven, dev, osd)
+        if not k:
             continue
-        g = {"device_type": "GPU", "schema_version": SCHEMA_VERSION}
+        # An accelerator has no runtime's OS device, and os_devices and
+        # hwloc_info are GPU keys: its PCI keys only.
+        if k == "ACCEL":
+            osd = []
+        g = {"device_type": k, "schema_version": SCHEMA_VERSION}
         src = {"pci": "hwloc PCI discovery"}
         osdev_keys(g, osd, src)
         # A well-known vendor id gives the normalised vendor (the catalog's
@@ -440,6 +454,9 @@ def expected(path, prefix=""):
         if nodes and nodes & (nodes - 1) == 0:
             g["numa_node"] = nodes.bit_length() - 1
             g.setdefault("source", {})["numa_node"] = "hwloc PCI locality"
+        if k == "ACCEL":
+            accels.append(g)
+            continue
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
     # Then runtime OS devices without a PCI parent, one device each, in document order.
@@ -452,6 +469,8 @@ def expected(path, prefix=""):
         osdev_lists(g, [e], src)
         spec["%sGPU%d" % (prefix, gi)] = g
         gi += 1
+    for ai, g in enumerate(accels):
+        spec["%sACCEL%d" % (prefix, ai)] = g
     return spec
 
 
@@ -506,6 +525,7 @@ for f in FIXTURES:
     exp = expected(f)
     adopt_uarch(got, exp)
     check(same(got, exp), "%s: spec differs from the fixture" % f)
+    check(list(got) == list(exp), "%s: device order %s, want %s" % (f, list(got), list(exp)))
     for dev, keys in got.items():
         check(list(keys)[:2] == ["device_type", "schema_version"],
               "%s: %s does not start with device_type, schema_version" % (f, dev))
@@ -622,7 +642,31 @@ for dev, r in raw.items():
               "gpu_server.xml %s filled from %s" % (dev, hit[0]))
     else:
         check(filled[dev] == r, "gpu_server.xml %s: the catalog does not know it, left alone" % dev)
-check(matched == ["amd/mi210", "nvidia/h100-pcie", "nvidia/l40s"], "gpu_server.xml catalog matches %s" % matched)
+check(matched == ["amd/mi210", "nvidia/h100-pcie", "nvidia/l40s", "intel/gaudi2"],
+      "gpu_server.xml catalog matches %s" % matched)
+# The Gaudi2 (1da3:1020, class 0x1200) is an accelerator that is no GPU: ACCEL1
+# after the Tenstorrent at 80:00.0 (ACCEL0), filled from intel/gaudi2, an ACCEL
+# entry, with the entry's own keys (num_matrix_engines: no GPU's).
+gaudi = next(iter(show("intel/gaudi2").values()))
+acc = {dev: g for dev, g in filled.items() if dev.startswith("ACCEL")}
+check(list(acc) == ["ACCEL0", "ACCEL1", "ACCEL2", "ACCEL3"] and
+      [g.get("pci_bus_id") for g in acc.values()] ==
+      ["0000:80:00.0", "0000:82:00.0", "0000:83:00.0", "0000:84:00.0"],
+      "gpu_server.xml: the four processing accelerators are ACCEL0..3 in bus id order: %s" %
+      [(d, g.get("pci_bus_id")) for d, g in acc.items()])
+g2 = acc.get("ACCEL1", {})
+check(g2.get("device_type") == "ACCEL" == gaudi.get("device_type") and
+      g2.get("pci_device_id") in gaudi.get("pci_device_ids", []) and
+      "intel/gaudi2" in g2.get("source", {}).get("catalog", ""),
+      "gpu_server.xml ACCEL1 is the Gaudi2, filled from intel/gaudi2: %r" % g2.get("source"))
+check(all(g2.get(k) == gaudi[k] for k in ("vendor", "arch", "num_compute_units", "compute_unit_name",
+                                          "num_matrix_engines", "memory_size_in_bytes",
+                                          "memory_bandwidth_in_bytes_per_second",
+                                          "peak_ops_per_second") if k in gaudi) and
+      "num_matrix_engines" in gaudi and raw["ACCEL1"].get("vendor") == gaudi.get("vendor"),
+      "ACCEL1 holds the catalog's Gaudi2 values, and the probe names the vendor as the entry does")
+check(not any(k in g for g in acc.values() for k in ("os_devices", "hwloc_info", "runtimes")),
+      "accelerators carry no GPU bookkeeping keys")
 
 def told_apart(xml, want):
     """Each GPU of `xml` (by PCI bus id) filled from the catalog entry `want`
@@ -680,6 +724,86 @@ check("not nvidia/mig/h100-sxm-7g.80gb: a partition profile, and the whole produ
       in how["0000:01:00.0"], "the whole H100 is not its 7g.80gb profile: %r" % how["0000:01:00.0"])
 check("not nvidia/a100-sxm-40gb: num_compute_units 14, not 108" in how["0000:03:00.0"],
       "the A100 MIG slice's reason: %r" % how["0000:03:00.0"])
+
+# Processing accelerators (class 0x12xx) of the GPU vendors: AMD's Instinct
+# MI200/MI300 report that class (1002:74a1 MI300X), and one that hwloc saw
+# without a runtime (no ROCm in the process that wrote the file) is still a
+# GPU; Intel's class-0x12 device is its NPU (8086:7d1d), an ACCEL.  A copy of
+# partitions.xml with those two devices' OS devices removed, the second made
+# Intel's NPU.
+scratch = tempfile.mkdtemp(prefix="sysdesc-probe-xml-")
+atexit.register(shutil.rmtree, scratch, True)
+
+
+def edited_copy(src, edits):
+    """src with each PCI device `bus` of `edits` {bus: (pci_type or None,
+    {info: value})} stripped of its OS devices, its type and infos set."""
+    tree = ET.parse(os.path.join(XMLDIR, src))
+    for e in tree.getroot().iter("object"):
+        if e.get("type") != "PCIDev" or e.get("pci_busid") not in edits:
+            continue
+        pci_type, names = edits[e.get("pci_busid")]
+        for c in [c for c in e if c.tag == "object" and c.get("type") == "OSDev"]:
+            e.remove(c)
+        if pci_type:
+            e.set("pci_type", pci_type)
+        for i in e.findall("info"):
+            if i.get("name") in names:
+                i.set("value", names[i.get("name")])
+    path = os.path.join(scratch, src)
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE topology SYSTEM "hwloc2.dtd">\n')
+        f.write(ET.tostring(tree.getroot(), encoding="unicode"))
+    return path
+
+
+npu = edited_copy("partitions.xml", {
+    "0000:05:00.0": (None, {}),
+    "0000:04:00.0": ("1200 [8086:7d1d] [8086:7d1d] 04",
+                     {"PCIVendor": "Intel Corporation", "PCIDevice": "Meteor Lake NPU"})})
+got = parse(probe("--xml", npu, "--no-catalog", "-q").stdout)
+exp = expected(npu)
+adopt_uarch(got, exp)
+check(same(got, exp) and list(got) == list(exp), "edited partitions.xml: spec differs from the fixture")
+raw = probe_json("--xml", npu, "--no-catalog")
+by_bus = {g.get("pci_bus_id"): (dev, g) for dev, g in raw.items() if isinstance(g, dict)}
+dev, mi300 = by_bus.get("0000:05:00.0", (None, {}))
+check(dev == "GPU3" and mi300.get("device_type") == "GPU" and mi300.get("pci_class_id") == 0x1200 and
+      mi300.get("vendor") == "AMD" and "os_devices" not in mi300,
+      "an MI300X (class 0x1200) without a runtime's OS device stays a GPU: %s %r" % (dev, mi300))
+dev, intel_npu = by_bus.get("0000:04:00.0", (None, {}))
+check(dev == "ACCEL0" and intel_npu.get("device_type") == "ACCEL" and
+      intel_npu.get("vendor") == "Intel" and intel_npu.get("model") == "Meteor Lake NPU",
+      "Intel's NPU (8086:7d1d, class 0x1200) is ACCEL0: %s %r" % (dev, intel_npu))
+filled = probe_json("--xml", npu)
+check(same(filled[by_bus["0000:05:00.0"][0]],
+           filled_device(mi300, next(iter(show("amd/mi300x").values())), "amd/mi300x",
+                         filled[by_bus["0000:05:00.0"][0]])),
+      "the MI300X without a runtime is filled from amd/mi300x, a GPU entry")
+check(filled.get("ACCEL0") == intel_npu, "no catalog entry claims the NPU: left alone")
+
+# The visibility variables choose GPUs; an accelerator is none: on "this host"
+# (HWLOC_THISSYSTEM=1 over gpu_server.xml) CUDA_VISIBLE_DEVICES and
+# HIP_VISIBLE_DEVICES hide and renumber GPUs, and every ACCEL stays, the same.
+def host_probe(**env):
+    e = {k: v for k, v in os.environ.items()
+         if not re.match(r"(CUDA|ROCR|HIP|GPU|ZE)_|HWLOC_", k)}
+    e.update(HWLOC_XMLFILE=os.path.join(XMLDIR, "gpu_server.xml"), HWLOC_THISSYSTEM="1",
+             XDG_CACHE_HOME=os.path.join(scratch, "cache"), **env)
+    r = subprocess.run([SYSDESC, "probe", "--format", "json", "-q", "--no-catalog", "--no-cache",
+                        "--runtimes=none", "--gcc=", "--clang=", "--llc="], capture_output=True, text=True, env=e)
+    check(r.returncode == 0, "host probe over gpu_server.xml %s: %s" % (env, r.stderr.strip()[:300]))
+    return json.loads(r.stdout) if r.returncode == 0 else {}
+
+
+whole = host_probe()
+hidden = host_probe(CUDA_VISIBLE_DEVICES="1", HIP_VISIBLE_DEVICES="0")
+gpus = lambda d: [g.get("pci_bus_id") for k, g in d.items() if k.startswith("GPU")]
+accels = lambda d: {k: g for k, g in d.items() if k.startswith("ACCEL")}
+check(len(accels(whole)) == 4 and accels(hidden) == accels(whole) and
+      len(gpus(hidden)) == len(gpus(whole)) - 1 and gpus(hidden) != gpus(whole),
+      "the variables hide a GPU (%s of %s) and leave ACCEL0..3 alone (%s)" %
+      (gpus(hidden), gpus(whole), list(accels(hidden))))
 
 # --no-io drops the GPUs of an XML file; --quiet silences warnings.
 got = parse(probe("--xml", "gpu.xml", "--no-io").stdout)
@@ -768,7 +892,7 @@ for path, twin in (("CPU.cache.L3.size_in_bytes", "L3_cache_size_in_bytes"),
           twin not in r.stderr and r.stderr.endswith("; write 33554432 (bytes)\n"),
           "--set %s as a string: one problem, the key written: %r" % (path, r.stderr))
 r = probe("--xml", "one_socket.xml", "--set", "node9.CPU.x=1", rc=2)
-check("device 'node9' has no 'device_type' (CPU or GPU) and its id does not tell it" in r.stderr,
+check("device 'node9' has no 'device_type' (CPU, GPU or ACCEL) and its id does not tell it" in r.stderr,
       "--set new device: %r" % r.stderr)
 
 # --override FILE: a YAML system's leaves replace probed values, then --set wins.

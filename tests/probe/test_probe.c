@@ -334,7 +334,7 @@ static void gpu_vendors(void **state)
         {"0000:81:00.0", "NVIDIA", "NVIDIA Corporation"},
         {"0000:04:00.0", "AMD", "Advanced Micro Devices, Inc. [AMD/ATI]"},
         {"0000:00:02.0", "Intel", "Intel Corporation"},
-        {"0000:82:00.0", "Habana Labs", "Habana Labs Ltd."},
+        {"0000:82:00.0", "Intel", "Habana Labs Ltd."}, /* the catalog's Gaudi entries' name */
         {"0000:83:00.0", "FuriosaAI, Inc.", "FuriosaAI, Inc."},   /* PCIVendor */
         {"0000:02:00.0", "Moore Threads", "Moore Threads Technology Co.,Ltd"}, /* GPUVendor */
         {"0000:80:00.0", "Tenstorrent", NULL}, /* no PCI names: the table's */
@@ -369,16 +369,19 @@ static void gpu_vendors(void **state)
 }
 
 /* Display-only devices (BMC VGA, Matrox G200eR2, ATI ES1000) and a DRM node
- * without a PCI parent are not GPUs; processing accelerators, GPUs of the
- * GPU vendors and devices with a runtime's OS device are. */
+ * without a PCI parent are not GPUs; GPUs of the GPU vendors and devices
+ * with a runtime's OS device are; the other processing accelerators are
+ * ACCEL devices. */
 static void gpu_rules(void **state)
 {
     (void)state;
     dlti_context *ctx = dlti_context_new();
     const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
-    assert_int_equal(dlti_attr_size(s), 11); /* CPU and GPU0..GPU9 */
-    assert_non_null(q(ctx, s, "GPU9"));
-    assert_null(q(ctx, s, "GPU10"));
+    assert_int_equal(dlti_attr_size(s), 11); /* CPU, GPU0..GPU5 and ACCEL0..ACCEL3 */
+    assert_non_null(q(ctx, s, "GPU5"));
+    assert_null(q(ctx, s, "GPU6"));
+    assert_non_null(q(ctx, s, "ACCEL3"));
+    assert_null(q(ctx, s, "ACCEL4"));
     for (size_t d = 0; d < dlti_attr_size(s); d++) {
         char path[64];
         snprintf(path, sizeof(path), "%s/pci_bus_id",
@@ -395,22 +398,30 @@ static void gpu_rules(void **state)
 
 /* GPU ids follow the PCI bus ids (domain, bus, device, function), not
  * hwloc's order (domain 1 first, then bus 83 before 82...); the OS device
- * without a PCI parent comes last. */
+ * without a PCI parent comes last; the accelerators that are no GPU are
+ * ACCEL0, ... in bus id order, counted apart. */
 static void gpu_order(void **state)
 {
     (void)state;
     dlti_context *ctx = dlti_context_new();
     const dlti_attr *s = probe_xml(ctx, "gpu_server.xml", NULL);
     static const char *const bus[] = {"0000:00:02.0", "0000:02:00.0", "0000:04:00.0",
-                                      "0000:80:00.0", "0000:81:00.0", "0000:82:00.0",
-                                      "0000:83:00.0", "0000:84:00.0", "0001:01:00.0"};
+                                      "0000:81:00.0", "0001:01:00.0"};
+    static const char *const accel[] = {"0000:80:00.0", "0000:82:00.0", "0000:83:00.0",
+                                        "0000:84:00.0"};
     char path[64];
     for (size_t i = 0; i < sizeof(bus) / sizeof(bus[0]); i++) {
         snprintf(path, sizeof(path), "GPU%zu/pci_bus_id", i);
         assert_string_equal(qs(ctx, s, path), bus[i]);
     }
-    assert_null(q(ctx, s, "GPU9/pci_bus_id"));
-    assert_string_equal(qs(ctx, s, "GPU9/model"), "Mali-G78"); /* opencl2d0 */
+    for (size_t i = 0; i < sizeof(accel) / sizeof(accel[0]); i++) {
+        snprintf(path, sizeof(path), "ACCEL%zu/pci_bus_id", i);
+        assert_string_equal(qs(ctx, s, path), accel[i]);
+        snprintf(path, sizeof(path), "ACCEL%zu/device_type", i);
+        assert_string_equal(qs(ctx, s, path), "ACCEL");
+    }
+    assert_null(q(ctx, s, "GPU5/pci_bus_id"));
+    assert_string_equal(qs(ctx, s, "GPU5/model"), "Mali-G78"); /* opencl2d0 */
     dlti_context_free(ctx);
 }
 

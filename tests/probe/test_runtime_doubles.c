@@ -58,7 +58,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    /* What the sources saw reads back through the answer reader a child's
+    /* What the sources saw is accepted by the check a child's
      * answer and a cache entry go through (rt_text.c: only the keys and
      * kinds a source writes): every case of every double. */
     size_t len;
@@ -67,7 +67,7 @@ static int teardown(void **state)
     pb_run back;
     pb_run_init(&back, f->ctx, &f->opts);
     const dlti_attr *answer = dlti_attr_parse(f->ctx, text, len, "answer", NULL);
-    if (!answer || pb_rt_load(&back, answer) != 0 || back.nrt != f->run.nrt)
+    if (!answer || pb_rt_accept(&back, answer) != 0 || back.nrt != f->run.nrt)
         fail_msg("the answer does not read back: %.300s", text);
     free(text);
     pb_run_free(&back);
@@ -97,16 +97,25 @@ static void config(fixture *f, const char *first, ...)
 
 /* ---- reading what the probes added ---- */
 
-static const dlti_attr *get(fixture *f, const pb_map *m, const char *key)
+/* The value of `key` in map `m` (NULL: no map, no value). */
+static const dlti_attr *get(fixture *f, const dlti_attr *m, const char *key)
 {
-    dlti_key k = dlti_key_string(f->ctx, key, strlen(key));
-    for (size_t i = 0; i < m->n; i++)
-        if (m->e[i].key == k)
-            return m->e[i].value;
-    return NULL;
+    return m ? dlti_attr_lookup(m, dlti_key_string(f->ctx, key, strlen(key))) : NULL;
 }
 
-static int64_t get_i64(fixture *f, const pb_map *m, const char *key)
+/* A map of a device's answer ("unified", "view", "partitions"); NULL when
+ * the source left it empty (an answer leaves out empty maps). */
+static const dlti_attr *sub(const dlti_attr *dev, const char *key)
+{
+    return pb_rt_get(dev, key);
+}
+
+static size_t size_of(const dlti_attr *m)
+{
+    return m ? dlti_attr_size(m) : 0;
+}
+
+static int64_t get_i64(fixture *f, const dlti_attr *m, const char *key)
 {
     const dlti_attr *a = get(f, m, key);
     if (!a)
@@ -116,7 +125,7 @@ static int64_t get_i64(fixture *f, const pb_map *m, const char *key)
     return v;
 }
 
-static bool get_bool(fixture *f, const pb_map *m, const char *key)
+static bool get_bool(fixture *f, const dlti_attr *m, const char *key)
 {
     const dlti_attr *a = get(f, m, key);
     if (!a)
@@ -139,13 +148,13 @@ static void assert_str_attr(const dlti_attr *a, const char *key, const char *wan
     assert_string_equal(got, want);
 }
 
-static void assert_str(fixture *f, const pb_map *m, const char *key, const char *want)
+static void assert_str(fixture *f, const dlti_attr *m, const char *key, const char *want)
 {
     assert_str_attr(get(f, m, key), key, want);
 }
 
 /* Compares the printed attribute: "array<i64: 32>". */
-static void assert_printed(fixture *f, const pb_map *m, const char *key, const char *want)
+static void assert_printed(fixture *f, const dlti_attr *m, const char *key, const char *want)
 {
     const dlti_attr *a = get(f, m, key);
     if (!a)
@@ -171,16 +180,20 @@ static int64_t in_map_i64(fixture *f, const dlti_attr *map, const char *key)
     return v;
 }
 
+static const dlti_attr *map_of(fixture *f, const pb_map *m, dlti_attr_kind kind);
+
 static void assert_skipped(fixture *f, const char *runtime, const char *why)
 {
-    assert_str(f, &f->run.rt_skipped, runtime, why);
+    assert_str(f, map_of(f, &f->run.rt_skipped, DLTI_ATTR_MAP), runtime, why);
 }
 
-static pb_rt_device *rt(fixture *f, const char *runtime, int ordinal)
+/* A device's answer map, as the source added it. */
+static const dlti_attr *rt(fixture *f, const char *runtime, int ordinal)
 {
     for (size_t i = 0; i < f->run.nrt; i++)
-        if (strcmp(f->run.rt[i].runtime, runtime) == 0 && f->run.rt[i].ordinal == ordinal)
-            return &f->run.rt[i];
+        if (strcmp(pb_rt_text(f->run.rt[i], "runtime"), runtime) == 0 &&
+            pb_rt_ordinal(f->run.rt[i]) == ordinal)
+            return f->run.rt[i];
     fail_msg("no %s device %d", runtime, ordinal);
     return NULL;
 }
@@ -189,7 +202,7 @@ static size_t count_rt(fixture *f, const char *runtime)
 {
     size_t n = 0;
     for (size_t i = 0; i < f->run.nrt; i++)
-        n += strcmp(f->run.rt[i].runtime, runtime) == 0;
+        n += strcmp(pb_rt_text(f->run.rt[i], "runtime"), runtime) == 0;
     return n;
 }
 
@@ -227,23 +240,27 @@ static void assert_schema_valid(fixture *f)
     pb_map devices;
     pb_init(&devices);
     for (size_t i = 0; i < f->run.nrt; i++) {
-        const pb_rt_device *d = &f->run.rt[i];
+        const dlti_attr *d = f->run.rt[i];
+        const dlti_attr *unified = sub(d, "unified"), *view = sub(d, "view");
         pb_map dev, runtimes;
         pb_init(&dev);
         pb_init(&runtimes);
         pb_str(f->ctx, &dev, "device_type", "GPU");
-        for (size_t k = 0; k < d->unified.n; k++) {
+        for (size_t k = 0; k < size_of(unified); k++) {
             size_t len = 0;
-            const char *key = dlti_key_str(d->unified.e[k].key, &len);
+            const char *key = dlti_key_str(dlti_attr_entry_key(unified, k), &len);
             char name[128];
             snprintf(name, sizeof(name), "%.*s", (int)len, key);
-            pb_add(f->ctx, &dev, name, d->unified.e[k].value);
+            pb_add(f->ctx, &dev, name, dlti_attr_entry_value(unified, k));
         }
-        pb_add(f->ctx, &runtimes, d->runtime, map_of(f, &d->view, DLTI_ATTR_MAP));
+        pb_map empty;
+        pb_init(&empty);
+        pb_add(f->ctx, &runtimes, pb_rt_text(d, "runtime"),
+               view ? view : map_of(f, &empty, DLTI_ATTR_MAP));
         pb_add(f->ctx, &dev, "runtimes", map_of(f, &runtimes, DLTI_ATTR_MAP));
         pb_free(&runtimes);
-        if (d->partitions.n)
-            pb_add(f->ctx, &dev, "partitions", map_of(f, &d->partitions, DLTI_ATTR_MAP));
+        if (sub(d, "partitions"))
+            pb_add(f->ctx, &dev, "partitions", sub(d, "partitions"));
         char id[32];
         snprintf(id, sizeof(id), "GPU%zu", i);
         pb_add(f->ctx, &devices, id, map_of(f, &dev, DLTI_ATTR_DEVICE_SPEC));
@@ -292,6 +309,9 @@ static const char cuda_two_gpus[] =
     "cuda.0.attr.120 = 1       # CLUSTER_LAUNCH\n"
     "cuda.0.attr.95 = 1        # COOPERATIVE_LAUNCH\n"
     "cuda.0.attr.18 = 0        # INTEGRATED\n"
+    "cuda.0.attr.31 = 1        # CONCURRENT_KERNELS\n"
+    "cuda.0.attr.83 = 1        # MANAGED_MEMORY\n"
+    "cuda.0.attr.109 = 134213632 # MAX_ACCESS_POLICY_WINDOW_SIZE\n"
     "cuda.0.attr.84 = 0        # MULTI_GPU_BOARD\n"
     "cuda.0.attr.75 = 9\ncuda.0.attr.76 = 0\n"
     "# a MIG 1g slice of an A100-like GPU: a CUDA device of its own\n"
@@ -314,15 +334,15 @@ static void test_cuda_two_gpus(void **state)
     config(f, cuda_two_gpus, line, NULL);
     probe(f, pb_rt_cuda.probe);
     assert_int_equal(count_rt(f, "cuda"), 2);
-    assert_null(get(f, &f->run.rt_skipped, "cuda"));
+    assert_null(get(f, map_of(f, &f->run.rt_skipped, DLTI_ATTR_MAP), "cuda"));
 
-    pb_rt_device *h = rt(f, "cuda", 0);
-    assert_string_equal(h->name, "NVIDIA H100 80GB HBM3");
-    assert_string_equal(h->bus_id, "0000:1b:00.0"); /* lower case, as pci.c */
-    assert_string_equal(h->uuid, "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
-    assert_string_equal(h->driver, "CUDA 12.4");
-    assert_false(h->is_cpu);
-    const pb_map *u = &h->unified;
+    const dlti_attr *h = rt(f, "cuda", 0);
+    assert_string_equal(pb_rt_text(h, "name"), "NVIDIA H100 80GB HBM3");
+    assert_string_equal(pb_rt_text(h, "bus_id"), "0000:1b:00.0"); /* lower case, as pci.c */
+    assert_string_equal(pb_rt_text(h, "uuid"), "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    assert_string_equal(pb_rt_text(h, "driver"), "CUDA 12.4");
+    assert_false(pb_rt_is_cpu(h));
+    const dlti_attr *u = sub(h, "unified");
     assert_str(f, u, "vendor", "NVIDIA");
     assert_str(f, u, "model", "NVIDIA H100 80GB HBM3");
     assert_str(f, u, "arch", "sm_90");
@@ -355,7 +375,7 @@ static void test_cuda_two_gpus(void **state)
     assert_null(get(f, u, "cluster_launch"));
     assert_null(get(f, u, "total_constant_memory_in_bytes"));
 
-    const pb_map *v = &h->view;
+    const dlti_attr *v = sub(h, "view");
     assert_int_equal(get_i64(f, v, "ordinal"), 0);
     assert_int_equal(get_i64(f, v, "driver_api_version"), 12040);
     assert_str(f, v, "name", "NVIDIA H100 80GB HBM3");
@@ -372,20 +392,25 @@ static void test_cuda_two_gpus(void **state)
     assert_true(get_bool(f, v, "cooperative_launch"));
     assert_false(get_bool(f, v, "integrated"));
     assert_false(get_bool(f, v, "is_mig_instance"));
+    /* what a tuner reads of the persisting L2, streams and managed memory */
+    assert_true(get_bool(f, v, "concurrent_kernels"));
+    assert_true(get_bool(f, v, "managed_memory"));
+    assert_int_equal(get_i64(f, v, "max_access_policy_window_size_in_bytes"), 134213632);
+    assert_null(get(f, sub(rt(f, "cuda", 1), "view"), "concurrent_kernels"));
     assert_printed(f, v, "max_block_dims", "array<i64: 1024, 1024, 64>");
-    assert_int_equal(h->partitions.n, 0);
+    assert_int_equal(size_of(sub(h, "partitions")), 0);
 
     /* The MIG slice: its own 14 SMs, a MIG- UUID, a partition. */
-    pb_rt_device *m = rt(f, "cuda", 1);
-    assert_string_equal(m->uuid, "MIG-11223344-5566-7788-9900-aabbccddeeff");
-    assert_string_equal(m->bus_id, "0000:3b:00.0");
-    assert_true(get_bool(f, &m->unified, "is_partition"));
-    assert_true(get_bool(f, &m->view, "is_mig_instance"));
-    assert_int_equal(get_i64(f, &m->unified, "num_compute_units"), 14);
-    assert_str(f, &m->unified, "arch", "sm_80");
+    const dlti_attr *m = rt(f, "cuda", 1);
+    assert_string_equal(pb_rt_text(m, "uuid"), "MIG-11223344-5566-7788-9900-aabbccddeeff");
+    assert_string_equal(pb_rt_text(m, "bus_id"), "0000:3b:00.0");
+    assert_true(get_bool(f, sub(m, "unified"), "is_partition"));
+    assert_true(get_bool(f, sub(m, "view"), "is_mig_instance"));
+    assert_int_equal(get_i64(f, sub(m, "unified"), "num_compute_units"), 14);
+    assert_str(f, sub(m, "unified"), "arch", "sm_80");
     /* What the "driver" does not know is absent, not zero. */
-    assert_null(get(f, &m->unified, "L2_cache_size_in_bytes"));
-    assert_null(get(f, &m->view, "cluster_launch"));
+    assert_null(get(f, sub(m, "unified"), "L2_cache_size_in_bytes"));
+    assert_null(get(f, sub(m, "view"), "cluster_launch"));
 
     /* cuInit is slow: the probe calls it once. */
     char text[256] = "";
@@ -429,7 +454,7 @@ static void test_cuda_count_clamped(void **state)
     probe(f, pb_rt_cuda.probe);
     assert_int_equal(count_rt(f, "cuda"), PB_VENDOR_MAX_DEVICES);
     /* the cut is said, never silent (the answer carries it: rt_text.c) */
-    assert_str(f, &f->run.rt_cut, "cuda",
+    assert_str(f, map_of(f, &f->run.rt_cut, DLTI_ATTR_MAP), "cuda",
                "the runtime reports 100000 devices; the first 64 are read (PB_VENDOR_MAX_DEVICES)");
 }
 
@@ -448,23 +473,23 @@ static void test_cuda_bogus_values(void **state)
            "cuda.0.uuid = tooshort\n",
            NULL);
     probe(f, pb_rt_cuda.probe);
-    pb_rt_device *h = rt(f, "cuda", 0);
-    assert_string_equal(h->name, "");
-    assert_string_equal(h->bus_id, "");
-    assert_string_equal(h->uuid, "");
-    assert_null(get(f, &h->unified, "model"));
-    assert_null(get(f, &h->unified, "num_compute_units"));
-    assert_null(get(f, &h->view, "multiprocessor_count"));
-    assert_null(get(f, &h->unified, "subgroup_sizes"));
-    assert_null(get(f, &h->unified, "ecc_enabled"));
-    assert_null(get(f, &h->unified, "max_block_dims"));
-    assert_null(get(f, &h->unified, "max_clock_in_mhz"));
-    assert_null(get(f, &h->unified, "compute_capability"));
-    assert_null(get(f, &h->unified, "arch"));
-    assert_null(get(f, &h->unified, "uuid"));
+    const dlti_attr *h = rt(f, "cuda", 0);
+    assert_string_equal(pb_rt_text(h, "name"), "");
+    assert_string_equal(pb_rt_text(h, "bus_id"), "");
+    assert_string_equal(pb_rt_text(h, "uuid"), "");
+    assert_null(get(f, sub(h, "unified"), "model"));
+    assert_null(get(f, sub(h, "unified"), "num_compute_units"));
+    assert_null(get(f, sub(h, "view"), "multiprocessor_count"));
+    assert_null(get(f, sub(h, "unified"), "subgroup_sizes"));
+    assert_null(get(f, sub(h, "unified"), "ecc_enabled"));
+    assert_null(get(f, sub(h, "unified"), "max_block_dims"));
+    assert_null(get(f, sub(h, "unified"), "max_clock_in_mhz"));
+    assert_null(get(f, sub(h, "unified"), "compute_capability"));
+    assert_null(get(f, sub(h, "unified"), "arch"));
+    assert_null(get(f, sub(h, "unified"), "uuid"));
     /* The rest is still read. */
-    assert_printed(f, &h->unified, "max_grid_dims", "array<i64: 2147483647, 65535, 65535>");
-    assert_int_equal(get_i64(f, &h->unified, "shared_memory_per_block_in_bytes"), 49152);
+    assert_printed(f, sub(h, "unified"), "max_grid_dims", "array<i64: 2147483647, 65535, 65535>");
+    assert_int_equal(get_i64(f, sub(h, "unified"), "shared_memory_per_block_in_bytes"), 49152);
 }
 
 static void test_cuda_environment(void **state)
@@ -476,20 +501,8 @@ static void test_cuda_environment(void **state)
     probe(f, pb_rt_cuda.probe);
     unsetenv("CUDA_VISIBLE_DEVICES");
     unsetenv("CUDA_DEVICE_ORDER");
-    assert_str(f, &rt(f, "cuda", 0)->view, "visible_devices", "1,0");
-    assert_str(f, &rt(f, "cuda", 1)->view, "device_order", "PCI_BUS_ID");
-}
-
-static void test_cuda_not_asked(void **state)
-{
-    fixture *f = *state;
-    config(f, cuda_two_gpus, NULL);
-    f->opts.runtimes = SYSDESC_RUNTIME_OPENCL;
-    probe(f, pb_rt_cuda.probe);
-    probe(f, pb_rt_nvml.probe);
-    assert_int_equal(f->run.nrt, 0);
-    assert_skipped(f, "cuda", "not asked");
-    assert_skipped(f, "nvml", "not asked");
+    assert_str(f, sub(rt(f, "cuda", 0), "view"), "visible_devices", "1,0");
+    assert_str(f, sub(rt(f, "cuda", 1), "view"), "device_order", "PCI_BUS_ID");
 }
 
 /* ---- NVML: the same two GPUs, the A100-like one in MIG mode ---- */
@@ -505,6 +518,9 @@ static const char nvml_two_gpus[] =
     "nvml.0.clock.sm = 1980\nnvml.0.clock.graphics = 1980\nnvml.0.clock.mem = 2619\n"
     "nvml.0.ecc = 1\n"
     "nvml.0.power_limit_mw = 700000\n"
+    "nvml.0.power_min_mw = 200000\nnvml.0.power_max_mw = 700000\n"
+    "nvml.0.supported_mem_clocks = 2619\n"
+    "nvml.0.supported_graphics_clocks = 1980,1755,345\n"
     "nvml.0.pcie_gen = 5\nnvml.0.pcie_width = 16\n"
     "nvml.0.mig = 0\n"
     "nvml.1.name = NVIDIA A100-SXM4-40GB\n"
@@ -514,6 +530,9 @@ static const char nvml_two_gpus[] =
     "nvml.1.clock.sm = 1410\nnvml.1.clock.mem = 1215\n"
     "nvml.1.ecc = 0\nnvml.1.ecc_pending = 1\n"
     "nvml.1.power_limit_mw = 400000\n"
+    "# no power range; a 0 MHz memory clock is not believed\n"
+    "nvml.1.supported_mem_clocks = 1215,0,405\n"
+    "nvml.1.supported_graphics_clocks = 1410,210\n"
     "nvml.1.pcie_gen = 4\nnvml.1.pcie_width = 16\n"
     "nvml.1.mig = 1\nnvml.1.mig_max = 7\n"
     "# two instances, at MIG device indices 0 and 3 (1, 2, 4-6 are empty)\n"
@@ -532,12 +551,12 @@ static void test_nvml_two_gpus_mig(void **state)
     config(f, nvml_two_gpus, NULL);
     probe(f, pb_rt_nvml.probe);
     assert_int_equal(count_rt(f, "nvml"), 2);
-    pb_rt_device *h = rt(f, "nvml", 0);
-    assert_string_equal(h->name, "NVIDIA H100 80GB HBM3");
-    assert_string_equal(h->bus_id, "0000:1b:00.0");
-    assert_string_equal(h->uuid, "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
-    assert_string_equal(h->driver, "NVML, driver 550.54.15");
-    const pb_map *u = &h->unified;
+    const dlti_attr *h = rt(f, "nvml", 0);
+    assert_string_equal(pb_rt_text(h, "name"), "NVIDIA H100 80GB HBM3");
+    assert_string_equal(pb_rt_text(h, "bus_id"), "0000:1b:00.0");
+    assert_string_equal(pb_rt_text(h, "uuid"), "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    assert_string_equal(pb_rt_text(h, "driver"), "NVML, driver 550.54.15");
+    const dlti_attr *u = sub(h, "unified");
     assert_str(f, u, "vendor", "NVIDIA");
     assert_str(f, u, "driver_version", "550.54.15");
     assert_int_equal(get_i64(f, u, "memory_size_in_bytes"), 85520809984);
@@ -547,23 +566,35 @@ static void test_nvml_two_gpus_mig(void **state)
     assert_int_equal(get_i64(f, u, "pcie_generation"), 5);
     assert_int_equal(get_i64(f, u, "pcie_link_width"), 16);
     assert_true(get_bool(f, u, "ecc_enabled"));
-    const pb_map *v = &h->view;
+    const dlti_attr *v = sub(h, "view");
     assert_int_equal(get_i64(f, v, "index"), 0);
     assert_int_equal(get_i64(f, v, "cuda_driver_version"), 12040);
     assert_int_equal(get_i64(f, v, "max_graphics_clock_in_mhz"), 1980);
     assert_int_equal(get_i64(f, v, "enforced_power_limit_in_watts"), 700);
+    /* what a tuner may set: the power limit's range, the supported clocks */
+    assert_int_equal(get_i64(f, v, "min_power_limit_in_watts"), 200);
+    assert_int_equal(get_i64(f, v, "max_power_limit_in_watts"), 700);
+    assert_int_equal(get_i64(f, v, "min_supported_memory_clock_in_mhz"), 2619);
+    assert_int_equal(get_i64(f, v, "max_supported_memory_clock_in_mhz"), 2619);
+    assert_int_equal(get_i64(f, v, "min_supported_graphics_clock_in_mhz"), 345);
+    assert_int_equal(get_i64(f, v, "max_supported_graphics_clock_in_mhz"), 1980);
     assert_false(get_bool(f, v, "mig_mode"));
     assert_null(get(f, v, "max_mig_device_count"));
-    assert_int_equal(h->partitions.n, 0);
+    assert_int_equal(size_of(sub(h, "partitions")), 0);
 
-    pb_rt_device *a = rt(f, "nvml", 1);
-    assert_string_equal(a->bus_id, "0000:3b:00.0");
-    assert_false(get_bool(f, &a->unified, "ecc_enabled"));
-    assert_true(get_bool(f, &a->view, "ecc_pending"));
-    assert_true(get_bool(f, &a->view, "mig_mode"));
-    assert_int_equal(get_i64(f, &a->view, "max_mig_device_count"), 7);
-    assert_int_equal(a->partitions.n, 2);
-    const dlti_attr *p0 = get(f, &a->partitions, "0");
+    const dlti_attr *a = rt(f, "nvml", 1);
+    assert_string_equal(pb_rt_text(a, "bus_id"), "0000:3b:00.0");
+    assert_null(get(f, sub(a, "view"), "min_power_limit_in_watts"));
+    assert_int_equal(get_i64(f, sub(a, "view"), "min_supported_memory_clock_in_mhz"), 405);
+    assert_int_equal(get_i64(f, sub(a, "view"), "max_supported_memory_clock_in_mhz"), 1215);
+    assert_int_equal(get_i64(f, sub(a, "view"), "min_supported_graphics_clock_in_mhz"), 210);
+    assert_int_equal(get_i64(f, sub(a, "view"), "max_supported_graphics_clock_in_mhz"), 1410);
+    assert_false(get_bool(f, sub(a, "unified"), "ecc_enabled"));
+    assert_true(get_bool(f, sub(a, "view"), "ecc_pending"));
+    assert_true(get_bool(f, sub(a, "view"), "mig_mode"));
+    assert_int_equal(get_i64(f, sub(a, "view"), "max_mig_device_count"), 7);
+    assert_int_equal(size_of(sub(a, "partitions")), 2);
+    const dlti_attr *p0 = get(f, sub(a, "partitions"), "0");
     assert_non_null(p0);
     assert_int_equal(dlti_attr_get_kind(p0), DLTI_ATTR_MAP);
     assert_str_attr(in_map(f, p0, "uuid"), "uuid", "MIG-11223344-5566-7788-9900-aabbccddeeff");
@@ -575,7 +606,7 @@ static void test_nvml_two_gpus_mig(void **state)
     assert_int_equal(in_map_i64(f, p0, "compute_instance_id"), 0);
     assert_int_equal(in_map_i64(f, p0, "gpu_instance_slice_count"), 1);
     assert_int_equal(in_map_i64(f, p0, "memory_size_in_bytes"), 5100273664);
-    const dlti_attr *p3 = get(f, &a->partitions, "3");
+    const dlti_attr *p3 = get(f, sub(a, "partitions"), "3");
     assert_non_null(p3);
     assert_int_equal(in_map_i64(f, p3, "num_compute_units"), 42);
     /* No memory info for this instance: its memorySizeMB, in MiB. */
@@ -605,16 +636,16 @@ static void test_nvml_bogus_values(void **state)
            "nvml.1.mig_max = 4000000000\n",
            NULL);
     probe(f, pb_rt_nvml.probe);
-    pb_rt_device *h = rt(f, "nvml", 0);
-    assert_string_equal(h->name, "");
-    assert_string_equal(h->bus_id, "");
-    assert_null(get(f, &h->unified, "model"));
-    assert_null(get(f, &h->unified, "power_limit_in_watts"));
-    assert_null(get(f, &h->unified, "pcie_generation"));
-    assert_null(get(f, &h->unified, "max_clock_in_mhz"));
-    assert_int_equal(get_i64(f, &h->unified, "pcie_link_width"), 16);
+    const dlti_attr *h = rt(f, "nvml", 0);
+    assert_string_equal(pb_rt_text(h, "name"), "");
+    assert_string_equal(pb_rt_text(h, "bus_id"), "");
+    assert_null(get(f, sub(h, "unified"), "model"));
+    assert_null(get(f, sub(h, "unified"), "power_limit_in_watts"));
+    assert_null(get(f, sub(h, "unified"), "pcie_generation"));
+    assert_null(get(f, sub(h, "unified"), "max_clock_in_mhz"));
+    assert_int_equal(get_i64(f, sub(h, "unified"), "pcie_link_width"), 16);
     /* A huge MIG count is bounded; the two instances are still found. */
-    assert_int_equal(rt(f, "nvml", 1)->partitions.n, 2);
+    assert_int_equal(size_of(sub(rt(f, "nvml", 1), "partitions")), 2);
 }
 
 
@@ -661,12 +692,12 @@ static void test_ze_pvc(void **state)
     config(f, ze_pvc, NULL);
     probe(f, pb_rt_level_zero.probe);
     assert_int_equal(count_rt(f, "level_zero"), 1); /* the NPU is left out */
-    pb_rt_device *d = rt(f, "level_zero", 0);
-    assert_string_equal(d->name, "Intel(R) Data Center GPU Max 1550");
-    assert_string_equal(d->bus_id, "0000:3a:00.0");
-    assert_string_equal(d->uuid, "8680d50b-0800-0000-0000-000000000000");
-    assert_string_equal(d->driver, "Level Zero 1.3, driver 16929000");
-    const pb_map *u = &d->unified;
+    const dlti_attr *d = rt(f, "level_zero", 0);
+    assert_string_equal(pb_rt_text(d, "name"), "Intel(R) Data Center GPU Max 1550");
+    assert_string_equal(pb_rt_text(d, "bus_id"), "0000:3a:00.0");
+    assert_string_equal(pb_rt_text(d, "uuid"), "8680d50b-0800-0000-0000-000000000000");
+    assert_string_equal(pb_rt_text(d, "driver"), "Level Zero 1.3, driver 16929000");
+    const dlti_attr *u = sub(d, "unified");
     assert_str(f, u, "vendor", "Intel");
     assert_str(f, u, "compute_unit_name", "Xe-core");
     assert_false(get_bool(f, u, "is_partition"));
@@ -687,7 +718,7 @@ static void test_ze_pvc(void **state)
     assert_int_equal(get_i64(f, u, "max_clock_in_mhz"), 1600);
     assert_int_equal(get_i64(f, u, "pcie_generation"), 5);
     assert_int_equal(get_i64(f, u, "pcie_link_width"), 16);
-    const pb_map *v = &d->view;
+    const dlti_attr *v = sub(d, "view");
     assert_int_equal(get_i64(f, v, "num_slices"), 8);
     assert_int_equal(get_i64(f, v, "num_subslices_per_slice"), 16);
     assert_int_equal(get_i64(f, v, "num_eus_per_subslice"), 8);
@@ -699,8 +730,8 @@ static void test_ze_pvc(void **state)
     assert_printed(f, v, "cache_sizes_in_bytes", "array<i64: 1048576, 427819008>");
     assert_printed(f, v, "max_group_size", "array<i64: 1024, 1024, 1024>");
     assert_null(get(f, v, "affinity_mask"));
-    assert_int_equal(d->partitions.n, 2);
-    const dlti_attr *s0 = get(f, &d->partitions, "0");
+    assert_int_equal(size_of(sub(d, "partitions")), 2);
+    const dlti_attr *s0 = get(f, sub(d, "partitions"), "0");
     assert_non_null(s0);
     assert_int_equal(in_map_i64(f, s0, "num_compute_units"), 64);
     assert_int_equal(in_map_i64(f, s0, "num_execution_units"), 512);
@@ -708,7 +739,7 @@ static void test_ze_pvc(void **state)
     assert_int_equal(in_map_i64(f, s0, "subdevice_id"), 0);
     assert_str_attr(in_map(f, s0, "kind"), "kind", "sub-device");
     assert_str_attr(in_map(f, s0, "uuid"), "uuid", "8680d50b-0800-0000-0000-000000000001");
-    const dlti_attr *s1 = get(f, &d->partitions, "1");
+    const dlti_attr *s1 = get(f, sub(d, "partitions"), "1");
     assert_non_null(s1);
     assert_int_equal(in_map_i64(f, s1, "index"), 1);
     assert_null(in_map(f, s1, "uuid")); /* all zeros: unknown */
@@ -747,18 +778,18 @@ static void test_ze_bogus_values(void **state)
            "ze.0.core_clock = 0\n",
            NULL);
     probe(f, pb_rt_level_zero.probe);
-    pb_rt_device *d = rt(f, "level_zero", 0);
-    assert_string_equal(d->name, "");
-    assert_null(get(f, &d->unified, "model"));
-    assert_printed(f, &d->unified, "subgroup_sizes", "array<i64: 16, 32>");
-    assert_null(get(f, &d->unified, "num_compute_units"));
-    assert_null(get(f, &d->unified, "num_execution_units"));
-    assert_null(get(f, &d->unified, "pcie_generation"));
-    assert_null(get(f, &d->unified, "pcie_link_width"));
-    assert_null(get(f, &d->unified, "max_clock_in_mhz"));
-    assert_string_equal(d->bus_id, "");
+    const dlti_attr *d = rt(f, "level_zero", 0);
+    assert_string_equal(pb_rt_text(d, "name"), "");
+    assert_null(get(f, sub(d, "unified"), "model"));
+    assert_printed(f, sub(d, "unified"), "subgroup_sizes", "array<i64: 16, 32>");
+    assert_null(get(f, sub(d, "unified"), "num_compute_units"));
+    assert_null(get(f, sub(d, "unified"), "num_execution_units"));
+    assert_null(get(f, sub(d, "unified"), "pcie_generation"));
+    assert_null(get(f, sub(d, "unified"), "pcie_link_width"));
+    assert_null(get(f, sub(d, "unified"), "max_clock_in_mhz"));
+    assert_string_equal(pb_rt_text(d, "bus_id"), "");
     /* 1000 claimed, 8 written by the "runtime": the 8 become partitions. */
-    assert_int_equal(d->partitions.n, 8);
+    assert_int_equal(size_of(sub(d, "partitions")), 8);
 }
 
 static void test_ze_many_devices(void **state)
@@ -769,7 +800,7 @@ static void test_ze_many_devices(void **state)
     /* Bounded by what the double can hand out (64) and the probe's maximum. */
     assert_true(count_rt(f, "level_zero") <= PB_VENDOR_MAX_DEVICES);
     assert_true(count_rt(f, "level_zero") >= 1);
-    assert_str(f, &f->run.rt_cut, "level_zero",
+    assert_str(f, map_of(f, &f->run.rt_cut, DLTI_ATTR_MAP), "level_zero",
                "the runtime reports 100000 devices of driver 0; the first 64 are read "
                "(PB_VENDOR_MAX_DEVICES)");
 }
@@ -781,7 +812,7 @@ static void test_ze_affinity_mask(void **state)
     setenv("ZE_AFFINITY_MASK", "0.1", 1);
     probe(f, pb_rt_level_zero.probe);
     unsetenv("ZE_AFFINITY_MASK");
-    assert_str(f, &rt(f, "level_zero", 0)->view, "affinity_mask", "0.1");
+    assert_str(f, sub(rt(f, "level_zero", 0), "view"), "affinity_mask", "0.1");
 }
 
 /* ---- ROCm (HSA): a CPU agent and two MI250X-like GCDs ---- */
@@ -829,12 +860,12 @@ static void test_rocm_gcds(void **state)
     config(f, hsa_gcds, NULL);
     probe(f, pb_rt_rocm.probe);
     assert_int_equal(count_rt(f, "rocm"), 2);
-    pb_rt_device *g = rt(f, "rocm", 0);
-    assert_string_equal(g->name, "AMD Instinct MI250X");
-    assert_string_equal(g->bus_id, "0000:c1:00.0");
-    assert_string_equal(g->uuid, "GPU-5e3b9a1c2d4f6e7a");
-    assert_string_equal(g->driver, "HSA 1.1");
-    const pb_map *u = &g->unified;
+    const dlti_attr *g = rt(f, "rocm", 0);
+    assert_string_equal(pb_rt_text(g, "name"), "AMD Instinct MI250X");
+    assert_string_equal(pb_rt_text(g, "bus_id"), "0000:c1:00.0");
+    assert_string_equal(pb_rt_text(g, "uuid"), "GPU-5e3b9a1c2d4f6e7a");
+    assert_string_equal(pb_rt_text(g, "driver"), "HSA 1.1");
+    const dlti_attr *u = sub(g, "unified");
     assert_str(f, u, "vendor", "AMD");
     assert_str(f, u, "arch", "gfx90a");
     assert_str(f, u, "model", "AMD Instinct MI250X");
@@ -855,7 +886,7 @@ static void test_rocm_gcds(void **state)
     assert_int_equal(get_i64(f, u, "max_shared_memory_per_block_in_bytes"), 65536);
     /* The coarse-grained pool is the device memory, not the larger fine-grained one. */
     assert_int_equal(get_i64(f, u, "memory_size_in_bytes"), 68702699520);
-    const pb_map *v = &g->view;
+    const dlti_attr *v = sub(g, "view");
     assert_str(f, v, "isa_name", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-");
     assert_str(f, v, "target_id", "gfx90a:sramecc+:xnack-");
     assert_str(f, v, "agent_name", "gfx90a");
@@ -872,11 +903,11 @@ static void test_rocm_gcds(void **state)
     assert_printed(f, v, "cache_sizes_in_bytes", "array<i64: 16384, 8388608, 0, 0>");
     assert_str(f, v, "pci_bus_id", "0000:c1:00.0");
 
-    pb_rt_device *g2 = rt(f, "rocm", 1);
-    assert_string_equal(g2->bus_id, "0001:c6:01.1");
-    assert_string_equal(g2->uuid, "");
-    assert_null(get(f, &g2->view, "isa_name"));
-    assert_null(get(f, &g2->unified, "memory_size_in_bytes"));
+    const dlti_attr *g2 = rt(f, "rocm", 1);
+    assert_string_equal(pb_rt_text(g2, "bus_id"), "0001:c6:01.1");
+    assert_string_equal(pb_rt_text(g2, "uuid"), "");
+    assert_null(get(f, sub(g2, "view"), "isa_name"));
+    assert_null(get(f, sub(g2, "unified"), "memory_size_in_bytes"));
     assert_schema_valid(f);
 }
 
@@ -913,17 +944,17 @@ static void test_rocm_bogus_values(void **state)
            "hsa.1.pool.count = 1000000\n",     /* bounded */
            NULL);
     probe(f, pb_rt_rocm.probe);
-    pb_rt_device *g = rt(f, "rocm", 0);
-    assert_string_equal(g->name, "");
-    assert_string_equal(g->uuid, "");
-    assert_string_equal(g->bus_id, "");
-    assert_null(get(f, &g->unified, "model"));
-    assert_null(get(f, &g->unified, "uuid"));
-    assert_null(get(f, &g->unified, "num_compute_units"));
-    assert_null(get(f, &g->unified, "subgroup_sizes"));
-    assert_null(get(f, &g->unified, "max_block_dims"));
-    assert_str(f, &g->unified, "arch", "gfx90a");
-    assert_int_equal(get_i64(f, &g->unified, "memory_size_in_bytes"), 68702699520);
+    const dlti_attr *g = rt(f, "rocm", 0);
+    assert_string_equal(pb_rt_text(g, "name"), "");
+    assert_string_equal(pb_rt_text(g, "uuid"), "");
+    assert_string_equal(pb_rt_text(g, "bus_id"), "");
+    assert_null(get(f, sub(g, "unified"), "model"));
+    assert_null(get(f, sub(g, "unified"), "uuid"));
+    assert_null(get(f, sub(g, "unified"), "num_compute_units"));
+    assert_null(get(f, sub(g, "unified"), "subgroup_sizes"));
+    assert_null(get(f, sub(g, "unified"), "max_block_dims"));
+    assert_str(f, sub(g, "unified"), "arch", "gfx90a");
+    assert_int_equal(get_i64(f, sub(g, "unified"), "memory_size_in_bytes"), 68702699520);
 }
 
 static void test_rocm_visible_devices(void **state)
@@ -933,8 +964,8 @@ static void test_rocm_visible_devices(void **state)
     setenv("ROCR_VISIBLE_DEVICES", "GPU-5e3b9a1c2d4f6e7a", 1);
     probe(f, pb_rt_rocm.probe);
     unsetenv("ROCR_VISIBLE_DEVICES");
-    assert_str(f, &rt(f, "rocm", 0)->view, "visible_devices", "GPU-5e3b9a1c2d4f6e7a");
-    assert_null(get(f, &rt(f, "rocm", 0)->view, "hip_visible_devices"));
+    assert_str(f, sub(rt(f, "rocm", 0), "view"), "visible_devices", "GPU-5e3b9a1c2d4f6e7a");
+    assert_null(get(f, sub(rt(f, "rocm", 0), "view"), "hip_visible_devices"));
 }
 
 /* ---- AMD SMI: partition modes of two MI300X-like GPUs ---- */
@@ -955,15 +986,15 @@ static void test_amd_smi_partition_modes(void **state)
     config(f, smi_two_gpus, NULL);
     probe(f, pb_rt_amd_smi.probe);
     assert_int_equal(count_rt(f, "amd_smi"), 2);
-    pb_rt_device *a = rt(f, "amd_smi", 0);
-    assert_string_equal(a->bus_id, "0000:c1:00.0");
-    assert_string_equal(a->driver, "AMD SMI");
-    assert_str(f, &a->view, "compute_partition", "CPX");
-    assert_str(f, &a->view, "memory_partition", "NPS4");
-    pb_rt_device *b = rt(f, "amd_smi", 1);
-    assert_string_equal(b->bus_id, "0001:e2:01.1");
-    assert_str(f, &b->view, "compute_partition", "SPX");
-    assert_null(get(f, &b->view, "memory_partition"));
+    const dlti_attr *a = rt(f, "amd_smi", 0);
+    assert_string_equal(pb_rt_text(a, "bus_id"), "0000:c1:00.0");
+    assert_string_equal(pb_rt_text(a, "driver"), "AMD SMI");
+    assert_str(f, sub(a, "view"), "compute_partition", "CPX");
+    assert_str(f, sub(a, "view"), "memory_partition", "NPS4");
+    const dlti_attr *b = rt(f, "amd_smi", 1);
+    assert_string_equal(pb_rt_text(b, "bus_id"), "0001:e2:01.1");
+    assert_str(f, sub(b, "view"), "compute_partition", "SPX");
+    assert_null(get(f, sub(b, "view"), "memory_partition"));
     assert_schema_valid(f);
 }
 
@@ -984,9 +1015,9 @@ static void test_amd_smi_bogus(void **state)
            NULL);
     probe(f, pb_rt_amd_smi.probe);
     assert_int_equal(count_rt(f, "amd_smi"), 2);
-    pb_rt_device *a = rt(f, "amd_smi", 0);
-    assert_string_equal(a->bus_id, "");
-    assert_null(get(f, &a->view, "compute_partition"));
+    const dlti_attr *a = rt(f, "amd_smi", 0);
+    assert_string_equal(pb_rt_text(a, "bus_id"), "");
+    assert_null(get(f, sub(a, "view"), "compute_partition"));
 }
 
 /* ---- the "missing" group: doubles that lack one entry point ---- */
@@ -1007,10 +1038,10 @@ static void test_missing_nvml_mig_mode(void **state)
     probe(f, pb_rt_nvml.probe);
     /* An optional entry point: the GPUs are there, without MIG. */
     assert_int_equal(count_rt(f, "nvml"), 2);
-    pb_rt_device *a = rt(f, "nvml", 1);
-    assert_int_equal(a->partitions.n, 0);
-    assert_null(get(f, &a->view, "mig_mode"));
-    assert_int_equal(get_i64(f, &a->unified, "pcie_generation"), 4);
+    const dlti_attr *a = rt(f, "nvml", 1);
+    assert_int_equal(size_of(sub(a, "partitions")), 0);
+    assert_null(get(f, sub(a, "view"), "mig_mode"));
+    assert_int_equal(get_i64(f, sub(a, "unified"), "pcie_generation"), 4);
 }
 
 static void test_missing_ze_pci(void **state)
@@ -1018,10 +1049,10 @@ static void test_missing_ze_pci(void **state)
     fixture *f = *state;
     config(f, ze_pvc, NULL);
     probe(f, pb_rt_level_zero.probe);
-    pb_rt_device *d = rt(f, "level_zero", 0);
-    assert_string_equal(d->bus_id, "");
-    assert_null(get(f, &d->unified, "pcie_generation"));
-    assert_int_equal(get_i64(f, &d->unified, "num_compute_units"), 128);
+    const dlti_attr *d = rt(f, "level_zero", 0);
+    assert_string_equal(pb_rt_text(d, "bus_id"), "");
+    assert_null(get(f, sub(d, "unified"), "pcie_generation"));
+    assert_int_equal(get_i64(f, sub(d, "unified"), "num_compute_units"), 128);
 }
 
 static void test_missing_rocm_pools(void **state)
@@ -1029,10 +1060,10 @@ static void test_missing_rocm_pools(void **state)
     fixture *f = *state;
     config(f, hsa_gcds, NULL);
     probe(f, pb_rt_rocm.probe);
-    pb_rt_device *g = rt(f, "rocm", 0);
-    assert_null(get(f, &g->unified, "memory_size_in_bytes"));
-    assert_null(get(f, &g->unified, "shared_memory_per_block_in_bytes"));
-    assert_int_equal(get_i64(f, &g->unified, "num_compute_units"), 110);
+    const dlti_attr *g = rt(f, "rocm", 0);
+    assert_null(get(f, sub(g, "unified"), "memory_size_in_bytes"));
+    assert_null(get(f, sub(g, "unified"), "shared_memory_per_block_in_bytes"));
+    assert_int_equal(get_i64(f, sub(g, "unified"), "num_compute_units"), 110);
 }
 
 /* ---- the "real" group: no double; what this machine has ---- */
@@ -1085,7 +1116,7 @@ static void test_real_level_zero(void **state)
     }
     if (count_rt(f, "level_zero") > 0)
         return;
-    const dlti_attr *why = get(f, &f->run.rt_skipped, "level_zero");
+    const dlti_attr *why = get(f, map_of(f, &f->run.rt_skipped, DLTI_ATTR_MAP), "level_zero");
     assert_non_null(why);
     const char *s = NULL;
     size_t len = 0;
@@ -1103,7 +1134,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest doubles[] = {
         T(test_cuda_two_gpus),     T(test_cuda_no_device),    T(test_cuda_unknown_error),
         T(test_cuda_negative_count), T(test_cuda_count_clamped), T(test_cuda_bogus_values),
-        T(test_cuda_environment),  T(test_cuda_not_asked),    T(test_nvml_two_gpus_mig),
+        T(test_cuda_environment),  T(test_nvml_two_gpus_mig),
         T(test_nvml_init_fails),   T(test_nvml_bogus_values), T(test_ze_pvc),
         T(test_ze_init_fails),     T(test_ze_no_gpu),         T(test_ze_bogus_values),
         T(test_ze_many_devices),   T(test_ze_affinity_mask),  T(test_rocm_gcds),

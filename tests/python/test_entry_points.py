@@ -90,6 +90,16 @@ def test_catalog_and_names():
         sysdesc.catalog("nvidia/no-such-gpu")
     with pytest.raises(sysdesc.NotFoundError, match="did you mean 'nvidia/h100-sxm'"):
         sysdesc.load("nvidia/h100-sx")
+    # The library's suggestion is the error's hint, as the CLI prints it on a
+    # line of its own; the message is the rest.
+    with pytest.raises(sysdesc.NotFoundError) as e:
+        sysdesc.catalog("nvidia/h100-sx")
+    assert e.value.hint == "did you mean 'nvidia/h100-sxm'?"
+    assert "did you mean" not in e.value.message
+    assert e.value.message.startswith("no such file, and no catalog entry 'nvidia/h100-sx' in ")
+    with pytest.raises(sysdesc.NotFoundError) as e:
+        sysdesc.catalog("nvidia/no-such-gpu")
+    assert e.value.hint is None
 
 
 def test_catalog_vendor_and_model_of_systems():

@@ -64,6 +64,52 @@ def test_meson_install_staged(tmp_path):
     assert got["path"].split(":")[0] == os.path.join(site, "sysdesc", "systems")
 
 
+MOVED_ERRORS = r"""
+import json, sysdesc
+out = {"path": sysdesc.catalog_path()}
+for name in ("nvidia/h100-sx", "nvidia/no-such-gpu"):
+    try:
+        sysdesc.catalog(name)
+    except sysdesc.NotFoundError as e:
+        out[name] = [e.message, e.hint]
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not MESON, reason="meson not found")
+def test_moved_install_errors_name_the_searched_catalog(tmp_path):
+    """A `meson install` whose prefix is then moved: a catalog error lists
+    the directories searched that are there (the package's own catalog),
+    not the prefix the build was configured for, and carries the library's
+    suggestion as its hint."""
+    stage = tmp_path / "stage"
+    r = subprocess.run([MESON, "install", "-C", BUILDDIR, "--no-rebuild", "--destdir", str(stage)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        pytest.skip("meson install --destdir failed: " + r.stdout[-300:])
+    inits = glob.glob(str(stage / "**" / "sysdesc" / "__init__.py"), recursive=True)
+    assert len(inits) == 1
+    moved = tmp_path / "elsewhere"
+    shutil.move(str(stage), str(moved))
+    site = os.path.dirname(os.path.dirname(inits[0])).replace(str(stage), str(moved), 1)
+    env = {k: v for k, v in os.environ.items() if k not in ("SYSDESC_PATH", "PYTHONPATH")}
+    env["PYTHONPATH"] = site
+    r = subprocess.run([sys.executable, "-c", MOVED_ERRORS], cwd=tmp_path, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    import json
+    got = json.loads(r.stdout)
+    searched = got["path"].split(":")
+    assert searched[0] == os.path.join(site, "sysdesc", "systems")
+    assert all(os.path.isdir(d) for d in searched), searched
+    for name, hint in (("nvidia/h100-sx", "did you mean 'nvidia/h100-sxm'?"),
+                       ("nvidia/no-such-gpu", None)):
+        message, got_hint = got[name]
+        assert message == (f"no such file, and no catalog entry '{name}' in {got['path']} "
+                           "(set SYSDESC_PATH to add directories)")
+        assert got_hint == hint
+
+
 def cli_tool():
     return os.environ.get("SYSDESC") or os.path.join(BUILDDIR, "cli", "sysdesc")
 

@@ -19,25 +19,79 @@ def test_query_equals_subscripts():
     assert s["GPU"].query("peak_ops_per_second", "fp64_vector") == 33.5e12
 
 
-def test_query_not_found_carries_mlirs_reason_and_a_hint(cli):
+def test_query_not_found_says_where_the_path_stops(cli):
     s = sysdesc.catalog("nvidia/h100-sxm")
     with pytest.raises(sysdesc.NotFoundError) as e:
         s.query("GPU", "num_compute_unit")
     err = e.value
     assert isinstance(err, KeyError)
-    assert err.message.startswith('key "num_compute_unit" has no DLTI-mapping per attr: '
-                                  "#dlti.target_device_spec<")
+    # The key path, the device, and the first keys there with how many more:
+    # not the device spec whole (MLIR's note), which ran past 1,000 characters.
+    keys = list(s["GPU"].keys())
+    assert err.message == ('no key "num_compute_unit" in GPU (key path GPU.num_compute_unit, '
+                           'device "GPU"); keys there: '
+                           + ", ".join(f'"{k}"' for k in keys[:8])
+                           + f" and {len(keys) - 8} more")
+    assert len(str(err)) < 400
     assert err.hint == 'did you mean "num_compute_units"?'
     # The CLI's words for the same query: MLIR's message as mlir-opt-22 prints
-    # it, the device spec whole (the library's text is cut at 1 KiB), and the
-    # same hint.
+    # it, the device spec whole, and the same hint.
     r = cli("query", "nvidia/h100-sxm", "GPU", "num_compute_unit", check=False)
     assert r.returncode == 1
-    head = err.message.split(" per attr: ", 1)[0]
     whole = s["GPU"].to_mlir_attr()
     assert len(whole) > 1000
-    assert r.stderr.decode().splitlines() == [f"sysdesc: error: {head} per attr: {whole}",
-                                              f"sysdesc: hint: {err.hint}"]
+    assert r.stderr.decode().splitlines() == [
+        f'sysdesc: error: key "num_compute_unit" has no DLTI-mapping per attr: {whole}',
+        f"sysdesc: hint: {err.hint}"]
+
+
+def test_not_found_as_a_user_meets_it():
+    s = sysdesc.catalog("nvidia/h100-sxm")
+    gpu = s["GPU"]
+    cases = [
+        # a nested map reached by subscripts: its whole path and its device
+        (lambda: gpu["interconnect"].query("nam"),
+         'no key "nam" in GPU.interconnect (key path GPU.interconnect.nam, device "GPU"); '
+         'keys there: ' + ", ".join(f'"{k}"' for k in gpu["interconnect"]),
+         'did you mean "name"?'),
+        # a device id in the wrong case: suggested, however short
+        (lambda: s.query("gpu", "num_compute_units"),
+         'no device "gpu" (key path gpu.num_compute_units); devices: "GPU"',
+         'did you mean "GPU"?'),
+        # a key below a value that holds none
+        (lambda: s.query("GPU", "num_compute_units", "x"),
+         'GPU.num_compute_units holds an integer, not keys: no key "x" '
+         '(key path GPU.num_compute_units.x, device "GPU")', None),
+        # nothing near: the message lists the keys, and no hint repeats them
+        (lambda: gpu["never_seen_key_xyz"],
+         None, None),
+    ]
+    for ask, message, hint in cases:
+        with pytest.raises(sysdesc.NotFoundError) as e:
+            ask()
+        if message is not None:
+            assert e.value.message == message
+        assert e.value.hint == hint
+        assert len(str(e.value)) < 400
+
+
+def test_cli_suggests_a_key_in_another_case(cli):
+    for args, want in ((["gpu"], '"GPU"'), (["GPU", "Vendor"], '"vendor"'),
+                       (["GPU", "INTERCONNECT", "name"], '"interconnect"')):
+        r = cli("query", "nvidia/h100-sxm", *args, check=False)
+        assert r.returncode == 1
+        assert r.stderr.decode().splitlines()[-1] == f"sysdesc: hint: did you mean {want}?"
+
+
+def test_map_repr_is_capped():
+    gpu = sysdesc.catalog("nvidia/h100-sxm")["GPU"]
+    keys = list(gpu.keys())
+    assert len(keys) > 6
+    shown = ", ".join(repr(k) for k in keys[:6])
+    assert repr(gpu) == f"<sysdesc.Map target_device_spec of {len(keys)} entries: [{shown}, ...]>"
+    small = gpu["interconnect"]
+    assert repr(small) == (f"<sysdesc.Map map of {len(small)} entries: "
+                           f"{list(small.keys())!r}>")
 
 
 def test_query_needs_a_key():

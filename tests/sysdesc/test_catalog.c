@@ -130,7 +130,7 @@ static void expect_rejected(const char *change, int line, const char *message)
     sysdesc_yaml_options opts = {0};
     opts.search_path = CATALOG;
     /* a key or device type the schema does not know fails only a strict load */
-    if (strncmp(message, "unknown ", 8) == 0 || strstr(message, "(CPU or GPU)")) {
+    if (strncmp(message, "unknown ", 8) == 0 || strstr(message, "unknown device_type")) {
         sysdesc_system ok;
         if (sysdesc_yaml_load(ctx, yaml, strlen(yaml), "x.yaml", &opts, &ok, NULL) != 0)
             fail_msg("refused without --strict: %s", change);
@@ -184,7 +184,73 @@ static void schema_rejects(void **state)
     expect_rejected("  is_partition: true", 3,
                     "device 'GPU' is a partition: give 'num_partitions_per_package' too");
     expect_rejected("  device_type: TPU", 3,
-                    "device 'GPU': unknown device_type 'TPU' (CPU or GPU)");
+                    "device 'GPU': unknown device_type 'TPU'; did you mean 'ACCEL'? (the type "
+                    "of every accelerator that is no GPU)");
+    expect_rejected("  device_type: FPGA", 3,
+                    "device 'GPU': unknown device_type 'FPGA' (CPU, GPU or ACCEL)");
+}
+
+/* The value of `key` as the file writes it on a line "  KEY: VALUE" (the
+ * entry's own text: the peer a query of the loaded entry must agree with). */
+static long long written_value(const char *path, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s: cannot read", path);
+    char line[512], want[128];
+    snprintf(want, sizeof(want), "  %s: ", key);
+    long long v = -1;
+    while (v < 0 && fgets(line, sizeof(line), f))
+        if (strncmp(line, want, strlen(want)) == 0)
+            v = strtoll(line + strlen(want), NULL, 0);
+    fclose(f);
+    if (v < 0)
+        fail_msg("%s: no line '%s'", path, want);
+    return v;
+}
+
+/* Accelerators that are no GPU (device_type ACCEL): found by name and by PCI
+ * id, queried by their id, composed as ACCEL0.. like GPUs. */
+static void accelerator_entries(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"intel/gaudi2", "intel/gaudi3", "aws/trainium",
+                                        "aws/trainium2", "aws/inferentia2"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        dlti_context *ctx = dlti_context_new();
+        dlti_error_t err;
+        char *path = sysdesc_catalog_find(names[i], CATALOG, &err);
+        if (!path)
+            fail_msg("%s: %s", names[i], err.text);
+        sysdesc_yaml_options opts = {0};
+        opts.search_path = CATALOG;
+        sysdesc_system sys;
+        if (sysdesc_yaml_load_file(ctx, path, &opts, &sys, &err) < 0)
+            fail_msg("%s:%d:%d: %s", err.source, err.line, err.column, err.text);
+        /* one device, the accelerator's id, its type */
+        assert_int_equal(dlti_attr_size(sys.spec), 1);
+        const char *type = NULL;
+        assert_int_equal(sysdesc_get_str(&sys, "ACCEL.device_type", &type), SYSDESC_FOUND);
+        assert_string_equal(type, "ACCEL");
+        /* a query reads what the file writes */
+        int64_t units = 0, vendor = 0, id = -1;
+        assert_int_equal(sysdesc_get_i64(&sys, "ACCEL.num_compute_units", &units),
+                         SYSDESC_FOUND);
+        assert_int_equal(units, written_value(path, "num_compute_units"));
+        assert_int_equal(sysdesc_get_i64(&sys, "ACCEL.pci_vendor_id", &vendor), SYSDESC_FOUND);
+        assert_int_equal(vendor, written_value(path, "pci_vendor_id"));
+        const dlti_attr *ids = sysdesc_get_attr(&sys, "ACCEL.pci_device_ids");
+        assert_non_null(ids);
+        assert_int_equal(dlti_attr_get_int64(dlti_attr_element(ids, 0), &id, NULL), 0);
+        /* the PCI id names the entry, as a GPU's does */
+        char *found = NULL;
+        assert_non_null(sysdesc_catalog_match_pci(ctx, (unsigned)vendor, (unsigned)id, CATALOG,
+                                                  &found, &err));
+        assert_string_equal(found, names[i]);
+        free(found);
+        free(path);
+        dlti_context_free(ctx);
+    }
 }
 
 int main(void)
@@ -193,6 +259,7 @@ int main(void)
         cmocka_unit_test(every_entry_passes),
         cmocka_unit_test(find_and_match),
         cmocka_unit_test(schema_rejects),
+        cmocka_unit_test(accelerator_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,7 +113,7 @@ static void table_is_consistent(void **state)
         if (strstr(k->path, "*") && !strstr(k->path, ".*"))
             fail_msg("'%s': '*' is not a whole level", k->path);
         assert_true(k->devices != 0);
-        assert_true((k->devices & ~(unsigned)(SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU)) == 0);
+        assert_true((k->devices & ~(unsigned)SYSDESC_DEVICE_ALL) == 0);
         if (k->required & ~k->devices)
             fail_msg("'%s' is required of devices that do not carry it", k->path);
         /* required_if names a top-level boolean key of the same devices */
@@ -148,8 +148,7 @@ static void table_is_consistent(void **state)
         }
     }
     assert_non_null(by_path("device_type", 11));
-    assert_int_equal(by_path("device_type", 11)->required,
-                     SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU);
+    assert_int_equal(by_path("device_type", 11)->required, SYSDESC_DEVICE_ALL);
 }
 
 /* Every entry is what sysdesc_schema_find() gives for its path (a '*' level
@@ -177,7 +176,8 @@ static void every_entry_is_found(void **state)
         }
         if (sysdesc_schema_find(NULL, path) != k)
             fail_msg("sysdesc_schema_find(NULL, \"%s\") is not '%s'", path, k->path);
-        const char *type = k->devices & SYSDESC_DEVICE_GPU ? "GPU" : "CPU";
+        /* the first type that carries it */
+        const char *type = sysdesc_schema_device_type_name(k->devices & (0u - k->devices));
         if (sysdesc_schema_find(type, path) != k)
             fail_msg("sysdesc_schema_find(\"%s\", \"%s\") is not '%s'", type, path, k->path);
     }
@@ -246,6 +246,29 @@ static void find_filters_by_device_type(void **state)
     assert_int_equal(sysdesc_schema_device_type("Gpu"), 0);
     assert_int_equal(sysdesc_schema_device_type("TPU"), 0);
     assert_int_equal(sysdesc_schema_device_type(NULL), 0);
+    /* names and types both ways, every type */
+    for (unsigned b = 1; b & SYSDESC_DEVICE_ALL; b <<= 1)
+        assert_int_equal(sysdesc_schema_device_type(sysdesc_schema_device_type_name(b)), b);
+    assert_null(sysdesc_schema_device_type_name(0));
+    assert_null(sysdesc_schema_device_type_name(SYSDESC_DEVICE_CPU | SYSDESC_DEVICE_GPU));
+    /* an accelerator: the keys whose meaning it shares, its own, not a GPU's
+     * programming model nor a CPU's caches */
+    assert_int_equal(sysdesc_schema_device_type("ACCEL"), SYSDESC_DEVICE_ACCEL);
+    assert_int_equal(sysdesc_schema_device_type("accel"), 0);
+    static const char *const accel_keys[] = {
+        "vendor", "arch", "pci_device_ids", "memory_size_in_bytes",
+        "memory_bandwidth_in_bytes_per_second", "peak_ops_per_second.bf16_matrix",
+        "num_compute_units", "compute_unit_name", "tdp_in_watts", "interconnect.num_links"};
+    for (size_t i = 0; i < sizeof(accel_keys) / sizeof(accel_keys[0]); i++)
+        if (!sysdesc_schema_find("ACCEL", accel_keys[i]))
+            fail_msg("'%s' is no ACCEL key", accel_keys[i]);
+    assert_non_null(sysdesc_schema_find("ACCEL", "num_matrix_engines"));
+    assert_null(sysdesc_schema_find("GPU", "num_matrix_engines"));
+    assert_null(sysdesc_schema_find("ACCEL", "max_threads_per_block"));
+    assert_null(sysdesc_schema_find("ACCEL", "subgroup_sizes"));
+    assert_null(sysdesc_schema_find("ACCEL", "L2_cache_size_in_bytes"));
+    assert_null(sysdesc_schema_find("ACCEL", "peak_sparse_ops_per_second"));
+    assert_null(sysdesc_schema_find("ACCEL", "cache.L1.size_in_bytes"));
 }
 
 /* ---- sysdesc_schema_check_path ---- */
@@ -295,13 +318,22 @@ static void check_path_messages(void **state)
                 "put your own under 'extra')");
     /* the other device type's keys */
     expect_path("CPU", "CPU", "num_compute_units",
-                "'CPU.num_compute_units' is a GPU key, not a CPU key; did you mean "
+                "'CPU.num_compute_units' is a GPU/ACCEL key, not a CPU key; did you mean "
                 "'num_cores'?");
     expect_path("GPU", "GPU0", "memory.total_in_bytes",
                 "'GPU0.memory' is a CPU key, not a GPU key; did you mean "
                 "'memory_size_in_bytes'?");
     expect_path("GPU", NULL, "cache.L1",
                 "'cache' is a CPU key, not a GPU key");
+    /* an accelerator's: the GPU's twin where it shares the meaning */
+    expect_path("ACCEL", "ACCEL0", "peak_ops_per_second.bf16_matrix", NULL);
+    expect_path("ACCEL", "ACCEL0", "max_frequency_mhz",
+                "'ACCEL0.max_frequency_mhz' is a CPU key, not an ACCEL key; did you mean "
+                "'max_clock_in_mhz'?");
+    expect_path("ACCEL", "ACCEL0", "max_threads_per_block",
+                "'ACCEL0.max_threads_per_block' is a GPU key, not an ACCEL key");
+    expect_path("GPU", "GPU0", "num_matrix_engines",
+                "'GPU0.num_matrix_engines' is an ACCEL key, not a GPU key");
     /* more than one guess */
     expect_path("GPU", "GPU0", "peak_ops_per_second.fp32",
                 "unknown key 'fp32' in 'GPU0.peak_ops_per_second'; did you mean "
@@ -737,13 +769,95 @@ static void required_keys(void **state)
     seen s = {0};
     assert_int_equal(sysdesc_system_check(&sys, 0, NULL, keep, &s), 1);
     assert_int_equal(s.p[0].code, DLTI_ERROR_UNSUPPORTED);
-    assert_string_equal(s.p[0].text, "device 'NPU0' has no 'device_type' (CPU or GPU) and its "
-                                     "id does not tell it: its keys are checked against both "
-                                     "types");
+    assert_string_equal(s.p[0].text, "device 'NPU0' has no 'device_type' (CPU, GPU or ACCEL) "
+                                     "and its id does not tell it: its keys are checked against "
+                                     "every type");
     assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_PARTIAL, NULL, NULL, NULL), 0);
     assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_PARTIAL | SYSDESC_CHECK_COMPLETE,
                                           NULL, NULL, NULL),
                      0);
+    dlti_context_free(ctx);
+}
+
+/* ---- accelerators that are no GPU (device_type ACCEL) ---- */
+
+static void accel_devices(void **state)
+{
+    (void)state;
+    dlti_context *ctx = dlti_context_new();
+    /* the id says the type, as "CPU" and "GPU3" do: ACCEL, ACCEL0, class0.ACCEL3 */
+    static const char *const ids[] = {"ACCEL", "ACCEL0", "class0.ACCEL3"};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        char yaml[256];
+        snprintf(yaml, sizeof(yaml), "%s:\n  num_compute_units: 24\n  num_matrix_engines: 2\n",
+                 ids[i]);
+        sysdesc_system sys = load_raw(ctx, yaml);
+        if (sysdesc_system_check(&sys, 0, NULL, NULL, NULL) != 0)
+            fail_msg("%s: an accelerator's keys refused", ids[i]);
+        snprintf(yaml, sizeof(yaml), "%s:\n  num_cores: 2\n", ids[i]);
+        sys = load_raw(ctx, yaml);
+        seen s = {0};
+        assert_int_equal(sysdesc_system_check(&sys, 0, NULL, keep, &s), 1);
+        char want[256];
+        snprintf(want, sizeof(want),
+                 "'%s.num_cores' is a CPU key, not an ACCEL key; did you mean "
+                 "'num_compute_units'?",
+                 ids[i]);
+        assert_string_equal(s.p[0].text, want);
+    }
+    /* a longer name is no type: "ACCELX" says nothing */
+    sysdesc_system sys = load_raw(ctx, "ACCELX:\n  num_compute_units: 2\n");
+    seen s = {0};
+    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, keep, &s), 1);
+    assert_int_equal(s.p[0].code, DLTI_ERROR_UNSUPPORTED);
+    /* a GPU's programming model is not an accelerator's */
+    sys = load_raw(ctx, "X:\n  device_type: ACCEL\n  max_threads_per_block: 1024\n"
+                        "  subgroup_sizes: [32]\n");
+    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, NULL, NULL), 2);
+    /* the accelerator names other tools use point to ACCEL; "accel" is a mistake */
+    static const struct { const char *type; int code; } near[] = {
+        {"TPU", DLTI_ERROR_UNSUPPORTED}, {"hpu", DLTI_ERROR_UNSUPPORTED},
+        {"NPU", DLTI_ERROR_UNSUPPORTED}, {"accel", DLTI_ERROR_VERIFY}};
+    for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++) {
+        char yaml[128];
+        snprintf(yaml, sizeof(yaml), "X:\n  device_type: %s\n", near[i].type);
+        sys = load_raw(ctx, yaml);
+        seen t = {0};
+        assert_int_equal(sysdesc_system_check(&sys, 0, NULL, keep, &t), 1);
+        assert_int_equal(t.p[0].code, near[i].code);
+        if (!strstr(t.p[0].text, "did you mean 'ACCEL'?"))
+            fail_msg("%s: %s", near[i].type, t.p[0].text);
+    }
+    sys = load_raw(ctx, "X:\n  device_type: FPGA\n");
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, keep, &s), 1);
+    assert_string_equal(s.p[0].text, "device 'X': unknown device_type 'FPGA' (CPU, GPU or ACCEL)");
+    /* complete: what the table requires of an accelerator, every key of it */
+    sys = load_raw(ctx, "ACCEL:\n  device_type: ACCEL\n  num_compute_units: 64\n");
+    long want = 0;
+    for (size_t i = 0; i < sysdesc_schema_size(); i++) {
+        const sysdesc_schema_key *k = sysdesc_schema_key_at(i);
+        want += (k->required & SYSDESC_DEVICE_ACCEL) && strcmp(k->path, "device_type") != 0 &&
+                strcmp(k->path, "num_compute_units") != 0;
+    }
+    assert_true(want >= 6);
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_COMPLETE, NULL, keep, &s), want);
+    /* each in the accelerator's words, not the GPU's */
+    for (int i = 0; i < s.n && i < 16; i++)
+        if (strstr(s.p[i].text, "'pci_vendor_id'") && !strstr(s.p[i].text, "0x1da3"))
+            fail_msg("not the accelerator's meaning: %s", s.p[i].text);
+    /* no PCI device, no PCI ids: not asked, and refused when given */
+    sys = load_raw(ctx, "ACCEL:\n  device_type: ACCEL\n  num_compute_units: 64\n"
+                        "  is_pci_device: false\n");
+    assert_int_equal(sysdesc_system_check(&sys, SYSDESC_CHECK_COMPLETE, NULL, NULL, NULL),
+                     want - 2);
+    sys = load_raw(ctx, "ACCEL:\n  device_type: ACCEL\n  is_pci_device: false\n"
+                        "  pci_vendor_id: 0x1da3\n");
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sysdesc_system_check(&sys, 0, NULL, keep, &s), 1);
+    assert_string_equal(s.p[0].text, "device 'ACCEL' is no PCI device (is_pci_device: false): "
+                                     "it has no 'pci_vendor_id'");
     dlti_context_free(ctx);
 }
 
@@ -765,6 +879,7 @@ int main(void)
         cmocka_unit_test(check_file_unreadable),
         cmocka_unit_test(check_file_catalog_names),
         cmocka_unit_test(required_keys),
+        cmocka_unit_test(accel_devices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

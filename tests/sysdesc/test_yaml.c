@@ -13,73 +13,18 @@
 
 #include "sysdesc/sysdesc.h"
 
-/* Every load of this file runs twice: through sysdesc_yaml_load()'s fast
- * path (parser events straight to attributes) and, in a context of its own,
- * through the document tree it falls back to (sysdesc/yaml_stream.c); both
- * must give the same spec, data layout and error, field for field. */
-extern bool sd_yaml_force_tree;
-
-static char *print_or_null(const dlti_attr *a)
+/* The format's rules only: the device schema has its own tests
+ * (test_check.c), so the loads here take what is written. */
+static int raw_load(dlti_context *ctx, const char *text, size_t len, const char *source,
+                    const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
-    return a ? dlti_attr_print(a, NULL) : NULL;
-}
-
-static void same_text(const char *what, char *a, char *b, const char *yaml)
-{
-    if ((a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0))
-        fail_msg("fast and tree paths differ in %s:\nfast: %s\ntree: %s\n%s", what,
-                 a ? a : "(null)", b ? b : "(null)", yaml);
-    free(a);
-    free(b);
-}
-
-static int both_paths_load(dlti_context *ctx, const char *text, size_t len, const char *source,
-                           const sysdesc_yaml_options *opts, sysdesc_system *out,
-                           dlti_error_t *err)
-{
-    dlti_error_t e1, e2;
-    memset(&e1, 0, sizeof(e1));
-    memset(&e2, 0, sizeof(e2));
-    sysdesc_system s1 = {0}, s2 = {0};
-    /* These tests are about the YAML format; the device schema has its own
-     * (test_check.c), so the loads here take what is written. */
     sysdesc_yaml_options raw = {0};
     if (opts)
         raw = *opts;
     raw.flags |= SYSDESC_LOAD_NO_CHECK;
-    opts = &raw;
-    int rc = sysdesc_yaml_load(ctx, text, len, source, opts, &s1, &e1);
-    dlti_context *tree_ctx = dlti_context_new();
-    if (tree_ctx) {
-        dlti_limits limits = dlti_context_get_limits(ctx);
-        dlti_context_set_limits(tree_ctx, &limits);
-    }
-    sd_yaml_force_tree = true;
-    int rc2 = sysdesc_yaml_load(tree_ctx, text, len, source, opts, &s2, &e2);
-    sd_yaml_force_tree = false;
-    if (rc != rc2)
-        fail_msg("fast path %d, tree path %d (%s / %s):\n%.*s", rc, rc2, e1.text, e2.text,
-                 (int)len, text);
-    if (rc != 0) {
-        if (e1.code != e2.code || e1.line != e2.line || e1.column != e2.column ||
-            strcmp(e1.source, e2.source) != 0 || strcmp(e1.text, e2.text) != 0)
-            fail_msg("errors differ: fast %d:%d code %d '%s', tree %d:%d code %d '%s'\n%.*s",
-                     e1.line, e1.column, e1.code, e1.text, e2.line, e2.column, e2.code, e2.text,
-                     (int)len, text);
-    } else {
-        same_text("spec", print_or_null(s1.spec), print_or_null(s2.spec), text);
-        same_text("dl_spec", print_or_null(s1.dl_spec), print_or_null(s2.dl_spec), text);
-        if ((s1.data_layout == NULL) != (s2.data_layout == NULL) ||
-            (s1.data_layout && strcmp(s1.data_layout, s2.data_layout) != 0))
-            fail_msg("data_layout differs:\n%.*s", (int)len, text);
-        *out = s1;
-    }
-    dlti_context_free(tree_ctx);
-    if (err)
-        *err = e1;
-    return rc;
+    return sysdesc_yaml_load(ctx, text, len, source, &raw, out, err);
 }
-#define sysdesc_yaml_load both_paths_load
+#define sysdesc_yaml_load raw_load
 
 /* Loads `yaml`, prints the system spec and compares with `mlir`. */
 static void expect_spec(const char *yaml, const char *mlir)
@@ -492,6 +437,116 @@ static void round_trips(void **state)
         "  n: [!array:i32 [1], 2]\n");
 }
 
+/* The system of `yaml` printed, or NULL with the error in `err`. */
+static char *spec_text(const char *yaml, dlti_error_t *err)
+{
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    char *text = NULL;
+    if (sysdesc_yaml_load(ctx, yaml, strlen(yaml), "t.yaml", NULL, &sys, err) == 0)
+        text = dlti_attr_print(sys.spec, NULL);
+    dlti_context_free(ctx);
+    return text;
+}
+
+static void same_spec(const char *yaml, const char *peer)
+{
+    dlti_error_t e1, e2;
+    char *a = spec_text(yaml, &e1), *b = spec_text(peer, &e2);
+    if (!a || !b || strcmp(a, b) != 0)
+        fail_msg("differ:\n%s-> %s\n%s-> %s", yaml, a ? a : e1.text, peer, b ? b : e2.text);
+    free(a);
+    free(b);
+}
+
+/* `base:` is merged in place, wherever it stands in the device: the device
+ * is the base with each own key set as the core's setDlti sets it (a null
+ * removes, a new key is appended, an untagged mapping merges into the
+ * base's mapping), the base read from the same catalog entry. */
+static void base_in_place(void **state)
+{
+    (void)state;
+    static const char *const own[] = {"  vendor: X\n", "  arch: ~\n", "  new_key: 1\n",
+                                      "  matrix_instruction_shapes: {fp64: [\"8x8x4\"], x: ~}\n"};
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    dlti_error_t err;
+    const char *just = "GPU:\n  base: nvidia/arch/sm_90\n";
+    assert_int_equal(sysdesc_yaml_load(ctx, just, strlen(just), "t.yaml", NULL, &sys, &err), 0);
+    const dlti_attr *dev = dlti_attr_entry_value(sys.spec, 0);
+    dlti_key shapes = dlti_key_string(ctx, "matrix_instruction_shapes", 25);
+    const dlti_attr *m = dlti_attr_lookup(dev, shapes);
+    assert_non_null(m);
+    const dlti_attr *fp64 = dlti_string_new(ctx, "8x8x4", 5);
+    m = dlti_container_set(ctx, m, dlti_key_string(ctx, "fp64", 4),
+                           dlti_array_new(ctx, &fp64, 1), &err);
+    dev = dlti_container_set(ctx, dev, dlti_key_string(ctx, "vendor", 6),
+                             dlti_string_new(ctx, "X", 1), &err);
+    dev = dlti_container_set(ctx, dev, dlti_key_string(ctx, "arch", 4), NULL, &err);
+    dev = dlti_container_set(ctx, dev, dlti_key_string(ctx, "new_key", 7),
+                             dlti_i64_new(ctx, 1), &err);
+    dev = dlti_container_set(ctx, dev, shapes, m, &err);
+    assert_non_null(dev);
+    dlti_entry e = {dlti_key_string(ctx, "GPU", 3), dev};
+    char *want = dlti_attr_print(dlti_container_new(ctx, DLTI_ATTR_SYSTEM_SPEC, &e, 1, &err), NULL);
+    /* the base first, in the middle, last */
+    for (int at = 0; at <= 4; at += 2) {
+        char yaml[1024] = "GPU:\n";
+        for (int i = 0; i <= 4; i++) {
+            if (i == at)
+                strcat(yaml, "  base: nvidia/arch/sm_90\n");
+            if (i < 4)
+                strcat(yaml, own[i]);
+        }
+        dlti_error_t e2;
+        char *got = spec_text(yaml, &e2);
+        if (!got || strcmp(got, want) != 0)
+            fail_msg("%s->\n%s\nwant\n%s", yaml, got ? got : e2.text, want);
+        free(got);
+    }
+    free(want);
+    dlti_context_free(ctx);
+    /* an alias repeats a device, its base included; a dense array too */
+    same_spec("GPU0: &g\n  base: nvidia/arch/sm_90\n  vendor: Y\nGPU1: *g\n",
+              "GPU0:\n  base: nvidia/arch/sm_90\n  vendor: Y\n"
+              "GPU1:\n  base: nvidia/arch/sm_90\n  vendor: Y\n");
+    same_spec("GPU0: &g\n  vendor: Y\n  base: nvidia/arch/sm_90\nGPU1: *g\n",
+              "GPU0:\n  base: nvidia/arch/sm_90\n  vendor: Y\n"
+              "GPU1:\n  base: nvidia/arch/sm_90\n  vendor: Y\n");
+    same_spec("D:\n  a: &a {x: !array:i32 [1, 2], y: [3]}\n  b: *a\n",
+              "D:\n  a: {x: !array:i32 [1, 2], y: [3]}\n  b: {x: !array:i32 [1, 2], y: [3]}\n");
+}
+
+/* Errors come as if the file were read whole first (docs/yaml.md, "Errors"):
+ * syntax and limits over meaning; in a mapping its base, then its keys (the
+ * first bad one, then the first repeat), then its values in order. */
+static void error_order(void **state)
+{
+    (void)state;
+    expect_error("D:\n  a: !foo 1\n  \"\": 2\n", 3, 3, DLTI_ERROR_VERIFY, "empty string");
+    expect_error("D:\n  a: !foo 1\n  a: 2\n", 3, 3, DLTI_ERROR_SYNTAX, "duplicate key 'a'");
+    expect_error("D:\n  a: 1\n  a: 2\n  \"\": 3\n", 4, 3, DLTI_ERROR_VERIFY, "empty string");
+    expect_error("D:\n  m:\n    x: !foo 1\n  !type i32: 1\n", 4, 3, DLTI_ERROR_VERIFY,
+                 "type as DLTI key");
+    expect_error("D:\n  m: {x: !foo 1}\nD: {a: 1}\n", 3, 1, DLTI_ERROR_SYNTAX, "duplicate key 'D'");
+    expect_error("D:\n  m: {x: !foo 1}\n  n: {\"\": 1}\n", 2, 10, DLTI_ERROR_SYNTAX, "unknown tag");
+    expect_error("D:\n  a: !foo 1\n  b: [1,\n", 4, 1, DLTI_ERROR_SYNTAX, "did not find expected");
+    expect_error("D:\n  a: !foo 1\n  b: *nope\n", 3, 6, DLTI_ERROR_SYNTAX, "undefined alias");
+    expect_error("D:\n  a: !foo 1\n---\nE: {a: 1}\n", 3, 1, DLTI_ERROR_SYNTAX, "second YAML");
+    /* a base, even after other keys, before the device's keys */
+    expect_error("D:\n  !type i32: 1\n  base: nope/x\n", 3, 9, DLTI_ERROR_NOT_FOUND,
+                 "no catalog entry");
+    expect_error("D:\n  base: nope/x\n  !type i32: 1\n", 2, 9, DLTI_ERROR_NOT_FOUND,
+                 "no catalog entry");
+    expect_error("D:\n  base: [a]\n", 2, 9, DLTI_ERROR_SYNTAX, "not a list");
+    expect_error("D:\n  base: nvidia/arch/sm_90\n  a: 1\n  a: 2\n", 4, 3, DLTI_ERROR_SYNTAX,
+                 "duplicate key 'a'");
+    expect_error("D:\n  base: nvidia/arch/sm_90\n  a: ~\n  a: 2\n", 4, 3, DLTI_ERROR_SYNTAX,
+                 "duplicate key 'a'");
+    expect_error("D:\n  n: &n ~\n  s: [1, *n]\n", 2, 6, DLTI_ERROR_SYNTAX, "null in a sequence");
+    expect_error("D: &d {\"\": 1}\nE: *d\n", 1, 8, DLTI_ERROR_VERIFY, "empty string");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +554,7 @@ int main(void)
         cmocka_unit_test(tags),          cmocka_unit_test(structure),
         cmocka_unit_test(data_layout),   cmocka_unit_test(errors),
         cmocka_unit_test(limits),        cmocka_unit_test(round_trips),
+        cmocka_unit_test(base_in_place), cmocka_unit_test(error_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

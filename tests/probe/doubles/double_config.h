@@ -2,14 +2,14 @@
  *
  * TEST DOUBLES: the libraries built from this folder are stand-ins with the
  * real file names (libcuda.so.1, libnvidia-ml.so.1, libhsa-runtime64.so.1,
- * libze_loader.so.1, libamd_smi.so) that implement only the entry points
- * the probes call, answering from a file.  They exercise the probes' mapping and error
- * paths; they prove nothing about the real drivers.
+ * libze_loader.so.1, libamd_smi.so, libOpenCL.so.1) that implement only the
+ * entry points the probes call, answering from a file.  They exercise the
+ * probes' mapping and error paths; they prove nothing about the real drivers.
  *
  * The file is named by SYSDESC_DOUBLE_CONFIG and re-read at every init call
- * (cuInit, nvmlInit_v2, hsa_init, zeInit, amdsmi_init), so one process may
- * change it between probes.  Format (README has the keys): one `key = value` a line,
- * `#` starts a comment, blank lines are ignored. */
+ * (cuInit, nvmlInit_v2, hsa_init, zeInit, amdsmi_init, clGetPlatformIDs), so
+ * one process may change it between probes.  Format (README has the keys):
+ * one `key = value` a line, `#` starts a comment, blank lines are ignored. */
 #ifndef SYSDESC_DOUBLE_CONFIG_H
 #define SYSDESC_DOUBLE_CONFIG_H
 

@@ -6,10 +6,18 @@
 #include "double_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* nvmlReturn_t values the double returns (NVML API reference). */
-enum { OK = 0, UNINITIALIZED = 1, INVALID_ARGUMENT = 2, NOT_SUPPORTED = 3, NOT_FOUND = 6 };
+enum {
+    OK = 0,
+    UNINITIALIZED = 1,
+    INVALID_ARGUMENT = 2,
+    NOT_SUPPORTED = 3,
+    NOT_FOUND = 6,
+    INSUFFICIENT_SIZE = 7,
+};
 
 #define MAXDEV 64
 #define MAXMIG 64
@@ -204,6 +212,72 @@ DBL_API int nvmlDeviceGetEccMode(handle *h, int *current, int *pending)
 DBL_API int nvmlDeviceGetEnforcedPowerLimit(handle *h, unsigned *mw)
 {
     return uvalue(h, "power_limit_mw", mw);
+}
+
+/* NVML's "power management limit constraints": the range of the limit an
+ * administrator may set, mW. */
+DBL_API int nvmlDeviceGetPowerManagementLimitConstraints(handle *h, unsigned *min_mw,
+                                                         unsigned *max_mw)
+{
+    unsigned lo = 0, hi = 0;
+    int r = uvalue(h, "power_min_mw", &lo);
+    if (r == OK)
+        r = uvalue(h, "power_max_mw", &hi);
+    if (r == OK) {
+        *min_mw = lo;
+        *max_mw = hi;
+    }
+    return r;
+}
+
+/* A comma-separated list of clocks (MHz) at `key` into clocks[*count], as
+ * NVML answers a supported-clocks query: INSUFFICIENT_SIZE with the count
+ * needed when the caller's array is too small. */
+static int clock_list(const handle *h, const char *key, unsigned *count, unsigned *clocks)
+{
+    char p[64];
+    if (!initialised)
+        return UNINITIALIZED;
+    if (!h || !count)
+        return INVALID_ARGUMENT;
+    const char *s = dbl_str("%s.%s", prefix(h, p, sizeof(p)), key);
+    if (!s)
+        return NOT_SUPPORTED;
+    unsigned n = 0, room = *count;
+    for (const char *q = s; *q;) {
+        char *end;
+        unsigned long v = strtoul(q, &end, 0);
+        if (end == q)
+            break;
+        if (n < room && clocks)
+            clocks[n] = (unsigned)v;
+        n++;
+        q = *end == ',' ? end + 1 : end;
+    }
+    *count = n;
+    return n > room ? INSUFFICIENT_SIZE : OK;
+}
+
+DBL_API int nvmlDeviceGetSupportedMemoryClocks(handle *h, unsigned *count, unsigned *clocks)
+{
+    return clock_list(h, "supported_mem_clocks", count, clocks);
+}
+
+/* The graphics clocks at one memory clock: the double has one list, for
+ * the highest memory clock; another memory clock has none. */
+DBL_API int nvmlDeviceGetSupportedGraphicsClocks(handle *h, unsigned mem_mhz, unsigned *count,
+                                                 unsigned *clocks)
+{
+    unsigned mems[64], n = 64;
+    int r = clock_list(h, "supported_mem_clocks", &n, mems);
+    if (r != OK)
+        return r;
+    unsigned top = 0;
+    for (unsigned i = 0; i < n && i < 64; i++)
+        top = mems[i] > top ? mems[i] : top;
+    if (mem_mhz != top)
+        return INVALID_ARGUMENT;
+    return clock_list(h, "supported_graphics_clocks", count, clocks);
 }
 
 DBL_API int nvmlDeviceGetMaxPcieLinkGeneration(handle *h, unsigned *v)
