@@ -5,28 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct dlti_arena_chunk {
-    dlti_arena_chunk *next;
+struct bs_arena_chunk {
+    bs_arena_chunk *next;
     size_t size;
     max_align_t align[]; /* keeps the payload maximally aligned */
 };
 
-#define DLTI_CHUNK_MIN ((size_t)64 * 1024)
-#define DLTI_ALIGN DLTI_ARENA_ALIGN
+#define BS_CHUNK_MIN ((size_t)64 * 1024)
+#define BS_ALIGN BS_ARENA_ALIGN
 
-void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
+void *bs_arena_alloc_slow(bs_arena *arena, size_t size)
 {
-    if (size > SIZE_MAX - (DLTI_ALIGN - 1)) {
+    if (size > SIZE_MAX - (BS_ALIGN - 1)) {
         arena->failed = true;
         return NULL;
     }
-    size = (size + DLTI_ALIGN - 1) & ~(DLTI_ALIGN - 1);
+    size = (size + BS_ALIGN - 1) & ~(BS_ALIGN - 1);
     if (size == 0)
-        size = DLTI_ALIGN;
+        size = BS_ALIGN;
     if ((size_t)(arena->end - arena->cur) < size || !arena->cur) {
         /* Large requests get a chunk of their own so the current one keeps its space. */
-        size_t payload = size > DLTI_CHUNK_MIN / 4 ? size : DLTI_CHUNK_MIN;
-        if (payload > SIZE_MAX - sizeof(dlti_arena_chunk)) {
+        size_t payload = size > BS_CHUNK_MIN / 4 ? size : BS_CHUNK_MIN;
+        if (payload > SIZE_MAX - sizeof(bs_arena_chunk)) {
             arena->failed = true;
             return NULL;
         }
@@ -35,14 +35,14 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
             arena->over_input_len = arena->input_len;
             return NULL;
         }
-        dlti_arena_chunk *c;
+        bs_arena_chunk *c;
         c = NULL;
-        if (payload == DLTI_CHUNK_MIN && arena->spare) {
+        if (payload == BS_CHUNK_MIN && arena->spare) {
             c = arena->spare;
             arena->spare = c->next;
         }
         if (!c) {
-            c = malloc(sizeof(dlti_arena_chunk) + payload);
+            c = malloc(sizeof(bs_arena_chunk) + payload);
             if (!c) {
                 arena->failed = true;
                 return NULL;
@@ -51,7 +51,7 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
         c->size = payload;
         arena->held += payload;
         char *base = (char *)c->align;
-        if (payload != DLTI_CHUNK_MIN && arena->head) {
+        if (payload != BS_CHUNK_MIN && arena->head) {
             c->next = arena->head->next;
             arena->head->next = c;
             return base;
@@ -66,16 +66,16 @@ void *dlti_arena_alloc_slow(dlti_arena *arena, size_t size)
     return p;
 }
 
-static void free_chain(dlti_arena_chunk *c)
+static void free_chain(bs_arena_chunk *c)
 {
     while (c) {
-        dlti_arena_chunk *next = c->next;
+        bs_arena_chunk *next = c->next;
         free(c);
         c = next;
     }
 }
 
-void dlti_arena_release(dlti_arena *arena)
+void bs_arena_release(bs_arena *arena)
 {
     free_chain(arena->head);
     free_chain(arena->spare);
@@ -86,12 +86,12 @@ void dlti_arena_release(dlti_arena *arena)
     arena->over_input_len = 0;
 }
 
-void dlti_arena_reset(dlti_arena *arena)
+void bs_arena_reset(bs_arena *arena)
 {
-    dlti_arena_chunk *c = arena->head;
+    bs_arena_chunk *c = arena->head;
     while (c) {
-        dlti_arena_chunk *next = c->next;
-        if (c->size == DLTI_CHUNK_MIN) {
+        bs_arena_chunk *next = c->next;
+        if (c->size == BS_CHUNK_MIN) {
             c->next = arena->spare;
             arena->spare = c;
         } else {

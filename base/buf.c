@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool dlti_buf_reserve(dlti_buf *b, size_t extra)
+bool bs_buf_reserve(bs_buf *b, size_t extra)
 {
     if (b->failed)
         return false;
@@ -23,7 +23,7 @@ bool dlti_buf_reserve(dlti_buf *b, size_t extra)
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return true;
-    if (dlti_grow((void **)&b->data, &b->cap, need < 256 ? 256 : need, 1) != 0) {
+    if (bs_grow((void **)&b->data, &b->cap, need < 256 ? 256 : need, 1) != 0) {
         b->failed = true;
         return false;
     }
@@ -37,7 +37,7 @@ static const char digit_pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-static void put_digits(dlti_buf *b, uint64_t v, bool minus)
+static void put_digits(bs_buf *b, uint64_t v, bool minus)
 {
     char tmp[24];
     char *p = tmp + sizeof(tmp);
@@ -56,38 +56,38 @@ static void put_digits(dlti_buf *b, uint64_t v, bool minus)
     }
     if (minus)
         *--p = '-';
-    dlti_buf_put(b, p, (size_t)(tmp + sizeof(tmp) - p));
+    bs_buf_put(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
-void dlti_buf_put_u64(dlti_buf *b, uint64_t v)
+void bs_buf_put_u64(bs_buf *b, uint64_t v)
 {
     put_digits(b, v, false);
 }
 
-void dlti_buf_put_i64(dlti_buf *b, int64_t v)
+void bs_buf_put_i64(bs_buf *b, int64_t v)
 {
     put_digits(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
-void dlti_buf_printf(dlti_buf *b, const char *fmt, ...)
+void bs_buf_printf(bs_buf *b, const char *fmt, ...)
 {
     char small[128];
     va_list ap;
     va_start(ap, fmt);
-    int n = dlti_vsnprintf(small, sizeof(small), fmt, ap);
+    int n = bs_vsnprintf(small, sizeof(small), fmt, ap);
     va_end(ap);
     if (n < 0) {
         b->failed = true;
         return;
     }
     if ((size_t)n < sizeof(small)) {
-        dlti_buf_put(b, small, (size_t)n);
+        bs_buf_put(b, small, (size_t)n);
         return;
     }
-    if (!dlti_buf_reserve(b, (size_t)n))
+    if (!bs_buf_reserve(b, (size_t)n))
         return;
     va_start(ap, fmt);
-    dlti_vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    bs_vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
 }

@@ -5,7 +5,7 @@
 
 /* Optimal string alignment distance (a swap of two neighbours costs 1),
  * capped: keys are short, and a far match is no suggestion. */
-size_t dlti_edit_distance(const char *a, size_t la, const char *b, size_t lb)
+size_t bs_edit_distance(const char *a, size_t la, const char *b, size_t lb)
 {
     enum { MAX = 64 };
     if (la > MAX || lb > MAX)

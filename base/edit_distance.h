@@ -9,6 +9,6 @@
 
 /* Optimal string alignment distance of two short strings (SIZE_MAX past 64
  * bytes). */
-size_t dlti_edit_distance(const char *a, size_t la, const char *b, size_t lb);
+size_t bs_edit_distance(const char *a, size_t la, const char *b, size_t lb);
 
 #endif /* BASE_EDIT_DISTANCE_H */

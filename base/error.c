@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
+void bs_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                         int column, const char *fmt, va_list ap)
 {
     if (!err)
@@ -17,29 +17,29 @@ void dlti_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *sou
     err->column = column;
     err->position = 0;
     snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
-    int n = dlti_vsnprintf(err->text, sizeof(err->text), fmt, ap);
+    int n = bs_vsnprintf(err->text, sizeof(err->text), fmt, ap);
     if (n >= (int)sizeof(err->text)) /* truncated: say so (dlti.h) */
         memcpy(err->text + sizeof(err->text) - 4, "...", 4);
 }
 
-void dlti_error_set_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
+void bs_error_set_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
                        int column, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    dlti_error_vset_at(err, code, source, line, column, fmt, ap);
+    bs_error_vset_at(err, code, source, line, column, fmt, ap);
     va_end(ap);
 }
 
-void dlti_error_set(dlti_error_t *err, dlti_error_code code, const char *fmt, ...)
+void bs_error_set(dlti_error_t *err, dlti_error_code code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    dlti_error_vset_at(err, code, NULL, 0, 0, fmt, ap);
+    bs_error_vset_at(err, code, NULL, 0, 0, fmt, ap);
     va_end(ap);
 }
 
-void dlti_error_place(dlti_error_t *err, const char *source, int line, int column)
+void bs_error_place(dlti_error_t *err, const char *source, int line, int column)
 {
     if (!err)
         return;
@@ -49,7 +49,7 @@ void dlti_error_place(dlti_error_t *err, const char *source, int line, int colum
     snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
 }
 
-void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, size_t len,
+void bs_error_locate(dlti_error_t *err, const char *source, const char *text, size_t len,
                        size_t offset)
 {
     if (!err)
@@ -64,7 +64,7 @@ void dlti_error_locate(dlti_error_t *err, const char *source, const char *text, 
             line_start = i + 1;
         }
     }
-    dlti_error_place(err, source, line, (int)(offset - line_start) + 1);
+    bs_error_place(err, source, line, (int)(offset - line_start) + 1);
     err->position = offset;
 }
 
@@ -78,8 +78,8 @@ int dlti_error_format(const dlti_error_t *err, char *buf, size_t size)
     return snprintf(buf, size, "error: %s", err->text);
 }
 
-int dlti_nomem(dlti_error_t *err)
+int bs_nomem(dlti_error_t *err)
 {
-    dlti_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
+    bs_error_set(err, DLTI_ERROR_NOMEM, "out of memory");
     return -1;
 }

@@ -11,7 +11,7 @@
  *   swapped in between is caught;
  * - reads stay non-blocking: a file that would block (/proc/kmsg) fails;
  * - at most `max` bytes, checked while reading (a /proc file says size 0);
- * - DLTI_INPUT_NOFOLLOW refuses a symbolic link, DLTI_INPUT_PRIVATE a file
+ * - BS_INPUT_NOFOLLOW refuses a symbolic link, BS_INPUT_PRIVATE a file
  *   of another user or one that others may write.
  *
  * The test tests/lib/one_open.sh fails when another source file opens a
@@ -52,18 +52,18 @@ static const char *file_kind(mode_t mode)
 static int refuse(const struct stat *st, unsigned flags, const char *path, dlti_error_t *err)
 {
     if (S_ISDIR(st->st_mode)) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s", strerror(EISDIR));
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s", strerror(EISDIR));
         return -1;
     }
     if (!S_ISREG(st->st_mode)) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
                           "cannot read: %s, not a regular file (inputs are regular files or "
                           "'-' for standard input)",
                           file_kind(st->st_mode));
         return -1;
     }
-    if ((flags & DLTI_INPUT_PRIVATE) && (st->st_uid != geteuid() || (st->st_mode & 022))) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
+    if ((flags & BS_INPUT_PRIVATE) && (st->st_uid != geteuid() || (st->st_mode & 022))) {
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
                           "not read: %s", st->st_uid != geteuid()
                                               ? "owned by another user"
                                               : "writable by other users");
@@ -73,18 +73,18 @@ static int refuse(const struct stat *st, unsigned flags, const char *path, dlti_
     return 0;
 }
 
-int dlti_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err)
+int bs_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err)
 {
     if (strcmp(path, "-") == 0 && dirfd == AT_FDCWD)
         return STDIN_FILENO;
     struct stat st;
-    int nofollow = flags & DLTI_INPUT_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0;
+    int nofollow = flags & BS_INPUT_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0;
     if (fstatat(dirfd, path, &st, nofollow) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
         return -1;
     }
     if (S_ISLNK(st.st_mode)) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
                           "not read: a symbolic link (refused here)");
         return -1;
     }
@@ -92,24 +92,24 @@ int dlti_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *e
         return -1;
     int fd = openat(dirfd, path,
                     O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY |
-                        (flags & DLTI_INPUT_NOFOLLOW ? O_NOFOLLOW : 0));
+                        (flags & BS_INPUT_NOFOLLOW ? O_NOFOLLOW : 0));
     if (fd < 0) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s",
-                          errno == ELOOP && (flags & DLTI_INPUT_NOFOLLOW)
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s",
+                          errno == ELOOP && (flags & BS_INPUT_NOFOLLOW)
                               ? "a symbolic link (refused here)"
                               : strerror(errno));
         return -1;
     }
     if (fstat(fd, &st) != 0 || refuse(&st, flags, path, err) != 0) {
         if (err && err->code == DLTI_OK)
-            dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
+            bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
         close(fd);
         return -1;
     }
     return fd;
 }
 
-int dlti_input_read(int fd, char *buf, size_t size, size_t *got)
+int bs_input_read(int fd, char *buf, size_t size, size_t *got)
 {
     *got = 0;
     while (*got < size) {
@@ -129,14 +129,14 @@ int dlti_input_read(int fd, char *buf, size_t size, size_t *got)
 static void read_error(dlti_error_t *err, const char *path, int e)
 {
     if (e == EAGAIN || e == EWOULDBLOCK)
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
                           "cannot read: it would wait for data (a special file, not a "
                           "description)");
     else
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s", strerror(e));
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s", strerror(e));
 }
 
-char *dlti_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_error_t *err)
+char *bs_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_error_t *err)
 {
     size_t cap = 1 << 16, n = 0;
     struct stat st;
@@ -144,7 +144,7 @@ char *dlti_input_read_all(int fd, const char *path, size_t max, size_t *len, dlt
      * pipe): bigger than the limit fails before anything is read. */
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         if ((uint64_t)st.st_size > max) {
-            dlti_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
                               "file is larger than the limit of %zu bytes", max);
             return NULL;
         }
@@ -152,15 +152,15 @@ char *dlti_input_read_all(int fd, const char *path, size_t max, size_t *len, dlt
     }
     char *data = malloc(cap);
     for (;;) {
-        if (!data || dlti_grow((void **)&data, &cap, n + 2, 1) != 0) { /* room, and the NUL */
+        if (!data || bs_grow((void **)&data, &cap, n + 2, 1) != 0) { /* room, and the NUL */
             free(data);
-            dlti_error_set_at(err, DLTI_ERROR_NOMEM, path, 0, 0, "out of memory");
+            bs_error_set_at(err, DLTI_ERROR_NOMEM, path, 0, 0, "out of memory");
             return NULL;
         }
         size_t want = cap - n - 1, got;
         if (want - 1 > max - n)
             want = max - n + 1; /* one byte past the limit tells it was passed */
-        int e = dlti_input_read(fd, data + n, want, &got);
+        int e = bs_input_read(fd, data + n, want, &got);
         n += got;
         if (e) {
             read_error(err, path, e);
@@ -168,7 +168,7 @@ char *dlti_input_read_all(int fd, const char *path, size_t max, size_t *len, dlt
             return NULL;
         }
         if (n > max) {
-            dlti_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
                               "file is larger than the limit of %zu bytes", max);
             free(data);
             return NULL;
@@ -181,35 +181,35 @@ char *dlti_input_read_all(int fd, const char *path, size_t max, size_t *len, dlt
     return data;
 }
 
-char *dlti_read_file_at(int dirfd, const char *path, unsigned flags, size_t max, size_t *len,
+char *bs_read_file_at(int dirfd, const char *path, unsigned flags, size_t max, size_t *len,
                         dlti_error_t *err)
 {
-    int fd = dlti_input_open(dirfd, path, flags, err);
+    int fd = bs_input_open(dirfd, path, flags, err);
     if (fd < 0)
         return NULL;
-    char *data = dlti_input_read_all(fd, path, max, len, err);
+    char *data = bs_input_read_all(fd, path, max, len, err);
     if (fd != STDIN_FILENO)
         close(fd);
     return data;
 }
 
-char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
+char *bs_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err)
 {
-    return dlti_read_file_at(AT_FDCWD, path, 0, max, len, err);
+    return bs_read_file_at(AT_FDCWD, path, 0, max, len, err);
 }
 
-int dlti_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err)
+int bs_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err)
 {
     int fd = openat(dirfd, path,
                     O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-                        (flags & DLTI_INPUT_NOFOLLOW ? O_NOFOLLOW : 0));
+                        (flags & BS_INPUT_NOFOLLOW ? O_NOFOLLOW : 0));
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         int e = errno;
         /* O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a link to a directory */
-        bool link = (flags & DLTI_INPUT_NOFOLLOW) && (e == ELOOP || e == ENOTDIR) &&
+        bool link = (flags & BS_INPUT_NOFOLLOW) && (e == ELOOP || e == ENOTDIR) &&
                     fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
-        dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "%s%s",
+        bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "%s%s",
                           link ? "a symbolic link (refused here)" : "cannot open: ",
                           link ? "" : strerror(e));
         if (fd >= 0)
@@ -217,13 +217,13 @@ int dlti_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err
         errno = e; /* ENOENT: the caller may make it */
         return -1;
     }
-    if ((flags & DLTI_INPUT_PRIVATE) && (st.st_uid != geteuid() || (st.st_mode & 022))) {
+    if ((flags & BS_INPUT_PRIVATE) && (st.st_uid != geteuid() || (st.st_mode & 022))) {
         if (st.st_uid != geteuid())
-            dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
                               "owned by user %lu, not by this user (%lu)",
                               (unsigned long)st.st_uid, (unsigned long)geteuid());
         else
-            dlti_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
                               "writable by other users (mode %04o)",
                               (unsigned)(st.st_mode & 07777));
         close(fd);

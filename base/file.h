@@ -15,23 +15,23 @@
  * close-on-exec, looked at before the open and checked again after it.
  * `dirfd`: AT_FDCWD, or the directory a relative `path` is in.  The
  * descriptor, or -1 with DLTI_ERROR_IO (the error's source `path`). */
-#define DLTI_INPUT_NOFOLLOW 1u /* a symbolic link is refused */
-#define DLTI_INPUT_PRIVATE 2u  /* only a file of this user (euid) that others cannot write */
-int dlti_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err);
+#define BS_INPUT_NOFOLLOW 1u /* a symbolic link is refused */
+#define BS_INPUT_PRIVATE 2u  /* only a file of this user (euid) that others cannot write */
+int bs_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err);
 /* read() until `size` bytes or the end of the file: 0, or the errno of a
  * failed read (EAGAIN: the file would block); `*got` bytes read either way. */
-int dlti_input_read(int fd, char *buf, size_t size, size_t *got);
+int bs_input_read(int fd, char *buf, size_t size, size_t *got);
 /* The rest of `fd`, at most `max` bytes: malloc'ed and NUL-terminated,
  * `*len` bytes; NULL with DLTI_ERROR_IO (the OS's reason), DLTI_ERROR_LIMIT
  * or DLTI_ERROR_NOMEM, the error's source `path`. */
-char *dlti_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_error_t *err);
-/* dlti_input_open() and dlti_input_read_all(): a whole file. */
-char *dlti_read_file_at(int dirfd, const char *path, unsigned flags, size_t max, size_t *len,
+char *bs_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_error_t *err);
+/* bs_input_open() and bs_input_read_all(): a whole file. */
+char *bs_read_file_at(int dirfd, const char *path, unsigned flags, size_t max, size_t *len,
                         dlti_error_t *err);
 /* A directory to read or to open files in (O_DIRECTORY, close-on-exec;
  * the flags as above): its descriptor, or -1 with DLTI_ERROR_IO. */
-int dlti_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err);
-/* dlti_read_file_at(AT_FDCWD, path, 0, ...). */
-char *dlti_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
+int bs_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err);
+/* bs_read_file_at(AT_FDCWD, path, 0, ...). */
+char *bs_read_file(const char *path, size_t max, size_t *len, dlti_error_t *err);
 
 #endif /* BASE_FILE_H */

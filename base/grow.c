@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int dlti_grow(void **data, size_t *cap, size_t need, size_t elem)
+int bs_grow(void **data, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;

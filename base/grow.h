@@ -10,6 +10,6 @@
 /* Makes room for `need` elements of `elem` bytes in the malloc'ed array
  * `*data` of capacity `*cap` (doubling from 8); 0, or -1 on overflow or out
  * of memory with the array unchanged. */
-int dlti_grow(void **data, size_t *cap, size_t need, size_t elem);
+int bs_grow(void **data, size_t *cap, size_t need, size_t elem);
 
 #endif /* BASE_GROW_H */

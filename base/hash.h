@@ -14,7 +14,7 @@
 /* memcmp(a, b, len) == 0, inline for keys of up to 16 bytes (nearly all of
  * them): two overlapping loads a side instead of a call, which showed in
  * the profiles of key interning and string-key queries. */
-static inline bool dlti_same_bytes(const char *a, const char *b, size_t len)
+static inline bool bs_same_bytes(const char *a, const char *b, size_t len)
 {
     uint64_t x, y, u, v;
     if (len >= 8 && len <= 16) {
@@ -41,8 +41,8 @@ static inline bool dlti_same_bytes(const char *a, const char *b, size_t len)
     return memcmp(a, b, len) == 0;
 }
 
-/* The last step of dlti_hash_inline(): `h` so far, `w` the tail. */
-static inline uint64_t dlti_hash_finish(uint64_t h, uint64_t w)
+/* The last step of bs_hash_inline(): `h` so far, `w` the tail. */
+static inline uint64_t bs_hash_finish(uint64_t h, uint64_t w)
 {
     /* One multiply, with the high half folded in before it and after it:
      * before, so that a change in the top bytes (a key's last characters)
@@ -62,7 +62,7 @@ static inline uint64_t dlti_hash_finish(uint64_t h, uint64_t w)
  * profile; a tail of 1..7 bytes is read with two overlapping loads, not a
  * byte loop (the bytes it forms, with `len` mixed in, still name the tail
  * exactly). */
-static inline uint64_t dlti_hash_inline(const void *data, size_t len)
+static inline uint64_t bs_hash_inline(const void *data, size_t len)
 {
     const unsigned char *p = data;
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xff51afd7ed558ccdull);
@@ -75,7 +75,7 @@ static inline uint64_t dlti_hash_inline(const void *data, size_t len)
         len -= 8;
     }
     /* The tail's bytes, little-endian, zero above them (as
-     * dlti_hash_cstring() forms them while it measures the string). */
+     * bs_hash_cstring() forms them while it measures the string). */
     uint64_t w;
     if (len >= 4) {
         uint32_t lo, hi;
@@ -88,13 +88,13 @@ static inline uint64_t dlti_hash_inline(const void *data, size_t len)
     } else {
         w = 0;
     }
-    return dlti_hash_finish(h, w);
+    return bs_hash_finish(h, w);
 }
 
-/* dlti_hash_inline() of the C string `s`, whose length it stores in `*len`:
+/* bs_hash_inline() of the C string `s`, whose length it stores in `*len`:
  * a key of up to 7 bytes is measured and hashed in one pass (a query by
  * string keys did strlen() and then the hash). */
-static inline uint64_t dlti_hash_cstring(const char *s, size_t *len)
+static inline uint64_t bs_hash_cstring(const char *s, size_t *len)
 {
     uint64_t w = 0;
     size_t n = 0;
@@ -106,13 +106,13 @@ static inline uint64_t dlti_hash_cstring(const char *s, size_t *len)
     }
     if (n == 8) {
         *len = 8 + strlen(s + 8);
-        return dlti_hash_inline(s, *len);
+        return bs_hash_inline(s, *len);
     }
     *len = n;
-    return dlti_hash_finish(0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull), w);
+    return bs_hash_finish(0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull), w);
 }
 
-/* dlti_hash_inline(), out of line, for the callers off the hot paths. */
-uint64_t dlti_hash_bytes(const void *data, size_t len);
+/* bs_hash_inline(), out of line, for the callers off the hot paths. */
+uint64_t bs_hash_bytes(const void *data, size_t len);
 
 #endif /* BASE_HASH_H */

@@ -34,7 +34,7 @@ static void leave_c(locale_t old)
         uselocale(old);
 }
 
-double dlti_strtod(const char *s, char **end)
+double bs_strtod(const char *s, char **end)
 {
     locale_t old = enter_c();
     double v = strtod(s, end);
@@ -42,7 +42,7 @@ double dlti_strtod(const char *s, char **end)
     return v;
 }
 
-int dlti_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+int bs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
     locale_t old = enter_c();
     int n = vsnprintf(buf, size, fmt, ap);
@@ -50,11 +50,11 @@ int dlti_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return n;
 }
 
-int dlti_snprintf(char *buf, size_t size, const char *fmt, ...)
+int bs_snprintf(char *buf, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = dlti_vsnprintf(buf, size, fmt, ap);
+    int n = bs_vsnprintf(buf, size, fmt, ap);
     va_end(ap);
     return n;
 }

@@ -3,7 +3,7 @@
  * vsnprintf()/snprintf() in the "C" locale, whatever the calling thread's
  * (a program that called setlocale(LC_ALL, "") under a decimal-comma
  * locale): the radix is always '.'.  Every number sysdesc reads from or
- * writes to text goes through these, and so do dlti_buf_printf() and the
+ * writes to text goes through these, and so do bs_buf_printf() and the
  * error setters.
  */
 #ifndef BASE_NUMBER_H
@@ -12,9 +12,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-double dlti_strtod(const char *s, char **end);
-int dlti_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
-int dlti_snprintf(char *buf, size_t size, const char *fmt, ...)
+double bs_strtod(const char *s, char **end);
+int bs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int bs_snprintf(char *buf, size_t size, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-size_t dlti_utf8_len(const unsigned char *s, size_t n, unsigned rules)
+size_t bs_utf8_len(const unsigned char *s, size_t n, unsigned rules)
 {
     unsigned c = s[0];
     if (c < 0x80)
@@ -22,12 +22,12 @@ size_t dlti_utf8_len(const unsigned char *s, size_t n, unsigned rules)
     if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
         (c == 0xF4 && c1 > 0x8F))
         return 0;
-    if ((rules & DLTI_UTF8_NO_C1) && c == 0xC2 && c1 < 0xA0)
+    if ((rules & BS_UTF8_NO_C1) && c == 0xC2 && c1 < 0xA0)
         return 0;
     return len;
 }
 
-bool dlti_utf8_valid(const char *s, size_t len)
+bool bs_utf8_valid(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
@@ -38,7 +38,7 @@ bool dlti_utf8_valid(const char *s, size_t len)
             i += 8;
             continue;
         }
-        size_t l = dlti_utf8_len(p + i, len - i, 0);
+        size_t l = bs_utf8_len(p + i, len - i, 0);
         if (l == 0)
             return false;
         i += l;

@@ -11,11 +11,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Rules added to RFC 3629's, for dlti_utf8_len(). */
+/* Rules added to RFC 3629's, for bs_utf8_len(). */
 enum {
     /* a C1 control (U+0080-U+009F) is refused too: text for a terminal,
      * which would act on it */
-    DLTI_UTF8_NO_C1 = 1u,
+    BS_UTF8_NO_C1 = 1u,
 };
 
 /* The length (1-4) of the well-formed UTF-8 sequence at `s`, of which `n`
@@ -26,10 +26,10 @@ enum {
  * included.  The bytes are read in order and no further than the first
  * one that fails, so a NUL-terminated string may pass any `n` of at least
  * 4. */
-size_t dlti_utf8_len(const unsigned char *s, size_t n, unsigned rules);
+size_t bs_utf8_len(const unsigned char *s, size_t n, unsigned rules);
 
 /* Whether the `len` bytes at `s` are all well-formed UTF-8 (NUL bytes
  * are). */
-bool dlti_utf8_valid(const char *s, size_t len);
+bool bs_utf8_valid(const char *s, size_t len);
 
 #endif /* BASE_UTF8_H */

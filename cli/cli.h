@@ -397,7 +397,7 @@ int cli_lock_file(const char *path, char *msg, size_t msgsize);
  * (values by unit), summary_lines.c (a device's lines from the schema),
  * cmd_summary.c (options and printing).  What they share is here. */
 
-/* A growable string: the library's dlti_buf is hidden from the CLI.  Out of
+/* A growable string: the library's bs_buf is hidden from the CLI.  Out of
  * memory sets `failed` and later adds do nothing, so callers check once. */
 typedef struct sum_buf {
     char *p;

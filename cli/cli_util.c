@@ -16,7 +16,7 @@
 static size_t shown(const unsigned char *p, bool newlines)
 {
     return (*p >= 0x20 && *p < 0x7F) || *p == '\t' || (*p == '\n' && newlines) ? 1
-           : *p >= 0x80 ? dlti_utf8_len(p, 4, DLTI_UTF8_NO_C1) /* the text ends in a NUL */
+           : *p >= 0x80 ? bs_utf8_len(p, 4, BS_UTF8_NO_C1) /* the text ends in a NUL */
                         : 0;
 }
 

@@ -65,7 +65,7 @@ int dlti_alias_define(dlti_parser *p)
                 *outer = local;
             return -1;
         }
-        char *why = dlti_arena_alloc(&p->ctx->arena, strlen(local.text) + 1);
+        char *why = bs_arena_alloc(&p->ctx->arena, strlen(local.text) + 1);
         if (!why) {
             p->failed = false;
             dlti_parser_nomem(p, at);
@@ -79,7 +79,7 @@ int dlti_alias_define(dlti_parser *p)
         if (dlti_skip_op(p, true, &skipped) != 0)
             return -1;
     }
-    if (dlti_grow((void **)&p->aliases, &p->cap_aliases, p->num_aliases + 1,
+    if (bs_grow((void **)&p->aliases, &p->cap_aliases, p->num_aliases + 1,
                   sizeof(*p->aliases)) != 0) {
         dlti_parser_nomem(p, at);
         return -1;

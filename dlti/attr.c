@@ -80,7 +80,7 @@ static dlti_entry_rec *build_index(dlti_context *ctx, const dlti_entry_rec *e, s
                                    unsigned log2, size_t *dup)
 {
     size_t cap = (size_t)1 << log2, mask = cap - 1;
-    dlti_entry_rec *slots = dlti_arena_alloc(&ctx->arena, cap * sizeof(*slots));
+    dlti_entry_rec *slots = bs_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
     memset(slots, 0, cap * sizeof(*slots));
@@ -118,7 +118,7 @@ static const dlti_attr *container_make(dlti_context *ctx, dlti_attr_kind kind,
     if (!a)
         return NULL;
     a->n = (uint32_t)n;
-    a->u.c.entries = dlti_arena_memdup(&ctx->arena, entries, n * sizeof(*entries));
+    a->u.c.entries = bs_arena_memdup(&ctx->arena, entries, n * sizeof(*entries));
     if (n && !a->u.c.entries)
         return NULL;
     if (n > DLTI_INDEX_THRESHOLD && kind != DLTI_ATTR_DICTIONARY) {
@@ -141,7 +141,7 @@ static void print_key_text(char *out, size_t size, dlti_key key)
     if (key->type)
         snprintf(out, size, "%s", key->str);
     else {
-        dlti_buf b = {0};
+        bs_buf b = {0};
         dlti_print_string(&b, key->str, key->len);
         snprintf(out, size, "%s", b.data ? b.data : "\"\"");
         free(b.data);
@@ -153,10 +153,10 @@ static void repeated_key(dlti_attr_kind kind, dlti_key key, dlti_error_t *err)
     char text[512];
     print_key_text(text, sizeof(text), key);
     if (kind == DLTI_ATTR_SYSTEM_SPEC)
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "repeated device ID in dlti.target_system_spec: %s",
+        bs_error_set(err, DLTI_ERROR_VERIFY, "repeated device ID in dlti.target_system_spec: %s",
                        text);
     else
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "repeated DLTI key: %s", text);
+        bs_error_set(err, DLTI_ERROR_VERIFY, "repeated DLTI key: %s", text);
 }
 
 const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
@@ -168,7 +168,7 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
         bad = &dummy;
     *bad = SIZE_MAX;
     if (n == 0 && (kind == DLTI_ATTR_DEVICE_SPEC || kind == DLTI_ATTR_SYSTEM_SPEC)) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "no DLTI entries provided");
+        bs_error_set(err, DLTI_ERROR_VERIFY, "no DLTI entries provided");
         return NULL;
     }
     char text[512];
@@ -178,18 +178,18 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
         /* device IDs and device keys are strings (mlir-opt-22: a type key
          * in either is "invalid kind of attribute specified") */
         if ((kind == DLTI_ATTR_DEVICE_SPEC || kind == DLTI_ATTR_SYSTEM_SPEC) && k->type) {
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "invalid kind of attribute specified");
+            bs_error_set(err, DLTI_ERROR_VERIFY, "invalid kind of attribute specified");
             return NULL;
         }
         /* mlir-opt-22 takes an empty device ID ("" in a target_system_spec),
          * only not an empty key inside a map or device spec */
         if (!k->type && k->len == 0 && kind != DLTI_ATTR_SYSTEM_SPEC) {
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "empty string as DLTI key is not allowed");
+            bs_error_set(err, DLTI_ERROR_VERIFY, "empty string as DLTI key is not allowed");
             return NULL;
         }
         if (kind == DLTI_ATTR_SYSTEM_SPEC && e[i].value->kind != DLTI_ATTR_DEVICE_SPEC) {
             print_key_text(text, sizeof(text), k);
-            dlti_error_set(err, DLTI_ERROR_VERIFY,
+            bs_error_set(err, DLTI_ERROR_VERIFY,
                            "value associated with key %s is not a DLTI device spec", text);
             return NULL;
         }
@@ -288,7 +288,7 @@ const dlti_attr *dlti_attr_within_depth(dlti_context *ctx, const dlti_attr *a, d
         return NULL;
     unsigned h = dlti_attr_height(a);
     if (h > dlti_max_height(ctx)) {
-        dlti_error_set(err, DLTI_ERROR_LIMIT,
+        bs_error_set(err, DLTI_ERROR_LIMIT,
                        "nesting deeper than the limit of %u (a value of %u levels in a module)",
                        ctx->limits.max_depth, h);
         return NULL;
@@ -324,7 +324,7 @@ const dlti_attr *dlti_int_from_words(dlti_context *ctx, const dlti_type *type,
     a->u.i.small = words[0];
     a->u.i.words = &a->u.i.small;
     if (nwords > 1) {
-        a->u.i.words = dlti_arena_memdup(&ctx->arena, words, nwords * sizeof(uint64_t));
+        a->u.i.words = bs_arena_memdup(&ctx->arena, words, nwords * sizeof(uint64_t));
         if (!a->u.i.words)
             return NULL;
     }
@@ -335,13 +335,13 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
                               dlti_error_t *err)
 {
     if (!type || (type->kind != DLTI_TYPE_INTEGER && type->kind != DLTI_TYPE_INDEX)) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "integer attributes need an integer or index type");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "integer attributes need an integer or index type");
         return NULL;
     }
     unsigned w = type_width(type);
     if (w == 64) { /* i64, si64, index (ui64 below 0 does not fit): one word */
         if (type->sign == DLTI_UNSIGNED && value < 0) {
-            dlti_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
+            bs_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
             return NULL;
         }
         uint64_t word = (uint64_t)value;
@@ -364,7 +364,7 @@ const dlti_attr *dlti_int_new(dlti_context *ctx, const dlti_type *type, int64_t 
         fits = w > 0 && above_min && (value < 0 || (uint64_t)value < limit);
     }
     if (!fits) {
-        dlti_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
+        bs_error_set(err, DLTI_ERROR_RANGE, "integer constant out of range for attribute");
         return NULL;
     }
     size_t nw = words_for(w);
@@ -398,7 +398,7 @@ const dlti_attr *dlti_float_new(dlti_context *ctx, const dlti_type *type, double
                                 dlti_error_t *err)
 {
     if (!type || type->kind != DLTI_TYPE_FLOAT) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "float attributes need a float type");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "float attributes need a float type");
         return NULL;
     }
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_FLOAT);
@@ -424,7 +424,7 @@ const dlti_attr *dlti_unit_new(dlti_context *ctx)
 const dlti_attr *dlti_string_new(dlti_context *ctx, const char *s, size_t len)
 {
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(ctx, DLTI_ATTR_STRING);
-    char *copy = dlti_arena_alloc(&ctx->arena, len + 1);
+    char *copy = bs_arena_alloc(&ctx->arena, len + 1);
     if (!a || !copy)
         return NULL;
     if (len)
@@ -453,7 +453,7 @@ const dlti_attr *dlti_array_build(dlti_context *ctx, const dlti_attr *const *ele
                                   dlti_error_t *err)
 {
     if (n > UINT32_MAX) {
-        dlti_error_set(err, DLTI_ERROR_LIMIT, "more than %u elements in one array", UINT32_MAX);
+        bs_error_set(err, DLTI_ERROR_LIMIT, "more than %u elements in one array", UINT32_MAX);
         return NULL;
     }
     const dlti_attr *a = dlti_array_make(ctx, elems, n);
@@ -472,7 +472,7 @@ const dlti_attr *dlti_array_make(dlti_context *ctx, const dlti_attr *const *elem
     if (!a)
         return NULL;
     a->n = (uint32_t)n;
-    a->u.elems = dlti_arena_memdup(&ctx->arena, elems, n * sizeof(*elems));
+    a->u.elems = bs_arena_memdup(&ctx->arena, elems, n * sizeof(*elems));
     return (n && !a->u.elems) ? NULL : a;
 }
 
@@ -480,7 +480,7 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
                                       const int64_t *values, size_t n, dlti_error_t *err)
 {
     if (!elem || elem->kind != DLTI_TYPE_INTEGER || elem->width > 64) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "dense arrays need an integer type of at most 64 bits");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "dense arrays need an integer type of at most 64 bits");
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
@@ -495,7 +495,7 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
         return NULL;
     a->type = elem;
     a->n = (uint32_t)n;
-    int64_t *ints = n ? dlti_arena_memdup(&ctx->arena, values, n * sizeof(int64_t)) : NULL;
+    int64_t *ints = n ? bs_arena_memdup(&ctx->arena, values, n * sizeof(int64_t)) : NULL;
     if (n && !ints)
         return NULL;
     /* Store as the parser does, so that printing needs no width: i1 as 0/1,
@@ -515,7 +515,7 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
 
 static int type_error(dlti_error_t *err, const dlti_attr *a, const char *want)
 {
-    dlti_error_set(err, DLTI_ERROR_TYPE, "expected %s value, got %s", want,
+    bs_error_set(err, DLTI_ERROR_TYPE, "expected %s value, got %s", want,
                    dlti_attr_kind_name(a->kind));
     return -1;
 }
@@ -562,7 +562,7 @@ int dlti_attr_get_int64(const dlti_attr *a, int64_t *out, dlti_error_t *err)
     uint64_t v;
     int_value(a, &neg, &v, &fits);
     if (!fits || (!neg && v > INT64_MAX) || (neg && (int64_t)v >= 0)) {
-        dlti_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in int64_t");
+        bs_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in int64_t");
         return -1;
     }
     *out = (int64_t)v;
@@ -581,7 +581,7 @@ int dlti_attr_get_uint64(const dlti_attr *a, uint64_t *out, dlti_error_t *err)
     uint64_t v;
     int_value(a, &neg, &v, &fits);
     if (!fits || neg) {
-        dlti_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in uint64_t");
+        bs_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in uint64_t");
         return -1;
     }
     *out = v;
@@ -599,7 +599,7 @@ int dlti_attr_get_double(const dlti_attr *a, double *out, dlti_error_t *err)
         uint64_t v;
         int_value(a, &neg, &v, &fits);
         if (!fits) {
-            dlti_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in a double");
+            bs_error_set(err, DLTI_ERROR_RANGE, "integer value does not fit in a double");
             return -1;
         }
         *out = neg ? (double)(int64_t)v : (double)v;
@@ -634,7 +634,7 @@ static int dense_index(const dlti_attr *a, size_t i, const dlti_attr **elem, dlt
     if (a->kind == DLTI_ATTR_DENSE && a->n == 1 && i < dlti_dense_num_elements(a->type))
         i = 0; /* a splat */
     if (i >= a->n) {
-        dlti_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
+        bs_error_set(err, DLTI_ERROR_RANGE, "element %zu out of range", i);
         return -1;
     }
     *elem = a->kind == DLTI_ATTR_DENSE ? a->u.elems[i] : NULL;

@@ -10,13 +10,13 @@ const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
                                     const dlti_entry *entries, size_t n, dlti_error_t *err)
 {
     if (!dlti_attr_is_container(kind)) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "not a DLTI container kind: %s",
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "not a DLTI container kind: %s",
                        dlti_attr_kind_name(kind));
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
         if (!entries[i].key || !entries[i].value) {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "entry %zu has no key or no value", i);
+            bs_error_set(err, DLTI_ERROR_ARGUMENT, "entry %zu has no key or no value", i);
             return NULL;
         }
     }
@@ -32,7 +32,7 @@ const dlti_attr *dlti_container_set(dlti_context *ctx, const dlti_attr *c, dlti_
                                     const dlti_attr *value, dlti_error_t *err)
 {
     if (!c || !dlti_attr_is_container(c->kind) || !key) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "dlti_container_set needs a container and a key");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "dlti_container_set needs a container and a key");
         return NULL;
     }
     size_t n = c->n;
@@ -69,16 +69,16 @@ const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *c,
                                          dlti_error_t *err)
 {
     if (n == 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no keys provided");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no keys provided");
         return NULL;
     }
     if (!c || !dlti_attr_is_container(c->kind)) {
-        dlti_error_set(err, DLTI_ERROR_TYPE, "cannot set a key inside a non-DLTI attribute");
+        bs_error_set(err, DLTI_ERROR_TYPE, "cannot set a key inside a non-DLTI attribute");
         return NULL;
     }
     /* Each key is a level, and this recursion takes one frame per key. */
     if (n >= dlti_max_height(ctx)) {
-        dlti_error_set(err, DLTI_ERROR_LIMIT,
+        bs_error_set(err, DLTI_ERROR_LIMIT,
                        "a path of %zu keys nests deeper than the limit of %u", n,
                        ctx->limits.max_depth);
         return NULL;

@@ -16,7 +16,7 @@ static const dlti_limits default_limits = {
 
 const dlti_attr *dlti_attr_alloc(dlti_context *ctx, dlti_attr_kind kind)
 {
-    dlti_attr *a = dlti_arena_alloc(&ctx->arena, sizeof(*a));
+    dlti_attr *a = bs_arena_alloc(&ctx->arena, sizeof(*a));
     if (a) {
         memset(a, 0, sizeof(*a));
         a->kind = kind;
@@ -61,7 +61,7 @@ dlti_context *dlti_context_new(void)
 
 int dlti_context_reset(dlti_context *ctx)
 {
-    dlti_arena_reset(&ctx->arena);
+    bs_arena_reset(&ctx->arena);
     if (ctx->strings.slots)
         memset(ctx->strings.slots, 0, ctx->strings.cap * sizeof(void *));
     if (ctx->types.slots)
@@ -77,7 +77,7 @@ void dlti_context_free(dlti_context *ctx)
     free(ctx->strings.slots);
     free(ctx->types.slots);
     free(ctx->scratch);
-    dlti_arena_release(&ctx->arena);
+    bs_arena_release(&ctx->arena);
     free(ctx);
 }
 
@@ -144,7 +144,7 @@ static int table_grow(dlti_table *t, slot_hash_fn hash_of)
  * without loading that key's node (a cache miss each, in a table of
  * millions of keys). */
 #define KEY_TAG_BITS ((uintptr_t)15)
-_Static_assert(DLTI_ARENA_ALIGN >= 16, "key table tags need 16-byte aligned nodes");
+_Static_assert(BS_ARENA_ALIGN >= 16, "key table tags need 16-byte aligned nodes");
 
 static inline uintptr_t key_tag(uint64_t hash)
 {
@@ -177,7 +177,7 @@ static size_t key_slot(const dlti_table *t, uint64_t hash, const char *s, size_t
             return j;
         if ((v & KEY_TAG_BITS) == tag) {
             const struct dlti_key_node *k = key_node_of(t->slots[j]);
-            if (k->hash == hash && k->len == len && dlti_same_bytes(k->str, s, len))
+            if (k->hash == hash && k->len == len && bs_same_bytes(k->str, s, len))
                 return j;
         }
         j = (j + 1) & (t->cap - 1);
@@ -199,7 +199,7 @@ dlti_key dlti_key_find(const dlti_context *ctx, const char *s, size_t len)
 {
     if (!ctx->strings.cap)
         return NULL;
-    size_t j = key_slot(&ctx->strings, dlti_hash_bytes(s, len), s, len);
+    size_t j = key_slot(&ctx->strings, bs_hash_bytes(s, len), s, len);
     return ctx->strings.slots[j] ? key_node_of(ctx->strings.slots[j]) : NULL;
 }
 
@@ -208,7 +208,7 @@ dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len)
     dlti_table *t = &ctx->strings;
     if ((t->count + 1) * 2 > t->cap && table_grow(t, key_hash_of) != 0)
         return NULL;
-    uint64_t hash = dlti_hash_bytes(s, len);
+    uint64_t hash = bs_hash_bytes(s, len);
     size_t j = key_slot(t, hash, s, len);
     if (t->slots[j])
         return key_node_of(t->slots[j]);
@@ -216,7 +216,7 @@ dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len)
      * node finds the bytes in the same cache line or the next */
     if (len > SIZE_MAX - sizeof(struct dlti_key_node) - 1)
         return NULL;
-    struct dlti_key_node *k = dlti_arena_alloc(&ctx->arena, sizeof(*k) + len + 1);
+    struct dlti_key_node *k = bs_arena_alloc(&ctx->arena, sizeof(*k) + len + 1);
     if (!k)
         return NULL;
     char *copy = (char *)(k + 1);
@@ -257,12 +257,12 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     dlti_table *t = &ctx->types;
     if ((t->count + 1) * 2 > t->cap && table_grow(t, type_hash_of) != 0)
         return NULL;
-    uint64_t hash = dlti_hash_bytes(text, len);
+    uint64_t hash = bs_hash_bytes(text, len);
     size_t j = type_slot(t, hash, text, len);
     if (t->slots[j])
         return t->slots[j];
-    dlti_type *ty = dlti_arena_alloc(&ctx->arena, sizeof(*ty));
-    char *copy = dlti_arena_alloc(&ctx->arena, len + 1);
+    dlti_type *ty = bs_arena_alloc(&ctx->arena, sizeof(*ty));
+    char *copy = bs_arena_alloc(&ctx->arena, len + 1);
     if (!ty || !copy)
         return NULL;
     memcpy(copy, text, len);
@@ -270,9 +270,9 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     *ty = *proto;
     if (proto->rank > 0 && proto->dims) {
         size_t r = (size_t)proto->rank;
-        ty->dims = dlti_arena_memdup(&ctx->arena, proto->dims, r * sizeof(int64_t));
+        ty->dims = bs_arena_memdup(&ctx->arena, proto->dims, r * sizeof(int64_t));
         ty->scalable = proto->scalable
-                           ? dlti_arena_memdup(&ctx->arena, proto->scalable, r * sizeof(bool))
+                           ? bs_arena_memdup(&ctx->arena, proto->scalable, r * sizeof(bool))
                            : NULL;
         if (!ty->dims || (proto->scalable && !ty->scalable))
             return NULL;
@@ -313,7 +313,7 @@ int dlti_context_nomem(const dlti_context *ctx, dlti_error_t *err)
         return -1;
     if (ctx && ctx->arena.over_budget && ctx->arena.over_input_len) {
         size_t len = ctx->arena.over_input_len;
-        dlti_error_set(err, DLTI_ERROR_LIMIT,
+        bs_error_set(err, DLTI_ERROR_LIMIT,
                        "an input of %zu bytes may use %zu bytes of memory (%u bytes a byte, at "
                        "least %zu MiB), and this one needs more",
                        len,
@@ -322,12 +322,12 @@ int dlti_context_nomem(const dlti_context *ctx, dlti_error_t *err)
                            : DLTI_INPUT_MEMORY_BASE,
                        DLTI_INPUT_MEMORY_PER_BYTE, DLTI_INPUT_MEMORY_BASE >> 20);
     } else if (ctx && ctx->arena.over_budget) {
-        dlti_error_set(err, DLTI_ERROR_LIMIT,
+        bs_error_set(err, DLTI_ERROR_LIMIT,
                        "memory budget of %zu bytes exceeded (dlti_limits.max_memory_bytes; "
                        "SYSDESC_MAX_MEMORY for the sysdesc tool)",
                        ctx->limits.max_memory_bytes);
     } else {
-        dlti_nomem(err);
+        bs_nomem(err);
     }
     return -1;
 }

@@ -124,7 +124,7 @@ typedef struct dlti_table {
 
 
 struct dlti_context {
-    dlti_arena arena;
+    bs_arena arena;
     dlti_table strings;  /* struct dlti_key_node * (string keys) */
     dlti_table types;    /* struct dlti_type * */
     dlti_limits limits;
@@ -369,14 +369,14 @@ struct dlti_scope {
 };
 
 
-void dlti_print_key(dlti_buf *b, dlti_key key);
+void dlti_print_key(bs_buf *b, dlti_key key);
 /* An attribute name of a dictionary: bare when it is an identifier, else quoted. */
-void dlti_print_name(dlti_buf *b, const char *s, size_t n);
+void dlti_print_name(bs_buf *b, const char *s, size_t n);
 /* A module's attributes under the names DLTI_PRINT_INHERENT asks for, sorted
  * as MLIR prints them: a malloc'ed copy (NULL when out of memory). */
 dlti_named_attr *dlti_module_attrs_for_print(const dlti_named_attr *attrs, size_t n, unsigned flags);
 /* Prints a two's-complement integer of `nwords` words, signed or not. */
-void dlti_print_words(dlti_buf *b, const uint64_t *words, size_t nwords, unsigned width,
+void dlti_print_words(bs_buf *b, const uint64_t *words, size_t nwords, unsigned width,
                       bool is_signed);
 
 /* ======== integer literals ======== */

@@ -32,9 +32,9 @@ const char *dlti_layout_prop_key(dlti_layout_prop prop)
 
 static int bad_entry(const dlti_entry_rec *e, dlti_error_t *err)
 {
-    dlti_buf b = {0};
+    bs_buf b = {0};
     dlti_print_key(&b, e->key);
-    dlti_error_set(err, DLTI_ERROR_VERIFY, "unusable data layout entry for %s",
+    bs_error_set(err, DLTI_ERROR_VERIFY, "unusable data layout entry for %s",
                    b.data ? b.data : "?");
     free(b.data);
     return -1;
@@ -69,7 +69,7 @@ int dlti_layout_index_entries(dlti_layout *L, dlti_error_t *err)
     L->ints = ni ? malloc(ni * sizeof(*L->ints)) : NULL;
     L->ptrs = np ? malloc(np * sizeof(*L->ptrs)) : NULL;
     if ((ni && !L->ints) || (np && !L->ptrs)) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     L->index_bits = 64;
@@ -146,7 +146,7 @@ static dlti_layout *layout_alloc(dlti_error_t *err)
 {
     dlti_layout *L = calloc(1, sizeof(*L));
     if (!L) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     return L;
@@ -164,7 +164,7 @@ static dlti_layout *finish(dlti_layout *L, dlti_error_t *err)
 dlti_layout *dlti_layout_new(const dlti_scope *scope, dlti_error_t *err)
 {
     if (!scope) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no scope given");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no scope given");
         return NULL;
     }
     dlti_layout *L = layout_alloc(err);
@@ -181,7 +181,7 @@ dlti_layout *dlti_layout_new(const dlti_scope *scope, dlti_error_t *err)
 dlti_layout *dlti_layout_from_spec(const dlti_attr *spec, dlti_error_t *err)
 {
     if (spec && spec->kind != DLTI_ATTR_DL_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "expected a #dlti.dl_spec, got a %s attribute",
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "expected a #dlti.dl_spec, got a %s attribute",
                        dlti_attr_kind_name(spec->kind));
         return NULL;
     }
@@ -191,7 +191,7 @@ dlti_layout *dlti_layout_from_spec(const dlti_attr *spec, dlti_error_t *err)
     if (spec && spec->n) {
         L->entries = malloc(spec->n * sizeof(*L->entries));
         if (!L->entries) {
-            dlti_nomem(err);
+            bs_nomem(err);
             dlti_layout_free(L);
             return NULL;
         }
@@ -232,7 +232,7 @@ int dlti_layout_query(const dlti_layout *L, const dlti_type *t, dlti_type_layout
                       dlti_error_t *err)
 {
     if (!L || !t || !out) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no layout, type or result given");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no layout, type or result given");
         return -1;
     }
     return dlti_layout_compute(L, t, out, err);
@@ -266,7 +266,7 @@ int dlti_layout_stack_alignment(const dlti_layout *L, uint64_t *bits, dlti_error
     const dlti_attr *v = L->props[DLTI_LAYOUT_STACK_ALIGNMENT];
     *bits = 0;
     if (v && !zext_value(v, bits)) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "'dlti.stack_alignment' data layout entry is expected to be an integer");
         return -1;
     }
@@ -283,24 +283,24 @@ bool dlti_layout_is_big_endian(const dlti_layout *L)
 char *dlti_layout_prop_print(const dlti_layout *L, dlti_layout_prop prop, dlti_error_t *err)
 {
     if ((unsigned)prop >= DLTI_LAYOUT_NUM_PROPS) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "unknown data layout property %d", (int)prop);
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "unknown data layout property %d", (int)prop);
         return NULL;
     }
-    dlti_buf b = {0};
+    bs_buf b = {0};
     const dlti_attr *v = L->props[prop];
     if (prop == DLTI_LAYOUT_STACK_ALIGNMENT) {
         uint64_t bits;
         if (dlti_layout_stack_alignment(L, &bits, err) != 0)
             return NULL;
-        dlti_buf_printf(&b, "%llu : index", (unsigned long long)bits);
+        bs_buf_printf(&b, "%llu : index", (unsigned long long)bits);
     } else if (v) {
         dlti_print_attr(&b, v, false);
     } else {
-        dlti_buf_puts(&b, props[prop].fallback);
+        bs_buf_puts(&b, props[prop].fallback);
     }
     if (b.failed || !b.data) {
         free(b.data);
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     return b.data;
@@ -316,7 +316,7 @@ static void add_notes(dlti_error_t *err, const dlti_scope *bad, const char *sour
         if ((!p->parent || p->op_name) && !dlti_scope_dl_spec(p, NULL))
             continue;
         dlti_error_t where;
-        dlti_error_locate(&where, source, text, len, p->offset);
+        bs_error_locate(&where, source, text, len, p->offset);
         size_t used = strlen(err->text);
         snprintf(err->text + used, sizeof(err->text) - used,
                  "\n%s:%d:%d: note: enclosing op with data layout", source ? source : "",
@@ -337,7 +337,7 @@ static int verify_scope(const dlti_scope *s, const char *source, const char *tex
         if (rc != 0) {
             if (bad && text) {
                 /* MLIR locates the diagnostic at the op holding the spec. */
-                dlti_error_locate(err, source, text, len, bad->offset);
+                bs_error_locate(err, source, text, len, bad->offset);
                 add_notes(err, bad, source, text, len);
             }
             return -1;
@@ -356,7 +356,7 @@ int dlti_layout_verify_tree(const dlti_scope *root, const char *source, const ch
     if (!err)
         err = &local;
     if (!root) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no scope given");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no scope given");
         return -1;
     }
     return verify_scope(root, source, text, len, err);

@@ -49,7 +49,7 @@ static bool same_class(const type_class *a, const type_class *b)
 
 static int push_entry(dlti_entry_rec **v, size_t *n, size_t *cap, dlti_entry_rec e)
 {
-    if (*n == *cap && dlti_grow((void **)v, cap, *n + 1, sizeof(**v)) != 0)
+    if (*n == *cap && bs_grow((void **)v, cap, *n + 1, sizeof(**v)) != 0)
         return -1;
     (*v)[(*n)++] = e;
     return 0;
@@ -135,7 +135,7 @@ static class_bucket *find_class(combiner *c, const type_class *cls)
 
 static class_bucket *add_class(combiner *c, const type_class *cls)
 {
-    if (dlti_grow((void **)&c->classes, &c->cap_classes, c->num_classes + 1,
+    if (bs_grow((void **)&c->classes, &c->cap_classes, c->num_classes + 1,
                   sizeof(*c->classes)) != 0)
         return NULL;
     class_bucket *b = &c->classes[c->num_classes++];
@@ -322,7 +322,7 @@ int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti
     if (rc > 0) {
         size_t at = 0;
         dlti_scope_dl_spec(*bad, &at);
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "data layout does not combine with layouts of enclosing ops");
         if (err)
             err->position = at;
@@ -332,6 +332,6 @@ int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti
         goto nomem;
     return 0;
 nomem:
-    dlti_nomem(err);
+    bs_nomem(err);
     return -1;
 }

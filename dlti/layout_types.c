@@ -7,7 +7,7 @@
 
 static int overflow(const dlti_type *t, dlti_error_t *err)
 {
-    dlti_error_set(err, DLTI_ERROR_RANGE, "the size of %s does not fit in 64 bits", t->text);
+    bs_error_set(err, DLTI_ERROR_RANGE, "the size of %s does not fit in 64 bits", t->text);
     return -1;
 }
 
@@ -151,7 +151,7 @@ static int vector_layout(const dlti_layout *L, const dlti_type *t, dlti_type_lay
 {
     if (t->rank <= 0) {
         /* shape().back() of a 0-d vector: mlir-opt-22 crashes. */
-        dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+        bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                        "0-d vector %s has no data layout (its innermost dimension is undefined)",
                        t->text);
         return -1;
@@ -333,7 +333,7 @@ int dlti_layout_compute(const dlti_layout *L, const dlti_type *t, dlti_type_layo
     default:
         break;
     }
-    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+    bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                    "neither the scoping op nor the type class provide data layout information "
                    "for %s",
                    t->text);

@@ -20,9 +20,9 @@ void *dlti_parser_fail(dlti_parser *p, size_t offset, dlti_error_code code, cons
     if (p->err) {
         va_list ap;
         va_start(ap, fmt);
-        dlti_error_vset_at(p->err, code, NULL, 0, 0, fmt, ap);
+        bs_error_vset_at(p->err, code, NULL, 0, 0, fmt, ap);
         va_end(ap);
-        dlti_error_locate(p->err, p->source, p->text, p->len, offset);
+        bs_error_locate(p->err, p->source, p->text, p->len, offset);
     }
     return NULL;
 }
@@ -34,7 +34,7 @@ void *dlti_parser_nomem(dlti_parser *p, size_t offset)
     p->failed = true;
     /* the context's reason (its memory budget, or out of memory), here */
     dlti_context_nomem(p->ctx, p->err);
-    dlti_error_locate(p->err, p->source, p->text, p->len, offset);
+    bs_error_locate(p->err, p->source, p->text, p->len, offset);
     return NULL;
 }
 
@@ -203,7 +203,7 @@ const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
         return dlti_parser_fail(p, start, DLTI_ERROR_LIMIT,
                                 "string literal longer than the limit of %zu bytes",
                                 p->ctx->limits.max_string_bytes);
-    char *out = dlti_arena_alloc(&p->ctx->arena, end - p->pos + 1);
+    char *out = bs_arena_alloc(&p->ctx->arena, end - p->pos + 1);
     if (!out)
         return dlti_parser_nomem(p, start);
     size_t n = 0;
@@ -231,7 +231,7 @@ const char *dlti_parse_string(dlti_parser *p, size_t *out_len)
             return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
                                     "NUL byte in string literal (write it as \\00)");
         } else if (c >= 0x80) {
-            size_t l = dlti_utf8_len((const unsigned char *)p->text + p->pos, end - p->pos, 0);
+            size_t l = bs_utf8_len((const unsigned char *)p->text + p->pos, end - p->pos, 0);
             if (l == 0)
                 return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX,
                                         "invalid UTF-8 in string literal");

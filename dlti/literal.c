@@ -135,18 +135,18 @@ int dlti_int_literal(const char *s, size_t n, bool negative, unsigned width, boo
     return DLTI_LIT_OK;
 }
 
-void dlti_print_words(dlti_buf *b, const uint64_t *words, size_t nwords, unsigned width,
+void dlti_print_words(bs_buf *b, const uint64_t *words, size_t nwords, unsigned width,
                       bool is_signed)
 {
     if (nwords == 1 && width <= 64) {
         uint64_t v = words[0];
         if (!is_signed || width == 0) {
-            dlti_buf_put_u64(b, v);
+            bs_buf_put_u64(b, v);
             return;
         }
         if (width < 64 && ((v >> (width - 1)) & 1))
             v |= ~(((uint64_t)1 << width) - 1); /* sign-extend */
-        dlti_buf_put_i64(b, (int64_t)v);
+        bs_buf_put_i64(b, (int64_t)v);
         return;
     }
     uint64_t *w = malloc(nwords * sizeof(uint64_t));
@@ -196,9 +196,9 @@ void dlti_print_words(dlti_buf *b, const uint64_t *words, size_t nwords, unsigne
     } while (top > 0);
     free(l);
     if (neg)
-        dlti_buf_putc(b, '-');
+        bs_buf_putc(b, '-');
     while (nd > 0)
-        dlti_buf_putc(b, digits[--nd]);
+        bs_buf_putc(b, digits[--nd]);
     free(w);
     free(digits);
 }

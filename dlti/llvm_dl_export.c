@@ -16,9 +16,9 @@ static bool key_is(dlti_key k, const char *s)
 
 static int unsupported(const dlti_entry_rec *e, const char *why, dlti_error_t *err)
 {
-    dlti_buf b = {0};
+    bs_buf b = {0};
     dlti_print_key(&b, e->key);
-    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+    bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                    "data layout entry for %s cannot be written as an LLVM data layout token: %s",
                    b.data ? b.data : "?", why);
     free(b.data);
@@ -28,9 +28,9 @@ static int unsupported(const dlti_entry_rec *e, const char *why, dlti_error_t *e
 /* mlir-translate-22's own words where it refuses an entry. */
 static int refuse(const char *fmt, const dlti_entry_rec *e, dlti_error_t *err)
 {
-    dlti_buf b = {0};
+    bs_buf b = {0};
     dlti_print_key(&b, e->key);
-    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED, fmt, b.data ? b.data : "?");
+    bs_error_set(err, DLTI_ERROR_UNSUPPORTED, fmt, b.data ? b.data : "?");
     free(b.data);
     return -1;
 }
@@ -44,7 +44,7 @@ static int uint_value(const dlti_attr *v, uint64_t *out)
     return 0;
 }
 
-static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
+static int id_token(bs_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
 {
     const dlti_attr *v = e->value;
     uint64_t n;
@@ -54,13 +54,13 @@ static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
                       !memcmp(v->u.str.s, "little", 6);
         if (!big && !little)
             return unsupported(e, "expected \"big\" or \"little\"", err);
-        dlti_buf_puts(b, big ? "E" : "e");
+        bs_buf_puts(b, big ? "E" : "e");
         return 0;
     }
     if (key_is(e->key, "dlti.mangling_mode")) {
         if (v->kind != DLTI_ATTR_STRING || v->u.str.len != 1 || !strchr("elowmxa", v->u.str.s[0]))
             return unsupported(e, "expected one of \"e\", \"l\", \"o\", \"w\", \"m\", \"x\", \"a\"", err);
-        dlti_buf_printf(b, "m:%c", v->u.str.s[0]);
+        bs_buf_printf(b, "m:%c", v->u.str.s[0]);
         return 0;
     }
     static const struct {
@@ -76,15 +76,15 @@ static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
         if (uint_value(v, &n) != 0)
             return unsupported(e, "expected a non-negative integer", err);
         if (n != 0) /* 0 is LLVM's default: mlir-translate-22 writes no token */
-            dlti_buf_printf(b, "%c%llu", spaces[i].c, (unsigned long long)n);
+            bs_buf_printf(b, "%c%llu", spaces[i].c, (unsigned long long)n);
         return 0;
     }
     if (key_is(e->key, "dlti.legal_int_widths")) {
         if (v->kind != DLTI_ATTR_DENSE_ARRAY || v->n == 0 || !v->u.ints)
             return unsupported(e, "expected a non-empty array<i32: ...>", err);
-        dlti_buf_putc(b, 'n');
+        bs_buf_putc(b, 'n');
         for (size_t i = 0; i < v->n; i++)
-            dlti_buf_printf(b, "%s%lld", i ? ":" : "", (long long)v->u.ints[i]);
+            bs_buf_printf(b, "%s%lld", i ? ":" : "", (long long)v->u.ints[i]);
         return 0;
     }
     if (key_is(e->key, "dlti.function_pointer_alignment")) {
@@ -98,13 +98,13 @@ static int id_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
         if (!ok)
             return unsupported(e, "expected #dlti.function_pointer_alignment<N, function_dependent = B>", err);
         if (a != 0) /* no function pointer alignment: no token, as above */
-            dlti_buf_printf(b, "F%c%llu", strcmp(dep, "true") == 0 ? 'n' : 'i', a);
+            bs_buf_printf(b, "F%c%llu", strcmp(dep, "true") == 0 ? 'n' : 'i', a);
         return 0;
     }
     /* No LLVM token sets it: mlir-translate-22's words. */
-    dlti_buf k = {0};
+    bs_buf k = {0};
     dlti_print_key(&k, e->key);
-    dlti_error_set(err, DLTI_ERROR_UNSUPPORTED, "unsupported data layout key %s",
+    bs_error_set(err, DLTI_ERROR_UNSUPPORTED, "unsupported data layout key %s",
                    k.data ? k.data : "?");
     free(k.data);
     return -1;
@@ -117,7 +117,7 @@ static uint64_t whole_bytes(uint64_t bits)
     return bits / 8 * 8;
 }
 
-static int type_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
+static int type_token(bs_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
 {
     const dlti_type *t = e->key->type;
     const dlti_attr *v = e->value;
@@ -139,17 +139,17 @@ static int type_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
                             ? t->width
                             : dlti_float_bit_width((dlti_float_kind)t->float_kind);
         uint64_t abi = whole_bytes(x[0]), pref = whole_bytes(x[len - 1]);
-        dlti_buf_printf(b, "%c%u:%llu", t->kind == DLTI_TYPE_INTEGER ? 'i' : 'f', bits,
+        bs_buf_printf(b, "%c%u:%llu", t->kind == DLTI_TYPE_INTEGER ? 'i' : 'f', bits,
                         (unsigned long long)abi);
         if (pref != abi)
-            dlti_buf_printf(b, ":%llu", (unsigned long long)pref);
+            bs_buf_printf(b, ":%llu", (unsigned long long)pref);
         return 0;
     }
     if (dlti_llvm_ptr_space(t, &as)) {
         if (len != 3 && len != 4)
             return unsupported(e, "expected 3 or 4 values", err);
         /* Every field, the space 0 included: `p0:64:64:64:64`. */
-        dlti_buf_printf(b, "p%llu:%llu:%llu:%llu:%llu", (unsigned long long)as,
+        bs_buf_printf(b, "p%llu:%llu:%llu:%llu:%llu", (unsigned long long)as,
                         (unsigned long long)x[0], (unsigned long long)whole_bytes(x[1]),
                         (unsigned long long)whole_bytes(x[2]),
                         (unsigned long long)(len == 4 ? x[3] : x[0]));
@@ -163,10 +163,10 @@ static int type_token(dlti_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
 char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
 {
     if (!spec || spec->kind != DLTI_ATTR_DL_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "expected a #dlti.dl_spec attribute");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "expected a #dlti.dl_spec attribute");
         return NULL;
     }
-    dlti_buf b = {0};
+    bs_buf b = {0};
     /* Identifiers first, then types, each in spec order, as mlir-translate-22
      * writes them: the importer keeps each group's order, so this round-trips. */
     for (int pass = 0; pass < 2; pass++) {
@@ -176,7 +176,7 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
                 continue;
             size_t before = b.len;
             if (b.len)
-                dlti_buf_putc(&b, '-');
+                bs_buf_putc(&b, '-');
             size_t start = b.len;
             int rc = pass == 0 ? id_token(&b, e, err) : type_token(&b, e, err);
             if (rc != 0) {
@@ -188,10 +188,10 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
         }
     }
     if (!b.data)
-        dlti_buf_puts(&b, "");
+        bs_buf_puts(&b, "");
     if (b.failed || !b.data) {
         free(b.data);
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     b.data[b.len] = '\0';
@@ -203,12 +203,12 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
     dlti_context *check = dlti_context_new();
     if (!check) {
         free(b.data);
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     dlti_error_t why;
     if (!dlti_llvm_dl_import(check, b.data, b.len, &why)) {
-        dlti_error_set(err, why.code == DLTI_ERROR_NOMEM ? DLTI_ERROR_NOMEM : DLTI_ERROR_UNSUPPORTED,
+        bs_error_set(err, why.code == DLTI_ERROR_NOMEM ? DLTI_ERROR_NOMEM : DLTI_ERROR_UNSUPPORTED,
                        "LLVM would not read the data layout string '%.*s%s': %s",
                        b.len > 120 ? 120 : (int)b.len, b.data, b.len > 120 ? "..." : "", why.text);
         free(b.data);

@@ -36,7 +36,7 @@ typedef struct importer {
     bool nomem;
     const char *id_keys[16];
     size_t num_ids;
-    dlti_buf types, ids;
+    bs_buf types, ids;
 } importer;
 
 static int fail(importer *im, const char *fmt, const char *detail)
@@ -44,7 +44,7 @@ static int fail(importer *im, const char *fmt, const char *detail)
     char msg[256];
     snprintf(msg, sizeof(msg), fmt, detail ? detail : "");
     const token *t = im->tok;
-    dlti_error_set(im->err, DLTI_ERROR_SYNTAX, "invalid data layout token '%.*s' at offset %zu: %s",
+    bs_error_set(im->err, DLTI_ERROR_SYNTAX, "invalid data layout token '%.*s' at offset %zu: %s",
                    (int)(t->len > 200 ? 200 : t->len), t->s, t->at, msg);
     if (im->err) {
         im->err->position = t->at;
@@ -103,7 +103,7 @@ static int alignment(importer *im, uint64_t bits, const char *what, bool zero_ok
 static size_t slot_of(const importer *im, const char *key)
 {
     size_t mask = im->num_slots - 1;
-    size_t j = (size_t)dlti_hash_bytes(key, strlen(key)) & mask;
+    size_t j = (size_t)bs_hash_bytes(key, strlen(key)) & mask;
     while (im->slots[j] && strcmp(im->type_keys[im->slots[j] - 1], key) != 0)
         j = (j + 1) & mask;
     return j;
@@ -139,7 +139,7 @@ static void add_type(importer *im, const char *key, const char *value)
             im->slots[slot_of(im, im->type_keys[i])] = (uint32_t)(i + 1);
     }
     void *keys = im->type_keys;
-    if (dlti_grow(&keys, &im->cap_types, im->num_types + 1, TYPE_KEY_LEN) != 0) {
+    if (bs_grow(&keys, &im->cap_types, im->num_types + 1, TYPE_KEY_LEN) != 0) {
         im->nomem = true;
         return;
     }
@@ -148,16 +148,16 @@ static void add_type(importer *im, const char *key, const char *value)
     im->slots[slot_of(im, key)] = (uint32_t)(im->num_types + 1);
     im->num_types++;
     if (im->types.len)
-        dlti_buf_puts(&im->types, ", ");
-    dlti_buf_printf(&im->types, "%s = %s", key, value);
+        bs_buf_puts(&im->types, ", ");
+    bs_buf_printf(&im->types, "%s = %s", key, value);
 }
 
 static void add_id(importer *im, const char *key, const char *value)
 {
     im->id_keys[im->num_ids++] = key;
     if (im->ids.len)
-        dlti_buf_puts(&im->ids, ", ");
-    dlti_buf_printf(&im->ids, "\"%s\" = %s", key, value);
+        bs_buf_puts(&im->ids, ", ");
+    bs_buf_printf(&im->ids, "\"%s\" = %s", key, value);
 }
 
 /* i, f, v, a: <size>:<abi>[:<pref>] (a: [0]:<abi>[:<pref>]). */
@@ -327,11 +327,11 @@ static int legal_widths(importer *im, const char *rest, size_t len)
     }
     if (has_id(im, "dlti.legal_int_widths"))
         return 0;
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "array<i32: ");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "array<i32: ");
     for (size_t k = 0; k < n; k++)
-        dlti_buf_printf(&b, "%s%llu", k ? ", " : "", (unsigned long long)v[k]);
-    dlti_buf_putc(&b, '>');
+        bs_buf_printf(&b, "%s%llu", k ? ", " : "", (unsigned long long)v[k]);
+    bs_buf_putc(&b, '>');
     if (b.data)
         add_id(im, "dlti.legal_int_widths", b.data);
     free(b.data);
@@ -465,7 +465,7 @@ const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t 
                                      dlti_error_t *err)
 {
     if (!ctx || (!str && len)) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no context or string given");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no context or string given");
         return NULL;
     }
     importer *im = calloc(1, sizeof(*im));
@@ -476,21 +476,21 @@ const dlti_attr *dlti_llvm_dl_import(dlti_context *ctx, const char *str, size_t 
     im->err = err;
     const dlti_attr *result = NULL;
     if (memchr(str, '\0', len)) {
-        dlti_error_set(err, DLTI_ERROR_SYNTAX, "data layout string holds a NUL byte");
+        bs_error_set(err, DLTI_ERROR_SYNTAX, "data layout string holds a NUL byte");
         goto out;
     }
     if ((len && run_tokens(im, str, len, true) != 0) ||
         run_tokens(im, default_layout, sizeof(default_layout) - 1, false) != 0)
         goto out;
-    dlti_buf text = {0};
-    dlti_buf_puts(&text, "#dlti.dl_spec<");
+    bs_buf text = {0};
+    bs_buf_puts(&text, "#dlti.dl_spec<");
     if (im->types.data)
-        dlti_buf_puts(&text, im->types.data);
+        bs_buf_puts(&text, im->types.data);
     if (im->types.len && im->ids.len)
-        dlti_buf_puts(&text, ", ");
+        bs_buf_puts(&text, ", ");
     if (im->ids.data)
-        dlti_buf_puts(&text, im->ids.data);
-    dlti_buf_putc(&text, '>');
+        bs_buf_puts(&text, im->ids.data);
+    bs_buf_putc(&text, '>');
     if (text.failed || im->types.failed || im->ids.failed || im->nomem || !text.data)
         dlti_context_nomem(ctx, err);
     else

@@ -17,12 +17,12 @@ const dlti_attr *dlti_attr_lookup_string(const dlti_attr *a, const char *s, size
     if (!a->u.c.index) {
         for (size_t i = 0, n = a->n; i < n; i++) {
             dlti_key k = e[i].key;
-            if (k->len == len && !k->type && dlti_same_bytes(k->str, s, len))
+            if (k->len == len && !k->type && bs_same_bytes(k->str, s, len))
                 return e[i].value;
         }
         return NULL;
     }
-    return lookup_hashed(a, s, len, dlti_hash_inline(s, len));
+    return lookup_hashed(a, s, len, bs_hash_inline(s, len));
 }
 
 const dlti_attr *dlti_lookup_cstring(const dlti_attr *a, const char *s)

@@ -39,7 +39,7 @@ static inline bool key_is_cstring(dlti_key k, const char *s)
  * is `hash`. */
 static inline bool key_is(dlti_key k, const char *s, size_t len, uint64_t hash)
 {
-    return k->hash == hash && k->len == len && !k->type && dlti_same_bytes(k->str, s, len);
+    return k->hash == hash && k->len == len && !k->type && bs_same_bytes(k->str, s, len);
 }
 
 /* The string key of `len` bytes at `s`, of hash `hash`, in indexed map `a`. */
@@ -69,7 +69,7 @@ static inline const dlti_attr *lookup_string(const dlti_attr *a, const char *s)
         return NULL;
     }
     size_t len;
-    uint64_t hash = dlti_hash_cstring(s, &len);
+    uint64_t hash = bs_hash_cstring(s, &len);
     return lookup_hashed(a, s, len, hash);
 }
 

@@ -37,7 +37,7 @@ static void *sv_push(dlti_parser *p, stack_vec *v)
     size_t need = v->base + (v->n + 1) * v->elem;
     /* The first buffer is 4 KiB at least. */
     if (need > c->scratch_cap &&
-        dlti_grow((void **)&c->scratch, &c->scratch_cap, need < 4096 ? 4096 : need, 1) != 0) {
+        bs_grow((void **)&c->scratch, &c->scratch_cap, need < 4096 ? 4096 : need, 1) != 0) {
         dlti_parser_nomem(p, p->pos);
         return NULL;
     }
@@ -70,7 +70,7 @@ static void *vec_push(dlti_parser *p, vec *v)
                          p->ctx->limits.max_entries);
         return NULL;
     }
-    if (v->n == v->cap && dlti_grow(&v->data, &v->cap, v->n + 1, v->elem) != 0) {
+    if (v->n == v->cap && bs_grow(&v->data, &v->cap, v->n + 1, v->elem) != 0) {
         dlti_parser_nomem(p, p->pos);
         return NULL;
     }
@@ -506,7 +506,7 @@ static const dlti_attr *parse_dense_array(dlti_parser *p, size_t start)
     if (dlti_expect(p, '>') != 0)
         goto out;
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_DENSE_ARRAY);
-    void *copy = v.n ? dlti_arena_memdup(&p->ctx->arena, v.data, v.n * v.elem) : NULL;
+    void *copy = v.n ? bs_arena_memdup(&p->ctx->arena, v.data, v.n * v.elem) : NULL;
     if (!a || (v.n && !copy)) {
         dlti_parser_nomem(p, start);
         goto out;
@@ -618,14 +618,14 @@ static const dlti_attr *dense_elem_attr(dlti_parser *p, const dense_elem *e, con
 static void fail_shape_mismatch(dlti_parser *p, size_t at, const int64_t *shape, size_t rank,
                                 const dlti_type *t)
 {
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "inferred shape of elements literal ([");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "inferred shape of elements literal ([");
     for (size_t i = 0; i < rank; i++)
-        dlti_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)shape[i]);
-    dlti_buf_puts(&b, "]) does not match type ([");
+        bs_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    bs_buf_puts(&b, "]) does not match type ([");
     for (int i = 0; i < t->rank; i++)
-        dlti_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
-    dlti_buf_puts(&b, "])");
+        bs_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
+    bs_buf_puts(&b, "])");
     dlti_parser_fail(p, at, b.failed ? DLTI_ERROR_NOMEM : DLTI_ERROR_VERIFY, "%s",
                      b.failed ? "out of memory" : b.data);
     free(b.data);
@@ -721,7 +721,7 @@ static const dlti_attr *parse_dense(dlti_parser *p, size_t start)
         all_same = dlti_attr_equal(elems[i], elems[0]);
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_DENSE);
     size_t keep = all_same ? 1 : v.n; /* MLIR stores a uniform literal as a splat */
-    const dlti_attr **copy = keep ? dlti_arena_memdup(&p->ctx->arena, elems, keep * sizeof(*elems)) : NULL;
+    const dlti_attr **copy = keep ? bs_arena_memdup(&p->ctx->arena, elems, keep * sizeof(*elems)) : NULL;
     if (!a || (keep && !copy)) {
         dlti_parser_nomem(p, start);
         goto out;
@@ -999,7 +999,7 @@ out:
 static const dlti_attr *make_opaque(dlti_parser *p, size_t start)
 {
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
-    char *text = dlti_arena_alloc(&p->ctx->arena, p->pos - start + 1);
+    char *text = bs_arena_alloc(&p->ctx->arena, p->pos - start + 1);
     if (!a || !text)
         return dlti_parser_nomem(p, start);
     memcpy(text, p->text + start, p->pos - start);
@@ -1077,7 +1077,7 @@ static const dlti_attr *parse_function_pointer_alignment(dlti_parser *p, size_t 
                        "#dlti.function_pointer_alignment<%llu, function_dependent = %s>",
                        (unsigned long long)align, dep ? "true" : "false");
     dlti_attr *a = (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
-    char *kept = a ? dlti_arena_alloc(&p->ctx->arena, (size_t)len + 1) : NULL;
+    char *kept = a ? bs_arena_alloc(&p->ctx->arena, (size_t)len + 1) : NULL;
     if (!kept)
         return dlti_parser_nomem(p, start);
     memcpy(kept, text, (size_t)len + 1);
@@ -1322,7 +1322,7 @@ static const dlti_attr *parse_one_attr(dlti_context *ctx, const char *text, size
     if (a && dlti_peek(&p) != 0)
         return dlti_parser_fail(&p, p.pos, DLTI_ERROR_SYNTAX, "unexpected text after attribute");
     if (a && a->kind == DLTI_ATTR_DL_SPEC && dlti_dl_spec_check(a, err) != 0) {
-        dlti_error_locate(err, p.source, text, len, 0);
+        bs_error_locate(err, p.source, text, len, 0);
         return NULL;
     }
     return p.failed ? NULL : a;
@@ -1331,7 +1331,7 @@ static const dlti_attr *parse_one_attr(dlti_context *ctx, const char *text, size
 const dlti_attr *dlti_attr_parse(dlti_context *ctx, const char *text, size_t len,
                                  const char *source, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
     const dlti_attr *a = parse_one_attr(ctx, text, len, source, err);
     dlti_input_budget_end(ctx, saved);

@@ -24,10 +24,10 @@ static bool name_is(const dlti_parser *p, size_t id, size_t n, const char *want)
 }
 
 /* An opaque attribute holding the canonical text `b` (consumed). */
-static const dlti_attr *text_attr(dlti_parser *p, dlti_buf *b, size_t at)
+static const dlti_attr *text_attr(dlti_parser *p, bs_buf *b, size_t at)
 {
     dlti_attr *a = b->failed ? NULL : (dlti_attr *)dlti_attr_alloc(p->ctx, DLTI_ATTR_OPAQUE);
-    char *kept = a ? dlti_arena_alloc(&p->ctx->arena, b->len + 1) : NULL;
+    char *kept = a ? bs_arena_alloc(&p->ctx->arena, b->len + 1) : NULL;
     if (!kept) {
         free(b->data);
         return dlti_parser_nomem(p, at);
@@ -96,17 +96,17 @@ static const dlti_attr *one_integer(dlti_parser *p, size_t start, const char *na
     } else if (!dlti_accept(p, '>')) {
         return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '>'");
     }
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, name);
+    bs_buf b = {0};
+    bs_buf_puts(&b, name);
     if (v != 0 || !optional)
-        dlti_buf_printf(&b, "<%u>", v);
+        bs_buf_printf(&b, "<%u>", v);
     return text_attr(p, &b, start);
 }
 
 /* #llvm.target_features' body `<["+a", "-b"]>`, from its '<' at the cursor,
  * printed into `b` as MLIR prints it; each feature checked as
  * TargetFeaturesAttr::verify checks it (reported at the '<'). */
-static int features_body(dlti_parser *p, dlti_buf *b)
+static int features_body(dlti_parser *p, bs_buf *b)
 {
     dlti_skip_ws(p);
     size_t lt = p->pos;
@@ -117,7 +117,7 @@ static int features_body(dlti_parser *p, dlti_buf *b)
         return -1;
     }
     const char *bad = NULL;
-    dlti_buf_puts(b, "<[");
+    bs_buf_puts(b, "<[");
     if (!dlti_accept(p, ']')) {
         for (size_t i = 0;; i++) {
             dlti_skip_ws(p);
@@ -135,7 +135,7 @@ static int features_body(dlti_parser *p, dlti_buf *b)
                 bad = "target features must start with '+' or '-'";
             else if (!bad && memchr(s, ',', n))
                 bad = "target features can not contain ','";
-            dlti_buf_puts(b, i ? ", " : "");
+            bs_buf_puts(b, i ? ", " : "");
             dlti_print_string(b, s, n);
             if (dlti_accept(p, ']'))
                 break;
@@ -153,7 +153,7 @@ static int features_body(dlti_parser *p, dlti_buf *b)
         dlti_parser_fail(p, lt, DLTI_ERROR_VERIFY, "%s", bad);
         return -1;
     }
-    dlti_buf_puts(b, "]>");
+    bs_buf_puts(b, "]>");
     return 0;
 }
 
@@ -234,16 +234,16 @@ static const dlti_attr *ptr_spec(dlti_parser *p, size_t start)
         return dlti_parser_fail(p, lt, DLTI_ERROR_VERIFY,
                                 "preferred alignment is expected to be at least as large as ABI "
                                 "alignment");
-    dlti_buf b = {0};
-    dlti_buf_printf(&b, "#ptr.spec<size = %u, abi = %u, preferred = %u", v[0], v[1], v[2]);
+    bs_buf b = {0};
+    bs_buf_printf(&b, "#ptr.spec<size = %u, abi = %u, preferred = %u", v[0], v[1], v[2]);
     if (v[3] != NO_INDEX)
-        dlti_buf_printf(&b, ", index = %u", v[3]);
-    dlti_buf_putc(&b, '>');
+        bs_buf_printf(&b, ", index = %u", v[3]);
+    bs_buf_putc(&b, '>');
     return text_attr(p, &b, start);
 }
 
 /* A string parameter's value; -1 with MLIR's error for any other attribute. */
-static int string_param(dlti_parser *p, dlti_buf *b)
+static int string_param(dlti_parser *p, bs_buf *b)
 {
     dlti_skip_ws(p);
     size_t at = p->pos;
@@ -266,7 +266,7 @@ static const dlti_attr *llvm_target(dlti_parser *p, size_t start)
     struct_param params[] = {{"triple", true, false},
                              {"chip", true, false},
                              {"features", false, false}};
-    dlti_buf part[3] = {{0}, {0}, {0}}, b = {0};
+    bs_buf part[3] = {{0}, {0}, {0}}, b = {0};
     const dlti_attr *a = NULL;
     if (dlti_expect(p, '<') != 0)
         goto out;
@@ -291,22 +291,22 @@ static const dlti_attr *llvm_target(dlti_parser *p, size_t start)
                 dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "invalid kind of attribute specified");
                 goto out;
             }
-            dlti_buf_puts(&part[2], f->u.str.s + sizeof(mnemonic) - 1);
+            bs_buf_puts(&part[2], f->u.str.s + sizeof(mnemonic) - 1);
         } else if (features_body(p, &part[2]) != 0) {
             goto out;
         }
     } while (dlti_accept(p, ','));
     if (struct_end(p, params, 3) != 0)
         goto out;
-    dlti_buf_puts(&b, "#llvm.target<triple = ");
-    dlti_buf_put(&b, part[0].data, part[0].len);
-    dlti_buf_puts(&b, ", chip = ");
-    dlti_buf_put(&b, part[1].data, part[1].len);
+    bs_buf_puts(&b, "#llvm.target<triple = ");
+    bs_buf_put(&b, part[0].data, part[0].len);
+    bs_buf_puts(&b, ", chip = ");
+    bs_buf_put(&b, part[1].data, part[1].len);
     if (params[2].seen) {
-        dlti_buf_puts(&b, ", features = ");
-        dlti_buf_put(&b, part[2].data, part[2].len);
+        bs_buf_puts(&b, ", features = ");
+        bs_buf_put(&b, part[2].data, part[2].len);
     }
-    dlti_buf_putc(&b, '>');
+    bs_buf_putc(&b, '>');
     b.failed = b.failed || part[0].failed || part[1].failed || part[2].failed;
     a = text_attr(p, &b, start);
 out:
@@ -322,8 +322,8 @@ int dlti_parse_foreign_attr(dlti_parser *p, size_t start, size_t id, size_t n, s
     if (name_is(p, id, n, "llvm.target")) {
         *out = llvm_target(p, start);
     } else if (name_is(p, id, n, "llvm.target_features")) {
-        dlti_buf b = {0};
-        dlti_buf_puts(&b, "#llvm.target_features");
+        bs_buf b = {0};
+        bs_buf_puts(&b, "#llvm.target_features");
         if (features_body(p, &b) != 0) {
             free(b.data);
             return 1;
@@ -338,8 +338,8 @@ int dlti_parse_foreign_attr(dlti_parser *p, size_t start, size_t id, size_t n, s
     } else if (name_is(p, id, n, "ptr.generic_space")) {
         /* MLIR reads a body and drops it: `#ptr.generic_space<1>` prints bare. */
         p->pos = body_end;
-        dlti_buf b = {0};
-        dlti_buf_puts(&b, "#ptr.generic_space");
+        bs_buf b = {0};
+        bs_buf_puts(&b, "#ptr.generic_space");
         *out = text_attr(p, &b, start);
     } else {
         return 0;

@@ -113,12 +113,12 @@ static dlti_named_attr *parse_attr_dict(dlti_parser *p, size_t *count, size_t op
                 if (!val)
                     goto fail;
             }
-            if (dlti_grow((void **)&v, &cap, n + 1, sizeof(*v)) != 0) {
+            if (bs_grow((void **)&v, &cap, n + 1, sizeof(*v)) != 0) {
                 dlti_parser_nomem(p, at);
                 goto fail;
             }
             /* name may end the input: copy len bytes, then terminate */
-            char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
+            char *copy = bs_arena_alloc(&p->ctx->arena, len + 1);
             if (copy)
                 memcpy(copy, name, len);
             if (!copy) {
@@ -241,7 +241,7 @@ static int note_op(dlti_parser *p, dlti_op_note *note, const dlti_skipped_op *op
 {
     if (note->count++)
         return 0;
-    char *name = dlti_arena_alloc(&p->ctx->arena, op->name_len + 1);
+    char *name = bs_arena_alloc(&p->ctx->arena, op->name_len + 1);
     if (!name) {
         dlti_parser_nomem(p, op->offset);
         return -1;
@@ -251,7 +251,7 @@ static int note_op(dlti_parser *p, dlti_op_note *note, const dlti_skipped_op *op
     note->name = name;
     note->why = why;
     dlti_error_t at;
-    dlti_error_locate(&at, NULL, p->text, p->len, op->offset);
+    bs_error_locate(&at, NULL, p->text, p->len, op->offset);
     note->line = at.line;
     note->column = at.column;
     return 0;
@@ -384,7 +384,7 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
                     goto fail;
                 p->pos = after;
             } else if (op.dlti_at != SIZE_MAX &&
-                       (!k || dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0)) {
+                       (!k || bs_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0)) {
                 if (k)
                     dlti_parser_nomem(p, p->pos);
                 goto fail;
@@ -407,7 +407,7 @@ static int parse_ops(dlti_parser *p, dlti_scope *s, bool top, dlti_scope ***kids
         s->interleaved |= item_after_op;
         first = first == SIZE_MAX ? at : first;
         last = p->pos;
-        if (dlti_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0) {
+        if (bs_grow((void **)&kids, &cap, n + 1, sizeof(*kids)) != 0) {
             dlti_parser_nomem(p, p->pos);
             goto fail;
         }
@@ -434,7 +434,7 @@ int dlti_set_children(dlti_parser *p, dlti_scope *s, dlti_scope **kids, size_t n
         return -1;
     }
     s->num_children = n;
-    s->children = n ? dlti_arena_memdup(&p->ctx->arena, kids, n * sizeof(*kids)) : NULL;
+    s->children = n ? bs_arena_memdup(&p->ctx->arena, kids, n * sizeof(*kids)) : NULL;
     free(kids);
     if (n && !s->children) {
         dlti_parser_nomem(p, p->pos);
@@ -455,7 +455,7 @@ int dlti_parse_region(dlti_parser *p, dlti_scope *s, dlti_scope ***kids, size_t 
     if (parse_ops(p, s, false, &more, &m) != 0)
         return -1;
     p->pos++; /* the '}' */
-    if (m && dlti_grow((void **)kids, cap, *n + m, sizeof(**kids)) != 0) {
+    if (m && bs_grow((void **)kids, cap, *n + m, sizeof(**kids)) != 0) {
         free(more);
         dlti_parser_nomem(p, p->pos);
         return -1;
@@ -512,7 +512,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
     }
     if (!dlti_enter(p))
         return NULL;
-    dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
+    dlti_scope *scope = bs_arena_alloc(&p->ctx->arena, sizeof(*scope));
     if (!scope) {
         dlti_leave(p);
         return dlti_parser_nomem(p, op_at);
@@ -526,7 +526,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
         const char *name;
         size_t len;
         name = dlti_parse_symbol_name(p, &len);
-        char *copy = name ? dlti_arena_alloc(&p->ctx->arena, len + 1) : NULL;
+        char *copy = name ? bs_arena_alloc(&p->ctx->arena, len + 1) : NULL;
         if (!copy) {
             dlti_leave(p);
             return dlti_parser_nomem(p, op_at);
@@ -546,7 +546,7 @@ static dlti_scope *parse_module_op(dlti_parser *p, const dlti_scope *parent)
             return NULL;
         }
         scope->num_attrs = count;
-        scope->attrs = count ? dlti_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
+        scope->attrs = count ? bs_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
         free(attrs);
         if (count && !scope->attrs) {
             dlti_leave(p);
@@ -611,7 +611,7 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_att
             dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected a string");
             return -1;
         }
-        char *copy = dlti_arena_alloc(&p->ctx->arena, len + 1);
+        char *copy = bs_arena_alloc(&p->ctx->arena, len + 1);
         if (!copy) {
             dlti_parser_nomem(p, at);
             return -1;
@@ -627,7 +627,7 @@ static int parse_generic_props(dlti_parser *p, dlti_scope *scope, dlti_named_att
 static int add_inherent(dlti_parser *p, dlti_scope *scope, const dlti_named_attr *a, size_t op_at)
 {
     size_t n = scope->num_attrs;
-    dlti_named_attr *all = dlti_arena_alloc(&p->ctx->arena, (n + 1) * sizeof(*all));
+    dlti_named_attr *all = bs_arena_alloc(&p->ctx->arena, (n + 1) * sizeof(*all));
     if (!all) {
         dlti_parser_nomem(p, op_at);
         return -1;
@@ -655,7 +655,7 @@ static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent
     size_t op_at = p->pos;
     if (!dlti_enter(p))
         return NULL;
-    dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
+    dlti_scope *scope = bs_arena_alloc(&p->ctx->arena, sizeof(*scope));
     if (!scope) {
         dlti_leave(p);
         return dlti_parser_nomem(p, op_at);
@@ -680,7 +680,7 @@ static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent
         dlti_named_attr *attrs = parse_attr_dict(p, &count, op_at, scope);
         rc = attrs || !p->failed ? 0 : -1;
         scope->num_attrs = count;
-        scope->attrs = count ? dlti_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
+        scope->attrs = count ? bs_arena_memdup(&p->ctx->arena, attrs, count * sizeof(*attrs)) : NULL;
         free(attrs);
         if (count && !scope->attrs)
             rc = -1, dlti_parser_nomem(p, op_at);
@@ -708,7 +708,7 @@ static dlti_scope *parse_generic_module(dlti_parser *p, const dlti_scope *parent
  * metadata aside). */
 static dlti_scope *parse_op_file(dlti_parser *p)
 {
-    dlti_scope *top = dlti_arena_alloc(&p->ctx->arena, sizeof(*top));
+    dlti_scope *top = bs_arena_alloc(&p->ctx->arena, sizeof(*top));
     if (!top)
         return dlti_parser_nomem(p, p->pos);
     memset(top, 0, sizeof(*top));
@@ -814,8 +814,8 @@ static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const cha
             if (dlti_dl_spec_check(a, &local) != 0)
                 return dlti_parser_fail(p, at, local.code, "%s", local.text);
         }
-        root = dlti_arena_alloc(&ctx->arena, sizeof(*root));
-        dlti_named_attr *na = dlti_arena_alloc(&ctx->arena, sizeof(*na));
+        root = bs_arena_alloc(&ctx->arena, sizeof(*root));
+        dlti_named_attr *na = bs_arena_alloc(&ctx->arena, sizeof(*na));
         if (!root || !na)
             return dlti_parser_nomem(p, 0);
         memset(root, 0, sizeof(*root));
@@ -836,7 +836,7 @@ static const dlti_scope *parse_text(dlti_parser *p, dlti_context *ctx, const cha
 const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
                              dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     dlti_input_budget_saved saved = dlti_input_budget(ctx, len);
     const dlti_scope *s = parse_scope(ctx, text, len, source, err);
     dlti_input_budget_end(ctx, saved);
@@ -846,7 +846,7 @@ const dlti_scope *dlti_parse(dlti_context *ctx, const char *text, size_t len, co
 const dlti_scope *dlti_parse_file(dlti_context *ctx, const char *path, dlti_error_t *err)
 {
     size_t len;
-    char *data = dlti_read_file(path, ctx->limits.max_input_bytes, &len, err);
+    char *data = bs_read_file(path, ctx->limits.max_input_bytes, &len, err);
     if (!data)
         return NULL;
     const dlti_scope *s = dlti_parse(ctx, data, len, path, err);
@@ -1002,11 +1002,11 @@ const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlt
         size_t count = 0;
         find_named(cur, p, n, &found, &count);
         if (count > 1) {
-            dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "scope name '%.*s' is ambiguous", (int)n, p);
+            bs_error_set(err, DLTI_ERROR_NOT_FOUND, "scope name '%.*s' is ambiguous", (int)n, p);
             return NULL;
         }
         if (!found) {
-            dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no module or op named '@%.*s' in scope '%s'",
+            bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no module or op named '@%.*s' in scope '%s'",
                            (int)n, p, cur->name ? cur->name : "(top)");
             return NULL;
         }

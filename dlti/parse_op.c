@@ -101,7 +101,7 @@ static int skip_group(dlti_parser *p, const char *opname, bool allow)
                 rc = -1;
                 break;
             }
-            if (dlti_grow((void **)&stack, &cap, depth + 1, 1) != 0) {
+            if (bs_grow((void **)&stack, &cap, depth + 1, 1) != 0) {
                 dlti_parser_nomem(p, p->pos);
                 rc = -1;
                 break;
@@ -178,7 +178,7 @@ typedef struct op_state {
 
 static char *copy_text(dlti_parser *p, const char *s, size_t len, size_t at)
 {
-    char *c = dlti_arena_alloc(&p->ctx->arena, len + 1);
+    char *c = bs_arena_alloc(&p->ctx->arena, len + 1);
     if (!c) {
         dlti_parser_nomem(p, at);
         return NULL;
@@ -204,7 +204,7 @@ static int add_attr(dlti_parser *p, op_state *o, const char *name, size_t len,
                              copy);
             return -1;
         }
-    if (dlti_grow((void **)&o->attrs, &o->cap, o->n + 1, sizeof(*o->attrs)) != 0) {
+    if (bs_grow((void **)&o->attrs, &o->cap, o->n + 1, sizeof(*o->attrs)) != 0) {
         dlti_parser_nomem(p, at);
         return -1;
     }
@@ -479,7 +479,7 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
             return unplaced(p, op->dlti_at, "custom syntax sysdesc does not read");
     }
     char *opname = copy_text(p, op->name, op->name_len, op->offset);
-    dlti_scope *scope = dlti_arena_alloc(&p->ctx->arena, sizeof(*scope));
+    dlti_scope *scope = bs_arena_alloc(&p->ctx->arena, sizeof(*scope));
     if (!opname || !scope)
         return dlti_parser_nomem(p, op->offset);
     memset(scope, 0, sizeof(*scope));
@@ -515,7 +515,7 @@ static dlti_scope *read_op(dlti_parser *p, dlti_scope *parent, const dlti_skippe
                                     o->attrs[k].name);
     }
     scope->num_attrs = o->n;
-    scope->attrs = o->n ? dlti_arena_memdup(&p->ctx->arena, o->attrs, o->n * sizeof(*o->attrs))
+    scope->attrs = o->n ? bs_arena_memdup(&p->ctx->arena, o->attrs, o->n * sizeof(*o->attrs))
                         : NULL;
     if (o->n && !scope->attrs)
         return dlti_parser_nomem(p, op->offset);

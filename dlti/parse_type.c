@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const dlti_type *finish(dlti_parser *p, dlti_type *proto, dlti_buf *text)
+static const dlti_type *finish(dlti_parser *p, dlti_type *proto, bs_buf *text)
 {
     if (text->failed) {
         free(text->data);
@@ -254,7 +254,7 @@ static void llvm_aggregate(dlti_parser *p, bool is_struct, size_t body, size_t e
     const dlti_type **members = NULL;
     while (i < end && p->text[i] != ')') {
         const dlti_type *t = llvm_member(p, &i, end);
-        if (!t || dlti_grow((void **)&members, &cap, n + 1, sizeof(*members)) != 0) {
+        if (!t || bs_grow((void **)&members, &cap, n + 1, sizeof(*members)) != 0) {
             free(members);
             return;
         }
@@ -264,7 +264,7 @@ static void llvm_aggregate(dlti_parser *p, bool is_struct, size_t body, size_t e
     }
     while (++i < end && p->text[i] == ' ')
         ;
-    const dlti_type **kept = n ? dlti_arena_memdup(&p->ctx->arena, members, n * sizeof(*members))
+    const dlti_type **kept = n ? bs_arena_memdup(&p->ctx->arena, members, n * sizeof(*members))
                                : NULL;
     free(members);
     if (i != end || (n && !kept))
@@ -279,7 +279,7 @@ static void llvm_aggregate(dlti_parser *p, bool is_struct, size_t body, size_t e
  * (`!ptr.ptr<#test.const_memory_space<0>>` is `!ptr.ptr<#test.const_memory_space>`),
  * so that equal pointer types are one type. */
 static const dlti_type *ptr_dialect_pointer(dlti_parser *p, size_t start, dlti_type *proto,
-                                            dlti_buf *text)
+                                            bs_buf *text)
 {
     size_t end = p->pos;
     p->pos = start + 8; /* "!ptr.ptr" */
@@ -296,9 +296,9 @@ static const dlti_type *ptr_dialect_pointer(dlti_parser *p, size_t start, dlti_t
         return dlti_parser_fail(p, at, DLTI_ERROR_SYNTAX, "invalid kind of attribute specified");
     if (!dlti_accept(p, '>'))
         return dlti_parser_fail(p, dlti_wrong_token_at(p), DLTI_ERROR_SYNTAX, "expected '>'");
-    dlti_buf_puts(text, "!ptr.ptr<");
-    dlti_buf_puts(text, space->u.str.s);
-    dlti_buf_putc(text, '>');
+    bs_buf_puts(text, "!ptr.ptr<");
+    bs_buf_puts(text, space->u.str.s);
+    bs_buf_putc(text, '>');
     return finish(p, proto, text);
 }
 
@@ -316,7 +316,7 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
         return dlti_alias_type(p, p->text + id, n);
     dlti_type proto;
     proto_init(&proto, DLTI_TYPE_DIALECT);
-    dlti_buf text = {0};
+    bs_buf text = {0};
     bool is_ptr = n == 8 && memcmp(p->text + id, "llvm.ptr", 8) == 0;
     if (p->pos < p->len && p->text[p->pos] == '<') {
         p->pos++;
@@ -345,9 +345,9 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
             if (as64 > UINT32_MAX)
                 return dlti_parser_fail(p, a, DLTI_ERROR_SYNTAX, "integer value too large");
             unsigned as = (unsigned)as64;
-            dlti_buf_puts(&text, "!llvm.ptr");
+            bs_buf_puts(&text, "!llvm.ptr");
             if (as != 0)
-                dlti_buf_printf(&text, "<%u>", as);
+                bs_buf_printf(&text, "<%u>", as);
             proto.width = as; /* what dlti_llvm_ptr_space reads */
             return finish(p, &proto, &text);
         }
@@ -359,12 +359,12 @@ static const dlti_type *parse_dialect_type(dlti_parser *p)
         llvm_aggregate(p, true, id + n + 1, p->pos - 1, &proto);
     else if (has_body && n == 10 && memcmp(p->text + id, "llvm.array", 10) == 0)
         llvm_aggregate(p, false, id + n + 1, p->pos - 1, &proto);
-    dlti_buf_put(&text, p->text + start, p->pos - start);
+    bs_buf_put(&text, p->text + start, p->pos - start);
     return finish(p, &proto, &text);
 }
 
 /* Dimensions of a shaped type up to the element type: "4x?x", "[4]x8x", "*x". */
-static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool allow_dynamic,
+static int parse_dims(dlti_parser *p, dlti_type *proto, bs_buf *text, bool allow_dynamic,
                       bool allow_scalable, int64_t **dims, bool **scalable)
 {
     size_t cap = 0;
@@ -379,7 +379,7 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
         }
         p->pos++;
         proto->rank = -1;
-        dlti_buf_puts(text, "*x");
+        bs_buf_puts(text, "*x");
         return 0;
     }
     for (;;) {
@@ -436,8 +436,8 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
         if ((size_t)proto->rank == cap) {
             /* Two arrays of one length: each grows from the same capacity. */
             size_t need = cap + 1, scap = cap;
-            if (dlti_grow((void **)dims, &cap, need, sizeof(**dims)) != 0 ||
-                dlti_grow((void **)scalable, &scap, need, sizeof(**scalable)) != 0) {
+            if (bs_grow((void **)dims, &cap, need, sizeof(**dims)) != 0 ||
+                bs_grow((void **)scalable, &scap, need, sizeof(**scalable)) != 0) {
                 dlti_parser_nomem(p, at);
                 return -1;
             }
@@ -446,16 +446,16 @@ static int parse_dims(dlti_parser *p, dlti_type *proto, dlti_buf *text, bool all
         (*scalable)[proto->rank] = sc;
         proto->rank++;
         if (sc)
-            dlti_buf_printf(text, "[%lld]x", (long long)dim);
+            bs_buf_printf(text, "[%lld]x", (long long)dim);
         else if (dim < 0)
-            dlti_buf_puts(text, "?x");
+            bs_buf_puts(text, "?x");
         else
-            dlti_buf_printf(text, "%lldx", (long long)dim);
+            bs_buf_printf(text, "%lldx", (long long)dim);
     }
 }
 
 /* The rest of a shaped type after its element: ", layout, space>" verbatim. */
-static int parse_shaped_tail(dlti_parser *p, dlti_buf *text)
+static int parse_shaped_tail(dlti_parser *p, bs_buf *text)
 {
     dlti_skip_ws(p);
     if (p->pos < p->len && p->text[p->pos] == ',') {
@@ -477,14 +477,14 @@ static int parse_shaped_tail(dlti_parser *p, dlti_buf *text)
                 dlti_parser_fail(p, i, DLTI_ERROR_SYNTAX, "unexpected '-' in type parameters");
                 return -1;
             }
-        dlti_buf_puts(text, ", ");
-        dlti_buf_put(text, p->text + start, e - start);
-        dlti_buf_putc(text, '>');
+        bs_buf_puts(text, ", ");
+        bs_buf_put(text, p->text + start, e - start);
+        bs_buf_putc(text, '>');
         return 0;
     }
     if (dlti_expect(p, '>') != 0)
         return -1;
-    dlti_buf_putc(text, '>');
+    bs_buf_putc(text, '>');
     return 0;
 }
 
@@ -496,8 +496,8 @@ static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const 
         return NULL;
     dlti_type proto;
     proto_init(&proto, kind);
-    dlti_buf text = {0};
-    dlti_buf_printf(&text, "%s<", name);
+    bs_buf text = {0};
+    bs_buf_printf(&text, "%s<", name);
     int64_t *dims = NULL;
     bool *scalable = NULL;
     const dlti_type *result = NULL;
@@ -524,11 +524,11 @@ static const dlti_type *parse_shaped(dlti_parser *p, dlti_type_kind kind, const 
     proto.elem = elem;
     proto.dims = dims;
     proto.scalable = scalable;
-    dlti_buf_put(&text, elem->text, elem->text_len);
+    bs_buf_put(&text, elem->text, elem->text_len);
     if (is_vector) {
         if (dlti_expect(p, '>') != 0)
             goto out;
-        dlti_buf_putc(&text, '>');
+        bs_buf_putc(&text, '>');
     } else if (parse_shaped_tail(p, &text) != 0) {
         goto out;
     }
@@ -542,24 +542,24 @@ out:
 }
 
 /* "(a, b) -> c" or "-> (c, d)" and tuple<...>: kept as the list of parsed types. */
-static int parse_type_list(dlti_parser *p, dlti_buf *text, char close)
+static int parse_type_list(dlti_parser *p, bs_buf *text, char close)
 {
     if (dlti_accept(p, close)) {
-        dlti_buf_putc(text, close);
+        bs_buf_putc(text, close);
         return 0;
     }
     for (;;) {
         const dlti_type *t = dlti_parse_type(p);
         if (!t)
             return -1;
-        dlti_buf_put(text, t->text, t->text_len);
+        bs_buf_put(text, t->text, t->text_len);
         if (dlti_accept(p, ',')) {
-            dlti_buf_puts(text, ", ");
+            bs_buf_puts(text, ", ");
             continue;
         }
         if (dlti_expect(p, close) != 0)
             return -1;
-        dlti_buf_putc(text, close);
+        bs_buf_putc(text, close);
         return 0;
     }
 }
@@ -568,16 +568,16 @@ static const dlti_type *parse_function(dlti_parser *p)
 {
     dlti_type proto;
     proto_init(&proto, DLTI_TYPE_FUNCTION);
-    dlti_buf text = {0};
+    bs_buf text = {0};
     p->pos++; /* '(' */
-    dlti_buf_putc(&text, '(');
+    bs_buf_putc(&text, '(');
     if (parse_type_list(p, &text, ')') != 0 || !dlti_accept_str(p, "->")) {
         free(text.data);
         return dlti_parser_fail(p, p->pos, DLTI_ERROR_SYNTAX, "expected '->' in function type");
     }
-    dlti_buf_puts(&text, " -> ");
+    bs_buf_puts(&text, " -> ");
     if (dlti_accept(p, '(')) {
-        dlti_buf_putc(&text, '(');
+        bs_buf_putc(&text, '(');
         /* A single non-function result prints without parentheses. */
         size_t mark = text.len;
         if (parse_type_list(p, &text, ')') != 0) {
@@ -598,7 +598,7 @@ static const dlti_type *parse_function(dlti_parser *p)
             free(text.data);
             return NULL;
         }
-        dlti_buf_put(&text, r->text, r->text_len);
+        bs_buf_put(&text, r->text, r->text_len);
     }
     return finish(p, &proto, &text);
 }
@@ -666,9 +666,9 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
     const dlti_type *t;
     if (kind == DLTI_TYPE_COMPLEX || kind == DLTI_TYPE_TUPLE) {
         proto_init(&proto, kind);
-        dlti_buf text = {0};
-        dlti_buf_put(&text, s, n);
-        dlti_buf_putc(&text, '<');
+        bs_buf text = {0};
+        bs_buf_put(&text, s, n);
+        bs_buf_putc(&text, '<');
         t = NULL;
         if (dlti_expect(p, '<') == 0) {
             if (kind == DLTI_TYPE_COMPLEX) {
@@ -677,8 +677,8 @@ const dlti_type *dlti_parse_type(dlti_parser *p)
                 if (e && (e->kind == DLTI_TYPE_INTEGER || e->kind == DLTI_TYPE_FLOAT) &&
                     dlti_expect(p, '>') == 0) {
                     proto.elem = e;
-                    dlti_buf_put(&text, e->text, e->text_len);
-                    dlti_buf_putc(&text, '>');
+                    bs_buf_put(&text, e->text, e->text_len);
+                    bs_buf_putc(&text, '>');
                     t = finish(p, &proto, &text);
                     text.data = NULL;
                 } else if (e) {
@@ -706,7 +706,7 @@ const dlti_type *dlti_type_parse(dlti_context *ctx, const char *text, size_t len
                                  dlti_error_t *err)
 {
     dlti_parser p;
-    dlti_error_clear(err);
+    bs_error_clear(err);
     dlti_parser_init(&p, ctx, text, len, "<type>", err);
     const dlti_type *t = dlti_parse_type(&p);
     if (t && dlti_peek(&p) != 0)

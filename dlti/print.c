@@ -42,11 +42,11 @@ static bool all_printable(const char *s, size_t len)
     return !needs_escape8(x);
 }
 
-void dlti_print_string(dlti_buf *b, const char *s, size_t len)
+void dlti_print_string(bs_buf *b, const char *s, size_t len)
 {
     static const char hex[] = "0123456789ABCDEF";
     if (all_printable(s, len)) { /* nearly every key and string */
-        if (len > SIZE_MAX - 2 || (b->cap - b->len <= len + 2 && !dlti_buf_reserve(b, len + 2)))
+        if (len > SIZE_MAX - 2 || (b->cap - b->len <= len + 2 && !bs_buf_reserve(b, len + 2)))
             return;
         char *o = b->data + b->len;
         o[0] = '"';
@@ -56,23 +56,23 @@ void dlti_print_string(dlti_buf *b, const char *s, size_t len)
         b->len += len + 2;
         return;
     }
-    dlti_buf_putc(b, '"');
+    bs_buf_putc(b, '"');
     size_t run = 0; /* copy printable runs in one go */
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\')
             continue;
-        dlti_buf_put(b, s + run, i - run);
+        bs_buf_put(b, s + run, i - run);
         /* llvm::printEscapedString: a backslash doubles, the rest are \XX. */
         char esc[3] = {'\\', hex[c >> 4], hex[c & 15]};
         if (c == '\\')
-            dlti_buf_put(b, "\\\\", 2);
+            bs_buf_put(b, "\\\\", 2);
         else
-            dlti_buf_put(b, esc, 3);
+            bs_buf_put(b, esc, 3);
         run = i + 1;
     }
-    dlti_buf_put(b, s + run, len - run);
-    dlti_buf_putc(b, '"');
+    bs_buf_put(b, s + run, len - run);
+    bs_buf_putc(b, '"');
 }
 
 static bool is_bare_identifier(const char *s, size_t n)
@@ -89,35 +89,35 @@ static bool is_bare_identifier(const char *s, size_t n)
 }
 
 /* Attribute names in dictionaries print bare when they are identifiers. */
-void dlti_print_name(dlti_buf *b, const char *s, size_t n)
+void dlti_print_name(bs_buf *b, const char *s, size_t n)
 {
     if (is_bare_identifier(s, n))
-        dlti_buf_put(b, s, n);
+        bs_buf_put(b, s, n);
     else
         dlti_print_string(b, s, n);
 }
 
-void dlti_print_key(dlti_buf *b, dlti_key key)
+void dlti_print_key(bs_buf *b, dlti_key key)
 {
     if (key->type)
-        dlti_buf_put(b, key->str, key->len);
+        bs_buf_put(b, key->str, key->len);
     else
         dlti_print_string(b, key->str, key->len);
 }
 
-static void print_type(dlti_buf *b, const dlti_type *t)
+static void print_type(bs_buf *b, const dlti_type *t)
 {
-    dlti_buf_put(b, t->text, t->text_len);
+    bs_buf_put(b, t->text, t->text_len);
 }
 
-static void print_float_value(dlti_buf *b, const dlti_type *t, dlti_float_bits bits)
+static void print_float_value(bs_buf *b, const dlti_type *t, dlti_float_bits bits)
 {
     char tmp[256];
     size_t n = dlti_float_print((dlti_float_kind)t->float_kind, bits, tmp, sizeof(tmp));
-    dlti_buf_put(b, tmp, n < sizeof(tmp) ? n : sizeof(tmp) - 1);
+    bs_buf_put(b, tmp, n < sizeof(tmp) ? n : sizeof(tmp) - 1);
 }
 
-static void print_int_value(dlti_buf *b, const dlti_attr *a)
+static void print_int_value(bs_buf *b, const dlti_attr *a)
 {
     const dlti_type *t = a->type;
     unsigned w = t->kind == DLTI_TYPE_INDEX ? 64 : t->width;
@@ -126,35 +126,35 @@ static void print_int_value(dlti_buf *b, const dlti_attr *a)
 }
 
 /* An element inside dense<...>: the value without its type. */
-static void print_element(dlti_buf *b, const dlti_attr *e)
+static void print_element(bs_buf *b, const dlti_attr *e)
 {
     if (e->kind == DLTI_ATTR_BOOL)
-        dlti_buf_puts(b, e->u.b ? "true" : "false");
+        bs_buf_puts(b, e->u.b ? "true" : "false");
     else if (e->kind == DLTI_ATTR_FLOAT)
         print_float_value(b, e->type, e->u.f);
     else
         print_int_value(b, e);
 }
 
-static void print_dense_level(dlti_buf *b, const dlti_attr *a, int level, size_t *next)
+static void print_dense_level(bs_buf *b, const dlti_attr *a, int level, size_t *next)
 {
     const dlti_type *t = a->type;
     if (level == t->rank) {
         print_element(b, a->u.elems[(*next)++]);
         return;
     }
-    dlti_buf_putc(b, '[');
+    bs_buf_putc(b, '[');
     for (int64_t i = 0; i < t->dims[level]; i++) {
         if (i)
-            dlti_buf_puts(b, ", ");
+            bs_buf_puts(b, ", ");
         print_dense_level(b, a, level + 1, next);
     }
-    dlti_buf_putc(b, ']');
+    bs_buf_putc(b, ']');
 }
 
-static void print_dense(dlti_buf *b, const dlti_attr *a)
+static void print_dense(bs_buf *b, const dlti_attr *a)
 {
-    dlti_buf_puts(b, "dense<");
+    bs_buf_puts(b, "dense<");
     /* What is stored decides, not the shape's element count: a splat of a
      * shape whose count does not fit 64 bits is one element, not dense<>. */
     if (a->n == 0) {
@@ -167,27 +167,27 @@ static void print_dense(dlti_buf *b, const dlti_attr *a)
         size_t next = 0;
         print_dense_level(b, a, 0, &next);
     }
-    dlti_buf_puts(b, "> : ");
+    bs_buf_puts(b, "> : ");
     print_type(b, a->type);
 }
 
-static void print_dense_array(dlti_buf *b, const dlti_attr *a)
+static void print_dense_array(bs_buf *b, const dlti_attr *a)
 {
-    dlti_buf_puts(b, "array<");
+    bs_buf_puts(b, "array<");
     print_type(b, a->type);
     for (size_t i = 0; i < a->n; i++) {
-        dlti_buf_puts(b, i ? ", " : ": ");
+        bs_buf_puts(b, i ? ", " : ": ");
         if (a->type->kind == DLTI_TYPE_FLOAT) {
             print_float_value(b, a->type, a->u.floats[i]);
         } else if (a->type->width == 1) {
-            dlti_buf_puts(b, a->u.ints[i] ? "true" : "false");
+            bs_buf_puts(b, a->u.ints[i] ? "true" : "false");
         } else if (a->type->sign == DLTI_UNSIGNED) {
-            dlti_buf_put_u64(b, (uint64_t)a->u.ints[i]);
+            bs_buf_put_u64(b, (uint64_t)a->u.ints[i]);
         } else {
-            dlti_buf_put_i64(b, a->u.ints[i]);
+            bs_buf_put_i64(b, a->u.ints[i]);
         }
     }
-    dlti_buf_putc(b, '>');
+    bs_buf_putc(b, '>');
 }
 
 /* Values a few entries ahead are fetched while this one prints: a big spec
@@ -199,7 +199,7 @@ static void print_dense_array(dlti_buf *b, const dlti_attr *a)
 #define PREFETCH(p) ((void)(p))
 #endif
 
-static void print_entries(dlti_buf *b, const dlti_attr *a)
+static void print_entries(bs_buf *b, const dlti_attr *a)
 {
     const dlti_entry_rec *e = a->u.c.entries;
     size_t n = a->n;
@@ -211,14 +211,14 @@ static void print_entries(dlti_buf *b, const dlti_attr *a)
             PREFETCH(e[i + PREFETCH_AHEAD].key);
         }
         if (i)
-            dlti_buf_puts(b, ", ");
+            bs_buf_puts(b, ", ");
         dlti_print_key(b, e[i].key);
-        dlti_buf_puts(b, " = ");
+        bs_buf_puts(b, " = ");
         dlti_print_attr(b, e[i].value, false);
     }
 }
 
-void dlti_print_attr(dlti_buf *b, const dlti_attr *a, bool elide)
+void dlti_print_attr(bs_buf *b, const dlti_attr *a, bool elide)
 {
     switch (a->kind) {
     case DLTI_ATTR_INTEGER:
@@ -226,7 +226,7 @@ void dlti_print_attr(dlti_buf *b, const dlti_attr *a, bool elide)
         if (elide && a->type->kind == DLTI_TYPE_INTEGER && a->type->width == 64 &&
             a->type->sign == DLTI_SIGNLESS)
             return;
-        dlti_buf_puts(b, " : ");
+        bs_buf_puts(b, " : ");
         print_type(b, a->type);
         return;
     case DLTI_ATTR_FLOAT: {
@@ -238,30 +238,30 @@ void dlti_print_attr(dlti_buf *b, const dlti_attr *a, bool elide)
                    memchr(b->data + start, 'x', b->len - start) != NULL;
         if (elide && a->type->float_kind == DLTI_FLOAT_F64 && !hex)
             return;
-        dlti_buf_puts(b, " : ");
+        bs_buf_puts(b, " : ");
         print_type(b, a->type);
         return;
     }
     case DLTI_ATTR_BOOL:
-        dlti_buf_puts(b, a->u.b ? "true" : "false");
+        bs_buf_puts(b, a->u.b ? "true" : "false");
         return;
     case DLTI_ATTR_STRING:
         dlti_print_string(b, a->u.str.s, a->u.str.len);
         return;
     case DLTI_ATTR_UNIT:
-        dlti_buf_puts(b, "unit");
+        bs_buf_puts(b, "unit");
         return;
     case DLTI_ATTR_TYPE:
         print_type(b, a->type);
         return;
     case DLTI_ATTR_ARRAY:
-        dlti_buf_putc(b, '[');
+        bs_buf_putc(b, '[');
         for (size_t i = 0; i < a->n; i++) {
             if (i)
-                dlti_buf_puts(b, ", ");
+                bs_buf_puts(b, ", ");
             dlti_print_attr(b, a->u.elems[i], true);
         }
-        dlti_buf_putc(b, ']');
+        bs_buf_putc(b, ']');
         return;
     case DLTI_ATTR_DENSE_ARRAY:
         print_dense_array(b, a);
@@ -270,49 +270,49 @@ void dlti_print_attr(dlti_buf *b, const dlti_attr *a, bool elide)
         print_dense(b, a);
         return;
     case DLTI_ATTR_DICTIONARY:
-        dlti_buf_putc(b, '{');
+        bs_buf_putc(b, '{');
         for (size_t i = 0; i < a->n; i++) {
             const dlti_entry_rec *e = &a->u.c.entries[i];
             if (i)
-                dlti_buf_puts(b, ", ");
+                bs_buf_puts(b, ", ");
             dlti_print_name(b, e->key->str, e->key->len);
             if (e->value->kind != DLTI_ATTR_UNIT) {
-                dlti_buf_puts(b, " = ");
+                bs_buf_puts(b, " = ");
                 dlti_print_attr(b, e->value, false);
             }
         }
-        dlti_buf_putc(b, '}');
+        bs_buf_putc(b, '}');
         return;
     case DLTI_ATTR_OPAQUE:
-        dlti_buf_put(b, a->u.str.s, a->u.str.len);
+        bs_buf_put(b, a->u.str.s, a->u.str.len);
         return;
     case DLTI_ATTR_MAP:
-        dlti_buf_puts(b, "#dlti.map<");
+        bs_buf_puts(b, "#dlti.map<");
         break;
     case DLTI_ATTR_DL_SPEC:
-        dlti_buf_puts(b, "#dlti.dl_spec<");
+        bs_buf_puts(b, "#dlti.dl_spec<");
         break;
     case DLTI_ATTR_DEVICE_SPEC:
-        dlti_buf_puts(b, "#dlti.target_device_spec<");
+        bs_buf_puts(b, "#dlti.target_device_spec<");
         break;
     case DLTI_ATTR_SYSTEM_SPEC:
-        dlti_buf_puts(b, "#dlti.target_system_spec<");
+        bs_buf_puts(b, "#dlti.target_system_spec<");
         break;
     case DLTI_ATTR_ENTRY:
-        dlti_buf_puts(b, "#dlti.dl_entry<");
+        bs_buf_puts(b, "#dlti.dl_entry<");
         dlti_print_key(b, a->u.c.entries[0].key);
-        dlti_buf_puts(b, ", ");
+        bs_buf_puts(b, ", ");
         dlti_print_attr(b, a->u.c.entries[0].value, false);
-        dlti_buf_putc(b, '>');
+        bs_buf_putc(b, '>');
         return;
     }
     print_entries(b, a);
-    dlti_buf_putc(b, '>');
+    bs_buf_putc(b, '>');
 }
 
 char *dlti_attr_print(const dlti_attr *attr, size_t *len)
 {
-    dlti_buf b = {0};
+    bs_buf b = {0};
     dlti_print_attr(&b, attr, false);
     if (b.failed || !b.data) {
         free(b.data);

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void indent_to(dlti_buf *b, int indent)
+static void indent_to(bs_buf *b, int indent)
 {
-    dlti_buf_putc(b, '\n');
+    bs_buf_putc(b, '\n');
     for (int i = 0; i < indent; i++)
-        dlti_buf_puts(b, "  ");
+        bs_buf_puts(b, "  ");
 }
 
 static const char *container_head(dlti_attr_kind kind)
@@ -31,22 +31,22 @@ static const char *container_head(dlti_attr_kind kind)
 /* A DLTI container with one entry a line, `indent` levels in; anything else
  * (and an empty container) as dlti_print_attr prints it.  The depth is the
  * parser's, bounded by dlti_limits.max_depth. */
-void dlti_print_attr_pretty(dlti_buf *b, const dlti_attr *a, int indent)
+void dlti_print_attr_pretty(bs_buf *b, const dlti_attr *a, int indent)
 {
     if (!dlti_attr_is_container(a->kind) || a->n == 0) {
         dlti_print_attr(b, a, false);
         return;
     }
-    dlti_buf_puts(b, container_head(a->kind));
+    bs_buf_puts(b, container_head(a->kind));
     for (size_t i = 0; i < a->n; i++) {
         if (i)
-            dlti_buf_putc(b, ',');
+            bs_buf_putc(b, ',');
         indent_to(b, indent + 1);
         dlti_print_key(b, a->u.c.entries[i].key);
-        dlti_buf_puts(b, " = ");
+        bs_buf_puts(b, " = ");
         dlti_print_attr_pretty(b, a->u.c.entries[i].value, indent + 1);
     }
-    dlti_buf_putc(b, '>');
+    bs_buf_putc(b, '>');
 }
 
 static const char *named_form(dlti_attr_kind kind)

@@ -7,18 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put_indent(dlti_buf *b, int indent)
+static void put_indent(bs_buf *b, int indent)
 {
     for (int i = 0; i < indent; i++)
-        dlti_buf_puts(b, "  ");
+        bs_buf_puts(b, "  ");
 }
 
-static void print_scope(dlti_buf *b, const dlti_scope *s, int indent, unsigned flags)
+static void print_scope(bs_buf *b, const dlti_scope *s, int indent, unsigned flags)
 {
     put_indent(b, indent);
-    dlti_buf_puts(b, "module");
+    bs_buf_puts(b, "module");
     if (s->name) {
-        dlti_buf_puts(b, " @");
+        bs_buf_puts(b, " @");
         dlti_print_name(b, s->name, strlen(s->name));
     }
     if (s->num_attrs) {
@@ -28,17 +28,17 @@ static void print_scope(dlti_buf *b, const dlti_scope *s, int indent, unsigned f
             b->failed = true;
             return;
         }
-        dlti_buf_puts(b, " attributes {");
+        bs_buf_puts(b, " attributes {");
         for (size_t i = 0; i < s->num_attrs; i++) {
             if (i)
-                dlti_buf_puts(b, pretty ? "," : ", ");
+                bs_buf_puts(b, pretty ? "," : ", ");
             if (pretty) {
-                dlti_buf_putc(b, '\n');
+                bs_buf_putc(b, '\n');
                 put_indent(b, indent + 1);
             }
             dlti_print_name(b, v[i].name, v[i].name_len);
             if (v[i].value->kind != DLTI_ATTR_UNIT) {
-                dlti_buf_puts(b, " = ");
+                bs_buf_puts(b, " = ");
                 if (pretty)
                     dlti_print_attr_pretty(b, v[i].value, indent + 1);
                 else
@@ -46,28 +46,28 @@ static void print_scope(dlti_buf *b, const dlti_scope *s, int indent, unsigned f
             }
         }
         free(v);
-        dlti_buf_putc(b, '}');
+        bs_buf_putc(b, '}');
     }
-    dlti_buf_puts(b, " {\n");
+    bs_buf_puts(b, " {\n");
     for (size_t i = 0; i < s->num_children; i++)
         if (!s->children[i]->op_name) /* other ops (and what they hold) are left out */
             print_scope(b, s->children[i], indent + 1, flags);
     put_indent(b, indent);
-    dlti_buf_puts(b, "}\n");
+    bs_buf_puts(b, "}\n");
 }
 
 char *dlti_scope_print_flags(const dlti_scope *scope, unsigned flags, size_t *len)
 {
-    dlti_buf b = {0};
+    bs_buf b = {0};
     if (scope->bare) {
         if (flags & DLTI_PRINT_PRETTY)
             dlti_print_attr_pretty(&b, scope->attrs[0].value, 0);
         else
             dlti_print_attr(&b, scope->attrs[0].value, false);
-        dlti_buf_putc(&b, '\n');
+        bs_buf_putc(&b, '\n');
     } else {
         print_scope(&b, scope, 0, flags);
-        dlti_buf_putc(&b, '\n'); /* mlir-opt ends its output with a blank line */
+        bs_buf_putc(&b, '\n'); /* mlir-opt ends its output with a blank line */
     }
     if (b.failed || !b.data) {
         free(b.data);

@@ -12,7 +12,7 @@ typedef struct key_list {
     const char *const *strings;
 } key_list;
 
-static void print_list_key(dlti_buf *b, key_list keys, size_t i)
+static void print_list_key(bs_buf *b, key_list keys, size_t i)
 {
     if (keys.handles)
         dlti_print_key(b, keys.handles[i]);
@@ -25,12 +25,12 @@ static void fail_no_mapping(dlti_error_t *err, key_list keys, size_t i, const dl
 {
     if (!err)
         return;
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "key ");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "key ");
     print_list_key(&b, keys, i);
-    dlti_buf_puts(&b, " has no DLTI-mapping per attr: ");
+    bs_buf_puts(&b, " has no DLTI-mapping per attr: ");
     dlti_print_attr(&b, attr, false);
-    dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "%s", b.failed ? "key has no DLTI-mapping" : b.data);
+    bs_error_set(err, DLTI_ERROR_NOT_FOUND, "%s", b.failed ? "key has no DLTI-mapping" : b.data);
     free(b.data);
 }
 
@@ -38,28 +38,28 @@ static void fail_not_queryable(dlti_error_t *err, key_list keys, size_t upto)
 {
     if (!err)
         return;
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "got non-DLTI-queryable attribute upon looking up keys [");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "got non-DLTI-queryable attribute upon looking up keys [");
     for (size_t i = 0; i < upto; i++) {
         if (i)
-            dlti_buf_putc(&b, ',');
+            bs_buf_putc(&b, ',');
         print_list_key(&b, keys, i);
     }
-    dlti_buf_puts(&b, "] at op");
-    dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "%s", b.failed ? "non-DLTI-queryable" : b.data);
+    bs_buf_puts(&b, "] at op");
+    bs_error_set(err, DLTI_ERROR_NOT_FOUND, "%s", b.failed ? "non-DLTI-queryable" : b.data);
     free(b.data);
 }
 
 static bool no_keys(size_t n, dlti_error_t *err)
 {
     if (n == 0)
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no keys provided to attempt query with");
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no keys provided to attempt query with");
     return n == 0;
 }
 
 static void fail_no_queryable_attrs(dlti_error_t *err)
 {
-    dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+    bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                    "no DLTI-queryable attrs on target op or any of its ancestors");
 }
 

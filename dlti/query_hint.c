@@ -48,7 +48,7 @@ static int hint_at(const dlti_attr *const *containers, size_t nc, dlti_key want,
                 dlti_key k = containers[c]->u.c.entries[i].key;
                 if (k->type)
                     continue;
-                size_t d = dlti_edit_distance(want->str, want->len, k->str, k->len);
+                size_t d = bs_edit_distance(want->str, want->len, k->str, k->len);
                 if (d <= limit && d < best_d) {
                     best = k->str;
                     best_len = k->len;

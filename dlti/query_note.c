@@ -70,14 +70,14 @@ char *dlti_query_note(const dlti_scope *scope, const dlti_attr *attr, const dlti
         return NULL;
     size_t at = 0;
     const dlti_attr *where = n ? find_missing(scope, attr, keys, n, &at) : NULL;
-    dlti_buf b = {0};
+    bs_buf b = {0};
     if (where) {
-        dlti_buf_puts(&b, "key ");
+        bs_buf_puts(&b, "key ");
         dlti_print_key(&b, keys[at]);
-        dlti_buf_puts(&b, " has no DLTI-mapping per attr: ");
+        bs_buf_puts(&b, " has no DLTI-mapping per attr: ");
         dlti_print_attr(&b, where, false);
     } else {
-        dlti_buf_puts(&b, err.text);
+        bs_buf_puts(&b, err.text);
     }
     if (b.failed) {
         free(b.data);

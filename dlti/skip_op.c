@@ -184,7 +184,7 @@ int dlti_skip_op(dlti_parser *p, bool top, dlti_skipped_op *out)
                 rc = -1;
                 break;
             }
-            if (dlti_grow((void **)&stack, &cap, depth + 1, 1) != 0) {
+            if (bs_grow((void **)&stack, &cap, depth + 1, 1) != 0) {
                 dlti_parser_nomem(p, p->pos);
                 rc = -1;
                 break;

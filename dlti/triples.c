@@ -222,7 +222,7 @@ static bool triple_split(const char *triple, triple_parts *p)
 const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err)
 {
     if (!triple) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no triple given");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no triple given");
         return NULL;
     }
     for (size_t i = 0; i < dlti_target_dl_count(); i++)
@@ -247,13 +247,13 @@ const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err)
                 used += k > 0 ? (size_t)k : 0;
             }
     if (used)
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "no data layout known for target triple '%s': LLVM's depends on the "
                        "system and environment; the table's rows for %s are %s (or give the "
                        "layout string itself; see sysdesc dl-import --help)",
                        triple, want.arch, rows);
     else
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "no data layout known for target triple '%s' (see sysdesc dl-import --help)",
                        triple);
     return NULL;

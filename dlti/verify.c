@@ -18,19 +18,19 @@ static bool key_is(dlti_key k, const char *s)
 /* "#dlti.dl_entry<key, value>" as MLIR's messages print an entry. */
 static char *entry_text(const dlti_entry_rec *e)
 {
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "#dlti.dl_entry<");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "#dlti.dl_entry<");
     dlti_print_key(&b, e->key);
-    dlti_buf_puts(&b, ", ");
+    bs_buf_puts(&b, ", ");
     dlti_print_attr(&b, e->value, false);
-    dlti_buf_putc(&b, '>');
+    bs_buf_putc(&b, '>');
     return b.data;
 }
 
 static int fail_entry(dlti_error_t *err, const char *fmt, const dlti_entry_rec *e)
 {
     char *t = entry_text(e);
-    dlti_error_set(err, DLTI_ERROR_VERIFY, fmt, t ? t : "#dlti.dl_entry<...>");
+    bs_error_set(err, DLTI_ERROR_VERIFY, fmt, t ? t : "#dlti.dl_entry<...>");
     free(t);
     return -1;
 }
@@ -78,7 +78,7 @@ static int check_pref_not_below_abi(const dlti_attr *v, size_t abi_at, size_t pr
     int64_t abi, pref;
     if (dlti_attr_dense_int64(v, abi_at, &abi, NULL) == 0 &&
         dlti_attr_dense_int64(v, pref_at, &pref, NULL) == 0 && (uint64_t)abi > (uint64_t)pref) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "preferred alignment is expected to be at least as large as ABI alignment");
         return -1;
     }
@@ -90,14 +90,14 @@ static int check_llvm_ptr_entry(const dlti_type *t, const dlti_attr *v, dlti_err
 {
     size_t n = dense_ints(v);
     if (n != 3 && n != 4) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "expected layout attribute for '%s' to be a dense integer elements "
                        "attribute with 3 or 4 elements",
                        t->text);
         return -1;
     }
     if (v->type->elem->width != 64) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "expected i64 parameters for '%s'", t->text);
+        bs_error_set(err, DLTI_ERROR_VERIFY, "expected i64 parameters for '%s'", t->text);
         return -1;
     }
     return check_pref_not_below_abi(v, 1, 2, err);
@@ -124,18 +124,18 @@ static int check_llvm_struct_entry(const dlti_type *t, const dlti_attr *v, dlti_
 {
     size_t n = dense_ints(v);
     if (n != 1 && n != 2) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "expected layout attribute for '%s' to be a dense integer elements "
                        "attribute of 1 or 2 elements",
                        t->text);
         return -1;
     }
     if (v->type->elem->width != 64 || v->type->elem->sign != DLTI_SIGNLESS) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "expected i64 entries for '%s'", t->text);
+        bs_error_set(err, DLTI_ERROR_VERIFY, "expected i64 entries for '%s'", t->text);
         return -1;
     }
     if (!is_empty_literal_struct(t->text)) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "unexpected layout attribute for struct '%s'",
+        bs_error_set(err, DLTI_ERROR_VERIFY, "unexpected layout attribute for struct '%s'",
                        t->text);
         return -1;
     }
@@ -155,11 +155,11 @@ static int check_dialect_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
     if (text_is(t->text, "!ptr.ptr")) {
         if (v->kind == DLTI_ATTR_OPAQUE && text_is(v->u.str.s, "#ptr.spec<"))
             return 0;
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "expected layout attribute for '%s' to be a #ptr.spec attribute", t->text);
         return -1;
     }
-    dlti_error_set(err, DLTI_ERROR_VERIFY,
+    bs_error_set(err, DLTI_ERROR_VERIFY,
                    "data layout specified for a type that does not support it");
     return -1;
 }
@@ -170,7 +170,7 @@ static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
     switch (t->kind) {
     case DLTI_TYPE_INDEX:
         if (e->value->kind != DLTI_ATTR_INTEGER) {
-            dlti_error_set(err, DLTI_ERROR_VERIFY,
+            bs_error_set(err, DLTI_ERROR_VERIFY,
                            "expected integer attribute in the data layout entry for 'index'");
             return -1;
         }
@@ -181,7 +181,7 @@ static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
     case DLTI_TYPE_DIALECT:
         return check_dialect_type_entry(e, err);
     default:
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "unexpected data layout for a built-in type");
+        bs_error_set(err, DLTI_ERROR_VERIFY, "unexpected data layout for a built-in type");
         return -1;
     }
 }
@@ -191,7 +191,7 @@ static int check_id_entry(const dlti_entry_rec *e, uint64_t loaded, dlti_error_t
 {
     const char *owner = dlti_dialect_refusing_ids(loaded, e->key->str, e->key->len);
     if (owner) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "the '%s' dialect does not support identifier data layout entries", owner);
         return -1;
     }
@@ -201,7 +201,7 @@ static int check_id_entry(const dlti_entry_rec *e, uint64_t loaded, dlti_error_t
     for (size_t k = 0; k < sizeof(known_ids) / sizeof(known_ids[0]); k++)
         known = known || key_is(e->key, known_ids[k]);
     if (!known) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown data layout entry name: %s", e->key->str);
+        bs_error_set(err, DLTI_ERROR_VERIFY, "unknown data layout entry name: %s", e->key->str);
         return -1;
     }
     if (key_is(e->key, "dlti.endianness")) {
@@ -210,7 +210,7 @@ static int check_id_entry(const dlti_entry_rec *e, uint64_t loaded, dlti_error_t
                   ((v->u.str.len == 3 && memcmp(v->u.str.s, "big", 3) == 0) ||
                    (v->u.str.len == 6 && memcmp(v->u.str.s, "little", 6) == 0));
         if (!ok) {
-            dlti_error_set(err, DLTI_ERROR_VERIFY,
+            bs_error_set(err, DLTI_ERROR_VERIFY,
                            "'dlti.endianness' data layout entry is expected to be either "
                            "'big' or 'little'");
             return -1;

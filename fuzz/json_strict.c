@@ -90,7 +90,7 @@ static bool string(jp *p, size_t *start, size_t *len)
             }
             continue;
         }
-        size_t l = dlti_utf8_len(p->s + p->i, p->n - p->i, 0);
+        size_t l = bs_utf8_len(p->s + p->i, p->n - p->i, 0);
         if (l == 0)
             return fail(p, "bytes that are not UTF-8");
         p->i += l;

@@ -7,7 +7,7 @@
  * directory ($XDG_CACHE_HOME/sysdesc) is used only when it is this user's
  * alone (owner, mode, not a link); entries are written atomically (a
  * temporary file renamed over the old one), read only when they are
- * regular files of this user (dlti_input_open: never a FIFO, never a
+ * regular files of this user (bs_input_open: never a FIFO, never a
  * link), and ignored when they do not parse or do not match; week-old
  * entries are pruned. */
 #define _GNU_SOURCE
@@ -35,7 +35,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefixes,
+void pb_cache_key_env(bs_buf *key, const char *const *prefixes, size_t nprefixes,
                       const char *skip)
 {
     size_t n = 0;
@@ -58,7 +58,7 @@ void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefix
             }
     qsort(sel, k, sizeof(*sel), cmp_str); /* the environment's order does not matter */
     for (size_t i = 0; i < k; i++)
-        dlti_buf_printf(key, "env %s\n", sel[i]);
+        bs_buf_printf(key, "env %s\n", sel[i]);
     free(sel);
 }
 
@@ -84,7 +84,7 @@ static bool cache_dir(const pb_run *run, char *out, size_t size)
 static bool entry_name(const char *kind, const char *key, char *out, size_t size)
 {
     int n = snprintf(out, size, "%s-%016llx.mlir", kind,
-                     (unsigned long long)dlti_hash_bytes(key, strlen(key)));
+                     (unsigned long long)bs_hash_bytes(key, strlen(key)));
     return n > 0 && (size_t)n < size;
 }
 
@@ -116,9 +116,9 @@ static int open_cache_dir(pb_run *run, bool create)
     if (!cache_dir(run, dir, sizeof(dir)))
         return -1;
     dlti_error_t why;
-    int fd = dlti_dir_open(AT_FDCWD, dir, DLTI_INPUT_NOFOLLOW | DLTI_INPUT_PRIVATE, &why);
+    int fd = bs_dir_open(AT_FDCWD, dir, BS_INPUT_NOFOLLOW | BS_INPUT_PRIVATE, &why);
     if (fd < 0 && create && errno == ENOENT && make_dirs(dir))
-        fd = dlti_dir_open(AT_FDCWD, dir, DLTI_INPUT_NOFOLLOW | DLTI_INPUT_PRIVATE, &why);
+        fd = bs_dir_open(AT_FDCWD, dir, BS_INPUT_NOFOLLOW | BS_INPUT_PRIVATE, &why);
     /* A missing directory is the normal first run; anything else is said. */
     if (fd < 0 && errno != ENOENT && !atomic_exchange(&warned, true))
         pb_warning(&run->warn, NULL,
@@ -129,10 +129,10 @@ static int open_cache_dir(pb_run *run, bool create)
 }
 
 /* The entry when it is a regular file of this user that others cannot
- * write, not a link, under the size limit (dlti_input_open). */
+ * write, not a link, under the size limit (bs_input_open). */
 static char *read_entry(int dirfd, const char *name, size_t *len)
 {
-    return dlti_read_file_at(dirfd, name, DLTI_INPUT_NOFOLLOW | DLTI_INPUT_PRIVATE,
+    return bs_read_file_at(dirfd, name, BS_INPUT_NOFOLLOW | BS_INPUT_PRIVATE,
                              MAX_ENTRY_BYTES, len, NULL);
 }
 
@@ -212,12 +212,12 @@ void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *
     int dirfd = open_cache_dir(run, true);
     if (dirfd < 0)
         return;
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "#dlti.map<\"key\" = ");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "#dlti.map<\"key\" = ");
     dlti_print_string(&b, key, strlen(key));
-    dlti_buf_puts(&b, ", ");
-    dlti_buf_put(&b, fields, len);
-    dlti_buf_puts(&b, ">\n");
+    bs_buf_puts(&b, ", ");
+    bs_buf_put(&b, fields, len);
+    bs_buf_puts(&b, ">\n");
     int fd = b.failed ? -1 : create_temporary(dirfd, kind, tmp, sizeof(tmp));
     if (fd >= 0) {
         size_t done = 0;

@@ -52,12 +52,12 @@ sysdesc_cluster *sysdesc_cluster_new(dlti_context *ctx, const sysdesc_probe_opti
                                      dlti_error_t *err)
 {
     if (!ctx) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no context");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no context");
         return NULL;
     }
     sysdesc_cluster *cl = calloc(1, sizeof(*cl));
     if (!cl) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     cl->ctx = ctx;
@@ -92,7 +92,7 @@ void sysdesc_cluster_free(sysdesc_cluster *cl)
 static size_t *name_slot(const sysdesc_cluster *cl, const char *name, size_t *slot)
 {
     size_t mask = cl->index_cap - 1;
-    for (size_t j = dlti_hash_bytes(name, strlen(name)) & mask;; j = (j + 1) & mask) {
+    for (size_t j = bs_hash_bytes(name, strlen(name)) & mask;; j = (j + 1) & mask) {
         uint32_t v = cl->name_index[j];
         *slot = j;
         if (!v || strcmp(cl->nodes[v - 1].name, name) == 0)
@@ -126,12 +126,12 @@ static int add_node(sysdesc_cluster *cl, const char *name, size_t cls, const cha
                     dlti_error_t *err)
 {
     if (cl->nnodes >= UINT32_MAX - 1 || grow_name_index(cl) != 0 ||
-        dlti_grow((void **)&cl->nodes, &cl->capnodes, cl->nnodes + 1, sizeof(cl_node)) != 0)
-        return dlti_nomem(err);
+        bs_grow((void **)&cl->nodes, &cl->capnodes, cl->nnodes + 1, sizeof(cl_node)) != 0)
+        return bs_nomem(err);
     size_t s;
     name_slot(cl, name, &s);
     if (cl->name_index[s]) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, where, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, where, 0, 0,
                           "a second node named '%s' (node %u of the cluster has that name; a "
                           "node's name is its HostName, else node<i>)",
                           name, cl->name_index[s] - 1);
@@ -139,7 +139,7 @@ static int add_node(sysdesc_cluster *cl, const char *name, size_t cls, const cha
     }
     char *copy = strdup(name);
     if (!copy)
-        return dlti_nomem(err);
+        return bs_nomem(err);
     cl->nodes[cl->nnodes] = (cl_node){copy, cls};
     cl->name_index[s] = (uint32_t)++cl->nnodes;
     return 0;
@@ -184,7 +184,7 @@ static const dlti_attr *infos_without_identity(dlti_context *ctx, const dlti_att
     *empty = false;
     dlti_entry *e = malloc((n ? n : 1) * sizeof(*e));
     if (!e)
-        return dlti_nomem(err), NULL;
+        return bs_nomem(err), NULL;
     for (size_t i = 0; i < n; i++) {
         const dlti_attr *os = dlti_attr_entry_value(infos, i), *kept = os;
         if (dlti_attr_get_kind(os) == DLTI_ATTR_MAP && !(kept = without(ctx, os, is_identity_info, err))) {
@@ -227,7 +227,7 @@ static const dlti_attr *without_identity(dlti_context *ctx, const dlti_attr *spe
         size_t n;
         if (h && !*host && dlti_attr_get_string(h, &s, &n, NULL) == 0 && n &&
             !memchr(s, '\0', n) && !(*host = strndup(s, n)))
-            return dlti_nomem(err), NULL;
+            return bs_nomem(err), NULL;
         dev = without(ctx, dev, is_identity_key, err);
         const dlti_attr *infos = dev ? dlti_attr_lookup(dev, ik) : NULL;
         bool empty = false;
@@ -248,14 +248,14 @@ static const dlti_attr *without_identity(dlti_context *ctx, const dlti_attr *spe
  * takes `text`).  -1 with err when parsing or memory fails. */
 static long find_class(sysdesc_cluster *cl, char **text, size_t len, dlti_error_t *err)
 {
-    uint64_t h = dlti_hash_bytes(*text, len);
+    uint64_t h = bs_hash_bytes(*text, len);
     for (size_t k = 0; k < cl->nclasses; k++) {
         const cl_class *c = &cl->classes[k];
         if (c->hash == h && c->len == len && memcmp(c->text, *text, len) == 0)
             return (long)k;
     }
-    if (dlti_grow((void **)&cl->classes, &cl->capclasses, cl->nclasses + 1, sizeof(cl_class)) != 0)
-        return dlti_nomem(err);
+    if (bs_grow((void **)&cl->classes, &cl->capclasses, cl->nclasses + 1, sizeof(cl_class)) != 0)
+        return bs_nomem(err);
     const dlti_attr *spec = dlti_attr_parse(cl->ctx, *text, len, "node class", err);
     if (!spec)
         return -1;
@@ -268,14 +268,14 @@ static int add_node_topology(sysdesc_cluster *cl, const pb_topology_source *src,
                              dlti_error_t *err)
 {
     if (!cl) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no cluster");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no cluster");
         return -1;
     }
     if (err)
         memset(err, 0, sizeof(*err));
     dlti_context *scratch = dlti_context_new();
     if (!scratch)
-        return dlti_nomem(err);
+        return bs_nomem(err);
     dlti_limits limits = dlti_context_get_limits(cl->ctx);
     dlti_context_set_limits(scratch, &limits);
     int rc = -1;
@@ -284,7 +284,7 @@ static int add_node_topology(sysdesc_cluster *cl, const pb_topology_source *src,
     const dlti_attr *spec = pb_probe_topology(scratch, &cl->opts, src, err);
     if (spec && (spec = without_identity(scratch, spec, &host, err))) {
         if (!(text = dlti_attr_print(spec, &len))) {
-            dlti_nomem(err);
+            bs_nomem(err);
         } else {
             long k = find_class(cl, &text, len, err);
             char fallback[32];
@@ -302,7 +302,7 @@ static int add_node_topology(sysdesc_cluster *cl, const pb_topology_source *src,
 int sysdesc_cluster_add_xml_file(sysdesc_cluster *cl, const char *path, dlti_error_t *err)
 {
     if (!path) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no XML file given");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no XML file given");
         return -1;
     }
     if (cl)
@@ -318,7 +318,7 @@ int sysdesc_cluster_add_xml_text(sysdesc_cluster *cl, const char *xml, size_t le
                                  const char *label, dlti_error_t *err)
 {
     if (!xml) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, label, 0, 0, "no XML text given");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, label, 0, 0, "no XML text given");
         return -1;
     }
     pb_topology_source src = {xml, len, label ? label : "XML text", class_provenance};
@@ -329,19 +329,19 @@ int sysdesc_cluster_set_ranks(sysdesc_cluster *cl, const size_t *rank_node, size
                               dlti_error_t *err)
 {
     if (!cl || (!rank_node && nranks) || nranks > INT32_MAX) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no cluster or no rank map");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no cluster or no rank map");
         return -1;
     }
     for (size_t r = 0; r < nranks; r++)
         if (rank_node[r] >= cl->nnodes) {
-            dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0,
                               "rank %zu ran on node %zu, but the cluster has %zu nodes", r,
                               rank_node[r], cl->nnodes);
             return -1;
         }
     size_t *copy = malloc((nranks ? nranks : 1) * sizeof(*copy));
     if (!copy)
-        return dlti_nomem(err);
+        return bs_nomem(err);
     if (nranks)
         memcpy(copy, rank_node, nranks * sizeof(*copy));
     free(cl->rank_node);
@@ -415,7 +415,7 @@ static const dlti_attr *cluster_device(sysdesc_cluster *cl, dlti_error_t *err)
 const dlti_attr *sysdesc_cluster_finish(sysdesc_cluster *cl, dlti_error_t *err)
 {
     if (!cl || cl->nnodes == 0) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no nodes in the cluster");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no nodes in the cluster");
         return NULL;
     }
     dlti_context *ctx = cl->ctx;
@@ -449,7 +449,7 @@ const dlti_attr *sysdesc_probe_xml_files(dlti_context *ctx, const char *const *p
                                          const sysdesc_probe_options *opts, dlti_error_t *err)
 {
     if (!ctx || !paths || n == 0) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no XML files given");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no XML files given");
         return NULL;
     }
     sysdesc_probe_options o;

@@ -13,7 +13,7 @@ char *sysdesc_cluster_host_xml(const sysdesc_probe_options *opts, size_t *len, d
 {
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
+        bs_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
         return NULL;
     }
     hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL);
@@ -28,11 +28,11 @@ char *sysdesc_cluster_host_xml(const sysdesc_probe_options *opts, size_t *len, d
     }
     if (hwloc_topology_load(topo) != 0 ||
         hwloc_topology_export_xmlbuffer(topo, &hw, &hwlen, 0) != 0 || hwlen < 1) {
-        dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
                           "hwloc cannot load or export the topology of this host: %s",
                           errno ? strerror(errno) : "unknown error");
     } else if (!(copy = malloc((size_t)hwlen))) {
-        dlti_nomem(err);
+        bs_nomem(err);
     } else {
         /* hwloc's length counts the final NUL. */
         memcpy(copy, hw, (size_t)hwlen);

@@ -63,14 +63,14 @@ int pb_topology_env_xml(hwloc_topology_t topo, char **text, dlti_error_t *err)
     if (!path)
         return 0;
     dlti_error_t why;
-    if (!(*text = dlti_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, &why))) {
+    if (!(*text = bs_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, &why))) {
         /* exit 3 whatever the reason: the environment named the file */
-        dlti_error_set_at(err, why.code == DLTI_ERROR_NOMEM ? why.code : DLTI_ERROR_IO, path, 0,
+        bs_error_set_at(err, why.code == DLTI_ERROR_NOMEM ? why.code : DLTI_ERROR_IO, path, 0,
                           0, "HWLOC_XMLFILE: %s", why.text);
         return -1;
     }
     if (hwloc_topology_set_xmlbuffer(topo, *text, (int)len + 1) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, path, 0, 0,
                           "not a valid hwloc XML topology (HWLOC_XMLFILE; "
                           "hwloc_topology_set_xmlbuffer: %s)",
                           strerror(errno));
@@ -124,18 +124,18 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     size_t len = 0;
     if (run->xml.buffer) {
         if (run->xml.len > SYSDESC_PROBE_MAX_XML_BYTES) {
-            dlti_error_set_at(err, DLTI_ERROR_LIMIT, xml, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_LIMIT, xml, 0, 0,
                               "hwloc XML text larger than the limit of %zu bytes",
                               SYSDESC_PROBE_MAX_XML_BYTES);
             return -1;
         }
         if (!(text = malloc(run->xml.len + 1))) {
-            dlti_nomem(err);
+            bs_nomem(err);
             return -1;
         }
         memcpy(text, run->xml.buffer, run->xml.len);
         text[len = run->xml.len] = '\0';
-    } else if (!run->host && !(text = dlti_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, err))) {
+    } else if (!run->host && !(text = bs_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, err))) {
         return -1;
     } else if (run->host) {
         /* hwloc would read HWLOC_XMLFILE itself, with no limit and a FIFO
@@ -151,7 +151,7 @@ static int load_topology(pb_run *run, dlti_error_t *err)
             run->io = true;
     }
     if (text && !run->host && hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
                           "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
                           strerror(errno));
         free(text);
@@ -186,11 +186,11 @@ static int load_topology(pb_run *run, dlti_error_t *err)
         run->host = false;
     if (loaded != 0) {
         if (run->host)
-            dlti_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
                               "hwloc cannot load the topology of this host: %s",
                               errno ? strerror(errno) : "unknown error");
         else
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
                               "not a valid hwloc XML topology (hwloc_topology_load failed)");
         return -1;
     }
@@ -204,7 +204,7 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
 {
     run->process_cpus = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(run->topo));
     if (!run->process_cpus) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     if (run->host) {
@@ -218,7 +218,7 @@ static int find_allowed(pb_run *run, dlti_error_t *err)
                                         ? hwloc_topology_get_topology_cpuset(run->topo)
                                         : run->process_cpus);
     if (!run->allowed) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     return 0;
@@ -245,7 +245,7 @@ static int enough_descriptors(dlti_error_t *err)
             free_fds++;
     if (free_fds >= PB_HOST_PROBE_FDS)
         return 0;
-    dlti_error_set(err, DLTI_ERROR_IO,
+    bs_error_set(err, DLTI_ERROR_IO,
                    "probe: %u file descriptors free (RLIMIT_NOFILE, ulimit -n, is %llu), fewer "
                    "than the %d a host probe may hold at once (hwloc's reads of sysfs, the "
                    "pipes of the runtimes' and the compilers' children): %s",
@@ -293,7 +293,7 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
         opts = &defaults;
     }
     if (!ctx) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no context");
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0, "no context");
         return NULL;
     }
     if (err)
@@ -308,7 +308,7 @@ const dlti_attr *pb_probe_topology(dlti_context *ctx, const sysdesc_probe_option
     const dlti_attr *result = NULL;
     if (hwloc_topology_init(&run.topo) != 0) {
         run.topo = NULL;
-        dlti_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
+        bs_error_set_at(err, DLTI_ERROR_NOMEM, NULL, 0, 0, "hwloc_topology_init failed");
     } else if ((!run.host || enough_descriptors(err) == 0) && load_topology(&run, err) == 0 &&
                find_allowed(&run, err) == 0 && run_sources(&run, err) == 0)
         result = pb_finish(ctx, &run.devices, DLTI_ATTR_SYSTEM_SPEC, err);

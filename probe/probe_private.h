@@ -117,7 +117,7 @@ void pb_rt_say_cuts(pb_run *run);
  * skipped line "LIB not found" (not installed) or "LIB not loaded: dlerror()"
  * for `runtime`, when it cannot. */
 void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib);
-/* Frees what the runtimes added (pb_run_free calls it). */
+/* Frees what the runtimes added (run.c; pb_run_free calls it). */
 void pb_rt_free_all(pb_run *run);
 
 /* ---- clusters (cluster.c): a node's topology as a file or a text, probed
@@ -307,7 +307,7 @@ void pb_rt_ask_abandon(pb_rt_asking *a);
  * valid, current one exists (NULL otherwise: absent, corrupt, stale);
  * pb_rt_cache_write stores `text` (an answer) under `key` atomically and
  * quietly does nothing when it cannot. */
-void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key);
+void pb_rt_cache_key(pb_run *run, unsigned asked, bs_buf *key);
 const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key);
 void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len);
 /* cache.c, the probe's cache underneath (the runtimes' answers, the
@@ -321,7 +321,7 @@ void pb_cache_store(pb_run *run, const char *kind, const char *key, const char *
                     size_t len);
 /* "env NAME=VALUE" lines of the variables with one of `prefixes`, sorted;
  * those starting with `skip` (NULL: none) left out. */
-void pb_cache_key_env(dlti_buf *key, const char *const *prefixes, size_t nprefixes,
+void pb_cache_key_env(bs_buf *key, const char *const *prefixes, size_t nprefixes,
                       const char *skip);
 /* The SYSDESC_RUNTIME_* bits a probe asks (runtimes/rt_stage.c). */
 unsigned pb_rt_asked_bits(const sysdesc_probe_options *o);
@@ -428,7 +428,7 @@ bool pb_usable(const pb_run *run, hwloc_obj_t o);
 void pb_copy(char *dst, size_t size, const char *src);
 
 /* When hwloc would load this host's topology from HWLOC_XMLFILE by itself,
- * reads that file (dlti_input_open: a regular file, the XML size limit) and
+ * reads that file (bs_input_open: a regular file, the XML size limit) and
  * gives hwloc its text: 0 (*text: what to free after hwloc_topology_load,
  * NULL when the variable does not apply) or -1 with err set. */
 int pb_topology_env_xml(hwloc_topology_t topo, char **text, dlti_error_t *err);

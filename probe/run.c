@@ -1,6 +1,7 @@
-/* The state of one probe (pb_run, probe_private.h): made and freed here,
- * below the driver (probe.c) and the runtimes' children (rt_child.c) that
- * both hold one, so that neither calls the other for it. */
+/* The state of one probe (pb_run, probe_private.h), the runtimes' answers
+ * in it included: made and freed here, below the driver (probe.c) and the
+ * runtimes' children (rt_child.c) that both hold one, so that neither
+ * calls the other for it and this file calls nothing above it. */
 #include "probe_private.h"
 
 #include <stdio.h>
@@ -22,6 +23,15 @@ void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *op
     pb_init(&run->devices);
     pb_init(&run->rt_skipped);
     pb_init(&run->rt_cut);
+}
+
+void pb_rt_free_all(pb_run *run)
+{
+    free(run->rt); /* the devices' answers are the context's */
+    run->rt = NULL;
+    run->nrt = run->caprt = 0;
+    pb_free(&run->rt_skipped);
+    pb_free(&run->rt_cut);
 }
 
 void pb_run_free(pb_run *run)

@@ -13,7 +13,7 @@ int sysdesc_system_host_layout(dlti_context *ctx, sysdesc_system *sys, const cha
                                dlti_error_t *err)
 {
     if (!ctx || !sys || !sys->spec || dlti_attr_get_kind(sys->spec) != DLTI_ATTR_SYSTEM_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "host layout: needs a context and a system with "
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "host layout: needs a context and a system with "
                                                  "a #dlti.target_system_spec");
         return -1;
     }
@@ -44,7 +44,7 @@ int sysdesc_system_probe(dlti_context *ctx, const sysdesc_probe_options *opts,
                          sysdesc_system *out, dlti_error_t *err)
 {
     if (!out) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "probe: needs a system to fill");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "probe: needs a system to fill");
         return -1;
     }
     const dlti_attr *spec = sysdesc_probe_host(ctx, opts, err);
@@ -66,7 +66,7 @@ int sysdesc_system_measure(dlti_context *ctx, sysdesc_system *sys, const char *c
     if (failed)
         *failed = 0;
     if (!ctx || !sys || !sys->spec) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: needs a context and a probed system");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: needs a context and a probed system");
         return -1;
     }
     const dlti_attr *spec;
@@ -75,7 +75,7 @@ int sysdesc_system_measure(dlti_context *ctx, sysdesc_system *sys, const char *c
     } else {
         const dlti_attr *cpu = dlti_attr_lookup_string(sys->spec, "CPU", 3);
         if (!cpu) {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: the system has no \"CPU\" device");
+            bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: the system has no \"CPU\" device");
             return -1;
         }
         const dlti_attr *measured = sysdesc_measure_host(ctx, cpu, opts, err);

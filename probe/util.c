@@ -131,7 +131,7 @@ void pb_terminal_text(char *out, size_t size, const char *in)
     while (*p && o + 5 < size) {
         /* a UTF-8 sequence a terminal shows as text: no C1 control (the string
          * ends in a NUL, where the check stops) */
-        size_t n = *p >= 0x20 && *p < 0x7F ? 1 : *p >= 0x80 ? dlti_utf8_len(p, 4, DLTI_UTF8_NO_C1) : 0;
+        size_t n = *p >= 0x20 && *p < 0x7F ? 1 : *p >= 0x80 ? bs_utf8_len(p, 4, BS_UTF8_NO_C1) : 0;
         if (n) {
             memcpy(out + o, p, n);
             o += n;
@@ -166,7 +166,7 @@ void pb_warning(pb_warn *w, const char *path, const char *fmt, ...)
     char msg[768];
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(msg, sizeof(msg), fmt, ap);
+    bs_vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     if (path)
         pb_suspect(w, path);
@@ -256,11 +256,11 @@ void pb_copy(char *dst, size_t size, const char *src)
 
 int pb_read_file(const char *path, char *buf, size_t size)
 {
-    int fd = dlti_input_open(AT_FDCWD, path, 0, NULL);
+    int fd = bs_input_open(AT_FDCWD, path, 0, NULL);
     if (fd < 0)
         return -1;
     size_t got;
-    dlti_input_read(fd, buf, size - 1, &got); /* what was read before a failure stands */
+    bs_input_read(fd, buf, size - 1, &got); /* what was read before a failure stands */
     close(fd);
     buf[got] = '\0';
     return 0;

@@ -21,7 +21,7 @@ typedef struct attacher {
     dlti_scope_source src;
     const char *nl;       /* the file's line end: "\r\n" when it uses them */
     unsigned flags;
-    dlti_buf out;         /* the replacement texts, one after another */
+    bs_buf out;         /* the replacement texts, one after another */
     edit *edits;          /* one per attribute set, at most */
     size_t num_edits, cap_edits;
     size_t append_at;     /* where new attributes go in an existing dictionary */
@@ -38,8 +38,8 @@ static bool name_is(const char *name, const char *s)
  * level below the module's own line. */
 static void put_attr(attacher *a, const char *name, const dlti_attr *value)
 {
-    dlti_buf_puts(&a->out, name);
-    dlti_buf_puts(&a->out, " = ");
+    bs_buf_puts(&a->out, name);
+    bs_buf_puts(&a->out, " = ");
     if (!(a->flags & SYSDESC_ATTACH_PRETTY)) {
         dlti_print_attr(&a->out, value, false);
         return;
@@ -48,15 +48,15 @@ static void put_attr(attacher *a, const char *name, const dlti_attr *value)
     dlti_print_attr_pretty(&a->out, value, 1);
     if (a->nl[0] == '\r' && !a->out.failed) {
         /* the printer writes "\n": give the file's own line ends */
-        dlti_buf tmp = {0};
+        bs_buf tmp = {0};
         for (size_t i = from; i < a->out.len; i++) {
             if (a->out.data[i] == '\n')
-                dlti_buf_putc(&tmp, '\r');
-            dlti_buf_putc(&tmp, a->out.data[i]);
+                bs_buf_putc(&tmp, '\r');
+            bs_buf_putc(&tmp, a->out.data[i]);
         }
         a->out.len = from;
         if (tmp.data)
-            dlti_buf_put(&a->out, tmp.data, tmp.len);
+            bs_buf_put(&a->out, tmp.data, tmp.len);
         a->out.failed |= tmp.failed;
         free(tmp.data);
     }
@@ -95,7 +95,7 @@ static void set_attr(attacher *a, size_t old, const char *name, const dlti_attr 
     }
     if (a->src.dict_open != SIZE_MAX) {
         if (!a->dict_empty)
-            dlti_buf_puts(&a->out, ", ");
+            bs_buf_puts(&a->out, ", ");
         a->dict_empty = false;
         put_attr(a, name, value);
         add_edit(a, a->append_at, a->append_at, at);
@@ -111,16 +111,16 @@ static void set_attr(attacher *a, size_t old, const char *name, const dlti_attr 
     if (a->out.failed) {
         return; /* out of memory: nothing of it is used */
     } else if (!a->new_dict_open) {
-        dlti_buf_puts(&a->out, a->src.generic ? " {" : blank_before ? "attributes {" : " attributes {");
+        bs_buf_puts(&a->out, a->src.generic ? " {" : blank_before ? "attributes {" : " attributes {");
         a->new_dict_open = true;
     } else {
         a->num_edits--;
         at = a->edits[a->num_edits].at;
         a->out.len -= strlen(close);
-        dlti_buf_puts(&a->out, ", ");
+        bs_buf_puts(&a->out, ", ");
     }
     put_attr(a, name, value);
-    dlti_buf_puts(&a->out, close);
+    bs_buf_puts(&a->out, close);
     add_edit(a, a->src.name_end, a->src.name_end, at);
 }
 
@@ -133,7 +133,7 @@ static const dlti_attr *merge(dlti_context *ctx, const dlti_attr *old, const dlt
     size_t n = dlti_attr_size(old), num_add = dlti_attr_size(add), cap = n + num_add;
     dlti_entry *v = malloc((cap ? cap : 1) * sizeof(*v));
     if (!v) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
@@ -170,7 +170,7 @@ static int set_other_dlti(dlti_context *ctx, attacher *a, const sysdesc_system *
         if (!sysdesc_is_dlti_value(v) || v == sys->dl_spec)
             continue;
         if (sd_dlti_name_misfit(name, v)) {
-            dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+            bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                            "SPEC is one attribute alone that no module attribute name holds "
                            "('%s' holds its own kind): write it in a module under a name of "
                            "yours first",
@@ -212,33 +212,33 @@ static int cmp_edit(const void *x, const void *y)
  * wrapped); NULL when out of memory. */
 static char *apply(attacher *a, size_t *out_len)
 {
-    dlti_buf r = {0};
+    bs_buf r = {0};
     qsort(a->edits, a->num_edits, sizeof(edit), cmp_edit);
     size_t pos = 0;
     if (a->src.implicit) {
         /* `module attributes {...} {` before the first op, `}` after the
          * last; the ops keep their bytes (and their indentation). */
-        dlti_buf_put(&r, a->text, a->src.body_open);
-        dlti_buf_puts(&r, "module");
+        bs_buf_put(&r, a->text, a->src.body_open);
+        bs_buf_puts(&r, "module");
         for (size_t i = 0; i < a->num_edits; i++)
-            dlti_buf_put(&r, a->out.data + a->edits[i].at, a->edits[i].len);
-        dlti_buf_puts(&r, " {");
-        dlti_buf_puts(&r, a->nl);
-        dlti_buf_put(&r, a->text + a->src.body_open, a->src.body_close - a->src.body_open);
-        dlti_buf_puts(&r, a->nl);
-        dlti_buf_putc(&r, '}');
+            bs_buf_put(&r, a->out.data + a->edits[i].at, a->edits[i].len);
+        bs_buf_puts(&r, " {");
+        bs_buf_puts(&r, a->nl);
+        bs_buf_put(&r, a->text + a->src.body_open, a->src.body_close - a->src.body_open);
+        bs_buf_puts(&r, a->nl);
+        bs_buf_putc(&r, '}');
         pos = a->src.body_close;
         if (pos == a->len)
-            dlti_buf_puts(&r, a->nl);
+            bs_buf_puts(&r, a->nl);
     } else {
         for (size_t i = 0; i < a->num_edits; i++) {
             const edit *e = &a->edits[i];
-            dlti_buf_put(&r, a->text + pos, e->start - pos);
-            dlti_buf_put(&r, a->out.data + e->at, e->len);
+            bs_buf_put(&r, a->text + pos, e->start - pos);
+            bs_buf_put(&r, a->out.data + e->at, e->len);
             pos = e->end;
         }
     }
-    dlti_buf_put(&r, a->text + pos, a->len - pos);
+    bs_buf_put(&r, a->text + pos, a->len - pos);
     if (r.failed || !r.data) {
         free(r.data);
         return NULL;
@@ -251,7 +251,7 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
                      const sysdesc_system *sys, const dlti_attr *llvm_target, unsigned flags,
                      unsigned *what, size_t *out_len, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     unsigned did = 0;
     if (what)
         *what = 0;
@@ -260,18 +260,18 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
         return NULL;
     attacher a = {.text = text, .len = len, .top = top, .flags = flags};
     if (dlti_scope_get_source(top, &a.src) != 0) {
-        dlti_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
                           "the file is one bare attribute, not a module: nothing to attach to");
         return NULL;
     }
     if (a.src.implicit && a.src.interleaved) {
-        dlti_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
                           "the file's top-level operations are not in a module and alias "
                           "definitions lie between them: wrap them in `module { ... }` first");
         return NULL;
     }
     if (a.src.implicit && a.src.body_open == a.src.body_close) {
-        dlti_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
                           "the file holds no operation: nothing to attach to");
         return NULL;
     }
@@ -300,7 +300,7 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
      * no room for the system spec in the head's form. */
     for (size_t i = 0; (flags & SYSDESC_ATTACH_INHERENT) && i < n; i++)
         if (i != spec_at && name_is(dlti_scope_attr_name(top, i), "dlti")) {
-            dlti_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
+            bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
                               "the module's inherent `dlti` attribute holds another DLTI "
                               "attribute: attach without --inherent-dlti");
             free(a.edits);
@@ -312,7 +312,7 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
         if (spec_at != SIZE_MAX && (flags & SYSDESC_ATTACH_MERGE)) {
             spec = merge(ctx, dlti_scope_attr_value(top, spec_at), sys->spec, err);
             if (!spec) {
-                dlti_error_place(err, source, 0, 0);
+                bs_error_place(err, source, 0, 0);
                 free(a.edits);
                 return NULL;
             }
@@ -324,7 +324,7 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
                  (flags & SYSDESC_ATTACH_INHERENT) ? "dlti" : "dlti.target_system_spec", spec);
     } else if ((rc = set_other_dlti(ctx, &a, sys, dl_at, &did, err)) != 0) {
         if (rc == -1)
-            dlti_error_place(err, source, 0, 0);
+            bs_error_place(err, source, 0, 0);
         free(a.out.data);
         free(a.edits);
         return NULL;
@@ -343,7 +343,7 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
     free(a.out.data);
     free(a.edits);
     if (!r) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     /* What we write, we read back: the result must parse, with the spec. */
@@ -355,7 +355,7 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
         return NULL;
     }
     if (!check) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "attach made a file it cannot read (%s:%d:%d: %s)",
+        bs_error_set(err, DLTI_ERROR_VERIFY, "attach made a file it cannot read (%s:%d:%d: %s)",
                        source, again.line, again.column, again.text);
         free(r);
         return NULL;
@@ -369,9 +369,9 @@ char *sysdesc_attach_file(dlti_context *ctx, const char *path, const sysdesc_sys
                           const dlti_attr *llvm_target, unsigned flags, unsigned *what,
                           size_t *out_len, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     size_t len;
-    char *text = dlti_read_file(path, dlti_context_get_limits(ctx).max_input_bytes, &len, err);
+    char *text = bs_read_file(path, dlti_context_get_limits(ctx).max_input_bytes, &len, err);
     if (!text)
         return NULL;
     char *r = sysdesc_attach(ctx, text, len, strcmp(path, "-") ? path : "<stdin>", sys,

@@ -166,7 +166,7 @@ static pthread_once_t default_tail_once = PTHREAD_ONCE_INIT;
 
 static void compute_default_tail(void)
 {
-    dlti_buf b = {0};
+    bs_buf b = {0};
     bool in_exe;
     char *code = code_file(&in_exe);
     bool build_tree = code && in_build_tree(code);
@@ -176,13 +176,13 @@ static void compute_default_tail(void)
     const char *rel = in_exe ? SYSDESC_BINDIR_TO_CATALOG : SYSDESC_LIBDIR_TO_CATALOG;
     char *relocated = code && !build_tree && *rel ? relative_to_first(code, rel) : NULL;
     if (relocated && !same_dir(relocated, SYSDESC_CATALOG_DIR)) {
-        dlti_buf_puts(&b, relocated);
-        dlti_buf_puts(&b, ":");
+        bs_buf_puts(&b, relocated);
+        bs_buf_puts(&b, ":");
     }
-    dlti_buf_puts(&b, SYSDESC_CATALOG_DIR);
+    bs_buf_puts(&b, SYSDESC_CATALOG_DIR);
     if (build_tree) {
-        dlti_buf_puts(&b, ":");
-        dlti_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
+        bs_buf_puts(&b, ":");
+        bs_buf_puts(&b, SYSDESC_SOURCE_CATALOG_DIR);
     }
     free(relocated);
     free(code);
@@ -208,7 +208,7 @@ static const char *path_or_default(const char *search_path, char **owned, dlti_e
     if (search_path)
         return search_path;
     if (!(*owned = sysdesc_catalog_path()))
-        dlti_nomem(err);
+        bs_nomem(err);
     return *owned;
 }
 
@@ -272,7 +272,7 @@ static int find_in(const char *dir, void *user)
 char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error_t *err)
 {
     if (!name || !*name || strstr(name, "..") || name[0] == '/') {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "'%s' is not a catalog name",
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "'%s' is not a catalog name",
                  name ? name : "(null)");
         return NULL;
     }
@@ -282,18 +282,18 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
     find_state s = {name, NULL, NULL, 0};
     int r = each_dir(search_path, find_in, &s);
     if (r < 0 && s.error && s.error != ENOMEM)
-        dlti_error_set(err, DLTI_ERROR_IO, "catalog entry '%s': %s", name, strerror(s.error));
+        bs_error_set(err, DLTI_ERROR_IO, "catalog entry '%s': %s", name, strerror(s.error));
     else if (r < 0)
-        dlti_nomem(err);
+        bs_nomem(err);
     else if (!s.found && s.refused)
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "catalog entry '%s': %s is not a YAML description (an entry is a regular "
                        "file whose name ends in .yaml, and so does the file its links lead to)",
                        name, s.refused);
     else if (!s.found) {
         char hint[512];
         bool near = sd_catalog_suggest(name, search_path, hint, sizeof hint) == 0;
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)%s%s",
                        name, search_path, near ? "; " : "", near ? hint : "");
     }
@@ -349,7 +349,7 @@ static bool listed(const list_state *s, const char *name)
 static void walk_fail(list_state *s, dlti_error_code code, const char *why)
 {
     if (!s->failed)
-        dlti_error_set(s->err, code, "catalog directory %s: %s", s->root, why);
+        bs_error_set(s->err, code, "catalog directory %s: %s", s->root, why);
     s->failed = true;
 }
 
@@ -362,7 +362,7 @@ static bool first_visit(list_state *s, int fd)
     for (size_t i = 0; i < s->nseen; i++)
         if (s->seen[i].dev == st.st_dev && s->seen[i].ino == st.st_ino)
             return false;
-    if (dlti_grow((void **)&s->seen, &s->capseen, s->nseen + 1, sizeof(*s->seen))) {
+    if (bs_grow((void **)&s->seen, &s->capseen, s->nseen + 1, sizeof(*s->seen))) {
         walk_fail(s, DLTI_ERROR_NOMEM, "out of memory");
         return false;
     }
@@ -416,7 +416,7 @@ static void walk(list_state *s, int fd, const char *rel, unsigned depth)
         if (S_ISDIR(st.st_mode)) {
             if (depth >= WALK_MAX_DEPTH)
                 continue;
-            int sub = dlti_dir_open(dirfd(d), de->d_name, 0, NULL);
+            int sub = bs_dir_open(dirfd(d), de->d_name, 0, NULL);
             if (sub >= 0)
                 walk(s, sub, relname, depth + 1);
             else
@@ -437,7 +437,7 @@ static void walk(list_state *s, int fd, const char *rel, unsigned depth)
         relname[len - 5] = '\0';
         if (listed(s, relname))
             continue;
-        if (dlti_grow((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e))) {
+        if (bs_grow((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e))) {
             walk_fail(s, DLTI_ERROR_NOMEM, "out of memory");
             break;
         }
@@ -458,7 +458,7 @@ static int list_in(const char *dir, void *user)
     s->root = dir;
     s->looked = 0;
     s->nseen = 0; /* a directory under two search path entries is listed under both */
-    int fd = dlti_dir_open(AT_FDCWD, dir, 0, NULL);
+    int fd = bs_dir_open(AT_FDCWD, dir, 0, NULL);
     if (fd >= 0)
         walk(s, fd, "", 0);
     else
@@ -510,7 +510,7 @@ static bool name_near(const char *name, const char *entry, near_name *out)
         if (!eslash)
             return false;
         size_t lv = (size_t)(slash - a);
-        if (dlti_edit_distance(a, lv, b, (size_t)(eslash - b)) > lv / 3)
+        if (bs_edit_distance(a, lv, b, (size_t)(eslash - b)) > lv / 3)
             return false;
         want = slash + 1;
         have = eslash + 1;
@@ -522,7 +522,7 @@ static bool name_near(const char *name, const char *entry, near_name *out)
         *out = (near_name){entry, 0, 0};
     else if (lw >= 2 && lh > lw && memcmp(want, have, lw) == 0)
         *out = (near_name){entry, 1, lh - lw};
-    else if ((out->distance = dlti_edit_distance(want, lw, have, lh)) <= lw / 3)
+    else if ((out->distance = bs_edit_distance(want, lw, have, lh)) <= lw / 3)
         *out = (near_name){entry, 2, out->distance};
     else
         return false;
@@ -552,14 +552,14 @@ int sd_catalog_suggest(const char *name, const char *search_path, char *out, siz
             same++;
         nnear = same;
         size_t shown = nnear < SHOWN ? nnear : SHOWN;
-        dlti_buf b = {0};
-        dlti_buf_puts(&b, "did you mean ");
+        bs_buf b = {0};
+        bs_buf_puts(&b, "did you mean ");
         for (size_t i = 0; i < shown; i++)
-            dlti_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 < shown || nnear > shown ? ", " : " or ",
+            bs_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 < shown || nnear > shown ? ", " : " or ",
                             near[i].name);
         if (nnear > shown)
-            dlti_buf_printf(&b, " (or %zu more: sysdesc list)", nnear - shown);
-        dlti_buf_puts(&b, "?");
+            bs_buf_printf(&b, " (or %zu more: sysdesc list)", nnear - shown);
+        bs_buf_puts(&b, "?");
         char *text = sd_buf_finish(&b, NULL);
         if (text) {
             snprintf(out, size, "%s", text);
@@ -618,13 +618,13 @@ static char *system_text(const dlti_attr *spec, const char *key, const char *sep
         if (j < nseen)
             times[j]++;
     }
-    dlti_buf b = {0};
+    bs_buf b = {0};
     for (size_t j = 0; ok && j < nseen; j++) {
         if (j)
-            dlti_buf_puts(&b, sep);
+            bs_buf_puts(&b, sep);
         if (count && times[j] > 1)
-            dlti_buf_printf(&b, "%zu \xc3\x97 ", times[j]); /* "8 × " */
-        dlti_buf_puts(&b, seen[j]);
+            bs_buf_printf(&b, "%zu \xc3\x97 ", times[j]); /* "8 × " */
+        bs_buf_puts(&b, seen[j]);
     }
     out = ok ? sd_buf_finish(&b, NULL) : NULL;
     if (!ok)
@@ -646,7 +646,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
     int rc = each_dir(search_path, list_in, &s) < 0 || s.failed ? -1 : 0;
     free(s.seen);
     if (rc < 0 && !s.failed)
-        dlti_nomem(err);
+        bs_nomem(err);
     else if (s.n)
         qsort(s.e, s.n, sizeof(*s.e), cmp_entry); /* no qsort(NULL, 0): UB */
     /* Bases of the entries resolve along the same path. */
@@ -655,7 +655,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         dlti_context *ctx = dlti_context_new();
         sysdesc_system sys;
         if (!ctx) {
-            dlti_nomem(err);
+            bs_nomem(err);
             rc = -1;
         } else if (sd_yaml_load_file(ctx, s.e[i].path, NULL, &catalog, &sys, err) < 0) {
             rc = -1;
@@ -669,7 +669,7 @@ int sysdesc_catalog_list(const char *search_path, sysdesc_catalog_entry **entrie
         }
         dlti_context_free(ctx);
         if (rc == 0 && (!s.e[i].vendor || !s.e[i].model)) {
-            dlti_nomem(err);
+            bs_nomem(err);
             rc = -1;
         }
     }
@@ -726,10 +726,10 @@ static bool declared_variant(const char *path)
 {
     char head[4096];
     size_t got = 0;
-    int fd = dlti_input_open(AT_FDCWD, path, 0, NULL);
+    int fd = bs_input_open(AT_FDCWD, path, 0, NULL);
     if (fd < 0)
         return false;
-    int rc = dlti_input_read(fd, head, sizeof(head) - 1, &got);
+    int rc = bs_input_read(fd, head, sizeof(head) - 1, &got);
     close(fd);
     if (rc != 0)
         return false;
@@ -786,7 +786,7 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
                                            unsigned device_id, const char *search_path,
                                            char **name, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     sd_pci_candidate c[SD_PCI_CANDIDATES_MAX];
     size_t all, n = 0;
     if (sd_catalog_pci_candidates(ctx, vendor_id, device_id, search_path, c,
@@ -797,12 +797,12 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
         if (!c[i].variant)
             c[n++] = c[i];
     if (n == 0) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
                        vendor_id, device_id);
         return NULL;
     }
     if (n > 1) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "PCI device %04x:%04x is claimed by %zu catalog entries (%s, %s%s): the "
                        "id alone does not tell them apart (sysdesc_catalog_pci_fill tells a "
                        "probed device's by its compute units, memory and name)",
@@ -810,7 +810,7 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
         return NULL;
     }
     if (name && !(*name = strdup(c[0].name))) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     return c[0].device;

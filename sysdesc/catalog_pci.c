@@ -100,7 +100,7 @@ static const dlti_attr *tidy(dlti_context *ctx, const dlti_attr *dev, const note
     size_t size = dlti_attr_size(dev);
     dlti_entry *e = calloc(size + 2, sizeof(*e));
     if (!e) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     size_t m = 0;

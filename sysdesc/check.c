@@ -176,7 +176,7 @@ static void place(check_run *r, dlti_error_t *e, size_t depth, const other_key *
 {
     int line, column;
     if (locate(r, depth, other, &line, &column))
-        dlti_error_place(e, r->source, line, column);
+        bs_error_place(e, r->source, line, column);
 }
 
 /* Reports one problem located at the first `depth` path components (or at
@@ -192,7 +192,7 @@ static void vproblem(check_run *r, dlti_error_code code, size_t depth, const oth
         if (!r->scan || !r->lenient->warn)
             return;
         dlti_error_t e;
-        dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
+        bs_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
         if (code == DLTI_ERROR_TYPE) {
             size_t used = strlen(e.text);
             snprintf(e.text + used, sizeof(e.text) - used, " (kept as written)");
@@ -222,7 +222,7 @@ static void vproblem(check_run *r, dlti_error_code code, size_t depth, const oth
     if (!r->report || (r->target >= 0 && r->count != r->target))
         return;
     dlti_error_t e;
-    dlti_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
+    bs_error_vset_at(&e, code, r->source, 0, 0, fmt, ap);
     if (r->locator)
         place(r, &e, depth, other);
     if (r->report(r->user, &e) != 0)
@@ -230,7 +230,7 @@ static void vproblem(check_run *r, dlti_error_code code, size_t depth, const oth
 }
 
 static void problem(check_run *r, dlti_error_code code, size_t depth, const char *fmt, ...)
-    DLTI_PRINTF(4, 5);
+    BS_PRINTF(4, 5);
 static void problem(check_run *r, dlti_error_code code, size_t depth, const char *fmt, ...)
 {
     va_list ap;
@@ -240,7 +240,7 @@ static void problem(check_run *r, dlti_error_code code, size_t depth, const char
 }
 
 static void problem_or(check_run *r, size_t depth, const other_key *other, const char *fmt, ...)
-    DLTI_PRINTF(4, 5);
+    BS_PRINTF(4, 5);
 static void problem_or(check_run *r, size_t depth, const other_key *other, const char *fmt, ...)
 {
     va_list ap;
@@ -735,7 +735,7 @@ static bool suggest(check_run *r, int parent, const char *name, size_t len, char
         r->hints = calloc(HINT_SLOTS, sizeof(*r->hints));
     if (!r->hints || len >= sizeof(r->hints[0].name))
         return sd_schema_suggest_text(parent, r->dev_bits, name, len, near, size);
-    size_t h = (dlti_hash_bytes(name, len) ^ (size_t)(parent + 1) * 31u ^ r->dev_bits) &
+    size_t h = (bs_hash_bytes(name, len) ^ (size_t)(parent + 1) * 31u ^ r->dev_bits) &
                (HINT_SLOTS - 1);
     hint_memo *m = &r->hints[h];
     if (m->len != len || m->parent != parent || m->bits != r->dev_bits ||
@@ -1354,7 +1354,7 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
     if (!bits)
         bits = SYSDESC_DEVICE_ALL;
     if (!path) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no key path");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no key path");
         return -1;
     }
     int at = -1;
@@ -1375,13 +1375,13 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
         char near[256];
         if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n) &&
             sd_schema_name_nocase(pk, p, n, near, sizeof(near))) {
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s'; did you mean '%s'?",
+            bs_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s'; did you mean '%s'?",
                            (int)n, p, where, near);
             return -1;
         }
         if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n)) {
             bool numbers = strcmp(pk->names, "#") == 0;
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s' (%s%s)", (int)n, p,
+            bs_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s' (%s%s)", (int)n, p,
                            where, numbers ? "numbers: " : "one of ",
                            numbers ? "0, 1, ..." : pk->names);
             return -1;
@@ -1389,7 +1389,7 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
         if (k && !(k->devices & bits)) {
             const char *twin = sd_schema_twin(k->path, bits);
             char owner[32], own[32];
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "'%s%s%.*s' is %s key, not %s key%s%s%s",
+            bs_error_set(err, DLTI_ERROR_VERIFY, "'%s%s%.*s' is %s key, not %s key%s%s%s",
                            id ? id : "", id ? "." : "", (int)(used + n), path,
                            types_text(k->devices, owner, sizeof(owner)),
                            types_text(bits, own, sizeof(own)), twin ? "; did you mean '" : "",
@@ -1398,10 +1398,10 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
         }
         if (!k) {
             if (sd_schema_suggest_text(at, bits, p, n, near, sizeof(near)))
-                dlti_error_set(err, DLTI_ERROR_VERIFY, "unknown key '%.*s' in '%s'; did you mean %s?",
+                bs_error_set(err, DLTI_ERROR_VERIFY, "unknown key '%.*s' in '%s'; did you mean %s?",
                                (int)n, p, where, near);
             else
-                dlti_error_set(err, DLTI_ERROR_VERIFY,
+                bs_error_set(err, DLTI_ERROR_VERIFY,
                                "unknown key '%.*s' in '%s' (docs/keys.md lists the keys; put your "
                                "own under 'extra')",
                                (int)n, p, where);

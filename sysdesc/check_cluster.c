@@ -27,7 +27,7 @@ static void bad(cl_check *c, const char *k1, const char *k2, size_t k2len, const
     char msg[600];
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(msg, sizeof(msg), fmt, ap);
+    bs_vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     c->report(c->user, k1, k2, k2 ? k2len : 0, msg);
 }

@@ -36,7 +36,7 @@ bool sd_schema_suggest_text(int parent, unsigned devices, const char *name, size
         if (sd_schema_parent((int)i) != parent || !(k->devices & devices))
             continue;
         const char *n = sd_schema_name((int)i);
-        size_t d = dlti_edit_distance(name, len, n, strlen(n));
+        size_t d = bs_edit_distance(name, len, n, strlen(n));
         if (d <= limit && d < best_d) {
             best = n;
             best_d = d;
@@ -176,7 +176,7 @@ int sd_unit_hint(const sysdesc_schema_key *key, const char *text, size_t len, ch
     memcpy(buf, text, len);
     buf[len] = '\0';
     char *end;
-    double v = dlti_strtod(buf, &end);
+    double v = bs_strtod(buf, &end);
     if (end == buf || !isfinite(v))
         return -1;
     while (*end == ' ')

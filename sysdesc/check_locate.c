@@ -34,7 +34,7 @@ struct sd_locator {
 
 static size_t slot_of(const sd_locator *l, const void *parent, const char *key, size_t len)
 {
-    uint64_t h = dlti_hash_bytes(key ? key : "", key ? len : 0) ^ (uint64_t)(uintptr_t)parent;
+    uint64_t h = bs_hash_bytes(key ? key : "", key ? len : 0) ^ (uint64_t)(uintptr_t)parent;
     h *= 0x9E3779B97F4A7C15ull;
     return (size_t)(h >> 17) & (l->nslots - 1);
 }
@@ -290,7 +290,7 @@ static int locate_mlir(sd_locator *l, const char *const *keys, const size_t *len
     if (!found)
         return -1;
     dlti_error_t e;
-    dlti_error_locate(&e, NULL, l->text, l->len, (size_t)(found - l->text));
+    bs_error_locate(&e, NULL, l->text, l->len, (size_t)(found - l->text));
     *line = e.line;
     *column = e.column;
     return matched;

@@ -81,7 +81,7 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
                       dlti_error_t *err)
 {
     if (c->n >= COMPOSE_MAX_DEVICES) {
-        dlti_error_set(err, DLTI_ERROR_LIMIT,
+        bs_error_set(err, DLTI_ERROR_LIMIT,
                        "a composition holds at most %d devices: '%.*s' would be one more",
                        COMPOSE_MAX_DEVICES, (int)len, id);
         return -1;
@@ -90,15 +90,15 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
     if (!key)
         return dlti_context_nomem(c->ctx, err);
     /* room first: seen() adds the id, which must then be added */
-    if (dlti_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices)))
-        return dlti_nomem(err);
+    if (bs_grow((void **)&c->devices, &c->cap, c->n + 1, sizeof(*c->devices)))
+        return bs_nomem(err);
     int was = seen(c, key);
     if (was < 0) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     if (was) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
         return -1;
     }
@@ -116,7 +116,7 @@ static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_
                 (!c->dl_spec && !sys->dl_spec && c->data_layout && sys->data_layout &&
                  strcmp(c->data_layout, sys->data_layout) == 0);
     if ((c->dl_spec || c->data_layout) && !same) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "two items name different data layouts: a system has one");
         return -1;
     }
@@ -128,10 +128,10 @@ static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_
 int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const char *id,
                         unsigned count, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     size_t ndev = dlti_attr_size(sys->spec);
     if (count >= 1 && ndev != 1) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "a count needs a single-device item; this one has %zu devices", ndev);
         return -1;
     }
@@ -141,16 +141,16 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
         size_t olen;
         const char *own = dlti_key_str(dlti_attr_entry_key(sys->spec, i), &olen);
         const dlti_attr *dev = dlti_attr_entry_value(sys->spec, i);
-        dlti_buf name = {0};
+        bs_buf name = {0};
         if (id && ndev == 1)
-            dlti_buf_puts(&name, id);
+            bs_buf_puts(&name, id);
         else if (id)
-            dlti_buf_printf(&name, "%s.%.*s", id, (int)olen, own);
+            bs_buf_printf(&name, "%s.%.*s", id, (int)olen, own);
         else
-            dlti_buf_put(&name, own, olen);
+            bs_buf_put(&name, own, olen);
         char *base = sd_buf_finish(&name, NULL);
         if (!base) {
-            dlti_nomem(err);
+            bs_nomem(err);
             return -1;
         }
         int rc = 0;
@@ -204,9 +204,9 @@ static int split_item(char *arg, char **id, char **item, unsigned *count)
 int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
                              const sysdesc_yaml_options *opts, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     if (!c || !text) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "compose: no composition or item");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "compose: no composition or item");
         return -1;
     }
     char *copy = strdup(text), *id, *item;
@@ -214,15 +214,15 @@ int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
     sysdesc_system sys;
     int rc = -1;
     if (!copy) {
-        dlti_nomem(err);
+        bs_nomem(err);
     } else if (split_item(copy, &id, &item, &count) < 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "'%s' is not [ID=]ITEM[:N] (N from 1 to 100000)", text);
     } else if (sysdesc_system_load(c->ctx, item, opts, &sys, err) == 0) {
         dlti_error_t add;
         rc = sysdesc_compose_add(c, &sys, id, count, &add);
         if (rc != 0)
-            dlti_error_set(err, add.code, "%s: %s", text, add.text);
+            bs_error_set(err, add.code, "%s: %s", text, add.text);
     }
     free(copy);
     return rc;
@@ -230,9 +230,9 @@ int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
 
 int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     if (c->n == 0) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY, "nothing to compose: no devices");
+        bs_error_set(err, DLTI_ERROR_VERIFY, "nothing to compose: no devices");
         return -1;
     }
     const dlti_attr *spec = dlti_container_new(c->ctx, DLTI_ATTR_SYSTEM_SPEC, c->devices, c->n, err);
@@ -250,7 +250,7 @@ int sysdesc_compose_finish(sysdesc_compose *c, sysdesc_system *out, dlti_error_t
 const dlti_attr *sysdesc_device_fill(dlti_context *ctx, const dlti_attr *device,
                                      const dlti_attr *catalog_device, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     const dlti_attr *result = device;
     for (size_t i = 0; i < dlti_attr_size(catalog_device) && result; i++) {
         dlti_key k = dlti_attr_entry_key(catalog_device, i);

@@ -41,7 +41,7 @@ int sysdesc_device_hint(const dlti_attr *system_spec, const char *id, char *out,
         const char *k = dlti_key_str(dlti_attr_entry_key(system_spec, i), &len);
         if (!k)
             continue;
-        size_t d = same_but_case(id, want, k, len) ? 0 : dlti_edit_distance(id, want, k, len);
+        size_t d = same_but_case(id, want, k, len) ? 0 : bs_edit_distance(id, want, k, len);
         if (d <= want / 3 && d < best_d) {
             best = k;
             best_len = len;
@@ -77,7 +77,7 @@ const dlti_attr *sysdesc_roofline_device(const dlti_attr *system_spec, const cha
 {
     if (!system_spec || dlti_attr_get_kind(system_spec) != DLTI_ATTR_SYSTEM_SPEC || !id_out ||
         id_size == 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: needs a system spec and room for "
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: needs a system spec and room for "
                                                  "the device's id");
         return NULL;
     }
@@ -95,7 +95,7 @@ const dlti_attr *sysdesc_roofline_device(const dlti_attr *system_spec, const cha
         snprintf(id_out, id_size, "%.*s", (int)(n < 63 ? n : 63), k ? k : "");
     }
     if (!dev || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no device \"%s\"", id_out);
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no device \"%s\"", id_out);
         return NULL;
     }
     return dev;

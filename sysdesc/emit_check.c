@@ -43,7 +43,7 @@ static void refuse(walk *w, unsigned depth, const char *what, const char *why)
         }
         path[used] = '\0';
     }
-    dlti_error_set(w->err, DLTI_ERROR_UNSUPPORTED,
+    bs_error_set(w->err, DLTI_ERROR_UNSUPPORTED,
                    "%s cannot hold the %s at '%s' (%s); --format mlir holds every value",
                    w->format == SYSDESC_FORMAT_JSON ? "JSON" : "YAML", what, path, why);
 }
@@ -57,7 +57,7 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth, bool as_mlir)
     const char *s;
     size_t len;
     if (kind == DLTI_ATTR_STRING && w->format == SYSDESC_FORMAT_JSON && !w->typed &&
-        dlti_attr_get_string(a, &s, &len, NULL) == 0 && !dlti_utf8_valid(s, len)) {
+        dlti_attr_get_string(a, &s, &len, NULL) == 0 && !bs_utf8_valid(s, len)) {
         refuse(w, depth, "string", "bytes that are not UTF-8");
         return -1;
     }
@@ -67,10 +67,10 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth, bool as_mlir)
     if (kind == DLTI_ATTR_OPAQUE || kind == DLTI_ATTR_TYPE || kind == DLTI_ATTR_DICTIONARY) {
         char *text = dlti_attr_print(a, &len);
         if (!text) {
-            dlti_nomem(w->err);
+            bs_nomem(w->err);
             return -1;
         }
-        bool utf8 = dlti_utf8_valid(text, len);
+        bool utf8 = bs_utf8_valid(text, len);
         free(text);
         if (!utf8) {
             refuse(w, depth, "value", "MLIR text with bytes that are not UTF-8");
@@ -108,7 +108,7 @@ static int check_attr(walk *w, const dlti_attr *a, unsigned depth, bool as_mlir)
         }
         /* a type key is its text in every format, MLIR's verbatim
          * included; a string key in MLIR text is escaped */
-        if ((!ks || !as_mlir) && !dlti_utf8_valid(name, len)) {
+        if ((!ks || !as_mlir) && !bs_utf8_valid(name, len)) {
             refuse(w, depth + 1, "key", "bytes that are not UTF-8");
             return -1;
         }
@@ -137,7 +137,7 @@ int sd_format_check(const sysdesc_system *sys, sysdesc_format format, unsigned f
         return 0;
     walk *w = malloc(sizeof(*w));
     if (!w) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     w->format = format;
@@ -146,7 +146,7 @@ int sd_format_check(const sysdesc_system *sys, sysdesc_format format, unsigned f
     w->err = err;
     int rc = 0;
     if (sys->data_layout && format == SYSDESC_FORMAT_JSON &&
-        !dlti_utf8_valid(sys->data_layout, strlen(sys->data_layout))) {
+        !bs_utf8_valid(sys->data_layout, strlen(sys->data_layout))) {
         w->path[0] = "data_layout";
         w->path_len[0] = 11;
         refuse(w, 1, "string", "bytes that are not UTF-8");
@@ -170,7 +170,7 @@ int sd_value_json_check(const dlti_attr *value, const char *where, dlti_error_t 
 {
     walk *w = malloc(sizeof(*w));
     if (!w) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     w->format = SYSDESC_FORMAT_JSON;

@@ -64,14 +64,14 @@ static const char *const counted_bookkeeping[] = {
 static const char *const cluster_names[] = {"nodes", "classes", "MPI:rank_nodes"};
 
 typedef struct {
-    dlti_buf text;
+    bs_buf text;
     bool explain;        /* add "# PATH: left out (WHY)" lines */
     bool failed;         /* out of memory outside the buffers */
     const char *type;    /* the device's type for the schema ("CPU", "GPU", "ACCEL"), or NULL */
     unsigned bits;       /* its SYSDESC_DEVICE_* bit, 0 when unknown */
     bool cluster;        /* the "cluster" device */
-    dlti_buf path;       /* the key's dotted path inside the device, for the schema */
-    dlti_buf line;       /* the line's path: the device id, then the keys, as printed */
+    bs_buf path;       /* the key's dotted path inside the device, for the schema */
+    bs_buf line;       /* the line's path: the device id, then the keys, as printed */
 } walk;
 
 /* ---- the canonical text ---- */
@@ -92,17 +92,17 @@ static bool plain_key(const char *s, size_t len)
     return true;
 }
 
-static void put_key(dlti_buf *b, dlti_key k)
+static void put_key(bs_buf *b, dlti_key k)
 {
     size_t len;
     const char *s = dlti_key_str(k, &len);
     if (s && plain_key(s, len)) {
-        dlti_buf_put(b, s, len);
+        bs_buf_put(b, s, len);
     } else if (s) {
         dlti_print_string(b, s, len);
     } else { /* a type key: !"vector<4xf32>" */
         const char *t = dlti_type_str(dlti_key_get_type(k));
-        dlti_buf_putc(b, '!');
+        bs_buf_putc(b, '!');
         dlti_print_string(b, t, strlen(t));
     }
 }
@@ -155,19 +155,19 @@ static bool expands(const dlti_attr *v)
     return k == DLTI_ATTR_MAP || k == DLTI_ATTR_DICTIONARY;
 }
 
-static void put_double(dlti_buf *b, double d)
+static void put_double(bs_buf *b, double d)
 {
     char num[40];
     sd_format_double(num, sizeof num, d);
-    dlti_buf_puts(b, num);
+    bs_buf_puts(b, num);
     if (!strpbrk(num, ".eEni")) /* a float never reads as an integer */
-        dlti_buf_puts(b, ".0");
+        bs_buf_puts(b, ".0");
 }
 
 /* A dense array as the array of the same values (array<i64: 1, 2> as
  * [1, 2], array<i1: true> as [true]); one whose integers do not fit i64 as
  * MLIR prints it. */
-static void put_dense_array(dlti_buf *b, const dlti_attr *v)
+static void put_dense_array(bs_buf *b, const dlti_attr *v)
 {
     const dlti_type *et = dlti_attr_type(v);
     bool is_float = dlti_type_get_kind(et) == DLTI_TYPE_FLOAT;
@@ -178,27 +178,27 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *v)
             dlti_print_attr(b, v, false);
             return;
         }
-    dlti_buf_putc(b, '[');
+    bs_buf_putc(b, '[');
     for (size_t k = 0; k < dlti_attr_size(v); k++) {
-        dlti_buf_puts(b, k ? ", " : "");
+        bs_buf_puts(b, k ? ", " : "");
         if (is_float) {
             put_double(b, dlti_dense_float_at(v, k));
         } else {
             dlti_attr_dense_int64(v, k, &x, NULL);
             if (is_bool)
-                dlti_buf_puts(b, x ? "true" : "false");
+                bs_buf_puts(b, x ? "true" : "false");
             else
-                dlti_buf_put_i64(b, x);
+                bs_buf_put_i64(b, x);
         }
     }
-    dlti_buf_putc(b, ']');
+    bs_buf_putc(b, ']');
 }
 
 /* A value by what it means, not how a format wrote it: integers of every
  * type as their digits, dense arrays as arrays (JSON writes both alike),
  * floats as the shortest text that reads back, strings as MLIR quotes them,
  * maps inside arrays with their keys sorted; anything else as MLIR prints it. */
-static void put_value(walk *w, dlti_buf *b, const dlti_attr *v)
+static void put_value(walk *w, bs_buf *b, const dlti_attr *v)
 {
     int64_t i;
     uint64_t u;
@@ -209,9 +209,9 @@ static void put_value(walk *w, dlti_buf *b, const dlti_attr *v)
     switch (dlti_attr_get_kind(v)) {
     case DLTI_ATTR_INTEGER:
         if (dlti_attr_get_int64(v, &i, NULL) == 0)
-            dlti_buf_put_i64(b, i);
+            bs_buf_put_i64(b, i);
         else if (dlti_attr_get_uint64(v, &u, NULL) == 0)
-            dlti_buf_put_u64(b, u);
+            bs_buf_put_u64(b, u);
         else
             dlti_print_attr(b, v, false); /* wider than 64 bits: every digit, and the type */
         return;
@@ -221,22 +221,22 @@ static void put_value(walk *w, dlti_buf *b, const dlti_attr *v)
         return;
     case DLTI_ATTR_BOOL:
         dlti_attr_get_bool(v, &t, NULL);
-        dlti_buf_puts(b, t ? "true" : "false");
+        bs_buf_puts(b, t ? "true" : "false");
         return;
     case DLTI_ATTR_STRING:
         if (dlti_attr_get_string(v, &s, &len, NULL) == 0)
             dlti_print_string(b, s, len);
         return;
     case DLTI_ATTR_UNIT:
-        dlti_buf_puts(b, "unit");
+        bs_buf_puts(b, "unit");
         return;
     case DLTI_ATTR_ARRAY:
-        dlti_buf_putc(b, '[');
+        bs_buf_putc(b, '[');
         for (size_t k = 0; k < dlti_attr_size(v); k++) {
-            dlti_buf_puts(b, k ? ", " : "");
+            bs_buf_puts(b, k ? ", " : "");
             put_value(w, b, dlti_attr_element(v, k));
         }
-        dlti_buf_putc(b, ']');
+        bs_buf_putc(b, ']');
         return;
     case DLTI_ATTR_DENSE_ARRAY:
         put_dense_array(b, v);
@@ -248,14 +248,14 @@ static void put_value(walk *w, dlti_buf *b, const dlti_attr *v)
             w->failed = true;
             return;
         }
-        dlti_buf_putc(b, '{');
+        bs_buf_putc(b, '{');
         for (size_t k = 0; k < dlti_attr_size(v); k++) {
-            dlti_buf_puts(b, k ? ", " : "");
+            bs_buf_puts(b, k ? ", " : "");
             put_key(b, e[k].key);
-            dlti_buf_puts(b, " = ");
+            bs_buf_puts(b, " = ");
             put_value(w, b, dlti_attr_entry_value(v, e[k].index));
         }
-        dlti_buf_putc(b, '}');
+        bs_buf_putc(b, '}');
         free(e);
         return;
     }
@@ -323,7 +323,7 @@ static const char *left_out(const walk *w, const char *name, int depth, const dl
 
 static void put_line_path(walk *w)
 {
-    dlti_buf_put(&w->text, w->line.data ? w->line.data : "", w->line.len);
+    bs_buf_put(&w->text, w->line.data ? w->line.data : "", w->line.len);
 }
 
 static void walk_map(walk *w, const dlti_attr *map, int depth, bool all_count);
@@ -337,32 +337,32 @@ static void walk_entry(walk *w, dlti_key key, const dlti_attr *v, int depth, boo
     if (name && strlen(name) != nlen)
         name = NULL; /* a key holding a NUL is no schema key */
     if (path_len)
-        dlti_buf_putc(&w->path, '.');
+        bs_buf_putc(&w->path, '.');
     if (name)
-        dlti_buf_put(&w->path, name, nlen);
+        bs_buf_put(&w->path, name, nlen);
     if (line_len)
-        dlti_buf_putc(&w->line, '.');
+        bs_buf_putc(&w->line, '.');
     put_key(&w->line, key);
     bool whole = all_count, bookkeeping = false;
     const char *why = all_count ? NULL : left_out(w, name, depth, v, &whole, &bookkeeping);
     if (why) {
         if (w->explain) {
-            dlti_buf_puts(&w->text, "# ");
+            bs_buf_puts(&w->text, "# ");
             put_line_path(w);
-            dlti_buf_puts(&w->text, bookkeeping ? ": left out (bookkeeping: " : ": left out (");
-            dlti_buf_puts(&w->text, why);
-            dlti_buf_puts(&w->text, ")\n");
+            bs_buf_puts(&w->text, bookkeeping ? ": left out (bookkeeping: " : ": left out (");
+            bs_buf_puts(&w->text, why);
+            bs_buf_puts(&w->text, ")\n");
         }
     } else if (expands(v) && dlti_attr_size(v) > 0) {
         walk_map(w, v, depth + 1, whole);
     } else {
         put_line_path(w);
-        dlti_buf_puts(&w->text, " = ");
+        bs_buf_puts(&w->text, " = ");
         if (expands(v))
-            dlti_buf_puts(&w->text, "{}");
+            bs_buf_puts(&w->text, "{}");
         else
             put_value(w, &w->text, v);
-        dlti_buf_putc(&w->text, '\n');
+        bs_buf_putc(&w->text, '\n');
     }
     w->path.len = path_len;
     if (w->path.data)
@@ -404,9 +404,9 @@ static void walk_device(walk *w, const char *id, const dlti_attr *dev, dlti_key 
         w->line.data[0] = '\0';
     if (prefix) { /* "device GPU2": a device counts even when none of its keys does */
         put_key(&w->line, prefix);
-        dlti_buf_puts(&w->text, "device ");
+        bs_buf_puts(&w->text, "device ");
         put_line_path(w);
-        dlti_buf_putc(&w->text, '\n');
+        bs_buf_putc(&w->text, '\n');
     }
     walk_map(w, dev, 1, false);
 }
@@ -424,7 +424,7 @@ static const dlti_attr *find_device(const dlti_attr *spec, const char *device_id
 {
     const dlti_attr *dev = dlti_attr_query_strings(spec, &device_id, 1, NULL);
     if (!dev || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no device '%s' in the system", device_id);
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no device '%s' in the system", device_id);
         return NULL;
     }
     return dev;
@@ -467,9 +467,9 @@ static char *explained(char *text, size_t *len)
 {
     char fp[SYSDESC_FINGERPRINT_LENGTH + 1];
     put_fingerprint(fp, hash_counted_lines(text, *len));
-    dlti_buf b = {0};
-    dlti_buf_printf(&b, "# %s: 64-bit FNV-1a of the lines that do not start with '#'\n", fp);
-    dlti_buf_put(&b, text, *len);
+    bs_buf b = {0};
+    bs_buf_printf(&b, "# %s: 64-bit FNV-1a of the lines that do not start with '#'\n", fp);
+    bs_buf_put(&b, text, *len);
     free(text);
     return sd_buf_finish(&b, len);
 }
@@ -478,7 +478,7 @@ char *sysdesc_fingerprint_text(const dlti_attr *spec, const char *device_id, uns
                                size_t *len, dlti_error_t *err)
 {
     if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "a fingerprint needs a system spec");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "a fingerprint needs a system spec");
         return NULL;
     }
     walk w = {.explain = (flags & SYSDESC_FINGERPRINT_EXPLAIN) != 0};
@@ -502,7 +502,7 @@ char *sysdesc_fingerprint_text(const dlti_attr *spec, const char *device_id, uns
     walk_free(&w);
     if (failed) {
         free(w.text.data);
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     size_t n;
@@ -510,7 +510,7 @@ char *sysdesc_fingerprint_text(const dlti_attr *spec, const char *device_id, uns
     if (text && w.explain)
         text = explained(text, &n);
     if (!text)
-        dlti_nomem(err);
+        bs_nomem(err);
     else if (len)
         *len = n;
     return text;
@@ -520,7 +520,7 @@ int sysdesc_fingerprint(const dlti_attr *spec, const char *device_id, char *out,
                         dlti_error_t *err)
 {
     if (!out) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "a fingerprint needs a buffer");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "a fingerprint needs a buffer");
         return -1;
     }
     size_t len;

@@ -14,24 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put_json_string(dlti_buf *b, const char *s, size_t len)
+static void put_json_string(bs_buf *b, const char *s, size_t len)
 {
     sd_buf_put_quoted(b, s, len, "\\u%04X");
 }
 
-static void put_json_text(dlti_buf *b, const char *s)
+static void put_json_text(bs_buf *b, const char *s)
 {
     put_json_string(b, s, strlen(s));
 }
 
-static void put_indent(dlti_buf *b, int indent)
+static void put_indent(bs_buf *b, int indent)
 {
-    dlti_buf_puts(b, "\n");
+    bs_buf_puts(b, "\n");
     for (int i = 0; i < indent; i++)
-        dlti_buf_puts(b, " ");
+        bs_buf_puts(b, " ");
 }
 
-static void put_mlir_text(dlti_buf *b, const dlti_attr *a)
+static void put_mlir_text(bs_buf *b, const dlti_attr *a)
 {
     size_t len;
     char *text = dlti_attr_print(a, &len);
@@ -43,16 +43,16 @@ static void put_mlir_text(dlti_buf *b, const dlti_attr *a)
     free(text);
 }
 
-static void put_typed(dlti_buf *b, const char *type, const dlti_attr *a, const char *number)
+static void put_typed(bs_buf *b, const char *type, const dlti_attr *a, const char *number)
 {
-    dlti_buf_puts(b, "{\"type\": ");
+    bs_buf_puts(b, "{\"type\": ");
     put_json_text(b, type);
-    dlti_buf_puts(b, ", \"value\": ");
+    bs_buf_puts(b, ", \"value\": ");
     if (number)
-        dlti_buf_puts(b, number);
+        bs_buf_puts(b, number);
     else
         put_mlir_text(b, a);
-    dlti_buf_puts(b, "}");
+    bs_buf_puts(b, "}");
 }
 
 /* The MLIR literal of a scalar or of each element of a dense array, as the
@@ -81,7 +81,7 @@ static bool literals_open(literals *l, const dlti_attr *a, bool dense)
 }
 
 /* The next literal as a JSON string, or (b NULL) stepped over. */
-static void literals_put(dlti_buf *b, literals *l)
+static void literals_put(bs_buf *b, literals *l)
 {
     const char *comma = memchr(l->next, ',', (size_t)(l->end - l->next));
     const char *stop = comma ? comma : l->end;
@@ -127,7 +127,7 @@ static void double_text(char text[static 64], double v)
  * unsigned), floats as floats (NaN/inf: null).  --typed wraps it as
  * {"type": "array<i64>", "value": [...]}, since a plain [...] is an array of
  * attributes ([4096, 8192] in MLIR), another attribute. */
-static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
+static void put_dense_array(bs_buf *b, const dlti_attr *a, bool typed)
 {
     const dlti_type *t = dlti_attr_type(a);
     bool is_float = dlti_type_get_kind(t) == DLTI_TYPE_FLOAT;
@@ -140,11 +140,11 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
         return;
     }
     if (typed)
-        dlti_buf_printf(b, "{\"type\": \"array<%s>\", \"value\": ", dlti_type_str(t));
-    dlti_buf_puts(b, "[");
+        bs_buf_printf(b, "{\"type\": \"array<%s>\", \"value\": ", dlti_type_str(t));
+    bs_buf_puts(b, "[");
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         if (i)
-            dlti_buf_puts(b, ", ");
+            bs_buf_puts(b, ", ");
         if (is_float) {
             /* The core has no public accessor for float elements
              * (dlti_internal.h has one). */
@@ -157,7 +157,7 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
             if (typed)
                 literals_put(NULL, &lit);
             double_text(text, v);
-            dlti_buf_puts(b, text);
+            bs_buf_puts(b, text);
             continue;
         }
         int64_t x = 0;
@@ -166,30 +166,30 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a, bool typed)
             return;
         }
         if (is_bool)
-            dlti_buf_puts(b, x ? "true" : "false");
+            bs_buf_puts(b, x ? "true" : "false");
         else if (is_unsigned)
-            dlti_buf_printf(b, "%llu", (unsigned long long)(uint64_t)x);
+            bs_buf_printf(b, "%llu", (unsigned long long)(uint64_t)x);
         else
-            dlti_buf_printf(b, "%lld", (long long)x);
+            bs_buf_printf(b, "%lld", (long long)x);
     }
-    dlti_buf_puts(b, "]");
+    bs_buf_puts(b, "]");
     if (typed)
-        dlti_buf_puts(b, "}");
+        bs_buf_puts(b, "}");
     free(lit.text);
 }
 
-static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent);
+static void put_json(bs_buf *b, const dlti_attr *a, unsigned flags, int indent);
 
-static void put_object(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent)
+static void put_object(bs_buf *b, const dlti_attr *a, unsigned flags, int indent)
 {
     if (dlti_attr_size(a) == 0) {
-        dlti_buf_puts(b, "{}");
+        bs_buf_puts(b, "{}");
         return;
     }
-    dlti_buf_puts(b, "{");
+    bs_buf_puts(b, "{");
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         if (i)
-            dlti_buf_puts(b, ",");
+            bs_buf_puts(b, ",");
         put_indent(b, indent + 2);
         dlti_key k = dlti_attr_entry_key(a, i);
         size_t len;
@@ -198,11 +198,11 @@ static void put_object(dlti_buf *b, const dlti_attr *a, unsigned flags, int inde
             put_json_string(b, s, len);
         else
             put_json_text(b, dlti_type_str(dlti_key_get_type(k)));
-        dlti_buf_puts(b, ": ");
+        bs_buf_puts(b, ": ");
         put_json(b, dlti_attr_entry_value(a, i), flags, indent + 2);
     }
     put_indent(b, indent);
-    dlti_buf_puts(b, "}");
+    bs_buf_puts(b, "}");
 }
 
 bool sd_json_map_as_mlir(const dlti_attr *a)
@@ -210,7 +210,7 @@ bool sd_json_map_as_mlir(const dlti_attr *a)
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         size_t len;
         const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
-        if (!s || !dlti_utf8_valid(s, len))
+        if (!s || !bs_utf8_valid(s, len))
             return true;
     }
     return false;
@@ -236,7 +236,7 @@ static bool map_looks_typed(const dlti_attr *a)
 /* A float in typed JSON: f64 a plain number, another type {"type": T,
  * "value": NUMBER}; a value no JSON number holds exactly (NaN, infinities,
  * a type wider than a double) its MLIR literal as a string. */
-static void put_typed_float(dlti_buf *b, const dlti_attr *a)
+static void put_typed_float(bs_buf *b, const dlti_attr *a)
 {
     const dlti_type *t = dlti_attr_type(a);
     double v = NAN;
@@ -246,7 +246,7 @@ static void put_typed_float(dlti_buf *b, const dlti_attr *a)
     if (float_is_number(t, v)) {
         double_text(text, v);
         if (f64)
-            dlti_buf_puts(b, text);
+            bs_buf_puts(b, text);
         else
             put_typed(b, dlti_type_str(t), a, text);
         return;
@@ -256,15 +256,15 @@ static void put_typed_float(dlti_buf *b, const dlti_attr *a)
         b->failed = true;
         return;
     }
-    dlti_buf_puts(b, "{\"type\": ");
+    bs_buf_puts(b, "{\"type\": ");
     put_json_text(b, dlti_type_str(t));
-    dlti_buf_puts(b, ", \"value\": ");
+    bs_buf_puts(b, ", \"value\": ");
     literals_put(b, &lit);
-    dlti_buf_puts(b, "}");
+    bs_buf_puts(b, "}");
     free(lit.text);
 }
 
-static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent)
+static void put_json(bs_buf *b, const dlti_attr *a, unsigned flags, int indent)
 {
     bool typed = flags & SYSDESC_PRINT_TYPED;
     const dlti_type *t = dlti_attr_type(a);
@@ -273,9 +273,9 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         if (typed && sd_json_map_as_mlir(a)) {
             put_typed(b, "mlir", a, NULL);
         } else if (typed && map_looks_typed(a)) {
-            dlti_buf_puts(b, "{\"type\": \"map\", \"value\": ");
+            bs_buf_puts(b, "{\"type\": \"map\", \"value\": ");
             put_object(b, a, flags, indent);
-            dlti_buf_puts(b, "}");
+            bs_buf_puts(b, "}");
         } else {
             put_object(b, a, flags, indent);
         }
@@ -290,13 +290,13 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
             put_object(b, a, flags, indent);
         return;
     case DLTI_ATTR_ARRAY:
-        dlti_buf_puts(b, "[");
+        bs_buf_puts(b, "[");
         for (size_t i = 0; i < dlti_attr_size(a); i++) {
             if (i)
-                dlti_buf_puts(b, ", ");
+                bs_buf_puts(b, ", ");
             put_json(b, dlti_attr_element(a, i), flags, indent);
         }
-        dlti_buf_puts(b, "]");
+        bs_buf_puts(b, "]");
         return;
     case DLTI_ATTR_INTEGER: {
         char *digits = int_digits(a);
@@ -307,7 +307,7 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         if (typed && strcmp(dlti_type_str(t), "i64") != 0)
             put_typed(b, dlti_type_str(t), a, digits);
         else
-            dlti_buf_puts(b, digits);
+            bs_buf_puts(b, digits);
         free(digits);
         return;
     }
@@ -319,13 +319,13 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         double v = 0;
         char text[64];
         double_text(text, dlti_attr_get_double(a, &v, NULL) == 0 ? v : NAN);
-        dlti_buf_puts(b, text);
+        bs_buf_puts(b, text);
         return;
     }
     case DLTI_ATTR_BOOL: {
         bool v = false;
         dlti_attr_get_bool(a, &v, NULL);
-        dlti_buf_puts(b, v ? "true" : "false");
+        bs_buf_puts(b, v ? "true" : "false");
         return;
     }
     case DLTI_ATTR_STRING: {
@@ -334,7 +334,7 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         dlti_attr_get_string(a, &s, &len, NULL);
         /* bytes that are not UTF-8: no JSON string holds them, MLIR's
          * escapes do (plain JSON refuses them: emit_check.c) */
-        if (typed && !dlti_utf8_valid(s, len))
+        if (typed && !bs_utf8_valid(s, len))
             put_typed(b, "mlir", a, NULL);
         else
             put_json_string(b, s, len);
@@ -345,9 +345,9 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
         return;
     case DLTI_ATTR_TYPE:
         if (typed) {
-            dlti_buf_puts(b, "{\"type\": \"type\", \"value\": ");
+            bs_buf_puts(b, "{\"type\": \"type\", \"value\": ");
             put_json_text(b, dlti_type_str(t));
-            dlti_buf_puts(b, "}");
+            bs_buf_puts(b, "}");
         } else {
             put_json_text(b, dlti_type_str(t));
         }
@@ -364,19 +364,19 @@ static void put_json(dlti_buf *b, const dlti_attr *a, unsigned flags, int indent
 char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
 {
     bool typed = flags & SYSDESC_PRINT_TYPED;
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "{");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "{");
     bool first = true;
     if (typed) {
         put_indent(&b, 2);
-        dlti_buf_puts(&b, "\"" SD_JSON_FORMAT_KEY "\": \"" SD_JSON_FORMAT_TYPED "\"");
+        bs_buf_puts(&b, "\"" SD_JSON_FORMAT_KEY "\": \"" SD_JSON_FORMAT_TYPED "\"");
         first = false;
     }
     if (sys->data_layout || sys->dl_spec) {
         if (!first)
-            dlti_buf_puts(&b, ",");
+            bs_buf_puts(&b, ",");
         put_indent(&b, 2);
-        dlti_buf_puts(&b, "\"data_layout\": ");
+        bs_buf_puts(&b, "\"data_layout\": ");
         if (sys->data_layout)
             put_json_text(&b, sys->data_layout);
         else if (typed && (sd_json_map_as_mlir(sys->dl_spec) || map_looks_typed(sys->dl_spec)))
@@ -387,20 +387,20 @@ char *sysdesc_json_print(const sysdesc_system *sys, unsigned flags, size_t *len)
     }
     for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
         if (!first)
-            dlti_buf_puts(&b, ",");
+            bs_buf_puts(&b, ",");
         first = false;
         put_indent(&b, 2);
         size_t klen;
         const char *id = dlti_key_str(dlti_attr_entry_key(sys->spec, i), &klen);
         put_json_string(&b, id, klen);
-        dlti_buf_puts(&b, ": ");
+        bs_buf_puts(&b, ": ");
         const dlti_attr *dev = dlti_attr_entry_value(sys->spec, i);
         if (typed && (sd_json_map_as_mlir(dev) || map_looks_typed(dev)))
             put_typed(&b, "mlir", dev, NULL);
         else
             put_object(&b, dev, flags, 2);
     }
-    dlti_buf_puts(&b, "\n}\n");
+    bs_buf_puts(&b, "\n}\n");
     return sd_buf_finish(&b, len);
 }
 
@@ -408,23 +408,23 @@ char *sysdesc_value_json(const dlti_attr *value, const char *where, size_t *len,
                          dlti_error_t *err)
 {
     if (!value) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "JSON: no value to print");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "JSON: no value to print");
         return NULL;
     }
     if (sd_value_json_check(value, where, err) != 0)
         return NULL;
-    dlti_buf b = {0};
+    bs_buf b = {0};
     put_json(&b, value, 0, 0);
-    dlti_buf_puts(&b, "\n");
+    bs_buf_puts(&b, "\n");
     char *text = sd_buf_finish(&b, len);
     if (!text)
-        dlti_nomem(err);
+        bs_nomem(err);
     return text;
 }
 
-void sd_json_put_named(dlti_buf *b, const char *name, const dlti_attr *value, int indent)
+void sd_json_put_named(bs_buf *b, const char *name, const dlti_attr *value, int indent)
 {
     put_json_string(b, name, strlen(name));
-    dlti_buf_puts(b, ": ");
+    bs_buf_puts(b, ": ");
     put_json(b, value, 0, indent);
 }

@@ -49,9 +49,9 @@ fail_at(jl *j, const sd_node *n, dlti_error_code code, const char *fmt, ...)
     char text[DLTI_ERROR_TEXT_LENGTH];
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(text, sizeof text, fmt, ap);
+    bs_vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    dlti_error_set_at(j->err, code, j->source, n->line, n->column, "%s", text);
+    bs_error_set_at(j->err, code, j->source, n->line, n->column, "%s", text);
     return NULL;
 }
 
@@ -67,7 +67,7 @@ static const dlti_attr *built(jl *j, const dlti_attr *a, const sd_node *n)
     if (!a) {
         if (j->err && j->err->code == DLTI_OK)
             sd_nomem(j->ctx, j->err, j->source);
-        dlti_error_place(j->err, j->source, n->line, n->column);
+        bs_error_place(j->err, j->source, n->line, n->column);
     }
     return a;
 }
@@ -106,7 +106,7 @@ static const dlti_attr *parse_mlir(jl *j, const char *text, size_t len, const sd
     dlti_error_t inner;
     const dlti_attr *a = sd_parse_mlir_value(j->ctx, text, len, j->source, &inner);
     if (!a)
-        dlti_error_set_at(j->err, inner.code, j->source, n->line, n->column,
+        bs_error_set_at(j->err, inner.code, j->source, n->line, n->column,
                           "in MLIR text (column %d of it): %s", inner.column, inner.text);
     return a;
 }
@@ -114,14 +114,14 @@ static const dlti_attr *parse_mlir(jl *j, const char *text, size_t len, const sd
 /* The text of a float literal as MLIR spells it: digits with a '.' before
  * any exponent ("1e+300" -> "1.0e+300"), or hex bits ("0x7FC00000"); false
  * for anything else, so that no string becomes more than one literal. */
-static bool mlir_float_literal(const char *s, size_t len, dlti_buf *b)
+static bool mlir_float_literal(const char *s, size_t len, bs_buf *b)
 {
     size_t i = s[0] == '-' ? 1 : 0;
     if (len > i + 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
         for (size_t k = i + 2; k < len; k++)
             if (!strchr("0123456789abcdefABCDEF", s[k]))
                 return false;
-        dlti_buf_put(b, s, len);
+        bs_buf_put(b, s, len);
         return true;
     }
     size_t digits = 0, k = i;
@@ -146,10 +146,10 @@ static bool mlir_float_literal(const char *s, size_t len, dlti_buf *b)
     }
     if (k != len)
         return false;
-    dlti_buf_put(b, s, exp);
+    bs_buf_put(b, s, exp);
     if (exp == int_end)
-        dlti_buf_puts(b, ".0");
-    dlti_buf_put(b, s + exp, len - exp);
+        bs_buf_puts(b, ".0");
+    bs_buf_put(b, s + exp, len - exp);
     return true;
 }
 
@@ -161,8 +161,8 @@ static const dlti_attr *typed_int(jl *j, const dlti_type *t, const char *tname, 
     if (!is_integer(v))
         return fail_at(j, v, DLTI_ERROR_SYNTAX, "the value of an integer of type %s is an "
                        "integer number", tname);
-    dlti_buf b = {0};
-    dlti_buf_printf(&b, "%s : %s", v->u.text, tname);
+    bs_buf b = {0};
+    bs_buf_printf(&b, "%s : %s", v->u.text, tname);
     char *text = sd_buf_finish(&b, NULL);
     if (!text)
         return nomem(j);
@@ -186,20 +186,20 @@ static const dlti_attr *typed_float(jl *j, const dlti_type *t, const char *tname
                                     const sd_node *v)
 {
     if (is_number(v)) {
-        double x = dlti_strtod(v->u.text, NULL);
+        double x = bs_strtod(v->u.text, NULL);
         const char *why = isfinite(x) ? dlti_type_float_loss(t, x) : "it overflows a double";
         if (why)
             return fail_at(j, v, DLTI_ERROR_SYNTAX, "value %.60s does not fit %.100s: %s",
                            v->u.text, tname, why);
         return built(j, dlti_float_new(j->ctx, t, x, j->err), v);
     }
-    dlti_buf b = {0};
+    bs_buf b = {0};
     if (!is_string(v) || !mlir_float_literal(v->u.text, v->len, &b)) {
         free(b.data);
         return fail_at(j, v, DLTI_ERROR_SYNTAX, "the value of a float of type %.100s is a "
                        "number or its MLIR literal as a string (\"0x7FC00000\")", tname);
     }
-    dlti_buf_printf(&b, " : %s", tname);
+    bs_buf_printf(&b, " : %s", tname);
     size_t len;
     char *text = sd_buf_finish(&b, &len);
     if (!text)
@@ -222,11 +222,11 @@ static const dlti_attr *typed_dense(jl *j, const char *tname, const sd_node *v)
     bool is_float = dlti_type_get_kind(e) == DLTI_TYPE_FLOAT;
     if (v->kind != SD_SEQUENCE)
         return fail_at(j, v, DLTI_ERROR_SYNTAX, "the value of a %s is an array", tname);
-    dlti_buf b = {0};
-    dlti_buf_printf(&b, "array<%s", dlti_type_str(e));
+    bs_buf b = {0};
+    bs_buf_printf(&b, "array<%s", dlti_type_str(e));
     for (size_t i = 0; i < v->len; i++) {
         const sd_node *x = v->u.items[i];
-        dlti_buf_puts(&b, i ? ", " : ": ");
+        bs_buf_puts(&b, i ? ", " : ": ");
         bool ok = is_float ? (is_number(x) || is_string(x)) &&
                                  mlir_float_literal(x->u.text, x->len, &b)
                            : is_integer(x) || is_word(x, "true") || is_word(x, "false");
@@ -235,9 +235,9 @@ static const dlti_attr *typed_dense(jl *j, const char *tname, const sd_node *v)
             return fail_at(j, x, DLTI_ERROR_SYNTAX, "not an element of a %s", tname);
         }
         if (!is_float)
-            dlti_buf_put(&b, x->u.text, x->len);
+            bs_buf_put(&b, x->u.text, x->len);
     }
-    dlti_buf_puts(&b, ">");
+    bs_buf_puts(&b, ">");
     size_t len;
     char *text = sd_buf_finish(&b, &len);
     if (!text)
@@ -347,7 +347,7 @@ static const dlti_attr *value(jl *j, const sd_node *n)
                            "integer is {\"type\": \"i128\", \"value\": ...})", s);
         return built(j, dlti_i64_new(j->ctx, neg ? (int64_t)(0 - mag) : (int64_t)mag), n);
     }
-    double x = dlti_strtod(n->u.text, NULL);
+    double x = bs_strtod(n->u.text, NULL);
     if (!isfinite(x))
         return fail_at(j, n, DLTI_ERROR_SYNTAX, "number %.60s overflows f64", n->u.text);
     return built(j, dlti_float_new(j->ctx, dlti_type_f64(j->ctx), x, j->err), n);
@@ -374,7 +374,7 @@ static const dlti_attr *map(jl *j, const sd_node *n, dlti_attr_kind kind, sd_lev
         if (r < 0)
             nomem(j);
         else
-            dlti_error_set_at(j->err, DLTI_ERROR_SYNTAX, j->source, k->line, k->column,
+            bs_error_set_at(j->err, DLTI_ERROR_SYNTAX, j->source, k->line, k->column,
                               "duplicate key '%.200s' (first at line %d, column %d)", k->u.text,
                               k0->line, k0->column);
         goto out;
@@ -418,7 +418,7 @@ static int data_layout(jl *j, const sd_node *v, sysdesc_system *out)
 
 static int refuse_plain(jl *j, const sd_node *root)
 {
-    dlti_error_set_at(j->err, DLTI_ERROR_UNSUPPORTED, j->source, root->line, root->column,
+    bs_error_set_at(j->err, DLTI_ERROR_UNSUPPORTED, j->source, root->line, root->column,
                       "plain JSON is not read: it loses MLIR's types (every integer is a "
                       "number, NaN a null, a type its text), so it cannot be read back as it "
                       "was; write --format json --typed (read back exactly), or yaml or mlir "
@@ -514,11 +514,11 @@ int sd_json_load(dlti_context *ctx, const char *text, size_t len, const char *so
 {
     sysdesc_yaml_options filled;
     sd_yaml_options_fill(&filled, opts);
-    dlti_error_clear(err);
+    bs_error_clear(err);
     if (!source)
         source = "<input>";
     if (len > filled.max_input_bytes) {
-        dlti_error_set_at(err, DLTI_ERROR_LIMIT, source, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_LIMIT, source, 0, 0,
                           "JSON input is larger than the limit of %zu bytes "
                           "(sysdesc_yaml_options.max_input_bytes)", filled.max_input_bytes);
         return -1;

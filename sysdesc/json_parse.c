@@ -29,7 +29,7 @@ typedef struct parser {
     int mark_line, mark_col;
     sd_node **stack; /* children of the open objects and arrays */
     size_t nstack, stack_cap;
-    dlti_buf scratch;
+    bs_buf scratch;
 } parser;
 
 static void where(parser *p, size_t at, int *line, int *col)
@@ -57,7 +57,7 @@ static int fail(parser *p, size_t at, dlti_error_code code, const char *what)
 {
     int line, col;
     where(p, at, &line, &col);
-    dlti_error_set_at(p->err, code, p->source, line, col, "JSON: %s", what);
+    bs_error_set_at(p->err, code, p->source, line, col, "JSON: %s", what);
     return -1;
 }
 
@@ -78,7 +78,7 @@ static void skip_blanks(parser *p)
 
 static sd_node *new_node(parser *p, sd_node_kind kind, bool plain, size_t at)
 {
-    sd_node *n = dlti_arena_alloc(&p->doc->arena, sizeof(*n));
+    sd_node *n = bs_arena_alloc(&p->doc->arena, sizeof(*n));
     if (!n) {
         nomem(p);
         return NULL;
@@ -108,7 +108,7 @@ static int hex4(const char *s, unsigned *out)
     return 0;
 }
 
-static void put_utf8(dlti_buf *b, unsigned cp)
+static void put_utf8(bs_buf *b, unsigned cp)
 {
     char u[4];
     size_t n;
@@ -131,21 +131,21 @@ static void put_utf8(dlti_buf *b, unsigned cp)
         u[3] = (char)(0x80 | (cp & 0x3F));
         n = 4;
     }
-    dlti_buf_put(b, u, n);
+    bs_buf_put(b, u, n);
 }
 
 /* A string at p->pos (the opening quote): its decoded bytes as a node. */
 static sd_node *string(parser *p)
 {
     size_t start = p->pos++;
-    dlti_buf *b = &p->scratch;
+    bs_buf *b = &p->scratch;
     b->len = 0;
     for (;;) {
         size_t run = p->pos;
         while (p->pos < p->len && p->text[p->pos] != '"' && p->text[p->pos] != '\\' &&
                (unsigned char)p->text[p->pos] >= 0x20)
             p->pos++;
-        dlti_buf_put(b, p->text + run, p->pos - run);
+        bs_buf_put(b, p->text + run, p->pos - run);
         if (p->pos >= p->len) {
             fail(p, start, DLTI_ERROR_SYNTAX, "string without its closing quote");
             return NULL;
@@ -163,7 +163,7 @@ static sd_node *string(parser *p)
         const char *simple = strchr("\"\\/bfnrt", e);
         if (e && simple) {
             static const char decoded[] = "\"\\/\b\f\n\r\t";
-            dlti_buf_putc(b, decoded[simple - "\"\\/bfnrt"]);
+            bs_buf_putc(b, decoded[simple - "\"\\/bfnrt"]);
             continue;
         }
         unsigned cp;
@@ -195,14 +195,14 @@ static sd_node *string(parser *p)
         nomem(p);
         return NULL;
     }
-    if (!dlti_utf8_valid(b->data ? b->data : "", b->len)) {
+    if (!bs_utf8_valid(b->data ? b->data : "", b->len)) {
         fail(p, start, DLTI_ERROR_SYNTAX, "string is not UTF-8");
         return NULL;
     }
     sd_node *n = new_node(p, SD_SCALAR, false, start);
     if (!n)
         return NULL;
-    char *text = dlti_arena_alloc(&p->doc->arena, b->len + 1);
+    char *text = bs_arena_alloc(&p->doc->arena, b->len + 1);
     if (!text) {
         nomem(p);
         return NULL;
@@ -264,7 +264,7 @@ static sd_node *word(parser *p)
     if (!n)
         return NULL;
     /* the word and a NUL: the input may end right after it */
-    char *text = dlti_arena_alloc(&p->doc->arena, p->pos - start + 1);
+    char *text = bs_arena_alloc(&p->doc->arena, p->pos - start + 1);
     if (!text) {
         nomem(p);
         return NULL;
@@ -285,7 +285,7 @@ bad:
 
 static int push(parser *p, sd_node *n)
 {
-    if (dlti_grow((void **)&p->stack, &p->stack_cap, p->nstack + 1, sizeof(*p->stack)))
+    if (bs_grow((void **)&p->stack, &p->stack_cap, p->nstack + 1, sizeof(*p->stack)))
         return nomem(p);
     p->stack[p->nstack++] = n;
     return 0;
@@ -352,7 +352,7 @@ static sd_node *collection(parser *p, unsigned depth)
     }
     size_t count = p->nstack - first;
     n->len = object ? count / 2 : count;
-    n->u.items = dlti_arena_alloc(&p->doc->arena, (count ? count : 1) * sizeof(sd_node *));
+    n->u.items = bs_arena_alloc(&p->doc->arena, (count ? count : 1) * sizeof(sd_node *));
     if (!n->u.items) {
         nomem(p);
         return NULL;

@@ -66,7 +66,7 @@ int sysdesc_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_ya
                            sysdesc_system *out, dlti_error_t *err)
 {
     size_t len;
-    dlti_error_clear(err);
+    bs_error_clear(err);
     char *text = sd_read_input(path, opts, &len, err);
     if (!text)
         return -1;
@@ -87,7 +87,7 @@ static size_t input_limit(const dlti_context *ctx, const sysdesc_yaml_options *f
 
 static void too_large(dlti_error_t *err, const char *path, sd_input_format format, size_t max)
 {
-    dlti_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
+    bs_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
                       "file is larger than the limit of %zu bytes for %s (%s)", max,
                       sd_input_format_name(format),
                       format == SD_INPUT_MLIR ? "dlti_limits.max_input_bytes"
@@ -110,7 +110,7 @@ static char *read_description(dlti_context *ctx, const char *path,
     sd_yaml_options_fill(&filled, opts);
     size_t mlir_max = input_limit(ctx, &filled, SD_INPUT_MLIR);
     size_t max = mlir_max > filled.max_input_bytes ? mlir_max : filled.max_input_bytes;
-    int fd = dlti_input_open(AT_FDCWD, path, 0, err);
+    int fd = bs_input_open(AT_FDCWD, path, 0, err);
     if (fd < 0)
         return NULL;
     struct stat st;
@@ -130,7 +130,7 @@ static char *read_description(dlti_context *ctx, const char *path,
         }
         free(head);
     }
-    char *text = dlti_input_read_all(fd, path, max, len, err);
+    char *text = bs_input_read_all(fd, path, max, len, err);
     if (fd != STDIN_FILENO)
         close(fd);
     if (!text)
@@ -186,7 +186,7 @@ static char *resolve(const char *path, const sysdesc_yaml_options *opts, char **
         file |= n > e && strcmp(path + n - e, file_ext[i]) == 0;
     }
     if (inner.code == DLTI_ERROR_NOT_FOUND)
-        dlti_error_set_at(err, file ? DLTI_ERROR_IO : DLTI_ERROR_NOT_FOUND, path, 0, 0,
+        bs_error_set_at(err, file ? DLTI_ERROR_IO : DLTI_ERROR_NOT_FOUND, path, 0, 0,
                           "no such file, and %s", inner.text);
     else if (err)
         *err = inner;
@@ -209,7 +209,7 @@ static int load_text(dlti_context *ctx, const char *text, size_t len, const char
                      sysdesc_system *out, dlti_error_t *err)
 {
     if (opts && opts->scope && format != SD_INPUT_MLIR) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, path, 0, 0,
                           "a scope names an op of an MLIR file; this is %s, which has none",
                           sd_input_format_name(format));
         return -1;
@@ -227,9 +227,9 @@ static int load_text(dlti_context *ctx, const char *text, size_t len, const char
 int sysdesc_system_parse(dlti_context *ctx, const char *text, size_t len, const char *source,
                          const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     if (!text && len) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no text");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no text");
         return -1;
     }
     text = text ? text : "";
@@ -240,7 +240,7 @@ int sysdesc_system_load(dlti_context *ctx, const char *path, const sysdesc_yaml_
                         sysdesc_system *out, dlti_error_t *err)
 {
     char *found;
-    dlti_error_clear(err);
+    bs_error_clear(err);
     path = resolve(path, opts, &found, err);
     if (!path)
         return -1;
@@ -264,7 +264,7 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
                 SYSDESC_LOAD_LENIENT;
     raw.warn = NULL;
     dlti_error_t err;
-    dlti_error_clear(&err);
+    bs_error_clear(&err);
     char *found;
     const char *file = resolve(path, opts, &found, &err);
     size_t len = 0;
@@ -287,7 +287,7 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
                                  dlti_scope_attr_name(sys.module, i));
                 used = w < 0 ? used : used + (size_t)w;
             }
-            dlti_error_set_at(&err, DLTI_ERROR_NOT_FOUND, file, 0, 0,
+            bs_error_set_at(&err, DLTI_ERROR_NOT_FOUND, file, 0, 0,
                               "no #dlti.target_system_spec in the file (its DLTI is %s): nothing "
                               "for the device schema to check",
                               names);

@@ -78,19 +78,19 @@ static bool need(reader *r, const char *key, int64_t min, int64_t *out)
 {
     const dlti_attr *a = value_of(r->dev, key);
     if (!a) {
-        dlti_error_set(r->err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(r->err, DLTI_ERROR_NOT_FOUND,
                        "device '%s' has no '%s': the %s occupancy rules need it "
                        "(docs/occupancy.md lists their keys)",
                        r->id, key, r->vendor);
         return false;
     }
     if (dlti_attr_get_int64(a, out, NULL) < 0) {
-        dlti_error_set(r->err, DLTI_ERROR_TYPE, "'%s.%s' is no integer: the occupancy needs one",
+        bs_error_set(r->err, DLTI_ERROR_TYPE, "'%s.%s' is no integer: the occupancy needs one",
                        r->id, key);
         return false;
     }
     if (*out < min) {
-        dlti_error_set(r->err, DLTI_ERROR_VERIFY,
+        bs_error_set(r->err, DLTI_ERROR_VERIFY,
                        "'%s.%s' is %lld: the occupancy needs at least %lld", r->id, key,
                        (long long)*out, (long long)min);
         return false;
@@ -104,7 +104,7 @@ static long need_ints(reader *r, const char *key, int64_t *out, size_t cap)
 {
     const dlti_attr *a = value_of(r->dev, key);
     if (!a) {
-        dlti_error_set(r->err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(r->err, DLTI_ERROR_NOT_FOUND,
                        "device '%s' has no '%s': the %s occupancy rules need it "
                        "(docs/occupancy.md lists their keys)",
                        r->id, key, r->vendor);
@@ -113,7 +113,7 @@ static long need_ints(reader *r, const char *key, int64_t *out, size_t cap)
     dlti_attr_kind kind = dlti_attr_get_kind(a);
     size_t n = kind == DLTI_ATTR_ARRAY || kind == DLTI_ATTR_DENSE_ARRAY ? dlti_attr_size(a) : 0;
     if (n == 0 || n > cap) {
-        dlti_error_set(r->err, DLTI_ERROR_TYPE,
+        bs_error_set(r->err, DLTI_ERROR_TYPE,
                        "'%s.%s' is no array of 1 to %zu integers: the occupancy needs one", r->id,
                        key, cap);
         return -1;
@@ -122,7 +122,7 @@ static long need_ints(reader *r, const char *key, int64_t *out, size_t cap)
         int rc = kind == DLTI_ATTR_ARRAY ? dlti_attr_get_int64(dlti_attr_element(a, i), &out[i], NULL)
                                          : dlti_attr_dense_int64(a, i, &out[i], NULL);
         if (rc < 0 || out[i] < 0) {
-            dlti_error_set(r->err, DLTI_ERROR_TYPE,
+            bs_error_set(r->err, DLTI_ERROR_TYPE,
                            "'%s.%s' holds a value that is no integer >= 0", r->id, key);
             return -1;
         }
@@ -146,7 +146,7 @@ static bool read_subgroup(reader *r, int64_t want, int64_t *out)
         return false;
     qsort(sizes, (size_t)n, sizeof sizes[0], cmp_i64);
     if (sizes[0] < 1) {
-        dlti_error_set(r->err, DLTI_ERROR_VERIFY, "'%s.subgroup_sizes' holds 0", r->id);
+        bs_error_set(r->err, DLTI_ERROR_VERIFY, "'%s.subgroup_sizes' holds 0", r->id);
         return false;
     }
     if (want == 0) {
@@ -158,7 +158,7 @@ static bool read_subgroup(reader *r, int64_t want, int64_t *out)
             *out = want;
             return true;
         }
-    dlti_error_set(r->err, DLTI_ERROR_ARGUMENT,
+    bs_error_set(r->err, DLTI_ERROR_ARGUMENT,
                    "subgroup size %lld is none of device '%s''s subgroup_sizes", (long long)want,
                    r->id);
     return false;
@@ -170,17 +170,17 @@ static bool read_nvidia(reader *r, const sysdesc_occupancy_request *req, rules *
     const char *gran = string_of(r->dev, "register_allocation_granularity");
     if (!gran) {
         if (!value_of(r->dev, "register_allocation_granularity"))
-            dlti_error_set(r->err, DLTI_ERROR_NOT_FOUND,
+            bs_error_set(r->err, DLTI_ERROR_NOT_FOUND,
                            "device '%s' has no 'register_allocation_granularity': the NVIDIA "
                            "occupancy rules need it (docs/occupancy.md lists their keys)",
                            r->id);
         else
-            dlti_error_set(r->err, DLTI_ERROR_TYPE,
+            bs_error_set(r->err, DLTI_ERROR_TYPE,
                            "'%s.register_allocation_granularity' is no string", r->id);
         return false;
     }
     if (strcmp(gran, "warp") != 0) {
-        dlti_error_set(r->err, DLTI_ERROR_UNSUPPORTED,
+        bs_error_set(r->err, DLTI_ERROR_UNSUPPORTED,
                        "'%s.register_allocation_granularity' is \"%s\": the NVIDIA rules "
                        "allocate registers per warp only",
                        r->id, gran);
@@ -219,7 +219,7 @@ static bool read_amd(reader *r, const sysdesc_occupancy_request *req, rules *u)
         !need(r, "max_waves_per_simd", 1, &u->waves_per_simd))
         return false;
     if (u->simds > INT64_MAX / u->waves_per_simd) {
-        dlti_error_set(r->err, DLTI_ERROR_VERIFY, "'%s': SIMDs x waves per SIMD overflow", r->id);
+        bs_error_set(r->err, DLTI_ERROR_VERIFY, "'%s': SIMDs x waves per SIMD overflow", r->id);
         return false;
     }
     u->max_warps = u->simds * u->waves_per_simd;
@@ -234,7 +234,7 @@ static bool read_amd(reader *r, const sysdesc_occupancy_request *req, rules *u)
          !need(r, "max_shared_memory_per_block_in_bytes", 1, &u->max_shared_per_block)))
         return false;
     if (req->carveout_percent != SYSDESC_OCCUPANCY_CARVEOUT_DEFAULT) {
-        dlti_error_set(r->err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(r->err, DLTI_ERROR_ARGUMENT,
                        "device '%s' is an AMD GPU: its LDS has no carveout to prefer", r->id);
         return false;
     }
@@ -249,7 +249,7 @@ static bool check_request(const sysdesc_occupancy_request *req, dlti_error_t *er
         req->shared_memory_per_block < 0 || req->subgroup_size < 0 ||
         (req->carveout_percent != SYSDESC_OCCUPANCY_CARVEOUT_DEFAULT &&
          (req->carveout_percent < 0 || req->carveout_percent > 100))) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "an occupancy request needs threads per block >= 1, registers per thread "
                        ">= 0, shared memory >= 0, a carveout of 0..100 percent (or the "
                        "default) and a subgroup size >= 0");
@@ -266,7 +266,7 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
     memset(u, 0, sizeof *u);
     if (!dev || (dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC &&
                  dlti_attr_get_kind(dev) != DLTI_ATTR_MAP)) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "the occupancy needs a device (#dlti.target_device_spec)");
         return false;
     }
@@ -275,7 +275,7 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
     reader r = {dev, id ? id : "GPU", NULL, err};
     r.vendor = string_of(dev, "vendor");
     if (!r.vendor) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "device '%s' has no 'vendor': the occupancy rules are NVIDIA's and AMD's",
                        r.id);
         return false;
@@ -285,7 +285,7 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
     else if (strcmp(r.vendor, "AMD") == 0)
         u->vendor = RULES_AMD;
     else {
-        dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+        bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                        "device '%s' is a GPU of %s: the occupancy rules are NVIDIA's and AMD's "
                        "only",
                        r.id, r.vendor);
@@ -296,7 +296,7 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
         return false;
     /* the best block sizes try every multiple of the subgroup size */
     if (any_threads && u->max_threads_per_block / u->subgroup > MAX_SIZES) {
-        dlti_error_set(err, DLTI_ERROR_LIMIT,
+        bs_error_set(err, DLTI_ERROR_LIMIT,
                        "'%s.max_threads_per_block' (%lld) allows more than %d block sizes to try",
                        r.id, (long long)u->max_threads_per_block, MAX_SIZES);
         return false;
@@ -304,7 +304,7 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
     if (u->vendor == RULES_NVIDIA ? !read_nvidia(&r, req, u) : !read_amd(&r, req, u))
         return false;
     if (u->max_warps < 1) {
-        dlti_error_set(err, DLTI_ERROR_VERIFY,
+        bs_error_set(err, DLTI_ERROR_VERIFY,
                        "device '%s' holds no warp of %lld: the occupancy needs at least one",
                        r.id, (long long)u->subgroup);
         return false;
@@ -499,7 +499,7 @@ int sysdesc_occupancy_compute(const dlti_attr *device, const char *device_id,
 {
     rules u;
     if (!out) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "sysdesc_occupancy_compute needs a result");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "sysdesc_occupancy_compute needs a result");
         return -1;
     }
     if (!read_rules(device, device_id, req, false, &u, err))
@@ -514,7 +514,7 @@ int sysdesc_occupancy_best_block_sizes(const dlti_attr *device, const char *devi
 {
     rules u;
     if (!count || (cap > 0 && !sizes)) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "sysdesc_occupancy_best_block_sizes needs a count and room for the sizes");
         return -1;
     }
@@ -524,14 +524,14 @@ int sysdesc_occupancy_best_block_sizes(const dlti_attr *device, const char *devi
     return 0;
 }
 
-static void put_limit(dlti_buf *b, const char *name, int64_t v, bool last)
+static void put_limit(bs_buf *b, const char *name, int64_t v, bool last)
 {
-    dlti_buf_printf(b, "    \"%s\": ", name);
+    bs_buf_printf(b, "    \"%s\": ", name);
     if (v == UNLIMITED)
-        dlti_buf_puts(b, "null");
+        bs_buf_puts(b, "null");
     else
-        dlti_buf_put_i64(b, v);
-    dlti_buf_puts(b, last ? "\n" : ",\n");
+        bs_buf_put_i64(b, v);
+    bs_buf_puts(b, last ? "\n" : ",\n");
 }
 
 char *sysdesc_occupancy_json(const dlti_attr *device, const char *device_id,
@@ -545,57 +545,57 @@ char *sysdesc_occupancy_json(const dlti_attr *device, const char *device_id,
     size_t cap = (size_t)(u.max_threads_per_block / u.subgroup), n;
     int64_t *sizes = malloc((cap ? cap : 1) * sizeof *sizes);
     if (!sizes) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     best_sizes(&u, req, sizes, cap, &n);
-    dlti_buf b = {0};
+    bs_buf b = {0};
     const char *id = device_id ? device_id : "GPU";
-    dlti_buf_puts(&b, "{\n  \"device\": ");
+    bs_buf_puts(&b, "{\n  \"device\": ");
     sd_buf_put_quoted(&b, id, strlen(id), "\\u%04X");
-    dlti_buf_printf(&b, ",\n  \"rules\": \"%s\",\n", o.rules);
-    dlti_buf_printf(&b, "  \"threads_per_block\": %lld,\n", (long long)req->threads_per_block);
-    dlti_buf_printf(&b, "  \"registers_per_thread\": %lld,\n", (long long)req->registers_per_thread);
-    dlti_buf_printf(&b, "  \"shared_memory_per_block\": %lld,\n",
+    bs_buf_printf(&b, ",\n  \"rules\": \"%s\",\n", o.rules);
+    bs_buf_printf(&b, "  \"threads_per_block\": %lld,\n", (long long)req->threads_per_block);
+    bs_buf_printf(&b, "  \"registers_per_thread\": %lld,\n", (long long)req->registers_per_thread);
+    bs_buf_printf(&b, "  \"shared_memory_per_block\": %lld,\n",
                     (long long)req->shared_memory_per_block);
     if (req->carveout_percent == SYSDESC_OCCUPANCY_CARVEOUT_DEFAULT)
-        dlti_buf_puts(&b, "  \"carveout_percent\": null,\n");
+        bs_buf_puts(&b, "  \"carveout_percent\": null,\n");
     else
-        dlti_buf_printf(&b, "  \"carveout_percent\": %lld,\n", (long long)req->carveout_percent);
-    dlti_buf_printf(&b, "  \"subgroup_size\": %lld,\n", (long long)o.subgroup_size);
-    dlti_buf_printf(&b, "  \"warps_per_block\": %lld,\n", (long long)o.warps_per_block);
-    dlti_buf_printf(&b, "  \"blocks_per_compute_unit\": %lld,\n",
+        bs_buf_printf(&b, "  \"carveout_percent\": %lld,\n", (long long)req->carveout_percent);
+    bs_buf_printf(&b, "  \"subgroup_size\": %lld,\n", (long long)o.subgroup_size);
+    bs_buf_printf(&b, "  \"warps_per_block\": %lld,\n", (long long)o.warps_per_block);
+    bs_buf_printf(&b, "  \"blocks_per_compute_unit\": %lld,\n",
                     (long long)o.blocks_per_compute_unit);
-    dlti_buf_printf(&b, "  \"warps_per_compute_unit\": %lld,\n", (long long)o.warps_per_compute_unit);
-    dlti_buf_printf(&b, "  \"max_warps_per_compute_unit\": %lld,\n",
+    bs_buf_printf(&b, "  \"warps_per_compute_unit\": %lld,\n", (long long)o.warps_per_compute_unit);
+    bs_buf_printf(&b, "  \"max_warps_per_compute_unit\": %lld,\n",
                     (long long)o.max_warps_per_compute_unit);
     char num[40];
     sd_format_double(num, sizeof num, o.occupancy);
-    dlti_buf_printf(&b, "  \"occupancy\": %s,\n  \"limited_by\": [", num);
+    bs_buf_printf(&b, "  \"occupancy\": %s,\n  \"limited_by\": [", num);
     static const char *const names[] = {"warps", "registers", "shared_memory", "blocks"};
     int k = 0;
     for (int i = 0; i < 4; i++)
         if (o.limits & (1u << i))
-            dlti_buf_printf(&b, "%s\"%s\"", k++ ? ", " : "", names[i]);
-    dlti_buf_puts(&b, "],\n  \"blocks_by\": {\n");
+            bs_buf_printf(&b, "%s\"%s\"", k++ ? ", " : "", names[i]);
+    bs_buf_puts(&b, "],\n  \"blocks_by\": {\n");
     put_limit(&b, "warps", o.blocks_by_warps, false);
     put_limit(&b, "registers", o.blocks_by_registers, false);
     put_limit(&b, "shared_memory", o.blocks_by_shared_memory, false);
     put_limit(&b, "blocks", o.blocks_by_blocks, true);
-    dlti_buf_printf(&b, "  },\n  \"registers_allocated\": %lld,\n",
+    bs_buf_printf(&b, "  },\n  \"registers_allocated\": %lld,\n",
                     (long long)o.registers_allocated);
-    dlti_buf_printf(&b, "  \"shared_memory_allocated\": %lld,\n",
+    bs_buf_printf(&b, "  \"shared_memory_allocated\": %lld,\n",
                     (long long)o.shared_memory_allocated);
-    dlti_buf_printf(&b, "  \"shared_memory_per_compute_unit\": %lld,\n",
+    bs_buf_printf(&b, "  \"shared_memory_per_compute_unit\": %lld,\n",
                     (long long)o.shared_memory_per_compute_unit);
-    dlti_buf_puts(&b, "  \"best_block_sizes\": [");
+    bs_buf_puts(&b, "  \"best_block_sizes\": [");
     for (size_t i = 0; i < n && i < cap; i++)
-        dlti_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)sizes[i]);
-    dlti_buf_puts(&b, "]\n}\n");
+        bs_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)sizes[i]);
+    bs_buf_puts(&b, "]\n}\n");
     free(sizes);
     if (b.failed) {
         free(b.data);
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     if (len)

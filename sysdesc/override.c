@@ -58,7 +58,7 @@ static const dlti_attr *note_override(dlti_context *ctx, const dlti_attr *dev, c
         size_t n = dlti_attr_size(sus), m = 0;
         const dlti_attr **keep = calloc(n ? n : 1, sizeof(*keep));
         if (!keep) {
-            dlti_nomem(err);
+            bs_nomem(err);
             return NULL;
         }
         for (size_t i = 0; i < n; i++) {
@@ -107,7 +107,7 @@ static bool unit_value_hint(const dlti_attr *spec, const char *path, const char 
     char hint[128];
     if (!k || sd_unit_hint(k, vtext, strlen(vtext), hint, sizeof hint) != 0)
         return false;
-    dlti_error_set(err, DLTI_ERROR_TYPE, "%s: '%s' holds a number, and %s is not one in MLIR",
+    bs_error_set(err, DLTI_ERROR_TYPE, "%s: '%s' holds a number, and %s is not one in MLIR",
                    hint, path, vtext);
     return true;
 }
@@ -115,18 +115,18 @@ static bool unit_value_hint(const dlti_attr *spec, const char *path, const char 
 const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
                                        const char *assignment, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     if (!ctx || !assignment) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no override given");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no override given");
         return NULL;
     }
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' is not PATH=VALUE", assignment);
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' is not PATH=VALUE", assignment);
         return NULL;
     }
     if (spec && dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "overrides apply to a target_system_spec");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "overrides apply to a target_system_spec");
         return NULL;
     }
     size_t plen = (size_t)(eq - assignment);
@@ -134,7 +134,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     dlti_key *keys = calloc(plen + 2, sizeof(*keys));
     const dlti_attr *result = NULL;
     if (!path || !keys) {
-        dlti_nomem(err);
+        bs_nomem(err);
         goto out;
     }
     memcpy(path, assignment, plen);
@@ -175,7 +175,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
         idlen = dot ? (size_t)(dot - path) : plen;
     }
     if (idlen == 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id",
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id",
                        assignment);
         goto out;
     }
@@ -190,7 +190,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
         const char *dot = strchr(s, '.');
         size_t len = dot ? (size_t)(dot - s) : strlen(s);
         if (len == 0) {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty key", assignment);
+            bs_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty key", assignment);
             goto out;
         }
         if (!(keys[n++] = dlti_key_string(ctx, s, len))) {
@@ -203,7 +203,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     }
     if (n == 0) { /* the whole device */
         if (dlti_attr_get_kind(value) != DLTI_ATTR_DEVICE_SPEC) {
-            dlti_error_set(err, DLTI_ERROR_TYPE,
+            bs_error_set(err, DLTI_ERROR_TYPE,
                            "override of device '%s' needs a #dlti.target_device_spec", path);
             goto out;
         }
@@ -257,9 +257,9 @@ out:
 /* Grows `*path` (capacity `*cap`) to hold `need` bytes. */
 static int path_reserve(char **path, size_t *cap, size_t need, dlti_error_t *err)
 {
-    if (dlti_grow((void **)path, cap, need, 1) == 0)
+    if (bs_grow((void **)path, cap, need, 1) == 0)
         return 0;
-    dlti_nomem(err);
+    bs_nomem(err);
     return -1;
 }
 
@@ -275,7 +275,7 @@ static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec
         size_t vlen;
         char *v = dlti_attr_print(value, &vlen);
         if (!v) {
-            dlti_nomem(err);
+            bs_nomem(err);
             return NULL;
         }
         if (path_reserve(path, cap, len + vlen + 2, err) < 0) {
@@ -291,7 +291,7 @@ static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec
         size_t klen;
         const char *key = dlti_key_str(dlti_attr_entry_key(value, i), &klen);
         if (!key) {
-            dlti_error_set(err, DLTI_ERROR_VERIFY, "type keys cannot be overridden");
+            bs_error_set(err, DLTI_ERROR_VERIFY, "type keys cannot be overridden");
             return NULL;
         }
         if (path_reserve(path, cap, len + klen + 2, err) < 0)
@@ -308,9 +308,9 @@ static const dlti_attr *override_leaves(dlti_context *ctx, const dlti_attr *spec
 const dlti_attr *sysdesc_spec_override_spec(dlti_context *ctx, const dlti_attr *spec,
                                             const dlti_attr *overrides, dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     if (!ctx || !overrides || dlti_attr_get_kind(overrides) != DLTI_ATTR_SYSTEM_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "overrides must be a target_system_spec");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "overrides must be a target_system_spec");
         return NULL;
     }
     size_t cap = 0;
@@ -336,7 +336,7 @@ const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *
                                             const char *path, const sysdesc_yaml_options *opts,
                                             dlti_error_t *err)
 {
-    dlti_error_clear(err);
+    bs_error_clear(err);
     sysdesc_yaml_options raw = {0};
     if (opts)
         raw = *opts;
@@ -361,6 +361,6 @@ const dlti_attr *sysdesc_spec_override_file(dlti_context *ctx, const dlti_attr *
         return NULL;
     spec = sysdesc_spec_override_spec(ctx, spec, sys.spec, err);
     if (!spec && err)
-        dlti_error_place(err, path, err->line, err->column);
+        bs_error_place(err, path, err->line, err->column);
     return spec;
 }

@@ -59,11 +59,11 @@ char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdesc_format for
         text = sysdesc_json_print(sys, flags, len);
         break;
     default:
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "not a sysdesc_format: %d", (int)format);
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "not a sysdesc_format: %d", (int)format);
         return NULL;
     }
     if (!text)
-        dlti_nomem(err);
+        bs_nomem(err);
     return text;
 }
 

@@ -47,7 +47,7 @@ static int gather(const sysdesc_system *sys, bool mlir, attrs *a, dlti_error_t *
     a->values = malloc((n + 2) * sizeof(*a->values));
     a->n = a->num_dlti = 0;
     if (!a->names || !a->values) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -61,7 +61,7 @@ static int gather(const sysdesc_system *sys, bool mlir, attrs *a, dlti_error_t *
     if (mlir && sys->llvm_target)
         add(a, "llvm.target", sys->llvm_target, false);
     if (a->num_dlti == 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "no #dlti.target_system_spec and no other DLTI attribute to print");
         return -1;
     }
@@ -74,7 +74,7 @@ static bool misfit(const attrs *a, dlti_error_t *err)
 {
     for (size_t i = 0; i < a->n; i++) {
         if (sd_dlti_name_misfit(a->names[i], a->values[i])) {
-            dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+            bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                            "the attribute alone has no name a module holds it under ('%s' holds "
                            "its own kind): --format attr prints it as it is",
                            a->names[i]);
@@ -86,20 +86,20 @@ static bool misfit(const attrs *a, dlti_error_t *err)
 
 static char *print_json(const attrs *a, size_t *len, dlti_error_t *err)
 {
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "{");
+    bs_buf b = {0};
+    bs_buf_puts(&b, "{");
     for (size_t i = 0; i < a->n; i++) {
         if (sd_value_json_check(a->values[i], a->names[i], err) != 0) {
             free(b.data);
             return NULL;
         }
-        dlti_buf_puts(&b, i ? ",\n  " : "\n  ");
+        bs_buf_puts(&b, i ? ",\n  " : "\n  ");
         sd_json_put_named(&b, a->names[i], a->values[i], 2);
     }
-    dlti_buf_puts(&b, "\n}\n");
+    bs_buf_puts(&b, "\n}\n");
     char *text = sd_buf_finish(&b, len);
     if (!text)
-        dlti_nomem(err);
+        bs_nomem(err);
     return text;
 }
 
@@ -109,7 +109,7 @@ char *sd_dlti_print(const sysdesc_system *sys, sysdesc_format format, unsigned f
     bool mlir = format == SYSDESC_FORMAT_MLIR || format == SYSDESC_FORMAT_ATTR;
     if (format == SYSDESC_FORMAT_YAML ||
         (format == SYSDESC_FORMAT_JSON && (flags & SYSDESC_PRINT_TYPED))) {
-        dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+        bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                        "%s describes a system (a #dlti.target_system_spec) and this DLTI is none: "
                        "--format mlir or attr holds it as it is, plain json shows it",
                        format == SYSDESC_FORMAT_YAML ? "YAML" : "typed JSON");
@@ -123,7 +123,7 @@ char *sd_dlti_print(const sysdesc_system *sys, sysdesc_format format, unsigned f
         if (format == SYSDESC_FORMAT_JSON) {
             text = print_json(&a, len, err);
         } else if (format == SYSDESC_FORMAT_ATTR && a.num_dlti != 1) {
-            dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+            bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                            "--format attr prints one attribute and the module holds %zu DLTI "
                            "attributes: --format mlir prints them all",
                            a.num_dlti);
@@ -133,15 +133,15 @@ char *sd_dlti_print(const sysdesc_system *sys, sysdesc_format format, unsigned f
                 i++;
             text = dlti_attrs_print(&a.names[i], &a.values[i], 1, true, f, len);
             if (!text)
-                dlti_nomem(err);
+                bs_nomem(err);
         } else if (format == SYSDESC_FORMAT_MLIR && misfit(&a, err)) {
             /* the error says why */
         } else if (format == SYSDESC_FORMAT_MLIR) {
             text = dlti_attrs_print(a.names, a.values, a.n, false, f, len);
             if (!text)
-                dlti_nomem(err);
+                bs_nomem(err);
         } else {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "not a sysdesc_format: %d", (int)format);
+            bs_error_set(err, DLTI_ERROR_ARGUMENT, "not a sysdesc_format: %d", (int)format);
         }
     }
     free(a.names);

@@ -10,7 +10,7 @@ int sysdesc_query_keys(dlti_context *ctx, const char *const *words, size_t n, dl
                        dlti_error_t *err)
 {
     if (!ctx || (n && (!words || !keys))) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "query keys: needs a context, words and room "
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "query keys: needs a context, words and room "
                                                  "for the keys");
         return -1;
     }
@@ -23,7 +23,7 @@ int sysdesc_query_keys(dlti_context *ctx, const char *const *words, size_t n, dl
                 if (why.code == DLTI_ERROR_NOMEM || why.code == DLTI_ERROR_LIMIT)
                     *err = why;
                 else
-                    dlti_error_set(err, DLTI_ERROR_SYNTAX, "invalid type key '%s': %s", w,
+                    bs_error_set(err, DLTI_ERROR_SYNTAX, "invalid type key '%s': %s", w,
                                    why.text);
                 return -1;
             }

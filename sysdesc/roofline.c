@@ -101,7 +101,7 @@ static bool parse_types(const char *types, bool want[NTYPES], dlti_error_t *err)
         while (i < NTYPES && !(strlen(all_types[i]) == n && strncmp(all_types[i], p, n) == 0))
             i++;
         if (i == NTYPES) {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+            bs_error_set(err, DLTI_ERROR_ARGUMENT,
                            "roofline: unknown data type '%.*s' (fp64_vector, fp64_matrix, "
                            "fp32_vector, fp32_matrix, tf32_matrix, fp16_vector, fp16_matrix, "
                            "bf16_vector, bf16_matrix, fp8_matrix, int8_matrix, int4_matrix)",
@@ -118,7 +118,7 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
                              const char *types, sysdesc_roofline *r, dlti_error_t *err)
 {
     if (!ctx || !dev || !r || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "roofline: needs a context and a #dlti.target_device_spec");
         return -1;
     }
@@ -194,7 +194,7 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
                      "sysdesc measure %s, %s of samples, through %s, %s",
                      date ? date : "(no date)", stat, rt, drv ? drv : "no driver named");
         else
-            dlti_snprintf(r->measured_by, sizeof(r->measured_by),
+            bs_snprintf(r->measured_by, sizeof(r->measured_by),
                           "sysdesc measure %s, %s of samples, %s, %.0f thread%s",
                           date ? date : "(no date)", stat, isa ? isa : "(no ISA)", nt,
                           nt == 1 ? "" : "s");
@@ -205,7 +205,7 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
         bw |= !r->c[i].compute;
     }
     if (!compute || !bw) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "roofline: device \"%s\" has no %s ceiling: looked for %s", r->device_id,
                        compute ? "bandwidth" : "compute",
                        compute ? "memory_bandwidth_in_bytes_per_second, measured.levels.*."
@@ -244,7 +244,7 @@ int sysdesc_roofline_add_point(sysdesc_roofline *r, const char *name, double int
                                double rate, dlti_error_t *err)
 {
     if (!r || !name) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point needs a roofline and a name");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point needs a roofline and a name");
         return -1;
     }
     size_t len = strlen(name);
@@ -252,14 +252,14 @@ int sysdesc_roofline_add_point(sysdesc_roofline *r, const char *name, double int
     for (size_t i = 0; printable && i < len; i++)
         printable = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
     if (!printable) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point's name is 1 to %zu bytes "
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point's name is 1 to %zu bytes "
                        "without control characters, not '%.64s'%s", sizeof(r->p[0].name) - 1,
                        name, len > 64 ? "..." : "");
         return -1;
     }
     if (!(intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX) ||
         !(rate >= CEILING_MIN && rate <= CEILING_MAX)) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': %s %g is outside %g to "
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': %s %g is outside %g to "
                        "%g %s", name, intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX
                                           ? "the rate" : "the intensity",
                        intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? rate : intensity,
@@ -273,13 +273,13 @@ int sysdesc_roofline_add_point(sysdesc_roofline *r, const char *name, double int
     }
     size_t compute = roof_of(r, true), bandwidth = roof_of(r, false);
     if (compute == SIZE_MAX || bandwidth == SIZE_MAX) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': the roofline has no "
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': the roofline has no "
                        "%s ceiling to place it under (sysdesc_roofline_collect first)", name,
                        compute == SIZE_MAX ? "compute" : "bandwidth");
         return -1;
     }
     if (r->npoints >= SYSDESC_ROOFLINE_MAX_POINTS) {
-        dlti_error_set(err, DLTI_ERROR_LIMIT, "roofline: point '%s': at most %d points", name,
+        bs_error_set(err, DLTI_ERROR_LIMIT, "roofline: point '%s': at most %d points", name,
                        SYSDESC_ROOFLINE_MAX_POINTS);
         return -1;
     }
@@ -319,7 +319,7 @@ static bool si_number(const char *s, size_t len, double *out)
     memcpy(text, s, len);
     text[len] = '\0';
     char *end;
-    double v = dlti_strtod(text, &end);
+    double v = bs_strtod(text, &end);
     if (end == text)
         return false;
     static const char prefixes[] = "kMGTPE";
@@ -388,16 +388,16 @@ static int add_point_line(sysdesc_roofline *r, const char *text, size_t len, con
         if (sysdesc_roofline_add_point(r, name, intensity, rate, &why) == 0)
             return 0;
         if (source)
-            dlti_error_set_at(err, why.code, source, line, (int)start + 1, "%s", why.text);
+            bs_error_set_at(err, why.code, source, line, (int)start + 1, "%s", why.text);
         else if (err)
             *err = why;
         return -1;
     }
     if (source)
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, (int)col + 1,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, (int)col + 1,
                           "roofline: the point '%.*s' %s", (int)(len > 80 ? 80 : len), text, what);
     else
-        dlti_error_set(err, DLTI_ERROR_SYNTAX, "roofline: the point '%.*s' %s (NAME:INTENSITY:"
+        bs_error_set(err, DLTI_ERROR_SYNTAX, "roofline: the point '%.*s' %s (NAME:INTENSITY:"
                        "RATE, e.g. gemm:12.5:850G)", (int)(len > 80 ? 80 : len), text, what);
     return -1;
 }
@@ -405,7 +405,7 @@ static int add_point_line(sysdesc_roofline *r, const char *text, size_t len, con
 int sysdesc_roofline_add_point_text(sysdesc_roofline *r, const char *text, dlti_error_t *err)
 {
     if (!r || !text) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point needs a roofline and text");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point needs a roofline and text");
         return -1;
     }
     return add_point_line(r, text, strlen(text), NULL, 0, false, err);
@@ -417,11 +417,11 @@ int sysdesc_roofline_add_point_text(sysdesc_roofline *r, const char *text, dlti_
 int sysdesc_roofline_add_points_file(sysdesc_roofline *r, const char *path, dlti_error_t *err)
 {
     if (!r || !path) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: points need a roofline and a file");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: points need a roofline and a file");
         return -1;
     }
     size_t len;
-    char *text = dlti_read_file(path, POINTS_FILE_MAX, &len, err);
+    char *text = bs_read_file(path, POINTS_FILE_MAX, &len, err);
     if (!text)
         return -1;
     int rc = 0, line = 0;
@@ -439,7 +439,7 @@ int sysdesc_roofline_add_points_file(sysdesc_roofline *r, const char *path, dlti
         if (lead == n || s[lead] == '#')
             continue;
         if (memchr(s, '\0', n)) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, path, line, 1,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, path, line, 1,
                               "roofline: a NUL byte in a points file");
             rc = -1;
             break;

@@ -18,7 +18,7 @@ static pthread_once_t ix_once = PTHREAD_ONCE_INIT;
 
 static size_t slot_of(int parent, const char *name, size_t len)
 {
-    return (size_t)(dlti_hash_bytes(name, len) * 31u + (uint64_t)(parent + 1)) & (SLOTS - 1);
+    return (size_t)(bs_hash_bytes(name, len) * 31u + (uint64_t)(parent + 1)) & (SLOTS - 1);
 }
 
 static void build_index(void)

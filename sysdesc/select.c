@@ -138,8 +138,8 @@ static int line_of(const dlti_scope *s, size_t at, const char *text, size_t len)
                     : dlti_scope_get_source(s, &src) == 0          ? src.op
                                                                    : 0;
     dlti_error_t where;
-    dlti_error_clear(&where);
-    dlti_error_locate(&where, NULL, text, len, offset < len ? offset : len);
+    bs_error_clear(&where);
+    bs_error_locate(&where, NULL, text, len, offset < len ? offset : len);
     return where.line;
 }
 
@@ -198,13 +198,13 @@ static void tell(const sysdesc_yaml_options *opts, const dlti_scope *at, size_t 
     op_text(at, op, sizeof(op));
     scope_option(at, option, sizeof(option));
     dlti_error_t e;
-    dlti_error_set(&e, DLTI_ERROR_NOT_FOUND, "%s on %s (%s), not on the top module: loaded from there",
+    bs_error_set(&e, DLTI_ERROR_NOT_FOUND, "%s on %s (%s), not on the top module: loaded from there",
                    what, op, option);
     size_t start, end;
     if (dlti_scope_attr_source(at, index, &start, &end) == 0)
-        dlti_error_locate(&e, path, text, len, start);
+        bs_error_locate(&e, path, text, len, start);
     else
-        dlti_error_place(&e, path, 0, 0);
+        bs_error_place(&e, path, 0, 0);
     opts->warn(opts->warn_user, &e);
 }
 
@@ -227,7 +227,7 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
         const dlti_scope *at =
             *scope == '\0' || strcmp(scope, "/") == 0 ? root : dlti_scope_find(root, scope, err);
         if (!at) {
-            dlti_error_place(err, path, 0, 0);
+            bs_error_place(err, path, 0, 0);
             return -1;
         }
         take(at, out);
@@ -236,7 +236,7 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
             return 0;
         char op[256];
         op_text(at, op, sizeof(op));
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0, "no #dlti.target_system_spec%s on %s",
+        bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0, "no #dlti.target_system_spec%s on %s",
                           lenient ? " nor other DLTI attribute" : "", op);
         return -1;
     }
@@ -244,7 +244,7 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
     if (out->spec || (flags & SYSDESC_LOAD_ANY_MODULE))
         return 0;
     if (!lenient) {
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
                           "no #dlti.target_system_spec on the top module");
         return -1;
     }
@@ -259,7 +259,7 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
     }
     if (specs.count > 1) {
         list_text(&specs, text, len, list, sizeof(list));
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
                           "no #dlti.target_system_spec on the top module, and %zu ops hold one: "
                           "%s; choose one with --scope",
                           specs.count, list);
@@ -277,13 +277,13 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
     }
     if (other.count > 1) {
         list_text(&other, text, len, list, sizeof(list));
-        dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
                           "no #dlti.target_system_spec in the file, and %zu ops hold other DLTI "
                           "attributes: %s; choose one with --scope",
                           other.count, list);
         return -1;
     }
-    dlti_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
+    bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
                       "no #dlti.target_system_spec nor other DLTI attribute in the file");
     return -1;
 }

@@ -27,7 +27,7 @@
 static inline int sd_nomem(const dlti_context *ctx, dlti_error_t *err, const char *source)
 {
     dlti_context_nomem(ctx, err);
-    dlti_error_place(err, source, 0, 0);
+    bs_error_place(err, source, 0, 0);
     return -1;
 }
 
@@ -84,7 +84,7 @@ int sd_events_parse(const char *text, size_t len, const char *source,
 /* ---- the document tree (yaml_tree.c) ---- */
 
 typedef struct sd_doc {
-    dlti_arena arena;        /* the core's arena, released with the document */
+    bs_arena arena;        /* the core's arena, released with the document */
     sd_node *root;           /* NULL for an empty document */
 } sd_doc;
 
@@ -247,7 +247,7 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
  * the loader hands to everything below it. */
 void sd_yaml_options_fill(sysdesc_yaml_options *opts, const sysdesc_yaml_options *given);
 
-/* dlti_read_file() under the input size limit of `opts` (may be NULL). */
+/* bs_read_file() under the input size limit of `opts` (may be NULL). */
 char *sd_read_input(const char *path, const sysdesc_yaml_options *opts, size_t *len,
                     dlti_error_t *err);
 
@@ -328,12 +328,12 @@ int sd_catalog_pci_candidates(dlti_context *ctx, unsigned vendor_id, unsigned de
                               const char *search_path, sd_pci_candidate *out, size_t max,
                               size_t *n, dlti_error_t *err);
 
-/* ---- printing helpers (yaml_util.c), on the core's dlti_buf ---- */
+/* ---- printing helpers (yaml_util.c), on the core's bs_buf ---- */
 
 /* Appends `len` bytes as a double-quoted string: \" \\ \n \t escaped,
  * other control bytes as `control_fmt` (JSON "\\u%04X", YAML "\\x%02X"),
  * and the characters of sd_escaped_char() as \uXXXX. */
-void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt);
+void sd_buf_put_quoted(bs_buf *b, const char *s, size_t len, const char *control_fmt);
 /* The length of the UTF-8 character at `s` when it is one that only an
  * escape carries through a YAML reader, else 0: libyaml refuses the C1
  * controls U+0080-U+009F (but U+0085) and U+FFFE/U+FFFF in its input, folds
@@ -357,7 +357,7 @@ int sd_format_check(const sysdesc_system *sys, sysdesc_format format, unsigned f
 int sd_value_json_check(const dlti_attr *value, const char *where, dlti_error_t *err);
 /* `"name": value` as plain JSON, the value's lines indented `indent` more
  * (json_emit.c; print_dlti.c writes DLTI that is no system spec with it). */
-void sd_json_put_named(dlti_buf *b, const char *name, const dlti_attr *value, int indent);
+void sd_json_put_named(bs_buf *b, const char *name, const dlti_attr *value, int indent);
 /* print_dlti.c: sysdesc_system_print_checked() of a system without a
  * system spec (a lenient load of other DLTI): the DLTI attributes of
  * sys->module as a module (mlir), the one of them bare (attr) or plain
@@ -387,7 +387,7 @@ int sd_json_parse(sd_doc *doc, const char *text, size_t len, const char *source,
 int sd_json_load(dlti_context *ctx, const char *text, size_t len, const char *source,
                  const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err);
 /* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
-char *sd_buf_finish(dlti_buf *b, size_t *len);
+char *sd_buf_finish(bs_buf *b, size_t *len);
 
 /* Shortest "%.*g" text of `v` that reads back to the same double. */
 void sd_format_double(char *out, size_t size, double v);

@@ -277,18 +277,18 @@ static bool smallest_subgroup(const dlti_attr *a, int64_t *v)
     return true;
 }
 
-static void put_string(dlti_buf *b, const char *s)
+static void put_string(bs_buf *b, const char *s)
 {
     sd_buf_put_quoted(b, s, strlen(s), "\\u%04X");
 }
 
-static void put_fields(dlti_buf *b, const field_row *rows, size_t n_rows, sysdesc_tuner t,
+static void put_fields(bs_buf *b, const field_row *rows, size_t n_rows, sysdesc_tuner t,
                        const char *type, const char *vendor, const dlti_attr *dev,
                        const char *kind, bool nested);
 
 /* Appends the field's value when its source is there and has the expected
  * form; false (nothing appended) when not. */
-static bool put_value(dlti_buf *b, const field_row *f, const dlti_attr *dev, const char *kind)
+static bool put_value(bs_buf *b, const field_row *f, const dlti_attr *dev, const char *kind)
 {
     const dlti_attr *a = f->key ? lookup(dev, f->key) : NULL;
     int64_t v;
@@ -303,7 +303,7 @@ static bool put_value(dlti_buf *b, const field_row *f, const dlti_attr *dev, con
         return true;
     case AS_IS:
         if (int_of(a, &v)) {
-            dlti_buf_put_i64(b, v);
+            bs_buf_put_i64(b, v);
             return true;
         }
         if (a && dlti_attr_get_string(a, &s, &len, NULL) == 0 && strlen(s) == len) {
@@ -314,35 +314,35 @@ static bool put_value(dlti_buf *b, const field_row *f, const dlti_attr *dev, con
     case MHZ_TO_KHZ:
         if (!int_of(a, &v) || v < 0 || v > INT64_MAX / 1000)
             return false;
-        dlti_buf_put_i64(b, v * 1000);
+        bs_buf_put_i64(b, v * 1000);
         return true;
     case ONE_SUBGROUP:
     case AMD_WAVE:
         if (!(f->how == ONE_SUBGROUP ? one_subgroup(a, &v) : smallest_subgroup(a, &v)))
             return false;
-        dlti_buf_put_i64(b, v);
+        bs_buf_put_i64(b, v);
         return true;
     case INT_LIST:
         if (!int_list(a))
             return false;
-        dlti_buf_putc(b, '[');
+        bs_buf_putc(b, '[');
         for (size_t i = 0; i < dlti_attr_size(a); i++) {
             int_at(a, i, &v);
-            dlti_buf_puts(b, i ? ", " : "");
-            dlti_buf_put_i64(b, v);
+            bs_buf_puts(b, i ? ", " : "");
+            bs_buf_put_i64(b, v);
         }
-        dlti_buf_putc(b, ']');
+        bs_buf_putc(b, ']');
         return true;
     case CC_INT:
     case CC_MAJOR:
         if (!compute_capability(string_entry(dev, f->key), &major, &minor))
             return false;
-        dlti_buf_put_i64(b, f->how == CC_INT ? major * 10 + minor : major);
+        bs_buf_put_i64(b, f->how == CC_INT ? major * 10 + minor : major);
         return true;
     case PLUS_FEATURES:
         if (!a || dlti_attr_get_kind(a) != DLTI_ATTR_ARRAY)
             return false;
-        dlti_buf_putc(b, '[');
+        bs_buf_putc(b, '[');
         for (size_t i = 0, m = 0; i < dlti_attr_size(a); i++) {
             if (dlti_attr_get_string(dlti_attr_element(a, i), &s, &len, NULL) < 0 ||
                 strlen(s) != len)
@@ -354,11 +354,11 @@ static bool put_value(dlti_buf *b, const field_row *f, const dlti_attr *dev, con
             }
             plus[0] = '+';
             memcpy(plus + 1, s, len + 1);
-            dlti_buf_puts(b, m++ ? ", " : "");
+            bs_buf_puts(b, m++ ? ", " : "");
             put_string(b, plus);
             free(plus);
         }
-        dlti_buf_putc(b, ']');
+        bs_buf_putc(b, ']');
         return true;
     case XPU_CAPABILITY:
         /* always there: Inductor's cc has no default; the object holds what the
@@ -372,12 +372,12 @@ static bool put_value(dlti_buf *b, const field_row *f, const dlti_attr *dev, con
 
 /* Appends the rows that apply to the device as a JSON object: two spaces of
  * indent and a line each at the top, on one line when `nested`. */
-static void put_fields(dlti_buf *b, const field_row *rows, size_t n_rows, sysdesc_tuner t,
+static void put_fields(bs_buf *b, const field_row *rows, size_t n_rows, sysdesc_tuner t,
                        const char *type, const char *vendor, const dlti_attr *dev,
                        const char *kind, bool nested)
 {
     int n = 0;
-    dlti_buf value = {0};
+    bs_buf value = {0};
     for (size_t i = 0; i < n_rows; i++) {
         const field_row *f = &rows[i];
         if (f->tuner != t || !matches(f->device_type, type) || !matches(f->vendor, vendor))
@@ -388,17 +388,17 @@ static void put_fields(dlti_buf *b, const field_row *rows, size_t n_rows, sysdes
         if (value.failed)
             break;
         if (nested)
-            dlti_buf_puts(b, n++ ? ", \"" : "{\"");
+            bs_buf_puts(b, n++ ? ", \"" : "{\"");
         else
-            dlti_buf_puts(b, n++ ? ",\n  \"" : "{\n  \"");
-        dlti_buf_puts(b, f->field);
-        dlti_buf_puts(b, "\": ");
-        dlti_buf_put(b, value.data, value.len);
+            bs_buf_puts(b, n++ ? ",\n  \"" : "{\n  \"");
+        bs_buf_puts(b, f->field);
+        bs_buf_puts(b, "\": ");
+        bs_buf_put(b, value.data, value.len);
     }
     if (value.failed)
         b->failed = true;
     free(value.data);
-    dlti_buf_puts(b, n ? (nested ? "}" : "\n}\n") : (nested ? "{}" : "{}\n"));
+    bs_buf_puts(b, n ? (nested ? "}" : "\n}\n") : (nested ? "{}" : "{}\n"));
 }
 
 char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc_tuner tuner,
@@ -406,14 +406,14 @@ char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc
 {
     if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC || !device_id ||
         (unsigned)tuner >= sizeof tuner_names / sizeof tuner_names[0]) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "export needs a system spec, a device id and a tuner (%s)",
                        sysdesc_tuner_names());
         return NULL;
     }
     const dlti_attr *dev = entry(spec, device_id);
     if (!dev) {
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND, "no device '%s' in the system", device_id);
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no device '%s' in the system", device_id);
         return NULL;
     }
     const char *type = string_entry(dev, "device_type");
@@ -423,18 +423,18 @@ char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc
     const char *vendor = string_entry(dev, "vendor");
     const kind_row *k = find_kind(tuner, type, vendor);
     if (!k) {
-        dlti_error_set(err, DLTI_ERROR_UNSUPPORTED,
+        bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
                        "%s has no fields for device '%s' (device_type %s, vendor %s)",
                        tuner_names[tuner], device_id, type ? type : "absent",
                        vendor ? vendor : "absent");
         return NULL;
     }
-    dlti_buf b = {0};
+    bs_buf b = {0};
     put_fields(&b, fields, sizeof fields / sizeof fields[0], tuner, type, vendor, dev, k->kind,
                false);
     if (b.failed) {
         free(b.data);
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     if (len)

@@ -32,21 +32,21 @@ static bool plain_safe(const char *s, size_t len)
     return sd_plain_classify(s, len) == SD_PLAIN_STRING;
 }
 
-static void put_single_quoted(dlti_buf *b, const char *s, size_t len)
+static void put_single_quoted(bs_buf *b, const char *s, size_t len)
 {
-    dlti_buf_put(b, "'", 1);
+    bs_buf_put(b, "'", 1);
     size_t start = 0;
     for (size_t i = 0; i < len; i++)
         if (s[i] == '\'') {
-            dlti_buf_put(b, s + start, i - start + 1);
-            dlti_buf_put(b, "'", 1);
+            bs_buf_put(b, s + start, i - start + 1);
+            bs_buf_put(b, "'", 1);
             start = i + 1;
         }
-    dlti_buf_put(b, s + start, len - start);
-    dlti_buf_put(b, "'", 1);
+    bs_buf_put(b, s + start, len - start);
+    bs_buf_put(b, "'", 1);
 }
 
-static void put_double_quoted(dlti_buf *b, const char *s, size_t len)
+static void put_double_quoted(bs_buf *b, const char *s, size_t len)
 {
     sd_buf_put_quoted(b, s, len, "\\x%02X");
 }
@@ -65,7 +65,7 @@ static bool single_quote_safe(const char *s, size_t len)
     return true;
 }
 
-static void put_mlir(dlti_buf *b, const dlti_attr *a)
+static void put_mlir(bs_buf *b, const dlti_attr *a)
 {
     size_t len;
     char *text = dlti_attr_print(a, &len);
@@ -73,7 +73,7 @@ static void put_mlir(dlti_buf *b, const dlti_attr *a)
         b->failed = true;
         return;
     }
-    dlti_buf_puts(b, "!mlir ");
+    bs_buf_puts(b, "!mlir ");
     if (single_quote_safe(text, len))
         put_single_quoted(b, text, len);
     else
@@ -82,18 +82,18 @@ static void put_mlir(dlti_buf *b, const dlti_attr *a)
 }
 
 /* Writes a string scalar; false when YAML cannot hold it (invalid UTF-8). */
-static bool put_string(dlti_buf *b, const char *s, size_t len)
+static bool put_string(bs_buf *b, const char *s, size_t len)
 {
-    if (!dlti_utf8_valid(s, len))
+    if (!bs_utf8_valid(s, len))
         return false;
     if (plain_safe(s, len))
-        dlti_buf_put(b, s, len);
+        bs_buf_put(b, s, len);
     else
         put_double_quoted(b, s, len);
     return true;
 }
 
-static void put_type_text(dlti_buf *b, const dlti_type *t)
+static void put_type_text(bs_buf *b, const dlti_type *t)
 {
     const char *s = dlti_type_str(t);
     size_t len = strlen(s);
@@ -102,13 +102,13 @@ static void put_type_text(dlti_buf *b, const dlti_type *t)
         plain = is_alnum(s[i]) || s[i] == '_' || s[i] == '<' || s[i] == '>' || s[i] == '.' ||
                 s[i] == '?';
     if (plain)
-        dlti_buf_put(b, s, len);
+        bs_buf_put(b, s, len);
     else
         put_double_quoted(b, s, len);
 }
 
 /* The value's digits: the printer's text up to " : TYPE". */
-static void put_int_digits(dlti_buf *b, const dlti_attr *a)
+static void put_int_digits(bs_buf *b, const dlti_attr *a)
 {
     size_t len;
     char *text = dlti_attr_print(a, &len);
@@ -117,11 +117,11 @@ static void put_int_digits(dlti_buf *b, const dlti_attr *a)
         return;
     }
     char *colon = strstr(text, " : ");
-    dlti_buf_put(b, text, colon ? (size_t)(colon - text) : len);
+    bs_buf_put(b, text, colon ? (size_t)(colon - text) : len);
     free(text);
 }
 
-static void put_float(dlti_buf *b, const dlti_attr *a)
+static void put_float(bs_buf *b, const dlti_attr *a)
 {
     const dlti_type *t = dlti_attr_type(a);
     double v;
@@ -132,22 +132,22 @@ static void put_float(dlti_buf *b, const dlti_attr *a)
         return;
     }
     if (!f64)
-        dlti_buf_printf(b, "!%s ", dlti_type_str(t));
+        bs_buf_printf(b, "!%s ", dlti_type_str(t));
     if (isinf(v)) {
-        dlti_buf_puts(b, v < 0 ? "-.inf" : ".inf");
+        bs_buf_puts(b, v < 0 ? "-.inf" : ".inf");
         return;
     }
     char text[64];
     sd_format_double(text, sizeof(text), v);
-    dlti_buf_puts(b, text);
+    bs_buf_puts(b, text);
     if (!strpbrk(text, ".e"))
-        dlti_buf_puts(b, ".0");
+        bs_buf_puts(b, ".0");
 }
 
 /* array<T: ...> as `!array:T [...]` (the elements as MLIR prints them);
  * arrays whose elements YAML numbers cannot spell (NaN, infinities, which
  * MLIR prints in hex, or floats wider than f64) stay MLIR text. */
-static void put_dense_array(dlti_buf *b, const dlti_attr *a)
+static void put_dense_array(bs_buf *b, const dlti_attr *a)
 {
     const dlti_type *t = dlti_attr_type(a);
     size_t len;
@@ -163,11 +163,11 @@ static void put_dense_array(dlti_buf *b, const dlti_attr *a)
                  (dlti_type_float_width(t) <= 64 && !strstr(elems, "0x") &&
                   !strstr(elems, "nan") && !strstr(elems, "inf"));
     if (plain) {
-        dlti_buf_printf(b, "%s%s [", SD_TAG_DENSE, dlti_type_str(t));
-        dlti_buf_put(b, elems, n);
-        dlti_buf_puts(b, "]");
+        bs_buf_printf(b, "%s%s [", SD_TAG_DENSE, dlti_type_str(t));
+        bs_buf_put(b, elems, n);
+        bs_buf_puts(b, "]");
     } else {
-        dlti_buf_puts(b, "!mlir ");
+        bs_buf_puts(b, "!mlir ");
         put_single_quoted(b, text, len);
     }
     free(text);
@@ -185,16 +185,16 @@ static bool is_scalar(const dlti_attr *a)
     }
 }
 
-static void put_scalar(dlti_buf *b, const dlti_attr *a)
+static void put_scalar(bs_buf *b, const dlti_attr *a)
 {
     switch (dlti_attr_get_kind(a)) {
     case DLTI_ATTR_INTEGER: {
         const dlti_type *t = dlti_attr_type(a);
         int64_t v;
         if (strcmp(dlti_type_str(t), "i64") == 0 && dlti_attr_get_int64(a, &v, NULL) == 0) {
-            dlti_buf_printf(b, "%lld", (long long)v);
+            bs_buf_printf(b, "%lld", (long long)v);
         } else {
-            dlti_buf_printf(b, "!%s ", dlti_type_str(t));
+            bs_buf_printf(b, "!%s ", dlti_type_str(t));
             put_int_digits(b, a);
         }
         return;
@@ -205,7 +205,7 @@ static void put_scalar(dlti_buf *b, const dlti_attr *a)
     case DLTI_ATTR_BOOL: {
         bool v = false;
         dlti_attr_get_bool(a, &v, NULL);
-        dlti_buf_puts(b, v ? "true" : "false");
+        bs_buf_puts(b, v ? "true" : "false");
         return;
     }
     case DLTI_ATTR_STRING: {
@@ -220,7 +220,7 @@ static void put_scalar(dlti_buf *b, const dlti_attr *a)
         put_dense_array(b, a);
         return;
     case DLTI_ATTR_TYPE:
-        dlti_buf_puts(b, "!type ");
+        bs_buf_puts(b, "!type ");
         put_type_text(b, dlti_attr_type(a));
         return;
     default:
@@ -229,29 +229,29 @@ static void put_scalar(dlti_buf *b, const dlti_attr *a)
     }
 }
 
-static void put_indent(dlti_buf *b, int indent)
+static void put_indent(bs_buf *b, int indent)
 {
     static const char spaces[] = "                                                                ";
     while (indent > 0) {
         int n = indent > 64 ? 64 : indent;
-        dlti_buf_put(b, spaces, (size_t)n);
+        bs_buf_put(b, spaces, (size_t)n);
         indent -= n;
     }
 }
 
 /* `first`: the first line of the file, which must not look like MLIR
  * (sniff.c) in plain style. */
-static void put_key(dlti_buf *b, dlti_key key, bool first)
+static void put_key(bs_buf *b, dlti_key key, bool first)
 {
     size_t len;
     const char *s = dlti_key_str(key, &len);
     if (!s) {
-        dlti_buf_puts(b, "!type ");
+        bs_buf_puts(b, "!type ");
         put_type_text(b, dlti_key_get_type(key));
         return;
     }
     /* Reserved words are keys of the format only when written plain. */
-    if (!dlti_utf8_valid(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0 ||
+    if (!bs_utf8_valid(s, len) || strcmp(s, "base") == 0 || strcmp(s, "data_layout") == 0 ||
         (first && !sd_yaml_first_key_plain_ok(s, len)))
         put_double_quoted(b, s, len);
     else if (!put_string(b, s, len))
@@ -261,7 +261,7 @@ static void put_key(dlti_buf *b, dlti_key key, bool first)
 /* "KEY:" at `indent`.  libyaml forgets a simple key 1024 characters after
  * its start, so a longer key is written as an explicit one ("? KEY", then
  * ":" on the next line) and reads back whatever its length. */
-static void put_key_at(dlti_buf *b, dlti_key key, int indent)
+static void put_key_at(bs_buf *b, dlti_key key, int indent)
 {
     put_indent(b, indent);
     size_t at = b->len;
@@ -275,18 +275,18 @@ static void put_key_at(dlti_buf *b, dlti_key key, int indent)
         }
         memcpy(text, b->data + at, klen);
         b->len = at;
-        dlti_buf_puts(b, "? ");
-        dlti_buf_put(b, text, klen);
+        bs_buf_puts(b, "? ");
+        bs_buf_put(b, text, klen);
         free(text);
-        dlti_buf_putc(b, '\n');
+        bs_buf_putc(b, '\n');
         put_indent(b, indent);
     }
-    dlti_buf_puts(b, ":");
+    bs_buf_puts(b, ":");
 }
 
-static void put_value(dlti_buf *b, const dlti_attr *a, int indent);
+static void put_value(bs_buf *b, const dlti_attr *a, int indent);
 
-static void put_entries(dlti_buf *b, const dlti_attr *a, int indent)
+static void put_entries(bs_buf *b, const dlti_attr *a, int indent)
 {
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         put_key_at(b, dlti_attr_entry_key(a, i), indent);
@@ -303,15 +303,15 @@ static bool flow_array(const dlti_attr *a)
     return true;
 }
 
-static void put_array_inline(dlti_buf *b, const dlti_attr *a)
+static void put_array_inline(bs_buf *b, const dlti_attr *a)
 {
-    dlti_buf_puts(b, "[");
+    bs_buf_puts(b, "[");
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         if (i)
-            dlti_buf_puts(b, ", ");
+            bs_buf_puts(b, ", ");
         put_scalar(b, dlti_attr_element(a, i));
     }
-    dlti_buf_puts(b, "]");
+    bs_buf_puts(b, "]");
 }
 
 /* Writes " value\n" after a "key:" or "-", or a nested block at `indent`. */
@@ -322,66 +322,66 @@ static bool keys_need_mlir(const dlti_attr *a)
     for (size_t i = 0; i < dlti_attr_size(a); i++) {
         size_t len;
         const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
-        if (s && !dlti_utf8_valid(s, len))
+        if (s && !bs_utf8_valid(s, len))
             return true;
     }
     return false;
 }
 
-static void put_value(dlti_buf *b, const dlti_attr *a, int indent)
+static void put_value(bs_buf *b, const dlti_attr *a, int indent)
 {
     dlti_attr_kind k = dlti_attr_get_kind(a);
     if ((k == DLTI_ATTR_MAP || k == DLTI_ATTR_DL_SPEC) && keys_need_mlir(a)) {
-        dlti_buf_puts(b, " ");
+        bs_buf_puts(b, " ");
         put_mlir(b, a);
-        dlti_buf_puts(b, "\n");
+        bs_buf_puts(b, "\n");
         return;
     }
     if (k == DLTI_ATTR_MAP || k == DLTI_ATTR_DL_SPEC) {
         const char *tag = k == DLTI_ATTR_DL_SPEC ? " !dl_spec" : "";
         if (dlti_attr_size(a) == 0) {
-            dlti_buf_printf(b, "%s {}\n", tag);
+            bs_buf_printf(b, "%s {}\n", tag);
             return;
         }
-        dlti_buf_printf(b, "%s\n", tag);
+        bs_buf_printf(b, "%s\n", tag);
         put_entries(b, a, indent);
         return;
     }
     if (k == DLTI_ATTR_ARRAY) {
         if (flow_array(a)) {
-            dlti_buf_puts(b, " ");
+            bs_buf_puts(b, " ");
             put_array_inline(b, a);
-            dlti_buf_puts(b, "\n");
+            bs_buf_puts(b, "\n");
             return;
         }
-        dlti_buf_puts(b, "\n");
+        bs_buf_puts(b, "\n");
         for (size_t i = 0; i < dlti_attr_size(a); i++) {
             put_indent(b, indent);
-            dlti_buf_puts(b, "-");
+            bs_buf_puts(b, "-");
             put_value(b, dlti_attr_element(a, i), indent + 2);
         }
         return;
     }
-    dlti_buf_puts(b, " ");
+    bs_buf_puts(b, " ");
     put_scalar(b, a);
-    dlti_buf_puts(b, "\n");
+    bs_buf_puts(b, "\n");
 }
 
 char *sysdesc_yaml_print(const sysdesc_system *sys, size_t *len)
 {
-    dlti_buf b = {0};
+    bs_buf b = {0};
     if (sys->data_layout) {
-        dlti_buf_puts(&b, "data_layout: ");
+        bs_buf_puts(&b, "data_layout: ");
         if (!put_string(&b, sys->data_layout, strlen(sys->data_layout)))
             put_double_quoted(&b, sys->data_layout, strlen(sys->data_layout));
-        dlti_buf_puts(&b, "\n");
+        bs_buf_puts(&b, "\n");
     } else if (sys->dl_spec) {
-        dlti_buf_puts(&b, "data_layout:");
+        bs_buf_puts(&b, "data_layout:");
         put_value(&b, sys->dl_spec, 2);
     }
     for (size_t i = 0; i < dlti_attr_size(sys->spec); i++) {
         put_key_at(&b, dlti_attr_entry_key(sys->spec, i), 0);
-        dlti_buf_puts(&b, "\n");
+        bs_buf_puts(&b, "\n");
         put_entries(&b, dlti_attr_entry_value(sys->spec, i), 2);
     }
     return sd_buf_finish(&b, len);

@@ -66,10 +66,10 @@ static void syntax_error(const yaml_parser_t *p, const char *text, size_t len, c
             reader_position(text, len, p->problem_offset, &line, &column);
     }
     if (p->context)
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, column, "%s %s", problem,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, column, "%s %s", problem,
                           p->context);
     else
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, column, "%s", problem);
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, column, "%s", problem);
 }
 
 /* One event to the sink; `depth` counts the open collections. */
@@ -82,7 +82,7 @@ static int dispatch(const yaml_event_t *ev, const char *source, const sysdesc_ya
     case YAML_DOCUMENT_START_EVENT:
         if (++*documents == 1)
             return 0;
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, (int)ev->start_mark.line + 1,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, (int)ev->start_mark.line + 1,
                           (int)ev->start_mark.column + 1,
                           "a second YAML document: a file holds one system");
         return -1;
@@ -99,7 +99,7 @@ static int dispatch(const yaml_event_t *ev, const char *source, const sysdesc_ya
     case YAML_MAPPING_START_EVENT: {
         bool mapping = ev->type == YAML_MAPPING_START_EVENT;
         if (*depth >= opts->max_depth) {
-            dlti_error_set_at(err, DLTI_ERROR_LIMIT, source, (int)ev->start_mark.line + 1,
+            bs_error_set_at(err, DLTI_ERROR_LIMIT, source, (int)ev->start_mark.line + 1,
                               (int)ev->start_mark.column + 1,
                               "nesting deeper than the limit of %u levels", opts->max_depth);
             return -1;
@@ -128,7 +128,7 @@ int sd_events_parse(const char *text, size_t len, const char *source,
                     dlti_error_t *err)
 {
     if (len > opts->max_input_bytes) {
-        dlti_error_set_at(err, DLTI_ERROR_LIMIT, source, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_LIMIT, source, 0, 0,
                           "input is larger than the limit of %zu bytes", opts->max_input_bytes);
         return -1;
     }

@@ -17,7 +17,7 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
         if (!a)
             return -1;
         if (dlti_attr_get_kind(a) != DLTI_ATTR_DL_SPEC) {
-            dlti_error_set_at(err, DLTI_ERROR_VERIFY, source, v->line, v->column,
+            bs_error_set_at(err, DLTI_ERROR_VERIFY, source, v->line, v->column,
                               "data_layout: !mlir needs a #dlti.dl_spec, not a %s",
                               dlti_attr_kind_name(dlti_attr_get_kind(a)));
             return -1;
@@ -25,11 +25,11 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
         /* the module's layout: its rules apply (a nested one's do not) */
         out->dl_spec = sd_module_dl_spec(ctx, a, err);
         if (!out->dl_spec)
-            dlti_error_place(err, source, v->line, v->column);
+            bs_error_place(err, source, v->line, v->column);
         return out->dl_spec ? 0 : -1;
     }
     if (v->kind != SD_SCALAR || (v->tag && !sd_tag_is(v, SD_TAG_STR)) || v->len == 0) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, v->line, v->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, v->line, v->column,
                           "data_layout: needs an LLVM data layout string, a target triple, "
                           "a !dl_spec mapping or !mlir '#dlti.dl_spec<...>'");
         return -1;
@@ -43,7 +43,7 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
     const char *layout = row ? row->layout : v->u.text;
     const dlti_attr *spec = dlti_llvm_dl_import(ctx, layout, strlen(layout), err);
     if (!spec) {
-        dlti_error_place(err, source, v->line, v->column);
+        bs_error_place(err, source, v->line, v->column);
         return -1;
     }
     dlti_attr_get_string(text, &out->data_layout, NULL, NULL);

@@ -81,7 +81,7 @@ static bool base_refused(const file *f, const sd_node *n, const char *path, dlti
 {
     if (yaml_name(path))
         return false;
-    dlti_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+    bs_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
                       "base '%s': not a YAML description (a base is a catalog name or a file "
                       "whose name ends in .yaml or .yml%s)",
                       n->u.text, strcmp(path, n->u.text) ? ", links followed" : "");
@@ -124,17 +124,17 @@ static char *base_path(const file *f, const sd_node *n, dlti_error_t *err)
     if (r)
         p = r->find(r->user, name, &inner);
     else
-        dlti_error_set(&inner, DLTI_ERROR_NOT_FOUND, "no catalog to look names up in");
+        bs_error_set(&inner, DLTI_ERROR_NOT_FOUND, "no catalog to look names up in");
     /* a catalog name that is not there: exit 1, as `sysdesc show NAME` */
     if (!p)
-        dlti_error_set_at(err, inner.code, f->source, n->line, n->column, "base '%s': %s",
+        bs_error_set_at(err, inner.code, f->source, n->line, n->column, "base '%s': %s",
                           name, inner.text);
     return p;
 }
 
 static base_name **named_slot(sd_loader *L, const char *key)
 {
-    return &L->bases->named[dlti_hash_bytes(key, strlen(key)) % BASE_NAME_SLOTS];
+    return &L->bases->named[bs_hash_bytes(key, strlen(key)) % BASE_NAME_SLOTS];
 }
 
 static const dlti_attr *named_find(sd_loader *L, const char *key)
@@ -168,7 +168,7 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
     sd_plain_kind pk = n->kind == SD_SCALAR && n->plain ? sd_plain_classify(n->u.text, n->len)
                                                         : SD_PLAIN_STRING;
     if (n->kind != SD_SCALAR || n->tag || n->len == 0 || pk != SD_PLAIN_STRING) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
                           "base: needs a catalog name or a file path, not %s",
                           n->kind == SD_SCALAR && n->len == 0 ? "an empty string"
                           : n->kind == SD_SCALAR && !n->tag   ? what[pk]
@@ -193,7 +193,7 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
     char *real = realpath(path, NULL);
     if (!real) {
         /* exit 3 as for a FILE on the command line that is not there */
-        dlti_error_set_at(err, DLTI_ERROR_IO, f->source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_IO, f->source, n->line, n->column,
                  "base '%s': no such file %s", n->u.text, path);
         free(path);
         return NULL;
@@ -202,7 +202,7 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
     if (base_refused(f, n, real, err))
         goto out;
     if (in_chain(f, real)) {
-        dlti_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
                           "base '%s' forms a cycle: %s is already being loaded", n->u.text, real);
         goto out;
     }
@@ -212,17 +212,17 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
             goto out;
         }
     if (f->depth + 1 > L->opts.max_base_depth) {
-        dlti_error_set_at(err, DLTI_ERROR_LIMIT, f->source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_LIMIT, f->source, n->line, n->column,
                  "base chain longer than the limit of %u files", L->opts.max_base_depth);
         goto out;
     }
     size_t len;
     dlti_error_t why;
-    char *text = dlti_read_file(path, L->opts.max_input_bytes, &len, &why);
+    char *text = bs_read_file(path, L->opts.max_input_bytes, &len, &why);
     if (!text) {
         /* located at the base: that names it, with the file's own reason
          * (and its exit status: 3 for a directory or an unreadable file) */
-        dlti_error_set_at(err, why.code, f->source, n->line, n->column, "base '%s': %s: %s",
+        bs_error_set_at(err, why.code, f->source, n->line, n->column, "base '%s': %s: %s",
                           n->u.text, path, why.text);
         goto out;
     }
@@ -231,7 +231,7 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
     sysdesc_system sys;
     if (sd_yaml_build(&sub, text, len, &sys, err) == 0) {
         if (dlti_attr_size(sys.spec) != 1) {
-            dlti_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
+            bs_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
                      "base '%s' is a system of %zu devices: a base describes one device",
                      n->u.text, dlti_attr_size(sys.spec));
         } else {
@@ -300,7 +300,7 @@ int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *so
     if (err)
         err->code = DLTI_OK;
     if (!ctx || (!text && len) || !out) {
-        dlti_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0,
+        bs_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0,
                           "sysdesc_yaml_load: NULL argument");
         return -1;
     }
@@ -325,7 +325,7 @@ char *sd_read_input(const char *path, const sysdesc_yaml_options *opts, size_t *
 {
     sysdesc_yaml_options filled;
     sd_yaml_options_fill(&filled, opts);
-    return dlti_read_file(path, filled.max_input_bytes, len, err);
+    return bs_read_file(path, filled.max_input_bytes, len, err);
 }
 
 int sd_yaml_load_file(dlti_context *ctx, const char *path, const sysdesc_yaml_options *opts,

@@ -15,7 +15,7 @@ static dlti_key type_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_l
                          const char *source, dlti_error_t *err)
 {
     if (level == SD_LEVEL_DEVICE) {
-        dlti_error_set_at(err, DLTI_ERROR_VERIFY, source, k->line, k->column,
+        bs_error_set_at(err, DLTI_ERROR_VERIFY, source, k->line, k->column,
                           "type as DLTI key is not allowed (in a device)");
         return NULL;
     }
@@ -32,25 +32,25 @@ dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level leve
                 const char *source, dlti_error_t *err)
 {
     if (k->kind != SD_SCALAR) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
                           "a key must be a scalar, not a %s",
                           k->kind == SD_MAPPING ? "mapping" : "sequence");
         return NULL;
     }
     if (level == SD_LEVEL_SYSTEM && k->tag && !sd_tag_is(k, SD_TAG_STR)) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
                           "a device id is a string; tag '%s' is not allowed here", k->tag);
         return NULL;
     }
     if (level != SD_LEVEL_SYSTEM && sd_is_plain_word(k, "<<")) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
                           "YAML merge keys ('<<') are not supported: use 'base:' (docs/yaml.md)");
         return NULL;
     }
     if (sd_tag_is(k, "!type"))
         return type_key(ctx, tc, k, level, source, err);
     if (k->tag && !sd_tag_is(k, SD_TAG_STR)) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
                           "a key is a string or '!type TYPE'; tag '%s' is not allowed here",
                           k->tag);
         return NULL;
@@ -58,7 +58,7 @@ dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level leve
     /* As MLIR: an empty device ID is allowed (mlir-opt-22), an empty key
      * inside a device or map is not. */
     if (k->len == 0 && level != SD_LEVEL_SYSTEM) {
-        dlti_error_set_at(err, DLTI_ERROR_VERIFY, source, k->line, k->column,
+        bs_error_set_at(err, DLTI_ERROR_VERIFY, source, k->line, k->column,
                           "empty string as DLTI key is not allowed");
         return NULL;
     }
@@ -127,7 +127,7 @@ int sd_map_kind(const sd_node *n, dlti_attr_kind dflt, dlti_attr_kind *kind, con
     } else if (sd_tag_is(n, "!dl_spec")) {
         *kind = DLTI_ATTR_DL_SPEC;
     } else {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                           "unknown tag '%s' on a mapping (known: !map, !dl_spec)", n->tag);
         return -1;
     }
@@ -140,7 +140,7 @@ int sd_seq_check(const sd_node *n, const char *source, dlti_error_t *err)
 {
     if (!n->tag || sd_tag_is(n, SD_TAG_SEQ))
         return 0;
-    dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+    bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                       "unknown tag '%s' on a sequence (known: %sTYPE)", n->tag,
                       SD_TAG_DENSE);
     return -1;
@@ -149,14 +149,14 @@ int sd_seq_check(const sd_node *n, const char *source, dlti_error_t *err)
 int sd_root_check(const sd_node *root, const char *source, dlti_error_t *err)
 {
     if (!root) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, 1, 1,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, 1, 1,
                           "empty document: a system is a mapping from device id to device "
                           "properties");
         return -1;
     }
     if (root->kind == SD_MAPPING && (!root->tag || sd_tag_is(root, SD_TAG_MAP)))
         return 0;
-    dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, root->line, root->column,
+    bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, root->line, root->column,
                       "a system is a mapping from device id to device properties");
     return -1;
 }
@@ -165,7 +165,7 @@ int sd_device_check(const sd_node *v, const char *id, const char *source, dlti_e
 {
     if (v->kind == SD_MAPPING && (!v->tag || sd_tag_is(v, SD_TAG_MAP)))
         return 0;
-    dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, v->line, v->column,
+    bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, v->line, v->column,
                       "device '%s' must be a mapping of properties", id);
     return -1;
 }

@@ -177,7 +177,7 @@ static const dlti_attr *built(dlti_context *ctx, const dlti_attr *a, const sd_no
 {
     if (!a && err && err->code == DLTI_OK) {
         dlti_context_nomem(ctx, err);
-        dlti_error_place(err, source, n->line, n->column);
+        bs_error_place(err, source, n->line, n->column);
     }
     return a;
 }
@@ -206,7 +206,7 @@ const dlti_type *sd_type_scalar(dlti_context *ctx, sd_types *tc, const sd_node *
     dlti_error_t inner;
     const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
     if (!t)
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                           "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
     return t;
 }
@@ -241,10 +241,10 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
         int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
         const dlti_attr *a = dlti_int_new(ctx, t, v, err);
         if (!a && err && err->code == DLTI_ERROR_RANGE)
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "value %s does not fit !%s", n->u.text, type_name(t));
         else if (!a)
-            dlti_error_place(err, source, (n)->line, (n)->column);
+            bs_error_place(err, source, (n)->line, (n)->column);
         return a;
     }
     /* Wider than int64: the builder takes int64 only, so the core's literal
@@ -255,15 +255,15 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
         snprintf(dec, sizeof(dec), "%s%llu", neg ? "-" : "", (unsigned long long)mag);
         digits = dec;
     } else if (n->len > 2 && n->u.text[0] == '0' && (n->u.text[1] == 'x' || n->u.text[1] == 'o')) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "hex and octal values wider than 64 bits are not supported; write %s in decimal",
                  n->u.text);
         return NULL;
     }
     if (digits[0] == '+')
         digits++;
-    dlti_buf b = {0};
-    dlti_buf_printf(&b, "%s : %s", digits, type_name(t));
+    bs_buf b = {0};
+    bs_buf_printf(&b, "%s : %s", digits, type_name(t));
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
         sd_nomem(ctx, err, source);
@@ -274,9 +274,9 @@ static const dlti_attr *make_int(dlti_context *ctx, const dlti_type *t, const sd
     const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, &inner);
     free(text);
     if (!a && (inner.code == DLTI_ERROR_NOMEM || inner.code == DLTI_ERROR_LIMIT))
-        dlti_error_set_at(err, inner.code, source, n->line, n->column, "%s", inner.text);
+        bs_error_set_at(err, inner.code, source, n->line, n->column, "%s", inner.text);
     else if (!a)
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "value %s does not fit !%s", n->u.text, type_name(t));
     return a;
 }
@@ -349,14 +349,14 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
                                             !(n->len > 1 && s[1] == 'x'))) {
         errno = 0;
         if (!decimal_fast(s, n->len, &v))
-            v = dlti_strtod(s, NULL);
+            v = bs_strtod(s, NULL);
         if (isinf(v)) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "value %s does not fit !%s", s, type_name(t));
             return NULL;
         }
     } else {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                  "'%s' is not a number for !%s", s, type_name(t));
         return NULL;
     }
@@ -364,13 +364,13 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
      * overflow and signs of the narrow formats). */
     const char *why = dlti_type_float_loss(t, v);
     if (why) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                           "value %s does not fit !%s (%s)", s, type_name(t), why);
         return NULL;
     }
     const dlti_attr *a = dlti_float_new(ctx, t, v, err);
     if (!a)
-        dlti_error_place(err, source, (n)->line, (n)->column);
+        bs_error_place(err, source, (n)->line, (n)->column);
     return a;
 }
 
@@ -395,7 +395,7 @@ int sd_string_check(dlti_context *ctx, sd_types *tc, const sd_node *n, const cha
         }
     if (len <= max)
         return 0;
-    dlti_error_set_at(err, DLTI_ERROR_LIMIT, source, n->line, n->column,
+    bs_error_set_at(err, DLTI_ERROR_LIMIT, source, n->line, n->column,
              "string longer than the limit of %zu bytes (as an MLIR string literal, escapes "
              "included)", max);
     return -1;
@@ -425,7 +425,7 @@ static const dlti_attr *resolve_plain(dlti_context *ctx, sd_types *tc, const sd_
         uint64_t mag;
         if (!parse_magnitude(n->u.text, n->len, &neg, &mag) ||
             (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "integer %s does not fit i64: tag it (!ui64, !i128) or quote it", n->u.text);
             return NULL;
         }
@@ -457,7 +457,7 @@ const dlti_attr *sd_parse_mlir_value(dlti_context *ctx, const char *text, size_t
     const dlti_attr *a = dlti_attr_parse(ctx, wrapped, len + 2, source, err);
     free(wrapped);
     if (a && (dlti_attr_get_kind(a) != DLTI_ATTR_ARRAY || dlti_attr_size(a) != 1)) {
-        dlti_error_set(err, DLTI_ERROR_SYNTAX, "expected one attribute");
+        bs_error_set(err, DLTI_ERROR_SYNTAX, "expected one attribute");
         return NULL;
     }
     if (!a && err && err->line == 1 && err->column > 1)
@@ -470,7 +470,7 @@ const dlti_attr *sd_module_dl_spec(dlti_context *ctx, const dlti_attr *a, dlti_e
     size_t n = dlti_attr_size(a);
     dlti_entry *entries = malloc((n ? n : 1) * sizeof(*entries));
     if (!entries) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
@@ -489,7 +489,7 @@ static const dlti_attr *parse_mlir(dlti_context *ctx, const sd_node *n, const ch
     dlti_error_t inner;
     const dlti_attr *a = sd_parse_mlir_value(ctx, n->u.text, n->len, source, &inner);
     if (!a)
-        dlti_error_set_at(err, inner.code, source, n->line, n->column,
+        bs_error_set_at(err, inner.code, source, n->line, n->column,
                  "in !mlir value (column %d of the value): %s", inner.column, inner.text);
     return a;
 }
@@ -506,7 +506,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         return string_attr(ctx, tc, n, source, err);
     if (strcmp(tag, SD_TAG_NULL) == 0) {
         if (!is_null_text(n->u.text, n->len)) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "'%s' is not a null for !!null", n->u.text);
             return NULL;
         }
@@ -516,7 +516,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     if (strcmp(tag, SD_TAG_BOOL) == 0) {
         int v = bool_text(n->u.text, n->len);
         if (v < 0) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "'%s' is not a boolean for !!bool (true or false)", n->u.text);
             return NULL;
         }
@@ -524,7 +524,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
     }
     if (strcmp(tag, SD_TAG_INT) == 0) {
         if (!is_int_text(n->u.text, n->len)) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                      "'%s' is not an integer for !!int", n->u.text);
             return NULL;
         }
@@ -547,13 +547,13 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         terr.code = DLTI_OK;
         const dlti_type *t = sd_type_parse(ctx, tc, tag + 1, strlen(tag + 1), &terr);
         if (!t && (terr.code == DLTI_ERROR_NOMEM || terr.code == DLTI_ERROR_LIMIT)) {
-            dlti_error_set_at(err, terr.code, source, n->line, n->column, "%s", terr.text);
+            bs_error_set_at(err, terr.code, source, n->line, n->column, "%s", terr.text);
             return NULL;
         }
         dlti_type_kind k = t ? dlti_type_get_kind(t) : DLTI_TYPE_NONE;
         if (t && (k == DLTI_TYPE_INTEGER || k == DLTI_TYPE_INDEX)) {
             if (!is_int_text(n->u.text, n->len)) {
-                dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+                bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                          "'%s' is not an integer for %s", n->u.text, tag);
                 return NULL;
             }
@@ -562,7 +562,7 @@ const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *
         if (t && k == DLTI_TYPE_FLOAT)
             return make_float(ctx, t, n, source, err);
     }
-    dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+    bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
              "unknown tag '%s' (see docs/yaml.md for the tags sysdesc knows)", tag);
     return NULL;
 }
@@ -607,13 +607,13 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
     terr.code = DLTI_OK;
     const dlti_type *t = sd_type_parse(ctx, tc, tname, strlen(tname), &terr);
     if (!t && (terr.code == DLTI_ERROR_NOMEM || terr.code == DLTI_ERROR_LIMIT)) {
-        dlti_error_set_at(err, terr.code, source, n->line, n->column, "%s", terr.text);
+        bs_error_set_at(err, terr.code, source, n->line, n->column, "%s", terr.text);
         return NULL;
     }
     dlti_type_kind k = t ? dlti_type_get_kind(t) : DLTI_TYPE_NONE;
     if (!t || !((k == DLTI_TYPE_INTEGER && dlti_type_int_width(t) <= 64) ||
                 (k == DLTI_TYPE_FLOAT && dlti_type_float_width(t) <= 64))) {
-        dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
+        bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
                           "unknown tag '%s' on a sequence (%sT [...] needs an integer type of at "
                           "most 64 bits or a float type up to f64)",
                           n->tag, SD_TAG_DENSE);
@@ -622,23 +622,23 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
     char elem_tag[48];
     snprintf(elem_tag, sizeof(elem_tag), "!%s", tname);
     bool i1 = k == DLTI_TYPE_INTEGER && dlti_type_int_width(t) == 1;
-    dlti_buf b = {0};
-    dlti_buf_printf(&b, "array<%s", tname);
+    bs_buf b = {0};
+    bs_buf_printf(&b, "array<%s", tname);
     for (size_t i = 0; i < n->len; i++) {
         const sd_node *e = n->u.items[i];
         if (e->kind != SD_SCALAR || e->tag || !e->plain) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
                               "an element of %s is a plain number%s", n->tag,
                               i1 ? " or true/false" : "");
             goto fail;
         }
-        dlti_buf_puts(&b, i ? ", " : ": ");
+        bs_buf_puts(&b, i ? ", " : ": ");
         if (i1 && (bool_text(e->u.text, e->len) >= 0)) {
-            dlti_buf_puts(&b, bool_text(e->u.text, e->len) ? "true" : "false");
+            bs_buf_puts(&b, bool_text(e->u.text, e->len) ? "true" : "false");
             continue;
         }
         if (is_null_text(e->u.text, e->len)) {
-            dlti_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
+            bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
                               "null in a sequence: an array element needs a value");
             goto fail;
         }
@@ -649,7 +649,7 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
         if (!a)
             goto fail;
         if (k == DLTI_TYPE_FLOAT && mlir_float_text(e->u.text, e->len)) {
-            dlti_buf_put(&b, e->u.text, e->len);
+            bs_buf_put(&b, e->u.text, e->len);
             continue;
         }
         size_t len;
@@ -657,10 +657,10 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
         if (!text)
             goto nomem;
         char *colon = strstr(text, " : ");
-        dlti_buf_put(&b, text, colon ? (size_t)(colon - text) : len);
+        bs_buf_put(&b, text, colon ? (size_t)(colon - text) : len);
         free(text);
     }
-    dlti_buf_puts(&b, ">");
+    bs_buf_puts(&b, ">");
     char *text = sd_buf_finish(&b, NULL);
     if (!text) {
         sd_nomem(ctx, err, source);
@@ -670,7 +670,7 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
     const dlti_attr *a = dlti_attr_parse(ctx, text, strlen(text), source, &inner);
     free(text);
     if (!a)
-        dlti_error_set_at(err, inner.code, source, n->line, n->column, "%s: %s", n->tag,
+        bs_error_set_at(err, inner.code, source, n->line, n->column, "%s: %s", n->tag,
                           inner.text);
     return a;
 nomem:

@@ -83,7 +83,7 @@ typedef struct stream {
     struct walk *walk;      /* replay's stack */
     size_t walk_cap;
     sd_tree kept;           /* anchored nodes and dense arrays */
-    dlti_arena texts;       /* type keys' text */
+    bs_arena texts;       /* type keys' text */
     dlti_error_t *err;      /* syntax, limits, memory: the parse stops */
     dlti_error_t scratch;   /* what a rule reports, before it is weighed */
     dlti_error_t first;     /* the error that comes first so far */
@@ -140,7 +140,7 @@ static int nomem(stream *s)
 static int push(stream *s, const sd_node *n, uint8_t role, dlti_attr_kind kind)
 {
     if (s->nframes == s->frames_cap &&
-        dlti_grow((void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames)))
+        bs_grow((void **)&s->frames, &s->frames_cap, s->nframes + 1, sizeof(*s->frames)))
         return nomem(s);
     s->frames[s->nframes++] = (sframe){
         .role = role, .want_key = true, .kind = kind, .line = n->line, .column = n->column,
@@ -157,9 +157,9 @@ static int skip(stream *s, const sd_node *n)
 static int room(stream *s, size_t n)
 {
     if (n > s->entries_cap &&
-        dlti_grow((void **)&s->entries, &s->entries_cap, n, sizeof(*s->entries)))
+        bs_grow((void **)&s->entries, &s->entries_cap, n, sizeof(*s->entries)))
         return nomem(s);
-    if (n > s->meta_cap && dlti_grow((void **)&s->meta, &s->meta_cap, n, sizeof(*s->meta)))
+    if (n > s->meta_cap && bs_grow((void **)&s->meta, &s->meta_cap, n, sizeof(*s->meta)))
         return nomem(s);
     return 0;
 }
@@ -232,7 +232,7 @@ static int on_key(stream *s, sframe *p, const sd_node *k)
             return -1;
     emeta *m = &s->meta[s->nentries];
     *m = (emeta){.line = k->line, .column = k->column, .at = NO_MATCH};
-    if (k->tag && !(m->text = dlti_arena_memdup(&s->texts, k->u.text, k->len + 1)))
+    if (k->tag && !(m->text = bs_arena_memdup(&s->texts, k->u.text, k->len + 1)))
         return nomem(s);
     s->entries[s->nentries++] = (dlti_entry){key, NULL};
     p->pending = V_PLAIN;
@@ -273,7 +273,7 @@ static int repeats(stream *s, const sframe *f)
     if (r <= 0)
         return r < 0 ? nomem(s) : 0;
     const emeta *k = &s->meta[own + dup], *k0 = &s->meta[own + first];
-    dlti_error_set_at(&s->scratch, DLTI_ERROR_SYNTAX, s->source, k->line, k->column,
+    bs_error_set_at(&s->scratch, DLTI_ERROR_SYNTAX, s->source, k->line, k->column,
                       "duplicate key '%s' (first at line %d, column %d)",
                       k->text ? k->text : dlti_key_str(s->entries[own + dup].key, NULL),
                       k0->line, k0->column);
@@ -293,12 +293,12 @@ static int deliver(stream *s, const dlti_attr *value, const sd_node *n)
     sframe *p = &s->frames[s->nframes - 1];
     if (p->role == R_SEQ) {
         if (!value) {
-            dlti_error_set_at(&s->scratch, DLTI_ERROR_SYNTAX, s->source, n->line, n->column,
+            bs_error_set_at(&s->scratch, DLTI_ERROR_SYNTAX, s->source, n->line, n->column,
                               "null in a sequence: an array element needs a value");
             return value_error(s);
         }
         if (s->nelems == s->elems_cap &&
-            dlti_grow((void **)&s->elems, &s->elems_cap, s->nelems + 1, sizeof(*s->elems)))
+            bs_grow((void **)&s->elems, &s->elems_cap, s->nelems + 1, sizeof(*s->elems)))
             return nomem(s);
         s->elems[s->nelems++] = value;
         return 0;
@@ -459,7 +459,7 @@ static const dlti_attr *build_mapping(stream *s, const sframe *f)
     }
     size_t n = kept - f->start;
     if (f->role == R_SYSTEM && n == 0) {
-        dlti_error_set_at(&s->scratch, DLTI_ERROR_VERIFY, s->source, f->line, f->column,
+        bs_error_set_at(&s->scratch, DLTI_ERROR_VERIFY, s->source, f->line, f->column,
                           "a system needs at least one device");
         return NULL;
     }
@@ -474,7 +474,7 @@ static const dlti_attr *build_mapping(stream *s, const sframe *f)
         a = dlti_container_new(s->ctx, f->kind, e + f->start, n, &s->scratch);
     }
     if (!a)
-        dlti_error_place(&s->scratch, s->source, f->line, f->column);
+        bs_error_place(&s->scratch, s->source, f->line, f->column);
     return a;
 }
 
@@ -498,7 +498,7 @@ static int on_end(stream *s, const sd_node *done)
         if (f.role == R_SEQ) {
             a = dlti_array_build(s->ctx, s->elems + f.start, s->nelems - f.start, &s->scratch);
             if (!a)
-                dlti_error_place(&s->scratch, s->source, f.line, f.column);
+                bs_error_place(&s->scratch, s->source, f.line, f.column);
         } else if (f.role == R_DENSE) {
             a = sd_dense_array(s->ctx, s->types, done, s->source, &s->scratch);
         } else if (!(a = build_mapping(s, &f)) && !f.nbase && !f.dropped &&
@@ -533,7 +533,7 @@ static int replay(stream *s, const sd_node *root)
     if (root->kind == SD_SCALAR)
         return 0;
     size_t depth = 0;
-    if (dlti_grow((void **)&s->walk, &s->walk_cap, 1, sizeof(*s->walk)))
+    if (bs_grow((void **)&s->walk, &s->walk_cap, 1, sizeof(*s->walk)))
         return nomem(s);
     s->walk[depth++] = (struct walk){root, 0};
     while (depth) {
@@ -551,7 +551,7 @@ static int replay(stream *s, const sd_node *root)
         if (c->kind == SD_SCALAR)
             continue;
         if (depth == s->walk_cap &&
-            dlti_grow((void **)&s->walk, &s->walk_cap, depth + 1, sizeof(*s->walk)))
+            bs_grow((void **)&s->walk, &s->walk_cap, depth + 1, sizeof(*s->walk)))
             return nomem(s);
         s->walk[depth++] = (struct walk){c, 0};
     }
@@ -604,7 +604,7 @@ static void stream_free(stream *s)
     free(s->elems);
     free(s->walk);
     sd_tree_free(&s->kept);
-    dlti_arena_release(&s->texts);
+    bs_arena_release(&s->texts);
 }
 
 int sd_yaml_build(const sd_file *f, const char *text, size_t len, sysdesc_system *out,

@@ -36,7 +36,7 @@ static int nomem(builder *b)
 /* libyaml NUL-terminates every tag, anchor and value: copies keep the NUL. */
 static const char *arena_copy(builder *b, const char *s, size_t len)
 {
-    return dlti_arena_memdup(&b->doc.arena, s, len + 1);
+    return bs_arena_memdup(&b->doc.arena, s, len + 1);
 }
 
 static anchor_slot *anchor_find(builder *b, const char *name)
@@ -44,7 +44,7 @@ static anchor_slot *anchor_find(builder *b, const char *name)
     if (!b->anchors_cap)
         return NULL;
     size_t mask = b->anchors_cap - 1;
-    for (size_t i = dlti_hash_bytes(name, strlen(name)) & mask;; i = (i + 1) & mask) {
+    for (size_t i = bs_hash_bytes(name, strlen(name)) & mask;; i = (i + 1) & mask) {
         if (!b->anchors[i].name || strcmp(b->anchors[i].name, name) == 0)
             return &b->anchors[i];
     }
@@ -85,7 +85,7 @@ static int push_child(builder *b, sd_node *n)
         b->doc.root = n;
         return 0;
     }
-    if (dlti_grow((void **)&b->children, &b->children_cap, b->nchildren + 1, sizeof(*b->children)))
+    if (bs_grow((void **)&b->children, &b->children_cap, b->nchildren + 1, sizeof(*b->children)))
         return nomem(b);
     b->children[b->nchildren++] = n;
     b->frames[b->nframes - 1].node->weight += n->weight;
@@ -94,7 +94,7 @@ static int push_child(builder *b, sd_node *n)
 
 int sd_tree_node(sd_tree *b, const sd_node *header, const char *anchor)
 {
-    sd_node *n = dlti_arena_alloc(&b->doc.arena, sizeof(*n));
+    sd_node *n = bs_arena_alloc(&b->doc.arena, sizeof(*n));
     if (!n)
         return nomem(b);
     *n = *header;
@@ -109,7 +109,7 @@ int sd_tree_node(sd_tree *b, const sd_node *header, const char *anchor)
             return -1;
         return push_child(b, n);
     }
-    if (dlti_grow((void **)&b->frames, &b->frames_cap, b->nframes + 1, sizeof(*b->frames)))
+    if (bs_grow((void **)&b->frames, &b->frames_cap, b->nframes + 1, sizeof(*b->frames)))
         return nomem(b);
     b->frames[b->nframes++] = (struct sd_tree_frame){n, b->nchildren, anchor};
     return 0;
@@ -121,7 +121,7 @@ int sd_tree_end(sd_tree *b, const sd_node **done)
     sd_node *n = f.node;
     size_t count = b->nchildren - f.first_child;
     n->len = n->kind == SD_MAPPING ? count / 2 : count;
-    n->u.items = dlti_arena_alloc(&b->doc.arena, (count ? count : 1) * sizeof(sd_node *));
+    n->u.items = bs_arena_alloc(&b->doc.arena, (count ? count : 1) * sizeof(sd_node *));
     if (!n->u.items)
         return nomem(b);
     if (count)
@@ -139,17 +139,17 @@ const sd_node *sd_tree_alias(sd_tree *b, const char *name, int line, int column)
     if (!s || !s->name) {
         for (size_t i = 0; i < b->nframes; i++)
             if (b->frames[i].anchor && strcmp(b->frames[i].anchor, name) == 0) {
-                dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
+                bs_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
                          "alias '*%s' refers to a node that contains it", name);
                 return NULL;
             }
-        dlti_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
+        bs_error_set_at(b->err, DLTI_ERROR_SYNTAX, b->source, line, column,
                  "undefined alias '*%s'", name);
         return NULL;
     }
     b->alias_nodes += s->node->weight;
     if (b->alias_nodes > b->opts->max_alias_nodes) {
-        dlti_error_set_at(b->err, DLTI_ERROR_LIMIT, b->source, line, column,
+        bs_error_set_at(b->err, DLTI_ERROR_LIMIT, b->source, line, column,
                  "aliases expand to more than the limit of %zu nodes", b->opts->max_alias_nodes);
         return NULL;
     }
@@ -210,6 +210,6 @@ int sd_doc_parse(sd_doc *doc, const char *text, size_t len, const char *source,
 
 void sd_doc_free(sd_doc *doc)
 {
-    dlti_arena_release(&doc->arena);
+    bs_arena_release(&doc->arena);
     doc->root = NULL;
 }

@@ -21,39 +21,39 @@ size_t sd_escaped_char(const char *s, size_t len)
     return 0;
 }
 
-void sd_buf_put_quoted(dlti_buf *b, const char *s, size_t len, const char *control_fmt)
+void sd_buf_put_quoted(bs_buf *b, const char *s, size_t len, const char *control_fmt)
 {
-    dlti_buf_putc(b, '"');
+    bs_buf_putc(b, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
-            dlti_buf_putc(b, '\\');
-            dlti_buf_putc(b, (char)c);
+            bs_buf_putc(b, '\\');
+            bs_buf_putc(b, (char)c);
         } else if (c == '\n') {
-            dlti_buf_puts(b, "\\n");
+            bs_buf_puts(b, "\\n");
         } else if (c == '\t') {
-            dlti_buf_puts(b, "\\t");
+            bs_buf_puts(b, "\\t");
         } else if (c < 0x20 || c == 0x7f) {
-            dlti_buf_printf(b, control_fmt, c);
+            bs_buf_printf(b, control_fmt, c);
         } else if (c >= 0xC2 && i + 1 < len && sd_escaped_char(s + i, len - i)) {
             /* Escaped (\u, which both YAML and JSON read), they read back
              * as themselves: see sd_escaped_char(). */
             unsigned cp = c == 0xC2 ? (unsigned char)s[i + 1]
                                     : ((c & 0x0Fu) << 12) | (((unsigned char)s[i + 1] & 0x3Fu) << 6) |
                                           ((unsigned char)s[i + 2] & 0x3Fu);
-            dlti_buf_printf(b, "\\u%04X", cp);
+            bs_buf_printf(b, "\\u%04X", cp);
             i += c == 0xC2 ? 1 : 2;
         } else {
-            dlti_buf_putc(b, (char)c);
+            bs_buf_putc(b, (char)c);
         }
     }
-    dlti_buf_putc(b, '"');
+    bs_buf_putc(b, '"');
 }
 
-char *sd_buf_finish(dlti_buf *b, size_t *len)
+char *sd_buf_finish(bs_buf *b, size_t *len)
 {
     if (!b->failed && !b->data)
-        dlti_buf_put(b, "", 0);
+        bs_buf_put(b, "", 0);
     if (b->failed) {
         free(b->data);
         b->data = NULL;
@@ -67,8 +67,8 @@ char *sd_buf_finish(dlti_buf *b, size_t *len)
 void sd_format_double(char *out, size_t size, double v)
 {
     for (int prec = 15; prec <= 17; prec++) {
-        dlti_snprintf(out, size, "%.*g", prec, v);
-        if (dlti_strtod(out, NULL) == v)
+        bs_snprintf(out, size, "%.*g", prec, v);
+        if (bs_strtod(out, NULL) == v)
             return;
     }
 }

@@ -91,14 +91,14 @@ const char *dlti_scope_op_name(const dlti_scope *scope);
 
 /* Appends the canonical printing of `attr`; elide says whether an i64/f64
  * type may be left out (array elements). */
-void dlti_print_attr(dlti_buf *b, const dlti_attr *attr, bool elide);
+void dlti_print_attr(bs_buf *b, const dlti_attr *attr, bool elide);
 /* Appends `len` bytes as an MLIR string literal: quoted, escaped as MLIR
  * escapes them. */
-void dlti_print_string(dlti_buf *b, const char *s, size_t len);
+void dlti_print_string(bs_buf *b, const char *s, size_t len);
 /* print_pretty.c: a DLTI container one entry a line, nested ones indented
  * `indent` levels (two spaces each) and more; other attributes as
  * dlti_print_attr prints them. */
-void dlti_print_attr_pretty(dlti_buf *b, const dlti_attr *attr, int indent);
+void dlti_print_attr_pretty(bs_buf *b, const dlti_attr *attr, int indent);
 /* The MLIR text of a module (or, `bare`, of its attributes alone) holding
  * the `n` attributes `values[i]` named `names[i]`, printed as
  * dlti_scope_print_flags() prints a scope with `flags`: malloc'ed, `*len`

@@ -39,7 +39,7 @@ static double read_cpu_max(const char *path)
     if (pb_read_file(path, buf, sizeof(buf)) != 0 || !isdigit((unsigned char)buf[0]))
         return -1;
     char *end;
-    double quota = dlti_strtod(buf, &end), period = dlti_strtod(end, NULL);
+    double quota = bs_strtod(buf, &end), period = bs_strtod(end, NULL);
     return quota > 0 && period > 0 ? quota / period : -1;
 }
 
@@ -50,12 +50,12 @@ static double read_cfs_quota(const char *path)
     char buf[64], period_path[1300];
     if (pb_read_file(path, buf, sizeof(buf)) != 0 || !isdigit((unsigned char)buf[0]))
         return -1;
-    double quota = dlti_strtod(buf, NULL);
+    double quota = bs_strtod(buf, NULL);
     snprintf(period_path, sizeof(period_path), "%.*s/cpu.cfs_period_us",
              (int)(strrchr(path, '/') - path), path);
     if (pb_read_file(period_path, buf, sizeof(buf)) != 0)
         return -1;
-    double period = dlti_strtod(buf, NULL);
+    double period = bs_strtod(buf, NULL);
     return quota > 0 && period > 0 ? quota / period : -1;
 }
 

@@ -216,7 +216,7 @@ typedef struct cc_ask {
     bool found;       /* a file to ask */
     const char *absent; /* when not found: the source line that says so */
     bool pending;     /* not served by the cache: it is run */
-    dlti_buf key;
+    bs_buf key;
     char why[PB_RT_WHY];
 } cc_ask;
 
@@ -235,7 +235,7 @@ static void cc_prepare(cc_ask *a)
         return;
     }
     a->found = true;
-    dlti_buf_printf(&a->key, "compiler answer 1\nsysdesc %s\n%s %s %s\nuarch %s\n",
+    bs_buf_printf(&a->key, "compiler answer 1\nsysdesc %s\n%s %s %s\nuarch %s\n",
                     SYSDESC_VERSION_STRING, a->clang ? "clang" : "gcc", cc->path, id,
                     a->u->name);
     const dlti_attr *entry = NULL;
@@ -271,10 +271,10 @@ static bool cc_finish(cc_ask *a)
     }
     if (a->pending && cc->accepted && !a->key.failed &&
         run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
-        dlti_buf f = {0};
-        dlti_buf_puts(&f, "\"version\" = ");
+        bs_buf f = {0};
+        bs_buf_puts(&f, "\"version\" = ");
         dlti_print_string(&f, cc->version, strlen(cc->version));
-        dlti_buf_puts(&f, ", \"flags\" = ");
+        bs_buf_puts(&f, ", \"flags\" = ");
         dlti_print_string(&f, cc->accepted->flags, strlen(cc->accepted->flags));
         if (!f.failed)
             pb_cache_store(run, "compiler", a->key.data, f.data, f.len);
@@ -343,7 +343,7 @@ typedef struct llc_ask {
     pb_llvm_checked *out;
     bool found, pending, asked;
     char absent[300]; /* when not found: the source line that says so */
-    dlti_buf key;
+    bs_buf key;
     char why[PB_RT_WHY];
 } llc_ask;
 
@@ -367,7 +367,7 @@ static void llc_prepare(llc_ask *a)
     }
     a->found = true;
     a->want = a->llvm ? a->llvm : u->llvm;
-    dlti_buf_printf(&a->key, "llvm answer 1\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
+    bs_buf_printf(&a->key, "llvm answer 1\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
                     SYSDESC_VERSION_STRING, out->path, id, triple, u->name, a->want);
     const dlti_attr *entry = NULL;
     if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
@@ -413,10 +413,10 @@ static bool llc_finish(llc_ask *a)
         return false;
     }
     if (a->asked && !a->key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
-        dlti_buf f = {0};
-        dlti_buf_puts(&f, "\"version\" = ");
+        bs_buf f = {0};
+        bs_buf_puts(&f, "\"version\" = ");
         dlti_print_string(&f, out->version, strlen(out->version));
-        dlti_buf_puts(&f, ", \"cpu\" = ");
+        bs_buf_puts(&f, ", \"cpu\" = ");
         dlti_print_string(&f, out->cpu ? out->cpu : "", out->cpu ? strlen(out->cpu) : 0);
         if (!f.failed)
             pb_cache_store(run, "compiler", a->key.data, f.data, f.len);

@@ -483,7 +483,7 @@ static int renumber(pb_run *run, vgpu *v, size_t n, const family_state *fam, vgp
     pb_map devices;
     pb_init(&devices);
     if (!gpus) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     bool emitted = false;
@@ -533,7 +533,7 @@ int pb_probe_gpu_allocation(pb_run *run, dlti_error_t *err)
     family_state *fam = calloc(NFAM, sizeof(*fam));
     int rc = -1;
     if (!v || !a || !b || !fam) {
-        dlti_nomem(err);
+        bs_nomem(err);
         goto out;
     }
     size_t k = 0;

@@ -104,9 +104,9 @@ static void size_text(char *out, size_t size, int64_t bytes)
 {
     const double mib = 1024.0 * 1024.0, gib = mib * 1024.0;
     if ((double)bytes >= gib)
-        dlti_snprintf(out, size, "%.1f GiB", (double)bytes / gib);
+        bs_snprintf(out, size, "%.1f GiB", (double)bytes / gib);
     else
-        dlti_snprintf(out, size, "%.1f MiB", (double)bytes / mib);
+        bs_snprintf(out, size, "%.1f MiB", (double)bytes / mib);
 }
 
 /* The OS's figures beside hwloc's.  hwloc's NUMA nodes can miss memory
@@ -128,7 +128,7 @@ static void add_os_memory(pb_run *run, pb_map *m, const pb_memory *mem)
             char n[32], o[32], note[256];
             size_text(n, sizeof n, numa);
             size_text(o, sizeof o, os);
-            dlti_snprintf(note, sizeof note,
+            bs_snprintf(note, sizeof note,
                           "hwloc's NUMA nodes: %s, %s /proc/meminfo MemTotal's %s "
                           "(os_total_in_bytes), which total_in_bytes follows",
                           n, numa < os ? "less than" : "more than", o);

@@ -295,7 +295,7 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
     if (!spec || (!accel && !pb_gpu_add(run, g.id, pci ? &pi : NULL))) {
         if (spec)
-            dlti_nomem(err);
+            bs_nomem(err);
         return -1;
     }
     pb_add(ctx, &run->devices, g.id, spec);
@@ -304,7 +304,7 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
 
 pb_gpu *pb_gpu_add(pb_run *run, const char *id, const sysdesc_pci_info *pci)
 {
-    if (dlti_grow((void **)&run->gpus, &run->capgpus, run->ngpus + 1, sizeof(*run->gpus)) != 0)
+    if (bs_grow((void **)&run->gpus, &run->capgpus, run->ngpus + 1, sizeof(*run->gpus)) != 0)
         return NULL;
     pb_gpu *g = &run->gpus[run->ngpus++];
     memset(g, 0, sizeof(*g));
@@ -325,7 +325,7 @@ static int fill_device(pb_run *run, size_t at, sysdesc_pci_info *pci, dlti_error
     if (run->opts->pci_match(run->opts->pci_match_user, run->ctx, pci, &spec, err) != 0)
         return -1;
     if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "the PCI match hook returned no target_device_spec for %s", id);
         return -1;
     }
@@ -426,7 +426,7 @@ static int add_pci_devices(pb_run *run, pci_kind kind, int *count, dlti_error_t 
         return 0;
     hwloc_obj_t *pci = malloc(n * sizeof(*pci));
     if (!pci) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     n = 0;

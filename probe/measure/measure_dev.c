@@ -25,7 +25,7 @@ int md_fail(md_dev *d, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(d->why, sizeof(d->why), fmt, ap);
+    bs_vsnprintf(d->why, sizeof(d->why), fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -83,7 +83,7 @@ static void add_skip(md_run *m, const char *name, const char *fmt, ...)
     s->name = name;
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(s->why, sizeof(s->why), fmt, ap);
+    bs_vsnprintf(s->why, sizeof(s->why), fmt, ap);
     va_end(ap);
 }
 
@@ -92,7 +92,7 @@ static void progress(md_run *m, const char *what)
     if (m->progress_fd < 0)
         return;
     char line[128];
-    int n = dlti_snprintf(line, sizeof(line), "%.3f %s\n", (double)m->step / m->nsteps, what);
+    int n = bs_snprintf(line, sizeof(line), "%.3f %s\n", (double)m->step / m->nsteps, what);
     if (n > 0 && write(m->progress_fd, line, (size_t)n) < 0) {
         /* the parent stopped listening: the answer still goes out */
     }
@@ -536,7 +536,7 @@ static const dlti_attr *measured_map(dlti_context *ctx, md_run *m, double second
 {
     const md_target *t = m->t;
     char method[900], date[32];
-    dlti_snprintf(method, sizeof(method),
+    bs_snprintf(method, sizeof(method),
              "sysdesc measure --device (%s) through %s: each value the best of up to %d "
              "launches timed by the runtime (at least 3, fewer where they would take over %g "
              "ms), %u work-items a work-group; bandwidth = bytes the kernel loads and stores "

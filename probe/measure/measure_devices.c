@@ -106,7 +106,7 @@ static void host_progress(void *user, const char *step, double done)
 static void child_progress(void *user, size_t job, const char *line)
 {
     char *end;
-    double f = dlti_strtod(line, &end);
+    double f = bs_strtod(line, &end);
     (void)job;
     if (end != line && *end == ' ' && f >= 0 && f <= 1)
         progress(user, end + 1, f);
@@ -126,7 +126,7 @@ static const dlti_attr *set_at(state *st, const dlti_attr *spec, const char *id,
     }
     for (size_t i = 0; i < n; i++)
         if (!keys[i]) {
-            dlti_nomem(err);
+            bs_nomem(err);
             return NULL;
         }
     return dlti_container_set_path(st->ctx, spec, keys, n, value, err);
@@ -141,7 +141,7 @@ static const dlti_attr *set_source(state *st, const dlti_attr *spec, const char 
                         dlti_key_string(st->ctx, "source", 6),
                         dlti_key_string(st->ctx, where, strlen(where))};
     if (!v || !keys[0] || !keys[1] || !keys[2]) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     return dlti_container_set_path(st->ctx, spec, keys, 3, v, err);
@@ -269,7 +269,7 @@ static const dlti_attr *run_job(state *st, const dlti_attr *spec, job *j, dlti_e
     progress(st, "starting", 0);
     if (pb_child_run(md_measure_child, &arg, 1, timeout, "its measurement", child_progress, st,
                      &text, why) != 0) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     st->unit++;
@@ -440,7 +440,7 @@ const dlti_attr *sysdesc_measure_devices(dlti_context *ctx, const dlti_attr *sys
         *failed = 0;
     if (!ctx || !system_spec || dlti_attr_get_kind(system_spec) != DLTI_ATTR_SYSTEM_SPEC ||
         (n && !device_ids) || opts->mode > SYSDESC_MEASURE_FULL) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "measure: needs a context, a #dlti.target_system_spec and a valid mode");
         return NULL;
     }
@@ -449,7 +449,7 @@ const dlti_attr *sysdesc_measure_devices(dlti_context *ctx, const dlti_attr *sys
     size_t count = all ? dlti_attr_size(system_spec) : n;
     const char **ids = calloc(count ? count : 1, sizeof(*ids));
     if (!ids) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     state st = {.ctx = ctx, .opts = opts, .spec = system_spec};
@@ -462,7 +462,7 @@ const dlti_attr *sysdesc_measure_devices(dlti_context *ctx, const dlti_attr *sys
         if (!known && all)
             continue;
         if (!known) {
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+            bs_error_set(err, DLTI_ERROR_ARGUMENT,
                            "measure: the system has no CPU or GPU device \"%s\"", id ? id : "");
             free(ids);
             return NULL;

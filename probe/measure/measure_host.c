@@ -123,7 +123,7 @@ static void add_skip(plan *p, const char *name, const char *fmt, ...)
     snprintf(s->name, sizeof(s->name), "%s", name);
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(s->why, sizeof(s->why), fmt, ap);
+    bs_vsnprintf(s->why, sizeof(s->why), fmt, ap);
     va_end(ap);
 }
 
@@ -197,7 +197,7 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
         below_one = cap_one;
     }
     if (p->nlv == 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "measure: the CPU device has no cache size to measure "
                        "(cache.L1.size_in_bytes ...)%s%s",
                        p->nsk ? ": " : "", p->nsk ? p->sk[0].why : "");
@@ -270,7 +270,7 @@ static int plan_cpus(plan *p, dlti_error_t *err)
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) != 0) {
-        dlti_error_set(err, DLTI_ERROR_IO, "measure: sched_getaffinity failed");
+        bs_error_set(err, DLTI_ERROR_IO, "measure: sched_getaffinity failed");
         return -1;
     }
     unsigned max = p->opts->max_threads;
@@ -278,7 +278,7 @@ static int plan_cpus(plan *p, dlti_error_t *err)
         if (CPU_ISSET(c, &set) && (max == 0 || (unsigned)p->ncpu < max))
             p->cpus[p->ncpu++] = c;
     if (p->ncpu == 0) {
-        dlti_error_set(err, DLTI_ERROR_IO, "measure: no CPU is allowed");
+        bs_error_set(err, DLTI_ERROR_IO, "measure: no CPU is allowed");
         return -1;
     }
     return 0;
@@ -314,7 +314,7 @@ static int run(plan *p, mk_kind kind, size_t bytes, int threads, const char *wha
     if (mk_team_run(&r, err) != 0)
         return -1;
     if (!(r.worst > 0)) {
-        dlti_error_set(err, DLTI_ERROR_IO, "measure: %s %s: the clock did not advance in a sample",
+        bs_error_set(err, DLTI_ERROR_IO, "measure: %s %s: the clock did not advance in a sample",
                        name, what);
         return -1;
     }
@@ -344,7 +344,7 @@ static void note(level *l, const char *fmt, ...)
     }
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(l->bounded + used, sizeof(l->bounded) - used, fmt, ap);
+    bs_vsnprintf(l->bounded + used, sizeof(l->bounded) - used, fmt, ap);
     va_end(ap);
 }
 
@@ -583,13 +583,13 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
         opts = &defaults;
     if (!ctx || !cpu_device || dlti_attr_get_kind(cpu_device) != DLTI_ATTR_DEVICE_SPEC ||
         opts->mode > SYSDESC_MEASURE_FULL) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "measure: needs a context, a CPU #dlti.target_device_spec and a valid mode");
         return NULL;
     }
     const char *other = other_machine(ctx, cpu_device);
     if (other) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "measure: the CPU device describes another machine (%.300s); measure "
                        "runs here, sized by this machine's caches: unset HWLOC_XMLFILE, or set "
                        "HWLOC_THISSYSTEM=1 if the file is this machine's own topology",
@@ -598,7 +598,7 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
     }
     plan *p = calloc(1, sizeof(*p));
     if (!p) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "measure: out of memory");
+        bs_error_set(err, DLTI_ERROR_NOMEM, "measure: out of memory");
         return NULL;
     }
     p->opts = opts;
@@ -682,7 +682,7 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
 
     /* The map, provenance first. */
     char method[1200], date[32], version[32];
-    dlti_snprintf(method, sizeof(method),
+    bs_snprintf(method, sizeof(method),
              "sysdesc measure (%s): each value the median of up to %d samples of ~%g ms (at "
              "least 3, fewer where they would take over %g ms; working sets at most %zu MiB a "
              "thread), its best sample under best, (max - min) / median under spread, the "
@@ -756,19 +756,19 @@ const dlti_attr *sysdesc_measure_attach(dlti_context *ctx, const dlti_attr *syst
 {
     if (!ctx || !system_spec || !device_id || !measured ||
         dlti_attr_get_kind(system_spec) != DLTI_ATTR_SYSTEM_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: needs a system spec, a device id and "
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: needs a system spec, a device id and "
                                                  "a measured map");
         return NULL;
     }
     dlti_key id = dlti_key_string(ctx, device_id, strlen(device_id));
     dlti_key mk = dlti_key_string(ctx, "measured", 8);
     if (!id || !mk) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return NULL;
     }
     const dlti_attr *dev = dlti_attr_lookup(system_spec, id);
     if (!dev || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: the system has no device \"%s\"",
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: the system has no device \"%s\"",
                        device_id);
         return NULL;
     }

@@ -109,7 +109,7 @@ static int one_pass(sweep_job *j, void **base, uint64_t seed, double *ns)
         /* Warm-up; a small chain walked whole must come back to the start. */
         if (lines <= WALK_WHOLE) {
             if (mk_chase(&base[0], lines) != (void *)&base[0]) {
-                dlti_error_set(&j->err, DLTI_ERROR_VERIFY,
+                bs_error_set(&j->err, DLTI_ERROR_VERIFY,
                                "measure: the latency sweep's chain is not one cycle of %zu "
                                "lines",
                                lines);
@@ -136,7 +136,7 @@ static int one_pass(sweep_job *j, void **base, uint64_t seed, double *ns)
         qsort(v, (size_t)j->samples, sizeof(double), cmp_double);
         ns[i] = v[j->samples / 2];
         if (!holds(base, lines, p)) {
-            dlti_error_set(&j->err, DLTI_ERROR_VERIFY, "measure: the latency sweep left its chain");
+            bs_error_set(&j->err, DLTI_ERROR_VERIFY, "measure: the latency sweep left its chain");
             return -1;
         }
     }
@@ -162,7 +162,7 @@ static void *sweep_thread(void *arg)
     void **base = aligned_alloc(align, size);
     double (*ns)[MK_SWEEP_MAX] = calloc((size_t)j->passes, sizeof(*ns));
     if (!base || !ns) {
-        dlti_error_set(&j->err, DLTI_ERROR_NOMEM,
+        bs_error_set(&j->err, DLTI_ERROR_NOMEM,
                        "measure: out of memory for the latency sweep (%zu bytes)", size);
         goto out;
     }
@@ -193,7 +193,7 @@ int mk_sweep_run(mk_sweep *s, size_t from, size_t to, int cpu, double sample_s, 
                  int passes, dlti_error_t *err)
 {
     if (from < 2 * LINE || to < from || samples < 1 || passes < 1 || !(sample_s > 0)) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: a latency sweep from %zu to %zu bytes",
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: a latency sweep from %zu to %zu bytes",
                        from, to);
         return -1;
     }
@@ -202,13 +202,13 @@ int mk_sweep_run(mk_sweep *s, size_t from, size_t to, int cpu, double sample_s, 
     if (passes > MAX_PASSES)
         passes = MAX_PASSES;
     if (plan_sizes(s, from, to) == 0) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: a latency sweep of no working set");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: a latency sweep of no working set");
         return -1;
     }
     sweep_job j = {.s = s, .sample_s = sample_s, .samples = samples, .passes = passes, .rc = -1};
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) {
-        dlti_error_set(err, DLTI_ERROR_IO, "measure: cannot start the latency sweep's thread");
+        bs_error_set(err, DLTI_ERROR_IO, "measure: cannot start the latency sweep's thread");
         return -1;
     }
     cpu_set_t set;
@@ -220,7 +220,7 @@ int mk_sweep_run(mk_sweep *s, size_t from, size_t to, int cpu, double sample_s, 
         pe = pthread_create(&th, &attr, sweep_thread, &j);
     pthread_attr_destroy(&attr);
     if (pe != 0) {
-        dlti_error_set(err, DLTI_ERROR_IO,
+        bs_error_set(err, DLTI_ERROR_IO,
                        "measure: cannot start the latency sweep's thread on CPU %d: %s", cpu,
                        strerror(pe));
         return -1;

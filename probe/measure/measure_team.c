@@ -58,11 +58,11 @@ static void fail(team *tm, dlti_error_code code, const char *fmt, ...)
     char text[512];
     va_list ap;
     va_start(ap, fmt);
-    dlti_vsnprintf(text, sizeof(text), fmt, ap);
+    bs_vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
     pthread_mutex_lock(&tm->lock);
     if (!tm->failed)
-        dlti_error_set(&tm->err, code, "%s", text);
+        bs_error_set(&tm->err, code, "%s", text);
     tm->failed = true;
     pthread_mutex_unlock(&tm->lock);
 }
@@ -329,7 +329,7 @@ static double pass_work(const mk_run *r)
 int mk_team_run(mk_run *r, dlti_error_t *err)
 {
     if (r->nthreads < 1 || r->nthreads > 4096 || r->samples < 1 || r->samples > 1000) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "measure: bad thread or sample count");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: bad thread or sample count");
         return -1;
     }
     /* A working set smaller than the kernel's least would be measured as
@@ -339,7 +339,7 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
                    : r->kind == MK_CHASE ? MK_MIN_CHASE_BYTES
                                          : 0;
     if (r->bytes < least) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT,
+        bs_error_set(err, DLTI_ERROR_ARGUMENT,
                        "measure: a working set of %zu bytes is below the %zu bytes the %s "
                        "kernel holds a thread",
                        r->bytes, least,
@@ -359,7 +359,7 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
     double *rates = calloc(ns, sizeof(double));
     int rc = -1;
     if (!w || !tm.t0 || !tm.t1 || !tm.warm || !rates) {
-        dlti_error_set(err, DLTI_ERROR_NOMEM, "measure: out of memory");
+        bs_error_set(err, DLTI_ERROR_NOMEM, "measure: out of memory");
         goto done;
     }
     pthread_mutex_init(&tm.lock, NULL);
@@ -383,10 +383,10 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
     for (size_t i = 0; i < made; i++)
         pthread_join(w[i].th, NULL);
     if (made != nt) {
-        dlti_error_set(err, DLTI_ERROR_IO, "measure: cannot start %zu threads", nt);
+        bs_error_set(err, DLTI_ERROR_IO, "measure: cannot start %zu threads", nt);
     } else if (tm.failed) {
         /* Keep the kernel's name first: "measure: the triad kernel: ...". */
-        dlti_error_set(err, tm.err.code, "measure: %s", tm.err.text);
+        bs_error_set(err, tm.err.code, "measure: %s", tm.err.text);
     } else {
         double work_all = pass_work(r) * (double)nt * (double)tm.passes;
         ns = (size_t)tm.samples;
@@ -407,7 +407,7 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
         r->worst = rates[0];
         rc = r->best > 0 ? 0 : -1;
         if (rc)
-            dlti_error_set(err, DLTI_ERROR_IO, "measure: the clock did not advance");
+            bs_error_set(err, DLTI_ERROR_IO, "measure: the clock did not advance");
     }
     if (made == nt)
         pthread_barrier_destroy(&tm.bar);

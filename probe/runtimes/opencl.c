@@ -246,7 +246,7 @@ static int add_device(pb_run *run, const cl_api *cl, cl_device_id d, int ordinal
     char *ext = malloc(EXTENSIONS_SIZE);
     if (!ext) {
         pb_rt_free_device(&rd);
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     dev_str(cl, d, CL_DEVICE_EXTENSIONS, ext, EXTENSIONS_SIZE);

@@ -323,7 +323,7 @@ static int hsa_gpus(pb_run *run, const hsa_api *h, dlti_error_t *err)
         snprintf(driver, sizeof(driver), "HSA %u.%u", major, minor);
     agent_list *l = calloc(1, sizeof(*l));
     if (!l) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     l->h = h;

@@ -62,9 +62,9 @@ static const struct {
 };
 
 /* The kernel file `path` (/proc, /sys: small) hashed into a "file" line. */
-static void key_file(dlti_buf *key, const char *path, const char *text, size_t len)
+static void key_file(bs_buf *key, const char *path, const char *text, size_t len)
 {
-    dlti_buf_printf(key, "file %s %016llx\n", path, (unsigned long long)dlti_hash_bytes(text, len));
+    bs_buf_printf(key, "file %s %016llx\n", path, (unsigned long long)bs_hash_bytes(text, len));
 }
 
 /* Whether `driver` is the driver of a device of /proc/bus/pci/devices
@@ -79,12 +79,12 @@ static bool bound(const char *list, const char *driver)
 }
 
 /* The identity of each of key_files. */
-static void key_stats(dlti_buf *key)
+static void key_stats(bs_buf *key)
 {
     for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
         struct stat st;
         if (stat(key_files[i], &st) == 0)
-            dlti_buf_printf(key, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
+            bs_buf_printf(key, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
                             (unsigned long long)st.st_ino, (long long)st.st_size,
                             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     }
@@ -95,35 +95,35 @@ static void key_stats(dlti_buf *key)
  * though the sysdesc version be the same. */
 #define RT_VIEWS_REVISION 3
 
-void pb_rt_cache_key(pb_run *run, unsigned asked, dlti_buf *key)
+void pb_rt_cache_key(pb_run *run, unsigned asked, bs_buf *key)
 {
-    dlti_buf_printf(key, "sysdesc %s schema %d views %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
+    bs_buf_printf(key, "sysdesc %s schema %d views %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
                     SYSDESC_SCHEMA_VERSION, RT_VIEWS_REVISION, asked);
     /* a whole-node probe's children run without the visibility variables */
     if (run->opts->whole_node && !run->opts->runtimes_in_process)
-        dlti_buf_puts(key, "whole-node\n");
+        bs_buf_puts(key, "whole-node\n");
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-        dlti_buf_puts(key, "cpus");
+        bs_buf_puts(key, "cpus");
         for (int c = 0; c < CPU_SETSIZE; c++)
             if (CPU_ISSET(c, &set))
-                dlti_buf_printf(key, " %d", c);
-        dlti_buf_putc(key, '\n');
+                bs_buf_printf(key, " %d", c);
+        bs_buf_putc(key, '\n');
     }
     pb_cache_key_env(key, env_prefixes, sizeof(env_prefixes) / sizeof(env_prefixes[0]), NULL);
     size_t len;
-    char *boot = dlti_read_file("/proc/sys/kernel/random/boot_id", 256, &len, NULL);
+    char *boot = bs_read_file("/proc/sys/kernel/random/boot_id", 256, &len, NULL);
     if (boot)
         key_file(key, "boot_id", boot, len);
     free(boot);
-    char *pci = dlti_read_file(pci_devices, 1u << 20, &len, NULL);
+    char *pci = bs_read_file(pci_devices, 1u << 20, &len, NULL);
     if (pci)
         key_file(key, pci_devices, pci, len);
     for (size_t i = 0; i < sizeof(driver_versions) / sizeof(driver_versions[0]); i++) {
         if (pci && !bound(pci, driver_versions[i].driver))
             continue;
-        char *text = dlti_read_file(driver_versions[i].path, 4096, &len, NULL);
+        char *text = bs_read_file(driver_versions[i].path, 4096, &len, NULL);
         if (text)
             key_file(key, driver_versions[i].path, text, len);
         free(text);
@@ -149,9 +149,9 @@ const dlti_attr *pb_rt_cache_read(pb_run *run, const char *key)
 
 void pb_rt_cache_write(pb_run *run, const char *key, const char *text, size_t len)
 {
-    dlti_buf b = {0};
-    dlti_buf_puts(&b, "\"answer\" = ");
-    dlti_buf_put(&b, text, len);
+    bs_buf b = {0};
+    bs_buf_puts(&b, "\"answer\" = ");
+    bs_buf_put(&b, text, len);
     if (!b.failed)
         pb_cache_store(run, "runtimes", key, b.data, b.len);
     free(b.data);

@@ -144,7 +144,7 @@ static void child_main(pb_child_fn fn, void *arg, int out_fd, int log_fd, int pr
 typedef struct job {
     pid_t pid;
     int out_fd, log_fd, progress_fd; /* -1 once at end of file (progress: or not asked) */
-    dlti_buf text;
+    bs_buf text;
     char log[512]; /* the end of what the child printed */
     size_t loglen;
     char line[256]; /* the progress line being read */
@@ -252,7 +252,7 @@ static bool job_read(job *j, int *fd, pipe_kind kind, const line_sink *sink)
             *fd = -1;
             return false;
         }
-        dlti_buf_put(&j->text, b, (size_t)r);
+        bs_buf_put(&j->text, b, (size_t)r);
         return true;
     }
     if (kind == PIPE_PROGRESS) {

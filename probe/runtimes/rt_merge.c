@@ -504,7 +504,7 @@ int pb_rt_merge(pb_run *run, dlti_error_t *err)
     rc = 0;
 out:
     if (rc != 0 && err && err->code == DLTI_OK)
-        dlti_nomem(err);
+        bs_nomem(err);
     free(order);
     free(cpu);
     free(pool);

@@ -70,7 +70,7 @@ int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t 
 {
     unsigned b = 0;
     if (!list || !bits) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "no runtime list");
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "no runtime list");
         return -1;
     }
     if (strcmp(list, "none") == 0) {
@@ -87,7 +87,7 @@ int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t 
         } else {
             char words[256];
             sysdesc_probe_runtime_names(words, sizeof(words));
-            dlti_error_set(err, DLTI_ERROR_ARGUMENT, "unknown runtime '%.*s' (%s; all; none)",
+            bs_error_set(err, DLTI_ERROR_ARGUMENT, "unknown runtime '%.*s' (%s; all; none)",
                            (int)n, p, words);
             return -1;
         }
@@ -139,15 +139,6 @@ void *pb_rt_dlopen(pb_run *run, const char *runtime, const char *lib)
     return h;
 }
 
-void pb_rt_free_all(pb_run *run)
-{
-    free(run->rt); /* the devices' answers are the context's */
-    run->rt = NULL;
-    run->nrt = run->caprt = 0;
-    pb_free(&run->rt_skipped);
-    pb_free(&run->rt_cut);
-}
-
 size_t pb_rt_cap(pb_run *run, const char *runtime, const char *what, size_t reported, size_t max)
 {
     if (reported <= max)
@@ -165,8 +156,8 @@ size_t pb_rt_cap(pb_run *run, const char *runtime, const char *what, size_t repo
             continue;
         /* a second cut of the same runtime (a platform's devices, then
          * another's): one line that says both */
-        dlti_buf b = {0};
-        dlti_buf_printf(&b, "%s; %s", was, note);
+        bs_buf b = {0};
+        bs_buf_printf(&b, "%s; %s", was, note);
         const dlti_attr *v = b.failed ? NULL : dlti_string_new(run->ctx, b.data, b.len);
         free(b.data);
         if (v)

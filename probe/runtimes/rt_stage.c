@@ -16,7 +16,7 @@ typedef struct pb_rt_stage {
     unsigned bits;                     /* the runtimes asked */
     const pb_rt_source *src[PB_RT_NSOURCES];
     size_t n;
-    dlti_buf key;                      /* the cache's key; empty: no cache */
+    bs_buf key;                      /* the cache's key; empty: no cache */
     const dlti_attr *cached;           /* the cache's answer, when current */
     pb_rt_asking *asking;              /* the sources asked, when not cached */
 } pb_rt_stage;
@@ -72,7 +72,7 @@ int pb_probe_runtimes_start(pb_run *run, dlti_error_t *err)
         return 0;
     pb_rt_stage *st = calloc(1, sizeof(*st));
     if (!st) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     run->rt_stage = st;
@@ -86,13 +86,13 @@ int pb_probe_runtimes_start(pb_run *run, dlti_error_t *err)
         pb_rt_cache_key(run, st->bits, &st->key);
         if (st->key.failed) {
             free(st->key.data);
-            st->key = (dlti_buf){0};
+            st->key = (bs_buf){0};
         }
     }
     if (st->key.data && o->cache == SYSDESC_PROBE_CACHE_AUTO)
         st->cached = pb_rt_cache_read(run, st->key.data);
     if (!st->cached && !(st->asking = pb_rt_ask_start(run, st->src, st->n))) {
-        dlti_nomem(err);
+        bs_nomem(err);
         return -1;
     }
     return 0;
@@ -136,7 +136,7 @@ int pb_probe_runtimes(pb_run *run, dlti_error_t *err)
         run->rt_origin = o->runtimes_in_process ? "asked by this probe, in this process"
                                                 : "asked by this probe, in child processes";
         if (!st->asking && !(st->asking = pb_rt_ask_start(run, st->src, st->n))) {
-            dlti_nomem(err);
+            bs_nomem(err);
             return -1;
         }
         pb_map libs;

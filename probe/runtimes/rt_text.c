@@ -54,9 +54,9 @@ static const dlti_attr *device_attr(dlti_context *ctx, const pb_rt_device *d, dl
 /* Appends one device's answer to the run. */
 static int append(pb_run *run, const dlti_attr *dev, dlti_error_t *err)
 {
-    if (!dev || dlti_grow((void **)&run->rt, &run->caprt, run->nrt + 1, sizeof(*run->rt)) != 0) {
+    if (!dev || bs_grow((void **)&run->rt, &run->caprt, run->nrt + 1, sizeof(*run->rt)) != 0) {
         if (err && err->code == DLTI_OK)
-            dlti_nomem(err);
+            bs_nomem(err);
         return -1;
     }
     run->rt[run->nrt++] = dev;
@@ -325,7 +325,7 @@ int pb_rt_accept(pb_run *run, const dlti_attr *answer)
     for (size_t i = 0; i < n; i++)
         if (!device_ok(dlti_attr_element(devs, i)))
             return -1;
-    if (dlti_grow((void **)&run->rt, &run->caprt, run->nrt + n, sizeof(*run->rt)) != 0)
+    if (bs_grow((void **)&run->rt, &run->caprt, run->nrt + n, sizeof(*run->rt)) != 0)
         return -1;
     for (size_t i = 0; i < n; i++)
         run->rt[run->nrt++] = dlti_attr_element(devs, i);

@@ -58,7 +58,7 @@ static const char *nearest_name(const char *name)
     size_t best_d = lw / 3 + 1;
     for (size_t i = 0; i < pb_uarch_count; i++) {
         size_t lh = fold(pb_uarch_table[i].name, have, sizeof(have));
-        size_t d = dlti_edit_distance(want, lw, have, lh);
+        size_t d = bs_edit_distance(want, lw, have, lh);
         if (d < best_d || (best && d == best_d)) {
             best = pb_uarch_table[i].name;
             best_d = d;
@@ -70,7 +70,7 @@ static const char *nearest_name(const char *name)
 static const pb_uarch *find_row(dlti_context *ctx, const char *uarch, dlti_error_t *err)
 {
     if (!ctx || !uarch) {
-        dlti_error_set(err, DLTI_ERROR_ARGUMENT, "sysdesc_uarch: NULL %s",
+        bs_error_set(err, DLTI_ERROR_ARGUMENT, "sysdesc_uarch: NULL %s",
                        ctx ? "microarchitecture name" : "context");
         return NULL;
     }
@@ -80,14 +80,14 @@ static const pb_uarch *find_row(dlti_context *ctx, const char *uarch, dlti_error
     const char *row = row_of_llvm_name(uarch);
     const char *near = row ? NULL : nearest_name(uarch);
     if (row)
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "unknown microarchitecture '%.100s'; did you mean '%s' (whose LLVM CPU "
                        "it is)?", uarch, row);
     else if (near)
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "unknown microarchitecture '%.100s'; did you mean '%s'?", uarch, near);
     else
-        dlti_error_set(err, DLTI_ERROR_NOT_FOUND,
+        bs_error_set(err, DLTI_ERROR_NOT_FOUND,
                        "unknown microarchitecture '%.100s': not one of the %zu names of the "
                        "table (archspec's names; `sysdesc uarch` lists them)",
                        uarch, pb_uarch_count);

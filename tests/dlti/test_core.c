@@ -48,9 +48,9 @@ static void key_hash(void **state)
             s[i] = (char)('a' + (i * 7 + len) % 26);
         s[len] = '\0';
         size_t got = 99;
-        assert_true(dlti_hash_cstring(s, &got) == dlti_hash_inline(s, len));
+        assert_true(bs_hash_cstring(s, &got) == bs_hash_inline(s, len));
         assert_int_equal(got, len);
-        assert_true(dlti_hash_bytes(s, len) == dlti_hash_inline(s, len));
+        assert_true(bs_hash_bytes(s, len) == bs_hash_inline(s, len));
     }
     /* Every 2-byte key over 0x01..0xff: all hashes distinct. */
     size_t n = 255 * 255;
@@ -60,7 +60,7 @@ static void key_hash(void **state)
     for (int a = 1; a < 256; a++)
         for (int b = 1; b < 256; b++) {
             char two[2] = {(char)a, (char)b};
-            h[k++] = dlti_hash_inline(two, 2);
+            h[k++] = bs_hash_inline(two, 2);
         }
     qsort(h, n, sizeof(*h), cmp_u64);
     for (size_t i = 1; i < n; i++)

@@ -4,8 +4,8 @@
 python/src/, no strtod/strtof/strtold/atof/sscanf of a float, and no
 printf-family call whose format converts a float (%e %f %g %a), nor a
 v*printf forwarder (its callers' formats are not seen here), but through
-base/number.c's dlti_strtod / dlti_snprintf / dlti_vsnprintf (and what is
-built on them: dlti_buf_printf, the error setters).  The CLI is a program of
+base/number.c's bs_strtod / bs_snprintf / bs_vsnprintf (and what is
+built on them: bs_buf_printf, the error setters).  The CLI is a program of
 its own that never calls setlocale(), so its printing is left out.
 
 Environment: SRCDIR."""
@@ -73,6 +73,6 @@ for d in DIRS:
                     bad.append("%s:%d: %s() with a float conversion prints the caller's locale's "
                                "radix" % (rel, line, name))
 for b in bad:
-    print("FAIL: " + b + " (use dlti_strtod / dlti_snprintf, base/number.c)")
+    print("FAIL: " + b + " (use bs_strtod / bs_snprintf, base/number.c)")
 print("%d call(s) through the locale" % len(bad) if bad else "ok: no number goes through the locale")
 sys.exit(1 if bad else 0)

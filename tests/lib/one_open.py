@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Every file sysdesc reads is opened one way: dlti_input_open() and
-dlti_dir_open() in base/file.c (a regular file or '-', non-blocking, checked
+"""Every file sysdesc reads is opened one way: bs_input_open() and
+bs_dir_open() in base/file.c (a regular file or '-', non-blocking, checked
 on the descriptor, a size limit; docs/reliability.md, "Special files").
 
 This test fails when a source file of the library, the tool or the Python
@@ -22,7 +22,7 @@ CALL = re.compile(r"(?<![\w.>])(" + "|".join(OPENERS) + r")\s*\(")
 
 # (file, function): (calls, why)
 ALLOWED = {
-    ("base/file.c", "openat"): (2, "the reader itself: dlti_input_open, dlti_dir_open"),
+    ("base/file.c", "openat"): (2, "the reader itself: bs_input_open, bs_dir_open"),
     ("cli/atomic_write.c", "open"): (3, "the -o writer: a device written in place (O_WRONLY), "
                                         "the directory fsync'ed after the rename, the output "
                                         "locked (flock) for a read-modify-write"),
@@ -64,7 +64,7 @@ def calls(text):
 # The judge judged: a call is found, a mention in a comment or string is not.
 assert calls("int f(void) { FILE *f = fopen(p, \"r\"); return open (p, 0); }") == ["fopen", "open"]
 assert calls("/* fopen(x) */ // open(y)\nconst char *s = \"opendir(z)\";") == []
-assert calls("x = dlti_input_open(a); y = s->open(b); z = dlopen(c);") == []
+assert calls("x = bs_input_open(a); y = s->open(b); z = dlopen(c);") == []
 
 found = {}
 for layer in LAYERS:
@@ -83,7 +83,7 @@ for key, count in sorted(found.items()):
     want = ALLOWED.get(key, (0, None))[0]
     if count != want:
         failures.append("%s calls %s() %d time(s), %d allowed: open inputs with "
-                        "dlti_input_open()/dlti_read_file() (base/file.c)" % (key[0], key[1], count, want))
+                        "bs_input_open()/bs_read_file() (base/file.c)" % (key[0], key[1], count, want))
 for key, (count, why) in sorted(ALLOWED.items()):
     if key not in found:
         failures.append("%s no longer calls %s(): remove it from ALLOWED (%s)" % (key[0], key[1], why))
