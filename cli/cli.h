@@ -74,10 +74,10 @@ int cli_write_stdout(const char *data, size_t len);
  *     typedef struct convert_args { const char *to; ... } convert_args;
  *     static const cli_opt opts[] = {
  *         {"--to", .kind = CLI_STRING, CLI_AT(convert_args, to), .metavar = "F", .help = "..."},
- *         {NULL}};
+ *         {0}};
  *     convert_args c = {0};
  *     cli_args a;
- *     cli_args_init(&a, "convert", &help, (cli_group[]){{opts, &c}, {NULL}}, argc, argv);
+ *     cli_args_init(&a, "convert", &help, (cli_group[]){{opts, &c}, {0}}, argc, argv);
  *     for (int o; (o = cli_next(&a)) != CLI_DONE;)
  *         switch (o) { case CLI_EXIT: return a.rc; case CLI_OPERAND: ... a.arg ...; }
  *     cli_args_free(&a);

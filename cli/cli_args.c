@@ -317,7 +317,7 @@ bool cli_parse_format(const char *value, void *field, char *msg, size_t size)
 const cli_opt cli_io_opts[] = {
     {"--io", .kind = CLI_SET, PROBE(io), .set = SYSDESC_PROBE_IO_ON, .given = CLI_GIVEN_IO},
     {"--no-io", .kind = CLI_SET, PROBE(io), .set = SYSDESC_PROBE_IO_OFF, .given = CLI_GIVEN_IO},
-    {NULL},
+    {0},
 };
 
 const cli_opt cli_runtime_opts[] = {
@@ -331,7 +331,7 @@ const cli_opt cli_runtime_opts[] = {
     {"--runtime-timeout", .flags = CLI_VALUE_EQ, .kind = CLI_NUMBER, PROBE(runtime_timeout_ms),
      .min = 1, .max = 3600000, .what = "a number of milliseconds", .given = CLI_GIVEN_RUNTIME,
      .metavar = "MS"},
-    {NULL},
+    {0},
 };
 
 /* this host's compilers and node: as its runtimes, not with --xml */
@@ -344,7 +344,7 @@ const cli_opt cli_host_opts[] = {
      .metavar = "NAME"},
     {"--whole-node", .kind = CLI_FLAG, PROBE(whole_node)},
     {"--quiet", "-q", .kind = CLI_FLAG, PROBE(quiet)},
-    {NULL},
+    {0},
 };
 #undef PROBE
 
@@ -352,7 +352,7 @@ const cli_opt cli_host_opts[] = {
 const cli_opt cli_format_opts[] = {
     {"--format", .flags = CLI_VALUE, .kind = CLI_PARSE, .size = sizeof(sysdesc_format),
      .parse = cli_parse_format, .metavar = "F", .usage = "--format mlir|attr|yaml|json"},
-    {NULL},
+    {0},
 };
 
 /* how long sysdesc_measure_host() measures: measure and roofline */
@@ -364,14 +364,14 @@ const cli_opt cli_measure_mode_opts[] = {
     {"--full", .kind = CLI_SET, CLI_AT(sysdesc_measure_options, mode),
      .set = SYSDESC_MEASURE_FULL, .clash = "--quick and --full exclude each other",
      .help = "about 7x longer: 101 samples a value rather than 15"},
-    {NULL},
+    {0},
 };
 
 const cli_opt cli_check_opts[] = {
     {"--no-check", .kind = CLI_BITS, CLI_AT(sysdesc_yaml_options, flags),
      .set = SYSDESC_LOAD_NO_CHECK},
     {"--strict", .kind = CLI_BITS, CLI_AT(sysdesc_yaml_options, flags), .set = SYSDESC_LOAD_STRICT},
-    {NULL},
+    {0},
 };
 
 /* The lenient transforms' (convert, attach, summary: docs/checks.md):
@@ -393,7 +393,7 @@ const cli_opt cli_transform_opts[] = {
              "module's system spec, else the one op holding one, else\n"
              "the DLTI there is (a #dlti.map, a data layout alone,\n"
              "arrays of device specs), each attribute on its own"},
-    {NULL},
+    {0},
 };
 
 /* bound to an unsigned of SYSDESC_PRINT_* bits: its offset is 0 */
@@ -405,7 +405,7 @@ const cli_opt cli_print_opts[] = {
     {"--inherent-dlti", .kind = CLI_BITS, .size = sizeof(unsigned), .set = SYSDESC_PRINT_INHERENT,
      .help = "MLIR head's `dlti = #dlti.target_system_spec<...>`\n"
              "(MLIR 22 rejects it; sysdesc reads both forms)"},
-    {NULL},
+    {0},
 };
 
 /* bound to a const char *: its offset is 0 */
@@ -414,5 +414,5 @@ const cli_opt cli_output_opts[] = {
      .usage = "-o FILE", .label = "-o FILE",
      .help = "write to FILE atomically (temporary file + rename; \"-\" is\n"
              "standard output; a device or FIFO is written in place)"},
-    {NULL},
+    {0},
 };

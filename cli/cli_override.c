@@ -101,5 +101,5 @@ const cli_opt cli_override_opts[] = {
      .metavar = "PATH=VALUE"},
     {"--no-check", .kind = CLI_BITS, CLI_AT(cli_overrides, load.flags),
      .set = SYSDESC_LOAD_NO_CHECK},
-    {NULL},
+    {0},
 };

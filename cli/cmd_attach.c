@@ -49,7 +49,7 @@ static const cli_opt options[] = {
      .label = "-o OUT",
      .help = "write OUT atomically (temporary file + rename; may be\n"
              "IN itself); default: standard output"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -135,7 +135,7 @@ int cmd_attach(int argc, char **argv)
     cli_args_init(&a, "attach", &help,
                   (const cli_group[]){{.opts = options, .base = &x},
                                       {.opts = cli_transform_opts, .base = &x.load},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     int rc = cli_parse_all(&a, &ops, 2, "SPEC and IN.mlir only");
     if (rc < 0)
         rc = check_operands(&ops);

@@ -64,7 +64,7 @@ int cmd_list(int argc, char **argv)
 {
     cli_args a;
     cli_args_init(&a, "list", &list_help,
-                  (const cli_group[]){{NULL}}, argc, argv);
+                  (const cli_group[]){{0}}, argc, argv);
     int o = cli_next(&a);
     if (o != CLI_DONE)
         return o == CLI_EXIT ? a.rc : cli_operand_error(&a, "list takes none");
@@ -120,7 +120,7 @@ int cmd_show(int argc, char **argv)
                   (const cli_group[]){{.opts = cli_format_opts, .base = &format},
                                       {.opts = cli_check_opts, .base = &load_opts},
                                       {.opts = cli_print_opts, .base = &flags},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     for (int o; (o = cli_next(&a)) != CLI_DONE;) {
         if (o == CLI_EXIT)
             return a.rc;

@@ -36,7 +36,7 @@ static const cli_opt options[] = {
     {"--partial", .kind = CLI_BITS, .size = sizeof(unsigned), .set = SYSDESC_CHECK_PARTIAL,
      .help = "check a fragment (an override file): no device_type, no\n"
              "rules between keys"},
-    {NULL},
+    {0},
 };
 
 /* A problem as it will be printed (its formatted line, not the whole
@@ -168,7 +168,7 @@ int cmd_check(int argc, char **argv)
     cli_list files = {0};
     cli_args a;
     cli_args_init(&a, "check", &help,
-                  (const cli_group[]){{.opts = options, .base = &flags}, {NULL}}, argc, argv);
+                  (const cli_group[]){{.opts = options, .base = &flags}, {0}}, argc, argv);
     int rc = cli_parse_all(&a, &files, CLI_ANY, NULL);
     if (rc < 0)
         rc = files.n ? check_all(files.v, files.n, flags)

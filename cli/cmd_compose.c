@@ -46,7 +46,7 @@ static const cli_opt options[] = {
     {"--format", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(format), .parse = cli_parse_format,
      .metavar = "F", .usage = "--format mlir|attr|yaml|json",
      .help = "mlir (default), attr, yaml or json"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -91,7 +91,7 @@ int cmd_compose(int argc, char **argv)
                                       {.opts = cli_check_opts, .base = &x.load},
                                       {.opts = cli_print_opts, .base = &x.print_flags},
                                       {.opts = cli_output_opts, .base = &x.out},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     int rc = cli_parse_all(&a, &items, CLI_ANY, NULL);
     if (rc < 0 && items.n == 0 && !x.probe.host)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,

@@ -31,7 +31,7 @@ typedef struct convert_args {
 static const cli_opt options[] = {
     {"--to", "--format", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(format),
      .parse = cli_parse_format, .usage = "--to mlir|attr|yaml|json"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -47,7 +47,7 @@ int cmd_convert(int argc, char **argv)
                                       {.opts = cli_transform_opts, .base = &c.load},
                                       {.opts = cli_print_opts, .base = &c.print_flags},
                                       {.opts = cli_output_opts, .base = &c.out},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     int rc = cli_parse_all(&a, &path, 1, "one FILE");
     if (rc < 0 && !path.n)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "convert: missing FILE (see sysdesc convert --help)");

@@ -63,7 +63,7 @@ static const cli_opt import_options[] = {
              "architecture's rows"},
     {"--list", .kind = CLI_FLAG, CLI_AT(import_args, list),
      .help = "print the table as TRIPLE<TAB>STRING<TAB>SOURCE"},
-    {NULL},
+    {0},
 };
 
 static int list_targets(void)
@@ -90,7 +90,7 @@ int cmd_dl_import(int argc, char **argv)
     cli_list string = {0};
     cli_args a;
     cli_args_init(&a, "dl-import", &import_help,
-                  (const cli_group[]){{.opts = import_options, .base = &d}, {NULL}}, argc, argv);
+                  (const cli_group[]){{.opts = import_options, .base = &d}, {0}}, argc, argv);
     int rc = cli_parse_all(&a, &string, 1, "one STRING");
     if (rc < 0 && d.list + !!d.triple + string.n != 1)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "dl-import: expected one STRING, --triple TRIPLE "
@@ -104,7 +104,7 @@ int cmd_dl_import(int argc, char **argv)
 static const cli_opt export_options[] = {
     {"--scope", .flags = CLI_VALUE, .kind = CLI_STRING, .size = sizeof(const char *),
      .metavar = "NAME/NAME", .help = "the nested named module (or op) whose spec is printed"},
-    {NULL},
+    {0},
 };
 
 /* The #dlti.dl_spec of the scope `scope_path` of `path`, or the exit code
@@ -155,7 +155,7 @@ int cmd_dl_export(int argc, char **argv)
     cli_list path = {0};
     cli_args a;
     cli_args_init(&a, "dl-export", &export_help,
-                  (const cli_group[]){{.opts = export_options, .base = &scope_path}, {NULL}},
+                  (const cli_group[]){{.opts = export_options, .base = &scope_path}, {0}},
                   argc, argv);
     int rc = cli_parse_all(&a, &path, 1, "one FILE");
     if (rc < 0 && !path.n)

@@ -41,7 +41,7 @@ typedef struct export_args {
 static const cli_opt options[] = {
     {"--to", .flags = CLI_VALUE | CLI_NEEDED, .kind = CLI_PARSE, CLI_AT(export_args, tuner),
      .parse = parse_tuner, .given = 1, .usage = "--to tvm|triton|inductor"},
-    {NULL},
+    {0},
 };
 
 /* Device `device` of `spec` as the tuner's JSON, or what is wrong. */
@@ -80,7 +80,7 @@ int cmd_export(int argc, char **argv)
     cli_args_init(&a, "export", &help,
                   (const cli_group[]){{.opts = options, .base = &x, .given = &x.given},
                                       {.opts = cli_check_opts, .base = &x.load},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     int rc = cli_parse_all(&a, &ops, 2, "one SPEC and one DEVICE");
     if (rc < 0 && !x.given)
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT, "export: --to %s is needed", "tvm|triton|inductor");

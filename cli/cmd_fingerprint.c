@@ -45,7 +45,7 @@ static const cli_opt options[] = {
      .help = "first the fingerprint as a comment, then the lines it\n"
              "hashes (64-bit FNV-1a of the lines that do not start with\n"
              "'#'), and a '#' line for each key left out, with why"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -80,7 +80,7 @@ int cmd_fingerprint(int argc, char **argv)
                   (const cli_group[]){{.opts = options, .base = &f},
                                       CLI_PROBE_GROUPS(f.probe),
                                       {.opts = cli_check_opts, .base = &f.load},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     int rc = cli_parse_all(&a, &spec, 1, "one SPEC");
     const char *path = spec.n ? spec.v[0] : NULL;
     if (rc < 0)

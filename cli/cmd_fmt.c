@@ -34,7 +34,7 @@ static const cli_opt options[] = {
              "their attributes alone.  Without it such a file is an\n"
              "error: fmt cannot re-print those operations (use\n"
              "`sysdesc attach` to set a file's spec)"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -67,7 +67,7 @@ int cmd_fmt(int argc, char **argv)
     fmt_args f = {0};
     cli_list files = {0};
     cli_args a;
-    cli_args_init(&a, "fmt", &help, (const cli_group[]){{.opts = options, .base = &f}, {NULL}},
+    cli_args_init(&a, "fmt", &help, (const cli_group[]){{.opts = options, .base = &f}, {0}},
                   argc, argv);
     int rc = cli_parse_all(&a, &files, CLI_ANY, NULL);
     if (rc < 0 && files.n > 1)

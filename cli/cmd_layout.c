@@ -30,7 +30,7 @@ static const cli_help help = {
 static const cli_opt options[] = {
     {"--scope", .flags = CLI_VALUE, .kind = CLI_STRING, .size = sizeof(const char *),
      .metavar = "NAME/NAME"},
-    {NULL},
+    {0},
 };
 
 static int print_type(const dlti_layout *L, dlti_context *ctx, const char *arg)
@@ -112,7 +112,7 @@ int cmd_layout(int argc, char **argv)
     const char *scope_path = "";
     cli_args a;
     cli_args_init(&a, "layout", &help,
-                  (const cli_group[]){{.opts = options, .base = &scope_path}, {NULL}}, argc, argv);
+                  (const cli_group[]){{.opts = options, .base = &scope_path}, {0}}, argc, argv);
     a.posix = true; /* types may start with '-' */
     int o = cli_next(&a), i = a.i - 1; /* FILE */
     if (o == CLI_EXIT)

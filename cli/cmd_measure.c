@@ -79,7 +79,7 @@ static const cli_opt options[] = {
      .help = "no progress and no warnings on stderr"},
     {"--output", "-o", .flags = CLI_VALUE, .kind = CLI_STRING, AT(out), .usage = "-o FILE",
      .label = "-o FILE", .help = "write to FILE atomically (temporary file + rename)"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -131,7 +131,7 @@ int cmd_measure(int argc, char **argv)
                                       {.opts = options, .base = &m},
                                       {.opts = cli_override_opts, .base = &m.ov},
                                       {.opts = cli_check_opts, .base = &m.ov.load},
-                                      CLI_PROBE_GROUP(cli_runtime_opts, m.probe), {NULL}},
+                                      CLI_PROBE_GROUP(cli_runtime_opts, m.probe), {0}},
                   argc, argv);
     int rc = -1;
     for (int o; rc < 0 && (o = cli_next(&a)) != CLI_DONE;)

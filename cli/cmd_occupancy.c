@@ -48,13 +48,13 @@ static const cli_opt request_opts[] = {
     {"--subgroup", .flags = CLI_VALUE, .kind = CLI_NUMBER, AT(subgroup_size), .min = 1,
      .max = 1024, .what = "a number of threads", .metavar = "N",
      .help = "the warp or wave size (default: the device's smallest)"},
-    {NULL},
+    {0},
 };
 #undef AT
 static const cli_opt json_opts[] = {
     {"--json", .kind = CLI_FLAG, .size = sizeof(bool),
      .help = "one JSON object (docs/occupancy.md has its fields)"},
-    {NULL},
+    {0},
 };
 
 /* A limit as text: "-" where it does not bind. */
@@ -190,7 +190,7 @@ int cmd_occupancy(int argc, char **argv)
                   (const cli_group[]){{.opts = request_opts, .base = &req, .given = &given},
                                       {.opts = json_opts, .base = &json},
                                       {.opts = cli_check_opts, .base = &load},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     int rc = cli_parse_all(&a, &ops, 2, "one SPEC and one DEVICE");
     if (rc < 0 && (ops.n != 2 || given != (GIVEN_THREADS | GIVEN_REGISTERS | GIVEN_SHARED)))
         rc = cli_fail(SYSDESC_EXIT_BAD_INPUT,

@@ -94,7 +94,7 @@ static const cli_opt options[] = {
     {"--llvm-target", .kind = CLI_FLAG, AT(llvm_target),
      .help = "add llvm.target = #llvm.target<triple, chip, features> (the\n"
              "CPU's) to the module (--format mlir), for mlir-opt"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -170,7 +170,7 @@ int cmd_probe(int argc, char **argv)
                                        .unlisted = true},
                                       {.opts = cli_print_opts, .base = &p.print_flags},
                                       {.opts = cli_output_opts, .base = &p.out},
-                                      {NULL}},
+                                      {0}},
                   argc, argv);
     int rc = -1;
     for (int o; rc < 0 && (o = cli_next(&a)) != CLI_DONE;)

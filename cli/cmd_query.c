@@ -46,7 +46,7 @@ static const cli_opt options[] = {
      .clash = "--raw or --json, not both"},
     {"--scope", .flags = CLI_VALUE, .kind = CLI_STRING, AT(scope), .metavar = "NAME/NAME"},
     {"--host", .kind = CLI_FLAG, AT(probe.host)},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -110,7 +110,7 @@ int cmd_query(int argc, char **argv)
     cli_args a;
     cli_args_init(&a, "query", &help,
                   (const cli_group[]){{.opts = options, .base = &q}, CLI_PROBE_GROUPS(q.probe),
-                                      {NULL}},
+                                      {0}},
                   argc, argv);
     a.posix = true; /* keys may start with '-' */
     int i = argc, rc;

@@ -57,7 +57,7 @@ static const cli_opt options[] = {
      .help = "nothing on stderr but errors"},
     {"--output", "-o", .flags = CLI_VALUE, .kind = CLI_STRING, AT(out), .usage = "-o FILE",
      .label = "-o FILE", .help = "write to FILE atomically (default: standard output)"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -135,7 +135,7 @@ int cmd_roofline(int argc, char **argv)
                                       {.opts = cli_measure_mode_opts, .base = &r.mo,
                                        .unlisted = true},
                                       {.opts = cli_check_opts, .base = &r.load, .unlisted = true},
-                                      {NULL}},
+                                      {0}},
                   argc, argv);
     int rc = -1;
     for (int o; rc < 0 && (o = cli_next(&a)) != CLI_DONE;)

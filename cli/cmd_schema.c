@@ -234,7 +234,7 @@ static const cli_opt options[] = {
     {"--device", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(device), .parse = parse_device,
      .usage = "--device CPU|GPU|ACCEL", .label = "--device T",
      .help = "only the keys of device type T (CPU, GPU or ACCEL)"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -269,7 +269,7 @@ int cmd_schema(int argc, char **argv)
     schema_args s = {FORMAT_MARKDOWN, 0};
     cli_list none = {0};
     cli_args a;
-    cli_args_init(&a, "schema", &help, (const cli_group[]){{.opts = options, .base = &s}, {NULL}},
+    cli_args_init(&a, "schema", &help, (const cli_group[]){{.opts = options, .base = &s}, {0}},
                   argc, argv);
     int rc = cli_parse_all(&a, &none, 0, "schema takes none");
     cli_args_free(&a);

@@ -394,7 +394,7 @@ static const cli_opt options[] = {
      .metavar = "WHEN", .label = "--color=WHEN",
      .help = "auto (default: colour on a terminal unless NO_COLOR is\n"
              "set or TERM is dumb), always or never; --color: always"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -441,7 +441,7 @@ int cmd_summary(int argc, char **argv)
                   (const cli_group[]){{.opts = options, .base = &s},
                                       CLI_PROBE_GROUPS(s.probe),
                                       {.opts = cli_transform_opts, .base = &s.load},
-                                      {NULL}}, argc, argv);
+                                      {0}}, argc, argv);
     int rc = -1;
     for (int o; rc < 0 && (o = cli_next(&a)) != CLI_DONE;) {
         if (o == CLI_EXIT)

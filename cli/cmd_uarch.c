@@ -108,7 +108,7 @@ static const cli_opt options[] = {
              "(which it also asks to compile them)"},
     {"--clang-version", .flags = CLI_VALUE, .kind = CLI_PARSE, AT(clang),
      .parse = parse_clang_version, .metavar = "V"},
-    {NULL},
+    {0},
 };
 #undef AT
 
@@ -118,7 +118,7 @@ int cmd_uarch(int argc, char **argv)
     cli_list name = {0};
     cli_args a;
     cli_args_init(&a, "uarch", &help,
-                  (const cli_group[]){{.opts = options, .base = &u, .given = &u.given}, {NULL}},
+                  (const cli_group[]){{.opts = options, .base = &u, .given = &u.given}, {0}},
                   argc, argv);
     int rc = cli_parse_all(&a, &name, 1, "at most one NAME");
     if (rc < 0 && !name.n && (u.given & GIVEN_FORMAT))
