@@ -8,7 +8,7 @@
 #include <string.h>
 
 void bs_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
-                        int column, const char *fmt, va_list ap)
+                      int column, const char *fmt, va_list ap)
 {
     if (!err)
         return;
@@ -23,7 +23,7 @@ void bs_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *sourc
 }
 
 void bs_error_set_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
-                       int column, const char *fmt, ...)
+                     int column, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -50,7 +50,7 @@ void bs_error_place(dlti_error_t *err, const char *source, int line, int column)
 }
 
 void bs_error_locate(dlti_error_t *err, const char *source, const char *text, size_t len,
-                       size_t offset)
+                     size_t offset)
 {
     if (!err)
         return;

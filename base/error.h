@@ -26,9 +26,9 @@ void bs_error_set(dlti_error_t *err, dlti_error_code code, const char *fmt, ...)
 int bs_nomem(dlti_error_t *err);
 /* Code, message and position (`source` may be NULL; line 0: none). */
 void bs_error_set_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
-                       int column, const char *fmt, ...) BS_PRINTF(6, 7);
+                     int column, const char *fmt, ...) BS_PRINTF(6, 7);
 void bs_error_vset_at(dlti_error_t *err, dlti_error_code code, const char *source, int line,
-                        int column, const char *fmt, va_list ap);
+                      int column, const char *fmt, va_list ap);
 /* Clears `err` where a public function starts: DLTI_OK, no text, no
  * position. */
 static inline void bs_error_clear(dlti_error_t *err)
@@ -43,6 +43,6 @@ static inline void bs_error_clear(dlti_error_t *err)
 void bs_error_place(dlti_error_t *err, const char *source, int line, int column);
 /* Places an error at a byte offset into `text` (line, column, position, source). */
 void bs_error_locate(dlti_error_t *err, const char *source, const char *text, size_t len,
-                       size_t offset);
+                     size_t offset);
 
 #endif /* BASE_ERROR_H */

@@ -57,14 +57,14 @@ static int refuse(const struct stat *st, unsigned flags, const char *path, dlti_
     }
     if (!S_ISREG(st->st_mode)) {
         bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                          "cannot read: %s, not a regular file (inputs are regular files or "
-                          "'-' for standard input)",
-                          file_kind(st->st_mode));
+                        "cannot read: %s, not a regular file (inputs are regular files or "
+                        "'-' for standard input)",
+                        file_kind(st->st_mode));
         return -1;
     }
     if ((flags & BS_INPUT_PRIVATE) && (st->st_uid != geteuid() || (st->st_mode & 022))) {
         bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                          "not read: %s", st->st_uid != geteuid()
+                        "not read: %s", st->st_uid != geteuid()
                                               ? "owned by another user"
                                               : "writable by other users");
         errno = EPERM;
@@ -85,7 +85,7 @@ int bs_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err
     }
     if (S_ISLNK(st.st_mode)) {
         bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                          "not read: a symbolic link (refused here)");
+                        "not read: a symbolic link (refused here)");
         return -1;
     }
     if (refuse(&st, flags, path, err) != 0)
@@ -95,7 +95,7 @@ int bs_input_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err
                         (flags & BS_INPUT_NOFOLLOW ? O_NOFOLLOW : 0));
     if (fd < 0) {
         bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot open: %s",
-                          errno == ELOOP && (flags & BS_INPUT_NOFOLLOW)
+                        errno == ELOOP && (flags & BS_INPUT_NOFOLLOW)
                               ? "a symbolic link (refused here)"
                               : strerror(errno));
         return -1;
@@ -130,8 +130,8 @@ static void read_error(dlti_error_t *err, const char *path, int e)
 {
     if (e == EAGAIN || e == EWOULDBLOCK)
         bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                          "cannot read: it would wait for data (a special file, not a "
-                          "description)");
+                        "cannot read: it would wait for data (a special file, not a "
+                        "description)");
     else
         bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "cannot read: %s", strerror(e));
 }
@@ -145,7 +145,7 @@ char *bs_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         if ((uint64_t)st.st_size > max) {
             bs_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
-                              "file is larger than the limit of %zu bytes", max);
+                            "file is larger than the limit of %zu bytes", max);
             return NULL;
         }
         cap = (size_t)st.st_size + 2;
@@ -169,7 +169,7 @@ char *bs_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_
         }
         if (n > max) {
             bs_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
-                              "file is larger than the limit of %zu bytes", max);
+                            "file is larger than the limit of %zu bytes", max);
             free(data);
             return NULL;
         }
@@ -182,7 +182,7 @@ char *bs_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_
 }
 
 char *bs_read_file_at(int dirfd, const char *path, unsigned flags, size_t max, size_t *len,
-                        dlti_error_t *err)
+                      dlti_error_t *err)
 {
     int fd = bs_input_open(dirfd, path, flags, err);
     if (fd < 0)
@@ -210,8 +210,8 @@ int bs_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err)
         bool link = (flags & BS_INPUT_NOFOLLOW) && (e == ELOOP || e == ENOTDIR) &&
                     fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
         bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0, "%s%s",
-                          link ? "a symbolic link (refused here)" : "cannot open: ",
-                          link ? "" : strerror(e));
+                        link ? "a symbolic link (refused here)" : "cannot open: ",
+                        link ? "" : strerror(e));
         if (fd >= 0)
             close(fd);
         errno = e; /* ENOENT: the caller may make it */
@@ -220,12 +220,12 @@ int bs_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err)
     if ((flags & BS_INPUT_PRIVATE) && (st.st_uid != geteuid() || (st.st_mode & 022))) {
         if (st.st_uid != geteuid())
             bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                              "owned by user %lu, not by this user (%lu)",
-                              (unsigned long)st.st_uid, (unsigned long)geteuid());
+                            "owned by user %lu, not by this user (%lu)",
+                            (unsigned long)st.st_uid, (unsigned long)geteuid());
         else
             bs_error_set_at(err, DLTI_ERROR_IO, path, 0, 0,
-                              "writable by other users (mode %04o)",
-                              (unsigned)(st.st_mode & 07777));
+                            "writable by other users (mode %04o)",
+                            (unsigned)(st.st_mode & 07777));
         close(fd);
         errno = EPERM;
         return -1;

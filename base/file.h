@@ -27,7 +27,7 @@ int bs_input_read(int fd, char *buf, size_t size, size_t *got);
 char *bs_input_read_all(int fd, const char *path, size_t max, size_t *len, dlti_error_t *err);
 /* bs_input_open() and bs_input_read_all(): a whole file. */
 char *bs_read_file_at(int dirfd, const char *path, unsigned flags, size_t max, size_t *len,
-                        dlti_error_t *err);
+                      dlti_error_t *err);
 /* A directory to read or to open files in (O_DIRECTORY, close-on-exec;
  * the flags as above): its descriptor, or -1 with DLTI_ERROR_IO. */
 int bs_dir_open(int dirfd, const char *path, unsigned flags, dlti_error_t *err);

@@ -80,7 +80,7 @@ int dlti_alias_define(dlti_parser *p)
             return -1;
     }
     if (bs_grow((void **)&p->aliases, &p->cap_aliases, p->num_aliases + 1,
-                  sizeof(*p->aliases)) != 0) {
+                sizeof(*p->aliases)) != 0) {
         dlti_parser_nomem(p, at);
         return -1;
     }

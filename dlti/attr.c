@@ -154,7 +154,7 @@ static void repeated_key(dlti_attr_kind kind, dlti_key key, dlti_error_t *err)
     print_key_text(text, sizeof(text), key);
     if (kind == DLTI_ATTR_SYSTEM_SPEC)
         bs_error_set(err, DLTI_ERROR_VERIFY, "repeated device ID in dlti.target_system_spec: %s",
-                       text);
+                     text);
     else
         bs_error_set(err, DLTI_ERROR_VERIFY, "repeated DLTI key: %s", text);
 }
@@ -190,7 +190,7 @@ const dlti_attr *dlti_container_build(dlti_context *ctx, dlti_attr_kind kind,
         if (kind == DLTI_ATTR_SYSTEM_SPEC && e[i].value->kind != DLTI_ATTR_DEVICE_SPEC) {
             print_key_text(text, sizeof(text), k);
             bs_error_set(err, DLTI_ERROR_VERIFY,
-                           "value associated with key %s is not a DLTI device spec", text);
+                         "value associated with key %s is not a DLTI device spec", text);
             return NULL;
         }
     }
@@ -289,8 +289,8 @@ const dlti_attr *dlti_attr_within_depth(dlti_context *ctx, const dlti_attr *a, d
     unsigned h = dlti_attr_height(a);
     if (h > dlti_max_height(ctx)) {
         bs_error_set(err, DLTI_ERROR_LIMIT,
-                       "nesting deeper than the limit of %u (a value of %u levels in a module)",
-                       ctx->limits.max_depth, h);
+                     "nesting deeper than the limit of %u (a value of %u levels in a module)",
+                     ctx->limits.max_depth, h);
         return NULL;
     }
     ((dlti_attr *)a)->height = (uint8_t)(h < 255 ? h : 255);
@@ -516,7 +516,7 @@ const dlti_attr *dlti_dense_array_new(dlti_context *ctx, const dlti_type *elem,
 static int type_error(dlti_error_t *err, const dlti_attr *a, const char *want)
 {
     bs_error_set(err, DLTI_ERROR_TYPE, "expected %s value, got %s", want,
-                   dlti_attr_kind_name(a->kind));
+                 dlti_attr_kind_name(a->kind));
     return -1;
 }
 

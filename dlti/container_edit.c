@@ -11,7 +11,7 @@ const dlti_attr *dlti_container_new(dlti_context *ctx, dlti_attr_kind kind,
 {
     if (!dlti_attr_is_container(kind)) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "not a DLTI container kind: %s",
-                       dlti_attr_kind_name(kind));
+                     dlti_attr_kind_name(kind));
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
@@ -79,8 +79,8 @@ const dlti_attr *dlti_container_set_path(dlti_context *ctx, const dlti_attr *c,
     /* Each key is a level, and this recursion takes one frame per key. */
     if (n >= dlti_max_height(ctx)) {
         bs_error_set(err, DLTI_ERROR_LIMIT,
-                       "a path of %zu keys nests deeper than the limit of %u", n,
-                       ctx->limits.max_depth);
+                     "a path of %zu keys nests deeper than the limit of %u", n,
+                     ctx->limits.max_depth);
         return NULL;
     }
     if (n == 1)

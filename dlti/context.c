@@ -314,18 +314,18 @@ int dlti_context_nomem(const dlti_context *ctx, dlti_error_t *err)
     if (ctx && ctx->arena.over_budget && ctx->arena.over_input_len) {
         size_t len = ctx->arena.over_input_len;
         bs_error_set(err, DLTI_ERROR_LIMIT,
-                       "an input of %zu bytes may use %zu bytes of memory (%u bytes a byte, at "
-                       "least %zu MiB), and this one needs more",
-                       len,
-                       len > DLTI_INPUT_MEMORY_BASE / DLTI_INPUT_MEMORY_PER_BYTE
+                     "an input of %zu bytes may use %zu bytes of memory (%u bytes a byte, at "
+                     "least %zu MiB), and this one needs more",
+                     len,
+                     len > DLTI_INPUT_MEMORY_BASE / DLTI_INPUT_MEMORY_PER_BYTE
                            ? len * DLTI_INPUT_MEMORY_PER_BYTE
                            : DLTI_INPUT_MEMORY_BASE,
-                       DLTI_INPUT_MEMORY_PER_BYTE, DLTI_INPUT_MEMORY_BASE >> 20);
+                     DLTI_INPUT_MEMORY_PER_BYTE, DLTI_INPUT_MEMORY_BASE >> 20);
     } else if (ctx && ctx->arena.over_budget) {
         bs_error_set(err, DLTI_ERROR_LIMIT,
-                       "memory budget of %zu bytes exceeded (dlti_limits.max_memory_bytes; "
-                       "SYSDESC_MAX_MEMORY for the sysdesc tool)",
-                       ctx->limits.max_memory_bytes);
+                     "memory budget of %zu bytes exceeded (dlti_limits.max_memory_bytes; "
+                     "SYSDESC_MAX_MEMORY for the sysdesc tool)",
+                     ctx->limits.max_memory_bytes);
     } else {
         bs_nomem(err);
     }

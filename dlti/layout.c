@@ -35,7 +35,7 @@ static int bad_entry(const dlti_entry_rec *e, dlti_error_t *err)
     bs_buf b = {0};
     dlti_print_key(&b, e->key);
     bs_error_set(err, DLTI_ERROR_VERIFY, "unusable data layout entry for %s",
-                   b.data ? b.data : "?");
+                 b.data ? b.data : "?");
     free(b.data);
     return -1;
 }
@@ -182,7 +182,7 @@ dlti_layout *dlti_layout_from_spec(const dlti_attr *spec, dlti_error_t *err)
 {
     if (spec && spec->kind != DLTI_ATTR_DL_SPEC) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "expected a #dlti.dl_spec, got a %s attribute",
-                       dlti_attr_kind_name(spec->kind));
+                     dlti_attr_kind_name(spec->kind));
         return NULL;
     }
     dlti_layout *L = layout_alloc(err);
@@ -267,7 +267,7 @@ int dlti_layout_stack_alignment(const dlti_layout *L, uint64_t *bits, dlti_error
     *bits = 0;
     if (v && !zext_value(v, bits)) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "'dlti.stack_alignment' data layout entry is expected to be an integer");
+                     "'dlti.stack_alignment' data layout entry is expected to be an integer");
         return -1;
     }
     return 0;

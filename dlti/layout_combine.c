@@ -136,7 +136,7 @@ static class_bucket *find_class(combiner *c, const type_class *cls)
 static class_bucket *add_class(combiner *c, const type_class *cls)
 {
     if (bs_grow((void **)&c->classes, &c->cap_classes, c->num_classes + 1,
-                  sizeof(*c->classes)) != 0)
+                sizeof(*c->classes)) != 0)
         return NULL;
     class_bucket *b = &c->classes[c->num_classes++];
     memset(b, 0, sizeof(*b));
@@ -323,7 +323,7 @@ int dlti_layout_combine(dlti_layout *layout, const dlti_scope *scope, const dlti
         size_t at = 0;
         dlti_scope_dl_spec(*bad, &at);
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "data layout does not combine with layouts of enclosing ops");
+                     "data layout does not combine with layouts of enclosing ops");
         if (err)
             err->position = at;
         return -1;

@@ -152,8 +152,8 @@ static int vector_layout(const dlti_layout *L, const dlti_type *t, dlti_type_lay
     if (t->rank <= 0) {
         /* shape().back() of a 0-d vector: mlir-opt-22 crashes. */
         bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                       "0-d vector %s has no data layout (its innermost dimension is undefined)",
-                       t->text);
+                     "0-d vector %s has no data layout (its innermost dimension is undefined)",
+                     t->text);
         return -1;
     }
     dlti_type_layout elem;
@@ -334,8 +334,8 @@ int dlti_layout_compute(const dlti_layout *L, const dlti_type *t, dlti_type_layo
         break;
     }
     bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                   "neither the scoping op nor the type class provide data layout information "
-                   "for %s",
-                   t->text);
+                 "neither the scoping op nor the type class provide data layout information "
+                 "for %s",
+                 t->text);
     return -1;
 }

@@ -19,8 +19,8 @@ static int unsupported(const dlti_entry_rec *e, const char *why, dlti_error_t *e
     bs_buf b = {0};
     dlti_print_key(&b, e->key);
     bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                   "data layout entry for %s cannot be written as an LLVM data layout token: %s",
-                   b.data ? b.data : "?", why);
+                 "data layout entry for %s cannot be written as an LLVM data layout token: %s",
+                 b.data ? b.data : "?", why);
     free(b.data);
     return -1;
 }
@@ -105,7 +105,7 @@ static int id_token(bs_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
     bs_buf k = {0};
     dlti_print_key(&k, e->key);
     bs_error_set(err, DLTI_ERROR_UNSUPPORTED, "unsupported data layout key %s",
-                   k.data ? k.data : "?");
+                 k.data ? k.data : "?");
     free(k.data);
     return -1;
 }
@@ -140,7 +140,7 @@ static int type_token(bs_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
                             : dlti_float_bit_width((dlti_float_kind)t->float_kind);
         uint64_t abi = whole_bytes(x[0]), pref = whole_bytes(x[len - 1]);
         bs_buf_printf(b, "%c%u:%llu", t->kind == DLTI_TYPE_INTEGER ? 'i' : 'f', bits,
-                        (unsigned long long)abi);
+                      (unsigned long long)abi);
         if (pref != abi)
             bs_buf_printf(b, ":%llu", (unsigned long long)pref);
         return 0;
@@ -150,9 +150,9 @@ static int type_token(bs_buf *b, const dlti_entry_rec *e, dlti_error_t *err)
             return unsupported(e, "expected 3 or 4 values", err);
         /* Every field, the space 0 included: `p0:64:64:64:64`. */
         bs_buf_printf(b, "p%llu:%llu:%llu:%llu:%llu", (unsigned long long)as,
-                        (unsigned long long)x[0], (unsigned long long)whole_bytes(x[1]),
-                        (unsigned long long)whole_bytes(x[2]),
-                        (unsigned long long)(len == 4 ? x[3] : x[0]));
+                      (unsigned long long)x[0], (unsigned long long)whole_bytes(x[1]),
+                      (unsigned long long)whole_bytes(x[2]),
+                      (unsigned long long)(len == 4 ? x[3] : x[0]));
         return 0;
     }
     if (t->kind == DLTI_TYPE_INDEX)
@@ -209,8 +209,8 @@ char *dlti_llvm_dl_export(const dlti_attr *spec, dlti_error_t *err)
     dlti_error_t why;
     if (!dlti_llvm_dl_import(check, b.data, b.len, &why)) {
         bs_error_set(err, why.code == DLTI_ERROR_NOMEM ? DLTI_ERROR_NOMEM : DLTI_ERROR_UNSUPPORTED,
-                       "LLVM would not read the data layout string '%.*s%s': %s",
-                       b.len > 120 ? 120 : (int)b.len, b.data, b.len > 120 ? "..." : "", why.text);
+                     "LLVM would not read the data layout string '%.*s%s': %s",
+                     b.len > 120 ? 120 : (int)b.len, b.data, b.len > 120 ? "..." : "", why.text);
         free(b.data);
         dlti_context_free(check);
         return NULL;

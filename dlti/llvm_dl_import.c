@@ -45,7 +45,7 @@ static int fail(importer *im, const char *fmt, const char *detail)
     snprintf(msg, sizeof(msg), fmt, detail ? detail : "");
     const token *t = im->tok;
     bs_error_set(im->err, DLTI_ERROR_SYNTAX, "invalid data layout token '%.*s' at offset %zu: %s",
-                   (int)(t->len > 200 ? 200 : t->len), t->s, t->at, msg);
+                 (int)(t->len > 200 ? 200 : t->len), t->s, t->at, msg);
     if (im->err) {
         im->err->position = t->at;
         im->err->line = 1;

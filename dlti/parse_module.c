@@ -1007,7 +1007,7 @@ const dlti_scope *dlti_scope_find(const dlti_scope *scope, const char *path, dlt
         }
         if (!found) {
             bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no module or op named '@%.*s' in scope '%s'",
-                           (int)n, p, cur->name ? cur->name : "(top)");
+                         (int)n, p, cur->name ? cur->name : "(top)");
             return NULL;
         }
         cur = found;

@@ -60,7 +60,7 @@ static bool no_keys(size_t n, dlti_error_t *err)
 static void fail_no_queryable_attrs(dlti_error_t *err)
 {
     bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                   "no DLTI-queryable attrs on target op or any of its ancestors");
+                 "no DLTI-queryable attrs on target op or any of its ancestors");
 }
 
 /* The steps of a path from keys[from] on, as MLIR's query takes them. */

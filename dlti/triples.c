@@ -248,13 +248,13 @@ const dlti_target_dl *dlti_target_dl_find(const char *triple, dlti_error_t *err)
             }
     if (used)
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "no data layout known for target triple '%s': LLVM's depends on the "
-                       "system and environment; the table's rows for %s are %s (or give the "
-                       "layout string itself; see sysdesc dl-import --help)",
-                       triple, want.arch, rows);
+                     "no data layout known for target triple '%s': LLVM's depends on the "
+                     "system and environment; the table's rows for %s are %s (or give the "
+                     "layout string itself; see sysdesc dl-import --help)",
+                     triple, want.arch, rows);
     else
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "no data layout known for target triple '%s' (see sysdesc dl-import --help)",
-                       triple);
+                     "no data layout known for target triple '%s' (see sysdesc dl-import --help)",
+                     triple);
     return NULL;
 }

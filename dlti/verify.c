@@ -79,7 +79,7 @@ static int check_pref_not_below_abi(const dlti_attr *v, size_t abi_at, size_t pr
     if (dlti_attr_dense_int64(v, abi_at, &abi, NULL) == 0 &&
         dlti_attr_dense_int64(v, pref_at, &pref, NULL) == 0 && (uint64_t)abi > (uint64_t)pref) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "preferred alignment is expected to be at least as large as ABI alignment");
+                     "preferred alignment is expected to be at least as large as ABI alignment");
         return -1;
     }
     return 0;
@@ -91,9 +91,9 @@ static int check_llvm_ptr_entry(const dlti_type *t, const dlti_attr *v, dlti_err
     size_t n = dense_ints(v);
     if (n != 3 && n != 4) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "expected layout attribute for '%s' to be a dense integer elements "
-                       "attribute with 3 or 4 elements",
-                       t->text);
+                     "expected layout attribute for '%s' to be a dense integer elements "
+                     "attribute with 3 or 4 elements",
+                     t->text);
         return -1;
     }
     if (v->type->elem->width != 64) {
@@ -125,9 +125,9 @@ static int check_llvm_struct_entry(const dlti_type *t, const dlti_attr *v, dlti_
     size_t n = dense_ints(v);
     if (n != 1 && n != 2) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "expected layout attribute for '%s' to be a dense integer elements "
-                       "attribute of 1 or 2 elements",
-                       t->text);
+                     "expected layout attribute for '%s' to be a dense integer elements "
+                     "attribute of 1 or 2 elements",
+                     t->text);
         return -1;
     }
     if (v->type->elem->width != 64 || v->type->elem->sign != DLTI_SIGNLESS) {
@@ -136,7 +136,7 @@ static int check_llvm_struct_entry(const dlti_type *t, const dlti_attr *v, dlti_
     }
     if (!is_empty_literal_struct(t->text)) {
         bs_error_set(err, DLTI_ERROR_VERIFY, "unexpected layout attribute for struct '%s'",
-                       t->text);
+                     t->text);
         return -1;
     }
     return check_pref_not_below_abi(v, 0, n - 1, err);
@@ -156,11 +156,11 @@ static int check_dialect_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
         if (v->kind == DLTI_ATTR_OPAQUE && text_is(v->u.str.s, "#ptr.spec<"))
             return 0;
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "expected layout attribute for '%s' to be a #ptr.spec attribute", t->text);
+                     "expected layout attribute for '%s' to be a #ptr.spec attribute", t->text);
         return -1;
     }
     bs_error_set(err, DLTI_ERROR_VERIFY,
-                   "data layout specified for a type that does not support it");
+                 "data layout specified for a type that does not support it");
     return -1;
 }
 
@@ -171,7 +171,7 @@ static int check_type_entry(const dlti_entry_rec *e, dlti_error_t *err)
     case DLTI_TYPE_INDEX:
         if (e->value->kind != DLTI_ATTR_INTEGER) {
             bs_error_set(err, DLTI_ERROR_VERIFY,
-                           "expected integer attribute in the data layout entry for 'index'");
+                         "expected integer attribute in the data layout entry for 'index'");
             return -1;
         }
         return 0;
@@ -192,7 +192,7 @@ static int check_id_entry(const dlti_entry_rec *e, uint64_t loaded, dlti_error_t
     const char *owner = dlti_dialect_refusing_ids(loaded, e->key->str, e->key->len);
     if (owner) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "the '%s' dialect does not support identifier data layout entries", owner);
+                     "the '%s' dialect does not support identifier data layout entries", owner);
         return -1;
     }
     if (e->key->len < 5 || memcmp(e->key->str, "dlti.", 5) != 0)
@@ -211,8 +211,8 @@ static int check_id_entry(const dlti_entry_rec *e, uint64_t loaded, dlti_error_t
                    (v->u.str.len == 6 && memcmp(v->u.str.s, "little", 6) == 0));
         if (!ok) {
             bs_error_set(err, DLTI_ERROR_VERIFY,
-                           "'dlti.endianness' data layout entry is expected to be either "
-                           "'big' or 'little'");
+                         "'dlti.endianness' data layout entry is expected to be either "
+                         "'big' or 'little'");
             return -1;
         }
     }

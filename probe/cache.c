@@ -133,7 +133,7 @@ static int open_cache_dir(pb_run *run, bool create)
 static char *read_entry(int dirfd, const char *name, size_t *len)
 {
     return bs_read_file_at(dirfd, name, BS_INPUT_NOFOLLOW | BS_INPUT_PRIVATE,
-                             MAX_ENTRY_BYTES, len, NULL);
+                           MAX_ENTRY_BYTES, len, NULL);
 }
 
 const dlti_attr *pb_cache_lookup(pb_run *run, const char *kind, const char *key)

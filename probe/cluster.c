@@ -132,9 +132,9 @@ static int add_node(sysdesc_cluster *cl, const char *name, size_t cls, const cha
     name_slot(cl, name, &s);
     if (cl->name_index[s]) {
         bs_error_set_at(err, DLTI_ERROR_ARGUMENT, where, 0, 0,
-                          "a second node named '%s' (node %u of the cluster has that name; a "
-                          "node's name is its HostName, else node<i>)",
-                          name, cl->name_index[s] - 1);
+                        "a second node named '%s' (node %u of the cluster has that name; a "
+                        "node's name is its HostName, else node<i>)",
+                        name, cl->name_index[s] - 1);
         return -1;
     }
     char *copy = strdup(name);
@@ -335,8 +335,8 @@ int sysdesc_cluster_set_ranks(sysdesc_cluster *cl, const size_t *rank_node, size
     for (size_t r = 0; r < nranks; r++)
         if (rank_node[r] >= cl->nnodes) {
             bs_error_set_at(err, DLTI_ERROR_ARGUMENT, NULL, 0, 0,
-                              "rank %zu ran on node %zu, but the cluster has %zu nodes", r,
-                              rank_node[r], cl->nnodes);
+                            "rank %zu ran on node %zu, but the cluster has %zu nodes", r,
+                            rank_node[r], cl->nnodes);
             return -1;
         }
     size_t *copy = malloc((nranks ? nranks : 1) * sizeof(*copy));

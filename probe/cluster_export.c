@@ -29,8 +29,8 @@ char *sysdesc_cluster_host_xml(const sysdesc_probe_options *opts, size_t *len, d
     if (hwloc_topology_load(topo) != 0 ||
         hwloc_topology_export_xmlbuffer(topo, &hw, &hwlen, 0) != 0 || hwlen < 1) {
         bs_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
-                          "hwloc cannot load or export the topology of this host: %s",
-                          errno ? strerror(errno) : "unknown error");
+                        "hwloc cannot load or export the topology of this host: %s",
+                        errno ? strerror(errno) : "unknown error");
     } else if (!(copy = malloc((size_t)hwlen))) {
         bs_nomem(err);
     } else {

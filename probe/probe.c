@@ -66,14 +66,14 @@ int pb_topology_env_xml(hwloc_topology_t topo, char **text, dlti_error_t *err)
     if (!(*text = bs_read_file(path, SYSDESC_PROBE_MAX_XML_BYTES, &len, &why))) {
         /* exit 3 whatever the reason: the environment named the file */
         bs_error_set_at(err, why.code == DLTI_ERROR_NOMEM ? why.code : DLTI_ERROR_IO, path, 0,
-                          0, "HWLOC_XMLFILE: %s", why.text);
+                        0, "HWLOC_XMLFILE: %s", why.text);
         return -1;
     }
     if (hwloc_topology_set_xmlbuffer(topo, *text, (int)len + 1) != 0) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, path, 0, 0,
-                          "not a valid hwloc XML topology (HWLOC_XMLFILE; "
-                          "hwloc_topology_set_xmlbuffer: %s)",
-                          strerror(errno));
+                        "not a valid hwloc XML topology (HWLOC_XMLFILE; "
+                        "hwloc_topology_set_xmlbuffer: %s)",
+                        strerror(errno));
         free(*text);
         *text = NULL;
         return -1;
@@ -125,8 +125,8 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     if (run->xml.buffer) {
         if (run->xml.len > SYSDESC_PROBE_MAX_XML_BYTES) {
             bs_error_set_at(err, DLTI_ERROR_LIMIT, xml, 0, 0,
-                              "hwloc XML text larger than the limit of %zu bytes",
-                              SYSDESC_PROBE_MAX_XML_BYTES);
+                            "hwloc XML text larger than the limit of %zu bytes",
+                            SYSDESC_PROBE_MAX_XML_BYTES);
             return -1;
         }
         if (!(text = malloc(run->xml.len + 1))) {
@@ -152,8 +152,8 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     }
     if (text && !run->host && hwloc_topology_set_xmlbuffer(run->topo, text, (int)len + 1) != 0) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
-                          "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
-                          strerror(errno));
+                        "not a valid hwloc XML topology (hwloc_topology_set_xmlbuffer: %s)",
+                        strerror(errno));
         free(text);
         return -1;
     }
@@ -187,11 +187,11 @@ static int load_topology(pb_run *run, dlti_error_t *err)
     if (loaded != 0) {
         if (run->host)
             bs_error_set_at(err, DLTI_ERROR_IO, NULL, 0, 0,
-                              "hwloc cannot load the topology of this host: %s",
-                              errno ? strerror(errno) : "unknown error");
+                            "hwloc cannot load the topology of this host: %s",
+                            errno ? strerror(errno) : "unknown error");
         else
             bs_error_set_at(err, DLTI_ERROR_SYNTAX, xml, 0, 0,
-                              "not a valid hwloc XML topology (hwloc_topology_load failed)");
+                            "not a valid hwloc XML topology (hwloc_topology_load failed)");
         return -1;
     }
     return 0;
@@ -246,10 +246,10 @@ static int enough_descriptors(dlti_error_t *err)
     if (free_fds >= PB_HOST_PROBE_FDS)
         return 0;
     bs_error_set(err, DLTI_ERROR_IO,
-                   "probe: %u file descriptors free (RLIMIT_NOFILE, ulimit -n, is %llu), fewer "
-                   "than the %d a host probe may hold at once (hwloc's reads of sysfs, the "
-                   "pipes of the runtimes' and the compilers' children): %s",
-                   free_fds, (unsigned long long)r.rlim_cur, PB_HOST_PROBE_FDS, strerror(EMFILE));
+                 "probe: %u file descriptors free (RLIMIT_NOFILE, ulimit -n, is %llu), fewer "
+                 "than the %d a host probe may hold at once (hwloc's reads of sysfs, the "
+                 "pipes of the runtimes' and the compilers' children): %s",
+                 free_fds, (unsigned long long)r.rlim_cur, PB_HOST_PROBE_FDS, strerror(EMFILE));
     return -1;
 }
 

@@ -171,10 +171,10 @@ static int set_other_dlti(dlti_context *ctx, attacher *a, const sysdesc_system *
             continue;
         if (sd_dlti_name_misfit(name, v)) {
             bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                           "SPEC is one attribute alone that no module attribute name holds "
-                           "('%s' holds its own kind): write it in a module under a name of "
-                           "yours first",
-                           name);
+                         "SPEC is one attribute alone that no module attribute name holds "
+                         "('%s' holds its own kind): write it in a module under a name of "
+                         "yours first",
+                         name);
             return -2; /* SPEC's, not IN's: no place in IN */
         }
         size_t old = SIZE_MAX;
@@ -261,18 +261,18 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
     attacher a = {.text = text, .len = len, .top = top, .flags = flags};
     if (dlti_scope_get_source(top, &a.src) != 0) {
         bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
-                          "the file is one bare attribute, not a module: nothing to attach to");
+                        "the file is one bare attribute, not a module: nothing to attach to");
         return NULL;
     }
     if (a.src.implicit && a.src.interleaved) {
         bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
-                          "the file's top-level operations are not in a module and alias "
-                          "definitions lie between them: wrap them in `module { ... }` first");
+                        "the file's top-level operations are not in a module and alias "
+                        "definitions lie between them: wrap them in `module { ... }` first");
         return NULL;
     }
     if (a.src.implicit && a.src.body_open == a.src.body_close) {
         bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
-                          "the file holds no operation: nothing to attach to");
+                        "the file holds no operation: nothing to attach to");
         return NULL;
     }
     a.nl = line_end(text, len);
@@ -301,8 +301,8 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
     for (size_t i = 0; (flags & SYSDESC_ATTACH_INHERENT) && i < n; i++)
         if (i != spec_at && name_is(dlti_scope_attr_name(top, i), "dlti")) {
             bs_error_set_at(err, DLTI_ERROR_UNSUPPORTED, source, 0, 0,
-                              "the module's inherent `dlti` attribute holds another DLTI "
-                              "attribute: attach without --inherent-dlti");
+                            "the module's inherent `dlti` attribute holds another DLTI "
+                            "attribute: attach without --inherent-dlti");
             free(a.edits);
             return NULL;
         }
@@ -356,7 +356,7 @@ char *sysdesc_attach(dlti_context *ctx, const char *text, size_t len, const char
     }
     if (!check) {
         bs_error_set(err, DLTI_ERROR_VERIFY, "attach made a file it cannot read (%s:%d:%d: %s)",
-                       source, again.line, again.column, again.text);
+                     source, again.line, again.column, again.text);
         free(r);
         return NULL;
     }

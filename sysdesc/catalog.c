@@ -287,15 +287,15 @@ char *sysdesc_catalog_find(const char *name, const char *search_path, dlti_error
         bs_nomem(err);
     else if (!s.found && s.refused)
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "catalog entry '%s': %s is not a YAML description (an entry is a regular "
-                       "file whose name ends in .yaml, and so does the file its links lead to)",
-                       name, s.refused);
+                     "catalog entry '%s': %s is not a YAML description (an entry is a regular "
+                     "file whose name ends in .yaml, and so does the file its links lead to)",
+                     name, s.refused);
     else if (!s.found) {
         char hint[512];
         bool near = sd_catalog_suggest(name, search_path, hint, sizeof hint) == 0;
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)%s%s",
-                       name, search_path, near ? "; " : "", near ? hint : "");
+                     "no catalog entry '%s' in %s (set SYSDESC_PATH to add directories)%s%s",
+                     name, search_path, near ? "; " : "", near ? hint : "");
     }
     free(owned);
     free(s.refused);
@@ -556,7 +556,7 @@ int sd_catalog_suggest(const char *name, const char *search_path, char *out, siz
         bs_buf_puts(&b, "did you mean ");
         for (size_t i = 0; i < shown; i++)
             bs_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 < shown || nnear > shown ? ", " : " or ",
-                            near[i].name);
+                          near[i].name);
         if (nnear > shown)
             bs_buf_printf(&b, " (or %zu more: sysdesc list)", nnear - shown);
         bs_buf_puts(&b, "?");
@@ -798,15 +798,15 @@ const dlti_attr *sysdesc_catalog_match_pci(dlti_context *ctx, unsigned vendor_id
             c[n++] = c[i];
     if (n == 0) {
         bs_error_set(err, DLTI_ERROR_NOT_FOUND, "no catalog entry for PCI device %04x:%04x",
-                       vendor_id, device_id);
+                     vendor_id, device_id);
         return NULL;
     }
     if (n > 1) {
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "PCI device %04x:%04x is claimed by %zu catalog entries (%s, %s%s): the "
-                       "id alone does not tell them apart (sysdesc_catalog_pci_fill tells a "
-                       "probed device's by its compute units, memory and name)",
-                       vendor_id, device_id, n, c[0].name, c[1].name, n > 2 ? ", ..." : "");
+                     "PCI device %04x:%04x is claimed by %zu catalog entries (%s, %s%s): the "
+                     "id alone does not tell them apart (sysdesc_catalog_pci_fill tells a "
+                     "probed device's by its compute units, memory and name)",
+                     vendor_id, device_id, n, c[0].name, c[1].name, n > 2 ? ", ..." : "");
         return NULL;
     }
     if (name && !(*name = strdup(c[0].name))) {

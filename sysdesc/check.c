@@ -1376,35 +1376,35 @@ int sysdesc_schema_check_path(const char *device_type, const char *device_id, co
         if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n) &&
             sd_schema_name_nocase(pk, p, n, near, sizeof(near))) {
             bs_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s'; did you mean '%s'?",
-                           (int)n, p, where, near);
+                         (int)n, p, where, near);
             return -1;
         }
         if (pk && pk->names && k && !sd_schema_name_allowed(pk, p, n)) {
             bool numbers = strcmp(pk->names, "#") == 0;
             bs_error_set(err, DLTI_ERROR_VERIFY, "unknown name '%.*s' in '%s' (%s%s)", (int)n, p,
-                           where, numbers ? "numbers: " : "one of ",
-                           numbers ? "0, 1, ..." : pk->names);
+                         where, numbers ? "numbers: " : "one of ",
+                         numbers ? "0, 1, ..." : pk->names);
             return -1;
         }
         if (k && !(k->devices & bits)) {
             const char *twin = sd_schema_twin(k->path, bits);
             char owner[32], own[32];
             bs_error_set(err, DLTI_ERROR_VERIFY, "'%s%s%.*s' is %s key, not %s key%s%s%s",
-                           id ? id : "", id ? "." : "", (int)(used + n), path,
-                           types_text(k->devices, owner, sizeof(owner)),
-                           types_text(bits, own, sizeof(own)), twin ? "; did you mean '" : "",
-                           twin ? twin : "", twin ? "'?" : "");
+                         id ? id : "", id ? "." : "", (int)(used + n), path,
+                         types_text(k->devices, owner, sizeof(owner)),
+                         types_text(bits, own, sizeof(own)), twin ? "; did you mean '" : "",
+                         twin ? twin : "", twin ? "'?" : "");
             return -1;
         }
         if (!k) {
             if (sd_schema_suggest_text(at, bits, p, n, near, sizeof(near)))
                 bs_error_set(err, DLTI_ERROR_VERIFY, "unknown key '%.*s' in '%s'; did you mean %s?",
-                               (int)n, p, where, near);
+                             (int)n, p, where, near);
             else
                 bs_error_set(err, DLTI_ERROR_VERIFY,
-                               "unknown key '%.*s' in '%s' (docs/keys.md lists the keys; put your "
-                               "own under 'extra')",
-                               (int)n, p, where);
+                             "unknown key '%.*s' in '%s' (docs/keys.md lists the keys; put your "
+                             "own under 'extra')",
+                             (int)n, p, where);
             return -1;
         }
         if (p[n] == '\0' || k->type == SYSDESC_VALUE_OPEN_MAP)

@@ -82,8 +82,8 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
 {
     if (c->n >= COMPOSE_MAX_DEVICES) {
         bs_error_set(err, DLTI_ERROR_LIMIT,
-                       "a composition holds at most %d devices: '%.*s' would be one more",
-                       COMPOSE_MAX_DEVICES, (int)len, id);
+                     "a composition holds at most %d devices: '%.*s' would be one more",
+                     COMPOSE_MAX_DEVICES, (int)len, id);
         return -1;
     }
     dlti_key key = dlti_key_string(c->ctx, id, len);
@@ -99,7 +99,7 @@ static int add_device(sysdesc_compose *c, const char *id, size_t len, const dlti
     }
     if (was) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
+                     "device id '%.*s' is used twice: rename one (ID=ITEM)", (int)len, id);
         return -1;
     }
     c->devices[c->n].key = key;
@@ -117,7 +117,7 @@ static int add_layout(sysdesc_compose *c, const sysdesc_system *sys, dlti_error_
                  strcmp(c->data_layout, sys->data_layout) == 0);
     if ((c->dl_spec || c->data_layout) && !same) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "two items name different data layouts: a system has one");
+                     "two items name different data layouts: a system has one");
         return -1;
     }
     c->dl_spec = sys->dl_spec;
@@ -132,7 +132,7 @@ int sysdesc_compose_add(sysdesc_compose *c, const sysdesc_system *sys, const cha
     size_t ndev = dlti_attr_size(sys->spec);
     if (count >= 1 && ndev != 1) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "a count needs a single-device item; this one has %zu devices", ndev);
+                     "a count needs a single-device item; this one has %zu devices", ndev);
         return -1;
     }
     if (add_layout(c, sys, err) < 0)
@@ -217,7 +217,7 @@ int sysdesc_compose_add_item(sysdesc_compose *c, const char *text,
         bs_nomem(err);
     } else if (split_item(copy, &id, &item, &count) < 0) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "'%s' is not [ID=]ITEM[:N] (N from 1 to 100000)", text);
+                     "'%s' is not [ID=]ITEM[:N] (N from 1 to 100000)", text);
     } else if (sysdesc_system_load(c->ctx, item, opts, &sys, err) == 0) {
         dlti_error_t add;
         rc = sysdesc_compose_add(c, &sys, id, count, &add);

@@ -44,8 +44,8 @@ static void refuse(walk *w, unsigned depth, const char *what, const char *why)
         path[used] = '\0';
     }
     bs_error_set(w->err, DLTI_ERROR_UNSUPPORTED,
-                   "%s cannot hold the %s at '%s' (%s); --format mlir holds every value",
-                   w->format == SYSDESC_FORMAT_JSON ? "JSON" : "YAML", what, path, why);
+                 "%s cannot hold the %s at '%s' (%s); --format mlir holds every value",
+                 w->format == SYSDESC_FORMAT_JSON ? "JSON" : "YAML", what, path, why);
 }
 
 /* Depth is bounded by the core's depth invariant (dlti_internal.h).

@@ -107,7 +107,7 @@ static const dlti_attr *parse_mlir(jl *j, const char *text, size_t len, const sd
     const dlti_attr *a = sd_parse_mlir_value(j->ctx, text, len, j->source, &inner);
     if (!a)
         bs_error_set_at(j->err, inner.code, j->source, n->line, n->column,
-                          "in MLIR text (column %d of it): %s", inner.column, inner.text);
+                        "in MLIR text (column %d of it): %s", inner.column, inner.text);
     return a;
 }
 
@@ -375,8 +375,8 @@ static const dlti_attr *map(jl *j, const sd_node *n, dlti_attr_kind kind, sd_lev
             nomem(j);
         else
             bs_error_set_at(j->err, DLTI_ERROR_SYNTAX, j->source, k->line, k->column,
-                              "duplicate key '%.200s' (first at line %d, column %d)", k->u.text,
-                              k0->line, k0->column);
+                            "duplicate key '%.200s' (first at line %d, column %d)", k->u.text,
+                            k0->line, k0->column);
         goto out;
     }
     for (i = 0; i < n->len; i++)
@@ -419,11 +419,11 @@ static int data_layout(jl *j, const sd_node *v, sysdesc_system *out)
 static int refuse_plain(jl *j, const sd_node *root)
 {
     bs_error_set_at(j->err, DLTI_ERROR_UNSUPPORTED, j->source, root->line, root->column,
-                      "plain JSON is not read: it loses MLIR's types (every integer is a "
-                      "number, NaN a null, a type its text), so it cannot be read back as it "
-                      "was; write --format json --typed (read back exactly), or yaml or mlir "
-                      "(a JSON file written by hand reads by YAML's rules when its name ends "
-                      "in .yaml)");
+                    "plain JSON is not read: it loses MLIR's types (every integer is a "
+                    "number, NaN a null, a type its text), so it cannot be read back as it "
+                    "was; write --format json --typed (read back exactly), or yaml or mlir "
+                    "(a JSON file written by hand reads by YAML's rules when its name ends "
+                    "in .yaml)");
     return -1;
 }
 
@@ -519,8 +519,8 @@ int sd_json_load(dlti_context *ctx, const char *text, size_t len, const char *so
         source = "<input>";
     if (len > filled.max_input_bytes) {
         bs_error_set_at(err, DLTI_ERROR_LIMIT, source, 0, 0,
-                          "JSON input is larger than the limit of %zu bytes "
-                          "(sysdesc_yaml_options.max_input_bytes)", filled.max_input_bytes);
+                        "JSON input is larger than the limit of %zu bytes "
+                        "(sysdesc_yaml_options.max_input_bytes)", filled.max_input_bytes);
         return -1;
     }
     dlti_input_budget_saved saved = dlti_input_budget(ctx, len);

@@ -49,8 +49,8 @@ static int string_at(dlti_context *ctx, const dlti_attr *spec, const char *devic
         return 0;
     if (dlti_attr_get_string(a, s, len, NULL) != 0) {
         bs_error_set(err, DLTI_ERROR_TYPE, "%s.%s%s%s%s%s is not a string", device, path[0],
-                       n > 1 ? "." : "", n > 1 ? path[1] : "", n > 2 ? "." : "",
-                       n > 2 ? path[2] : "");
+                     n > 1 ? "." : "", n > 1 ? path[1] : "", n > 2 ? "." : "",
+                     n > 2 ? path[2] : "");
         return -1;
     }
     return 0;

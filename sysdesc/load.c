@@ -88,9 +88,9 @@ static size_t input_limit(const dlti_context *ctx, const sysdesc_yaml_options *f
 static void too_large(dlti_error_t *err, const char *path, sd_input_format format, size_t max)
 {
     bs_error_set_at(err, DLTI_ERROR_LIMIT, path, 0, 0,
-                      "file is larger than the limit of %zu bytes for %s (%s)", max,
-                      sd_input_format_name(format),
-                      format == SD_INPUT_MLIR ? "dlti_limits.max_input_bytes"
+                    "file is larger than the limit of %zu bytes for %s (%s)", max,
+                    sd_input_format_name(format),
+                    format == SD_INPUT_MLIR ? "dlti_limits.max_input_bytes"
                                               : "sysdesc_yaml_options.max_input_bytes");
 }
 
@@ -187,7 +187,7 @@ static char *resolve(const char *path, const sysdesc_yaml_options *opts, char **
     }
     if (inner.code == DLTI_ERROR_NOT_FOUND)
         bs_error_set_at(err, file ? DLTI_ERROR_IO : DLTI_ERROR_NOT_FOUND, path, 0, 0,
-                          "no such file, and %s", inner.text);
+                        "no such file, and %s", inner.text);
     else if (err)
         *err = inner;
     return NULL;
@@ -210,8 +210,8 @@ static int load_text(dlti_context *ctx, const char *text, size_t len, const char
 {
     if (opts && opts->scope && format != SD_INPUT_MLIR) {
         bs_error_set_at(err, DLTI_ERROR_ARGUMENT, path, 0, 0,
-                          "a scope names an op of an MLIR file; this is %s, which has none",
-                          sd_input_format_name(format));
+                        "a scope names an op of an MLIR file; this is %s, which has none",
+                        sd_input_format_name(format));
         return -1;
     }
     switch (format) {
@@ -288,9 +288,9 @@ long sysdesc_check_file(dlti_context *ctx, const char *path, const sysdesc_yaml_
                 used = w < 0 ? used : used + (size_t)w;
             }
             bs_error_set_at(&err, DLTI_ERROR_NOT_FOUND, file, 0, 0,
-                              "no #dlti.target_system_spec in the file (its DLTI is %s): nothing "
-                              "for the device schema to check",
-                              names);
+                            "no #dlti.target_system_spec in the file (its DLTI is %s): nothing "
+                            "for the device schema to check",
+                            names);
             if (report)
                 report(user, &err);
         }

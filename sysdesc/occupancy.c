@@ -79,20 +79,20 @@ static bool need(reader *r, const char *key, int64_t min, int64_t *out)
     const dlti_attr *a = value_of(r->dev, key);
     if (!a) {
         bs_error_set(r->err, DLTI_ERROR_NOT_FOUND,
-                       "device '%s' has no '%s': the %s occupancy rules need it "
-                       "(docs/occupancy.md lists their keys)",
-                       r->id, key, r->vendor);
+                     "device '%s' has no '%s': the %s occupancy rules need it "
+                     "(docs/occupancy.md lists their keys)",
+                     r->id, key, r->vendor);
         return false;
     }
     if (dlti_attr_get_int64(a, out, NULL) < 0) {
         bs_error_set(r->err, DLTI_ERROR_TYPE, "'%s.%s' is no integer: the occupancy needs one",
-                       r->id, key);
+                     r->id, key);
         return false;
     }
     if (*out < min) {
         bs_error_set(r->err, DLTI_ERROR_VERIFY,
-                       "'%s.%s' is %lld: the occupancy needs at least %lld", r->id, key,
-                       (long long)*out, (long long)min);
+                     "'%s.%s' is %lld: the occupancy needs at least %lld", r->id, key,
+                     (long long)*out, (long long)min);
         return false;
     }
     return true;
@@ -105,17 +105,17 @@ static long need_ints(reader *r, const char *key, int64_t *out, size_t cap)
     const dlti_attr *a = value_of(r->dev, key);
     if (!a) {
         bs_error_set(r->err, DLTI_ERROR_NOT_FOUND,
-                       "device '%s' has no '%s': the %s occupancy rules need it "
-                       "(docs/occupancy.md lists their keys)",
-                       r->id, key, r->vendor);
+                     "device '%s' has no '%s': the %s occupancy rules need it "
+                     "(docs/occupancy.md lists their keys)",
+                     r->id, key, r->vendor);
         return -1;
     }
     dlti_attr_kind kind = dlti_attr_get_kind(a);
     size_t n = kind == DLTI_ATTR_ARRAY || kind == DLTI_ATTR_DENSE_ARRAY ? dlti_attr_size(a) : 0;
     if (n == 0 || n > cap) {
         bs_error_set(r->err, DLTI_ERROR_TYPE,
-                       "'%s.%s' is no array of 1 to %zu integers: the occupancy needs one", r->id,
-                       key, cap);
+                     "'%s.%s' is no array of 1 to %zu integers: the occupancy needs one", r->id,
+                     key, cap);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -123,7 +123,7 @@ static long need_ints(reader *r, const char *key, int64_t *out, size_t cap)
                                          : dlti_attr_dense_int64(a, i, &out[i], NULL);
         if (rc < 0 || out[i] < 0) {
             bs_error_set(r->err, DLTI_ERROR_TYPE,
-                           "'%s.%s' holds a value that is no integer >= 0", r->id, key);
+                         "'%s.%s' holds a value that is no integer >= 0", r->id, key);
             return -1;
         }
     }
@@ -159,8 +159,8 @@ static bool read_subgroup(reader *r, int64_t want, int64_t *out)
             return true;
         }
     bs_error_set(r->err, DLTI_ERROR_ARGUMENT,
-                   "subgroup size %lld is none of device '%s''s subgroup_sizes", (long long)want,
-                   r->id);
+                 "subgroup size %lld is none of device '%s''s subgroup_sizes", (long long)want,
+                 r->id);
     return false;
 }
 
@@ -171,19 +171,19 @@ static bool read_nvidia(reader *r, const sysdesc_occupancy_request *req, rules *
     if (!gran) {
         if (!value_of(r->dev, "register_allocation_granularity"))
             bs_error_set(r->err, DLTI_ERROR_NOT_FOUND,
-                           "device '%s' has no 'register_allocation_granularity': the NVIDIA "
-                           "occupancy rules need it (docs/occupancy.md lists their keys)",
-                           r->id);
+                         "device '%s' has no 'register_allocation_granularity': the NVIDIA "
+                         "occupancy rules need it (docs/occupancy.md lists their keys)",
+                         r->id);
         else
             bs_error_set(r->err, DLTI_ERROR_TYPE,
-                           "'%s.register_allocation_granularity' is no string", r->id);
+                         "'%s.register_allocation_granularity' is no string", r->id);
         return false;
     }
     if (strcmp(gran, "warp") != 0) {
         bs_error_set(r->err, DLTI_ERROR_UNSUPPORTED,
-                       "'%s.register_allocation_granularity' is \"%s\": the NVIDIA rules "
-                       "allocate registers per warp only",
-                       r->id, gran);
+                     "'%s.register_allocation_granularity' is \"%s\": the NVIDIA rules "
+                     "allocate registers per warp only",
+                     r->id, gran);
         return false;
     }
     if (!need(r, "max_threads_per_compute_unit", 1, &per_unit_threads) ||
@@ -235,7 +235,7 @@ static bool read_amd(reader *r, const sysdesc_occupancy_request *req, rules *u)
         return false;
     if (req->carveout_percent != SYSDESC_OCCUPANCY_CARVEOUT_DEFAULT) {
         bs_error_set(r->err, DLTI_ERROR_ARGUMENT,
-                       "device '%s' is an AMD GPU: its LDS has no carveout to prefer", r->id);
+                     "device '%s' is an AMD GPU: its LDS has no carveout to prefer", r->id);
         return false;
     }
     /* The barrier limit binds workgroups of more than one wave: read_rules
@@ -250,9 +250,9 @@ static bool check_request(const sysdesc_occupancy_request *req, dlti_error_t *er
         (req->carveout_percent != SYSDESC_OCCUPANCY_CARVEOUT_DEFAULT &&
          (req->carveout_percent < 0 || req->carveout_percent > 100))) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "an occupancy request needs threads per block >= 1, registers per thread "
-                       ">= 0, shared memory >= 0, a carveout of 0..100 percent (or the "
-                       "default) and a subgroup size >= 0");
+                     "an occupancy request needs threads per block >= 1, registers per thread "
+                     ">= 0, shared memory >= 0, a carveout of 0..100 percent (or the "
+                     "default) and a subgroup size >= 0");
         return false;
     }
     return true;
@@ -267,7 +267,7 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
     if (!dev || (dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC &&
                  dlti_attr_get_kind(dev) != DLTI_ATTR_MAP)) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "the occupancy needs a device (#dlti.target_device_spec)");
+                     "the occupancy needs a device (#dlti.target_device_spec)");
         return false;
     }
     if (!check_request(req, err))
@@ -276,8 +276,8 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
     r.vendor = string_of(dev, "vendor");
     if (!r.vendor) {
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "device '%s' has no 'vendor': the occupancy rules are NVIDIA's and AMD's",
-                       r.id);
+                     "device '%s' has no 'vendor': the occupancy rules are NVIDIA's and AMD's",
+                     r.id);
         return false;
     }
     if (strcmp(r.vendor, "NVIDIA") == 0)
@@ -286,9 +286,9 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
         u->vendor = RULES_AMD;
     else {
         bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                       "device '%s' is a GPU of %s: the occupancy rules are NVIDIA's and AMD's "
-                       "only",
-                       r.id, r.vendor);
+                     "device '%s' is a GPU of %s: the occupancy rules are NVIDIA's and AMD's "
+                     "only",
+                     r.id, r.vendor);
         return false;
     }
     if (!read_subgroup(&r, req->subgroup_size, &u->subgroup) ||
@@ -297,16 +297,16 @@ static bool read_rules(const dlti_attr *dev, const char *id, const sysdesc_occup
     /* the best block sizes try every multiple of the subgroup size */
     if (any_threads && u->max_threads_per_block / u->subgroup > MAX_SIZES) {
         bs_error_set(err, DLTI_ERROR_LIMIT,
-                       "'%s.max_threads_per_block' (%lld) allows more than %d block sizes to try",
-                       r.id, (long long)u->max_threads_per_block, MAX_SIZES);
+                     "'%s.max_threads_per_block' (%lld) allows more than %d block sizes to try",
+                     r.id, (long long)u->max_threads_per_block, MAX_SIZES);
         return false;
     }
     if (u->vendor == RULES_NVIDIA ? !read_nvidia(&r, req, u) : !read_amd(&r, req, u))
         return false;
     if (u->max_warps < 1) {
         bs_error_set(err, DLTI_ERROR_VERIFY,
-                       "device '%s' holds no warp of %lld: the occupancy needs at least one",
-                       r.id, (long long)u->subgroup);
+                     "device '%s' holds no warp of %lld: the occupancy needs at least one",
+                     r.id, (long long)u->subgroup);
         return false;
     }
     if (u->vendor == RULES_NVIDIA)
@@ -515,7 +515,7 @@ int sysdesc_occupancy_best_block_sizes(const dlti_attr *device, const char *devi
     rules u;
     if (!count || (cap > 0 && !sizes)) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "sysdesc_occupancy_best_block_sizes needs a count and room for the sizes");
+                     "sysdesc_occupancy_best_block_sizes needs a count and room for the sizes");
         return -1;
     }
     if (!read_rules(device, device_id, req, true, &u, err))
@@ -557,7 +557,7 @@ char *sysdesc_occupancy_json(const dlti_attr *device, const char *device_id,
     bs_buf_printf(&b, "  \"threads_per_block\": %lld,\n", (long long)req->threads_per_block);
     bs_buf_printf(&b, "  \"registers_per_thread\": %lld,\n", (long long)req->registers_per_thread);
     bs_buf_printf(&b, "  \"shared_memory_per_block\": %lld,\n",
-                    (long long)req->shared_memory_per_block);
+                  (long long)req->shared_memory_per_block);
     if (req->carveout_percent == SYSDESC_OCCUPANCY_CARVEOUT_DEFAULT)
         bs_buf_puts(&b, "  \"carveout_percent\": null,\n");
     else
@@ -565,10 +565,10 @@ char *sysdesc_occupancy_json(const dlti_attr *device, const char *device_id,
     bs_buf_printf(&b, "  \"subgroup_size\": %lld,\n", (long long)o.subgroup_size);
     bs_buf_printf(&b, "  \"warps_per_block\": %lld,\n", (long long)o.warps_per_block);
     bs_buf_printf(&b, "  \"blocks_per_compute_unit\": %lld,\n",
-                    (long long)o.blocks_per_compute_unit);
+                  (long long)o.blocks_per_compute_unit);
     bs_buf_printf(&b, "  \"warps_per_compute_unit\": %lld,\n", (long long)o.warps_per_compute_unit);
     bs_buf_printf(&b, "  \"max_warps_per_compute_unit\": %lld,\n",
-                    (long long)o.max_warps_per_compute_unit);
+                  (long long)o.max_warps_per_compute_unit);
     char num[40];
     sd_format_double(num, sizeof num, o.occupancy);
     bs_buf_printf(&b, "  \"occupancy\": %s,\n  \"limited_by\": [", num);
@@ -583,11 +583,11 @@ char *sysdesc_occupancy_json(const dlti_attr *device, const char *device_id,
     put_limit(&b, "shared_memory", o.blocks_by_shared_memory, false);
     put_limit(&b, "blocks", o.blocks_by_blocks, true);
     bs_buf_printf(&b, "  },\n  \"registers_allocated\": %lld,\n",
-                    (long long)o.registers_allocated);
+                  (long long)o.registers_allocated);
     bs_buf_printf(&b, "  \"shared_memory_allocated\": %lld,\n",
-                    (long long)o.shared_memory_allocated);
+                  (long long)o.shared_memory_allocated);
     bs_buf_printf(&b, "  \"shared_memory_per_compute_unit\": %lld,\n",
-                    (long long)o.shared_memory_per_compute_unit);
+                  (long long)o.shared_memory_per_compute_unit);
     bs_buf_puts(&b, "  \"best_block_sizes\": [");
     for (size_t i = 0; i < n && i < cap; i++)
         bs_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)sizes[i]);

@@ -108,7 +108,7 @@ static bool unit_value_hint(const dlti_attr *spec, const char *path, const char 
     if (!k || sd_unit_hint(k, vtext, strlen(vtext), hint, sizeof hint) != 0)
         return false;
     bs_error_set(err, DLTI_ERROR_TYPE, "%s: '%s' holds a number, and %s is not one in MLIR",
-                   hint, path, vtext);
+                 hint, path, vtext);
     return true;
 }
 
@@ -176,7 +176,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     }
     if (idlen == 0) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "override '%s' has an empty device id",
-                       assignment);
+                     assignment);
         goto out;
     }
     dlti_key devkey = dlti_key_string(ctx, path, idlen);
@@ -204,7 +204,7 @@ const dlti_attr *sysdesc_spec_override(dlti_context *ctx, const dlti_attr *spec,
     if (n == 0) { /* the whole device */
         if (dlti_attr_get_kind(value) != DLTI_ATTR_DEVICE_SPEC) {
             bs_error_set(err, DLTI_ERROR_TYPE,
-                           "override of device '%s' needs a #dlti.target_device_spec", path);
+                         "override of device '%s' needs a #dlti.target_device_spec", path);
             goto out;
         }
         dev = value;

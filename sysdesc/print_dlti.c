@@ -62,7 +62,7 @@ static int gather(const sysdesc_system *sys, bool mlir, attrs *a, dlti_error_t *
         add(a, "llvm.target", sys->llvm_target, false);
     if (a->num_dlti == 0) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "no #dlti.target_system_spec and no other DLTI attribute to print");
+                     "no #dlti.target_system_spec and no other DLTI attribute to print");
         return -1;
     }
     return 0;
@@ -75,9 +75,9 @@ static bool misfit(const attrs *a, dlti_error_t *err)
     for (size_t i = 0; i < a->n; i++) {
         if (sd_dlti_name_misfit(a->names[i], a->values[i])) {
             bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                           "the attribute alone has no name a module holds it under ('%s' holds "
-                           "its own kind): --format attr prints it as it is",
-                           a->names[i]);
+                         "the attribute alone has no name a module holds it under ('%s' holds "
+                         "its own kind): --format attr prints it as it is",
+                         a->names[i]);
             return true;
         }
     }
@@ -110,9 +110,9 @@ char *sd_dlti_print(const sysdesc_system *sys, sysdesc_format format, unsigned f
     if (format == SYSDESC_FORMAT_YAML ||
         (format == SYSDESC_FORMAT_JSON && (flags & SYSDESC_PRINT_TYPED))) {
         bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                       "%s describes a system (a #dlti.target_system_spec) and this DLTI is none: "
-                       "--format mlir or attr holds it as it is, plain json shows it",
-                       format == SYSDESC_FORMAT_YAML ? "YAML" : "typed JSON");
+                     "%s describes a system (a #dlti.target_system_spec) and this DLTI is none: "
+                     "--format mlir or attr holds it as it is, plain json shows it",
+                     format == SYSDESC_FORMAT_YAML ? "YAML" : "typed JSON");
         return NULL;
     }
     attrs a;
@@ -124,9 +124,9 @@ char *sd_dlti_print(const sysdesc_system *sys, sysdesc_format format, unsigned f
             text = print_json(&a, len, err);
         } else if (format == SYSDESC_FORMAT_ATTR && a.num_dlti != 1) {
             bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                           "--format attr prints one attribute and the module holds %zu DLTI "
-                           "attributes: --format mlir prints them all",
-                           a.num_dlti);
+                         "--format attr prints one attribute and the module holds %zu DLTI "
+                         "attributes: --format mlir prints them all",
+                         a.num_dlti);
         } else if (format == SYSDESC_FORMAT_ATTR) {
             size_t i = 0;
             while (!sysdesc_is_dlti_value(a.values[i])) /* past llvm.target */

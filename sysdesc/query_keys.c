@@ -24,7 +24,7 @@ int sysdesc_query_keys(dlti_context *ctx, const char *const *words, size_t n, dl
                     *err = why;
                 else
                     bs_error_set(err, DLTI_ERROR_SYNTAX, "invalid type key '%s': %s", w,
-                                   why.text);
+                                 why.text);
                 return -1;
             }
             keys[k] = dlti_key_type(ctx, t);

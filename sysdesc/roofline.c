@@ -102,10 +102,10 @@ static bool parse_types(const char *types, bool want[NTYPES], dlti_error_t *err)
             i++;
         if (i == NTYPES) {
             bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                           "roofline: unknown data type '%.*s' (fp64_vector, fp64_matrix, "
-                           "fp32_vector, fp32_matrix, tf32_matrix, fp16_vector, fp16_matrix, "
-                           "bf16_vector, bf16_matrix, fp8_matrix, int8_matrix, int4_matrix)",
-                           (int)(n > 64 ? 64 : n), p);
+                         "roofline: unknown data type '%.*s' (fp64_vector, fp64_matrix, "
+                         "fp32_vector, fp32_matrix, tf32_matrix, fp16_vector, fp16_matrix, "
+                         "bf16_vector, bf16_matrix, fp8_matrix, int8_matrix, int4_matrix)",
+                         (int)(n > 64 ? 64 : n), p);
             return false;
         }
         want[i] = true;
@@ -119,7 +119,7 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
 {
     if (!ctx || !dev || !r || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "roofline: needs a context and a #dlti.target_device_spec");
+                     "roofline: needs a context and a #dlti.target_device_spec");
         return -1;
     }
     memset(r, 0, sizeof(*r));
@@ -195,9 +195,9 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
                      date ? date : "(no date)", stat, rt, drv ? drv : "no driver named");
         else
             bs_snprintf(r->measured_by, sizeof(r->measured_by),
-                          "sysdesc measure %s, %s of samples, %s, %.0f thread%s",
-                          date ? date : "(no date)", stat, isa ? isa : "(no ISA)", nt,
-                          nt == 1 ? "" : "s");
+                        "sysdesc measure %s, %s of samples, %s, %.0f thread%s",
+                        date ? date : "(no date)", stat, isa ? isa : "(no ISA)", nt,
+                        nt == 1 ? "" : "s");
     }
     bool compute = false, bw = false;
     for (size_t i = 0; i < r->n; i++) {
@@ -206,9 +206,9 @@ int sysdesc_roofline_collect(dlti_context *ctx, const dlti_attr *dev, const char
     }
     if (!compute || !bw) {
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "roofline: device \"%s\" has no %s ceiling: looked for %s", r->device_id,
-                       compute ? "bandwidth" : "compute",
-                       compute ? "memory_bandwidth_in_bytes_per_second, measured.levels.*."
+                     "roofline: device \"%s\" has no %s ceiling: looked for %s", r->device_id,
+                     compute ? "bandwidth" : "compute",
+                     compute ? "memory_bandwidth_in_bytes_per_second, measured.levels.*."
                                  "triad_bandwidth_in_bytes_per_second and measured.memory_"
                                  "bandwidth_in_bytes_per_second"
                                : "peak_ops_per_second.<type> and measured.peak_ops_per_second."
@@ -253,34 +253,34 @@ int sysdesc_roofline_add_point(sysdesc_roofline *r, const char *name, double int
         printable = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
     if (!printable) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: a point's name is 1 to %zu bytes "
-                       "without control characters, not '%.64s'%s", sizeof(r->p[0].name) - 1,
-                       name, len > 64 ? "..." : "");
+                     "without control characters, not '%.64s'%s", sizeof(r->p[0].name) - 1,
+                     name, len > 64 ? "..." : "");
         return -1;
     }
     if (!(intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX) ||
         !(rate >= CEILING_MIN && rate <= CEILING_MAX)) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': %s %g is outside %g to "
-                       "%g %s", name, intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX
+                     "%g %s", name, intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX
                                           ? "the rate" : "the intensity",
-                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? rate : intensity,
-                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? CEILING_MIN
+                     intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? rate : intensity,
+                     intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? CEILING_MIN
                                                                                 : INTENSITY_MIN,
-                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? CEILING_MAX
+                     intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? CEILING_MAX
                                                                                 : INTENSITY_MAX,
-                       intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? "FLOP/s"
+                     intensity >= INTENSITY_MIN && intensity <= INTENSITY_MAX ? "FLOP/s"
                                                                                 : "FLOP/byte");
         return -1;
     }
     size_t compute = roof_of(r, true), bandwidth = roof_of(r, false);
     if (compute == SIZE_MAX || bandwidth == SIZE_MAX) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "roofline: point '%s': the roofline has no "
-                       "%s ceiling to place it under (sysdesc_roofline_collect first)", name,
-                       compute == SIZE_MAX ? "compute" : "bandwidth");
+                     "%s ceiling to place it under (sysdesc_roofline_collect first)", name,
+                     compute == SIZE_MAX ? "compute" : "bandwidth");
         return -1;
     }
     if (r->npoints >= SYSDESC_ROOFLINE_MAX_POINTS) {
         bs_error_set(err, DLTI_ERROR_LIMIT, "roofline: point '%s': at most %d points", name,
-                       SYSDESC_ROOFLINE_MAX_POINTS);
+                     SYSDESC_ROOFLINE_MAX_POINTS);
         return -1;
     }
     sysdesc_roofline_point *p = &r->p[r->npoints++];
@@ -395,10 +395,10 @@ static int add_point_line(sysdesc_roofline *r, const char *text, size_t len, con
     }
     if (source)
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, (int)col + 1,
-                          "roofline: the point '%.*s' %s", (int)(len > 80 ? 80 : len), text, what);
+                        "roofline: the point '%.*s' %s", (int)(len > 80 ? 80 : len), text, what);
     else
         bs_error_set(err, DLTI_ERROR_SYNTAX, "roofline: the point '%.*s' %s (NAME:INTENSITY:"
-                       "RATE, e.g. gemm:12.5:850G)", (int)(len > 80 ? 80 : len), text, what);
+                     "RATE, e.g. gemm:12.5:850G)", (int)(len > 80 ? 80 : len), text, what);
     return -1;
 }
 
@@ -440,7 +440,7 @@ int sysdesc_roofline_add_points_file(sysdesc_roofline *r, const char *path, dlti
             continue;
         if (memchr(s, '\0', n)) {
             bs_error_set_at(err, DLTI_ERROR_SYNTAX, path, line, 1,
-                              "roofline: a NUL byte in a points file");
+                            "roofline: a NUL byte in a points file");
             rc = -1;
             break;
         }

@@ -199,7 +199,7 @@ static void tell(const sysdesc_yaml_options *opts, const dlti_scope *at, size_t 
     scope_option(at, option, sizeof(option));
     dlti_error_t e;
     bs_error_set(&e, DLTI_ERROR_NOT_FOUND, "%s on %s (%s), not on the top module: loaded from there",
-                   what, op, option);
+                 what, op, option);
     size_t start, end;
     if (dlti_scope_attr_source(at, index, &start, &end) == 0)
         bs_error_locate(&e, path, text, len, start);
@@ -237,7 +237,7 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
         char op[256];
         op_text(at, op, sizeof(op));
         bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0, "no #dlti.target_system_spec%s on %s",
-                          lenient ? " nor other DLTI attribute" : "", op);
+                        lenient ? " nor other DLTI attribute" : "", op);
         return -1;
     }
     take(root, out);
@@ -245,7 +245,7 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
         return 0;
     if (!lenient) {
         bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
-                          "no #dlti.target_system_spec on the top module");
+                        "no #dlti.target_system_spec on the top module");
         return -1;
     }
     char list[1400];
@@ -260,9 +260,9 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
     if (specs.count > 1) {
         list_text(&specs, text, len, list, sizeof(list));
         bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
-                          "no #dlti.target_system_spec on the top module, and %zu ops hold one: "
-                          "%s; choose one with --scope",
-                          specs.count, list);
+                        "no #dlti.target_system_spec on the top module, and %zu ops hold one: "
+                        "%s; choose one with --scope",
+                        specs.count, list);
         return -1;
     }
     /* No system spec anywhere: the DLTI there is, where it is. */
@@ -278,12 +278,12 @@ int sd_mlir_select(const dlti_scope *root, const char *text, size_t len, const c
     if (other.count > 1) {
         list_text(&other, text, len, list, sizeof(list));
         bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
-                          "no #dlti.target_system_spec in the file, and %zu ops hold other DLTI "
-                          "attributes: %s; choose one with --scope",
-                          other.count, list);
+                        "no #dlti.target_system_spec in the file, and %zu ops hold other DLTI "
+                        "attributes: %s; choose one with --scope",
+                        other.count, list);
         return -1;
     }
     bs_error_set_at(err, DLTI_ERROR_NOT_FOUND, path, 0, 0,
-                      "no #dlti.target_system_spec nor other DLTI attribute in the file");
+                    "no #dlti.target_system_spec nor other DLTI attribute in the file");
     return -1;
 }

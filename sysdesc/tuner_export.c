@@ -407,8 +407,8 @@ char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc
     if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_SYSTEM_SPEC || !device_id ||
         (unsigned)tuner >= sizeof tuner_names / sizeof tuner_names[0]) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "export needs a system spec, a device id and a tuner (%s)",
-                       sysdesc_tuner_names());
+                     "export needs a system spec, a device id and a tuner (%s)",
+                     sysdesc_tuner_names());
         return NULL;
     }
     const dlti_attr *dev = entry(spec, device_id);
@@ -424,9 +424,9 @@ char *sysdesc_tuner_export(const dlti_attr *spec, const char *device_id, sysdesc
     const kind_row *k = find_kind(tuner, type, vendor);
     if (!k) {
         bs_error_set(err, DLTI_ERROR_UNSUPPORTED,
-                       "%s has no fields for device '%s' (device_type %s, vendor %s)",
-                       tuner_names[tuner], device_id, type ? type : "absent",
-                       vendor ? vendor : "absent");
+                     "%s has no fields for device '%s' (device_type %s, vendor %s)",
+                     tuner_names[tuner], device_id, type ? type : "absent",
+                     vendor ? vendor : "absent");
         return NULL;
     }
     bs_buf b = {0};

@@ -67,7 +67,7 @@ static void syntax_error(const yaml_parser_t *p, const char *text, size_t len, c
     }
     if (p->context)
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, column, "%s %s", problem,
-                          p->context);
+                        p->context);
     else
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, line, column, "%s", problem);
 }
@@ -83,8 +83,8 @@ static int dispatch(const yaml_event_t *ev, const char *source, const sysdesc_ya
         if (++*documents == 1)
             return 0;
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, (int)ev->start_mark.line + 1,
-                          (int)ev->start_mark.column + 1,
-                          "a second YAML document: a file holds one system");
+                        (int)ev->start_mark.column + 1,
+                        "a second YAML document: a file holds one system");
         return -1;
     case YAML_SCALAR_EVENT:
         header(&n, SD_SCALAR, ev);
@@ -100,8 +100,8 @@ static int dispatch(const yaml_event_t *ev, const char *source, const sysdesc_ya
         bool mapping = ev->type == YAML_MAPPING_START_EVENT;
         if (*depth >= opts->max_depth) {
             bs_error_set_at(err, DLTI_ERROR_LIMIT, source, (int)ev->start_mark.line + 1,
-                              (int)ev->start_mark.column + 1,
-                              "nesting deeper than the limit of %u levels", opts->max_depth);
+                            (int)ev->start_mark.column + 1,
+                            "nesting deeper than the limit of %u levels", opts->max_depth);
             return -1;
         }
         ++*depth;
@@ -129,7 +129,7 @@ int sd_events_parse(const char *text, size_t len, const char *source,
 {
     if (len > opts->max_input_bytes) {
         bs_error_set_at(err, DLTI_ERROR_LIMIT, source, 0, 0,
-                          "input is larger than the limit of %zu bytes", opts->max_input_bytes);
+                        "input is larger than the limit of %zu bytes", opts->max_input_bytes);
         return -1;
     }
     yaml_parser_t parser;

@@ -18,8 +18,8 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
             return -1;
         if (dlti_attr_get_kind(a) != DLTI_ATTR_DL_SPEC) {
             bs_error_set_at(err, DLTI_ERROR_VERIFY, source, v->line, v->column,
-                              "data_layout: !mlir needs a #dlti.dl_spec, not a %s",
-                              dlti_attr_kind_name(dlti_attr_get_kind(a)));
+                            "data_layout: !mlir needs a #dlti.dl_spec, not a %s",
+                            dlti_attr_kind_name(dlti_attr_get_kind(a)));
             return -1;
         }
         /* the module's layout: its rules apply (a nested one's do not) */
@@ -30,8 +30,8 @@ int sd_data_layout_value(dlti_context *ctx, sd_types *tc, const sd_node *v, cons
     }
     if (v->kind != SD_SCALAR || (v->tag && !sd_tag_is(v, SD_TAG_STR)) || v->len == 0) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, v->line, v->column,
-                          "data_layout: needs an LLVM data layout string, a target triple, "
-                          "a !dl_spec mapping or !mlir '#dlti.dl_spec<...>'");
+                        "data_layout: needs an LLVM data layout string, a target triple, "
+                        "a !dl_spec mapping or !mlir '#dlti.dl_spec<...>'");
         return -1;
     }
     const dlti_attr *text = dlti_string_new(ctx, v->u.text, v->len);

@@ -82,9 +82,9 @@ static bool base_refused(const file *f, const sd_node *n, const char *path, dlti
     if (yaml_name(path))
         return false;
     bs_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
-                      "base '%s': not a YAML description (a base is a catalog name or a file "
-                      "whose name ends in .yaml or .yml%s)",
-                      n->u.text, strcmp(path, n->u.text) ? ", links followed" : "");
+                    "base '%s': not a YAML description (a base is a catalog name or a file "
+                    "whose name ends in .yaml or .yml%s)",
+                    n->u.text, strcmp(path, n->u.text) ? ", links followed" : "");
     return true;
 }
 
@@ -128,7 +128,7 @@ static char *base_path(const file *f, const sd_node *n, dlti_error_t *err)
     /* a catalog name that is not there: exit 1, as `sysdesc show NAME` */
     if (!p)
         bs_error_set_at(err, inner.code, f->source, n->line, n->column, "base '%s': %s",
-                          name, inner.text);
+                        name, inner.text);
     return p;
 }
 
@@ -169,11 +169,11 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
                                                         : SD_PLAIN_STRING;
     if (n->kind != SD_SCALAR || n->tag || n->len == 0 || pk != SD_PLAIN_STRING) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, f->source, n->line, n->column,
-                          "base: needs a catalog name or a file path, not %s",
-                          n->kind == SD_SCALAR && n->len == 0 ? "an empty string"
-                          : n->kind == SD_SCALAR && !n->tag   ? what[pk]
-                          : n->kind == SD_SCALAR              ? "a tagged value"
-                          : n->kind == SD_SEQUENCE            ? "a list"
+                        "base: needs a catalog name or a file path, not %s",
+                        n->kind == SD_SCALAR && n->len == 0 ? "an empty string"
+                        : n->kind == SD_SCALAR && !n->tag   ? what[pk]
+                        : n->kind == SD_SCALAR              ? "a tagged value"
+                        : n->kind == SD_SEQUENCE            ? "a list"
                                                               : "a mapping");
         return NULL;
     }
@@ -203,7 +203,7 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
         goto out;
     if (in_chain(f, real)) {
         bs_error_set_at(err, DLTI_ERROR_VERIFY, f->source, n->line, n->column,
-                          "base '%s' forms a cycle: %s is already being loaded", n->u.text, real);
+                        "base '%s' forms a cycle: %s is already being loaded", n->u.text, real);
         goto out;
     }
     for (base_file *b = L->bases->files; b; b = b->next)
@@ -223,7 +223,7 @@ const dlti_attr *sd_base_resolve(const sd_file *f, const sd_node *n, dlti_error_
         /* located at the base: that names it, with the file's own reason
          * (and its exit status: 3 for a directory or an unreadable file) */
         bs_error_set_at(err, why.code, f->source, n->line, n->column, "base '%s': %s: %s",
-                          n->u.text, path, why.text);
+                        n->u.text, path, why.text);
         goto out;
     }
     sd_chain link = {real, f->chain};
@@ -301,7 +301,7 @@ int sd_yaml_load(dlti_context *ctx, const char *text, size_t len, const char *so
         err->code = DLTI_OK;
     if (!ctx || (!text && len) || !out) {
         bs_error_set_at(err, DLTI_ERROR_ARGUMENT, source, 0, 0,
-                          "sysdesc_yaml_load: NULL argument");
+                        "sysdesc_yaml_load: NULL argument");
         return -1;
     }
     if (!source)

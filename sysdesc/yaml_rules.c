@@ -16,7 +16,7 @@ static dlti_key type_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_l
 {
     if (level == SD_LEVEL_DEVICE) {
         bs_error_set_at(err, DLTI_ERROR_VERIFY, source, k->line, k->column,
-                          "type as DLTI key is not allowed (in a device)");
+                        "type as DLTI key is not allowed (in a device)");
         return NULL;
     }
     const dlti_type *t = sd_type_scalar(ctx, tc, k, source, err);
@@ -33,33 +33,33 @@ dlti_key sd_key(dlti_context *ctx, sd_types *tc, const sd_node *k, sd_level leve
 {
     if (k->kind != SD_SCALAR) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
-                          "a key must be a scalar, not a %s",
-                          k->kind == SD_MAPPING ? "mapping" : "sequence");
+                        "a key must be a scalar, not a %s",
+                        k->kind == SD_MAPPING ? "mapping" : "sequence");
         return NULL;
     }
     if (level == SD_LEVEL_SYSTEM && k->tag && !sd_tag_is(k, SD_TAG_STR)) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
-                          "a device id is a string; tag '%s' is not allowed here", k->tag);
+                        "a device id is a string; tag '%s' is not allowed here", k->tag);
         return NULL;
     }
     if (level != SD_LEVEL_SYSTEM && sd_is_plain_word(k, "<<")) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
-                          "YAML merge keys ('<<') are not supported: use 'base:' (docs/yaml.md)");
+                        "YAML merge keys ('<<') are not supported: use 'base:' (docs/yaml.md)");
         return NULL;
     }
     if (sd_tag_is(k, "!type"))
         return type_key(ctx, tc, k, level, source, err);
     if (k->tag && !sd_tag_is(k, SD_TAG_STR)) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, k->line, k->column,
-                          "a key is a string or '!type TYPE'; tag '%s' is not allowed here",
-                          k->tag);
+                        "a key is a string or '!type TYPE'; tag '%s' is not allowed here",
+                        k->tag);
         return NULL;
     }
     /* As MLIR: an empty device ID is allowed (mlir-opt-22), an empty key
      * inside a device or map is not. */
     if (k->len == 0 && level != SD_LEVEL_SYSTEM) {
         bs_error_set_at(err, DLTI_ERROR_VERIFY, source, k->line, k->column,
-                          "empty string as DLTI key is not allowed");
+                        "empty string as DLTI key is not allowed");
         return NULL;
     }
     if (sd_string_check(ctx, tc, k, source, err) < 0)
@@ -128,7 +128,7 @@ int sd_map_kind(const sd_node *n, dlti_attr_kind dflt, dlti_attr_kind *kind, con
         *kind = DLTI_ATTR_DL_SPEC;
     } else {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                          "unknown tag '%s' on a mapping (known: !map, !dl_spec)", n->tag);
+                        "unknown tag '%s' on a mapping (known: !map, !dl_spec)", n->tag);
         return -1;
     }
     return 0;
@@ -141,8 +141,8 @@ int sd_seq_check(const sd_node *n, const char *source, dlti_error_t *err)
     if (!n->tag || sd_tag_is(n, SD_TAG_SEQ))
         return 0;
     bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                      "unknown tag '%s' on a sequence (known: %sTYPE)", n->tag,
-                      SD_TAG_DENSE);
+                    "unknown tag '%s' on a sequence (known: %sTYPE)", n->tag,
+                    SD_TAG_DENSE);
     return -1;
 }
 
@@ -150,14 +150,14 @@ int sd_root_check(const sd_node *root, const char *source, dlti_error_t *err)
 {
     if (!root) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, 1, 1,
-                          "empty document: a system is a mapping from device id to device "
-                          "properties");
+                        "empty document: a system is a mapping from device id to device "
+                        "properties");
         return -1;
     }
     if (root->kind == SD_MAPPING && (!root->tag || sd_tag_is(root, SD_TAG_MAP)))
         return 0;
     bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, root->line, root->column,
-                      "a system is a mapping from device id to device properties");
+                    "a system is a mapping from device id to device properties");
     return -1;
 }
 
@@ -166,6 +166,6 @@ int sd_device_check(const sd_node *v, const char *id, const char *source, dlti_e
     if (v->kind == SD_MAPPING && (!v->tag || sd_tag_is(v, SD_TAG_MAP)))
         return 0;
     bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, v->line, v->column,
-                      "device '%s' must be a mapping of properties", id);
+                    "device '%s' must be a mapping of properties", id);
     return -1;
 }

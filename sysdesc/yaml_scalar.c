@@ -207,7 +207,7 @@ const dlti_type *sd_type_scalar(dlti_context *ctx, sd_types *tc, const sd_node *
     const dlti_type *t = sd_type_parse(ctx, tc, n->u.text, n->len, &inner);
     if (!t)
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                          "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
+                        "'%s' is not an MLIR type for !type: %s", n->u.text, inner.text);
     return t;
 }
 
@@ -365,7 +365,7 @@ static const dlti_attr *make_float(dlti_context *ctx, const dlti_type *t, const 
     const char *why = dlti_type_float_loss(t, v);
     if (why) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                          "value %s does not fit !%s (%s)", s, type_name(t), why);
+                        "value %s does not fit !%s (%s)", s, type_name(t), why);
         return NULL;
     }
     const dlti_attr *a = dlti_float_new(ctx, t, v, err);
@@ -614,9 +614,9 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
     if (!t || !((k == DLTI_TYPE_INTEGER && dlti_type_int_width(t) <= 64) ||
                 (k == DLTI_TYPE_FLOAT && dlti_type_float_width(t) <= 64))) {
         bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, n->line, n->column,
-                          "unknown tag '%s' on a sequence (%sT [...] needs an integer type of at "
-                          "most 64 bits or a float type up to f64)",
-                          n->tag, SD_TAG_DENSE);
+                        "unknown tag '%s' on a sequence (%sT [...] needs an integer type of at "
+                        "most 64 bits or a float type up to f64)",
+                        n->tag, SD_TAG_DENSE);
         return NULL;
     }
     char elem_tag[48];
@@ -628,8 +628,8 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
         const sd_node *e = n->u.items[i];
         if (e->kind != SD_SCALAR || e->tag || !e->plain) {
             bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
-                              "an element of %s is a plain number%s", n->tag,
-                              i1 ? " or true/false" : "");
+                            "an element of %s is a plain number%s", n->tag,
+                            i1 ? " or true/false" : "");
             goto fail;
         }
         bs_buf_puts(&b, i ? ", " : ": ");
@@ -639,7 +639,7 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
         }
         if (is_null_text(e->u.text, e->len)) {
             bs_error_set_at(err, DLTI_ERROR_SYNTAX, source, e->line, e->column,
-                              "null in a sequence: an array element needs a value");
+                            "null in a sequence: an array element needs a value");
             goto fail;
         }
         sd_node tagged = *e;
@@ -671,7 +671,7 @@ const dlti_attr *sd_dense_array(dlti_context *ctx, sd_types *tc, const sd_node *
     free(text);
     if (!a)
         bs_error_set_at(err, inner.code, source, n->line, n->column, "%s: %s", n->tag,
-                          inner.text);
+                        inner.text);
     return a;
 nomem:
     sd_nomem(ctx, err, source);

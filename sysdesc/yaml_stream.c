@@ -274,9 +274,9 @@ static int repeats(stream *s, const sframe *f)
         return r < 0 ? nomem(s) : 0;
     const emeta *k = &s->meta[own + dup], *k0 = &s->meta[own + first];
     bs_error_set_at(&s->scratch, DLTI_ERROR_SYNTAX, s->source, k->line, k->column,
-                      "duplicate key '%s' (first at line %d, column %d)",
-                      k->text ? k->text : dlti_key_str(s->entries[own + dup].key, NULL),
-                      k0->line, k0->column);
+                    "duplicate key '%s' (first at line %d, column %d)",
+                    k->text ? k->text : dlti_key_str(s->entries[own + dup].key, NULL),
+                    k0->line, k0->column);
     return 1;
 }
 
@@ -294,7 +294,7 @@ static int deliver(stream *s, const dlti_attr *value, const sd_node *n)
     if (p->role == R_SEQ) {
         if (!value) {
             bs_error_set_at(&s->scratch, DLTI_ERROR_SYNTAX, s->source, n->line, n->column,
-                              "null in a sequence: an array element needs a value");
+                            "null in a sequence: an array element needs a value");
             return value_error(s);
         }
         if (s->nelems == s->elems_cap &&
@@ -460,7 +460,7 @@ static const dlti_attr *build_mapping(stream *s, const sframe *f)
     size_t n = kept - f->start;
     if (f->role == R_SYSTEM && n == 0) {
         bs_error_set_at(&s->scratch, DLTI_ERROR_VERIFY, s->source, f->line, f->column,
-                          "a system needs at least one device");
+                        "a system needs at least one device");
         return NULL;
     }
     /* A #dlti.dl_spec below the module is read as MLIR's parser reads it

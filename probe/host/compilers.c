@@ -236,8 +236,8 @@ static void cc_prepare(cc_ask *a)
     }
     a->found = true;
     bs_buf_printf(&a->key, "compiler answer 1\nsysdesc %s\n%s %s %s\nuarch %s\n",
-                    SYSDESC_VERSION_STRING, a->clang ? "clang" : "gcc", cc->path, id,
-                    a->u->name);
+                  SYSDESC_VERSION_STRING, a->clang ? "clang" : "gcc", cc->path, id,
+                  a->u->name);
     const dlti_attr *entry = NULL;
     if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
         entry = pb_cache_lookup(run, "compiler", a->key.data);
@@ -368,7 +368,7 @@ static void llc_prepare(llc_ask *a)
     a->found = true;
     a->want = a->llvm ? a->llvm : u->llvm;
     bs_buf_printf(&a->key, "llvm answer 1\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
-                    SYSDESC_VERSION_STRING, out->path, id, triple, u->name, a->want);
+                  SYSDESC_VERSION_STRING, out->path, id, triple, u->name, a->want);
     const dlti_attr *entry = NULL;
     if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
         entry = pb_cache_lookup(run, "compiler", a->key.data);

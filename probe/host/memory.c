@@ -129,9 +129,9 @@ static void add_os_memory(pb_run *run, pb_map *m, const pb_memory *mem)
             size_text(n, sizeof n, numa);
             size_text(o, sizeof o, os);
             bs_snprintf(note, sizeof note,
-                          "hwloc's NUMA nodes: %s, %s /proc/meminfo MemTotal's %s "
-                          "(os_total_in_bytes), which total_in_bytes follows",
-                          n, numa < os ? "less than" : "more than", o);
+                        "hwloc's NUMA nodes: %s, %s /proc/meminfo MemTotal's %s "
+                        "(os_total_in_bytes), which total_in_bytes follows",
+                        n, numa < os ? "less than" : "more than", o);
             pb_provenance(run, "memory.numa_total_in_bytes", note);
             pb_suspect(&run->warn, "memory.numa_total_in_bytes");
         }

@@ -326,7 +326,7 @@ static int fill_device(pb_run *run, size_t at, sysdesc_pci_info *pci, dlti_error
         return -1;
     if (!spec || dlti_attr_get_kind(spec) != DLTI_ATTR_DEVICE_SPEC) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "the PCI match hook returned no target_device_spec for %s", id);
+                     "the PCI match hook returned no target_device_spec for %s", id);
         return -1;
     }
     run->devices.e[at].value = spec;

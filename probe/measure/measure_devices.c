@@ -441,7 +441,7 @@ const dlti_attr *sysdesc_measure_devices(dlti_context *ctx, const dlti_attr *sys
     if (!ctx || !system_spec || dlti_attr_get_kind(system_spec) != DLTI_ATTR_SYSTEM_SPEC ||
         (n && !device_ids) || opts->mode > SYSDESC_MEASURE_FULL) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "measure: needs a context, a #dlti.target_system_spec and a valid mode");
+                     "measure: needs a context, a #dlti.target_system_spec and a valid mode");
         return NULL;
     }
     /* The ids: "all", or each one the spec's device. */
@@ -463,7 +463,7 @@ const dlti_attr *sysdesc_measure_devices(dlti_context *ctx, const dlti_attr *sys
             continue;
         if (!known) {
             bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                           "measure: the system has no CPU or GPU device \"%s\"", id ? id : "");
+                         "measure: the system has no CPU or GPU device \"%s\"", id ? id : "");
             free(ids);
             return NULL;
         }

@@ -198,9 +198,9 @@ static int plan_levels(plan *p, dlti_context *ctx, const dlti_attr *dev, dlti_er
     }
     if (p->nlv == 0) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "measure: the CPU device has no cache size to measure "
-                       "(cache.L1.size_in_bytes ...)%s%s",
-                       p->nsk ? ": " : "", p->nsk ? p->sk[0].why : "");
+                     "measure: the CPU device has no cache size to measure "
+                     "(cache.L1.size_in_bytes ...)%s%s",
+                     p->nsk ? ": " : "", p->nsk ? p->sk[0].why : "");
         return -1;
     }
     size_t one = 4 * below_one, all = 4 * below_all;
@@ -315,7 +315,7 @@ static int run(plan *p, mk_kind kind, size_t bytes, int threads, const char *wha
         return -1;
     if (!(r.worst > 0)) {
         bs_error_set(err, DLTI_ERROR_IO, "measure: %s %s: the clock did not advance in a sample",
-                       name, what);
+                     name, what);
         return -1;
     }
     if (kind == MK_CHASE) {
@@ -584,16 +584,16 @@ const dlti_attr *sysdesc_measure_host(dlti_context *ctx, const dlti_attr *cpu_de
     if (!ctx || !cpu_device || dlti_attr_get_kind(cpu_device) != DLTI_ATTR_DEVICE_SPEC ||
         opts->mode > SYSDESC_MEASURE_FULL) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "measure: needs a context, a CPU #dlti.target_device_spec and a valid mode");
+                     "measure: needs a context, a CPU #dlti.target_device_spec and a valid mode");
         return NULL;
     }
     const char *other = other_machine(ctx, cpu_device);
     if (other) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "measure: the CPU device describes another machine (%.300s); measure "
-                       "runs here, sized by this machine's caches: unset HWLOC_XMLFILE, or set "
-                       "HWLOC_THISSYSTEM=1 if the file is this machine's own topology",
-                       other);
+                     "measure: the CPU device describes another machine (%.300s); measure "
+                     "runs here, sized by this machine's caches: unset HWLOC_XMLFILE, or set "
+                     "HWLOC_THISSYSTEM=1 if the file is this machine's own topology",
+                     other);
         return NULL;
     }
     plan *p = calloc(1, sizeof(*p));
@@ -769,7 +769,7 @@ const dlti_attr *sysdesc_measure_attach(dlti_context *ctx, const dlti_attr *syst
     const dlti_attr *dev = dlti_attr_lookup(system_spec, id);
     if (!dev || dlti_attr_get_kind(dev) != DLTI_ATTR_DEVICE_SPEC) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: the system has no device \"%s\"",
-                       device_id);
+                     device_id);
         return NULL;
     }
     dev = dlti_container_set(ctx, dev, mk, measured, err);

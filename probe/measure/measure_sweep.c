@@ -110,9 +110,9 @@ static int one_pass(sweep_job *j, void **base, uint64_t seed, double *ns)
         if (lines <= WALK_WHOLE) {
             if (mk_chase(&base[0], lines) != (void *)&base[0]) {
                 bs_error_set(&j->err, DLTI_ERROR_VERIFY,
-                               "measure: the latency sweep's chain is not one cycle of %zu "
-                               "lines",
-                               lines);
+                             "measure: the latency sweep's chain is not one cycle of %zu "
+                             "lines",
+                             lines);
                 return -1;
             }
             p = &base[0];
@@ -163,7 +163,7 @@ static void *sweep_thread(void *arg)
     double (*ns)[MK_SWEEP_MAX] = calloc((size_t)j->passes, sizeof(*ns));
     if (!base || !ns) {
         bs_error_set(&j->err, DLTI_ERROR_NOMEM,
-                       "measure: out of memory for the latency sweep (%zu bytes)", size);
+                     "measure: out of memory for the latency sweep (%zu bytes)", size);
         goto out;
     }
 #ifdef MADV_HUGEPAGE
@@ -194,7 +194,7 @@ int mk_sweep_run(mk_sweep *s, size_t from, size_t to, int cpu, double sample_s, 
 {
     if (from < 2 * LINE || to < from || samples < 1 || passes < 1 || !(sample_s > 0)) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "measure: a latency sweep from %zu to %zu bytes",
-                       from, to);
+                     from, to);
         return -1;
     }
     if (samples > MAX_SAMPLES)
@@ -221,8 +221,8 @@ int mk_sweep_run(mk_sweep *s, size_t from, size_t to, int cpu, double sample_s, 
     pthread_attr_destroy(&attr);
     if (pe != 0) {
         bs_error_set(err, DLTI_ERROR_IO,
-                       "measure: cannot start the latency sweep's thread on CPU %d: %s", cpu,
-                       strerror(pe));
+                     "measure: cannot start the latency sweep's thread on CPU %d: %s", cpu,
+                     strerror(pe));
         return -1;
     }
     pthread_join(th, NULL);

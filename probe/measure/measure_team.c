@@ -340,10 +340,10 @@ int mk_team_run(mk_run *r, dlti_error_t *err)
                                          : 0;
     if (r->bytes < least) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT,
-                       "measure: a working set of %zu bytes is below the %zu bytes the %s "
-                       "kernel holds a thread",
-                       r->bytes, least,
-                       r->kind == MK_READ ? "read" : r->kind == MK_TRIAD ? "triad" : "latency");
+                     "measure: a working set of %zu bytes is below the %zu bytes the %s "
+                     "kernel holds a thread",
+                     r->bytes, least,
+                     r->kind == MK_READ ? "read" : r->kind == MK_TRIAD ? "triad" : "latency");
         return -1;
     }
     /* Elements per thread: the working set over the arrays, a whole number of blocks. */

@@ -85,8 +85,8 @@ static void key_stats(bs_buf *key)
         struct stat st;
         if (stat(key_files[i], &st) == 0)
             bs_buf_printf(key, "stat %s %llu:%lld:%lld.%09ld\n", key_files[i],
-                            (unsigned long long)st.st_ino, (long long)st.st_size,
-                            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+                          (unsigned long long)st.st_ino, (long long)st.st_size,
+                          (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     }
 }
 
@@ -98,7 +98,7 @@ static void key_stats(bs_buf *key)
 void pb_rt_cache_key(pb_run *run, unsigned asked, bs_buf *key)
 {
     bs_buf_printf(key, "sysdesc %s schema %d views %d runtimes 0x%x\n", SYSDESC_VERSION_STRING,
-                    SYSDESC_SCHEMA_VERSION, RT_VIEWS_REVISION, asked);
+                  SYSDESC_SCHEMA_VERSION, RT_VIEWS_REVISION, asked);
     /* a whole-node probe's children run without the visibility variables */
     if (run->opts->whole_node && !run->opts->runtimes_in_process)
         bs_buf_puts(key, "whole-node\n");

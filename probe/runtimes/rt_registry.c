@@ -88,7 +88,7 @@ int sysdesc_probe_runtimes_parse(const char *list, unsigned *bits, dlti_error_t 
             char words[256];
             sysdesc_probe_runtime_names(words, sizeof(words));
             bs_error_set(err, DLTI_ERROR_ARGUMENT, "unknown runtime '%.*s' (%s; all; none)",
-                           (int)n, p, words);
+                         (int)n, p, words);
             return -1;
         }
         if (!p[n])

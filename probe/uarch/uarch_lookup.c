@@ -71,7 +71,7 @@ static const pb_uarch *find_row(dlti_context *ctx, const char *uarch, dlti_error
 {
     if (!ctx || !uarch) {
         bs_error_set(err, DLTI_ERROR_ARGUMENT, "sysdesc_uarch: NULL %s",
-                       ctx ? "microarchitecture name" : "context");
+                     ctx ? "microarchitecture name" : "context");
         return NULL;
     }
     const pb_uarch *u = pb_uarch_find(uarch);
@@ -81,16 +81,16 @@ static const pb_uarch *find_row(dlti_context *ctx, const char *uarch, dlti_error
     const char *near = row ? NULL : nearest_name(uarch);
     if (row)
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "unknown microarchitecture '%.100s'; did you mean '%s' (whose LLVM CPU "
-                       "it is)?", uarch, row);
+                     "unknown microarchitecture '%.100s'; did you mean '%s' (whose LLVM CPU "
+                     "it is)?", uarch, row);
     else if (near)
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "unknown microarchitecture '%.100s'; did you mean '%s'?", uarch, near);
+                     "unknown microarchitecture '%.100s'; did you mean '%s'?", uarch, near);
     else
         bs_error_set(err, DLTI_ERROR_NOT_FOUND,
-                       "unknown microarchitecture '%.100s': not one of the %zu names of the "
-                       "table (archspec's names; `sysdesc uarch` lists them)",
-                       uarch, pb_uarch_count);
+                     "unknown microarchitecture '%.100s': not one of the %zu names of the "
+                     "table (archspec's names; `sysdesc uarch` lists them)",
+                     uarch, pb_uarch_count);
     return NULL;
 }
 
