@@ -389,6 +389,10 @@ struct pb_run {
     /* The GPUs of run->devices, for the merge and the catalog hook. */
     pb_gpu *gpus;
     size_t ngpus, capgpus;
+    /* The accelerators that are no GPU (ACCEL0, ...), for the catalog hook
+     * only: no runtime merges into them, no visibility variable hides them. */
+    pb_gpu *accels;
+    size_t naccels, capaccels;
     /* The one deadline of every program the probe runs (programs.c;
      * CLOCK_MONOTONIC ms): 0 until the first runs. */
     int64_t programs_deadline_ms;

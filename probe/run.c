@@ -40,6 +40,7 @@ void pb_run_free(pb_run *run)
     pb_free(&run->source);
     pb_rt_free_all(run);
     free(run->gpus);
+    free(run->accels);
     pb_warn_free(&run->warn);
     if (run->allowed)
         hwloc_bitmap_free(run->allowed);

@@ -263,11 +263,28 @@ static void add_provenance(dlti_context *ctx, pb_map *m, const gpu *g, pb_map *k
     pb_add(ctx, m, "source", pb_finish(ctx, &src, DLTI_ATTR_MAP, err));
 }
 
+/* Appends a record of device `id` to a list (pci may be NULL). */
+static pb_gpu *record_add(pb_gpu **list, size_t *n, size_t *cap, const char *id,
+                          const sysdesc_pci_info *pci)
+{
+    if (bs_grow((void **)list, cap, *n + 1, sizeof(**list)) != 0)
+        return NULL;
+    pb_gpu *g = &(*list)[(*n)++];
+    memset(g, 0, sizeof(*g));
+    snprintf(g->id, sizeof(g->id), "%s", id);
+    if (pci) {
+        g->has_pci = true;
+        g->pci = *pci;
+    }
+    return g;
+}
+
 /* An accelerator (kind PCI_ACCEL) is a device of type ACCEL: its PCI keys
  * only, as it has no runtime's OS device, and the OS devices' keys
  * (os_devices, hwloc_info) are no ACCEL's.  The catalog hook fills it
- * (pb_fill_gpus), but it is none of run->gpus: no visibility variable
- * applies to it and a runtime's new GPU is numbered after the GPUs only. */
+ * (pb_fill_gpus), but it is recorded in run->accels, none of run->gpus: no
+ * visibility variable applies to it and a runtime's new GPU is numbered
+ * after the GPUs only. */
 static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os, pci_kind kind,
                    dlti_error_t *err)
 {
@@ -293,7 +310,8 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
     add_os_device_keys(ctx, &m, &g, err);
     add_provenance(ctx, &m, &g, &keysrc, err);
     const dlti_attr *spec = pb_finish(ctx, &m, DLTI_ATTR_DEVICE_SPEC, err);
-    if (!spec || (!accel && !pb_gpu_add(run, g.id, pci ? &pi : NULL))) {
+    if (!spec || !(accel ? record_add(&run->accels, &run->naccels, &run->capaccels, g.id, &pi)
+                         : pb_gpu_add(run, g.id, pci ? &pi : NULL))) {
         if (spec)
             bs_nomem(err);
         return -1;
@@ -304,16 +322,7 @@ static int add_gpu(pb_run *run, int index, hwloc_obj_t pci, hwloc_obj_t lone_os,
 
 pb_gpu *pb_gpu_add(pb_run *run, const char *id, const sysdesc_pci_info *pci)
 {
-    if (bs_grow((void **)&run->gpus, &run->capgpus, run->ngpus + 1, sizeof(*run->gpus)) != 0)
-        return NULL;
-    pb_gpu *g = &run->gpus[run->ngpus++];
-    memset(g, 0, sizeof(*g));
-    snprintf(g->id, sizeof(g->id), "%s", id);
-    if (pci) {
-        g->has_pci = true;
-        g->pci = *pci;
-    }
-    return g;
+    return record_add(&run->gpus, &run->ngpus, &run->capgpus, id, pci);
 }
 
 /* The hook over device `at` of run->devices, whose PCI identity is `pci`. */
@@ -333,71 +342,30 @@ static int fill_device(pb_run *run, size_t at, sysdesc_pci_info *pci, dlti_error
     return 0;
 }
 
-static bool spec_i64(dlti_context *ctx, const dlti_attr *spec, const char *key, unsigned *out)
-{
-    const dlti_attr *v = dlti_attr_lookup(spec, dlti_key_find(ctx, key, strlen(key)));
-    int64_t x;
-    if (!v || dlti_attr_get_int64(v, &x, NULL) != 0 || x < 0 || x > 0xffff)
-        return false;
-    *out = (unsigned)x;
-    return true;
-}
-
-/* An accelerator this source made (device_type ACCEL, the PCI keys of
- * add_pci_keys): its PCI identity read back from those keys, as it has no
- * record in run->gpus.  False for any other device. */
-static bool accel_pci_info(dlti_context *ctx, const dlti_attr *spec, sysdesc_pci_info *pi)
-{
-    const dlti_attr *t = dlti_attr_lookup(spec, dlti_key_find(ctx, "device_type", 11));
-    const dlti_attr *b = dlti_attr_lookup(spec, dlti_key_find(ctx, "pci_bus_id", 10));
-    const char *type, *bus;
-    unsigned dom, bn, dev, fn;
-    char end;
-    memset(pi, 0, sizeof(*pi));
-    if (!t || dlti_attr_get_string(t, &type, NULL, NULL) != 0 || strcmp(type, "ACCEL") != 0 ||
-        !b || dlti_attr_get_string(b, &bus, NULL, NULL) != 0 ||
-        sscanf(bus, "%x:%x:%x.%x%c", &dom, &bn, &dev, &fn, &end) != 4 ||
-        !spec_i64(ctx, spec, "pci_vendor_id", &pi->vendor_id) ||
-        !spec_i64(ctx, spec, "pci_device_id", &pi->device_id))
-        return false;
-    spec_i64(ctx, spec, "pci_subvendor_id", &pi->subvendor_id);
-    spec_i64(ctx, spec, "pci_subdevice_id", &pi->subdevice_id);
-    if (!spec_i64(ctx, spec, "pci_class_id", &pi->class_id))
-        pi->class_id = 0x1200;
-    pi->domain = dom;
-    pi->bus = bn;
-    pi->dev = dev;
-    pi->func = fn;
-    snprintf(pi->bus_id, sizeof(pi->bus_id), "%s", bus);
-    return true;
-}
-
 /* The caller's hook (the catalog, for the CLI) may fill or replace each
  * GPU's and each accelerator's spec, live values already in place; it must
  * leave a device spec.  (The catalog fills a device from entries of its own
  * device_type only.) */
 int pb_fill_gpus(pb_run *run, dlti_error_t *err)
 {
-    dlti_context *ctx = run->ctx;
     if (!run->opts->pci_match)
         return 0;
-    for (size_t i = 0; i < run->ngpus; i++) {
-        pb_gpu *g = &run->gpus[i];
-        if (!g->has_pci)
-            continue;
-        dlti_key k = dlti_key_find(ctx, g->id, strlen(g->id)); /* NULL: no such device */
-        size_t at = 0;
-        while (at < run->devices.n && run->devices.e[at].key != k)
-            at++;
-        if (at < run->devices.n && fill_device(run, at, &g->pci, err) != 0)
-            return -1;
-    }
-    for (size_t at = 0; run->io && at < run->devices.n; at++) {
-        sysdesc_pci_info pi;
-        if (accel_pci_info(ctx, run->devices.e[at].value, &pi) &&
-            fill_device(run, at, &pi, err) != 0)
-            return -1;
-    }
+    const struct {
+        pb_gpu *list;
+        size_t n;
+    } lists[] = {{run->gpus, run->ngpus}, {run->accels, run->naccels}};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t i = 0; i < lists[l].n; i++) {
+            pb_gpu *g = &lists[l].list[i];
+            if (!g->has_pci)
+                continue;
+            dlti_key k = dlti_key_find(run->ctx, g->id, strlen(g->id)); /* NULL: none */
+            size_t at = 0;
+            while (at < run->devices.n && run->devices.e[at].key != k)
+                at++;
+            if (at < run->devices.n && fill_device(run, at, &g->pci, err) != 0)
+                return -1;
+        }
     return 0;
 }
 
