@@ -22,6 +22,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.environ["SRCDIR"], "tests"))
+from topology import skip_if_foreign  # noqa: E402
+
+skip_if_foreign("the OpenCL runtime")
 SYSDESC = os.environ["SYSDESC"]
 DOUBLES = os.environ["DOUBLES"]
 T = tempfile.mkdtemp(prefix="sysdesc-opencl-units-")
