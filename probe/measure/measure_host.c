@@ -411,9 +411,20 @@ static int plan_capacities(plan *p, dlti_error_t *err)
         }
         l->bounded[0] = '\0';
         l->ws_one = below_one + (c - below_one) / 2;
+        /* Half of a first level's capacity can fall below what the kernels
+         * hold when the sweep finds its step early (a small L1, or a noisy
+         * run): any size up to the capacity is still this level's, so the
+         * working set is the kernels' least rather than a level left out
+         * by the sweep's noise.  leave_out_small skips what cannot hold it. */
+        if (l->ws_one < MK_MIN_READ_BYTES && c >= MK_MIN_READ_BYTES &&
+            below_one < MK_MIN_READ_BYTES)
+            l->ws_one = MK_MIN_READ_BYTES;
         size_t c_all = c / (size_t)l->share;
         if (c_all > below_all) {
             l->ws_all = below_all + (c_all - below_all) / 2;
+            if (l->ws_all < MK_MIN_READ_BYTES && c_all >= MK_MIN_READ_BYTES &&
+                below_all < MK_MIN_READ_BYTES) /* as ws_one's, above */
+                l->ws_all = MK_MIN_READ_BYTES;
         } else {
             l->ws_all = l->ws_one / (size_t)l->share;
             note(l,

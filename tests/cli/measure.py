@@ -289,6 +289,15 @@ try:
               f"--set L1={tiny}: L1 left out with its reason, L2 measured: {mo.get('skipped')} "
               f"{sorted(mo.get('levels', {}))}")
 
+    # A level that holds the kernels' 8192 bytes but whose half does not
+    # (12 KiB): measured at the kernels' least, inside its size, whatever
+    # step the sweep finds (half of a noisy early step left L1 out before).
+    mo, err = measured("--set", "CPU.cache.L1.size_in_bytes=12288")
+    l1 = mo.get("levels", {}).get("L1", {})
+    check("L1" not in mo.get("skipped", {}) and "latency_in_ns" in l1 and
+          8192 <= l1.get("working_set_in_bytes", 0) <= 12288,
+          f"--set L1=12288: L1 measured inside its size: {mo.get('skipped')} {l1}")
+
     # Every format through the library's printer.
     for f in ("yaml", "json", "attr"):
         r = run("measure", "--quick", "-q", "--threads", "1", "--format", f)
