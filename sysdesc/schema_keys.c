@@ -308,7 +308,8 @@ static const sysdesc_schema_key schema[] = {
     {"compiler.llvm.uarch", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
      "the ancestor whose LLVM name cpu is, when the installed LLVM lacks uarch's", NULL, NULL},
     {"compiler.llvm.version", STR, NULL, CPU, 0, FACT, 0, 0, NULL,
-     "the installed LLVM cpu was checked against (llc --version)", NULL, NULL},
+     "the installed LLVM cpu was checked against (the llvm-config --version "
+     "of llc's directory, else llc --version)", NULL, NULL},
     {"compiler.llvm.path", STR, NULL, CPU, 0, BOOK, 0, 0, NULL,
      "that llc: the name given or found on PATH", NULL, NULL},
 

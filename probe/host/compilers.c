@@ -27,6 +27,7 @@
 
 #include "sysdesc/version.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,29 +108,49 @@ static bool is_version(const char *s)
     return parse_version(s, NULL, v, sizeof(v)) && strcmp(v, s) == 0;
 }
 
-/* The compiler's version into out; false when it gave none, with `why`
- * set when it could not answer at all (pb_program_run). */
+/* What a version was read from, as the sources say it: a cached answer
+ * names one of these or is not taken. */
+static const char *const version_sources[] = {"-dumpfullversion", "-dumpversion", "--version",
+                                              "-v", "the llvm-config beside it"};
+
+/* The entry of version_sources that is `s`; NULL when none. */
+static const char *version_source(const char *s)
+{
+    for (size_t i = 0; i < sizeof(version_sources) / sizeof(version_sources[0]); i++)
+        if (strcmp(s, version_sources[i]) == 0)
+            return version_sources[i];
+    return NULL;
+}
+
+/* The compiler's version into out, and which option gave it into *from;
+ * false when it gave none, with `why` set when it could not answer at all
+ * (pb_program_run). */
 static bool ask_version(pb_run *run, const char *path, bool clang, char *out, size_t size,
-                        char *why)
+                        const char **from, char *why)
 {
     char text[512];
     /* clang's -dumpversion said 4.2.1 (GCC's) before Clang 12: --version
      * names its own; GCC's -dumpfullversion (GCC 7 on) gives x.y.z where
      * -dumpversion may give the major alone */
     char *const argv[] = {(char *)path, clang ? "--version" : "-dumpfullversion", NULL};
+    *from = version_source(argv[1]);
     int st = pb_program_run(run, argv, false, text, sizeof(text), why, PB_RT_WHY);
     if (st == 0 && parse_version(text, clang ? "clang version " : NULL, out, size))
         return true;
     if (st < 0 || clang)
         return false;
     char *const old[] = {(char *)path, "-dumpversion", NULL};
+    *from = version_source(old[1]);
     return pb_program_run(run, old, false, text, sizeof(text), why, PB_RT_WHY) == 0 &&
            parse_version(text, NULL, out, size);
 }
 
 /* Whether the compiler compiles an empty C file with `flags`: 1, 0, or -1
- * when it could not answer (`why` set). */
-static int compiles(pb_run *run, const char *path, const char *flags, char *why)
+ * when it could not answer (`why` set).  With `said`, the run is verbose
+ * (-v) and what it printed, both streams, lands there: clang's first line
+ * is its version, so one run answers both questions. */
+static int compiles(pb_run *run, const char *path, const char *flags, char *said, size_t said_size,
+                    char *why)
 {
     char copy[1024];
     char *argv[48];
@@ -137,6 +158,8 @@ static int compiles(pb_run *run, const char *path, const char *flags, char *why)
     if (snprintf(copy, sizeof(copy), "%s", flags) >= (int)sizeof(copy))
         return 0;
     argv[n++] = (char *)path;
+    if (said)
+        argv[n++] = "-v";
     char *save = NULL;
     for (char *w = strtok_r(copy, " ", &save); w && n < 40; w = strtok_r(NULL, " ", &save))
         argv[n++] = w;
@@ -144,16 +167,18 @@ static int compiles(pb_run *run, const char *path, const char *flags, char *why)
     for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
         argv[n++] = rest[i];
     argv[n] = NULL;
-    int st = pb_program_run(run, argv, false, NULL, 0, why, PB_RT_WHY);
+    int st = pb_program_run(run, argv, said != NULL, said, said_size, why, PB_RT_WHY);
     return st < 0 ? -1 : st == 0;
 }
 
 /* The chain's entries the compiler is asked about, in turn: from the
  * first whose range holds its version down; an entry for newer compilers
- * only (its minimum above the version) is not tried.  NULL when none
+ * only (its minimum above the version) is not tried.  `known` was asked
+ * already, its answer `known_said`: not run again.  NULL when none
  * compiled, or (`why` set) when the compiler stopped answering. */
 static const pb_cc *first_compiled(pb_run *run, const pb_uarch *u, bool clang, const char *path,
-                                   const char *version, char *why)
+                                   const char *version, const pb_cc *known, int known_said,
+                                   char *why)
 {
     const pb_cc *chain[256];
     const pb_uarch *rows[256];
@@ -164,7 +189,8 @@ static const pb_cc *first_compiled(pb_run *run, const pb_uarch *u, bool clang, c
     for (size_t i = at; i < n; i++) {
         if (pb_version_cmp(chain[i]->min, version) > 0)
             continue;
-        int r = compiles(run, path, chain[i]->flags, why);
+        int r = chain[i] == known ? known_said
+                                  : compiles(run, path, chain[i]->flags, NULL, 0, why);
         if (r != 0)
             return r > 0 ? chain[i] : NULL;
     }
@@ -216,6 +242,7 @@ typedef struct cc_ask {
     bool found;       /* a file to ask */
     const char *absent; /* when not found: the source line that says so */
     bool pending;     /* not served by the cache: it is run */
+    const char *version_from; /* the option whose run gave the version */
     bs_buf key;
     char why[PB_RT_WHY];
 } cc_ask;
@@ -235,15 +262,16 @@ static void cc_prepare(cc_ask *a)
         return;
     }
     a->found = true;
-    bs_buf_printf(&a->key, "compiler answer 1\nsysdesc %s\n%s %s %s\nuarch %s\n",
+    bs_buf_printf(&a->key, "compiler answer 2\nsysdesc %s\n%s %s %s\nuarch %s\n",
                   SYSDESC_VERSION_STRING, a->clang ? "clang" : "gcc", cc->path, id,
                   a->u->name);
     const dlti_attr *entry = NULL;
     if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
         entry = pb_cache_lookup(run, "compiler", a->key.data);
-    static const char *const fields[] = {"version", "flags"};
-    const char *cached[2];
-    if (entry_fields(run->ctx, entry, fields, 2, cached) && is_version(cached[0])) {
+    static const char *const fields[] = {"version", "flags", "from"};
+    const char *cached[3];
+    if (entry_fields(run->ctx, entry, fields, 3, cached) && is_version(cached[0]) &&
+        (a->version_from = version_source(cached[2]))) {
         snprintf(cc->version, sizeof(cc->version), "%s", cached[0]);
         cc->accepted = entry_of(a->u, a->clang, cached[1]);
     }
@@ -256,8 +284,30 @@ static void cc_prepare(cc_ask *a)
 static void cc_run(cc_ask *a)
 {
     pb_cc_installed *cc = a->cc;
-    if (ask_version(a->run, cc->path, a->clang, cc->version, sizeof(cc->version), a->why))
-        cc->accepted = first_compiled(a->run, a->u, a->clang, cc->path, cc->version, a->why);
+    const pb_cc *known = NULL;
+    int known_said = 0;
+    if (a->clang) {
+        /* clang starts slowly (libLLVM): its version and the chain's newest
+         * flags in one verbose run, whose answer the walk takes where it
+         * asks those flags (a clang too old for them never does) */
+        const pb_cc *chain[256];
+        const pb_uarch *rows[256];
+        char said[4096];
+        if (pb_uarch_compiler_chain(a->u, true, chain, rows, 256) > 0) {
+            known_said = compiles(a->run, cc->path, chain[0]->flags, said, sizeof(said), a->why);
+            if (known_said < 0)
+                return;
+            known = chain[0];
+            if (parse_version(said, "clang version ", cc->version, sizeof(cc->version)))
+                a->version_from = version_source("-v");
+            else
+                cc->version[0] = '\0';
+        }
+    }
+    if (cc->version[0] || ask_version(a->run, cc->path, a->clang, cc->version,
+                                      sizeof(cc->version), &a->version_from, a->why))
+        cc->accepted = first_compiled(a->run, a->u, a->clang, cc->path, cc->version, known,
+                                      known_said, a->why);
 }
 
 static bool cc_finish(cc_ask *a)
@@ -276,6 +326,8 @@ static bool cc_finish(cc_ask *a)
         dlti_print_string(&f, cc->version, strlen(cc->version));
         bs_buf_puts(&f, ", \"flags\" = ");
         dlti_print_string(&f, cc->accepted->flags, strlen(cc->accepted->flags));
+        bs_buf_puts(&f, ", \"from\" = ");
+        dlti_print_string(&f, a->version_from, strlen(a->version_from));
         if (!f.failed)
             pb_cache_store(run, "compiler", a->key.data, f.data, f.len);
         free(f.data);
@@ -285,7 +337,7 @@ static bool cc_finish(cc_ask *a)
     if (cc->accepted)
         snprintf(what, sizeof(what), "%s, version %s (%s), compiled these flags: the first of "
                  "the table's chain for that version (probe/uarch/uarch_table.c)",
-                 cc->path, cc->version, clang ? "--version" : "-dumpfullversion");
+                 cc->path, cc->version, a->version_from);
     else
         snprintf(what, sizeof(what), "%s: %s; the table's newest flags (probe/uarch/uarch_table.c)",
                  cc->path, why[0] ? why : cc->version[0] ? "compiled none of the table's flags"
@@ -326,11 +378,31 @@ static bool llc_cpus(pb_run *run, const char *path, const char *triple, char *ou
     return true;
 }
 
-/* "14.0.6" of "Debian LLVM version 14.0.6". */
-static bool llc_version(pb_run *run, const char *path, char *out, size_t size, char *why)
+/* "14.0.6" of "Debian LLVM version 14.0.6".  llc, like clang, pays
+ * libLLVM's start-up (~40 ms) for every run: its installation's own
+ * llvm-config, in the directory llc's file is in after symbolic links,
+ * prints the same version (both print LLVM_VERSION_STRING) in a few; llc
+ * itself is asked when there is none, or it names no version.  `from` is
+ * what answered. */
+static bool llc_version(pb_run *run, const char *path, char *out, size_t size, const char **from,
+                        char *why)
 {
-    char text[1024];
+    char text[1024], real[PATH_MAX], config[PATH_MAX + 16];
+    char *slash = realpath(path, real) ? strrchr(real, '/') : NULL;
+    if (slash) {
+        *slash = '\0';
+        snprintf(config, sizeof(config), "%s/llvm-config", real);
+        char *const argv[] = {config, "--version", NULL};
+        char ignored[PB_RT_WHY];
+        if (candidate(config) &&
+            pb_program_run(run, argv, false, text, sizeof(text), ignored, PB_RT_WHY) == 0 &&
+            parse_version(text, NULL, out, size)) {
+            *from = version_source("the llvm-config beside it");
+            return true;
+        }
+    }
     char *const argv[] = {(char *)path, "--version", NULL};
+    *from = version_source("--version");
     return pb_program_run(run, argv, false, text, sizeof(text), why, PB_RT_WHY) == 0 &&
            parse_version(text, "LLVM version ", out, size);
 }
@@ -342,6 +414,7 @@ typedef struct llc_ask {
     const char *llvm, *want, *triple;
     pb_llvm_checked *out;
     bool found, pending, asked;
+    const char *version_from; /* what gave the version (llc_version) */
     char absent[300]; /* when not found: the source line that says so */
     bs_buf key;
     char why[PB_RT_WHY];
@@ -367,15 +440,16 @@ static void llc_prepare(llc_ask *a)
     }
     a->found = true;
     a->want = a->llvm ? a->llvm : u->llvm;
-    bs_buf_printf(&a->key, "llvm answer 1\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
+    bs_buf_printf(&a->key, "llvm answer 2\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
                   SYSDESC_VERSION_STRING, out->path, id, triple, u->name, a->want);
     const dlti_attr *entry = NULL;
     if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
         entry = pb_cache_lookup(run, "compiler", a->key.data);
-    static const char *const fields[] = {"version", "cpu"};
-    const char *cached[2];
+    static const char *const fields[] = {"version", "cpu", "from"};
+    const char *cached[3];
     bool served = false;
-    if (entry_fields(run->ctx, entry, fields, 2, cached) && is_version(cached[0])) {
+    if (entry_fields(run->ctx, entry, fields, 3, cached) && is_version(cached[0]) &&
+        (a->version_from = version_source(cached[2]))) {
         /* the cached name as the chain's own string ("" when none was
          * known); a name that is not one of the chain's, whole, is not */
         const char *cpu = cached[1];
@@ -394,7 +468,8 @@ static void llc_run(llc_ask *a)
     pb_llvm_checked *out = a->out;
     const size_t size = 64 * 1024; /* llc-22's x86 list: ~11 KiB */
     char *cpus = malloc(size);
-    if (cpus && llc_version(a->run, out->path, out->version, sizeof(out->version), a->why)) {
+    if (cpus && llc_version(a->run, out->path, out->version, sizeof(out->version),
+                            &a->version_from, a->why)) {
         if (llc_cpus(a->run, out->path, a->triple, cpus, size, a->why))
             out->cpu = pb_uarch_llvm_known(a->u, a->llvm, cpus, &out->from);
         a->asked = !a->why[0]; /* its whole answer, "lists none" included */
@@ -418,6 +493,8 @@ static bool llc_finish(llc_ask *a)
         dlti_print_string(&f, out->version, strlen(out->version));
         bs_buf_puts(&f, ", \"cpu\" = ");
         dlti_print_string(&f, out->cpu ? out->cpu : "", out->cpu ? strlen(out->cpu) : 0);
+        bs_buf_puts(&f, ", \"from\" = ");
+        dlti_print_string(&f, a->version_from, strlen(a->version_from));
         if (!f.failed)
             pb_cache_store(run, "compiler", a->key.data, f.data, f.len);
         free(f.data);
@@ -440,6 +517,10 @@ static bool llc_finish(llc_ask *a)
     else
         snprintf(what, sizeof(what), "%s, LLVM %s, lists %s (-mcpu=help; "
                  "probe/uarch/uarch_table.c)", out->path, out->version, out->cpu);
+    if (a->version_from && out->version[0] && !why[0]) {
+        size_t used = strlen(what);
+        snprintf(what + used, sizeof(what) - used, "; the version from %s", a->version_from);
+    }
     pb_provenance(run, "compiler.llvm", what);
     if (why[0]) /* not an llc that knows none: one that could not answer */
         pb_warning(&run->warn, "compiler.llvm.cpu", "%s: %s; the table's name, not checked",

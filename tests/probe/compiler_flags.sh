@@ -126,6 +126,57 @@ if [ -n "$march" ]; then
     esac
 fi
 
+# clang: its version and the chain's newest flags in one run (-v, whose
+# first line names the version); a clang that refuses those flags and says
+# nothing is asked --version, and gives the next flags it compiles.
+real_clang=$(command -v clang) || real_clang=
+if [ -n "$real_clang" ]; then
+    clog="$T/clang-calls"
+    cat >"$T/bin/clang" <<EOF
+#!/bin/sh
+echo "\$*" >>"$clog"
+for a in "\$@"; do [ -n "\${REFUSE:-}" ] && [ "\$a" = "\$REFUSE" ] && exit 1; done
+exec "$real_clang" "\$@"
+EOF
+    chmod +x "$T/bin/clang"
+    want=$(version_of "$real_clang" clang)
+    : >"$clog"
+    got=$(PATH="$T/bin:$PATH" key clang version --no-cache --gcc= --llc=)
+    cflags=$(PATH="$T/bin:$PATH" key clang flags --no-cache --gcc= --llc=)
+    runs=$(grep -c . "$clog")
+    [ "$got" = "$want" ] && ok "clang -v: version $got" || bad "clang -v: version '$got', it says '$want'"
+    cmarch=$(echo "$cflags" | tr ' ' '\n' | grep -m1 -e '^-march=' -e '^-mcpu=')
+    if [ "$runs" = 2 ] && [ "$(grep -c -e '^-v ' "$clog")" = 2 ]; then
+        ok "clang answers its version and flags in one run"
+    elif [ -n "$cmarch" ] && ! grep -q -e "^-v .*$cmarch" "$clog"; then
+        ok "clang refused the chain's newest flags here: asked again ($runs runs)"
+    else
+        bad "clang's version and flags took $runs runs for two probes: $(cat "$clog")"
+    fi
+    src() {  # src OPTION...: CPU.source.compiler.clang of a probe with the wrapper
+        PATH="$T/bin:$PATH" "$SYSDESC" query --host -q --runtimes=none --gcc= --llc= "$@" \
+            CPU source compiler.clang | unq
+    }
+    fresh=$(src --refresh-cache)
+    cached=$(src --runtime-timeout=12346)  # not the whole result's entry: the compiler's
+    [ -n "$fresh" ] && [ "$fresh" = "$cached" ] && ok "clang's source the same from its cache entry" ||
+        bad "clang's source fresh: '$fresh'; from its cache entry: '$cached'"
+    if [ -n "$cmarch" ]; then
+        : >"$clog"
+        got=$(REFUSE="$cmarch" PATH="$T/bin:$PATH" key clang version --no-cache --gcc= --llc=)
+        other=$(REFUSE="$cmarch" PATH="$T/bin:$PATH" key clang flags --no-cache --gcc= --llc=)
+        [ "$got" = "$want" ] && grep -q -e '^--version' "$clog" &&
+            ok "clang refusing $cmarch silently: version $got from --version" ||
+            bad "clang refusing $cmarch: version '$got' (want '$want'): $(cat "$clog")"
+        case " $other " in
+        *" $cmarch "*) bad "clang with $cmarch refused still gives it: $other" ;;
+        *) REFUSE="$cmarch" compiles "$T/bin/clang" "$other" && ok "clang with $cmarch refused: $other" ||
+               bad "clang with $cmarch refused gives flags it does not compile: $other" ;;
+        esac
+    fi
+    rm -f "$T/bin/clang"
+fi
+
 # No compiler: the table's newest flags, with no version or path.
 uarch=$("$SYSDESC" query --host -q --runtimes=none CPU uarch | unq)
 "$SYSDESC" uarch --format mlir "$uarch" >"$T/uarch.mlir"
@@ -166,6 +217,12 @@ for dir in $PATH; do
         cpu=$(key llvm cpu "--llc=$f")
         from=$(key llvm uarch "--llc=$f")
         [ "$got" = "$want" ] && ok "$f: LLVM $got" || bad "$f: version '$got', it says '$want'"
+        # the version from the llvm-config of llc's own directory when there is one
+        [ -x "$(dirname "$real")/llvm-config" ] && by="the llvm-config beside it" || by="--version"
+        src=$(key llvm version --no-cache "--llc=$f" >/dev/null;
+              "$SYSDESC" query --host -q --runtimes=none --no-cache "--llc=$f" CPU source compiler.llvm | unq)
+        case "$src" in *"the version from $by"*) ok "$f: the version from $by" ;;
+        *) bad "$f: the source does not say the version is from $by: $src" ;; esac
         llc_lists "$f" "$triple" "$cpu" && ok "$f lists $cpu for $triple" ||
             bad "$f does not list $cpu for $triple"
         if [ "$cpu" != "$table_cpu" ]; then
@@ -198,6 +255,12 @@ EOF
     cpu=$(PATH="$T/bin:$PATH" key llvm cpu)
     from=$(PATH="$T/bin:$PATH" key llvm uarch)
     src=$(PATH="$T/bin:$PATH" "$SYSDESC" query --host -q --runtimes=none CPU source compiler.llvm | unq)
+    # no llvm-config beside the wrapper: llc itself gives the version
+    wv=$(PATH="$T/bin:$PATH" key llvm version --no-cache)
+    rv=$("$real_llc" --version 2>/dev/null | sed -n 's/.*LLVM version \([0-9.]*\).*/\1/p' | head -1)
+    [ "$wv" = "$rv" ] && grep -q -e '^--version' "$T/llc-calls" &&
+        ok "an llc with no llvm-config beside it: LLVM $wv from --version" ||
+        bad "an llc with no llvm-config beside it: version '$wv', it says '$rv'"
     if [ -n "$from" ]; then
         case "$ancestors" in *"\"$from\""*) ok "an llc without $table_cpu: $cpu, $from's" ;;
         *) bad "an llc without $table_cpu: $cpu, of '$from', not an ancestor ($ancestors)" ;; esac

@@ -395,6 +395,14 @@ for path in entries:
               "a compiler entry's %s with %s: refused, asked again (entry %s, compiler map %s)"
               % (field, what, "rewritten" if now == good else "kept", "the same" if
                  served == json.dumps(cpu_cc) else served[:300]))
+    # what gave the version: one of the sources sysdesc names, or refused
+    with open(path, "w") as f:
+        f.write(good.replace('"from" = "', '"from" = "rm -rf ', 1))
+    rc, spec, err, secs, _ = probe(*cc_args, e=env(ccache))
+    with open(path) as f:
+        now = f.read()
+    check(rc == 0 and '"from" = "' in good and now == good,
+          "a compiler entry whose version names a source no sysdesc writes: refused, asked again")
 
 
 def killed_mid_probe(sig, what, args, e, pidfile):
