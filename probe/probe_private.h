@@ -398,12 +398,12 @@ struct pb_run {
     int64_t programs_deadline_ms;
 };
 
-/* A run over `opts` building in `ctx` (no topology yet: probe.c loads one);
+/* A run over `opts` building in `ctx` (no topology yet: driver.c loads one);
  * pb_run_free frees what it holds. */
 void pb_run_init(pb_run *run, dlti_context *ctx, const sysdesc_probe_options *opts);
 void pb_run_free(pb_run *run);
 
-/* A source: 0, or -1 with err set.  probe.c runs them in a fixed order,
+/* A source: 0, or -1 with err set.  driver.c runs them in a fixed order,
  * which is the order of the devices in the output. */
 typedef int (*pb_probe_fn)(pb_run *run, dlti_error_t *err);
 int pb_probe_cpu(pb_run *run, dlti_error_t *err); /* cpu.c: the CPU device */

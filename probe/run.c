@@ -1,5 +1,5 @@
 /* The state of one probe (pb_run, probe_private.h), the runtimes' answers
- * in it included: made and freed here, below the driver (probe.c) and the
+ * in it included: made and freed here, below the driver (driver.c) and the
  * runtimes' children (rt_child.c) that both hold one, so that neither
  * calls the other for it and this file calls nothing above it. */
 #include "probe_private.h"

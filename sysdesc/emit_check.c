@@ -15,6 +15,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* One of the rules, which json_emit.c follows when it prints: a map with a
+ * type key or a key that is not UTF-8 is MLIR text in typed JSON. */
+bool sd_json_map_as_mlir(const dlti_attr *a)
+{
+    for (size_t i = 0; i < dlti_attr_size(a); i++) {
+        size_t len;
+        const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
+        if (!s || !bs_utf8_valid(s, len))
+            return true;
+    }
+    return false;
+}
+
 typedef struct walk {
     sysdesc_format format;
     bool typed;      /* JSON with SYSDESC_PRINT_TYPED */

@@ -205,17 +205,6 @@ static void put_object(bs_buf *b, const dlti_attr *a, unsigned flags, int indent
     bs_buf_puts(b, "}");
 }
 
-bool sd_json_map_as_mlir(const dlti_attr *a)
-{
-    for (size_t i = 0; i < dlti_attr_size(a); i++) {
-        size_t len;
-        const char *s = dlti_key_str(dlti_attr_entry_key(a, i), &len);
-        if (!s || !bs_utf8_valid(s, len))
-            return true;
-    }
-    return false;
-}
-
 /* A map whose keys are exactly "type" and "value" would read as a typed
  * value: typed JSON says it is a map. */
 static bool map_looks_typed(const dlti_attr *a)
