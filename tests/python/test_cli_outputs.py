@@ -2,6 +2,7 @@
 for the probed host and for every catalog entry."""
 
 import json
+import os
 import re
 import warnings
 
@@ -10,6 +11,12 @@ import pytest
 import sysdesc
 
 FORMATS = ["mlir", "attr", "yaml", "json"]
+# Under a sanitizer every fourth entry: each comparison starts the tool, a
+# sanitized process of its own, and the module's printers are the same code
+# for every entry (the unsanitized pass compares them all).
+NAMES = sysdesc.catalog_names()
+if "address" in os.environ.get("SANITIZE", ""):
+    NAMES = NAMES[::4]
 
 
 def ours(spec, fmt, typed=False):
@@ -18,14 +25,14 @@ def ours(spec, fmt, typed=False):
     return {"mlir": spec.to_mlir, "attr": spec.to_attr, "yaml": spec.to_yaml}[fmt]()
 
 
-@pytest.mark.parametrize("name", sysdesc.catalog_names())
+@pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_catalog_entry_equals_convert(cli, name, fmt):
     spec = sysdesc.catalog(name)
     assert ours(spec, fmt).encode() == cli("convert", "--to", fmt, name).stdout
 
 
-@pytest.mark.parametrize("name", sysdesc.catalog_names())
+@pytest.mark.parametrize("name", NAMES)
 def test_catalog_entry_typed_json_and_dict(cli, name):
     spec = sysdesc.catalog(name)
     typed = cli("convert", "--to", "json", "--typed", name).stdout

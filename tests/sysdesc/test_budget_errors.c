@@ -121,7 +121,43 @@ static int fixture_new(fixture *f, dlti_error_t *err)
     return f->spec && f->one && f->overrides ? 0 : -1;
 }
 
-/* Sweeps the pad over the room left; the number of problems found. */
+/* What one pad of `bytes` gave the operation. */
+enum outcome { PAD_REFUSED, OP_DONE, OP_REFUSED, OP_WRONG, NO_FIXTURE };
+
+static enum outcome try_pad(const char *name, operation op, size_t bytes, bool quiet)
+{
+    dlti_error_t err;
+    fixture f;
+    if (fixture_new(&f, &err) != 0) {
+        printf("FAIL: %s: the fixture: %s\n", name, err.text);
+        dlti_context_free(f.ctx);
+        return NO_FIXTURE;
+    }
+    dlti_limits limits = dlti_context_get_limits(f.ctx);
+    limits.max_memory_bytes = 1; /* no new chunk: only the current one's room */
+    dlti_context_set_limits(f.ctx, &limits);
+    enum outcome got = PAD_REFUSED;
+    if (pad(f.ctx, bytes) == 0) {
+        memset(&err, 0, sizeof err);
+        if (op(&f, &err) == 0)
+            got = OP_DONE;
+        else if (err.code == DLTI_ERROR_LIMIT && strstr(err.text, "memory"))
+            got = OP_REFUSED;
+        else
+            got = OP_WRONG;
+        if (got == OP_WRONG && !quiet)
+            printf("FAIL: %s, room less %zu bytes: error %d '%s', not the budget's\n", name,
+                   bytes, (int)err.code, err.text);
+    }
+    dlti_context_free(f.ctx);
+    return got;
+}
+
+/* Sweeps the pad over the room left; the number of problems found.  The
+ * room shrinks as the pad grows, so the operation fits until a pad about
+ * its size from the end: a step of 1 KiB finds where it stops fitting, and
+ * from 8 KiB before that (more than any operation here takes) the pad
+ * grows 8 bytes at a time to the end, where the pad itself is refused. */
 static int sweep(const char *name, operation op)
 {
     dlti_error_t err;
@@ -134,38 +170,33 @@ static int sweep(const char *name, operation op)
     }
     dlti_context_free(f.ctx);
     int problems = 0;
-    size_t refused = 0, done = 0;
-    for (size_t bytes = 0;; bytes += 8) {
-        if (fixture_new(&f, &err) != 0) {
-            printf("FAIL: %s: the fixture: %s\n", name, err.text);
-            dlti_context_free(f.ctx);
-            return problems + 1;
-        }
-        dlti_limits limits = dlti_context_get_limits(f.ctx);
-        limits.max_memory_bytes = 1; /* no new chunk: only the current one's room */
-        dlti_context_set_limits(f.ctx, &limits);
-        if (pad(f.ctx, bytes) != 0) {
-            dlti_context_free(f.ctx);
+    size_t refused = 0, done = 0, from = 0;
+    for (size_t bytes = 0;; bytes += 1024) {
+        enum outcome got = try_pad(name, op, bytes, true);
+        if (got == NO_FIXTURE)
+            return 1;
+        if (got != OP_DONE) {
+            from = bytes > 8192 ? bytes - 8192 : 0;
             break;
         }
-        memset(&err, 0, sizeof err);
-        if (op(&f, &err) == 0) {
-            done++;
-        } else if (err.code == DLTI_ERROR_LIMIT && strstr(err.text, "memory")) {
-            refused++;
-        } else if (problems++ < 5) {
-            printf("FAIL: %s, room less %zu bytes: error %d '%s', not the budget's\n", name,
-                   bytes, (int)err.code, err.text);
-        }
-        dlti_context_free(f.ctx);
+    }
+    for (size_t bytes = from;; bytes += 8) {
+        enum outcome got = try_pad(name, op, bytes, problems >= 5);
+        if (got == NO_FIXTURE)
+            return problems + 1;
+        if (got == PAD_REFUSED)
+            break;
+        done += got == OP_DONE;
+        refused += got == OP_REFUSED;
+        problems += got == OP_WRONG;
     }
     /* the sweep reached the budget, or it tests nothing */
     if (refused == 0) {
         printf("FAIL: %s never met the budget\n", name);
         problems++;
     }
-    printf("%-16s %5zu succeeded, %5zu refused by the budget, %d wrong errors\n", name, done,
-           refused, problems);
+    printf("%-16s %5zu succeeded, %5zu refused by the budget, %d wrong errors (the last "
+           "%zu bytes of room swept)\n", name, done, refused, problems, (done + refused) * 8);
     return problems;
 }
 
