@@ -23,11 +23,39 @@ bool bs_buf_reserve(bs_buf *b, size_t extra)
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return true;
-    if (bs_grow((void **)&b->data, &b->cap, need < 256 ? 256 : need, 1) != 0) {
+    if (b->sink && b->len) {
+        int refused = b->sink(b->sink_user, b->data, b->len);
+        b->len = 0;
+        b->data[0] = '\0';
+        if (refused) {
+            b->failed = true;
+            return false;
+        }
+        need = extra + 1;
+        if (need <= b->cap)
+            return true;
+    }
+    size_t least = b->sink ? BS_BUF_STREAM_CHUNK : 256;
+    if (bs_grow((void **)&b->data, &b->cap, need < least ? least : need, 1) != 0) {
         b->failed = true;
         return false;
     }
     return true;
+}
+
+void bs_buf_stream(bs_buf *b, bs_buf_sink sink, void *user)
+{
+    *b = (bs_buf){.sink = sink, .sink_user = user};
+}
+
+bool bs_buf_stream_end(bs_buf *b)
+{
+    if (!b->failed && b->len && b->sink(b->sink_user, b->data, b->len))
+        b->failed = true;
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return !b->failed;
 }
 
 /* Two digits at a time from a table: integers are most of a big spec's

@@ -72,29 +72,6 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-/* A target that is not a regular file (/dev/null, /dev/full, /dev/stdout, a
- * FIFO) is written in place: renaming over it would replace the device node
- * or the pipe with a regular file. */
-static int write_in_place(const char *path, const char *data, size_t len, char *msg,
-                          size_t msgsize)
-{
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(msg, msgsize, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    if (write_all(fd, data, len) != 0) {
-        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    if (close(fd) != 0) {
-        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
 /* The file a chain of symbolic links ends at, when that file is not there
  * (a dangling link): malloc'ed, NULL when `path` is no such link. */
 static char *dangling_target(const char *path)
@@ -128,114 +105,192 @@ static char *dangling_target(const char *path)
     return p;
 }
 
-int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize)
-{
-    char *dcopy = NULL, *bcopy = NULL, *real = NULL;
-    char *tmp = NULL;
-    int fd = -1, rc = -1;
-    struct stat st;
+/* An output file being written (atomic_write_begin). */
+struct atomic_writer {
+    int fd;
+    bool in_place;      /* not a regular file: written where it is, no rename */
+    const char *path;   /* the file replaced (links followed), for messages */
+    char *real;         /* path's storage when links were followed */
+    char *tmp, *dir;    /* the temporary file and its folder */
+    mode_t mode;
+    bool handlers;      /* the signal handlers that remove tmp are in place */
     struct sigaction old_actions[NSIGNALS];
-    bool handlers = false;
+};
+
+atomic_writer *atomic_write_begin(const char *path, char *msg, size_t msgsize)
+{
+    char *dcopy = NULL, *bcopy = NULL;
+    struct stat st;
+    atomic_writer *w = calloc(1, sizeof(*w));
+    if (!w) {
+        snprintf(msg, msgsize, "out of memory");
+        return NULL;
+    }
+    w->fd = -1;
+    w->path = path;
     if (path[0] == '\0') {
         snprintf(msg, msgsize, "cannot write '': empty file name");
-        return -1;
+        goto fail;
     }
     int exists = stat(path, &st) == 0; /* follows symbolic links */
     if (!exists && errno != ENOENT) { /* a loop of links, a file in the way of a directory */
         snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
-        return -1;
+        goto fail;
     }
     if (exists && S_ISDIR(st.st_mode)) {
         snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(EISDIR));
-        return -1;
+        goto fail;
     }
-    if (exists && !S_ISREG(st.st_mode))
-        return write_in_place(path, data, len, msg, msgsize);
+    if (exists && !S_ISREG(st.st_mode)) {
+        /* A target that is not a regular file (/dev/null, /dev/full,
+         * /dev/stdout, a FIFO) is written in place: renaming over it would
+         * replace the device node or the pipe with a regular file. */
+        w->fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (w->fd < 0) {
+            snprintf(msg, msgsize, "cannot open '%s': %s", path, strerror(errno));
+            goto fail;
+        }
+        w->in_place = true;
+        return w;
+    }
     /* A symbolic link to a regular file: replace the file, keep the link; a
      * link to no file (yet): make the file it names, keep the link. */
     struct stat lst;
-    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && (real = realpath(path, NULL)))
-        path = real;
-    else if (!exists && (real = dangling_target(path)) != NULL)
-        path = real;
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
+        (w->real = realpath(path, NULL)))
+        w->path = path = w->real;
+    else if (!exists && (w->real = dangling_target(path)) != NULL)
+        w->path = path = w->real;
     dcopy = strdup(path);
     bcopy = strdup(path);
     if (!dcopy || !bcopy) {
         snprintf(msg, msgsize, "out of memory");
-        goto out;
+        goto fail;
     }
     const char *dir = dirname(dcopy), *base = basename(bcopy);
     size_t tlen = strlen(dir) + strlen(base) + 16;
-    tmp = malloc(tlen);
-    if (!tmp) {
+    char *tmp = malloc(tlen);
+    w->dir = strdup(dir);
+    if (!tmp || !w->dir) {
+        free(tmp);
         snprintf(msg, msgsize, "out of memory");
-        goto out;
+        goto fail;
     }
     snprintf(tmp, tlen, "%s/.%s.XXXXXX", dir, base);
     /* signals blocked from mkstemp until the handlers know the name */
     sigset_t all, prev;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &prev);
-    fd = mkstemp(tmp);
-    if (fd >= 0)
-        enter_pending(tmp, old_actions);
+    w->fd = mkstemp(tmp);
+    if (w->fd >= 0)
+        enter_pending(tmp, w->old_actions);
     sigprocmask(SIG_SETMASK, &prev, NULL);
-    if (fd < 0) {
+    if (w->fd < 0) {
         snprintf(msg, msgsize, "cannot create a temporary file next to '%s': %s", path,
                  strerror(errno));
-        free(tmp);
-        tmp = NULL;
-        goto out;
+        free(tmp); /* no file of ours: nothing to remove */
+        goto fail;
     }
-    handlers = true;
-    mode_t mode;
+    w->tmp = tmp; /* from here on abort removes it */
+    w->handlers = true;
     if (exists) {
-        mode = st.st_mode & 07777;
+        w->mode = st.st_mode & 07777;
     } else {
         mode_t um = umask(0);
         umask(um);
-        mode = 0666 & ~um;
+        w->mode = 0666 & ~um;
     }
-    if (write_all(fd, data, len) != 0) {
-        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+    free(dcopy);
+    free(bcopy);
+    return w;
+fail:
+    free(dcopy);
+    free(bcopy);
+    atomic_write_abort(w);
+    return NULL;
+}
+
+int atomic_write_chunk(atomic_writer *w, const char *data, size_t len, char *msg,
+                       size_t msgsize)
+{
+    if (write_all(w->fd, data, len) != 0) {
+        snprintf(msg, msgsize, "cannot write '%s': %s", w->path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int atomic_write_commit(atomic_writer *w, char *msg, size_t msgsize)
+{
+    int rc = -1;
+    if (w->in_place) {
+        int fd = w->fd;
+        w->fd = -1;
+        if (close(fd) != 0)
+            snprintf(msg, msgsize, "cannot write '%s': %s", w->path, strerror(errno));
+        else
+            rc = 0;
+        atomic_write_abort(w);
+        return rc;
+    }
+    if (fchmod(w->fd, w->mode) != 0 || fsync(w->fd) != 0) {
+        snprintf(msg, msgsize, "cannot write '%s': %s", w->path, strerror(errno));
         goto out;
     }
-    if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
-        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
-        goto out;
-    }
+    int fd = w->fd;
+    w->fd = -1;
     if (close(fd) != 0) {
-        fd = -1;
-        snprintf(msg, msgsize, "cannot write '%s': %s", path, strerror(errno));
+        snprintf(msg, msgsize, "cannot write '%s': %s", w->path, strerror(errno));
         goto out;
     }
-    fd = -1;
-    if (rename(tmp, path) != 0) {
-        snprintf(msg, msgsize, "cannot replace '%s': %s", path, strerror(errno));
+    if (rename(w->tmp, w->path) != 0) {
+        snprintf(msg, msgsize, "cannot replace '%s': %s", w->path, strerror(errno));
         goto out;
     }
-    free(tmp);
-    tmp = NULL;
+    free(w->tmp);
+    w->tmp = NULL;
     /* Make the rename durable; a failure here no longer loses data. */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int dfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         (void)fsync(dfd);
         close(dfd);
     }
     rc = 0;
 out:
-    if (fd >= 0)
-        close(fd);
-    if (tmp) {
-        unlink(tmp);
-        free(tmp);
-    }
-    if (handlers)
-        leave_pending(old_actions);
-    free(dcopy);
-    free(bcopy);
-    free(real);
+    atomic_write_abort(w);
     return rc;
+}
+
+void atomic_write_abort(atomic_writer *w)
+{
+    if (!w)
+        return;
+    if (w->fd >= 0)
+        close(w->fd);
+    w->fd = -1;
+    if (w->tmp) {
+        unlink(w->tmp);
+        free(w->tmp);
+        w->tmp = NULL;
+    }
+    if (w->handlers)
+        leave_pending(w->old_actions);
+    w->handlers = false;
+    free(w->dir);
+    free(w->real);
+    free(w);
+}
+
+int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize)
+{
+    atomic_writer *w = atomic_write_begin(path, msg, msgsize);
+    if (!w)
+        return -1;
+    if (atomic_write_chunk(w, data, len, msg, msgsize) != 0) {
+        atomic_write_abort(w);
+        return -1;
+    }
+    return atomic_write_commit(w, msg, msgsize);
 }
 
 int cli_lock_file(const char *path, char *msg, size_t msgsize)

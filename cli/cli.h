@@ -301,8 +301,9 @@ char *cli_roofline_svg(const sysdesc_roofline *r, size_t *len);
 /* A rate or bandwidth with an SI prefix, as the chart labels it: "234.6 GFLOP/s". */
 void cli_roofline_si(char *out, size_t size, double v, const char *unit);
 
-/* Prints `sys` (sysdesc_system_print) to stdout, or atomically to
- * `out_path` when it is neither NULL nor "-". */
+/* Prints `sys` (sysdesc_system_write: as it is printed, never whole in
+ * memory) to stdout, or atomically to `out_path` when it is neither NULL
+ * nor "-"; reports failures (a file half-written is removed). */
 int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
                       const char *out_path);
 /* Writes `len` bytes to stdout, or atomically to `out_path` when it is
@@ -386,6 +387,17 @@ int cli_probe_mpi_exec(int argc, char **argv);
  * renamed over; a directory is an error (EISDIR).
  */
 int atomic_write_file(const char *path, const char *data, size_t len, char *msg, size_t msgsize);
+/* The same in steps, for a text written as it is made: begin (the
+ * temporary file made, or the target opened in place; NULL with `msg` set),
+ * chunks, then commit (fsync and rename; the writer freed, 0 or -1 with
+ * `msg`) or abort (the temporary file removed, the writer freed; NULL
+ * does nothing).  A failed chunk leaves the writer to abort. */
+typedef struct atomic_writer atomic_writer;
+atomic_writer *atomic_write_begin(const char *path, char *msg, size_t msgsize);
+int atomic_write_chunk(atomic_writer *w, const char *data, size_t len, char *msg,
+                       size_t msgsize);
+int atomic_write_commit(atomic_writer *w, char *msg, size_t msgsize);
+void atomic_write_abort(atomic_writer *w);
 /* An exclusive lock (flock) on the file `path` names, for a read-modify-write
  * of it by several processes at once (attach -o F ... F): a descriptor to
  * close when the new file is in place, or -1 with `msg` set.  Every writer

@@ -190,18 +190,55 @@ int cli_output(const char *text, size_t len, const char *out_path)
     return SYSDESC_EXIT_OK;
 }
 
+/* Where cli_output_system's text goes as it is printed: standard output,
+ * or the file `path` names, opened at the first piece (after the format's
+ * check, whose error comes first) and renamed into place at the end. */
+typedef struct output {
+    const char *path;  /* NULL: standard output */
+    atomic_writer *file;
+    bool failed;       /* `msg` says why */
+    char msg[512];
+} output;
+
+static int output_piece(void *user, const char *data, size_t len)
+{
+    output *o = user;
+    if (o->failed)
+        return -1;
+    if (!o->path) {
+        errno = 0;
+        if (fwrite(data, 1, len, stdout) != len) {
+            snprintf(o->msg, sizeof(o->msg), "cannot write to standard output: %s",
+                     errno ? strerror(errno) : "write error");
+            o->failed = true;
+        }
+    } else if ((!o->file && !(o->file = atomic_write_begin(o->path, o->msg, sizeof(o->msg)))) ||
+               atomic_write_chunk(o->file, data, len, o->msg, sizeof(o->msg)) != 0) {
+        o->failed = true;
+    }
+    return o->failed ? -1 : 0;
+}
+
 int cli_output_system(const sysdesc_system *sys, sysdesc_format format, unsigned flags,
                       const char *out_path)
 {
-    size_t len = 0;
+    output o = {.path = out_path && strcmp(out_path, "-") ? out_path : NULL};
     dlti_error_t err;
-    char *text = sysdesc_system_print_checked(sys, format, flags, &len, &err);
-    if (!text)
+    if (sysdesc_system_write(sys, format, flags, output_piece, &o, &err) != 0) {
+        /* nothing half-written is left in place of the file */
+        atomic_write_abort(o.file);
+        if (o.failed)
+            return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "%s", o.msg);
         return cli_fail(err.code == DLTI_ERROR_NOMEM ? SYSDESC_EXIT_ENVIRONMENT : SYSDESC_EXIT_BAD_INPUT,
                         "%s", err.text);
-    int rc = cli_output(text, len, out_path);
-    free(text);
-    return rc;
+    }
+    if (!o.path)
+        return cli_write_stdout("", 0); /* flushed, and any earlier failure seen */
+    if (!o.file && output_piece(&o, "", 0) != 0) /* an empty text still makes the file */
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "%s", o.msg);
+    if (atomic_write_commit(o.file, o.msg, sizeof(o.msg)) != 0)
+        return cli_fail(SYSDESC_EXIT_ENVIRONMENT, "%s", o.msg);
+    return SYSDESC_EXIT_OK;
 }
 
 void cli_probe_args_init(cli_probe_args *a, sysdesc_probe_io io)

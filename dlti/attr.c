@@ -72,28 +72,30 @@ const dlti_attr *dlti_attr_element(const dlti_attr *attr, size_t i)
 
 /* ---- containers ---- */
 
-/* The index of a map: copies of its entries, Robin Hood insertion.  *dup (when not NULL) gets the position of the first key
- * that repeats an earlier one (SIZE_MAX: none): equal keys share a home
- * slot, and the one inserted later meets the earlier one before it takes
- * any other key's slot (Robin Hood keeps a cluster ordered by home). */
-static dlti_entry_rec *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
-                                   unsigned log2, size_t *dup)
+/* The index of a map: its entries' positions + 1, Robin Hood insertion.
+ * *dup (when not NULL) gets the position of the first key that repeats an
+ * earlier one (SIZE_MAX: none): equal keys share a home slot, and the one
+ * inserted later meets the earlier one before it takes any other key's slot
+ * (Robin Hood keeps a cluster ordered by home). */
+static uint32_t *build_index(dlti_context *ctx, const dlti_entry_rec *e, size_t n,
+                             unsigned log2, size_t *dup)
 {
     size_t cap = (size_t)1 << log2, mask = cap - 1;
-    dlti_entry_rec *slots = bs_arena_alloc(&ctx->arena, cap * sizeof(*slots));
+    uint32_t *slots = bs_arena_alloc(&ctx->arena, cap * sizeof(*slots));
     if (!slots)
         return NULL;
     memset(slots, 0, cap * sizeof(*slots));
     for (size_t i = 0; i < n; i++) {
-        dlti_entry_rec cur = e[i];
+        uint32_t cur = (uint32_t)i + 1; /* n < UINT32_MAX / 4: container_make */
         bool original = true;
-        size_t j = cur.key->hash & mask, dist = 0;
-        while (slots[j].key) {
-            if (original && slots[j].key == cur.key && dup && *dup == SIZE_MAX)
+        size_t j = e[i].key->hash & mask, dist = 0;
+        while (slots[j]) {
+            dlti_key other = e[slots[j] - 1].key;
+            if (original && other == e[i].key && dup && *dup == SIZE_MAX)
                 *dup = i;
-            size_t other_dist = (j - (slots[j].key->hash & mask)) & mask;
+            size_t other_dist = (j - (other->hash & mask)) & mask;
             if (other_dist < dist) { /* Robin Hood: the poorer key stays */
-                dlti_entry_rec t = slots[j];
+                uint32_t t = slots[j];
                 slots[j] = cur;
                 cur = t;
                 dist = other_dist;

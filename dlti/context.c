@@ -226,6 +226,7 @@ dlti_key dlti_key_string(dlti_context *ctx, const char *s, size_t len)
     k->hash = hash;
     k->len = len;
     k->str = copy;
+    k->unescaped = dlti_string_unescaped(s, len);
     t->slots[j] = (void *)((uintptr_t)k | key_tag(hash));
     t->count++;
     return k;
@@ -302,6 +303,7 @@ const dlti_type *dlti_type_intern(dlti_context *ctx, const dlti_type *proto,
     ty->key.hash = hash;
     ty->key.len = len;
     ty->key.str = copy;
+    ty->key.unescaped = false; /* a type key prints bare */
     t->slots[j] = ty;
     t->count++;
     return ty;

@@ -114,7 +114,13 @@ struct dlti_key_node {
     uint64_t hash;         /* of the string, or of the type's text */
     size_t len;
     const char *str;       /* string bytes (NUL-terminated), or the type's text */
+    /* a string key none of whose bytes MLIR escapes: printed as "str",
+     * told once when it is interned, not at each of its many printings */
+    bool unescaped;
 };
+/* True when no byte of s[0..len) needs an escape in an MLIR string
+ * literal (print.c). */
+bool dlti_string_unescaped(const char *s, size_t len);
 
 typedef struct dlti_table {
     void **slots;
@@ -202,7 +208,10 @@ typedef struct dlti_entry_rec {
  * linear probing over at least twice as many slots as entries, filled with
  * Robin Hood insertion (a key further from its home slot than the one it
  * meets takes that slot), which evens out the probes of the keys.  A slot
- * is a copy of the entry (key NULL: empty), so that a probe is one load. */
+ * is the entry's position + 1 (0: empty), 4 bytes: a probe reads the slot
+ * and then the entry, in the map's own entries (a copy of the entry, 16
+ * bytes a slot, made the index most of a loaded spec's memory: 4 MB of a
+ * 2,000-device spec's 10, each page faulted in and zeroed). */
 #define DLTI_INDEX_THRESHOLD 8
 
 /* 32 bytes: a big spec is millions of these, and loading, checking and
@@ -228,7 +237,7 @@ struct dlti_attr {
         const dlti_float_bits *floats;                /* dense array of floats */
         struct {
             const dlti_entry_rec *entries;
-            const dlti_entry_rec *index; /* NULL, or 1 << index_log2 slots */
+            const uint32_t *index;       /* NULL, or 1 << index_log2 slots */
         } c;
     } u;
 };

@@ -17,12 +17,13 @@ static inline const dlti_attr *lookup_handle(const dlti_attr *a, dlti_key key)
         return NULL;
     }
     size_t mask = dlti_index_mask(a);
-    const dlti_entry_rec *slots = a->u.c.index;
+    const uint32_t *slots = a->u.c.index;
     for (size_t j = key->hash & mask;; j = (j + 1) & mask) {
-        if (slots[j].key == key)
-            return slots[j].value;
-        if (!slots[j].key)
+        uint32_t pos = slots[j];
+        if (!pos)
             return NULL;
+        if (e[pos - 1].key == key)
+            return e[pos - 1].value;
     }
 }
 
@@ -47,13 +48,14 @@ static inline const dlti_attr *lookup_hashed(const dlti_attr *a, const char *s, 
                                                  uint64_t hash)
 {
     size_t mask = dlti_index_mask(a);
-    const dlti_entry_rec *slots = a->u.c.index;
+    const dlti_entry_rec *e = a->u.c.entries;
+    const uint32_t *slots = a->u.c.index;
     for (size_t j = hash & mask;; j = (j + 1) & mask) {
-        dlti_key k = slots[j].key;
-        if (!k)
+        uint32_t pos = slots[j];
+        if (!pos)
             return NULL;
-        if (key_is(k, s, len, hash))
-            return slots[j].value;
+        if (key_is(e[pos - 1].key, s, len, hash))
+            return e[pos - 1].value;
     }
 }
 

@@ -24,7 +24,7 @@ static uint64_t needs_escape8(uint64_t x)
 
 /* True when no byte of s[0..len) needs an escape: words of 8, the last one
  * overlapping, a short string's bytes padded with spaces. */
-static bool all_printable(const char *s, size_t len)
+bool dlti_string_unescaped(const char *s, size_t len)
 {
     uint64_t x;
     if (len < 8) {
@@ -42,18 +42,43 @@ static bool all_printable(const char *s, size_t len)
     return !needs_escape8(x);
 }
 
+/* s[0..len) between quotes as it is (it needs no escape). */
+static void put_quoted(bs_buf *b, const char *s, size_t len)
+{
+    if (len > SIZE_MAX - 2 || (b->cap - b->len <= len + 2 && !bs_buf_reserve(b, len + 2)))
+        return;
+    char *o = b->data + b->len;
+    o[0] = '"';
+    memcpy(o + 1, s, len);
+    o[len + 1] = '"';
+    o[len + 2] = '\0';
+    b->len += len + 2;
+}
+
+/* `, "KEY" = ` (no comma before the first entry) in one reserve: a big
+ * spec prints this for every entry, and KEY needs no escape. */
+static void put_entry_key(bs_buf *b, bool comma, dlti_key k)
+{
+    size_t len = k->len, n = len + 7;
+    if (len > SIZE_MAX - 8 || (b->cap - b->len <= n && !bs_buf_reserve(b, n)))
+        return;
+    char *o = b->data + b->len;
+    if (comma) {
+        *o++ = ',';
+        *o++ = ' ';
+    }
+    *o++ = '"';
+    memcpy(o, k->str, len);
+    o += len;
+    memcpy(o, "\" = ", 5); /* the NUL too */
+    b->len = (size_t)(o + 4 - b->data);
+}
+
 void dlti_print_string(bs_buf *b, const char *s, size_t len)
 {
     static const char hex[] = "0123456789ABCDEF";
-    if (all_printable(s, len)) { /* nearly every key and string */
-        if (len > SIZE_MAX - 2 || (b->cap - b->len <= len + 2 && !bs_buf_reserve(b, len + 2)))
-            return;
-        char *o = b->data + b->len;
-        o[0] = '"';
-        memcpy(o + 1, s, len);
-        o[len + 1] = '"';
-        o[len + 2] = '\0';
-        b->len += len + 2;
+    if (dlti_string_unescaped(s, len)) { /* nearly every key and string */
+        put_quoted(b, s, len);
         return;
     }
     bs_buf_putc(b, '"');
@@ -101,6 +126,8 @@ void dlti_print_key(bs_buf *b, dlti_key key)
 {
     if (key->type)
         bs_buf_put(b, key->str, key->len);
+    else if (key->unescaped)
+        put_quoted(b, key->str, key->len);
     else
         dlti_print_string(b, key->str, key->len);
 }
@@ -110,11 +137,15 @@ static void print_type(bs_buf *b, const dlti_type *t)
     bs_buf_put(b, t->text, t->text_len);
 }
 
-static void print_float_value(bs_buf *b, const dlti_type *t, dlti_float_bits bits)
+/* True when the value printed as hex bits (NaN, Inf: "0x7FF8..."), told
+ * from its own text: a streaming buffer may have handed it on already. */
+static bool print_float_value(bs_buf *b, const dlti_type *t, dlti_float_bits bits)
 {
     char tmp[256];
     size_t n = dlti_float_print((dlti_float_kind)t->float_kind, bits, tmp, sizeof(tmp));
-    bs_buf_put(b, tmp, n < sizeof(tmp) ? n : sizeof(tmp) - 1);
+    n = n < sizeof(tmp) ? n : sizeof(tmp) - 1;
+    bs_buf_put(b, tmp, n);
+    return n > 2 && memchr(tmp, 'x', n) != NULL;
 }
 
 static void print_int_value(bs_buf *b, const dlti_attr *a)
@@ -210,10 +241,15 @@ static void print_entries(bs_buf *b, const dlti_attr *a)
             PREFETCH(e[i + PREFETCH_AHEAD].value);
             PREFETCH(e[i + PREFETCH_AHEAD].key);
         }
-        if (i)
-            bs_buf_puts(b, ", ");
-        dlti_print_key(b, e[i].key);
-        bs_buf_puts(b, " = ");
+        dlti_key k = e[i].key;
+        if (!k->type && k->unescaped) { /* nearly every entry */
+            put_entry_key(b, i != 0, k);
+        } else {
+            if (i)
+                bs_buf_puts(b, ", ");
+            dlti_print_key(b, k);
+            bs_buf_puts(b, " = ");
+        }
         dlti_print_attr(b, e[i].value, false);
     }
 }
@@ -230,12 +266,9 @@ void dlti_print_attr(bs_buf *b, const dlti_attr *a, bool elide)
         print_type(b, a->type);
         return;
     case DLTI_ATTR_FLOAT: {
-        size_t start = b->len;
-        print_float_value(b, a->type, a->u.f);
         /* In arrays MLIR elides ": f64", but not after a value printed as
          * hex bits (NaN, Inf), which would read back as an i64. */
-        bool hex = !b->failed && b->len > start + 2 &&
-                   memchr(b->data + start, 'x', b->len - start) != NULL;
+        bool hex = print_float_value(b, a->type, a->u.f);
         if (elide && a->type->float_kind == DLTI_FLOAT_F64 && !hex)
             return;
         bs_buf_puts(b, " : ");

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #define MAX_DEPTH 16
-#define MEMO_SLOTS 512 /* a power of two */
+#define MEMO_BITS 9
+#define MEMO_SLOTS (1u << MEMO_BITS)
+#define MEMO_PROBES 8 /* slots looked at; all taken: the home slot is replaced */
 
 /* sd_schema_child() of a (parent entry, key handle): keys are interned, so a
  * handle stands for one name, and a system of many devices repeats the same
@@ -96,9 +98,20 @@ typedef struct check_run {
 static const child_memo *memo_of(check_run *r, int parent, dlti_key key, const char *name,
                                  size_t len)
 {
-    uintptr_t h = (uintptr_t)key ^ (uintptr_t)(parent + 1);
-    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-    child_memo *m = &r->memo[(h >> 23) & (MEMO_SLOTS - 1)];
+    /* the product's top bits, which depend on every bit of the handle; a
+     * few slots probed past the home one, so that two of a device's few
+     * dozen keys that share a home do not take it from each other at every
+     * device (a direct-mapped memo missed two keys a device) */
+    uint64_t h = ((uint64_t)(uintptr_t)key ^ (uint64_t)(parent + 1)) * 0x9E3779B97F4A7C15ull;
+    size_t home = (size_t)(h >> (64 - MEMO_BITS));
+    child_memo *m = &r->memo[home];
+    for (size_t probe = 0; probe < MEMO_PROBES; probe++) {
+        child_memo *c = &r->memo[(home + probe) & (MEMO_SLOTS - 1)];
+        if ((c->key == key && c->parent == parent) || !c->key) {
+            m = c;
+            break;
+        }
+    }
     if (m->key != key || m->parent != parent) {
         m->key = key;
         m->parent = parent;

@@ -31,30 +31,36 @@ char *sysdesc_mlir_print_flags(const sysdesc_system *sys, bool bare, unsigned fl
     return sysdesc_mlir_print(sys, bare, len);
 }
 
+void sd_mlir_put(bs_buf *b, const sysdesc_system *sys, bool bare)
+{
+    /* Everything goes straight into the caller's buffer (dlti_print_attr,
+     * the printer of the core's base): a big spec is not printed into a
+     * string of its own and then copied, and a streaming buffer
+     * (sysdesc_system_write) never holds it whole. */
+    if (bare) {
+        dlti_print_attr(b, sys->spec, false);
+        bs_buf_putc(b, '\n');
+        return;
+    }
+    /* Attribute names sorted, as MLIR prints a module's dictionary. */
+    bs_buf_puts(b, "module attributes {");
+    if (sys->dl_spec) {
+        bs_buf_puts(b, "dlti.dl_spec = ");
+        dlti_print_attr(b, sys->dl_spec, false);
+        bs_buf_puts(b, ", ");
+    }
+    bs_buf_puts(b, "dlti.target_system_spec = ");
+    dlti_print_attr(b, sys->spec, false);
+    if (sys->llvm_target) { /* "llvm.target" sorts after "dlti.*" */
+        bs_buf_puts(b, ", llvm.target = ");
+        dlti_print_attr(b, sys->llvm_target, false);
+    }
+    bs_buf_puts(b, "} {\n}\n\n");  /* mlir-opt-22 ends a module with a blank line */
+}
+
 char *sysdesc_mlir_print(const sysdesc_system *sys, bool bare, size_t *len)
 {
-    /* Everything goes straight into one buffer (dlti_print_attr, the
-     * printer of the core's base): a big spec is not printed into a string
-     * of its own and then copied. */
     bs_buf b = {0};
-    if (bare) {
-        dlti_print_attr(&b, sys->spec, false);
-        bs_buf_putc(&b, '\n');
-    } else {
-        /* Attribute names sorted, as MLIR prints a module's dictionary. */
-        bs_buf_puts(&b, "module attributes {");
-        if (sys->dl_spec) {
-            bs_buf_puts(&b, "dlti.dl_spec = ");
-            dlti_print_attr(&b, sys->dl_spec, false);
-            bs_buf_puts(&b, ", ");
-        }
-        bs_buf_puts(&b, "dlti.target_system_spec = ");
-        dlti_print_attr(&b, sys->spec, false);
-        if (sys->llvm_target) { /* "llvm.target" sorts after "dlti.*" */
-            bs_buf_puts(&b, ", llvm.target = ");
-            dlti_print_attr(&b, sys->llvm_target, false);
-        }
-        bs_buf_puts(&b, "} {\n}\n\n");  /* mlir-opt-22 ends a module with a blank line */
-    }
+    sd_mlir_put(&b, sys, bare);
     return sd_buf_finish(&b, len);
 }

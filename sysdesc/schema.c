@@ -21,6 +21,36 @@ static size_t slot_of(int parent, const char *name, size_t len)
     return (size_t)(bs_hash_bytes(name, len) * 31u + (uint64_t)(parent + 1)) & (SLOTS - 1);
 }
 
+/* The entry of path[0..len), from the entries indexed so far (a parent
+ * comes before its children in the table): its components looked up one
+ * by one, as sd_schema_child() does; -1 when there is none. */
+static int indexed_path(const char *path, size_t len)
+{
+    int entry = -1;
+    for (size_t at = 0; at < len;) {
+        const char *dot = memchr(path + at, '.', len - at);
+        size_t end = dot ? (size_t)(dot - path) : len, clen = end - at;
+        int next = -1;
+        if (clen == 1 && path[at] == '*') {
+            next = entry >= 0 ? ix.wildcard[entry] : -1;
+        } else {
+            for (size_t s = slot_of(entry, path + at, clen); ix.slot[s]; s = (s + 1) & (SLOTS - 1)) {
+                int i = ix.slot[s] - 1;
+                if (ix.parent[i] == entry && ix.name_len[i] == clen &&
+                    memcmp(ix.name[i], path + at, clen) == 0) {
+                    next = i;
+                    break;
+                }
+            }
+        }
+        if (next < 0)
+            return -1;
+        entry = next;
+        at = end + 1;
+    }
+    return entry;
+}
+
 static void build_index(void)
 {
     size_t n = sysdesc_schema_size();
@@ -29,14 +59,7 @@ static void build_index(void)
     for (size_t i = 0; i < n; i++) {
         const char *path = sysdesc_schema_key_at(i)->path;
         const char *dot = strrchr(path, '.');
-        ix.parent[i] = -1;
-        if (dot) {
-            for (size_t j = 0; j < i; j++) {
-                const char *pp = sysdesc_schema_key_at(j)->path;
-                if (strlen(pp) == (size_t)(dot - path) && memcmp(pp, path, (size_t)(dot - path)) == 0)
-                    ix.parent[i] = (int)j;
-            }
-        }
+        ix.parent[i] = dot ? indexed_path(path, (size_t)(dot - path)) : -1;
         ix.name[i] = dot ? dot + 1 : path;
         ix.name_len[i] = strlen(ix.name[i]);
         if (strcmp(ix.name[i], "*") == 0 && ix.parent[i] >= 0) {

@@ -154,6 +154,24 @@ const dlti_type *sd_type_parse(dlti_context *ctx, sd_types *tc, const char *text
  * `n` when TYPE is no MLIR type. */
 const dlti_type *sd_type_scalar(dlti_context *ctx, sd_types *tc, const sd_node *n,
                                 const char *source, dlti_error_t *err);
+/* What the scalars of the device before meant, by their place in it
+ * (yaml_memo.c): a key or value written as the one at the same place was
+ * is taken again, not built.  Zeroed to start; sd_value_memo_free. */
+#define SD_MEMO_TEXT 52
+typedef struct sd_value_memo {
+    struct sd_memo_slot *slots; /* made with the first look */
+    size_t next;                /* the place of the next scalar */
+} sd_value_memo;
+/* A device starts: its first scalar is compared with the last device's. */
+void sd_value_memo_device(sd_value_memo *m);
+/* The key (`key`) or value built for the scalar at the place of `n` in the
+ * device before, when it was written as `n` is; else NULL.  *slot says
+ * where sd_value_memo_keep() keeps what is built now (SIZE_MAX: nowhere, a
+ * tagged or long scalar). */
+const void *sd_value_memo_find(sd_value_memo *m, const sd_node *n, bool key, size_t *slot);
+void sd_value_memo_keep(sd_value_memo *m, size_t slot, const sd_node *n, bool key,
+                        const void *built);
+void sd_value_memo_free(sd_value_memo *m);
 /* What a scalar means. `*is_null` is set for a null (no attribute).  `tc`
  * may be NULL. */
 const dlti_attr *sd_scalar_attr(dlti_context *ctx, sd_types *tc, const sd_node *n,
@@ -388,6 +406,8 @@ int sd_json_load(dlti_context *ctx, const char *text, size_t len, const char *so
                  const sysdesc_yaml_options *opts, sysdesc_system *out, dlti_error_t *err);
 /* Finishes: the NUL-terminated text, or NULL (and freed) after a failure. */
 char *sd_buf_finish(bs_buf *b, size_t *len);
+/* Appends `sys` as MLIR (sysdesc_mlir_print) to `b`, which may stream. */
+void sd_mlir_put(bs_buf *b, const sysdesc_system *sys, bool bare);
 
 /* Shortest "%.*g" text of `v` that reads back to the same double. */
 void sd_format_double(char *out, size_t size, double v);

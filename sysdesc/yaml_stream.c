@@ -53,6 +53,8 @@ typedef struct sframe {
     int line, column;
     size_t start;           /* first entry (mappings) or element (sequences) */
     size_t nbase;           /* entries inherited from the base, before its own */
+    const dlti_attr *base;  /* what they were inherited from */
+    size_t next_at;         /* where the next own key is looked for among them */
 } sframe;
 
 /* What an entry's key was, for its errors and the merge. */
@@ -83,6 +85,7 @@ typedef struct stream {
     struct walk *walk;      /* replay's stack */
     size_t walk_cap;
     sd_tree kept;           /* anchored nodes and dense arrays */
+    sd_value_memo memo;     /* the last device's keys and values, by place */
     bs_arena texts;       /* type keys' text */
     dlti_error_t *err;      /* syntax, limits, memory: the parse stops */
     dlti_error_t scratch;   /* what a rule reports, before it is weighed */
@@ -181,6 +184,7 @@ static int inherit(stream *s, sframe *p, const dlti_attr *from, size_t own)
     }
     s->nentries += n;
     p->nbase = n;
+    p->base = from;
     return 0;
 }
 
@@ -207,6 +211,34 @@ static int base_of_whole(stream *s, sframe *p, const sd_node *dev)
 
 /* ---- keys ---- */
 
+/* Whether the node being read is inside a device (its keys and values are
+ * the memo's): every key there is one sd_key() takes at any level below a
+ * system's, and a scalar means what it means anywhere. */
+static bool in_device(const stream *s)
+{
+    return s->nframes >= 2 && s->frames[1].role == R_DEVICE;
+}
+
+/* The place of `key` among the entries frame `p` inherited, NO_MATCH when
+ * it has none: own keys mostly come in the base's order, so the place after
+ * the last one found is tried first; else the base's own index says whether
+ * it is there at all before its entries are searched. */
+static size_t inherited_at(const stream *s, sframe *p, dlti_key key)
+{
+    const dlti_entry *e = s->entries + p->start;
+    size_t i = p->next_at < p->nbase ? p->next_at : 0;
+    if (e[i].key != key) {
+        if (!dlti_attr_lookup(p->base, key))
+            return NO_MATCH;
+        for (i = 0; i < p->nbase && e[i].key != key; i++)
+            ;
+        if (i == p->nbase)
+            return NO_MATCH;
+    }
+    p->next_at = i + 1;
+    return i;
+}
+
 static int on_key(stream *s, sframe *p, const sd_node *k)
 {
     size_t j = (size_t)(p - s->frames);
@@ -221,7 +253,13 @@ static int on_key(stream *s, sframe *p, const sd_node *k)
         }
         return skip(s, k);
     }
-    dlti_key key = sd_key(s->ctx, s->types, k, (sd_level)p->role, s->source, &s->scratch);
+    /* inside a device, the key the device before had at this place */
+    size_t slot = SIZE_MAX;
+    dlti_key key = in_device(s) ? sd_value_memo_find(&s->memo, k, true, &slot) : NULL;
+    if (!key) {
+        key = sd_key(s->ctx, s->types, k, (sd_level)p->role, s->source, &s->scratch);
+        sd_value_memo_keep(&s->memo, slot, k, true, key);
+    }
     if (!key) {
         if (weigh(s, PH_KEY, j) < 0)
             return -1;
@@ -252,11 +290,7 @@ static int on_key(stream *s, sframe *p, const sd_node *k)
             p->pending = V_BASE;
         }
     } else if (p->nbase && !s->failed) {
-        for (size_t i = 0; i < p->nbase; i++)
-            if (s->entries[p->start + i].key == key) {
-                m->at = i;
-                break;
-            }
+        m->at = inherited_at(s, p, key);
     }
     p->dropped |= m->flags != 0;
     return 0;
@@ -373,6 +407,7 @@ static int open_device(stream *s, const sd_node *n, bool whole)
     }
     if (push(s, n, R_DEVICE, DLTI_ATTR_DEVICE_SPEC) < 0)
         return -1;
+    sd_value_memo_device(&s->memo);
     return whole ? base_of_whole(s, &s->frames[s->nframes - 1], n) : 0;
 }
 
@@ -431,10 +466,15 @@ static int on_node(stream *s, const sd_node *n, bool whole)
         return open_mapping(s, p, n);
     if (n->kind == SD_SEQUENCE)
         return open_sequence(s, n, whole);
+    size_t slot = SIZE_MAX;
+    const dlti_attr *a = in_device(s) ? sd_value_memo_find(&s->memo, n, false, &slot) : NULL;
+    if (a)
+        return deliver(s, a, n);
     bool null;
-    const dlti_attr *a = sd_scalar_attr(s->ctx, s->types, n, s->source, &null, &s->scratch);
+    a = sd_scalar_attr(s->ctx, s->types, n, s->source, &null, &s->scratch);
     if (!a && !null)
         return value_error(s);
+    sd_value_memo_keep(&s->memo, slot, n, false, a);
     return deliver(s, a, n);
 }
 
@@ -604,6 +644,7 @@ static void stream_free(stream *s)
     free(s->elems);
     free(s->walk);
     sd_tree_free(&s->kept);
+    sd_value_memo_free(&s->memo);
     bs_arena_release(&s->texts);
 }
 

@@ -92,6 +92,25 @@ SYSDESC_API char *sysdesc_system_print_checked(const sysdesc_system *sys, sysdes
                                                unsigned flags, size_t *len, dlti_error_t *err);
 
 /**
+ * What sysdesc_system_write() hands its text to, piece by piece in order:
+ * 0 to go on, nonzero to stop (the write then fails).
+ */
+typedef int (*sysdesc_write_fn)(void *user, const char *data, size_t len);
+
+/**
+ * sysdesc_system_print_checked() without the whole text in memory: the
+ * text goes to `write` in pieces (MLIR and attr: of about 64 KiB as it is
+ * printed; the other formats and the SYSDESC_PRINT_PRETTY / _INHERENT forms
+ * in one piece).  0, or -1 with `err` (may be NULL) saying why: the format
+ * cannot hold `sys` (nothing was written), out of memory, or DLTI_ERROR_IO
+ * when `write` refused (its own reason is the writer's to tell).  After a
+ * failure the pieces written so far are an incomplete text.
+ */
+SYSDESC_API int sysdesc_system_write(const sysdesc_system *sys, sysdesc_format format,
+                                     unsigned flags, sysdesc_write_fn write, void *user,
+                                     dlti_error_t *err);
+
+/**
  * Prints `sys` as MLIR: a module whose attributes are dlti.dl_spec (when
  * present) and dlti.target_system_spec, as mlir-opt-22 prints it; with
  * `bare`, only the #dlti.target_system_spec attribute and a newline.

@@ -547,6 +547,62 @@ static void error_order(void **state)
     expect_error("D: &d {\"\": 1}\nE: *d\n", 1, 8, DLTI_ERROR_VERIFY, "empty string");
 }
 
+/* Devices whose scalars at the same places differ only a little from the
+ * device before (the loader takes a key or value again when it is written
+ * as the one at its place in the device before): each device of the system
+ * prints as the same device loaded alone, in a system of its own. */
+static void devices_alike(void **state)
+{
+    (void)state;
+    static const char *const devices[] = {
+        "  a: 700\n  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+        "  a: \"700\"\n  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n", /* quoted: a string */
+        "  a: !i32 700\n  b: 'x'\n  c: [1, 3]\n  m: {k: 1.50, l: yes}\n", /* a tag; 1.50 */
+        "  b: 700\n  a: x\n  c: [2, 1]\n  m: {l: 1.5, k: true}\n", /* keys swapped */
+        "  a: 700\n  700: a\n  c: []\n  m: {k: ~, l: true}\n",
+        "  a: {700: a}\n  c: []\n  m: {k: ~, l: true}\n", /* a key where a value was */
+        "  a: abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz1\n"
+        "  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+        "  a: abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz2\n" /* long */
+        "  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+        "  a: abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnop1\n" /* just too long */
+        "  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+        "  a: abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnop2\n"
+        "  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+        "  a: abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmn1\n" /* the longest kept */
+        "  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+        "  a: abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmn2\n"
+        "  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+        "  a: 0x2BC\n  b: \"x\"\n  c: [1, 2]\n  m: {k: 1.5, l: \"true\"}\n",
+        "  a: 700\n  b: x\n  c: [1, 2]\n  m: {k: 1.5, l: true}\n",
+    };
+    size_t n = sizeof(devices) / sizeof(devices[0]);
+    char all[8192], one[1024];
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++)
+        used += (size_t)snprintf(all + used, sizeof(all) - used, "D%zu:\n%s", i, devices[i]);
+    assert_true(used < sizeof(all));
+    dlti_context *ctx = dlti_context_new();
+    sysdesc_system sys;
+    dlti_error_t err;
+    if (sysdesc_yaml_load(ctx, all, used, "all.yaml", NULL, &sys, &err) != 0)
+        fail_msg("%d:%d: %s", err.line, err.column, err.text);
+    assert_int_equal(dlti_attr_size(sys.spec), n);
+    for (size_t i = 0; i < n; i++) {
+        int len = snprintf(one, sizeof(one), "D%zu:\n%s", i, devices[i]);
+        sysdesc_system alone;
+        if (sysdesc_yaml_load(ctx, one, (size_t)len, "one.yaml", NULL, &alone, &err) != 0)
+            fail_msg("%d:%d: %s", err.line, err.column, err.text);
+        char *want = dlti_attr_print(dlti_attr_entry_value(alone.spec, 0), NULL);
+        char *got = dlti_attr_print(dlti_attr_entry_value(sys.spec, i), NULL);
+        if (strcmp(got, want) != 0)
+            fail_msg("device %zu: got %s, alone %s", i, got, want);
+        free(want);
+        free(got);
+    }
+    dlti_context_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -555,6 +611,7 @@ int main(void)
         cmocka_unit_test(data_layout),   cmocka_unit_test(errors),
         cmocka_unit_test(limits),        cmocka_unit_test(round_trips),
         cmocka_unit_test(base_in_place), cmocka_unit_test(error_order),
+        cmocka_unit_test(devices_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
