@@ -24,4 +24,5 @@ none) ;;
 *) echo "skip: the module is not tested under -Db_sanitize=$SANITIZE"; exit 77 ;;
 esac
 cd "$SRCDIR/tests/python" || exit 1
-exec "$PYTHON" -m pytest -q -p no:cacheprovider --durations=8 "$@" .
+[ $# -gt 0 ] || set -- .  # the arguments: pytest's (files, --ignore=FILE), else all
+exec "$PYTHON" -m pytest -q -p no:cacheprovider --durations=8 "$@"
