@@ -536,7 +536,9 @@ static int on_end(stream *s, const sd_node *done)
     const dlti_attr *a = NULL;
     if (!s->failed && f.role != R_SKIP) {
         if (f.role == R_SEQ) {
-            a = dlti_array_build(s->ctx, s->elems + f.start, s->nelems - f.start, &s->scratch);
+            /* an empty sequence before any element: no array of them yet */
+            a = dlti_array_build(s->ctx, s->nelems > f.start ? s->elems + f.start : NULL,
+                                 s->nelems - f.start, &s->scratch);
             if (!a)
                 bs_error_place(&s->scratch, s->source, f.line, f.column);
         } else if (f.role == R_DENSE) {

@@ -1,0 +1,1 @@
+module attributes{t.=#dlti.target_system_spec<""=#dlti.target_device_spec<"c"=[]>>}{}
