@@ -228,6 +228,43 @@ static bool entry_fields(dlti_context *ctx, const dlti_attr *entry, const char *
     return true;
 }
 
+/* The fields of an answer's cache entry: the version first, then what
+ * was found, then what gave the version; read and written by the two below. */
+static const char *const cc_fields[] = {"version", "flags", "from"};
+static const char *const llc_fields[] = {"version", "cpu", "from"};
+
+/* The cache entry of `key` (the cache on, AUTO) read as strictly as a
+ * fresh answer: exactly `names`, a whole version, a source sysdesc names
+ * (into *from); false for anything else, which is asked again. */
+static bool cached_answer(pb_run *run, const bs_buf *key, const char *const names[3],
+                          const char *values[3], const char **from)
+{
+    if (key->failed || run->opts->cache != SYSDESC_PROBE_CACHE_AUTO)
+        return false;
+    const dlti_attr *entry = pb_cache_lookup(run, "compiler", key->data);
+    return entry_fields(run->ctx, entry, names, 3, values) && is_version(values[0]) &&
+           (*from = version_source(values[2])) != NULL;
+}
+
+/* Writes what was asked to the cache entry of `key`, `names` as
+ * cached_answer reads them (the cache not OFF). */
+static void store_answer(pb_run *run, const bs_buf *key, const char *const names[3],
+                         const char *const values[3])
+{
+    if (key->failed || run->opts->cache == SYSDESC_PROBE_CACHE_OFF)
+        return;
+    bs_buf f = {0};
+    for (size_t i = 0; i < 3; i++) {
+        bs_buf_puts(&f, i ? ", " : "");
+        dlti_print_string(&f, names[i], strlen(names[i]));
+        bs_buf_puts(&f, " = ");
+        dlti_print_string(&f, values[i], strlen(values[i]));
+    }
+    if (!f.failed)
+        pb_cache_store(run, "compiler", key->data, f.data, f.len);
+    free(f.data);
+}
+
 /* One compiler's ask, in three steps: what is known without running it
  * (its file, the cache: this thread, the context's), what only running it
  * tells (a thread of its own: programs and the table, nothing of the
@@ -265,13 +302,8 @@ static void cc_prepare(cc_ask *a)
     bs_buf_printf(&a->key, "compiler answer 2\nsysdesc %s\n%s %s %s\nuarch %s\n",
                   SYSDESC_VERSION_STRING, a->clang ? "clang" : "gcc", cc->path, id,
                   a->u->name);
-    const dlti_attr *entry = NULL;
-    if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
-        entry = pb_cache_lookup(run, "compiler", a->key.data);
-    static const char *const fields[] = {"version", "flags", "from"};
     const char *cached[3];
-    if (entry_fields(run->ctx, entry, fields, 3, cached) && is_version(cached[0]) &&
-        (a->version_from = version_source(cached[2]))) {
+    if (cached_answer(run, &a->key, cc_fields, cached, &a->version_from)) {
         snprintf(cc->version, sizeof(cc->version), "%s", cached[0]);
         cc->accepted = entry_of(a->u, a->clang, cached[1]);
     }
@@ -319,19 +351,9 @@ static bool cc_finish(cc_ask *a)
         pb_provenance(run, clang ? "compiler.clang" : "compiler.gcc", a->absent);
         return false;
     }
-    if (a->pending && cc->accepted && !a->key.failed &&
-        run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
-        bs_buf f = {0};
-        bs_buf_puts(&f, "\"version\" = ");
-        dlti_print_string(&f, cc->version, strlen(cc->version));
-        bs_buf_puts(&f, ", \"flags\" = ");
-        dlti_print_string(&f, cc->accepted->flags, strlen(cc->accepted->flags));
-        bs_buf_puts(&f, ", \"from\" = ");
-        dlti_print_string(&f, a->version_from, strlen(a->version_from));
-        if (!f.failed)
-            pb_cache_store(run, "compiler", a->key.data, f.data, f.len);
-        free(f.data);
-    }
+    if (a->pending && cc->accepted)
+        store_answer(run, &a->key, cc_fields,
+                     (const char *const[3]){cc->version, cc->accepted->flags, a->version_from});
     const char *why = a->why;
     char what[1400];
     if (cc->accepted)
@@ -442,14 +464,9 @@ static void llc_prepare(llc_ask *a)
     a->want = a->llvm ? a->llvm : u->llvm;
     bs_buf_printf(&a->key, "llvm answer 2\nsysdesc %s\nllc %s %s\ntriple %s\nuarch %s\ncpu %s\n",
                   SYSDESC_VERSION_STRING, out->path, id, triple, u->name, a->want);
-    const dlti_attr *entry = NULL;
-    if (!a->key.failed && run->opts->cache == SYSDESC_PROBE_CACHE_AUTO)
-        entry = pb_cache_lookup(run, "compiler", a->key.data);
-    static const char *const fields[] = {"version", "cpu", "from"};
     const char *cached[3];
     bool served = false;
-    if (entry_fields(run->ctx, entry, fields, 3, cached) && is_version(cached[0]) &&
-        (a->version_from = version_source(cached[2]))) {
+    if (cached_answer(run, &a->key, llc_fields, cached, &a->version_from)) {
         /* the cached name as the chain's own string ("" when none was
          * known); a name that is not one of the chain's, whole, is not */
         const char *cpu = cached[1];
@@ -487,18 +504,10 @@ static bool llc_finish(llc_ask *a)
         pb_provenance(run, "compiler.llvm", a->absent);
         return false;
     }
-    if (a->asked && !a->key.failed && run->opts->cache != SYSDESC_PROBE_CACHE_OFF) {
-        bs_buf f = {0};
-        bs_buf_puts(&f, "\"version\" = ");
-        dlti_print_string(&f, out->version, strlen(out->version));
-        bs_buf_puts(&f, ", \"cpu\" = ");
-        dlti_print_string(&f, out->cpu ? out->cpu : "", out->cpu ? strlen(out->cpu) : 0);
-        bs_buf_puts(&f, ", \"from\" = ");
-        dlti_print_string(&f, a->version_from, strlen(a->version_from));
-        if (!f.failed)
-            pb_cache_store(run, "compiler", a->key.data, f.data, f.len);
-        free(f.data);
-    }
+    if (a->asked) /* "" when it lists none of the chain's names */
+        store_answer(run, &a->key, llc_fields,
+                     (const char *const[3]){out->version, out->cpu ? out->cpu : "",
+                                            a->version_from});
     char what[1400];
     if (why[0])
         snprintf(what, sizeof(what), "not checked: %s: %s; the table's name "

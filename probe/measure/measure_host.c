@@ -348,6 +348,20 @@ static void note(level *l, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A working set half-way between what the level below holds and what this
+ * one does (`cap`), but never below what the kernels hold where `cap`
+ * holds that much: half of a first level's capacity can fall below it when
+ * the sweep finds the step early (a small L1, or a noisy run), and any size
+ * up to the capacity is still this level's.  leave_out_small skips what
+ * cannot hold it. */
+static size_t halfway(size_t below, size_t cap)
+{
+    size_t ws = below + (cap - below) / 2;
+    return ws < MK_MIN_READ_BYTES && cap >= MK_MIN_READ_BYTES && below < MK_MIN_READ_BYTES
+               ? MK_MIN_READ_BYTES
+               : ws;
+}
+
 /* Effective capacities (docs/measure.md, "Effective capacity"): a latency
  * sweep on one thread from well inside L1 to twice the largest cache one
  * thread reaches (within the mode's bound and a quarter of the memory),
@@ -410,21 +424,10 @@ static int plan_capacities(plan *p, dlti_error_t *err)
             continue;
         }
         l->bounded[0] = '\0';
-        l->ws_one = below_one + (c - below_one) / 2;
-        /* Half of a first level's capacity can fall below what the kernels
-         * hold when the sweep finds its step early (a small L1, or a noisy
-         * run): any size up to the capacity is still this level's, so the
-         * working set is the kernels' least rather than a level left out
-         * by the sweep's noise.  leave_out_small skips what cannot hold it. */
-        if (l->ws_one < MK_MIN_READ_BYTES && c >= MK_MIN_READ_BYTES &&
-            below_one < MK_MIN_READ_BYTES)
-            l->ws_one = MK_MIN_READ_BYTES;
+        l->ws_one = halfway(below_one, c);
         size_t c_all = c / (size_t)l->share;
         if (c_all > below_all) {
-            l->ws_all = below_all + (c_all - below_all) / 2;
-            if (l->ws_all < MK_MIN_READ_BYTES && c_all >= MK_MIN_READ_BYTES &&
-                below_all < MK_MIN_READ_BYTES) /* as ws_one's, above */
-                l->ws_all = MK_MIN_READ_BYTES;
+            l->ws_all = halfway(below_all, c_all);
         } else {
             l->ws_all = l->ws_one / (size_t)l->share;
             note(l,

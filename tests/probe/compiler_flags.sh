@@ -87,13 +87,18 @@ case ${real##*/} in clang*) kind=clang ;; *) kind=gcc ;; esac
 mkdir -p "$T/bin"
 log="$T/calls"
 : >"$log"
-cat >"$T/bin/$kind" <<EOF
+# wrap NAME REAL LOG: $T/bin/NAME runs REAL, each call's arguments a line
+# of LOG; with REFUSE set, a call naming that argument fails silently.
+wrap() {
+    cat >"$T/bin/$1" <<EOF
 #!/bin/sh
-echo "\$*" >>"$log"
+echo "\$*" >>"$3"
 for a in "\$@"; do [ -n "\${REFUSE:-}" ] && [ "\$a" = "\$REFUSE" ] && exit 1; done
-exec "$real" "\$@"
+exec "$2" "\$@"
 EOF
-chmod +x "$T/bin/$kind"
+    chmod +x "$T/bin/$1"
+}
+wrap "$kind" "$real" "$log"
 calls() { wc -l <"$log" | tr -d ' '; }
 flags=$(PATH="$T/bin:$PATH" key $kind flags)
 first=$(calls)
@@ -132,13 +137,7 @@ fi
 real_clang=$(command -v clang) || real_clang=
 if [ -n "$real_clang" ]; then
     clog="$T/clang-calls"
-    cat >"$T/bin/clang" <<EOF
-#!/bin/sh
-echo "\$*" >>"$clog"
-for a in "\$@"; do [ -n "\${REFUSE:-}" ] && [ "\$a" = "\$REFUSE" ] && exit 1; done
-exec "$real_clang" "\$@"
-EOF
-    chmod +x "$T/bin/clang"
+    wrap clang "$real_clang" "$clog"
     want=$(version_of "$real_clang" clang)
     : >"$clog"
     got=$(PATH="$T/bin:$PATH" key clang version --no-cache --gcc= --llc=)
